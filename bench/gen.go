@@ -1,0 +1,197 @@
+// Package bench generates synthetic vaults for cortex's benchmark harness
+// (cmd/cortex-bench): notes that read like a developer's memories — English
+// prose mixed with code identifiers, paths and error codes — spread over
+// projects, tags and a year of dates. The same seed always gives the same vault.
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/vault"
+)
+
+var (
+	prose = strings.Fields(`the a we our this that it is are was were be been use used using
+		always never must should can cannot when if because so but and or not only
+		after before during while until every each all some any most few more less
+		request response service client server handler worker queue job batch cache
+		database table index query column migration schema transaction lock pool
+		connection timeout retry backoff error failure crash panic leak latency
+		deploy release build test fixture golden benchmark profile trace log metric
+		config setting flag environment secret token key certificate session cookie
+		user account login password permission role team review branch commit merge
+		file folder path write read sync rename flush buffer stream parser encoder
+		decision convention gotcha lesson preference fact bug fix workaround incident
+		slow fast large small stale fresh broken flaky stable safe unsafe default
+		production staging local remote internal public upstream downstream legacy
+		keep avoid prefer switch adopt drop replace move split merge rewrite document
+		check verify validate measure compare reproduce debug investigate monitor
+		minute second hour day week month night morning load traffic memory disk
+		network packet socket port header body payload message event callback hook`)
+	identifiers = strings.Fields(`context.WithTimeout http.Client sql.DB json.Unmarshal
+		errors.Is sync.Mutex os.Rename bufio.Scanner time.Ticker io.Copy
+		user_id created_at max_connections retry_count api_key session_ttl
+		parseConfig handleRequest flushBuffer RetryPolicy ConnPool AuthMiddleware
+		src/auth/login.ts internal/store/db.go cmd/server/main.go db/migrations
+		config/app.yaml .github/workflows/ci.yml Dockerfile Makefile package.json
+		ECONNRESET ETIMEDOUT EADDRINUSE ENOSPC SIGTERM OOMKilled HTTP-429 HTTP-503
+		x509 TLS1.3 RS256 HS256 bcrypt argon2 Redis Postgres Kafka Kubernetes nginx
+		pgx sqlx gRPC protobuf GraphQL OAuth JWT CORS CSRF webpack vite pytest`)
+	tagPool = strings.Fields(`auth db api deploy ci testing perf security infra frontend
+		backend cache redis postgres k8s docker logging monitoring migrations config
+		workflow review tooling release incident oncall mobile search queue`)
+	types = []memories.Type{
+		memories.TypeDecision, memories.TypeConvention, memories.TypeGotcha,
+		memories.TypeFact, memories.TypeLesson, memories.TypePreference, memories.TypeNote,
+	}
+)
+
+// Projects are the projects generated notes belong to.
+var Projects = []string{
+	"webapp", "billing", "mobile", "infra", "search", "payments", "analytics", "auth-service",
+	"data-pipeline", "docs", "cli", "general",
+}
+
+// Generator makes memories deterministically.
+type Generator struct {
+	r     *rand.Rand
+	start time.Time
+	n     int
+}
+
+// NewGenerator returns a generator for seed whose dates fall in the year before
+// end.
+func NewGenerator(seed uint64, end time.Time) *Generator {
+	return &Generator{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), start: end.AddDate(-1, 0, 0)}
+}
+
+func (g *Generator) word() string {
+	if g.r.IntN(6) == 0 {
+		return identifiers[g.r.IntN(len(identifiers))]
+	}
+	return prose[g.r.IntN(len(prose))]
+}
+
+// Sentence returns n words with a capital and a full stop.
+func (g *Generator) Sentence(n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = g.word()
+	}
+	s := strings.Join(w, " ")
+	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+// Query returns a search query of 1 to 4 words drawn like note text.
+func (g *Generator) Query() string {
+	n := 1 + g.r.IntN(4)
+	w := make([]string, n)
+	for i := range w {
+		w[i] = g.word()
+	}
+	return strings.Join(w, " ")
+}
+
+// Memory returns the next memory: an id, title, type, project, tags, dates and a
+// body of two to six sentences.
+func (g *Generator) Memory() *memories.Memory {
+	g.n++
+	created := g.start.Add(time.Duration(g.r.Int64N(int64(365 * 24 * time.Hour)))).UTC().Truncate(time.Second)
+	var body strings.Builder
+	for i, n := 0, 2+g.r.IntN(5); i < n; i++ {
+		if i > 0 {
+			body.WriteByte(' ')
+		}
+		body.WriteString(g.Sentence(8 + g.r.IntN(14)))
+	}
+	var tags []string
+	for i, n := 0, g.r.IntN(4); i < n; i++ {
+		t := tagPool[g.r.IntN(len(tagPool))]
+		if !contains(tags, t) {
+			tags = append(tags, t)
+		}
+	}
+	title := g.Sentence(4 + g.r.IntN(6))
+	return &memories.Memory{
+		ID:         g.id(created),
+		Title:      strings.TrimSuffix(title, "."),
+		Type:       types[g.r.IntN(len(types))],
+		Project:    Projects[g.r.IntN(len(Projects))],
+		Tags:       tags,
+		Source:     memories.SourceUser,
+		Status:     memories.StatusActive,
+		Importance: 1 + g.r.IntN(5),
+		Created:    created,
+		Updated:    created,
+		Body:       body.String(),
+	}
+}
+
+// id mints a ULID-shaped id from the generator's own randomness.
+func (g *Generator) id(t time.Time) string {
+	const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+	ms := uint64(t.UnixMilli())
+	var b [memories.IDLen]byte
+	for i := 9; i >= 0; i-- {
+		b[i] = alphabet[ms&31]
+		ms >>= 5
+	}
+	for i := 10; i < len(b); i++ {
+		b[i] = alphabet[g.r.IntN(32)]
+	}
+	return string(b[:])
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteVault writes n generated notes into a new vault at root, filed as cortex
+// files them, and returns their ids. It skips fsync: a benchmark vault need not
+// survive a crash, and 100,000 synced writes would take minutes.
+func WriteVault(root string, n int, seed uint64, end time.Time) ([]string, error) {
+	g := NewGenerator(seed, end)
+	ids := make([]string, 0, n)
+	made := map[string]bool{}
+	for i := 0; i < n; i++ {
+		m := g.Memory()
+		note, err := vault.NewNote(m)
+		if err != nil {
+			return nil, err
+		}
+		data, err := note.Bytes()
+		if err != nil {
+			return nil, err
+		}
+		dir := filepath.Join(VaultDir(root), "memories", m.Project)
+		if !made[dir] {
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				return nil, err
+			}
+			made[dir] = true
+		}
+		name := vault.Slug(m.Title) + "-" + m.ID[:memories.MinPrefix] + ".md"
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			name = vault.Slug(m.Title) + "-" + m.ID + ".md"
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			return nil, fmt.Errorf("note %d: %w", i, err)
+		}
+		ids = append(ids, m.ID)
+	}
+	return ids, nil
+}
+
+// VaultDir is where WriteVault puts the notes of a vault at root.
+func VaultDir(root string) string { return filepath.Join(root, "cortex") }

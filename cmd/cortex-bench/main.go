@@ -1,0 +1,326 @@
+// Command cortex-bench is cortex's benchmark harness. For each vault size it
+// generates a synthetic vault, then times the real cortex binary end to end
+// (process start to exit) and the services in-process, and prints medians and
+// 99th percentiles next to the targets of SPEC §8.
+//
+//	go build -o /tmp/cortex ./cmd/cortex
+//	go run ./cmd/cortex-bench -bin /tmp/cortex -sizes 1000,10000
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/cortexmem/cortex/bench"
+	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/store"
+	"github.com/cortexmem/cortex/vault"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "cortex-bench: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	bin     string
+	sizes   []int
+	runs    int
+	saves   int
+	keep    bool
+	jsonOut string
+	cpuProf string
+}
+
+// result is one measured operation.
+type result struct {
+	Size   int     `json:"size"`
+	Op     string  `json:"op"`
+	Runs   int     `json:"runs"`
+	P50ms  float64 `json:"p50_ms"`
+	P99ms  float64 `json:"p99_ms"`
+	MaxRSS float64 `json:"max_rss_mb,omitempty"`
+	Target string  `json:"target,omitempty"`
+}
+
+func run(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("cortex-bench", flag.ContinueOnError)
+	var o options
+	var sizes string
+	fs.StringVar(&o.bin, "bin", "", "the cortex binary to time (required)")
+	fs.StringVar(&sizes, "sizes", "1000,10000", "vault sizes, comma-separated")
+	fs.IntVar(&o.runs, "runs", 40, "timed runs per whole-process operation")
+	fs.IntVar(&o.saves, "saves", 150, "single saves to make before re-timing recall")
+	fs.BoolVar(&o.keep, "keep", false, "keep the generated vaults")
+	fs.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
+	fs.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the in-process runs to this file")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if o.bin == "" {
+		return fmt.Errorf("-bin is required (go build -o /tmp/cortex ./cmd/cortex)")
+	}
+	for _, s := range strings.Split(sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n <= 0 {
+			return fmt.Errorf("-sizes: %q is not a positive number", s)
+		}
+		o.sizes = append(o.sizes, n)
+	}
+	fmt.Fprintf(out, "cortex-bench: %s, %d CPUs, %s\n", runtime.Version(), runtime.NumCPU(), time.Now().UTC().Format(time.RFC3339))
+	var all []result
+	for _, n := range o.sizes {
+		rs, err := benchSize(o, n, out)
+		if err != nil {
+			return fmt.Errorf("size %d: %w", n, err)
+		}
+		all = append(all, rs...)
+	}
+	printTable(out, all)
+	if o.jsonOut != "" {
+		data, _ := json.MarshalIndent(all, "", "  ")
+		if err := os.WriteFile(o.jsonOut, append(data, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// env is one generated vault with its state folder.
+type env struct {
+	bin, vault, home string
+}
+
+func (e *env) cmd(args ...string) *exec.Cmd {
+	c := exec.Command(e.bin, args...)
+	c.Env = append(os.Environ(), "CORTEX_VAULT="+e.vault, "CORTEX_HOME="+e.home, "CORTEX_CONFIG="+filepath.Join(e.home, "none.yaml"))
+	c.Stdin = strings.NewReader("")
+	return c
+}
+
+// timeProcess runs the binary once and returns its wall time and peak RSS (MB).
+func (e *env) timeProcess(args ...string) (time.Duration, float64, error) {
+	c := e.cmd(args...)
+	var stderr strings.Builder
+	c.Stdout, c.Stderr = io.Discard, &stderr
+	start := time.Now()
+	err := c.Run()
+	d := time.Since(start)
+	if err != nil {
+		return 0, 0, fmt.Errorf("cortex %s: %v: %s", strings.Join(args, " "), err, stderr.String())
+	}
+	rss := 0.0
+	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = float64(ru.Maxrss) / 1024 // Linux reports KiB
+		if runtime.GOOS == "darwin" {
+			rss /= 1024 // macOS reports bytes
+		}
+	}
+	return d, rss, nil
+}
+
+func benchSize(o options, n int, out io.Writer) ([]result, error) {
+	tmp, err := os.MkdirTemp("", fmt.Sprintf("cortex-bench-%d-", n))
+	if err != nil {
+		return nil, err
+	}
+	if !o.keep {
+		defer os.RemoveAll(tmp)
+	}
+	e := &env{bin: o.bin, vault: filepath.Join(tmp, "vault"), home: filepath.Join(tmp, "state")}
+	end := time.Now()
+	start := time.Now()
+	if _, err := bench.WriteVault(e.vault, n, uint64(n), end); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(out, "\n%d notes generated in %s (%s)\n", n, time.Since(start).Round(time.Millisecond), tmp)
+
+	var rs []result
+	add := func(op, target string, ds []time.Duration, rss []float64) {
+		r := result{Size: n, Op: op, Runs: len(ds), P50ms: ms(pct(ds, 50)), P99ms: ms(pct(ds, 99)), Target: target}
+		if len(rss) > 0 {
+			r.MaxRSS = slices.Max(rss)
+		}
+		rs = append(rs, r)
+		fmt.Fprintf(out, "  %-34s p50 %9.2f ms   p99 %9.2f ms\n", op, r.P50ms, r.P99ms)
+	}
+	series := func(runs int, args func(i int) []string) ([]time.Duration, []float64, error) {
+		var ds []time.Duration
+		var rss []float64
+		for i := 0; i < runs; i++ {
+			d, m, err := e.timeProcess(args(i)...)
+			if err != nil {
+				return nil, nil, err
+			}
+			ds, rss = append(ds, d), append(rss, m)
+		}
+		return ds, rss, nil
+	}
+
+	rebuilds := 3
+	if n > 20000 {
+		rebuilds = 1
+	}
+	ds, rss, err := series(rebuilds, func(int) []string { return []string{"reindex", "--full"} })
+	if err != nil {
+		return nil, err
+	}
+	add("rebuild (process)", target(n, "≤ 3 s", "≤ 30 s"), ds, rss)
+
+	queries := bench.NewGenerator(uint64(n)+1, end)
+	qs := make([]string, o.runs)
+	for i := range qs {
+		qs[i] = queries.Query()
+	}
+	if _, _, err := e.timeProcess("recall", qs[0]); err != nil { // warm the page cache
+		return nil, err
+	}
+	ds, rss, err = series(o.runs, func(i int) []string { return []string{"recall", qs[i]} })
+	if err != nil {
+		return nil, err
+	}
+	add("recall (process)", target(n, "p50 ≤ 10 ms, ≤ 50 MB", "p50 ≤ 25 ms"), ds, rss)
+
+	ds, rss, err = series(max(o.runs/4, 5), func(int) []string { return []string{"list"} })
+	if err != nil {
+		return nil, err
+	}
+	add("list (process)", target(n, "≤ 50 ms", ""), ds, rss)
+
+	gen := bench.NewGenerator(uint64(n)+2, end)
+	ds, rss, err = series(o.saves, func(int) []string {
+		m := gen.Memory()
+		return []string{"save", "--project", m.Project, "--title", m.Title, m.Body}
+	})
+	if err != nil {
+		return nil, err
+	}
+	add(fmt.Sprintf("save (process, %d in a row)", o.saves), target(n, "p50 ≤ 15 ms", ""), ds, rss)
+
+	ds, rss, err = series(o.runs, func(i int) []string { return []string{"recall", qs[i]} })
+	if err != nil {
+		return nil, err
+	}
+	add(fmt.Sprintf("recall after %d saves (process)", o.saves), "no slower", ds, rss)
+
+	inproc, err := inProcess(e, qs, gen, o.cpuProf)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range inproc {
+		r.Size = n
+		if r.Op == "recall (in-process)" {
+			r.Target = target(n, "p50 ≤ 1 ms, p99 ≤ 5 ms", "p50 ≤ 5 ms, p99 ≤ 25 ms")
+		} else {
+			r.Target = target(n, "p50 ≤ 3 ms", "")
+		}
+		rs = append(rs, r)
+		fmt.Fprintf(out, "  %-34s p50 %9.2f ms   p99 %9.2f ms\n", r.Op, r.P50ms, r.P99ms)
+	}
+	return rs, nil
+}
+
+// inProcess times the services inside one process, as the MCP server runs them.
+func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]result, error) {
+	v, err := vault.New(e.vault, "cortex")
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(store.Options{Vault: v, StateDir: e.home, Freshness: config.DefaultFreshness})
+	if err != nil {
+		return nil, err
+	}
+	svc := memories.NewService(st)
+	ctx := context.Background()
+	if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
+		return nil, err
+	}
+	if cpuProf != "" {
+		f, err := os.Create(cpuProf)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return nil, err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	var recalls []time.Duration
+	for round := 0; round < 5; round++ {
+		for _, q := range qs {
+			start := time.Now()
+			if _, err := svc.Recall(ctx, memories.RecallRequest{Query: q}); err != nil {
+				return nil, err
+			}
+			recalls = append(recalls, time.Since(start))
+		}
+	}
+	var saves []time.Duration
+	for i := 0; i < 50; i++ {
+		m := gen.Memory()
+		start := time.Now()
+		if _, err := svc.Save(ctx, memories.SaveRequest{Content: m.Body, Title: m.Title, Project: m.Project}); err != nil {
+			return nil, err
+		}
+		saves = append(saves, time.Since(start))
+	}
+	return []result{
+		{Op: "recall (in-process)", Runs: len(recalls), P50ms: ms(pct(recalls, 50)), P99ms: ms(pct(recalls, 99))},
+		{Op: "save (in-process)", Runs: len(saves), P50ms: ms(pct(saves, 50)), P99ms: ms(pct(saves, 99))},
+	}, nil
+}
+
+func target(n int, at10k, at100k string) string {
+	switch {
+	case n == 10000:
+		return at10k
+	case n == 100000:
+		return at100k
+	}
+	return ""
+}
+
+// pct is the p-th percentile (nearest rank).
+func pct(ds []time.Duration, p int) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	i := (p*len(s) + 99) / 100
+	return s[min(max(i-1, 0), len(s)-1)]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func printTable(out io.Writer, rs []result) {
+	fmt.Fprintln(out)
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight|tabwriter.Debug)
+	fmt.Fprintln(w, "size\toperation\truns\tp50 ms\tp99 ms\tmax RSS MB\ttarget\t")
+	for _, r := range rs {
+		rss := ""
+		if r.MaxRSS > 0 {
+			rss = fmt.Sprintf("%.0f", r.MaxRSS)
+		}
+		fmt.Fprintf(w, "%d\t%s\t%d\t%.2f\t%.2f\t%s\t%s\t\n", r.Size, r.Op, r.Runs, r.P50ms, r.P99ms, rss, r.Target)
+	}
+	w.Flush()
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cortexmem/cortex/vault"
+)
+
+// demoVault is a small sample vault: memories of two projects, one note made by
+// hand without any frontmatter and one with keys only Obsidian knows.
+//
+//go:embed all:demo/vault
+var demoVault embed.FS
+
+// The memory the demo supersedes, from the sample vault.
+const demoPoolID = "01m4gh49"
+
+func newDemoCmd(a *app) *cobra.Command {
+	var keep bool
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Run save, recall, list and supersede on a sample vault in a temporary folder",
+		Long: `Demo copies a small sample vault into a temporary folder and runs real cortex
+commands against it, printing what each one prints. Your own vault and state
+folder are not touched.`,
+		Args: args(0, 0, "takes no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDemo(cmd.Context(), a, keep)
+		},
+	}
+	cmd.Flags().BoolVar(&keep, "keep", false, "keep the temporary vault afterwards (open it in Obsidian)")
+	return cmd
+}
+
+func runDemo(ctx context.Context, a *app, keep bool) (err error) {
+	tmp, err := os.MkdirTemp("", "cortex-demo-")
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if !keep {
+		defer func() {
+			if rerr := os.RemoveAll(tmp); err == nil && rerr != nil {
+				err = fmt.Errorf("demo: %w", rerr)
+			}
+		}()
+	}
+	vaultDir, home := filepath.Join(tmp, "vault"), filepath.Join(tmp, "state")
+	if err := copyFS(demoVault, "demo/vault", vaultDir); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	notes, err := fs.Glob(demoVault, "demo/vault/cortex/memories/*/*.md")
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	w := a.stdout
+	fmt.Fprintf(w, "cortex demo: a sample vault of %d memories in %s\n", len(notes), vaultDir)
+	fmt.Fprintf(w, "(every command below runs with --vault %s --home %s)\n", vaultDir, home)
+
+	step := func(title string, args ...string) error {
+		fmt.Fprintf(w, "\n## %s\n$ cortex %s\n", title, quoteArgs(args))
+		full := append([]string{"--vault", vaultDir, "--home", home}, args...)
+		if code := run(ctx, full, strings.NewReader(""), w, a.stderr, a.getenv); code != exitOK {
+			return fmt.Errorf("demo: cortex %s exited with %d", args[0], code)
+		}
+		return nil
+	}
+	steps := []struct {
+		title string
+		args  []string
+	}{
+		{"Everything the vault holds (two notes were made by hand in Obsidian)", []string{"list"}},
+		{"Ask a question", []string{"recall", "how do we sign JWT tokens"}},
+		{"Remember a new gotcha", []string{"save", "--project", "my-webapp", "--type", "gotcha", "--tags", "redis,timeouts",
+			"--title", "Redis client timeout is 5s by default",
+			"The Redis client's default command timeout is 5s. Bulk jobs that pipeline thousands of commands need an explicit 30s timeout, or they fail halfway with ETIMEDOUT."}},
+		{"Find it again, in one project", []string{"recall", "--project", "my-webapp", "redis", "timeout"}},
+		{"A fact changed: supersede it with the new value", []string{"supersede", demoPoolID,
+			"--title", "Staging database connection pool is 40",
+			"--with", "The staging Postgres connection pool (DB_POOL_SIZE) is 40 since the load test of 2026-11-03; prod stays at 20.",
+			"--reason", "raised after the November load test"}},
+		{"Recall shows the new fact; the old one is kept in the vault but left out", []string{"recall", "staging connection pool"}},
+		{"The history is still there", []string{"list", "--project", "my-webapp", "--filter", "pool", "--status", "all"}},
+	}
+	for _, s := range steps {
+		if err := step(s.title, s.args...); err != nil {
+			return err
+		}
+	}
+	note, err := filepath.Glob(filepath.Join(vaultDir, "cortex", "memories", "my-webapp", "redis-client-timeout-*.md"))
+	if err != nil || len(note) != 1 {
+		return fmt.Errorf("demo: the saved note is not where it should be")
+	}
+	data, err := os.ReadFile(note[0])
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	rel, _ := filepath.Rel(vaultDir, note[0])
+	fmt.Fprintf(w, "\n## The saved memory is a plain note in the vault\n$ cat %q\n%s", filepath.ToSlash(rel), data)
+	if keep {
+		fmt.Fprintf(w, "\nThe demo vault is kept in %s: open %s in Obsidian, or run\n  cortex --vault %s --home %s recall …\n",
+			tmp, vaultDir, vaultDir, home)
+	} else {
+		fmt.Fprintf(w, "\nDone; the temporary vault is removed (use cortex demo --keep to look around in it).\n")
+	}
+	return nil
+}
+
+// copyFS copies the tree under root in fsys to dir with cortex's permissions.
+func copyFS(fsys fs.FS, root, dir string) error {
+	return fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+		target := filepath.Join(dir, filepath.FromSlash(rel))
+		if d.IsDir() {
+			return vault.MkdirAll(target)
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, vault.FilePerm)
+	})
+}
+
+// quoteArgs renders arguments as a shell would need them.
+func quoteArgs(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"$`\\!*?;&|<>()#") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return strings.Join(out, " ")
+}

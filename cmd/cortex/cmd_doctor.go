@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cortexmem/cortex/store"
+)
+
+func newDoctorCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the vault, the index and the configuration",
+		Long: `Doctor brings the index up to date, then checks that it agrees with the vault,
+and lists notes cortex cannot read, ids shared by several notes, and leftover
+temporary files. It exits with 1 when the index disagrees with the vault.`,
+		Args: args(0, 0, "takes no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDoctor(cmd.Context(), a)
+		},
+	}
+}
+
+type doctorJSON struct {
+	Vault      string        `json:"vault"`
+	Folder     string        `json:"folder"`
+	State      string        `json:"state"`
+	ConfigFile string        `json:"config_file"`
+	ConfigUsed bool          `json:"config_found"`
+	Healthy    bool          `json:"healthy"`
+	Health     *store.Health `json:"index"`
+}
+
+// errUnhealthy is doctor's verdict when the index disagrees with the vault.
+var errUnhealthy = errors.New("the index disagrees with the vault: run cortex reindex --full")
+
+func runDoctor(ctx context.Context, a *app) error {
+	if _, err := a.open(); err != nil {
+		return err
+	}
+	h, err := a.store.Check(ctx)
+	if err != nil {
+		return err
+	}
+	s := a.settings
+	_, cerr := os.Stat(s.ConfigFile)
+	found := !errors.Is(cerr, fs.ErrNotExist)
+	if a.asJSON {
+		if err := a.printJSON(doctorJSON{
+			Vault: s.Vault, Folder: s.VaultFolder, State: s.Home, ConfigFile: s.ConfigFile,
+			ConfigUsed: found, Healthy: h.InStep(), Health: h,
+		}); err != nil {
+			return err
+		}
+	} else {
+		w := a.stdout
+		fmt.Fprintf(w, "  vault       %s (cortex writes only in %s/)\n", s.Vault, s.VaultFolder)
+		fmt.Fprintf(w, "  state       %s\n", s.Home)
+		if found {
+			fmt.Fprintf(w, "  config      %s\n", s.ConfigFile)
+		} else {
+			fmt.Fprintf(w, "  config      %s (not found: defaults in use)\n", s.ConfigFile)
+		}
+		if h.InStep() {
+			fmt.Fprintf(w, "✓ index       %d notes, in step with the vault\n", h.Notes)
+		} else {
+			fmt.Fprintf(w, "✗ index       %d notes in the catalog, %d documents in the full-text index, %d changes not indexed\n",
+				h.Notes, h.Documents, h.Pending)
+		}
+		if len(h.Broken) == 0 {
+			fmt.Fprintln(w, "✓ notes       every note can be read")
+		} else {
+			fmt.Fprintf(w, "! notes       %d cannot be read; they are skipped and never rewritten:\n", len(h.Broken))
+			for _, b := range h.Broken {
+				fmt.Fprintf(w, "                %s\n", b)
+			}
+		}
+		if len(h.SharedIDs) == 0 {
+			fmt.Fprintln(w, "✓ ids         every id is held by one note")
+		} else {
+			fmt.Fprintf(w, "! ids         %d ids are written in more than one note (copied files?); the first keeps it:\n", len(h.SharedIDs))
+			for _, sh := range h.SharedIDs {
+				fmt.Fprintf(w, "                %s: %v\n", sh.ID, sh.Paths)
+			}
+		}
+		if len(h.Temps) == 0 {
+			fmt.Fprintln(w, "✓ temp files  none left over")
+		} else {
+			fmt.Fprintf(w, "! temp files  %d left over by an interrupted write (removed by the next save):\n", len(h.Temps))
+			for _, t := range h.Temps {
+				fmt.Fprintf(w, "                %s\n", t)
+			}
+		}
+	}
+	if !h.InStep() {
+		return errUnhealthy
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cortexmem/cortex/memories"
+)
+
+type listOptions struct {
+	project, filter, typ, status string
+}
+
+func newListCmd(a *app) *cobra.Command {
+	var o listOptions
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the memories of a scope, newest first",
+		Example: `  cortex list
+  cortex list --project my-webapp --filter jwt
+  cortex list --status superseded --json`,
+		Args: args(0, 0, "takes no arguments (use --filter to match titles)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runList(cmd.Context(), a, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.project, "project", "", "list this project only")
+	f.StringVar(&o.filter, "filter", "", "keep titles that fuzzy-match this text, best match first")
+	f.StringVar(&o.typ, "type", "", "list memories of this type only")
+	f.StringVar(&o.status, "status", "", "active, open, done, superseded or all (default: all but superseded)")
+	return cmd
+}
+
+type listJSON struct {
+	Project  string                  `json:"project,omitempty"`
+	Total    int                     `json:"total"`
+	Sources  map[memories.Source]int `json:"sources"`
+	Memories []memoryJSON            `json:"memories"`
+}
+
+func runList(ctx context.Context, a *app, o listOptions) error {
+	svc, err := a.open()
+	if err != nil {
+		return err
+	}
+	res, err := svc.List(ctx, memories.ListRequest{Project: o.project, Filter: o.filter, Type: o.typ, Status: o.status})
+	if err != nil {
+		return err
+	}
+	if a.asJSON {
+		out := listJSON{Project: res.Project, Total: res.Total, Sources: res.Sources, Memories: []memoryJSON{}}
+		for i := range res.Items {
+			out.Memories = append(out.Memories, a.entryJSON(res.Items[i].Entry, res.Items[i].ShortID))
+		}
+		return a.printJSON(out)
+	}
+	if res.Total == 0 {
+		fmt.Fprintln(a.stdout, res.EmptyMessage())
+		return nil
+	}
+	noun := "memories"
+	if res.Total == 1 {
+		noun = "memory"
+	}
+	fmt.Fprintf(a.stdout, "%d %s\nSources: %s\n", res.Total, noun, res.SourceSummary())
+	for _, it := range res.Items {
+		status := ""
+		if it.Status != memories.StatusActive {
+			status = " | " + string(it.Status)
+		}
+		fmt.Fprintf(a.stdout, "- [%s] %s | project:%s%s\n", it.ShortID, it.Title, it.Project, status)
+	}
+	return nil
+}

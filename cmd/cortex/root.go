@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/store"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// app is the composition root: it turns global options into the store and the
+// services, once, when a command first needs them. Commands receive it and write
+// only to its streams.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+
+	flags  config.Flags
+	asJSON bool
+
+	settings *config.Settings
+	store    *store.Store
+	svc      *memories.Service
+}
+
+// run is the whole program: it parses args, runs one command and returns the exit
+// code. Tests call it directly.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	if err := root.ExecuteContext(ctx); err != nil {
+		return report(err, a.asJSON, stdout, stderr)
+	}
+	return exitOK
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "cortex",
+		Short: "Local-first long-term memory for AI coding agents, kept in an Obsidian vault",
+		Long: `cortex keeps what your coding agents learn — decisions, conventions, gotchas —
+as markdown notes in an Obsidian vault, and finds them again fast.
+
+The notes are the truth: edit, rename or delete them in Obsidian and the next
+command sees it. Indexes live in the state folder and are rebuilt at will.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return &usageError{msg: fmt.Sprintf("unknown command %q", args[0]), hint: "cortex"}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.flags.Vault, "vault", "", "Obsidian vault folder (env "+config.EnvVault+"; default "+config.DefaultVault+")")
+	pf.StringVar(&a.flags.Home, "home", "", "state folder for indexes, locks and logs (env "+config.EnvHome+"; default "+config.DefaultHome+")")
+	pf.StringVar(&a.flags.Config, "config", "", "config file (env "+config.EnvConfig+"; default <home>/config.yaml)")
+	pf.BoolVar(&a.asJSON, "json", false, "print JSON instead of text")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &usageError{msg: err.Error(), hint: c.CommandPath()}
+	})
+	root.AddCommand(
+		newSaveCmd(a), newRecallCmd(a), newListCmd(a), newSupersedeCmd(a),
+		newReindexCmd(a), newDoctorCmd(a), newDemoCmd(a), newVersionCmd(a),
+	)
+	return root
+}
+
+// args returns a cobra argument check that reports a usage error.
+func args(min, max int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < min || max >= 0 && len(args) > max {
+			return &usageError{msg: fmt.Sprintf("%s: %s", cmd.Name(), what), hint: cmd.CommandPath()}
+		}
+		return nil
+	}
+}
+
+// open resolves the settings and opens the store and the services.
+func (a *app) open() (*memories.Service, error) {
+	if a.svc != nil {
+		return a.svc, nil
+	}
+	if a.settings == nil {
+		home, _ := os.UserHomeDir()
+		s, err := config.Resolve(a.flags, a.getenv, home)
+		if err != nil {
+			return nil, err
+		}
+		a.settings = s
+	}
+	v, err := vault.New(a.settings.Vault, a.settings.VaultFolder)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(store.Options{
+		Vault: v, StateDir: a.settings.Home, LockTimeout: a.settings.LockTimeout, Freshness: a.settings.Freshness,
+		Warn: func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) },
+	})
+	if err != nil {
+		return nil, err
+	}
+	a.store = st
+	a.svc = memories.NewService(st, memories.WithRanking(a.settings.Ranking))
+	return a.svc, nil
+}
+
+// readContent reads the content argument: the words given, or standard input for
+// "-" or when no words are given and input is not a terminal.
+func (a *app) readContent(arg string, words []string) (string, error) {
+	if len(words) == 1 && words[0] == "-" || len(words) == 0 && !isTerminal(a.stdin) {
+		limit := int64(memories.MaxContentChars*4 + 1)
+		data, err := io.ReadAll(io.LimitReader(a.stdin, limit))
+		if err != nil {
+			return "", fmt.Errorf("read %s from standard input: %w", arg, err)
+		}
+		if int64(len(data)) >= limit {
+			return "", &memories.ArgError{Arg: arg, Rule: fmt.Sprintf("is more than %d characters; the maximum is %d", memories.MaxContentChars, memories.MaxContentChars)}
+		}
+		return string(data), nil
+	}
+	if len(words) == 0 {
+		return "", &memories.ArgError{Arg: arg, Rule: "give it as an argument, or on standard input with -"}
+	}
+	return strings.Join(words, " "), nil
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

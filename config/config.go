@@ -1,0 +1,171 @@
+// Package config owns cortex's paths and settings, resolved with one precedence
+// everywhere: command-line flag, then environment variable, then the config file,
+// then the default.
+//
+//	vault root     --vault   CORTEX_VAULT    vault:          ~/obsidian-brain
+//	state folder   --home    CORTEX_HOME     (not in file)   ~/.cortex
+//	config file    --config  CORTEX_CONFIG   (n/a)           <state folder>/config.yaml
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/cortexmem/cortex/memories"
+)
+
+// Environment variables.
+const (
+	EnvVault  = "CORTEX_VAULT"
+	EnvHome   = "CORTEX_HOME"
+	EnvConfig = "CORTEX_CONFIG"
+)
+
+// Defaults.
+const (
+	DefaultVault       = "~/obsidian-brain"
+	DefaultHome        = "~/.cortex"
+	DefaultVaultFolder = "cortex"
+	DefaultLockTimeout = 10 * time.Second
+	DefaultFreshness   = time.Second
+	configName         = "config.yaml"
+)
+
+// Flags are the global command-line flags; empty means not given.
+type Flags struct {
+	Vault  string
+	Home   string
+	Config string
+}
+
+// File is the config file's content. Every key is optional.
+type File struct {
+	// Vault is the Obsidian vault's folder.
+	Vault string `yaml:"vault"`
+	// VaultFolder is cortex's folder inside the vault.
+	VaultFolder string `yaml:"vault_folder"`
+	// LockTimeout bounds every wait for a lock, e.g. "10s".
+	LockTimeout string `yaml:"lock_timeout"`
+	// Freshness is how long after a full check of the vault commands may skip
+	// stat'ing every note, e.g. "1s"; "0s" checks every note every time.
+	Freshness string `yaml:"freshness"`
+	Recall    struct {
+		Weights     *memories.Weights `yaml:"weights"`
+		RecencyBase float64           `yaml:"recency_base"`
+	} `yaml:"recall"`
+}
+
+// Settings are the resolved paths and settings.
+type Settings struct {
+	Vault       string // absolute
+	VaultFolder string
+	Home        string // absolute
+	ConfigFile  string // absolute; may not exist
+	LockTimeout time.Duration
+	Freshness   time.Duration
+	Ranking     memories.Ranking
+}
+
+// Resolve works out the settings from flags, the environment (getenv) and the
+// config file. userHome is the user's home folder, for "~".
+func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, error) {
+	s := &Settings{VaultFolder: DefaultVaultFolder, LockTimeout: DefaultLockTimeout, Freshness: DefaultFreshness, Ranking: memories.DefaultRanking()}
+	var err error
+	if s.Home, err = pick("home", f.Home, getenv(EnvHome), "", DefaultHome, userHome, ""); err != nil {
+		return nil, err
+	}
+	if s.ConfigFile, err = pick("config", f.Config, getenv(EnvConfig), "", filepath.Join(s.Home, configName), userHome, ""); err != nil {
+		return nil, err
+	}
+	file, err := Load(s.ConfigFile)
+	if err != nil {
+		return nil, err
+	}
+	if s.Vault, err = pick("vault", f.Vault, getenv(EnvVault), file.Vault, DefaultVault, userHome, filepath.Dir(s.ConfigFile)); err != nil {
+		return nil, err
+	}
+	if file.VaultFolder != "" {
+		s.VaultFolder = file.VaultFolder
+	}
+	if file.LockTimeout != "" {
+		d, err := time.ParseDuration(file.LockTimeout)
+		if err != nil || d <= 0 {
+			return nil, &memories.ArgError{Arg: s.ConfigFile + ": lock_timeout", Rule: fmt.Sprintf("%q is not a positive duration such as 10s", file.LockTimeout)}
+		}
+		s.LockTimeout = d
+	}
+	if file.Freshness != "" {
+		d, err := time.ParseDuration(file.Freshness)
+		if err != nil || d < 0 || d > time.Minute {
+			return nil, &memories.ArgError{Arg: s.ConfigFile + ": freshness", Rule: fmt.Sprintf("%q is not a duration from 0s to 1m", file.Freshness)}
+		}
+		s.Freshness = d
+	}
+	if w := file.Recall.Weights; w != nil {
+		s.Ranking.Weights = *w
+	}
+	if file.Recall.RecencyBase != 0 {
+		s.Ranking.RecencyBase = file.Recall.RecencyBase
+	}
+	if err := s.Ranking.Check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", s.ConfigFile, err)
+	}
+	return s, nil
+}
+
+// pick takes the first non-empty of flag, env, file and default, expands "~" and
+// makes it absolute (a path from the config file relative to fileDir).
+func pick(arg, flag, env, file, def, userHome, fileDir string) (string, error) {
+	v, base := flag, ""
+	switch {
+	case flag != "":
+	case env != "":
+		v = env
+	case file != "":
+		v, base = file, fileDir
+	default:
+		v = def
+	}
+	if v == "~" || strings.HasPrefix(v, "~/") || strings.HasPrefix(v, `~\`) {
+		if userHome == "" {
+			return "", &memories.ArgError{Arg: arg, Rule: fmt.Sprintf("%q starts with ~ but the home folder is unknown", v)}
+		}
+		v = filepath.Join(userHome, v[1:])
+	}
+	if !filepath.IsAbs(v) && base != "" {
+		v = filepath.Join(base, v)
+	}
+	abs, err := filepath.Abs(v)
+	if err != nil {
+		return "", &memories.ArgError{Arg: arg, Rule: err.Error()}
+	}
+	return abs, nil
+}
+
+// Load reads a config file; a missing file is an empty config. Unknown keys are
+// errors, so a typo never silently does nothing.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &File{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	var f File
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+		return nil, &memories.ArgError{Arg: "config", Rule: fmt.Sprintf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))}
+	}
+	return &f, nil
+}

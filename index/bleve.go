@@ -1,0 +1,339 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search/query"
+	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/cortexmem/cortex/memories"
+)
+
+// Schema names the mapping below. Changing the mapping or the analyzers must
+// change it: an index built under another schema is rebuilt on first use.
+const Schema = "memories-2"
+
+// Field names.
+const (
+	fieldTitle      = "title"
+	fieldBody       = "body"
+	fieldTags       = "tags" // analysed, for search
+	fieldTag        = "tag"  // exact, for filters
+	fieldProject    = "project"
+	fieldArea       = "area"
+	fieldType       = "type"
+	fieldStatus     = "status"
+	fieldSource     = "source"
+	fieldImportance = "importance"
+	fieldCreated    = "created"
+	fieldUpdated    = "updated"
+
+	textAnalyzer = "cortex_text"
+	titleBoost   = 2.0
+)
+
+// boltTimeout bounds Bleve's own wait for its files. cortex's locks serialise
+// access first, so it never waits in practice; it must never wait forever.
+const boltTimeout = "5s"
+
+// mergeAbove is the segment count above which a writer merges segments before it
+// closes: every save adds a segment, and many small ones slow every search.
+const mergeAbove = 8
+
+// newMapping is the lean, explicit mapping: body indexed but not stored, title
+// boosted at query time, keyword fields for filters, sortable dates, no _all
+// field, and nothing stored at all: the catalog holds what results show.
+func newMapping() (mapping.IndexMapping, error) {
+	im := bleve.NewIndexMapping()
+	if err := im.AddCustomAnalyzer(textAnalyzer, map[string]any{
+		"type":          custom.Name,
+		"tokenizer":     unicode.Name,
+		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name},
+	}); err != nil {
+		return nil, err
+	}
+	im.ScoringModel = bindex.BM25Scoring
+	im.DefaultAnalyzer = textAnalyzer
+	im.IndexDynamic = false
+	im.StoreDynamic = false
+	im.DocValuesDynamic = false
+
+	text := func(name string) *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Name = name
+		f.Analyzer = textAnalyzer
+		f.Store = false
+		f.IncludeInAll = false
+		f.IncludeTermVectors = false
+		f.DocValues = false
+		return f
+	}
+	kw := func(name string) *mapping.FieldMapping {
+		f := bleve.NewKeywordFieldMapping()
+		f.Name = name
+		f.Analyzer = keyword.Name
+		f.Store = false
+		f.IncludeInAll = false
+		f.IncludeTermVectors = false
+		f.DocValues = false
+		return f
+	}
+	date := func(name string) *mapping.FieldMapping {
+		f := bleve.NewDateTimeFieldMapping()
+		f.Name = name
+		f.Store = false
+		f.IncludeInAll = false
+		f.DocValues = true
+		return f
+	}
+	imp := bleve.NewNumericFieldMapping()
+	imp.Name = fieldImportance
+	imp.Store = false
+	imp.IncludeInAll = false
+	imp.DocValues = true
+
+	doc := bleve.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt(fieldTitle, text(fieldTitle))
+	doc.AddFieldMappingsAt(fieldBody, text(fieldBody))
+	doc.AddFieldMappingsAt(fieldTags, text(fieldTags), kw(fieldTag))
+	for _, k := range []string{fieldProject, fieldArea, fieldType, fieldStatus, fieldSource} {
+		doc.AddFieldMappingsAt(k, kw(k))
+	}
+	doc.AddFieldMappingsAt(fieldImportance, imp)
+	doc.AddFieldMappingsAt(fieldCreated, date(fieldCreated))
+	doc.AddFieldMappingsAt(fieldUpdated, date(fieldUpdated))
+	im.DefaultMapping = doc
+	return im, nil
+}
+
+// Bleve is an open full-text index of one generation.
+type Bleve struct {
+	idx      bleve.Index
+	readOnly bool
+	analyzer func(string) []string
+}
+
+// openBleve opens the Bleve index in dir. The caller holds the index lock: shared
+// for read-only, exclusive otherwise.
+func openBleve(dir string, readOnly bool) (*Bleve, error) {
+	cfg := map[string]any{"bolt_timeout": boltTimeout}
+	if readOnly {
+		cfg["read_only"] = true
+	} else {
+		// A writer is open for one batch: keep the background merger idle and
+		// merge on Close instead, only when segments have piled up.
+		cfg["scorchMergePlanOptions"] = map[string]any{"MaxSegmentsPerTier": 1000, "SegmentsPerMergeTask": 1000}
+	}
+	idx, err := bleve.OpenUsing(dir, cfg)
+	if err != nil {
+		return nil, &CorruptError{File: dir, Msg: err.Error()}
+	}
+	return wrap(idx, readOnly)
+}
+
+// createBleve makes a new, empty index in dir.
+func createBleve(dir string) (*Bleve, error) {
+	m, err := newMapping()
+	if err != nil {
+		return nil, err
+	}
+	idx, err := bleve.NewUsing(dir, m, scorch.Name, scorch.Name, map[string]any{"bolt_timeout": boltTimeout})
+	if err != nil {
+		return nil, fmt.Errorf("create index: %w", err)
+	}
+	return wrap(idx, false)
+}
+
+func wrap(idx bleve.Index, readOnly bool) (*Bleve, error) {
+	a := idx.Mapping().AnalyzerNamed(textAnalyzer)
+	if a == nil {
+		_ = idx.Close()
+		return nil, &CorruptError{File: "index", Msg: "mapping has no " + textAnalyzer + " analyzer"}
+	}
+	b := &Bleve{idx: idx, readOnly: readOnly}
+	b.analyzer = func(s string) []string {
+		var terms []string
+		seen := map[string]bool{}
+		for _, t := range a.Analyze([]byte(s)) {
+			term := string(t.Term)
+			if !seen[term] {
+				seen[term] = true
+				terms = append(terms, term)
+			}
+		}
+		return terms
+	}
+	return b, nil
+}
+
+// Close closes the index. A writer first merges small segments when there are
+// many, so that recall stays fast after many single saves.
+func (b *Bleve) Close() error {
+	if !b.readOnly {
+		if err := b.merge(); err != nil {
+			_ = b.idx.Close()
+			return err
+		}
+	}
+	return b.idx.Close()
+}
+
+func (b *Bleve) merge() error {
+	adv, err := b.idx.Advanced()
+	if err != nil {
+		return nil
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return nil
+	}
+	n, _ := s.StatsMap()["TotFileSegmentsAtRoot"].(uint64)
+	if n <= mergeAbove {
+		return nil
+	}
+	opts := mergeplan.DefaultMergePlanOptions
+	opts.MaxSegmentsPerTier = 4
+	opts.SegmentsPerMergeTask = 16
+	if err := s.ForceMerge(context.Background(), &opts); err != nil {
+		return fmt.Errorf("merge index segments: %w", err)
+	}
+	return nil
+}
+
+// Doc is one memory to index.
+type Doc struct {
+	ID      string
+	Memory  *memories.Memory
+	Deleted bool
+}
+
+// Apply indexes and deletes documents in one batch.
+func (b *Bleve) Apply(docs []Doc) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	batch := b.idx.NewBatch()
+	for _, d := range docs {
+		if d.Deleted {
+			batch.Delete(d.ID)
+			continue
+		}
+		if err := batch.Index(d.ID, document(d.Memory)); err != nil {
+			return fmt.Errorf("index %s: %w", d.Memory.Path, err)
+		}
+	}
+	if err := b.idx.Batch(batch); err != nil {
+		return fmt.Errorf("index batch: %w", err)
+	}
+	return nil
+}
+
+func document(m *memories.Memory) map[string]any {
+	d := map[string]any{
+		fieldTitle:      m.Title,
+		fieldBody:       m.Body,
+		fieldProject:    m.Project,
+		fieldType:       string(m.Type),
+		fieldStatus:     string(m.Status),
+		fieldSource:     string(m.Source),
+		fieldImportance: float64(m.Importance),
+		fieldCreated:    m.Created,
+		fieldUpdated:    m.Updated,
+	}
+	if m.Area != "" {
+		d[fieldArea] = m.Area
+	}
+	if len(m.Tags) > 0 {
+		d[fieldTags] = m.Tags
+	}
+	return d
+}
+
+// DocCount is the number of documents in the index.
+func (b *Bleve) DocCount() (uint64, error) { return b.idx.DocCount() }
+
+// Match is one search hit: the id and the BM25 score.
+type Match struct {
+	ID    string
+	Score float64
+}
+
+// Search runs req. The text is analysed like the documents and searched term by
+// term across title (boosted), body and tags, so no character of it is ever read
+// as query syntax.
+func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match, error) {
+	sr := bleve.NewSearchRequestOptions(nil, req.Size, 0, false)
+	bq := bleve.NewBooleanQuery()
+	if req.Text != "" {
+		terms := b.analyzer(req.Text)
+		if len(terms) == 0 {
+			return nil, nil
+		}
+		perTerm := make([]query.Query, len(terms))
+		for i, t := range terms {
+			title := bleve.NewTermQuery(t)
+			title.SetField(fieldTitle)
+			title.SetBoost(titleBoost)
+			body := bleve.NewTermQuery(t)
+			body.SetField(fieldBody)
+			tags := bleve.NewTermQuery(t)
+			tags.SetField(fieldTags)
+			perTerm[i] = bleve.NewDisjunctionQuery(title, body, tags)
+		}
+		if req.AnyTerm {
+			bq.AddMust(bleve.NewDisjunctionQuery(perTerm...))
+		} else {
+			bq.AddMust(bleve.NewConjunctionQuery(perTerm...))
+		}
+	} else {
+		bq.AddMust(bleve.NewMatchAllQuery())
+		sr.SortBy([]string{"-" + fieldUpdated, "_id"})
+	}
+	filter := func(field, value string) {
+		q := bleve.NewTermQuery(value)
+		q.SetField(field)
+		q.SetBoost(0)
+		bq.AddMust(q)
+	}
+	if req.Project != "" {
+		filter(fieldProject, req.Project)
+	}
+	if req.Type != "" {
+		filter(fieldType, string(req.Type))
+	}
+	if !req.IncludeSuperseded {
+		q := bleve.NewTermQuery(string(memories.StatusSuperseded))
+		q.SetField(fieldStatus)
+		bq.AddMustNot(q)
+	}
+	sr.Query = bq
+	res, err := b.idx.SearchInContext(ctx, sr)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	out := make([]Match, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		out = append(out, Match{ID: h.ID, Score: h.Score})
+	}
+	if req.Text != "" {
+		sort.SliceStable(out, func(i, j int) bool {
+			if out[i].Score != out[j].Score {
+				return out[i].Score > out[j].Score
+			}
+			return out[i].ID < out[j].ID
+		})
+	}
+	return out, nil
+}

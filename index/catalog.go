@@ -1,0 +1,636 @@
+package index
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// The catalog is the index's record of every note it has seen: the file's size,
+// modification time and content hash (to notice changes), the folders' times (to
+// skip reading folders that did not change), and each note's metadata (to list,
+// resolve ids and rank search hits without asking Bleve to store anything).
+//
+// It lives in an index generation's folder as two files. The base (see
+// catalogfile.go) is binary, rewritten atomically when compacted, and read in
+// parts: the folder and file tables on every command, the id table and the
+// metadata only when needed. The journal is text appended after it, one record
+// a line; a batch counts only once its commit line is written, so a crash in the
+// middle of an append loses that batch, never the catalog — the next sync sees
+// the difference with the vault and applies it again.
+
+const (
+	catalogFile = "catalog"
+	journalFile = "catalog.journal"
+	// compactAfter is how many journal records trigger a compaction (or a
+	// tenth of the base, when that is more).
+	compactAfter = 1000
+)
+
+// Record is one note file as last indexed.
+type Record struct {
+	memories.Entry
+	Size  int64
+	MTime int64  // Unix nanoseconds
+	Hash  uint64 // of the file's bytes
+	// FID is the id written in the note's frontmatter, "" when it has none. The
+	// effective id (Entry.ID) differs from it when the note has none or when
+	// another note already holds it.
+	FID string
+	// Broken is why the note could not be read ("" when it could). A broken note
+	// is not searchable and is never rewritten.
+	Broken string
+}
+
+// Catalog is the base and the journal over it.
+type Catalog struct {
+	// Schema is the mapping version the records were indexed with.
+	Schema string
+	// WrittenAt is when the vault was last looked at by the writer that wrote
+	// the catalog (Unix nanoseconds). Notes and folders modified less than the
+	// racy window before it may have changed again within the same clock tick,
+	// so they are checked by content (see RacyAfter).
+	WrittenAt int64
+
+	base      *baseFile // nil for an empty catalog
+	over      map[string]*Record
+	overIDs   map[string]string // id → path of readable overlay records
+	overDirs  map[string]int64  // folder → time, from the journal
+	journaled int
+
+	entries []memories.Entry // built on demand
+}
+
+// ErrNoCatalog means the index has no catalog: it must be built.
+var ErrNoCatalog = errors.New("index catalog missing")
+
+// CorruptError means an index file cannot be read; the index must be rebuilt.
+type CorruptError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *CorruptError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("index %s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("index %s: %s", e.File, e.Msg)
+}
+
+// NewCatalog returns an empty catalog for records indexed under schema.
+func NewCatalog(schema string) *Catalog {
+	return &Catalog{Schema: schema, over: map[string]*Record{}, overIDs: map[string]string{}, overDirs: map[string]int64{}}
+}
+
+// LoadCatalog opens the catalog of an index generation. Close it when done.
+func LoadCatalog(dir string) (*Catalog, error) {
+	b, err := openBase(filepath.Join(dir, catalogFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrNoCatalog
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := NewCatalog(b.schema)
+	c.base, c.WrittenAt = b, b.writtenAt
+	jdata, err := os.ReadFile(filepath.Join(dir, journalFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		b.close()
+		return nil, fmt.Errorf("read index catalog journal: %w", err)
+	}
+	if len(jdata) > 0 {
+		if err := c.replay(string(jdata)); err != nil {
+			b.close()
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Close releases the catalog's file.
+func (c *Catalog) Close() error {
+	if c.base == nil {
+		return nil
+	}
+	return c.base.close()
+}
+
+// Clone returns a catalog sharing c's base whose overlay Put can change without
+// changing c. Close only the original.
+func (c *Catalog) Clone() *Catalog {
+	n := &Catalog{Schema: c.Schema, WrittenAt: c.WrittenAt, base: c.base, journaled: c.journaled,
+		over: maps.Clone(c.over), overIDs: maps.Clone(c.overIDs), overDirs: maps.Clone(c.overDirs)}
+	return n
+}
+
+// RacyAfter is the time from which a modification time is too close to the
+// catalog's last look at the vault for size and time to prove a file unchanged.
+func (c *Catalog) RacyAfter(window time.Duration) int64 { return c.WrittenAt - int64(window) }
+
+// Get returns the record of path, or nil.
+func (c *Catalog) Get(path string) (*Record, error) {
+	if r, ok := c.over[path]; ok {
+		return r, nil
+	}
+	if c.base == nil {
+		return nil, nil
+	}
+	i := c.base.findPath(path)
+	if i < 0 {
+		return nil, nil
+	}
+	return c.base.record(i)
+}
+
+// ByID returns the readable record whose effective id is id, or nil.
+func (c *Catalog) ByID(id string) (*Record, error) {
+	if p, ok := c.overIDs[id]; ok {
+		return c.over[p], nil
+	}
+	if c.base == nil {
+		return nil, nil
+	}
+	i, err := c.base.findID(id)
+	if err != nil || i < 0 {
+		return nil, err
+	}
+	if _, shadowed := c.over[c.base.path(i)]; shadowed {
+		return nil, nil // replaced or removed since the base was written
+	}
+	return c.base.record(i)
+}
+
+// Holders lists the readable records whose frontmatter id is fid: the one that
+// holds it and any copies (which are indexed under ids derived from their paths).
+func (c *Catalog) Holders(fid string) ([]*Record, error) {
+	var out []*Record
+	seen := map[string]bool{}
+	add := func(r *Record) {
+		if r != nil && r.Broken == "" && r.FID == fid && !seen[r.Path] {
+			seen[r.Path] = true
+			out = append(out, r)
+		}
+	}
+	owner, err := c.ByID(fid)
+	if err != nil {
+		return nil, err
+	}
+	add(owner)
+	if c.base != nil {
+		files, err := c.base.copies(fid)
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range files {
+			if _, shadowed := c.over[c.base.path(i)]; shadowed {
+				continue
+			}
+			r, err := c.base.record(i)
+			if err != nil {
+				return nil, err
+			}
+			add(r)
+		}
+	}
+	for _, p := range sortedKeys(c.over) {
+		add(c.over[p])
+	}
+	return out, nil
+}
+
+// ByNoteName returns the readable record of project whose file name, without
+// ".md", is name (how the map of contents links notes), or nil.
+func (c *Catalog) ByNoteName(project, name string) (*Record, error) {
+	file := name + ".md"
+	for _, p := range sortedKeys(c.over) {
+		if r := c.over[p]; r != nil && r.Broken == "" && r.Project == project && path.Base(p) == file {
+			return r, nil
+		}
+	}
+	if c.base == nil {
+		return nil, nil
+	}
+	for i := 0; i < c.base.nFiles; i++ {
+		if c.base.name(i) != file {
+			continue
+		}
+		if _, shadowed := c.over[c.base.path(i)]; shadowed {
+			continue
+		}
+		r, err := c.base.record(i)
+		if err != nil {
+			return nil, err
+		}
+		if r.Broken == "" && r.Project == project {
+			return r, nil
+		}
+	}
+	return nil, nil
+}
+
+// IDsWithPrefix lists the ids of readable notes that start with prefix, at most
+// limit of them (all when limit ≤ 0).
+func (c *Catalog) IDsWithPrefix(prefix string, limit int) ([]string, error) {
+	var out []string
+	for id := range c.overIDs {
+		if strings.HasPrefix(id, prefix) {
+			out = append(out, id)
+		}
+	}
+	if c.base != nil {
+		ids, err := c.base.idsWithPrefix(prefix, func(i int) bool {
+			_, shadowed := c.over[c.base.path(i)]
+			return !shadowed
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ids...)
+	}
+	sort.Strings(out)
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// ShortID abbreviates id to its shortest unique prefix of at least
+// memories.MinPrefix characters among the catalog's ids.
+func (c *Catalog) ShortID(id string) (string, error) {
+	n := memories.MinPrefix
+	if len(id) <= n {
+		return id, nil
+	}
+	// Only ids sharing the first MinPrefix characters can force a longer prefix.
+	ids, err := c.IDsWithPrefix(id[:n], 0)
+	if err != nil {
+		return "", err
+	}
+	for _, other := range ids {
+		if other == id {
+			continue
+		}
+		l := 0
+		for l < len(id) && l < len(other) && id[l] == other[l] {
+			l++
+		}
+		n = max(n, l+1)
+	}
+	return id[:min(n, len(id))], nil
+}
+
+// Records calls fn for every record, in path order of the base then the
+// overlay's additions; fn must not keep records it does not need.
+func (c *Catalog) Records(fn func(*Record) error) error {
+	if c.base != nil {
+		if err := c.base.loadMeta(); err != nil {
+			return err
+		}
+		for i := 0; i < c.base.nFiles; i++ {
+			if _, shadowed := c.over[c.base.path(i)]; shadowed {
+				continue
+			}
+			r, err := c.base.record(i)
+			if err != nil {
+				return err
+			}
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+	}
+	for _, p := range sortedKeys(c.over) {
+		if r := c.over[p]; r != nil {
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Len counts the records.
+func (c *Catalog) Len() int {
+	n := 0
+	if c.base != nil {
+		n = c.base.nFiles
+		for p := range c.over {
+			if c.base.findPath(p) >= 0 {
+				n--
+			}
+		}
+	}
+	for _, r := range c.over {
+		if r != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Entries lists the entries of the notes that could be read.
+func (c *Catalog) Entries() ([]memories.Entry, error) {
+	if c.entries != nil {
+		return c.entries, nil
+	}
+	out := make([]memories.Entry, 0, c.Len())
+	err := c.Records(func(r *Record) error {
+		if r.Broken == "" {
+			out = append(out, r.Entry)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	c.entries = out
+	return out, nil
+}
+
+// Dirs lists the folders the catalog remembers, with their times (vault.Known).
+func (c *Catalog) Dirs() []vault.DirStat {
+	var out []vault.DirStat
+	seen := map[string]bool{}
+	if c.base != nil {
+		out = make([]vault.DirStat, c.base.nDirs, c.base.nDirs+len(c.overDirs))
+		for i := range out {
+			d := c.base.dirEntry(i)
+			out[i] = vault.DirStat{Path: d.path, MTime: d.mtime}
+			seen[d.path] = true
+		}
+	}
+	add := func(d string) {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, vault.DirStat{Path: d})
+		}
+	}
+	for d := range c.overDirs {
+		add(d)
+	}
+	for p := range c.over {
+		d, _ := splitPath(p)
+		add(d)
+	}
+	for i := range out {
+		if t, ok := c.overDirs[out[i].Path]; ok {
+			out[i].MTime = t
+		}
+	}
+	return out
+}
+
+// Files lists the notes the catalog remembers in a folder, sorted by name
+// (vault.Known).
+func (c *Catalog) Files(dir string) []vault.KnownFile {
+	var old []vault.KnownFile
+	if c.base != nil {
+		i := sort.Search(c.base.nDirs, func(i int) bool { return c.base.dirPath(i) >= dir })
+		if i < c.base.nDirs && c.base.dirPath(i) == dir {
+			d := c.base.dirEntry(i)
+			old = make([]vault.KnownFile, d.count)
+			for j := range old {
+				old[j] = c.base.knownFile(d.first + j)
+			}
+		}
+	}
+	// Fold in the journal's records for this folder (Size -1 marks a removal).
+	var ch []vault.KnownFile
+	for p, r := range c.over {
+		if d, name := splitPath(p); d == dir {
+			f := vault.KnownFile{Name: name, Size: -1}
+			if r != nil {
+				f.Size, f.MTime = r.Size, r.MTime
+			}
+			ch = append(ch, f)
+		}
+	}
+	if len(ch) == 0 {
+		return old
+	}
+	sort.Slice(ch, func(a, b int) bool { return ch[a].Name < ch[b].Name })
+	merged := make([]vault.KnownFile, 0, len(old)+len(ch))
+	a, b := 0, 0
+	for a < len(old) || b < len(ch) {
+		switch {
+		case b == len(ch) || a < len(old) && old[a].Name < ch[b].Name:
+			merged = append(merged, old[a])
+			a++
+		default:
+			if a < len(old) && old[a].Name == ch[b].Name {
+				a++
+			}
+			if ch[b].Size >= 0 {
+				merged = append(merged, ch[b])
+			}
+			b++
+		}
+	}
+	return merged
+}
+
+var _ vault.Known = (*Catalog)(nil)
+
+// Put replaces, adds and removes records in memory (a nil record at a path
+// removes it); Commit makes changes durable.
+func (c *Catalog) Put(changes map[string]*Record) {
+	for p, r := range changes {
+		if old, ok := c.over[p]; ok && old != nil && c.overIDs[old.ID] == p {
+			delete(c.overIDs, old.ID)
+		}
+		c.over[p] = r
+		if r != nil && r.Broken == "" {
+			c.overIDs[r.ID] = p
+		}
+	}
+	c.entries = nil
+}
+
+// Commit applies changes to c and appends them to the journal. dirs are the
+// folders as the writer's scan saw them; observedAt is when that scan began.
+func (c *Catalog) Commit(dir string, changes map[string]*Record, dirs []vault.DirStat, observedAt time.Time) error {
+	if len(changes) == 0 {
+		return nil
+	}
+	c.Put(changes)
+	c.journaled += len(changes)
+	var b []byte
+	for _, k := range sortedKeys(changes) {
+		if r := changes[k]; r != nil {
+			b = appendRecord(b, r)
+		} else {
+			b = appendEscaped(append(b, "-\t"...), k)
+			b = append(b, '\n')
+		}
+	}
+	return c.appendJournal(dir, b, dirs, observedAt)
+}
+
+// NeedsCompaction reports whether the journal has grown large enough to be
+// folded into a new base (Write).
+func (c *Catalog) NeedsCompaction() bool {
+	baseLen := 0
+	if c.base != nil {
+		baseLen = c.base.nFiles
+	}
+	return c.journaled > max(compactAfter, baseLen/10)
+}
+
+// Confirm records that a full check which began at observedAt found the vault as
+// the catalog describes it, with the folder times it saw: notes and folders
+// modified close to the last write are then trusted on size and time again.
+func (c *Catalog) Confirm(dir string, dirs []vault.DirStat, observedAt time.Time) error {
+	if observedAt.UnixNano() <= c.WrittenAt {
+		return nil
+	}
+	return c.appendJournal(dir, nil, dirs, observedAt)
+}
+
+// appendJournal appends records, the folder times that changed, and a commit
+// line, and syncs.
+func (c *Catalog) appendJournal(dir string, b []byte, dirs []vault.DirStat, observedAt time.Time) error {
+	// Folder times the scan saw (before the writer wrote anything): a folder
+	// whose time still matches next time need not be read again.
+	for _, d := range dirs {
+		if t, ok := c.dirTime(d.Path); !ok || t != d.MTime {
+			b = appendEscaped(append(b, "d\t"...), d.Path)
+			b = fmt.Appendf(b, "\t%d\n", d.MTime)
+			c.overDirs[d.Path] = d.MTime
+		}
+	}
+	c.WrittenAt = max(c.WrittenAt, observedAt.UnixNano())
+	b = fmt.Appendf(b, "@\t%d\n", c.WrittenAt)
+	f, err := os.OpenFile(filepath.Join(dir, journalFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, vault.FilePerm)
+	if err != nil {
+		return fmt.Errorf("write index catalog journal: %w", err)
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write index catalog journal: %w", err)
+	}
+	return nil
+}
+
+// dirTime is the time the catalog remembers for a folder.
+func (c *Catalog) dirTime(d string) (int64, bool) {
+	if t, ok := c.overDirs[d]; ok {
+		return t, true
+	}
+	if c.base == nil {
+		return 0, false
+	}
+	i := sort.Search(c.base.nDirs, func(i int) bool { return c.base.dirPath(i) >= d })
+	if i < c.base.nDirs && c.base.dirPath(i) == d {
+		return c.base.dirEntry(i).mtime, true
+	}
+	return 0, false
+}
+
+// Write writes every record of c as a new base in dir and drops the journal.
+// dirs are the folders as the writer's scan saw them; observedAt is when that
+// scan began.
+func (c *Catalog) Write(dir string, dirs []vault.DirStat, observedAt time.Time) error {
+	var recs []*Record
+	if err := c.Records(func(r *Record) error { recs = append(recs, r); return nil }); err != nil {
+		return err
+	}
+	c.WrittenAt = observedAt.UnixNano()
+	data, err := encodeBase(c.Schema, c.WrittenAt, recs, dirs)
+	if err != nil {
+		return err
+	}
+	if err := vault.WriteFile(filepath.Join(dir, catalogFile), data); err != nil {
+		return fmt.Errorf("write index catalog: %w", err)
+	}
+	if err := os.Remove(filepath.Join(dir, journalFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("write index catalog: %w", err)
+	}
+	b, err := openBase(filepath.Join(dir, catalogFile))
+	if err != nil {
+		return err
+	}
+	if c.base != nil {
+		_ = c.base.close()
+	}
+	c.base = b
+	c.over, c.overIDs, c.overDirs = map[string]*Record{}, map[string]string{}, map[string]int64{}
+	c.journaled, c.entries = 0, nil
+	return nil
+}
+
+// replay applies the committed batches of the journal; an uncommitted tail is
+// ignored.
+func (c *Catalog) replay(s string) error {
+	pending := map[string]*Record{}
+	pendingDirs := map[string]int64{}
+	line := 0
+	for s != "" {
+		line++
+		l, rest, ok := strings.Cut(s, "\n")
+		if !ok {
+			break // a torn last line: its batch never committed
+		}
+		s = rest
+		switch {
+		case strings.HasPrefix(l, "@\t"):
+			t, err := strconv.ParseInt(l[2:], 10, 64)
+			if err != nil {
+				return &CorruptError{File: journalFile, Line: line, Msg: "bad commit line"}
+			}
+			c.Put(pending)
+			c.journaled += len(pending)
+			maps.Copy(c.overDirs, pendingDirs)
+			pending, pendingDirs = map[string]*Record{}, map[string]int64{}
+			c.WrittenAt = max(c.WrittenAt, t)
+		case strings.HasPrefix(l, "d\t"):
+			d, t, ok := strings.Cut(l[2:], "\t")
+			v, err := strconv.ParseInt(t, 10, 64)
+			if !ok || err != nil {
+				return &CorruptError{File: journalFile, Line: line, Msg: "bad folder line"}
+			}
+			pendingDirs[unescape(d)] = v
+		case strings.HasPrefix(l, "-\t"):
+			pending[unescape(l[2:])] = nil
+		default:
+			r, err := parseRecord(l)
+			if err != nil {
+				return &CorruptError{File: journalFile, Line: line, Msg: err.Error()}
+			}
+			pending[r.Path] = r
+		}
+	}
+	return nil
+}
+
+// splitPath splits a note path into its folder ("" at the top) and name.
+func splitPath(p string) (string, string) {
+	dir, name := path.Split(p)
+	return strings.TrimSuffix(dir, "/"), name
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,92 @@
+package memories
+
+import (
+	"context"
+	"time"
+)
+
+// Backend is the storage the services work on: the vault, which is the truth,
+// and its index, a cache kept consistent with it. The store package implements it.
+type Backend interface {
+	// View runs fn on a snapshot that reflects the vault as it is now. Changes
+	// made in the vault behind cortex's back (in Obsidian, say) are indexed first.
+	View(ctx context.Context, fn func(Snapshot) error) error
+	// Update runs fn holding the store's write lock, on an up-to-date snapshot.
+	// Every write fn makes is durable when it returns; the map of contents and the
+	// event log are brought up to date once, after fn.
+	Update(ctx context.Context, fn func(Tx) error) error
+}
+
+// Snapshot reads the store.
+type Snapshot interface {
+	// Entries lists every indexed memory, superseded ones included, in no
+	// particular order. The slice must not be modified.
+	Entries() ([]Entry, error)
+	// Get returns the entry of the memory with exactly this id.
+	Get(id string) (Entry, error)
+	// IDsWithPrefix lists, sorted, up to limit ids that start with prefix
+	// (every one when limit ≤ 0).
+	IDsWithPrefix(prefix string, limit int) ([]string, error)
+	// ShortID abbreviates id to its shortest unique prefix of at least
+	// MinPrefix characters.
+	ShortID(id string) string
+	// Search runs a ranked full-text search over the index.
+	Search(ctx context.Context, req SearchRequest) ([]Hit, error)
+	// Load reads one note from the vault.
+	Load(ctx context.Context, path string) (*Memory, error)
+}
+
+// Tx reads and writes the store under its write lock.
+type Tx interface {
+	Snapshot
+	// Create writes m as a new note, sets m.Path, and indexes it.
+	Create(ctx context.Context, m *Memory) error
+	// Patch rewrites the named frontmatter keys of an existing note from m,
+	// leaving every other key and the body as they are, and re-indexes it.
+	Patch(ctx context.Context, m *Memory, keys ...string) error
+	// Record adds an event to the audit log.
+	Record(ev Event)
+}
+
+// SearchRequest asks the index for candidates.
+type SearchRequest struct {
+	// Text is searched literally in titles (boosted), bodies and tags. Empty
+	// matches every memory that passes the filters, newest first.
+	Text string
+	// AnyTerm relaxes the match from every term of Text to any of them.
+	AnyTerm bool
+
+	Project           string
+	Type              Type
+	IncludeSuperseded bool
+
+	// Size is how many hits to return at most.
+	Size int
+}
+
+// Hit is one search result: the catalog entry and its full-text score.
+type Hit struct {
+	Entry
+	// Score is the BM25 score, 0 when the request had no text.
+	Score float64
+}
+
+// Event is one line of the audit log (events.jsonl).
+type Event struct {
+	Time   time.Time `json:"ts"`
+	Op     string    `json:"op"`
+	ID     string    `json:"id"`
+	Path   string    `json:"path,omitempty"`
+	Title  string    `json:"title,omitempty"`
+	Ref    string    `json:"ref,omitempty"` // the other memory of a supersede
+	Reason string    `json:"reason,omitempty"`
+}
+
+// Audit log operations.
+const (
+	OpSave             = "save"
+	OpUpdate           = "update"
+	OpSupersede        = "supersede"
+	OpDeleteBySupersed = "delete-by-supersede"
+	OpImport           = "import"
+)

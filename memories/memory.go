@@ -1,0 +1,146 @@
+package memories
+
+import (
+	"strings"
+	"time"
+)
+
+// Type is what kind of knowledge a memory holds.
+type Type string
+
+// The memory types of SPEC §3.
+const (
+	TypeDecision   Type = "decision"
+	TypePreference Type = "preference"
+	TypeConvention Type = "convention"
+	TypeGotcha     Type = "gotcha"
+	TypeFact       Type = "fact"
+	TypeLesson     Type = "lesson"
+	TypeNote       Type = "note"
+	TypeMeeting    Type = "meeting"
+	TypeAction     Type = "action"
+	TypeSession    Type = "session"
+	TypeEpisode    Type = "episode"
+	TypeSummary    Type = "summary"
+	TypeReflection Type = "reflection"
+)
+
+// Types lists every valid type, in documentation order.
+var Types = []Type{
+	TypeDecision, TypePreference, TypeConvention, TypeGotcha, TypeFact, TypeLesson,
+	TypeNote, TypeMeeting, TypeAction, TypeSession, TypeEpisode, TypeSummary, TypeReflection,
+}
+
+// Source says how a memory entered the store.
+type Source string
+
+// The sources of SPEC §3.
+const (
+	SourceUser    Source = "user"
+	SourceImport  Source = "import"
+	SourceCapture Source = "capture"
+	SourceMined   Source = "mined"
+	SourceHook    Source = "hook"
+)
+
+// Status is where a memory is in its life.
+type Status string
+
+// The statuses of SPEC §3.
+const (
+	StatusActive     Status = "active"
+	StatusOpen       Status = "open"
+	StatusDone       Status = "done"
+	StatusSuperseded Status = "superseded"
+)
+
+// Defaults for memories that do not say otherwise.
+const (
+	DefaultProject    = "general"
+	DefaultImportance = 3
+	DefaultType       = TypeNote
+)
+
+// Memory is one note of the vault as the domain sees it. The vault keeps the
+// note's other frontmatter keys; they never pass through here.
+type Memory struct {
+	ID         string
+	Title      string
+	Type       Type
+	Project    string
+	Area       string
+	Tags       []string
+	Source     Source
+	Status     Status
+	Importance int
+	Created    time.Time
+	Updated    time.Time
+	Due        string   // a date (YYYY-MM-DD), action items only
+	Related    []string // note names, written as "[[name]]" links
+
+	Supersedes      string // id of the memory this one replaces
+	SupersededBy    string // id of the memory that replaced this one
+	SupersededAt    time.Time
+	SupersedeReason string
+
+	Provenance Provenance
+
+	// Body is the markdown after the frontmatter, verbatim.
+	Body string
+	// Path is the note's path relative to the vault root, with forward slashes.
+	Path string
+}
+
+// Provenance records where a memory came from.
+type Provenance struct {
+	EventIDs      []string
+	SourceSession string
+	SourceTool    string
+	SourcePath    string
+	DerivedFrom   string
+}
+
+// IsZero reports whether no provenance is recorded.
+func (p Provenance) IsZero() bool {
+	return len(p.EventIDs) == 0 && p.SourceSession == "" && p.SourceTool == "" &&
+		p.SourcePath == "" && p.DerivedFrom == ""
+}
+
+// Content is the body without the blank lines and spaces around it: what was saved.
+func (m *Memory) Content() string {
+	return strings.TrimSpace(m.Body)
+}
+
+// Live reports whether the memory takes part in recall by default.
+func (m *Memory) Live() bool { return m.Status != StatusSuperseded }
+
+// Entry is one memory as the catalog knows it: everything but the body. Listing,
+// id resolution and the map of contents work on entries alone.
+type Entry struct {
+	ID           string
+	Path         string
+	Title        string
+	Type         Type
+	Project      string
+	Area         string
+	Tags         []string
+	Source       Source
+	Status       Status
+	Importance   int
+	Created      time.Time
+	Updated      time.Time
+	SupersededBy string
+}
+
+// EntryOf is the catalog entry of m.
+func EntryOf(m *Memory) Entry {
+	return Entry{
+		ID: m.ID, Path: m.Path, Title: m.Title, Type: m.Type, Project: m.Project,
+		Area: m.Area, Tags: m.Tags, Source: m.Source, Status: m.Status,
+		Importance: m.Importance, Created: m.Created, Updated: m.Updated,
+		SupersededBy: m.SupersededBy,
+	}
+}
+
+// Live reports whether the entry takes part in recall by default.
+func (e *Entry) Live() bool { return e.Status != StatusSuperseded }

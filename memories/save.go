@@ -1,0 +1,137 @@
+package memories
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// SaveRequest is what a caller asks to remember. Only Content is required.
+type SaveRequest struct {
+	Content    string
+	Title      string
+	Tags       []string
+	Project    string
+	Area       string
+	Type       string
+	Importance int
+
+	// Source says how the memory arrived; empty means SourceUser.
+	Source     Source
+	Provenance Provenance
+}
+
+// SaveResult describes a saved memory.
+type SaveResult struct {
+	ID      string `json:"id"`
+	ShortID string `json:"short_id"`
+	Title   string `json:"title"`
+	Project string `json:"project"`
+	Path    string `json:"path"`
+}
+
+// Message is the one-line confirmation the CLI prints and the MCP tool returns.
+func (r *SaveResult) Message() string {
+	return fmt.Sprintf("Memory saved: %s '%s'", r.ShortID, r.Title)
+}
+
+// Save validates a memory and writes it as a new note.
+func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
+	m, err := s.newMemory(req)
+	if err != nil {
+		return nil, err
+	}
+	var res *SaveResult
+	err = s.backend.Update(ctx, func(tx Tx) error {
+		if err := tx.Create(ctx, m); err != nil {
+			return err
+		}
+		tx.Record(Event{Time: m.Created, Op: OpSave, ID: m.ID, Path: m.Path, Title: m.Title})
+		res = &SaveResult{ID: m.ID, ShortID: tx.ShortID(m.ID), Title: m.Title, Project: m.Project, Path: m.Path}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// newMemory validates req and builds the memory it describes, with a new id and
+// the current time.
+func (s *Service) newMemory(req SaveRequest) (*Memory, error) {
+	content := cleanContent(req.Content)
+	if err := CheckContent("content", content); err != nil {
+		return nil, err
+	}
+	title := TitleFrom(content)
+	if req.Title != "" {
+		t, err := CheckTitle(req.Title)
+		if err != nil {
+			return nil, err
+		}
+		title = t
+	}
+	tags, err := NormalizeTags(req.Tags)
+	if err != nil {
+		return nil, err
+	}
+	project, err := NormalizeScope("project", req.Project)
+	if err != nil {
+		return nil, err
+	}
+	if project == "" {
+		project = DefaultProject
+	}
+	area, err := NormalizeScope("area", req.Area)
+	if err != nil {
+		return nil, err
+	}
+	typ, err := ParseType(req.Type)
+	if err != nil {
+		return nil, err
+	}
+	importance, err := CheckImportance(req.Importance)
+	if err != nil {
+		return nil, err
+	}
+	source := req.Source
+	if source == "" {
+		source = SourceUser
+	}
+	status := StatusActive
+	if typ == TypeAction {
+		status = StatusOpen
+	}
+	t := s.now()
+	now := t.UTC().Truncate(time.Second) // dates in notes are to the second
+	return &Memory{
+		ID:         s.ids.NewID(t), // ids to the millisecond, so they sort by creation
+		Title:      title,
+		Type:       typ,
+		Project:    project,
+		Area:       area,
+		Tags:       tags,
+		Source:     source,
+		Status:     status,
+		Importance: importance,
+		Created:    now,
+		Updated:    now,
+		Provenance: req.Provenance,
+		Body:       content,
+	}, nil
+}
+
+// cleanContent normalises line endings and drops the blank lines and spaces around
+// the text; everything between is kept verbatim.
+func cleanContent(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.TrimRight(s, " \t\r\n")
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 || strings.TrimSpace(s[:i]) != "" {
+			return s
+		}
+		s = s[i+1:]
+	}
+}

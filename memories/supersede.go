@@ -1,0 +1,118 @@
+package memories
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxReasonChars bounds a supersede reason.
+const MaxReasonChars = 500
+
+// SupersedeRequest retires a memory, optionally replacing it. With no replacement
+// it is how a memory is deleted; with a near-copy it is how one is updated.
+type SupersedeRequest struct {
+	ID string
+	// Replacement is the content of the new memory; empty retires the old one
+	// without a successor.
+	Replacement string
+	// Title of the replacement; empty keeps the old title.
+	Title  string
+	Reason string
+}
+
+// SupersedeResult reports the status change and the replacement, if any.
+type SupersedeResult struct {
+	OldID      string      `json:"old_id"`
+	OldShortID string      `json:"old_short_id"`
+	OldTitle   string      `json:"old_title"`
+	Status     Status      `json:"status"`
+	New        *SaveResult `json:"new,omitempty"`
+}
+
+// Message is the confirmation the CLI prints and the MCP tool returns.
+func (r *SupersedeResult) Message() string {
+	if r.New == nil {
+		return fmt.Sprintf("Memory retired: %s '%s' is now %s (no replacement)", r.OldShortID, r.OldTitle, r.Status)
+	}
+	return fmt.Sprintf("Memory superseded: %s '%s' → %s '%s'", r.OldShortID, r.OldTitle, r.New.ShortID, r.New.Title)
+}
+
+// Supersede marks a memory superseded and, given a replacement, saves the new
+// memory that takes its place. The old note stays in the vault.
+func (s *Service) Supersede(ctx context.Context, req SupersedeRequest) (*SupersedeResult, error) {
+	reason := strings.TrimSpace(req.Reason)
+	if !utf8.ValidString(reason) || strings.ContainsAny(reason, "\r\n") {
+		return nil, invalid("reason", "must be one line of UTF-8 text")
+	}
+	if n := utf8.RuneCountInString(reason); n > MaxReasonChars {
+		return nil, invalid("reason", "is %d characters; the maximum is %d", n, MaxReasonChars)
+	}
+	var res *SupersedeResult
+	err := s.backend.Update(ctx, func(tx Tx) error {
+		id, err := ResolveID(tx, req.ID)
+		if err != nil {
+			return err
+		}
+		entry, err := tx.Get(id)
+		if err != nil {
+			return err
+		}
+		if !entry.Live() {
+			by := ""
+			if entry.SupersededBy != "" {
+				by = " by " + entry.SupersededBy
+			}
+			return fmt.Errorf("%w: memory %s is already superseded%s", ErrRejected, entry.ID, by)
+		}
+		old, err := tx.Load(ctx, entry.Path)
+		if err != nil {
+			return err
+		}
+		now := s.now().UTC().Truncate(1e9)
+		var repl *Memory
+		if strings.TrimSpace(req.Replacement) != "" {
+			title := req.Title
+			if title == "" {
+				title = old.Title
+			}
+			repl, err = s.newMemory(SaveRequest{
+				Content: req.Replacement, Title: title, Tags: old.Tags, Project: old.Project,
+				Area: old.Area, Type: string(old.Type), Importance: old.Importance,
+				Provenance: Provenance{DerivedFrom: old.ID},
+			})
+			if err != nil {
+				return err
+			}
+			repl.Supersedes = old.ID
+			if err := tx.Create(ctx, repl); err != nil {
+				return err
+			}
+			tx.Record(Event{Time: now, Op: OpSave, ID: repl.ID, Path: repl.Path, Title: repl.Title, Ref: old.ID})
+		}
+		old.Status = StatusSuperseded
+		old.SupersededAt = now
+		old.SupersedeReason = reason
+		keys := []string{"status", "superseded_at", "supersede_reason"}
+		op := OpDeleteBySupersed
+		if repl != nil {
+			old.SupersededBy = repl.ID
+			keys = append(keys, "superseded_by")
+			op = OpSupersede
+		}
+		if err := tx.Patch(ctx, old, keys...); err != nil {
+			return err
+		}
+		tx.Record(Event{Time: now, Op: op, ID: old.ID, Path: old.Path, Title: old.Title, Ref: old.SupersededBy, Reason: reason})
+		res = &SupersedeResult{OldID: old.ID, OldShortID: tx.ShortID(old.ID), OldTitle: old.Title, Status: old.Status}
+		if repl != nil {
+			res.New = &SaveResult{ID: repl.ID, ShortID: tx.ShortID(repl.ID), Title: repl.Title, Project: repl.Project, Path: repl.Path}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}

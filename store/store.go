@@ -1,0 +1,713 @@
+// Package store is the memory store on disk: the vault (the truth) and its index
+// (a cache) kept consistent under two locks. It implements memories.Backend.
+//
+// Every operation first brings the index up to date with the vault: it compares
+// the cortex folder with the index catalog — stat'ing every note, reading only
+// the folders whose time changed — and applies what changed: notes created,
+// edited, renamed or deleted in Obsidian included. No daemon is needed.
+//
+// Locks: write.lock serialises writers (a save, a sync that applies changes, a
+// rebuild) for the whole of their work; index.lock is shared by readers while they
+// use the index and taken exclusively by a writer only for the moment it changes
+// the index files. A full rebuild therefore never blocks readers while it builds.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/cortexmem/cortex/index"
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/vault"
+)
+
+const (
+	writeLockFile = "write.lock"
+	indexLockFile = "index.lock"
+	indexDir      = "index"
+	eventsFile    = "events.jsonl"
+	// racyWindow: a note or folder modified this close to the last catalog
+	// write is verified by content, since file times can be as coarse as two
+	// seconds.
+	racyWindow = 2 * time.Second
+	// rebuildBatch is the number of notes indexed per Bleve batch in a rebuild.
+	rebuildBatch = 500
+)
+
+// Options configure a Store.
+type Options struct {
+	Vault *vault.Vault
+	// StateDir holds the index, locks and the event log (never inside the vault).
+	StateDir string
+	// LockTimeout bounds every wait for a lock.
+	LockTimeout time.Duration
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+	// Warn receives warnings (notes that cannot be read); dropped when nil.
+	Warn func(string)
+	// Freshness is how long after a full check of the vault a command may
+	// skip stat'ing every note. Creations, deletions and renames are always
+	// seen at once (they change a folder's time); an edit made in place is seen
+	// by every command that starts at least Freshness after it. 0 checks every
+	// note before every command.
+	Freshness time.Duration
+}
+
+// Store is the vault and its index.
+type Store struct {
+	v         *vault.Vault
+	idx       *index.Index
+	state     string
+	timeout   time.Duration
+	freshness time.Duration
+	now       func() time.Time
+	warn      func(string)
+}
+
+var _ memories.Backend = (*Store)(nil)
+
+// Open returns the store, creating the state folder when it is missing.
+func Open(o Options) (*Store, error) {
+	if o.Vault == nil || o.StateDir == "" {
+		return nil, errors.New("store: vault and state folder are required")
+	}
+	if fi, err := os.Stat(o.StateDir); err == nil && !fi.IsDir() {
+		return nil, &memories.ArgError{Arg: "home", Rule: fmt.Sprintf("%s is a file; the state folder must be a folder", o.StateDir)}
+	}
+	if err := vault.MkdirAll(filepath.Join(o.StateDir, indexDir)); err != nil {
+		return nil, fmt.Errorf("state folder %s: %w", o.StateDir, err)
+	}
+	s := &Store{
+		v: o.Vault, idx: index.New(filepath.Join(o.StateDir, indexDir)), state: o.StateDir,
+		timeout: o.LockTimeout, freshness: o.Freshness, now: o.Now, warn: o.Warn,
+	}
+	if s.timeout <= 0 {
+		s.timeout = 10 * time.Second
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.warn == nil {
+		s.warn = func(string) {}
+	}
+	return s, nil
+}
+
+// Vault is the store's vault.
+func (s *Store) Vault() *vault.Vault { return s.v }
+
+// EventLog is the path of the audit log.
+func (s *Store) EventLog() string { return filepath.Join(s.state, eventsFile) }
+
+func (s *Store) lockWrite(ctx context.Context) (*vault.Lock, error) {
+	return vault.Acquire(ctx, filepath.Join(s.state, writeLockFile), s.timeout)
+}
+
+func (s *Store) lockIndex(ctx context.Context, shared bool) (*vault.Lock, error) {
+	p := filepath.Join(s.state, indexLockFile)
+	if shared {
+		return vault.AcquireShared(ctx, p, s.timeout)
+	}
+	return vault.Acquire(ctx, p, s.timeout)
+}
+
+// release gives a lock up, keeping the first error.
+func release(l *vault.Lock, err *error) {
+	if rerr := l.Release(); *err == nil {
+		*err = rerr
+	}
+}
+
+// closeCatalog closes a catalog, keeping the first error.
+func closeCatalog(c *index.Catalog, err *error) {
+	if cerr := c.Close(); *err == nil {
+		*err = cerr
+	}
+}
+
+// View implements memories.Backend.
+func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err error) {
+	synced := false
+	for {
+		rl, err := s.lockIndex(ctx, true)
+		if err != nil {
+			return err
+		}
+		gen, cat, err := s.load()
+		var scan *check
+		if err == nil {
+			scan, err = s.scan(gen, cat, false)
+			if err != nil {
+				closeCatalog(cat, &err)
+			}
+		}
+		// After one sync, a vault still changing under us is answered as
+		// indexed rather than chased forever.
+		if err == nil && (scan.Clean() || synced) {
+			if len(scan.Temps) > 0 {
+				s.cleanTempsIfIdle(scan.Temps)
+			}
+			writtenAt := cat.WrittenAt
+			snap := &snapshot{s: s, cat: cat, gen: gen}
+			err = fn(snap)
+			snap.close(&err)
+			closeCatalog(cat, &err)
+			release(rl, &err)
+			if err == nil && scan.full && scan.Clean() && scan.Unsettled > 0 {
+				s.settle(ctx, gen, writtenAt, scan)
+			}
+			return err
+		}
+		if cat != nil && err == nil {
+			closeCatalog(cat, &err)
+		}
+		if rerr := rl.Release(); rerr != nil && err == nil {
+			err = rerr
+		}
+		if synced || err != nil && !needsRebuild(err) {
+			return err
+		}
+		if _, err := s.Sync(ctx); err != nil {
+			return err
+		}
+		synced = true
+	}
+}
+
+// checkedFile's modification time records the start of the last full check
+// of the vault against a generation's catalog.
+const checkedFile = "checked"
+
+// scan compares the vault with the catalog: fully (every note stat'ed) when full
+// is set or the last full check is older than the freshness window, else only
+// the folders. It settles the suspects — notes modified close to the catalog's
+// last look — by content: the ones whose bytes did change join Changed. A clean
+// full check is recorded for the commands that follow.
+func (s *Store) scan(gen string, cat *index.Catalog, full bool) (*check, error) {
+	start := s.now()
+	stamp := filepath.Join(gen, checkedFile)
+	if !full {
+		fi, err := os.Stat(stamp)
+		full = s.freshness <= 0 || err != nil || start.Sub(fi.ModTime()) >= s.freshness
+	}
+	res, err := s.v.Scan(cat, vault.ScanOptions{RacyAfter: cat.RacyAfter(racyWindow), StatNotes: full})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range res.Suspect {
+		r, err := cat.Get(f.Path)
+		if err != nil {
+			return nil, err
+		}
+		data, _, err := s.v.ReadRaw(f.Path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			res.Removed = append(res.Removed, f.Path)
+		case err != nil || r == nil || hash(data) != r.Hash:
+			res.Changed = append(res.Changed, f)
+		}
+	}
+	res.Unsettled += len(res.Suspect)
+	res.Suspect = nil
+	if full && res.Clean() {
+		s.markChecked(stamp, start)
+	}
+	return &check{ScanResult: res, full: full, started: start}, nil
+}
+
+// check is a scan and how it was made.
+type check struct {
+	*vault.ScanResult
+	full    bool      // every note was stat'ed
+	started time.Time // when it began
+}
+
+// settle records what a clean full check saw, when it saw anything the catalog
+// does not already say (folders with new times, notes too recent to trust), so
+// that later scans trust them. It is an optimisation: it gives up at once when a
+// writer is at work or the catalog changed since the check.
+func (s *Store) settle(ctx context.Context, gen string, writtenAt int64, scan *check) {
+	wl, err := vault.TryAcquire(filepath.Join(s.state, writeLockFile))
+	if err != nil || wl == nil {
+		return
+	}
+	defer wl.Release()
+	il, err := s.lockIndex(ctx, false)
+	if err != nil {
+		return
+	}
+	defer il.Release()
+	cur, cat, err := s.load()
+	if err != nil {
+		return
+	}
+	defer cat.Close()
+	if cur == gen && cat.WrittenAt == writtenAt {
+		_ = cat.Confirm(gen, scan.Dirs, scan.started)
+	}
+}
+
+// markChecked records a full check that began at t. It is a hint, so failures
+// are ignored: the next command simply checks fully again.
+func (s *Store) markChecked(stamp string, t time.Time) {
+	if err := os.Chtimes(stamp, t, t); errors.Is(err, fs.ErrNotExist) {
+		if f, err := os.OpenFile(stamp, os.O_CREATE|os.O_WRONLY, vault.FilePerm); err == nil {
+			_ = f.Close()
+			_ = os.Chtimes(stamp, t, t)
+		}
+	}
+}
+
+// cleanTempsIfIdle removes leftover temporary files when no writer is at work.
+func (s *Store) cleanTempsIfIdle(temps []string) {
+	l, err := vault.TryAcquire(filepath.Join(s.state, writeLockFile))
+	if err != nil || l == nil {
+		return
+	}
+	defer l.Release()
+	if err := s.v.CleanTemps(temps); err != nil {
+		s.warn(fmt.Sprintf("could not remove leftover temporary files: %v", err))
+	}
+}
+
+// load opens the live generation's catalog. A missing, corrupt or out-of-date
+// index is an error the caller answers with a rebuild.
+func (s *Store) load() (string, *index.Catalog, error) {
+	gen, err := s.idx.Current()
+	if err != nil {
+		return "", nil, err
+	}
+	cat, err := index.LoadCatalog(gen)
+	if err != nil {
+		return "", nil, err
+	}
+	if cat.Schema != index.Schema {
+		_ = cat.Close()
+		return "", nil, &index.CorruptError{File: "catalog", Msg: "built with schema " + cat.Schema}
+	}
+	return gen, cat, nil
+}
+
+// needsRebuild reports whether a load error means the index must be rebuilt
+// (rather than a failure to report).
+func needsRebuild(err error) bool {
+	var ce *index.CorruptError
+	return errors.Is(err, index.ErrNoCatalog) || errors.As(err, &ce)
+}
+
+func hash(data []byte) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write(data)
+	return h.Sum64()
+}
+
+// SyncReport counts what a sync or rebuild did.
+type SyncReport struct {
+	Full    bool     `json:"full"`
+	Added   int      `json:"added"`
+	Updated int      `json:"updated"`
+	Removed int      `json:"removed"`
+	Broken  []string `json:"broken,omitempty"` // notes newly found unreadable, with why
+	Notes   int      `json:"notes"`            // readable notes in the index afterwards
+}
+
+// Sync brings the index up to date with the vault, rebuilding it when it is
+// missing, corrupt or of an older schema.
+func (s *Store) Sync(ctx context.Context) (rep *SyncReport, err error) {
+	wl, err := s.lockWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release(wl, &err)
+	st, err := s.begin(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	defer closeCatalog(st.cat, &err)
+	entries, err := st.cat.Entries()
+	if err != nil {
+		return nil, err
+	}
+	st.report.Notes = len(entries)
+	return st.report, nil
+}
+
+// Rebuild builds a new index from the vault in a fresh generation and swaps it in.
+func (s *Store) Rebuild(ctx context.Context) (rep *SyncReport, err error) {
+	wl, err := s.lockWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release(wl, &err)
+	st, err := s.rebuild(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer closeCatalog(st.cat, &err)
+	return st.report, nil
+}
+
+// writeState is what a writer holding the write lock works on.
+type writeState struct {
+	gen      string
+	cat      *index.Catalog
+	dirs     []vault.DirStat // folders as the writer's scan saw them
+	observed time.Time       // when that scan began
+	report   *SyncReport
+}
+
+// begin brings the index up to date under the write lock, the first step of
+// every writer; full checks every note regardless of the freshness window. The
+// caller closes the state's catalog.
+func (s *Store) begin(ctx context.Context, full bool) (*writeState, error) {
+	gen, cat, err := s.load()
+	if err != nil {
+		if !needsRebuild(err) {
+			return nil, err
+		}
+		return s.rebuild(ctx)
+	}
+	observed := s.now()
+	scan, err := s.scan(gen, cat, full)
+	if err != nil {
+		_ = cat.Close()
+		return nil, err
+	}
+	s.report(scan.ScanResult)
+	if err := s.v.CleanTemps(scan.Temps); err != nil {
+		s.warn(fmt.Sprintf("could not remove leftover temporary files: %v", err))
+	}
+	st := &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: &SyncReport{}}
+	if !scan.Clean() {
+		if st.report, err = s.apply(ctx, st, scan); err != nil {
+			_ = cat.Close()
+			if needsRebuild(err) {
+				return s.rebuild(ctx)
+			}
+			return nil, err
+		}
+		if full {
+			s.markChecked(filepath.Join(gen, checkedFile), observed)
+		}
+	}
+	return st, nil
+}
+
+// report passes a scan's problems on as warnings.
+func (s *Store) report(scan *vault.ScanResult) {
+	for _, p := range scan.Problems {
+		s.warn(p.Error())
+	}
+}
+
+// readNote reads one note into a catalog record and, when it parses, its memory.
+func (s *Store) readNote(f vault.FileStat) (*index.Record, *memories.Memory, error) {
+	data, st, err := s.v.ReadRaw(f.Path)
+	if err != nil {
+		if errors.Is(err, vault.ErrTooLarge) {
+			return &index.Record{Entry: memories.Entry{Path: f.Path, ID: memories.DerivedID(f.Path)},
+				Size: st.Size, MTime: st.MTime, Broken: err.Error()}, nil, nil
+		}
+		return nil, nil, err
+	}
+	r := &index.Record{Size: st.Size, MTime: st.MTime, Hash: hash(data)}
+	n, err := vault.ParseNote(data)
+	if err != nil {
+		var pe *vault.ParseError
+		if !errors.As(err, &pe) {
+			return nil, nil, err
+		}
+		pe.Path = s.v.VaultPath(f.Path)
+		r.Entry = memories.Entry{Path: f.Path, ID: memories.DerivedID(f.Path)}
+		r.Broken = pe.Error()
+		return r, nil, nil
+	}
+	m := n.Memory(f.Path, time.Unix(0, st.MTime))
+	r.FID = n.ID()
+	r.Entry = memories.EntryOf(m)
+	return r, m, nil
+}
+
+// brokenWarning is the advice given with a note that cannot be read.
+const brokenWarning = " — the note is skipped and never rewritten; fix it in Obsidian (`cortex doctor` lists such notes)"
+
+// apply indexes what a scan found changed: it reads the changed notes, settles
+// ids, updates Bleve and commits the catalog.
+func (s *Store) apply(ctx context.Context, st *writeState, scan *check) (*SyncReport, error) {
+	rep := &SyncReport{}
+	ch := newChangeSet(st.cat)
+	for _, p := range scan.Removed {
+		ch.remove(p)
+		rep.Removed++
+	}
+	for _, f := range scan.Changed {
+		old, err := st.cat.Get(f.Path)
+		if err != nil {
+			return nil, err
+		}
+		r, m, err := s.readNote(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			if old != nil {
+				ch.remove(f.Path)
+				rep.Removed++
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if old == nil {
+			rep.Added++
+		} else {
+			rep.Updated++
+		}
+		if r.Broken != "" && (old == nil || old.Broken != r.Broken) {
+			rep.Broken = append(rep.Broken, r.Broken)
+			s.warn(r.Broken + brokenWarning)
+		}
+		ch.put(r, m)
+	}
+	if err := ch.settleIDs(s.readNote); err != nil {
+		return nil, err
+	}
+	docs, recs, err := ch.result()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.writeMap(st.cat, recs); err != nil {
+		return nil, err
+	}
+	if err := s.commit(ctx, st, docs, recs); err != nil {
+		return nil, err
+	}
+	if err := s.compact(ctx, st); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// commit writes Bleve operations and catalog changes, holding the index lock
+// exclusively for just that.
+func (s *Store) commit(ctx context.Context, st *writeState, docs []index.Doc, recs map[string]*index.Record) (err error) {
+	if len(docs) == 0 && len(recs) == 0 {
+		return nil
+	}
+	il, err := s.lockIndex(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer release(il, &err)
+	if len(docs) > 0 {
+		b, err := index.OpenGeneration(st.gen, false)
+		if err != nil {
+			return err
+		}
+		if err := b.Apply(docs); err != nil {
+			_ = b.Close()
+			return err
+		}
+		if err := b.Close(); err != nil {
+			return err
+		}
+	}
+	return st.cat.Commit(st.gen, recs, st.dirs, st.observed)
+}
+
+// compact folds a long catalog journal into a new base.
+func (s *Store) compact(ctx context.Context, st *writeState) (err error) {
+	if !st.cat.NeedsCompaction() {
+		return nil
+	}
+	il, err := s.lockIndex(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer release(il, &err)
+	return st.cat.Write(st.gen, st.dirs, st.observed)
+}
+
+// writeMap brings the map of contents up to date after changes (old records
+// from cat, new ones in recs; cat does not yet hold them). A few changes are
+// spliced into the file as it is; otherwise, or when the file is not as cortex
+// left it, the whole map is rendered again.
+func (s *Store) writeMap(cat *index.Catalog, recs map[string]*index.Record) error {
+	if len(recs) > 0 && len(recs) <= spliceMax {
+		data, err := os.ReadFile(s.v.IndexPath())
+		if err == nil {
+			changes := make([]vault.IndexChange, 0, len(recs))
+			for _, p := range sortedKeys(recs) {
+				var c vault.IndexChange
+				old, err := cat.Get(p)
+				if err != nil {
+					return err
+				}
+				if old != nil && old.Broken == "" {
+					c.Old = &old.Entry
+				}
+				if r := recs[p]; r != nil && r.Broken == "" {
+					c.New = &r.Entry
+				}
+				changes = append(changes, c)
+			}
+			newer := func(e *memories.Entry, project, first string) bool {
+				r, err := cat.ByNoteName(project, first)
+				if err != nil || r == nil {
+					return false
+				}
+				return e.Created.After(r.Created) || e.Created.Equal(r.Created) && e.ID > r.ID
+			}
+			if out, ok := vault.SpliceIndex(data, changes, newer); ok {
+				return s.v.WriteIndex(out)
+			}
+		}
+	}
+	after := cat.Clone()
+	after.Put(recs)
+	entries, err := after.Entries()
+	if err != nil {
+		return err
+	}
+	return s.v.WriteIndex(vault.RenderIndex(entries))
+}
+
+// spliceMax is the most changes spliced into the map of contents; more are
+// rendered afresh.
+const spliceMax = 16
+
+// rebuild indexes the whole vault into a new generation and publishes it. The
+// caller holds the write lock and closes the state's catalog.
+func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
+	observed := s.now()
+	scan, err := s.v.Scan(vault.NoKnown{}, vault.ScanOptions{StatNotes: true})
+	if err != nil {
+		return nil, err
+	}
+	s.report(scan)
+	if err := s.v.CleanTemps(scan.Temps); err != nil {
+		s.warn(fmt.Sprintf("could not remove leftover temporary files: %v", err))
+	}
+	oldBroken := map[string]string{}
+	if _, oldCat, err := s.load(); err == nil {
+		_ = oldCat.Records(func(r *index.Record) error {
+			if r.Broken != "" {
+				oldBroken[r.Path] = r.Broken
+			}
+			return nil
+		})
+		_ = oldCat.Close()
+	}
+	gen, b, err := s.idx.NewGeneration(observed)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			_ = os.RemoveAll(gen)
+		}
+	}()
+	recs, mems, err := s.readAll(scan.Changed)
+	if err != nil {
+		_ = b.Close()
+		return nil, err
+	}
+	cat := index.NewCatalog(index.Schema)
+	ch := newChangeSet(cat)
+	rep := &SyncReport{Full: true}
+	for i, r := range recs {
+		if r.Broken != "" && oldBroken[r.Path] != r.Broken {
+			rep.Broken = append(rep.Broken, r.Broken)
+			s.warn(r.Broken + brokenWarning)
+		}
+		ch.put(r, mems[i])
+	}
+	if err := ch.settleIDs(s.readNote); err != nil {
+		_ = b.Close()
+		return nil, err
+	}
+	docs, changes, err := ch.result()
+	if err != nil {
+		_ = b.Close()
+		return nil, err
+	}
+	for start := 0; start < len(docs); start += rebuildBatch {
+		if err := ctx.Err(); err != nil {
+			_ = b.Close()
+			return nil, err
+		}
+		if err := b.Apply(docs[start:min(start+rebuildBatch, len(docs))]); err != nil {
+			_ = b.Close()
+			return nil, err
+		}
+	}
+	if err := b.Close(); err != nil {
+		return nil, err
+	}
+	cat.Put(changes)
+	if err := cat.Write(gen, scan.Dirs, observed); err != nil {
+		return nil, err
+	}
+	il, err := s.lockIndex(ctx, false)
+	if err != nil {
+		_ = cat.Close()
+		return nil, err
+	}
+	err = s.idx.Publish(gen)
+	release(il, &err)
+	if err == nil {
+		var entries []memories.Entry
+		if entries, err = cat.Entries(); err == nil {
+			err = s.v.WriteIndex(vault.RenderIndex(entries))
+		}
+	}
+	if err != nil {
+		_ = cat.Close()
+		return nil, err
+	}
+	s.markChecked(filepath.Join(gen, checkedFile), observed)
+	rep.Added = len(recs)
+	entries, _ := cat.Entries()
+	rep.Notes = len(entries)
+	return &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: rep}, nil
+}
+
+// readAll reads every note in parallel, in scan order.
+func (s *Store) readAll(files []vault.FileStat) ([]*index.Record, []*memories.Memory, error) {
+	recs := make([]*index.Record, len(files))
+	mems := make([]*memories.Memory, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	next := make(chan int, len(files))
+	for i := range files {
+		next <- i
+	}
+	close(next)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				recs[i], mems[i], errs[i] = s.readNote(files[i])
+			}
+		}()
+	}
+	wg.Wait()
+	outR, outM := recs[:0], mems[:0]
+	for i := range files {
+		if errors.Is(errs[i], fs.ErrNotExist) {
+			continue // deleted since the scan
+		}
+		if errs[i] != nil {
+			return nil, nil, errs[i]
+		}
+		outR, outM = append(outR, recs[i]), append(outM, mems[i])
+	}
+	return outR, outM, nil
+}

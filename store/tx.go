@@ -1,0 +1,210 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/cortexmem/cortex/index"
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// snapshot is a read view: the catalog as loaded and the generation's Bleve
+// index, opened read-only on first search.
+type snapshot struct {
+	s   *Store
+	cat *index.Catalog
+	gen string
+	b   *index.Bleve
+	// lock is the shared index lock a writer's snapshot takes to search; a
+	// reader's snapshot runs inside one already.
+	lock     *vault.Lock
+	needLock bool
+}
+
+var _ memories.Snapshot = (*snapshot)(nil)
+
+func (sn *snapshot) Entries() ([]memories.Entry, error) { return sn.cat.Entries() }
+
+func (sn *snapshot) Get(id string) (memories.Entry, error) {
+	r, err := sn.cat.ByID(id)
+	if err != nil {
+		return memories.Entry{}, err
+	}
+	if r == nil {
+		return memories.Entry{}, &memories.NotFoundError{Ref: id}
+	}
+	return r.Entry, nil
+}
+
+func (sn *snapshot) IDsWithPrefix(prefix string, limit int) ([]string, error) {
+	return sn.cat.IDsWithPrefix(prefix, limit)
+}
+
+func (sn *snapshot) ShortID(id string) string {
+	short, err := sn.cat.ShortID(id)
+	if err != nil {
+		return id // the full id is never ambiguous
+	}
+	return short
+}
+
+func (sn *snapshot) Load(_ context.Context, path string) (*memories.Memory, error) {
+	return sn.s.v.Load(path)
+}
+
+func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]memories.Hit, error) {
+	if sn.b == nil {
+		if sn.needLock && sn.lock == nil {
+			l, err := sn.s.lockIndex(ctx, true)
+			if err != nil {
+				return nil, err
+			}
+			sn.lock = l
+		}
+		b, err := index.OpenGeneration(sn.gen, true)
+		if err != nil {
+			return nil, err
+		}
+		sn.b = b
+	}
+	matches, err := sn.b.Search(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]memories.Hit, 0, len(matches))
+	for _, m := range matches {
+		// The catalog and Bleve agree under the index lock; a hit the catalog
+		// does not know (a crash between the two writes) waits for the next sync.
+		r, err := sn.cat.ByID(m.ID)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil {
+			hits = append(hits, memories.Hit{Entry: r.Entry, Score: m.Score})
+		}
+	}
+	return hits, nil
+}
+
+// close closes the Bleve index and the lock it took, keeping the first error.
+func (sn *snapshot) close(err *error) {
+	if sn.b != nil {
+		if cerr := sn.b.Close(); *err == nil {
+			*err = cerr
+		}
+		sn.b = nil
+	}
+	if sn.lock != nil {
+		release(sn.lock, err)
+		sn.lock = nil
+	}
+}
+
+// tx is a snapshot that writes. Notes are written at once; the index changes are
+// collected and committed in one batch when the transaction ends.
+type tx struct {
+	snapshot
+	ch     *changeSet
+	events []memories.Event
+}
+
+var _ memories.Tx = (*tx)(nil)
+
+// Update implements memories.Backend.
+func (s *Store) Update(ctx context.Context, fn func(memories.Tx) error) (err error) {
+	wl, err := s.lockWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer release(wl, &err)
+	st, err := s.begin(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer closeCatalog(st.cat, &err)
+	t := &tx{
+		snapshot: snapshot{s: s, cat: st.cat.Clone(), gen: st.gen, needLock: true},
+		ch:       newChangeSet(st.cat),
+	}
+	ferr := fn(t)
+	t.snapshot.close(&err)
+	if err != nil {
+		return errors.Join(ferr, err)
+	}
+	// What fn wrote is in the vault, so it is indexed even when fn failed later.
+	if len(t.ch.recs) > 0 {
+		if err := t.ch.settleIDs(s.readNote); err != nil {
+			return errors.Join(ferr, err)
+		}
+	}
+	return errors.Join(ferr, s.finish(ctx, st, t.ch, t.events))
+}
+
+// finish makes a writer's work durable: the index batch and the catalog, the map
+// of contents and the audit log. The three are independent files, each written
+// atomically, so they are written at the same time: a save waits for the slowest
+// disk flush, not for the sum of them. A crash between them leaves the index
+// behind the vault, which the next command repairs.
+func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, events []memories.Event) error {
+	docs, recs, err := ch.result()
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	var errs [3]error
+	run := func(i int, f func() error) {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = f() }()
+	}
+	run(0, func() error { return s.commit(ctx, st, docs, recs) })
+	if len(recs) > 0 {
+		before := st.cat.Clone() // commit changes st.cat meanwhile
+		run(1, func() error { return s.writeMap(before, recs) })
+	}
+	run(2, func() error { return vault.AppendEvents(s.EventLog(), events) })
+	wg.Wait()
+	if err := errors.Join(errs[:]...); err != nil {
+		return err
+	}
+	return s.compact(ctx, st)
+}
+
+func (t *tx) Create(_ context.Context, m *memories.Memory) error {
+	if err := t.s.v.Create(m); err != nil {
+		return err
+	}
+	return t.reindex(m.Path)
+}
+
+func (t *tx) Patch(_ context.Context, m *memories.Memory, keys ...string) error {
+	n, _, err := t.s.v.Read(m.Path)
+	if err != nil {
+		return err
+	}
+	if !n.Has("id") {
+		keys = append([]string{"id"}, keys...)
+	}
+	if err := n.Apply(m, keys...); err != nil {
+		return err
+	}
+	if err := t.s.v.Rewrite(m.Path, n); err != nil {
+		return err
+	}
+	return t.reindex(m.Path)
+}
+
+// reindex reads back a note the transaction wrote and queues it for the index.
+func (t *tx) reindex(path string) error {
+	r, m, err := t.s.readNote(vault.FileStat{Path: path})
+	if err != nil {
+		return fmt.Errorf("read back %s: %w", path, err)
+	}
+	t.ch.put(r, m)
+	t.cat.Put(map[string]*index.Record{path: r})
+	return nil
+}
+
+func (t *tx) Record(ev memories.Event) { t.events = append(t.events, ev) }

@@ -1,0 +1,35 @@
+//  Copyright (c) 2018 Couchbase, Inc.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+// 		http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+//go:build gofuzz
+// +build gofuzz
+
+package stempel
+
+var fuzzTrie Trie
+
+func init() {
+	var err error
+	fuzzTrie, err = Open("pl/stemmer_20000.tbl")
+	if err != nil {
+		panic(err)
+	}
+}
+
+func Fuzz(data []byte) int {
+	inRunes := []rune(string(data))
+	diff := fuzzTrie.GetLastOnPath(inRunes)
+	_ = Diff(inRunes, diff)
+	return 1
+}

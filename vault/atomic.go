@@ -1,0 +1,116 @@
+package vault
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// Permissions of what cortex creates (SPEC §2).
+const (
+	FilePerm fs.FileMode = 0o600
+	DirPerm  fs.FileMode = 0o700
+)
+
+// tempMarker is part of every temporary file's name. Temporary files start with a
+// dot, so Obsidian never shows them.
+const tempMarker = ".cortex-tmp-"
+
+// IsTemp reports whether a file name is one of cortex's temporary files.
+func IsTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
+}
+
+// WriteFile replaces path with data atomically.
+func WriteFile(path string, data []byte) error {
+	tmp, err := writeTemp(path, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("replace %s: %w", path, err)
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// CreateFile writes data to path atomically, failing with an error that matches
+// fs.ErrExist when path already exists: a new note never replaces another.
+func CreateFile(path string, data []byte) error {
+	tmp, err := writeTemp(path, data)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil {
+		var le *os.LinkError
+		if errors.As(err, &le) && errors.Is(le.Err, fs.ErrExist) {
+			return fmt.Errorf("create %s: %w", path, fs.ErrExist)
+		}
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := os.Remove(tmp); err != nil {
+		return fmt.Errorf("create %s: remove temporary file: %w", path, err)
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// writeTemp writes data to a new hidden file beside path and syncs it.
+func writeTemp(path string, data []byte) (string, error) {
+	dir, base := filepath.Split(path)
+	var rnd [6]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return "", err
+	}
+	tmp := filepath.Join(dir, "."+base+tempMarker+hex.EncodeToString(rnd[:]))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FilePerm)
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	return tmp, nil
+}
+
+// syncDir makes a rename in dir durable. Windows cannot sync folders; renames
+// there are durable on their own.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// MkdirAll creates dir and its parents with cortex's folder permission.
+func MkdirAll(dir string) error {
+	if err := os.MkdirAll(dir, DirPerm); err != nil {
+		return fmt.Errorf("create folder: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,332 @@
+package vault
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// FileStat is one note file as a scan found it.
+type FileStat struct {
+	// Path is relative to the scanned folder, with forward slashes.
+	Path  string
+	Size  int64
+	MTime int64 // modification time, Unix nanoseconds
+}
+
+// Known is what the index remembers of the vault from its last look.
+type Known interface {
+	// Dirs lists the folders remembered, with their modification times.
+	Dirs() []DirStat
+	// Files lists the notes remembered in a folder, sorted by name.
+	Files(dir string) []KnownFile
+}
+
+// KnownFile is a remembered note.
+type KnownFile struct {
+	Name  string
+	Size  int64
+	MTime int64
+}
+
+// ScanOptions say how thoroughly to look.
+type ScanOptions struct {
+	// RacyAfter (Unix ns): a folder or note modified at or after it may have
+	// changed again within the same clock tick, so it is not trusted on time.
+	RacyAfter int64
+	// StatNotes stats every note, which finds notes edited in place (their
+	// folder's time does not change). Without it only folders are stat'ed, and
+	// only new notes in folders whose time changed are looked at: creations,
+	// deletions and renames are found, in-place edits are not.
+	StatNotes bool
+}
+
+// DirStat is a folder as a scan found it.
+type DirStat struct {
+	Path  string
+	MTime int64
+}
+
+// ScanResult says how the vault differs from what the index knows.
+type ScanResult struct {
+	// Changed are notes that are new, or whose size or time differ.
+	Changed []FileStat
+	// Suspect are notes whose size and time match but were modified so close
+	// to the index's last write that only their content can tell.
+	Suspect []FileStat
+	// Removed are notes the index knows that are gone.
+	Removed []string
+	// Dirs are every folder seen, with its time (for the next scan).
+	Dirs []DirStat
+	// Temps are leftover temporary files (a writer died mid-write), sorted.
+	Temps []string
+	// Problems are folders or files that could not be read; the scan goes on.
+	Problems []error
+	// Notes is the number of notes found.
+	Notes int
+	// Unsettled counts folders read again and notes checked by content because
+	// their times were too recent to trust, or changed since the index last
+	// looked: a full check that finds everything as the index knows it can
+	// record what it saw, so the next scans need not look again.
+	Unsettled int
+}
+
+// Clean reports whether the vault matches what the index knows.
+func (r *ScanResult) Clean() bool {
+	return len(r.Changed) == 0 && len(r.Suspect) == 0 && len(r.Removed) == 0
+}
+
+// skipDirs are top-level folders of the cortex folder that hold no memories.
+var skipDirs = map[string]bool{"playbooks": true}
+
+// Scan compares the notes under root (the cortex folder) with what the index
+// knows. It reads a folder only when the folder's time changed or is too recent
+// to trust: creating, deleting or renaming a note changes its folder's time. With
+// opts.StatNotes it also stats every note, to find edits made in place. Hidden
+// files and folders, the generated map of contents and folders that hold no
+// memories are skipped. A missing root is an empty vault.
+//
+// This runs before commands, so it is on their hot path: it works in parallel
+// and allocates little.
+func Scan(root string, known Known, opts ScanOptions) (*ScanResult, error) {
+	s := &scanner{root: root, opts: opts, res: &ScanResult{}, known: map[string]int64{}, files: known.Files}
+	for _, d := range known.Dirs() {
+		s.known[d.Path] = d.MTime
+	}
+	if _, err := statDir(root); errors.Is(err, fs.ErrNotExist) {
+		for d := range s.known {
+			for _, f := range known.Files(d) {
+				s.res.Removed = append(s.res.Removed, join(d, f.Name))
+			}
+		}
+		sort.Strings(s.res.Removed)
+		return s.res, nil
+	}
+	s.run()
+	sort.Slice(s.res.Changed, func(i, j int) bool { return s.res.Changed[i].Path < s.res.Changed[j].Path })
+	sort.Slice(s.res.Suspect, func(i, j int) bool { return s.res.Suspect[i].Path < s.res.Suspect[j].Path })
+	sort.Strings(s.res.Removed)
+	sort.Slice(s.res.Dirs, func(i, j int) bool { return s.res.Dirs[i].Path < s.res.Dirs[j].Path })
+	sort.Strings(s.res.Temps)
+	return s.res, nil
+}
+
+// NoKnown is an index that remembers nothing: a scan against it finds every note.
+type NoKnown struct{}
+
+func (NoKnown) Dirs() []DirStat          { return nil }
+func (NoKnown) Files(string) []KnownFile { return nil }
+
+type scanner struct {
+	root  string
+	opts  ScanOptions
+	known map[string]int64 // folder → remembered time
+	files func(dir string) []KnownFile
+	mu    sync.Mutex
+	res   *ScanResult
+	wg    sync.WaitGroup
+	sem   chan struct{}
+}
+
+func join(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+func (s *scanner) abs(rel string) string {
+	if rel == "" {
+		return s.root
+	}
+	return s.root + "/" + rel
+}
+
+func (s *scanner) run() {
+	s.sem = make(chan struct{}, runtime.GOMAXPROCS(0))
+	seen := map[string]bool{}
+	// Every known folder is checked, so a note added to a folder deep down is
+	// found even when the folders above it did not change.
+	for p := range s.known {
+		seen[p] = true
+		s.visit(p, false)
+	}
+	if !seen[""] {
+		s.visit("", true)
+	}
+	s.wg.Wait()
+}
+
+// visit checks one folder in its own goroutine (bounded by sem). fresh means the
+// folder is newly found: it must be read, and its subfolders visited.
+func (s *scanner) visit(rel string, fresh bool) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.sem <- struct{}{}
+		defer func() { <-s.sem }()
+		s.checkDir(rel, fresh)
+	}()
+}
+
+func (s *scanner) checkDir(rel string, fresh bool) {
+	known, isKnown := s.known[rel]
+	mtime, err := statDir(s.abs(rel))
+	if err != nil {
+		if isKnown {
+			files := s.files(rel)
+			s.mu.Lock()
+			for _, f := range files {
+				s.res.Removed = append(s.res.Removed, join(rel, f.Name))
+			}
+			s.mu.Unlock()
+		}
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotDir) {
+			s.problem(err)
+		}
+		return
+	}
+	s.mu.Lock()
+	s.res.Dirs = append(s.res.Dirs, DirStat{Path: rel, MTime: mtime})
+	s.mu.Unlock()
+	if isKnown && !fresh && mtime == known && mtime < s.opts.RacyAfter {
+		// The folder's entries are what they were.
+		if s.opts.StatNotes {
+			s.statKnown(rel, s.files(rel))
+		}
+		return
+	}
+	s.mu.Lock()
+	s.res.Unsettled++
+	s.mu.Unlock()
+	s.readDir(rel, isKnown)
+}
+
+// statKnown stats the notes of an unchanged folder.
+func (s *scanner) statKnown(rel string, files []KnownFile) {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+	}
+	stats, err := statNames(s.abs(rel), names)
+	if err != nil {
+		s.problem(err)
+		return
+	}
+	var changed, suspect []FileStat
+	var removed []string
+	notes := 0
+	for i, f := range files {
+		st := stats[i]
+		switch {
+		case !st.ok:
+			removed = append(removed, join(rel, f.Name))
+			continue
+		case st.size != f.Size || st.mtime != f.MTime:
+			changed = append(changed, FileStat{Path: join(rel, f.Name), Size: st.size, MTime: st.mtime})
+		case st.mtime >= s.opts.RacyAfter:
+			suspect = append(suspect, FileStat{Path: join(rel, f.Name), Size: st.size, MTime: st.mtime})
+		}
+		notes++
+	}
+	s.mu.Lock()
+	s.res.Changed = append(s.res.Changed, changed...)
+	s.res.Suspect = append(s.res.Suspect, suspect...)
+	s.res.Removed = append(s.res.Removed, removed...)
+	s.res.Notes += notes
+	s.mu.Unlock()
+}
+
+// readDir reads a folder that changed (or is new, or too recent to trust) and
+// compares its notes; without StatNotes, notes it knows are not stat'ed.
+func (s *scanner) readDir(rel string, isKnown bool) {
+	knownFiles := map[string]*KnownFile{}
+	if isKnown {
+		files := s.files(rel)
+		for i := range files {
+			knownFiles[files[i].Name] = &files[i]
+		}
+	}
+	entries, err := readDir(s.abs(rel), func(name string) bool {
+		return s.opts.StatNotes || knownFiles[name] == nil
+	})
+	if err != nil {
+		s.problem(err)
+		return
+	}
+	var changed, suspect []FileStat
+	var removed, temps []string
+	notes := 0
+	for _, e := range entries {
+		p := join(rel, e.name)
+		switch {
+		case IsTemp(e.name):
+			temps = append(temps, p)
+		case strings.HasPrefix(e.name, "."):
+		case e.dir:
+			if rel == "" && skipDirs[e.name] {
+				continue
+			}
+			if _, ok := s.known[p]; !ok {
+				s.visit(p, true)
+			}
+		case e.note && !(rel == "" && e.name == IndexFile):
+			notes++
+			f := knownFiles[e.name]
+			delete(knownFiles, e.name)
+			st := FileStat{Path: p, Size: e.size, MTime: e.mtime}
+			switch {
+			case f == nil || e.stated && (f.Size != e.size || f.MTime != e.mtime):
+				changed = append(changed, st)
+			case e.stated && e.mtime >= s.opts.RacyAfter:
+				suspect = append(suspect, st)
+			}
+		}
+	}
+	for name := range knownFiles {
+		removed = append(removed, join(rel, name))
+	}
+	s.mu.Lock()
+	s.res.Changed = append(s.res.Changed, changed...)
+	s.res.Suspect = append(s.res.Suspect, suspect...)
+	s.res.Removed = append(s.res.Removed, removed...)
+	s.res.Temps = append(s.res.Temps, temps...)
+	s.res.Notes += notes
+	s.mu.Unlock()
+}
+
+func (s *scanner) problem(err error) {
+	s.mu.Lock()
+	s.res.Problems = append(s.res.Problems, err)
+	s.mu.Unlock()
+}
+
+// dirEntry is what reading a folder tells of one entry. note is set for markdown
+// files; stated says size and mtime were read.
+type dirEntry struct {
+	name   string
+	dir    bool
+	note   bool
+	stated bool
+	size   int64
+	mtime  int64
+}
+
+// fileStat is the stat of one name in a folder; ok is false when it is gone or
+// not a regular file.
+type fileStat struct {
+	ok    bool
+	size  int64
+	mtime int64
+}
+
+var errNotDir = errors.New("not a folder")
+
+// isNoteName reports whether a file name is a markdown note.
+func isNoteName(name string) bool {
+	return strings.EqualFold(path.Ext(name), ".md") && !strings.HasPrefix(name, ".")
+}

@@ -1,0 +1,54 @@
+//go:build !unix
+
+package vault
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+func statDir(dir string) (int64, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return 0, err
+	}
+	if !fi.IsDir() {
+		return 0, errNotDir
+	}
+	return fi.ModTime().UnixNano(), nil
+}
+
+func statNames(dir string, names []string) ([]fileStat, error) {
+	out := make([]fileStat, len(names))
+	for i, n := range names {
+		fi, err := os.Stat(filepath.Join(dir, n))
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		out[i] = fileStat{ok: true, size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	}
+	return out, nil
+}
+
+func readDir(dir string, stat func(name string) bool) ([]dirEntry, error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read folder %s: %w", dir, err)
+	}
+	out := make([]dirEntry, len(des))
+	for i, de := range des {
+		out[i] = dirEntry{name: de.Name(), dir: de.IsDir()}
+		if !isNoteName(de.Name()) || de.IsDir() {
+			continue
+		}
+		if de.Type().IsRegular() && !stat(de.Name()) {
+			out[i].note = true
+			continue
+		}
+		if st, _ := statNames(dir, []string{de.Name()}); st[0].ok {
+			out[i].note, out[i].stated, out[i].size, out[i].mtime = true, true, st[0].size, st[0].mtime
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,100 @@
+//go:build unix
+
+package vault
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// statSplit is the number of notes in one folder above which their stats are
+// shared between goroutines.
+const statSplit = 512
+
+// statDir returns a folder's modification time.
+func statDir(dir string) (int64, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(dir, &st); err != nil {
+		return 0, &os.PathError{Op: "stat", Path: dir, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return 0, errNotDir
+	}
+	return st.Mtim.Nano(), nil
+}
+
+// statNames stats names relative to the folder's descriptor, which spares the
+// kernel a path walk per file; large folders are split between goroutines.
+func statNames(dir string, names []string) ([]fileStat, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read folder %s: %w", dir, err)
+	}
+	defer f.Close()
+	fd := int(f.Fd())
+	out := make([]fileStat, len(names))
+	stat := func(lo, hi int) {
+		var st unix.Stat_t
+		for i := lo; i < hi; i++ {
+			if unix.Fstatat(fd, names[i], &st, 0) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+				continue // gone, a dangling link, or not a file
+			}
+			out[i] = fileStat{ok: true, size: st.Size, mtime: st.Mtim.Nano()}
+		}
+	}
+	if len(names) < statSplit {
+		stat(0, len(names))
+		return out, nil
+	}
+	var wg sync.WaitGroup
+	half := len(names) / 2
+	wg.Add(1)
+	go func() { defer wg.Done(); stat(0, half) }()
+	stat(half, len(names))
+	wg.Wait()
+	return out, nil
+}
+
+// readDir reads a folder and stats the notes that stat says to (the others are
+// reported as notes without a stat). A note that is a link to something else
+// than a file, or vanished, is not a note.
+func readDir(dir string, stat func(name string) bool) ([]dirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read folder %s: %w", dir, err)
+	}
+	des, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("read folder %s: %w", dir, err)
+	}
+	out := make([]dirEntry, len(des))
+	var names []string
+	var idx []int
+	for i, de := range des {
+		t := de.Type()
+		out[i] = dirEntry{name: de.Name(), dir: t.IsDir()}
+		if !isNoteName(de.Name()) || !(t.IsRegular() || t&os.ModeSymlink != 0) {
+			continue
+		}
+		if t.IsRegular() && !stat(de.Name()) {
+			out[i].note = true
+			continue
+		}
+		names = append(names, de.Name())
+		idx = append(idx, i)
+	}
+	stats, err := statNames(dir, names)
+	if err != nil {
+		return nil, err
+	}
+	for j, i := range idx {
+		if st := stats[j]; st.ok {
+			out[i].note, out[i].stated, out[i].size, out[i].mtime = true, true, st.size, st.mtime
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,213 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/cortexmem/cortex/memories"
+)
+
+const (
+	// IndexFile is the generated map of contents at the top of the cortex folder.
+	IndexFile = "_index.md"
+	// MaxNoteBytes is the largest note cortex reads; a bigger file is skipped.
+	MaxNoteBytes = 8 << 20
+	// maxSlug bounds the title part of a file name.
+	maxSlug = 60
+)
+
+// Vault is the cortex folder of an Obsidian vault.
+type Vault struct {
+	// Root is the vault's folder.
+	Root string
+	// Dir is cortex's own folder inside it; paths of notes are relative to Dir.
+	Dir string
+}
+
+// New returns the vault at root with cortex's folder at root/folder. It checks
+// that root, when it exists, is a folder; it creates nothing.
+func New(root, folder string) (*Vault, error) {
+	if root == "" {
+		return nil, &memories.ArgError{Arg: "vault", Rule: "must not be empty"}
+	}
+	fi, err := os.Stat(root)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, fmt.Errorf("vault %s: %w", root, err)
+	case !fi.IsDir():
+		return nil, &memories.ArgError{Arg: "vault", Rule: fmt.Sprintf("%s is a file; the vault must be a folder", root)}
+	}
+	if folder == "" || filepath.IsAbs(folder) || strings.HasPrefix(filepath.Clean(folder), "..") {
+		return nil, &memories.ArgError{Arg: "vault_folder", Rule: "must be a relative folder inside the vault"}
+	}
+	return &Vault{Root: root, Dir: filepath.Join(root, folder)}, nil
+}
+
+// Abs is the absolute path of a note path.
+func (v *Vault) Abs(rel string) string { return filepath.Join(v.Dir, filepath.FromSlash(rel)) }
+
+// VaultPath is a note path relative to the vault root, as Obsidian shows it.
+func (v *Vault) VaultPath(rel string) string {
+	p, err := filepath.Rel(v.Root, v.Abs(rel))
+	if err != nil {
+		return v.Abs(rel)
+	}
+	return filepath.ToSlash(p)
+}
+
+// Scan compares the vault's notes with what the index knows (see Scan).
+func (v *Vault) Scan(known Known, opts ScanOptions) (*ScanResult, error) {
+	return Scan(v.Dir, known, opts)
+}
+
+// Read reads a note, stat first so that the stat never claims content newer than
+// what was read.
+func (v *Vault) Read(rel string) (*Note, FileStat, error) {
+	data, st, err := v.ReadRaw(rel)
+	if err != nil {
+		return nil, st, err
+	}
+	n, err := ParseNote(data)
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			pe.Path = v.VaultPath(rel)
+		}
+		return nil, st, err
+	}
+	return n, st, nil
+}
+
+// ReadRaw reads a note's bytes and its stat.
+func (v *Vault) ReadRaw(rel string) ([]byte, FileStat, error) {
+	st := FileStat{Path: rel}
+	f, err := os.Open(v.Abs(rel))
+	if err != nil {
+		return nil, st, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, st, err
+	}
+	st.Size, st.MTime = fi.Size(), fi.ModTime().UnixNano()
+	if fi.Size() > MaxNoteBytes {
+		return nil, st, fmt.Errorf("%s: %w: %d bytes, more than %d", v.VaultPath(rel), ErrTooLarge, fi.Size(), MaxNoteBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxNoteBytes+1))
+	if err != nil {
+		return nil, st, err
+	}
+	return data, st, nil
+}
+
+// ErrTooLarge marks a note over MaxNoteBytes.
+var ErrTooLarge = errors.New("note too large")
+
+// Load reads a note as a memory.
+func (v *Vault) Load(rel string) (*memories.Memory, error) {
+	n, st, err := v.Read(rel)
+	if err != nil {
+		return nil, err
+	}
+	return n.Memory(rel, time.Unix(0, st.MTime)), nil
+}
+
+// Create writes m as a new note under memories/<project>/ and sets m.Path. The
+// file name is the title's slug and the id's first eight characters, more of the
+// id when that name is taken.
+func (v *Vault) Create(m *memories.Memory) error {
+	n, err := NewNote(m)
+	if err != nil {
+		return err
+	}
+	data, err := n.Bytes()
+	if err != nil {
+		return err
+	}
+	dir := path.Join("memories", m.Project)
+	if err := MkdirAll(v.Abs(dir)); err != nil {
+		return err
+	}
+	slug := Slug(m.Title)
+	for _, k := range []int{memories.MinPrefix, 12, len(m.ID)} {
+		if k > len(m.ID) {
+			k = len(m.ID)
+		}
+		rel := path.Join(dir, slug+"-"+m.ID[:k]+".md")
+		err := CreateFile(v.Abs(rel), data)
+		if err == nil {
+			m.Path = rel
+			return nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+	}
+	return fmt.Errorf("create note for %s: every file name is taken", m.ID)
+}
+
+// Rewrite writes a changed note back in place. It writes nothing when the bytes
+// are what the file already holds.
+func (v *Vault) Rewrite(rel string, n *Note) error {
+	data, err := n.Bytes()
+	if err != nil {
+		return err
+	}
+	old, err := os.ReadFile(v.Abs(rel))
+	if err == nil && string(old) == string(data) {
+		return nil
+	}
+	return WriteFile(v.Abs(rel), data)
+}
+
+// Slug turns a title into the name part of a file: lower-case letters and digits
+// joined by "-", at most 60 characters, "note" when nothing is left.
+func Slug(title string) string {
+	var b strings.Builder
+	dash := false
+	n := 0
+	for _, r := range strings.ToLower(title) {
+		if n >= maxSlug {
+			break
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+				n++
+			}
+			b.WriteRune(r)
+			n++
+			dash = false
+			continue
+		}
+		dash = true
+	}
+	s := strings.Trim(b.String(), "-")
+	if s == "" {
+		return "note"
+	}
+	return s
+}
+
+// CleanTemps removes leftover temporary files (paths relative to the cortex
+// folder). Call it only while holding the write lock: then no live writer owns
+// them.
+func (v *Vault) CleanTemps(temps []string) error {
+	var errs []error
+	for _, t := range temps {
+		if err := os.Remove(v.Abs(t)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
