@@ -565,7 +565,7 @@ func (s *Store) writeMap(cat *index.Catalog, recs map[string]*index.Record) erro
 				return e.Created.After(r.Created) || e.Created.Equal(r.Created) && e.ID > r.ID
 			}
 			if out, ok := vault.SpliceIndex(data, changes, newer); ok {
-				return s.v.WriteIndex(out)
+				return s.v.ReplaceIndex(out)
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -128,14 +127,12 @@ type IndexChange struct {
 // belongs there only when it is newer than the section's first one; newerThan
 // answers that from the first line's note name. ok is false when data is not as
 // cortex writes it or a change is of another kind (an edit of a live memory);
-// the caller then renders the whole map.
+// the caller then renders the whole map. It works on the bytes around the
+// changed lines, so its cost does not grow with the number of memories.
 func SpliceIndex(data []byte, changes []IndexChange, newerThan func(e *memories.Entry, project, firstNote string) bool) ([]byte, bool) {
-	sections, ok := parseIndex(string(data))
+	m, ok := scanIndex(string(data))
 	if !ok {
 		return nil, false
-	}
-	find := func(project string) int {
-		return sort.Search(len(sections), func(i int) bool { return sections[i].project >= project })
 	}
 	for _, c := range changes {
 		oldLive := c.Old != nil && c.Old.Live()
@@ -146,72 +143,182 @@ func SpliceIndex(data []byte, changes []IndexChange, newerThan func(e *memories.
 				return nil, false
 			}
 		case oldLive:
-			i := find(c.Old.Project)
-			if i == len(sections) || sections[i].project != c.Old.Project {
+			if !m.remove(c.Old.Project, indexLine(c.Old)) {
 				return nil, false
-			}
-			line := indexLine(c.Old)
-			j := slices.Index(sections[i].lines, line)
-			if j < 0 {
-				return nil, false
-			}
-			sections[i].lines = append(sections[i].lines[:j:j], sections[i].lines[j+1:]...)
-			if len(sections[i].lines) == 0 {
-				sections = append(sections[:i:i], sections[i+1:]...)
 			}
 		case newLive:
-			i := find(c.New.Project)
-			if i == len(sections) || sections[i].project != c.New.Project {
-				sections = append(sections[:i:i], append([]indexSection{{project: c.New.Project}}, sections[i:]...)...)
-			} else if first := sections[i].lines[0]; !newerThan(c.New, c.New.Project, lineNote(first)) {
+			if !m.add(c.New, newerThan) {
 				return nil, false
 			}
-			sections[i].lines = append([]string{indexLine(c.New)}, sections[i].lines...)
 		}
 	}
-	return writeSections(sections), true
+	return m.bytes(), true
 }
 
-// parseIndex reads a map cortex wrote; ok is false for anything else.
-func parseIndex(s string) ([]indexSection, bool) {
+// indexMap is a map of contents as text with the offsets of its sections.
+type indexMap struct {
+	body     string // everything after the totals line
+	sections []sectionSpan
+}
+
+// sectionSpan locates one section in body: its header "\n## p (n)\n\n" starts
+// at start, its lines run from lines to end.
+type sectionSpan struct {
+	project           string
+	count             int
+	start, lines, end int
+}
+
+// scanIndex finds the sections of a map cortex wrote; ok is false for anything
+// else.
+func scanIndex(s string) (*indexMap, bool) {
 	rest, ok := strings.CutPrefix(s, indexHeader)
 	if !ok {
 		return nil, false
 	}
-	totals, rest, ok := strings.Cut(rest, "\n")
-	if !ok || !strings.Contains(totals, " in ") {
+	_, body, ok := strings.Cut(rest, "\n")
+	if !ok {
 		return nil, false
 	}
-	var sections []indexSection
-	for rest != "" {
-		head, body, ok := strings.Cut(rest, "\n\n")
-		head = strings.TrimPrefix(head, "\n")
-		name, count, found := cutSectionHead(head)
-		if !ok || !found {
+	m := &indexMap{body: body}
+	for pos := 0; pos < len(body); {
+		if !strings.HasPrefix(body[pos:], "\n## ") {
 			return nil, false
 		}
-		end := strings.Index(body, "\n\n## ")
-		var chunk string
+		headEnd := strings.Index(body[pos+1:], "\n\n")
+		if headEnd < 0 {
+			return nil, false
+		}
+		name, count, ok := cutSectionHead(body[pos+1 : pos+1+headEnd])
+		if !ok || count <= 0 {
+			return nil, false
+		}
+		lines := pos + 1 + headEnd + 2
+		end := strings.Index(body[lines:], "\n\n## ")
 		if end < 0 {
-			chunk, rest = body, ""
+			end = len(body)
 		} else {
-			chunk, rest = body[:end+1], body[end+1:]
+			end += lines + 1
 		}
-		lines := strings.Split(strings.TrimSuffix(chunk, "\n"), "\n")
-		if len(lines) != count || count == 0 {
+		if strings.Count(body[lines:end], "\n") != count || !strings.HasPrefix(body[lines:], "- [[") {
 			return nil, false
 		}
-		for _, l := range lines {
-			if !strings.HasPrefix(l, "- [[") {
-				return nil, false
-			}
-		}
-		if n := len(sections); n > 0 && sections[n-1].project >= name {
+		if n := len(m.sections); n > 0 && m.sections[n-1].project >= name {
 			return nil, false
 		}
-		sections = append(sections, indexSection{project: name, lines: lines})
+		m.sections = append(m.sections, sectionSpan{project: name, count: count, start: pos, lines: lines, end: end})
+		pos = end
 	}
-	return sections, true
+	return m, true
+}
+
+func (m *indexMap) find(project string) (int, bool) {
+	i := sort.Search(len(m.sections), func(i int) bool { return m.sections[i].project >= project })
+	return i, i < len(m.sections) && m.sections[i].project == project
+}
+
+// remove takes line out of project's section.
+func (m *indexMap) remove(project, line string) bool {
+	i, ok := m.find(project)
+	if !ok {
+		return false
+	}
+	sec := m.sections[i]
+	text := m.body[sec.lines:sec.end]
+	j := -1
+	if strings.HasPrefix(text, line+"\n") {
+		j = 0
+	} else if k := strings.Index(text, "\n"+line+"\n"); k >= 0 {
+		j = k + 1
+	}
+	if j < 0 {
+		return false
+	}
+	at := sec.lines + j
+	if sec.count == 1 { // the section goes with its last line
+		m.replace(i, sec.start, sec.end, "")
+		m.sections = append(m.sections[:i:i], m.sections[i+1:]...)
+		return true
+	}
+	m.replace(i, at, at+len(line)+1, "")
+	m.sections[i].count--
+	m.retitle(i)
+	return true
+}
+
+// add puts e's line at the top of its project's section, making the section
+// when there is none.
+func (m *indexMap) add(e *memories.Entry, newerThan func(e *memories.Entry, project, firstNote string) bool) bool {
+	line := indexLine(e) + "\n"
+	i, ok := m.find(e.Project)
+	if !ok {
+		at := len(m.body)
+		if i < len(m.sections) {
+			at = m.sections[i].start
+		}
+		head := fmt.Sprintf("\n## %s (%d)\n\n", e.Project, 1)
+		m.replace(-1, at, at, head+line)
+		m.sections = append(m.sections[:i:i], append([]sectionSpan{{
+			project: e.Project, count: 1, start: at, lines: at + len(head), end: at + len(head) + len(line),
+		}}, m.sections[i:]...)...)
+		m.shift(i+1, len(head)+len(line))
+		return true
+	}
+	sec := m.sections[i]
+	first, _, _ := strings.Cut(m.body[sec.lines:sec.end], "\n")
+	if !newerThan(e, e.Project, lineNote(first)) {
+		return false
+	}
+	m.replace(i, sec.lines, sec.lines, line)
+	m.sections[i].count++
+	m.retitle(i)
+	return true
+}
+
+// replace swaps body[from:to] for with; section i (if any) grows or shrinks
+// by the difference, and later sections move.
+func (m *indexMap) replace(i, from, to int, with string) {
+	m.body = m.body[:from] + with + m.body[to:]
+	d := len(with) - (to - from)
+	if i >= 0 {
+		m.sections[i].end += d
+		m.shift(i+1, d)
+	}
+}
+
+// shift moves the offsets of sections from i on by d.
+func (m *indexMap) shift(i, d int) {
+	for ; i < len(m.sections); i++ {
+		m.sections[i].start += d
+		m.sections[i].lines += d
+		m.sections[i].end += d
+	}
+}
+
+// retitle rewrites section i's header for its count.
+func (m *indexMap) retitle(i int) {
+	sec := m.sections[i]
+	head := fmt.Sprintf("\n## %s (%d)\n\n", sec.project, sec.count)
+	d := len(head) - (sec.lines - sec.start)
+	m.body = m.body[:sec.start] + head + m.body[sec.lines:]
+	m.sections[i].lines += d
+	m.sections[i].end += d
+	m.shift(i+1, d)
+}
+
+// bytes renders the map with its totals.
+func (m *indexMap) bytes() []byte {
+	total := 0
+	for _, s := range m.sections {
+		total += s.count
+	}
+	var b bytes.Buffer
+	b.Grow(len(indexHeader) + 64 + len(m.body))
+	b.WriteString(indexHeader)
+	fmt.Fprintf(&b, "%d %s in %d %s.\n", total, plural(total, "memory", "memories"),
+		len(m.sections), plural(len(m.sections), "project", "projects"))
+	b.WriteString(m.body)
+	return b.Bytes()
 }
 
 // cutSectionHead reads "## project (n)".
@@ -246,4 +353,9 @@ func (v *Vault) WriteIndex(data []byte) error {
 		return err
 	}
 	return v.Rewrite(IndexFile, &Note{Body: data})
+}
+
+// ReplaceIndex writes the map of contents, known to differ from what is there.
+func (v *Vault) ReplaceIndex(data []byte) error {
+	return WriteFile(v.IndexPath(), data)
 }
