@@ -87,6 +87,17 @@ func (x *Index) RemoveOthers(keep string) {
 	}
 }
 
+// CheckGeneration verifies cheaply that gen's Bleve files are there (their
+// content is checked when they are opened).
+func CheckGeneration(gen string) error {
+	for _, f := range []string{"index_meta.json", "store/root.bolt"} {
+		if _, err := os.Stat(filepath.Join(gen, bleveDir, f)); err != nil {
+			return &CorruptError{File: filepath.Join(bleveDir, f), Msg: "missing"}
+		}
+	}
+	return nil
+}
+
 // OpenGeneration opens the Bleve index of gen.
 func OpenGeneration(gen string, readOnly bool) (*Bleve, error) {
 	return openBleve(filepath.Join(gen, bleveDir), readOnly)

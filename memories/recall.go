@@ -78,6 +78,9 @@ func (s *Service) Recall(ctx context.Context, req RecallRequest) (*RecallResult,
 			if err != nil {
 				return err
 			}
+			// The index's id is the memory's identity: a copied note carries
+			// its original's id in its file but is known by another.
+			m.ID = r.hit.ID
 			res.Results = append(res.Results, Recalled{Memory: m, ShortID: snap.ShortID(m.ID), Score: r.score, Signals: r.signals})
 		}
 		return nil

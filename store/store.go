@@ -135,7 +135,7 @@ func closeCatalog(c *index.Catalog, err *error) {
 
 // View implements memories.Backend.
 func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err error) {
-	synced := false
+	synced, rebuilt := false, false
 	for {
 		rl, err := s.lockIndex(ctx, true)
 		if err != nil {
@@ -161,6 +161,16 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 			snap.close(&err)
 			closeCatalog(cat, &err)
 			release(rl, &err)
+			if needsRebuild(err) && !rebuilt {
+				// The full-text index is damaged in a way only opening it
+				// shows: rebuild it from the vault and answer again.
+				s.warn(fmt.Sprintf("rebuilding the index: %v", err))
+				if _, err := s.Rebuild(ctx); err != nil {
+					return err
+				}
+				rebuilt = true
+				continue
+			}
 			if err == nil && scan.full && scan.Clean() && scan.Unsettled > 0 {
 				s.settle(ctx, gen, writtenAt, scan)
 			}
@@ -283,6 +293,9 @@ func (s *Store) cleanTempsIfIdle(temps []string) {
 func (s *Store) load() (string, *index.Catalog, error) {
 	gen, err := s.idx.Current()
 	if err != nil {
+		return "", nil, err
+	}
+	if err := index.CheckGeneration(gen); err != nil {
 		return "", nil, err
 	}
 	cat, err := index.LoadCatalog(gen)
@@ -482,8 +495,10 @@ func (s *Store) apply(ctx context.Context, st *writeState, scan *check) (*SyncRe
 	if err != nil {
 		return nil, err
 	}
+	// The map of contents is derived: failing to write it (a read-only vault)
+	// must not stop a read from answering.
 	if err := s.writeMap(st.cat, recs); err != nil {
-		return nil, err
+		s.warn(fmt.Sprintf("map of contents not updated: %v", err))
 	}
 	if err := s.commit(ctx, st, docs, recs); err != nil {
 		return nil, err
@@ -661,19 +676,19 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 	}
 	err = s.idx.Publish(gen)
 	release(il, &err)
+	var entries []memories.Entry
 	if err == nil {
-		var entries []memories.Entry
-		if entries, err = cat.Entries(); err == nil {
-			err = s.v.WriteIndex(vault.RenderIndex(entries))
-		}
+		entries, err = cat.Entries()
 	}
 	if err != nil {
 		_ = cat.Close()
 		return nil, err
 	}
+	if err := s.v.WriteIndex(vault.RenderIndex(entries)); err != nil {
+		s.warn(fmt.Sprintf("map of contents not updated: %v", err))
+	}
 	s.markChecked(filepath.Join(gen, checkedFile), observed)
 	rep.Added = len(recs)
-	entries, _ := cat.Entries()
 	rep.Notes = len(entries)
 	return &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: rep}, nil
 }

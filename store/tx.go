@@ -159,7 +159,18 @@ func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, event
 		wg.Add(1)
 		go func() { defer wg.Done(); errs[i] = f() }()
 	}
-	run(0, func() error { return s.commit(ctx, st, docs, recs) })
+	run(0, func() error {
+		err := s.commit(ctx, st, docs, recs)
+		if needsRebuild(err) {
+			// The notes are written; a damaged index is rebuilt from them.
+			s.warn(fmt.Sprintf("rebuilding the index: %v", err))
+			var rst *writeState
+			if rst, err = s.rebuild(ctx); err == nil {
+				err = rst.cat.Close()
+			}
+		}
+		return err
+	})
 	if len(recs) > 0 {
 		before := st.cat.Clone() // commit changes st.cat meanwhile
 		run(1, func() error { return s.writeMap(before, recs) })

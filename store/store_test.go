@@ -1,0 +1,508 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/store"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// env is a vault, its state folder and a service over them.
+type env struct {
+	t        *testing.T
+	root     string
+	home     string
+	st       *store.Store
+	svc      *memories.Service
+	warnings []string
+	mu       sync.Mutex
+}
+
+func newEnv(t *testing.T, freshness time.Duration) *env {
+	t.Helper()
+	dir := t.TempDir()
+	e := &env{t: t, root: filepath.Join(dir, "vault"), home: filepath.Join(dir, "state")}
+	e.open(freshness)
+	return e
+}
+
+// open (re)opens the store, as a new process would.
+func (e *env) open(freshness time.Duration) {
+	e.t.Helper()
+	v, err := vault.New(e.root, "cortex")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.st, err = store.Open(store.Options{
+		Vault: v, StateDir: e.home, LockTimeout: 10 * time.Second, Freshness: freshness,
+		Warn: func(s string) { e.mu.Lock(); e.warnings = append(e.warnings, s); e.mu.Unlock() },
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.svc = memories.NewService(e.st)
+}
+
+func (e *env) save(content, project string) *memories.SaveResult {
+	e.t.Helper()
+	res, err := e.svc.Save(context.Background(), memories.SaveRequest{Content: content, Project: project})
+	if err != nil {
+		e.t.Fatalf("save %q: %v", content, err)
+	}
+	return res
+}
+
+// recall returns the ids of what a query finds.
+func (e *env) recall(q string) []string {
+	e.t.Helper()
+	res, err := e.svc.Recall(context.Background(), memories.RecallRequest{Query: q, Limit: 50})
+	if err != nil {
+		e.t.Fatalf("recall %q: %v", q, err)
+	}
+	var ids []string
+	for _, r := range res.Results {
+		ids = append(ids, r.Memory.ID)
+	}
+	return ids
+}
+
+func (e *env) list() []memories.Entry {
+	e.t.Helper()
+	res, err := e.svc.List(context.Background(), memories.ListRequest{Status: "all"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	out := make([]memories.Entry, len(res.Items))
+	for i, it := range res.Items {
+		out[i] = *it.Entry
+	}
+	return out
+}
+
+func (e *env) abs(rel string) string { return filepath.Join(e.root, "cortex", filepath.FromSlash(rel)) }
+
+func (e *env) write(rel, content string) {
+	e.t.Helper()
+	p := e.abs(rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) read(rel string) string {
+	e.t.Helper()
+	data, err := os.ReadFile(e.abs(rel))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return string(data)
+}
+
+// editInPlace rewrites a file without touching its folder's time, as Obsidian
+// saves a note.
+func (e *env) editInPlace(rel, content string) {
+	e.t.Helper()
+	dir := filepath.Dir(e.abs(rel))
+	fi, err := os.Stat(dir)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	f, err := os.OpenFile(e.abs(rel), os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := f.WriteString(content); err != nil {
+		e.t.Fatal(err)
+	}
+	f.Close()
+	if err := os.Chtimes(dir, fi.ModTime(), fi.ModTime()); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) checkInStep() {
+	e.t.Helper()
+	h, err := e.st.Check(context.Background())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if !h.InStep() {
+		e.t.Fatalf("index out of step with the vault: %+v", h)
+	}
+}
+
+func TestSaveThenRecall(t *testing.T) {
+	e := newEnv(t, time.Second)
+	a := e.save("Use RS256 for JWT signing in production services", "webapp")
+	e.save("Postgres pool size is twenty on staging", "webapp")
+	if got, want := e.recall("jwt signing"), []string{a.ID}; !cmp.Equal(got, want) {
+		t.Errorf("recall = %v, want %v", got, want)
+	}
+	if got := e.read("_index.md"); !strings.Contains(got, "## webapp (2)") {
+		t.Errorf("map of contents lacks the project section:\n%s", got)
+	}
+	e.checkInStep()
+}
+
+func TestExternalChangesAreSeenWithoutDaemon(t *testing.T) {
+	e := newEnv(t, 0) // every command stats every note
+	first := e.save("The zebra crossing near the office is dangerous", "p")
+	if got := e.recall("zebra"); len(got) != 1 {
+		t.Fatalf("recall zebra = %v", got)
+	}
+	// A note created in Obsidian, without frontmatter.
+	e.write("memories/p/Hand made.md", "# Hand made\n\nThe giraffe enclosure needs a taller fence.\n")
+	if got := e.recall("giraffe"); len(got) != 1 || got[0] != memories.DerivedID("memories/p/Hand made.md") {
+		t.Errorf("a note made by hand is not found with its derived id: %v", got)
+	}
+	// Edited in place.
+	rel := first.Path
+	e.editInPlace(rel, strings.ReplaceAll(e.read(rel), "dangerous", "perilous and badly lit"))
+	if got := e.recall("perilous"); !cmp.Equal(got, []string{first.ID}) {
+		t.Errorf("in-place edit not seen: recall perilous = %v", got)
+	}
+	if got := e.recall("dangerous"); len(got) != 0 {
+		t.Errorf("old text still found: %v", got)
+	}
+	// Renamed: same identity.
+	renamed := "memories/p/renamed in obsidian.md"
+	if err := os.Rename(e.abs(rel), e.abs(renamed)); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.recall("perilous"); !cmp.Equal(got, []string{first.ID}) {
+		t.Errorf("renamed note lost its identity: %v", got)
+	}
+	// Deleted.
+	if err := os.Remove(e.abs(renamed)); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.recall("perilous"); len(got) != 0 {
+		t.Errorf("deleted note still recalled: %v", got)
+	}
+	e.checkInStep()
+}
+
+func TestFreshnessWindowBoundsInPlaceEdits(t *testing.T) {
+	e := newEnv(t, time.Hour)
+	m := e.save("The otter habitat water pump is noisy", "p")
+	e.checkInStep() // a full check: the window starts now
+	e.editInPlace(m.Path, strings.Replace(e.read(m.Path), "noisy", "silent", 1))
+	// Inside the window an edit made in place is not looked for...
+	if got := e.recall("silent"); len(got) != 0 {
+		t.Errorf("edit found inside the freshness window (the scan is not light): %v", got)
+	}
+	// ...but creations are, since they change the folder.
+	e.write("memories/p/new.md", "A brand new note about the walrus feeding times.\n")
+	if got := e.recall("walrus"); len(got) != 1 {
+		t.Errorf("new note not found inside the window: %v", got)
+	}
+	// A reindex (or any command after the window) checks every note.
+	if _, err := e.st.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.recall("silent"); !cmp.Equal(got, []string{m.ID}) {
+		t.Errorf("edit not found after a full check: %v", got)
+	}
+}
+
+func TestCopiedNoteKeepsOneIdentity(t *testing.T) {
+	e := newEnv(t, 0)
+	orig := e.save("The penguin pool filter is cleaned on Mondays", "p")
+	data := e.read(orig.Path)
+	copyRel := "memories/p/copy of penguin.md"
+	e.write(copyRel, strings.Replace(data, "Mondays", "Mondays and Thursdays", 1))
+	got := e.recall("penguin")
+	want := []string{orig.ID, memories.DerivedID(copyRel)}
+	sort.Strings(got)
+	sort.Strings(want)
+	if !cmp.Equal(got, want) {
+		t.Errorf("recall penguin = %v, want the original id and the copy's derived id %v", got, want)
+	}
+	h, err := e.st.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.SharedIDs) != 1 || h.SharedIDs[0].ID != orig.ID {
+		t.Errorf("doctor does not report the shared id: %+v", h.SharedIDs)
+	}
+	// The original goes: the copy takes the id over.
+	if err := os.Remove(e.abs(orig.Path)); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.recall("thursdays"); !cmp.Equal(got, []string{orig.ID}) {
+		t.Errorf("the copy did not take the id over: %v", got)
+	}
+	e.checkInStep()
+}
+
+func TestBrokenNoteIsSkippedAndNeverRewritten(t *testing.T) {
+	e := newEnv(t, 0)
+	broken := "---\ntitle: [unclosed\n---\nThe koala eucalyptus supply is weekly.\n"
+	e.write("memories/p/broken.md", broken)
+	e.save("The koala keeper starts at seven", "p")
+	if got := e.recall("koala"); len(got) != 1 {
+		t.Errorf("recall koala = %v, want only the readable note", got)
+	}
+	if got := e.read("memories/p/broken.md"); got != broken {
+		t.Errorf("broken note was rewritten:\n%s", got)
+	}
+	e.mu.Lock()
+	warned := strings.Join(e.warnings, "\n")
+	e.mu.Unlock()
+	if !strings.Contains(warned, "broken.md:2") {
+		t.Errorf("no warning naming the file and line; warnings:\n%s", warned)
+	}
+	h, err := e.st.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Broken) != 1 || !strings.Contains(h.Broken[0], "broken.md") {
+		t.Errorf("doctor does not list the broken note: %v", h.Broken)
+	}
+}
+
+func TestSupersedeHandMadeNoteAddsIDAndKeepsTheRest(t *testing.T) {
+	e := newEnv(t, 0)
+	const rel = "memories/p/hand.md"
+	orig := "---\naliases: [tapir]\ncssclasses:\n  - wide\n# a comment\n---\nThe tapir eats at noon, fruit only.\n"
+	e.write(rel, orig)
+	id := memories.DerivedID(rel)
+	res, err := e.svc.Supersede(context.Background(), memories.SupersedeRequest{ID: id, Reason: "moved to the new zoo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != memories.StatusSuperseded {
+		t.Errorf("status = %s", res.Status)
+	}
+	got := e.read(rel)
+	for _, want := range []string{"id: " + id + "\n", "aliases: [tapir]\n", "cssclasses:\n  - wide\n", "# a comment\n", "status: superseded\n", "supersede_reason: moved to the new zoo\n", "---\nThe tapir eats at noon, fruit only.\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("rewritten note lacks %q:\n%s", want, got)
+		}
+	}
+	if !strings.HasPrefix(got, "---\nid: ") {
+		t.Errorf("id is not the first property:\n%s", got)
+	}
+	if got := e.recall("tapir"); len(got) != 0 {
+		t.Errorf("superseded note still recalled: %v", got)
+	}
+	// The old file stays, and keeps its identity after the rewrite.
+	entries := e.list()
+	if len(entries) != 1 || entries[0].ID != id || entries[0].Status != memories.StatusSuperseded {
+		t.Errorf("list --status all = %+v", entries)
+	}
+}
+
+func TestSupersedeWithReplacement(t *testing.T) {
+	e := newEnv(t, 0)
+	old := e.save("Staging database pool size is twenty", "webapp")
+	res, err := e.svc.Supersede(context.Background(), memories.SupersedeRequest{ID: old.ID[:10], Replacement: "Staging database pool size is forty since the load test", Reason: "load test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.New == nil || res.OldID != old.ID {
+		t.Fatalf("result = %+v", res)
+	}
+	if got := e.recall("staging pool"); !cmp.Equal(got, []string{res.New.ID}) {
+		t.Errorf("recall = %v, want only the replacement %s", got, res.New.ID)
+	}
+	if !strings.Contains(e.read(old.Path), "superseded_by: "+res.New.ID) {
+		t.Errorf("old note does not point at its replacement:\n%s", e.read(old.Path))
+	}
+	if !strings.Contains(e.read(res.New.Path), "supersedes: "+old.ID) {
+		t.Errorf("replacement does not point back:\n%s", e.read(res.New.Path))
+	}
+	if got := e.read("_index.md"); strings.Contains(got, "[["+filepath.Base(strings.TrimSuffix(old.Path, ".md"))+"|") || !strings.Contains(got, "## webapp (1)") {
+		t.Errorf("map of contents still lists the superseded memory:\n%s", got)
+	}
+	_, err = e.svc.Supersede(context.Background(), memories.SupersedeRequest{ID: old.ID})
+	if !errors.Is(err, memories.ErrRejected) {
+		t.Errorf("superseding twice: err = %v, want ErrRejected", err)
+	}
+	events, err := os.ReadFile(e.st.EventLog())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{`"op":"save"`, `"op":"supersede"`} {
+		if !strings.Contains(string(events), op) {
+			t.Errorf("event log lacks %s:\n%s", op, events)
+		}
+	}
+}
+
+func TestIndexIsRebuiltWhenMissingOrCorrupt(t *testing.T) {
+	cases := []struct {
+		name  string
+		break_ func(t *testing.T, home string)
+	}{
+		{"deleted", func(t *testing.T, home string) {
+			if err := os.RemoveAll(filepath.Join(home, "index")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"catalog garbage", func(t *testing.T, home string) {
+			gens, _ := filepath.Glob(filepath.Join(home, "index", "gen-*"))
+			for _, g := range gens {
+				if err := os.WriteFile(filepath.Join(g, "catalog"), []byte("garbage"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}},
+		{"pointer to nowhere", func(t *testing.T, home string) {
+			if err := os.WriteFile(filepath.Join(home, "index", "CURRENT"), []byte("gen-0-missing\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"bleve files gone", func(t *testing.T, home string) {
+			gens, _ := filepath.Glob(filepath.Join(home, "index", "gen-*"))
+			for _, g := range gens {
+				if err := os.RemoveAll(filepath.Join(g, "bleve")); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t, 0)
+			m := e.save("The lemur island bridge is closed for repairs", "p")
+			c.break_(t, e.home)
+			e.open(0)
+			if got := e.recall("lemur"); !cmp.Equal(got, []string{m.ID}) {
+				t.Errorf("after the index was %s: recall = %v", c.name, got)
+			}
+			e.checkInStep()
+		})
+	}
+}
+
+func TestRebuildSwapsGenerations(t *testing.T) {
+	e := newEnv(t, 0)
+	e.save("The flamingo lagoon is drained in winter", "p")
+	before, _ := filepath.Glob(filepath.Join(e.home, "index", "gen-*"))
+	rep, err := e.st.Rebuild(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Full || rep.Notes != 1 {
+		t.Errorf("report = %+v", rep)
+	}
+	after, _ := filepath.Glob(filepath.Join(e.home, "index", "gen-*"))
+	if len(after) != 1 || (len(before) == 1 && before[0] == after[0]) {
+		t.Errorf("generations before %v, after %v: want one new generation", before, after)
+	}
+	if got := e.recall("flamingo"); len(got) != 1 {
+		t.Errorf("recall after rebuild = %v", got)
+	}
+}
+
+func TestLeftoverTempFilesAreCleaned(t *testing.T) {
+	e := newEnv(t, 0)
+	e.save("The hippo pool heater was replaced", "p")
+	temp := "memories/p/.note.md" + ".cortex-tmp-deadbeef0000"
+	e.write(temp, "half a note")
+	e.save("The rhino paddock gate sticks in the rain", "p")
+	if _, err := os.Stat(e.abs(temp)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("leftover temporary file not removed: %v", err)
+	}
+}
+
+func TestManySingleSavesKeepSegmentsFew(t *testing.T) {
+	e := newEnv(t, 0)
+	for i := 0; i < 30; i++ {
+		e.save(fmt.Sprintf("Enclosure %d cleaning schedule is every %d days", i, i+2), "zoo")
+	}
+	zaps, _ := filepath.Glob(filepath.Join(e.home, "index", "gen-*", "bleve", "store", "*.zap"))
+	if len(zaps) > 12 {
+		t.Errorf("%d segment files after 30 saves; merging should keep them few", len(zaps))
+	}
+	if got := e.recall("enclosure cleaning"); len(got) != 30 {
+		t.Errorf("recall found %d of 30", len(got))
+	}
+}
+
+func TestConcurrentWritersLoseNothing(t *testing.T) {
+	e := newEnv(t, time.Second)
+	const writers, each = 6, 15
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*each)
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Each writer has its own store, as separate processes would.
+			v, _ := vault.New(e.root, "cortex")
+			st, err := store.Open(store.Options{Vault: v, StateDir: e.home, LockTimeout: 30 * time.Second, Freshness: time.Second})
+			if err != nil {
+				errs <- err
+				return
+			}
+			svc := memories.NewService(st)
+			for i := 0; i < each; i++ {
+				_, err := svc.Save(context.Background(), memories.SaveRequest{
+					Content: fmt.Sprintf("Writer %d wrote memory number %d about the aviary", w, i), Project: fmt.Sprintf("w%d", w%3),
+				})
+				if err != nil {
+					errs <- err
+				}
+				if i%5 == 0 {
+					if _, err := svc.Recall(context.Background(), memories.RecallRequest{Query: "aviary"}); err != nil {
+						errs <- err
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	entries := e.list()
+	ids := map[string]bool{}
+	for _, en := range entries {
+		ids[en.ID] = true
+	}
+	if len(entries) != writers*each || len(ids) != writers*each {
+		t.Errorf("%d entries with %d distinct ids, want %d", len(entries), len(ids), writers*each)
+	}
+	notes, _ := filepath.Glob(e.abs("memories/*/*.md"))
+	if len(notes) != writers*each {
+		t.Errorf("%d notes in the vault, want %d", len(notes), writers*each)
+	}
+	e.checkInStep()
+}
+
+func TestReadOnlyVaultStillAnswers(t *testing.T) {
+	e := newEnv(t, 0)
+	e.save("The okapi arrives in spring", "p")
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores folder permissions")
+	}
+	dir := e.abs("")
+	if err := os.Chmod(dir, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(dir, 0o700) })
+	if _, err := e.st.Rebuild(context.Background()); err != nil {
+		t.Fatalf("rebuild over a read-only vault: %v", err)
+	}
+	if got := e.recall("okapi"); len(got) != 1 {
+		t.Errorf("recall = %v", got)
+	}
+}
