@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -165,7 +166,23 @@ func Load(path string) (*File, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
-		return nil, &memories.ArgError{Arg: "config", Rule: fmt.Sprintf("%s: %s", path, strings.TrimPrefix(err.Error(), "yaml: "))}
+		return nil, &memories.ArgError{Arg: "config", Rule: fmt.Sprintf("%s: %s", path, yamlMessage(err))}
 	}
 	return &f, nil
+}
+
+var unknownField = regexp.MustCompile(`field (\S+) not found in type \S+`)
+
+// yamlMessage words a YAML decoding error for a person: one line per problem,
+// each with its line number.
+func yamlMessage(err error) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		msgs := make([]string, len(te.Errors))
+		for i, m := range te.Errors {
+			msgs[i] = unknownField.ReplaceAllString(m, "unknown key $1")
+		}
+		return strings.Join(msgs, "; ")
+	}
+	return strings.TrimPrefix(err.Error(), "yaml: ")
 }

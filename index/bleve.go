@@ -128,13 +128,9 @@ type Bleve struct {
 // openBleve opens the Bleve index in dir. The caller holds the index lock: shared
 // for read-only, exclusive otherwise.
 func openBleve(dir string, readOnly bool) (*Bleve, error) {
-	cfg := map[string]any{"bolt_timeout": boltTimeout}
+	cfg := writerConfig()
 	if readOnly {
-		cfg["read_only"] = true
-	} else {
-		// A writer is open for one batch: keep the background merger idle and
-		// merge on Close instead, only when segments have piled up.
-		cfg["scorchMergePlanOptions"] = map[string]any{"MaxSegmentsPerTier": 1000, "SegmentsPerMergeTask": 1000}
+		cfg = map[string]any{"bolt_timeout": boltTimeout, "read_only": true}
 	}
 	idx, err := bleve.OpenUsing(dir, cfg)
 	if err != nil {
@@ -143,13 +139,23 @@ func openBleve(dir string, readOnly bool) (*Bleve, error) {
 	return wrap(idx, readOnly)
 }
 
+// writerConfig is the scorch configuration of a writer. A writer is open for one
+// batch (or one rebuild): the background merger is kept idle and segments are
+// merged on Close instead, only when they have piled up.
+func writerConfig() map[string]any {
+	return map[string]any{
+		"bolt_timeout":           boltTimeout,
+		"scorchMergePlanOptions": map[string]any{"MaxSegmentsPerTier": 1000, "SegmentsPerMergeTask": 1000},
+	}
+}
+
 // createBleve makes a new, empty index in dir.
 func createBleve(dir string) (*Bleve, error) {
 	m, err := newMapping()
 	if err != nil {
 		return nil, err
 	}
-	idx, err := bleve.NewUsing(dir, m, scorch.Name, scorch.Name, map[string]any{"bolt_timeout": boltTimeout})
+	idx, err := bleve.NewUsing(dir, m, scorch.Name, scorch.Name, writerConfig())
 	if err != nil {
 		return nil, fmt.Errorf("create index: %w", err)
 	}

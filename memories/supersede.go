@@ -17,7 +17,8 @@ type SupersedeRequest struct {
 	// Replacement is the content of the new memory; empty retires the old one
 	// without a successor.
 	Replacement string
-	// Title of the replacement; empty keeps the old title.
+	// Title of the replacement; empty derives it from the replacement, whose
+	// first line says what is true now (the old title may not).
 	Title  string
 	Reason string
 }
@@ -73,12 +74,8 @@ func (s *Service) Supersede(ctx context.Context, req SupersedeRequest) (*Superse
 		now := s.now().UTC().Truncate(1e9)
 		var repl *Memory
 		if strings.TrimSpace(req.Replacement) != "" {
-			title := req.Title
-			if title == "" {
-				title = old.Title
-			}
 			repl, err = s.newMemory(SaveRequest{
-				Content: req.Replacement, Title: title, Tags: old.Tags, Project: old.Project,
+				Content: req.Replacement, Title: req.Title, Tags: old.Tags, Project: old.Project,
 				Area: old.Area, Type: string(old.Type), Importance: old.Importance,
 				Provenance: Provenance{DerivedFrom: old.ID},
 			})

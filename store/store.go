@@ -38,8 +38,9 @@ const (
 	// write is verified by content, since file times can be as coarse as two
 	// seconds.
 	racyWindow = 2 * time.Second
-	// rebuildBatch is the number of notes indexed per Bleve batch in a rebuild.
-	rebuildBatch = 500
+	// rebuildBatch is the number of notes indexed per Bleve batch in a rebuild:
+	// large, so the rebuild makes few segments and has little to merge.
+	rebuildBatch = 2500
 )
 
 // Options configure a Store.
@@ -652,15 +653,32 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 		_ = b.Close()
 		return nil, err
 	}
+	// Batches are analysed and turned into segments by the goroutine that
+	// submits them, so two at a time keep both cores of a small machine busy.
+	var wg sync.WaitGroup
+	batchErrs := make(chan error, len(docs)/rebuildBatch+1)
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for start := 0; start < len(docs); start += rebuildBatch {
 		if err := ctx.Err(); err != nil {
-			_ = b.Close()
-			return nil, err
+			batchErrs <- err
+			break
 		}
-		if err := b.Apply(docs[start:min(start+rebuildBatch, len(docs))]); err != nil {
-			_ = b.Close()
-			return nil, err
-		}
+		part := docs[start:min(start+rebuildBatch, len(docs))]
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := b.Apply(part); err != nil {
+				batchErrs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(batchErrs)
+	if err := <-batchErrs; err != nil {
+		_ = b.Close()
+		return nil, err
 	}
 	if err := b.Close(); err != nil {
 		return nil, err

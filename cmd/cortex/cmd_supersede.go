@@ -35,7 +35,7 @@ deleted. ID may be any unique prefix of at least 8 characters.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.with, "with", "", "content of the replacement memory, or - to read it from standard input")
-	f.StringVar(&o.title, "title", "", "title of the replacement (default: the old title)")
+	f.StringVar(&o.title, "title", "", "title of the replacement (default: its first line)")
 	f.StringVar(&o.reason, "reason", "", "why the memory is superseded")
 	return cmd
 }

@@ -1,0 +1,52 @@
+# cortex — see README.md. Every target works on a fresh clone with Go installed.
+
+GO       ?= go
+BIN      ?= bin/cortex
+SIZES    ?= 1000,10000
+RUNS     ?= 40
+FUZZTIME ?= 30s
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: all build demo test test-short race bench bench-100k fuzz lint clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/cortex
+
+demo: build
+	./$(BIN) demo
+
+# The README's test command: unit, golden, fuzz-seed, end-to-end and process tests.
+test:
+	$(GO) test -count=1 ./...
+
+test-short:
+	$(GO) test -short -count=1 ./...
+
+race:
+	$(GO) test -race -short -count=1 ./...
+
+# The benchmark harness: synthetic vaults, whole-process and in-process timings.
+bench: build
+	$(GO) run ./cmd/cortex-bench -bin ./$(BIN) -sizes $(SIZES) -runs $(RUNS)
+
+bench-100k: build
+	$(GO) run ./cmd/cortex-bench -bin ./$(BIN) -sizes 100000 -runs 20 -saves 50
+
+# Every fuzz target for FUZZTIME each (go test runs one target at a time).
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "== $$pkg $$f"; \
+			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME); \
+		done; \
+	done
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '^third_party/'))" || (gofmt -l $$(git ls-files '*.go' | grep -v '^third_party/'); exit 1)
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+
+clean:
+	rm -rf bin

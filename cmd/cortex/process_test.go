@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cortexmem/cortex/vault"
+)
+
+// cortexBin returns a path that runs this test binary as the cortex command
+// (TestMain dispatches on the program name), and an environment with a fresh
+// vault and state folder.
+func cortexBin(t *testing.T) (string, []string, string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin", "cortex")
+	if err := os.MkdirAll(filepath.Dir(bin), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, bin); err != nil {
+		t.Skipf("cannot link the test binary: %v", err)
+	}
+	root := filepath.Join(dir, "vault")
+	// A machine busy with other tests can be slow: wait for locks longer than
+	// the default, so the test checks correctness, not speed.
+	config := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(config, []byte("lock_timeout: 60s\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(),
+		"CORTEX_VAULT="+root, "CORTEX_HOME="+filepath.Join(dir, "state"), "CORTEX_CONFIG="+config)
+	return bin, env, root
+}
+
+func runCortex(t *testing.T, bin string, env []string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if err != nil {
+		return out.String(), fmt.Errorf("cortex %s: %v: %s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.String(), nil
+}
+
+// notes lists the markdown files under the vault's cortex folder.
+func notes(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(filepath.Join(root, "cortex", "memories"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".md") && !strings.HasPrefix(d.Name(), ".") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestConcurrentSaveProcesses runs 8 writers at once, each starting 50 separate
+// cortex save processes one after the other.
+func TestConcurrentSaveProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts 400 processes")
+	}
+	bin, env, root := cortexBin(t)
+	const writers, each = 8, 50
+	var wg sync.WaitGroup
+	errs := make(chan error, writers*each)
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				content := fmt.Sprintf("Writer %d saved memory %d: the build of module %d-%d needs cgo", w, i, w, i)
+				if _, err := runCortex(t, bin, env, "save", "--project", fmt.Sprintf("p%d", w%4), content); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	files := notes(t, root)
+	ids := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := vault.ParseNote(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		ids[n.ID()] = true
+	}
+	if len(files) != writers*each || len(ids) != writers*each {
+		t.Errorf("%d notes with %d distinct ids, want %d", len(files), len(ids), writers*each)
+	}
+	out, err := runCortex(t, bin, env, "list", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct{ Total int }
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	if list.Total != writers*each {
+		t.Errorf("cortex list counts %d, the vault holds %d", list.Total, writers*each)
+	}
+	if _, err := runCortex(t, bin, env, "doctor"); err != nil {
+		t.Errorf("doctor: %v", err)
+	}
+}
+
+// TestKilledSaveLeavesNoTornNote kills save processes at random moments; every
+// note left must be whole, no temporary file may be visible, and the next
+// command must succeed and heal the index.
+func TestKilledSaveLeavesNoTornNote(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGKILL")
+	}
+	bin, env, root := cortexBin(t)
+	if _, err := runCortex(t, bin, env, "save", "A first memory so that the index exists already"); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 25; i++ {
+		cmd := exec.Command(bin, "save", "--project", "crash", fmt.Sprintf("Memory %d about the flaky integration test suite and its retries", i))
+		cmd.Env = env
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(rng.IntN(25000)) * time.Microsecond)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+	}
+	for _, f := range notes(t, root) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := vault.ParseNote(data); err != nil || !bytes.HasSuffix(data, []byte("\n")) {
+			t.Errorf("torn note %s (%v):\n%s", f, err, data)
+		}
+	}
+	visible := func() []string {
+		var out []string
+		_ = filepath.WalkDir(filepath.Join(root, "cortex"), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".md") && !strings.HasPrefix(d.Name(), ".") {
+				out = append(out, p)
+			}
+			return nil
+		})
+		return out
+	}
+	if v := visible(); len(v) > 0 {
+		t.Errorf("visible temporary files: %v", v)
+	}
+	if _, err := runCortex(t, bin, env, "list"); err != nil {
+		t.Fatalf("the next command failed: %v", err)
+	}
+	if _, err := runCortex(t, bin, env, "save", "A memory saved after the crashes, about retries"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCortex(t, bin, env, "doctor"); err != nil {
+		t.Errorf("doctor after the crashes: %v", err)
+	}
+	var temps []string
+	_ = filepath.WalkDir(filepath.Join(root, "cortex"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && vault.IsTemp(d.Name()) {
+			temps = append(temps, p)
+		}
+		return nil
+	})
+	if len(temps) > 0 {
+		t.Errorf("temporary files left after the next save: %v", temps)
+	}
+}
+
+// TestArgumentErrors covers what a script cannot type: newlines in arguments,
+// and a vault the process may not write.
+func TestArgumentErrors(t *testing.T) {
+	dir := t.TempDir()
+	env := func(vaultDir string) func(string) string {
+		return func(k string) string {
+			switch k {
+			case "CORTEX_VAULT":
+				return vaultDir
+			case "CORTEX_HOME":
+				return filepath.Join(dir, "state")
+			case "CORTEX_CONFIG":
+				return filepath.Join(dir, "none.yaml")
+			}
+			return ""
+		}
+	}
+	readOnly := filepath.Join(dir, "ro")
+	if err := os.MkdirAll(readOnly, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() == 0 {
+		if runtime.GOOS != "linux" {
+			t.Log("root ignores folder permissions; the read-only case needs Linux's /sys")
+			readOnly = ""
+		} else {
+			readOnly = "/sys/cortex-test-vault" // not writable, even by root
+		}
+	}
+	cases := []struct {
+		name     string
+		vault    string
+		args     []string
+		code     int
+		stderr   string
+		notExist string
+	}{
+		{"title with a newline", filepath.Join(dir, "v1"), []string{"save", "--title", "two\nlines", "Content that is long enough to save"}, exitUsage, "cortex: title: must be one line\n", filepath.Join(dir, "v1")},
+		{"reason with a newline", filepath.Join(dir, "v1"), []string{"supersede", "01m80txm7zzz", "--reason", "a\nb"}, exitUsage, "cortex: reason: must be one line of UTF-8 text\n", ""},
+		{"read-only vault", readOnly, []string{"save", "Content that is long enough to save"}, exitInternal, "(is the vault or state folder read-only?)", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.vault == "" {
+				t.Skip("no read-only place to try")
+			}
+			var out, errb bytes.Buffer
+			code := run(context.Background(), c.args, strings.NewReader(""), &out, &errb, env(c.vault))
+			if code != c.code || !strings.Contains(errb.String(), c.stderr) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, errb.String(), c.code, c.stderr)
+			}
+			if c.notExist != "" {
+				if _, err := os.Stat(c.notExist); !os.IsNotExist(err) {
+					t.Errorf("%s was created", c.notExist)
+				}
+			}
+		})
+	}
+}
