@@ -347,7 +347,7 @@ func TestSupersedeWithReplacement(t *testing.T) {
 
 func TestIndexIsRebuiltWhenMissingOrCorrupt(t *testing.T) {
 	cases := []struct {
-		name  string
+		name   string
 		break_ func(t *testing.T, home string)
 	}{
 		{"deleted", func(t *testing.T, home string) {
