@@ -44,9 +44,10 @@ type options struct {
 	sizes   []int
 	runs    int
 	saves   int
-	keep    bool
-	jsonOut string
-	cpuProf string
+	keep     bool
+	jsonOut  string
+	cpuProf  string
+	markdown bool
 }
 
 // result is one measured operation.
@@ -71,6 +72,7 @@ func run(args []string, out io.Writer) error {
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated vaults")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
 	fs.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the in-process runs to this file")
+	fs.BoolVar(&o.markdown, "markdown", false, "print the results as a markdown table (for the README)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -93,7 +95,11 @@ func run(args []string, out io.Writer) error {
 		}
 		all = append(all, rs...)
 	}
-	printTable(out, all)
+	if o.markdown {
+		printMarkdown(out, all)
+	} else {
+		printTable(out, all)
+	}
 	if o.jsonOut != "" {
 		data, _ := json.MarshalIndent(all, "", "  ")
 		if err := os.WriteFile(o.jsonOut, append(data, '\n'), 0o644); err != nil {
@@ -174,11 +180,18 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 		return ds, rss, nil
 	}
 
+	// The floor every command stands on: starting the binary.
+	ds, rss, err := series(o.runs, func(int) []string { return []string{"version"} })
+	if err != nil {
+		return nil, err
+	}
+	add("start-up: cortex version (process)", "", ds, rss)
+
 	rebuilds := 3
 	if n > 20000 {
 		rebuilds = 1
 	}
-	ds, rss, err := series(rebuilds, func(int) []string { return []string{"reindex", "--full"} })
+	ds, rss, err = series(rebuilds, func(int) []string { return []string{"reindex", "--full"} })
 	if err != nil {
 		return nil, err
 	}
@@ -341,4 +354,16 @@ func printTable(out io.Writer, rs []result) {
 		fmt.Fprintf(w, "%d\t%s\t%d\t%.2f\t%.2f\t%s\t%s\t\n", r.Size, r.Op, r.Runs, r.P50ms, r.P99ms, rss, r.Target)
 	}
 	w.Flush()
+}
+
+func printMarkdown(out io.Writer, rs []result) {
+	fmt.Fprintln(out, "\n| notes | operation | runs | p50 ms | p99 ms | max RSS MB | target |")
+	fmt.Fprintln(out, "|---:|---|---:|---:|---:|---:|---|")
+	for _, r := range rs {
+		rss := ""
+		if r.MaxRSS > 0 {
+			rss = fmt.Sprintf("%.0f", r.MaxRSS)
+		}
+		fmt.Fprintf(out, "| %d | %s | %d | %.2f | %.2f | %s | %s |\n", r.Size, r.Op, r.Runs, r.P50ms, r.P99ms, rss, r.Target)
+	}
 }
