@@ -40,10 +40,10 @@ func main() {
 }
 
 type options struct {
-	bin     string
-	sizes   []int
-	runs    int
-	saves   int
+	bin      string
+	sizes    []int
+	runs     int
+	saves    int
 	keep     bool
 	jsonOut  string
 	cpuProf  string
