@@ -4,7 +4,9 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base32"
+	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -36,6 +38,7 @@ type IDGen interface {
 type ULIDGen struct {
 	mu      sync.Mutex
 	entropy io.Reader
+	n       uint64 // ids minted, for the fallback
 }
 
 // NewULIDGen returns a generator reading randomness from r, or from crypto/rand
@@ -51,11 +54,13 @@ func NewULIDGen(r io.Reader) *ULIDGen {
 func (g *ULIDGen) NewID(t time.Time) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.n++
 	id, err := ulid.New(ulid.Timestamp(t), g.entropy)
 	if err != nil {
-		// crypto/rand never fails on supported platforms; a broken entropy source
-		// still must not yield a colliding id, so fall back to a hash of the time.
-		sum := sha256.Sum256([]byte(t.String()))
+		// crypto/rand never fails on supported platforms. Should the source
+		// break, the id still must not collide: hash the time with what sets
+		// this process and this call apart.
+		sum := sha256.Sum256(fmt.Appendf(nil, "%d/%d/%d/%d", t.UnixNano(), os.Getpid(), g.n, time.Now().UnixNano()))
 		var fallback ulid.ULID
 		_ = fallback.SetTime(ulid.Timestamp(t))
 		_ = fallback.SetEntropy(sum[:10])

@@ -56,7 +56,7 @@ func (r Ranking) Check() error {
 	if w.Relevance+w.Recency+w.Activation+w.Importance == 0 {
 		return invalid("recall.weights", "must not all be 0")
 	}
-	if r.RecencyBase <= 0 || r.RecencyBase > 1 {
+	if !(r.RecencyBase > 0 && r.RecencyBase <= 1) { // NaN fails both
 		return invalid("recall.recency_base", "must be in (0, 1]")
 	}
 	return nil

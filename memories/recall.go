@@ -56,7 +56,7 @@ func (r *RecallResult) EmptyMessage() string {
 // Recall finds the memories that best answer req: candidates from the full-text
 // index, re-ranked by the blend of relevance, recency, activation and importance.
 func (s *Service) Recall(ctx context.Context, req RecallRequest) (*RecallResult, error) {
-	q, err := s.checkRecall(req)
+	q, err := s.checkRecall(&req)
 	if err != nil {
 		return nil, err
 	}
@@ -66,11 +66,10 @@ func (s *Service) Recall(ctx context.Context, req RecallRequest) (*RecallResult,
 		if err != nil {
 			return err
 		}
-		ranked := s.rank(hits, q.Text != "")
-		if len(ranked) > req.Limit {
-			ranked = ranked[:req.Limit]
-		}
-		for _, r := range ranked {
+		for _, r := range s.rank(hits, q.Text != "") {
+			if len(res.Results) == req.Limit {
+				break
+			}
 			m, err := snap.Load(ctx, r.hit.Path)
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // deleted since it was indexed; the next sync drops it
@@ -91,7 +90,8 @@ func (s *Service) Recall(ctx context.Context, req RecallRequest) (*RecallResult,
 	return res, nil
 }
 
-func (s *Service) checkRecall(req RecallRequest) (SearchRequest, error) {
+// checkRecall validates req, filling in its default limit, and builds the search.
+func (s *Service) checkRecall(req *RecallRequest) (SearchRequest, error) {
 	var q SearchRequest
 	text := strings.TrimSpace(req.Query)
 	if !utf8.ValidString(text) {

@@ -38,7 +38,7 @@ func (r *SaveResult) Message() string {
 
 // Save validates a memory and writes it as a new note.
 func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
-	m, err := s.newMemory(req)
+	m, err := s.newMemory("content", req)
 	if err != nil {
 		return nil, err
 	}
@@ -58,10 +58,11 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 }
 
 // newMemory validates req and builds the memory it describes, with a new id and
-// the current time.
-func (s *Service) newMemory(req SaveRequest) (*Memory, error) {
+// the current time. contentArg names the content in errors: the argument the
+// caller typed it as.
+func (s *Service) newMemory(contentArg string, req SaveRequest) (*Memory, error) {
 	content := cleanContent(req.Content)
-	if err := CheckContent("content", content); err != nil {
+	if err := CheckContent(contentArg, content); err != nil {
 		return nil, err
 	}
 	title := TitleFrom(content)

@@ -71,12 +71,15 @@ func (s *Service) Supersede(ctx context.Context, req SupersedeRequest) (*Superse
 		if err != nil {
 			return err
 		}
+		// The index's id is the memory's identity: a copied note carries its
+		// original's id in its file but is known by another.
+		old.ID = entry.ID
 		now := s.now().UTC().Truncate(1e9)
 		var repl *Memory
 		if strings.TrimSpace(req.Replacement) != "" {
-			repl, err = s.newMemory(SaveRequest{
+			repl, err = s.newMemory("replacement", SaveRequest{
 				Content: req.Replacement, Title: req.Title, Tags: old.Tags, Project: old.Project,
-				Area: old.Area, Type: string(old.Type), Importance: old.Importance,
+				Area: old.Area, Type: knownType(old.Type), Importance: old.Importance,
 				Provenance: Provenance{DerivedFrom: old.ID},
 			})
 			if err != nil {
@@ -112,4 +115,13 @@ func (s *Service) Supersede(ctx context.Context, req SupersedeRequest) (*Superse
 		return nil, err
 	}
 	return res, nil
+}
+
+// knownType is t when it is a memory type, else the default: a note made by hand
+// may carry a type cortex does not know, which its replacement should not fail on.
+func knownType(t Type) string {
+	if _, err := ParseType(string(t)); err != nil {
+		return string(DefaultType)
+	}
+	return string(t)
 }

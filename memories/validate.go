@@ -79,8 +79,7 @@ func CheckTitle(title string) (string, error) {
 func TitleFrom(content string) string {
 	line := ""
 	for _, l := range strings.Split(content, "\n") {
-		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#>-*+ \t"))
-		if l != "" {
+		if l = stripLineMarks(l); l != "" {
 			line = l
 			break
 		}
@@ -94,12 +93,36 @@ func TitleFrom(content string) string {
 	if utf8.RuneCountInString(line) <= DefaultTitleLen {
 		return line
 	}
-	runes := []rune(line)[:DefaultTitleLen]
-	cut := string(runes)
-	if i := strings.LastIndexByte(cut, ' '); i > DefaultTitleLen/2 {
-		cut = cut[:i]
+	runes := []rune(line)
+	cut := string(runes[:DefaultTitleLen])
+	// Back up to the last space unless the cut already falls before one or
+	// backing up would lose more than half (counted in characters, not bytes).
+	if runes[DefaultTitleLen] != ' ' {
+		if i := strings.LastIndexByte(cut, ' '); i >= 0 && utf8.RuneCountInString(cut[:i]) > DefaultTitleLen/2 {
+			cut = cut[:i]
+		}
 	}
 	return strings.TrimRight(cut, " ,.;:-") + "…"
+}
+
+// stripLineMarks removes the markdown that starts a line — heading marks, quote
+// marks, a list bullet or a task box — and keeps inline markup such as **bold**.
+func stripLineMarks(l string) string {
+	l = strings.TrimSpace(l)
+	for {
+		before := l
+		l = strings.TrimLeft(l, "#>")
+		for _, bullet := range []string{"- [ ] ", "- [x] ", "- ", "* ", "+ "} {
+			if strings.HasPrefix(l, bullet) {
+				l = l[len(bullet):]
+				break
+			}
+		}
+		l = strings.TrimSpace(l)
+		if l == before {
+			return l
+		}
+	}
 }
 
 // NormalizeTags cleans a tag list the way Obsidian spells tags: no "#", lower case,
