@@ -139,7 +139,9 @@ func SpliceIndex(data []byte, changes []IndexChange, newerThan func(e *memories.
 		newLive := c.New != nil && c.New.Live()
 		switch {
 		case oldLive && newLive:
-			if c.Old.Project != c.New.Project || !c.Old.Created.Equal(c.New.Created) || indexLine(c.Old) != indexLine(c.New) {
+			// The id breaks ties between memories created at the same time.
+			if c.Old.Project != c.New.Project || !c.Old.Created.Equal(c.New.Created) || c.Old.ID != c.New.ID ||
+				indexLine(c.Old) != indexLine(c.New) {
 				return nil, false
 			}
 		case oldLive:

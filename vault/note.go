@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/adrg/frontmatter"
 	"go.yaml.in/yaml/v3"
@@ -46,36 +48,92 @@ func (e *ParseError) Error() string {
 
 var (
 	utf8BOM = []byte("\xef\xbb\xbf")
-	// yamlFormat makes adrg/frontmatter decode with YAML v3 (its default is v2).
-	yamlFormat = frontmatter.NewFormat("---", "---", yaml.Unmarshal)
+	// yamlFormat makes adrg/frontmatter decode with YAML v3 (its default is v2),
+	// into a node tree, refusing a second document.
+	yamlFormat = frontmatter.NewFormat("---", "---", decodeFrontmatter)
 	yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 )
 
+// decodeFrontmatter decodes YAML text into v, a *yaml.Node. A second document
+// ("--- x", or "..." followed by more keys) is an error: a rewrite would drop it.
+func decodeFrontmatter(text []byte, v any) error {
+	doc, ok := v.(*yaml.Node)
+	if !ok {
+		return fmt.Errorf("frontmatter decodes into a *yaml.Node, not %T", v)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	if err := dec.Decode(doc); err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return err
+		}
+		return &ParseError{Line: extra.Line + 1, Msg: "holds more than one YAML document"}
+	}
+	return nil
+}
+
+// hasIndentedDelimiter reports whether text holds a line that is "---" once its
+// spaces are trimmed but not at the line's start.
+func hasIndentedDelimiter(text []byte) bool {
+	for _, line := range bytes.Split(text, []byte("\n")) {
+		if string(bytes.TrimSpace(line)) == "---" && !isDelimiter(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// frontmatterError words a decoding error as a ParseError with a file line.
+func frontmatterError(err error, text []byte) *ParseError {
+	var pe *ParseError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return yamlError(err, text)
+}
+
 // ParseNote splits data into frontmatter and body. A file without frontmatter is
 // a note with an empty one. Frontmatter must start on the first line, as in
-// Obsidian; one that is not closed, is not valid YAML, or is not a mapping is a
-// *ParseError, and such a note must never be rewritten.
+// Obsidian; one that is not closed, is not valid YAML, is more than one YAML
+// document, or is not a mapping is a *ParseError, and such a note must never be
+// rewritten.
 func ParseNote(data []byte) (*Note, error) {
 	n := &Note{}
 	if bytes.HasPrefix(data, utf8BOM) {
 		n.bom = true
 		data = data[len(utf8BOM):]
 	}
-	first, _, _ := bytes.Cut(data, []byte("\n"))
+	first, rest, _ := bytes.Cut(data, []byte("\n"))
 	n.crlf = bytes.HasSuffix(first, []byte("\r"))
-	if string(bytes.TrimRight(first, " \t\r")) != "---" {
+	if !isDelimiter(first) {
 		n.Body = data
 		return n, nil
 	}
-	var doc yaml.Node
-	body, err := frontmatter.MustParse(bytes.NewReader(data), &doc, yamlFormat)
-	switch {
-	case errors.Is(err, frontmatter.ErrNotFound):
+	text, body, ok := cutFrontmatter(rest)
+	if !ok {
 		return nil, &ParseError{Line: 1, Msg: "the opening '---' has no closing '---' line"}
-	case err != nil:
-		return nil, yamlError(err)
 	}
 	n.Body = body
+	var doc yaml.Node
+	if hasIndentedDelimiter(text) {
+		// adrg/frontmatter would end the frontmatter at this line (it trims
+		// every line); Obsidian does not, and neither do we: decode the text
+		// ourselves rather than cut a property short.
+		if err := decodeFrontmatter(text, &doc); err != nil {
+			return nil, frontmatterError(err, text)
+		}
+	} else {
+		got, err := frontmatter.MustParse(bytes.NewReader(data), &doc, yamlFormat)
+		if err != nil {
+			return nil, frontmatterError(err, text)
+		}
+		if len(got) != len(body) {
+			return nil, &ParseError{Line: 1, Msg: "cannot find where the properties end"}
+		}
+	}
 	switch {
 	case doc.Kind == 0: // empty frontmatter
 		n.fm = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
@@ -90,15 +148,67 @@ func ParseNote(data []byte) (*Note, error) {
 	return n, nil
 }
 
-// yamlError turns a YAML error into a ParseError with a file line number (YAML
-// counts from the line after the opening "---").
-func yamlError(err error) *ParseError {
+// isDelimiter reports whether line opens or closes frontmatter: "---" at the
+// start of the line, spaces after it allowed.
+func isDelimiter(line []byte) bool {
+	return string(bytes.TrimRight(line, " \t\r")) == "---"
+}
+
+// cutFrontmatter splits what follows the opening line at the closing one. As in
+// Obsidian, only a "---" at the start of a line closes the frontmatter: an
+// indented one is YAML text (a block scalar may hold a markdown rule). The split
+// is checked against adrg/frontmatter's, which reads the properties.
+func cutFrontmatter(rest []byte) (text, body []byte, ok bool) {
+	for pos := 0; pos < len(rest); {
+		line, _, found := bytes.Cut(rest[pos:], []byte("\n"))
+		next := pos + len(line)
+		if found {
+			next++
+		}
+		if isDelimiter(line) {
+			return rest[:pos], rest[next:], true
+		}
+		pos = next
+	}
+	return nil, nil, false
+}
+
+// yamlError turns a YAML error in text into a ParseError with a file line
+// number (YAML counts from the line after the opening "---"). An error found at
+// the end of text, such as a bracket never closed, is put on its last line
+// rather than on the closing "---".
+func yamlError(err error, text []byte) *ParseError {
 	msg := err.Error()
 	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return &ParseError{Line: line + 1, Msg: m[2]}
+		if yamlParserProblems[m[2]] {
+			line++
+		}
+		last := 0
+		for i, l := range bytes.Split(text, []byte("\n")) {
+			if len(bytes.TrimSpace(l)) > 0 {
+				last = i + 1
+			}
+		}
+		return &ParseError{Line: min(line, last) + 1, Msg: m[2]}
 	}
 	return &ParseError{Msg: msg}
+}
+
+// yamlParserProblems are the messages of YAML's parser errors, as opposed to its
+// scanner's: yaml.v3 counts the parser's lines from 0 and the scanner's from 1.
+var yamlParserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected <stream-start>":   true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
 }
 
 // checkKeys rejects mappings whose keys are not plain scalars, or repeat: such a
@@ -153,6 +263,9 @@ func (n *Note) Keys() []string {
 // first, for "id"). A nil v removes the key.
 func (n *Note) set(key string, v *yaml.Node) {
 	if n.fm == nil {
+		if v == nil {
+			return // nothing to remove; do not add an empty frontmatter
+		}
 		n.fm = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	}
 	for i := 0; i+1 < len(n.fm.Content); i += 2 {
@@ -193,6 +306,7 @@ func (n *Note) Bytes() ([]byte, error) {
 		}
 		b.WriteString("---" + nl)
 		if len(n.fm.Content) > 0 {
+			foldedToLiteral(n.fm)
 			var y bytes.Buffer
 			enc := yaml.NewEncoder(&y)
 			enc.SetIndent(2)
@@ -212,4 +326,25 @@ func (n *Note) Bytes() ([]byte, error) {
 	}
 	b.Write(n.Body)
 	return b.Bytes(), nil
+}
+
+// foldedToLiteral turns folded block scalars (">") that have an indented line
+// into literal ones ("|"), which mean the same: yaml.v3 writes such folded
+// scalars back with extra line breaks, which changes their value.
+func foldedToLiteral(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && n.Style&yaml.FoldedStyle != 0 && hasIndentedLine(n.Value) {
+		n.Style = n.Style&^yaml.FoldedStyle | yaml.LiteralStyle
+	}
+	for _, c := range n.Content {
+		foldedToLiteral(c)
+	}
+}
+
+func hasIndentedLine(s string) bool {
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+			return true
+		}
+	}
+	return false
 }

@@ -182,6 +182,9 @@ func Slug(title string) string {
 		}
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			if dash && b.Len() > 0 {
+				if n+2 > maxSlug { // no room for the dash and a character
+					break
+				}
 				b.WriteByte('-')
 				n++
 			}

@@ -1,0 +1,506 @@
+package vault
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// fakeKnown is what an index remembers: folders with their times and notes.
+type fakeKnown struct {
+	dirs  []DirStat
+	files map[string][]KnownFile
+}
+
+func (k *fakeKnown) Dirs() []DirStat { return k.dirs }
+
+func (k *fakeKnown) Files(dir string) []KnownFile { return k.files[dir] }
+
+// remember is what an index knows after recording res, the result of a scan
+// that stat'ed every note (so that Changed holds them all).
+func remember(res *ScanResult) *fakeKnown {
+	k := &fakeKnown{dirs: res.Dirs, files: map[string][]KnownFile{}}
+	for _, f := range append(slices.Clone(res.Changed), res.Suspect...) {
+		dir, name := filepath.Split(filepath.FromSlash(f.Path))
+		dir = filepath.ToSlash(filepath.Clean(dir))
+		if dir == "." {
+			dir = ""
+		}
+		k.files[dir] = append(k.files[dir], KnownFile{Name: name, Size: f.Size, MTime: f.MTime})
+	}
+	for _, files := range k.files {
+		slices.SortFunc(files, func(a, b KnownFile) int { return strings.Compare(a.Name, b.Name) })
+	}
+	return k
+}
+
+// The times a scan test gives files and folders: everything starts at t0; a
+// change made later is stamped t1. Both are long before racyAfter, so a scan
+// trusts them, unless a test says otherwise.
+var (
+	t0        = time.Date(2024, 1, 1, 10, 0, 0, 0, time.UTC)
+	t1        = t0.Add(time.Minute)
+	racyAfter = t0.Add(time.Hour).UnixNano()
+)
+
+// writeTree writes files (slash paths under root, contents) and stamps every
+// file and folder under root with t0.
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		writeAt(t, filepath.Join(root, filepath.FromSlash(p)), content, t0)
+	}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chtimes(p, t0, t0)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeAt writes a file, making its folders, and gives it time at.
+func writeAt(t *testing.T, path, content string, at time.Time) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stamp(t, path, at)
+}
+
+func stamp(t *testing.T, path string, at time.Time) {
+	t.Helper()
+	if err := os.Chtimes(path, at, at); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// scanSummary is the part of a ScanResult the scan tests compare.
+type scanSummary struct {
+	Changed, Suspect, Removed, Temps []string
+}
+
+func summarize(res *ScanResult) scanSummary {
+	var s scanSummary
+	for _, f := range res.Changed {
+		s.Changed = append(s.Changed, f.Path)
+	}
+	for _, f := range res.Suspect {
+		s.Suspect = append(s.Suspect, f.Path)
+	}
+	s.Removed = res.Removed
+	s.Temps = res.Temps
+	return s
+}
+
+func scan(t *testing.T, root string, known Known, opts ScanOptions) *ScanResult {
+	t.Helper()
+	res, err := Scan(root, known, opts)
+	if err != nil {
+		t.Fatalf("Scan: %v", err)
+	}
+	for _, p := range res.Problems {
+		t.Errorf("scan problem: %v", p)
+	}
+	return res
+}
+
+// sampleVault is a cortex folder with notes and what a scan must skip.
+var sampleVault = map[string]string{
+	"_index.md":                          "# Cortex memory index\n",
+	"memories/api/one.md":                "one",
+	"memories/api/two.md":                "two",
+	"memories/web/three.md":              "three",
+	"memories/web/notes.txt":             "not a note",
+	"memories/web/.hidden.md":            "hidden",
+	"memories/web/UPPER.MD":              "upper-case extension",
+	"memories/_index.md":                 "a note that happens to have this name",
+	"playbooks/deploy.md":                "not a memory",
+	".obsidian/workspace.md":             "Obsidian's own",
+	"memories/.trash/deleted.md":         "in a hidden folder",
+	"memories/api/.two.md.cortex-tmp-ab": "left by a writer that died",
+}
+
+func TestScanFindsEverything(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, sampleVault)
+	for _, known := range []Known{NoKnown{}, &fakeKnown{}} {
+		res := scan(t, root, known, ScanOptions{RacyAfter: racyAfter})
+		want := scanSummary{
+			Changed: []string{"memories/_index.md", "memories/api/one.md", "memories/api/two.md", "memories/web/UPPER.MD", "memories/web/three.md"},
+			Temps:   []string{"memories/api/.two.md.cortex-tmp-ab"},
+		}
+		if diff := cmp.Diff(want, summarize(res), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		wantDirs := []DirStat{
+			{Path: "", MTime: t0.UnixNano()},
+			{Path: "memories", MTime: t0.UnixNano()},
+			{Path: "memories/api", MTime: t0.UnixNano()},
+			{Path: "memories/web", MTime: t0.UnixNano()},
+		}
+		if diff := cmp.Diff(wantDirs, res.Dirs); diff != "" {
+			t.Errorf("Dirs (-want +got):\n%s", diff)
+		}
+		if res.Notes != 5 {
+			t.Errorf("Notes = %d, want 5", res.Notes)
+		}
+		for _, f := range res.Changed {
+			if f.Path == "memories/api/two.md" && (f.Size != 3 || f.MTime != t0.UnixNano()) {
+				t.Errorf("%s: size %d, time %d; want 3, %d", f.Path, f.Size, f.MTime, t0.UnixNano())
+			}
+		}
+	}
+}
+
+func TestScanChanges(t *testing.T) {
+	tests := []struct {
+		name  string
+		light bool // also scan without StatNotes, expecting wantLight
+		// change alters the vault at root after the index remembered it.
+		change    func(t *testing.T, root string)
+		racyAfter int64 // 0: racyAfter
+		want      scanSummary
+		wantLight scanSummary
+	}{
+		{
+			name: "nothing",
+		},
+		{
+			name: "new note",
+			change: func(t *testing.T, root string) {
+				writeAt(t, filepath.Join(root, "memories/api/new.md"), "new", t1)
+				stamp(t, filepath.Join(root, "memories/api"), t1)
+			},
+			want:      scanSummary{Changed: []string{"memories/api/new.md"}},
+			wantLight: scanSummary{Changed: []string{"memories/api/new.md"}},
+		},
+		{
+			name: "edited in place",
+			change: func(t *testing.T, root string) {
+				writeAt(t, filepath.Join(root, "memories/api/one.md"), "one, edited", t1)
+				stamp(t, filepath.Join(root, "memories/api"), t0) // a folder's time does not change
+			},
+			want: scanSummary{Changed: []string{"memories/api/one.md"}},
+		},
+		{
+			name: "edited in place, same size",
+			change: func(t *testing.T, root string) {
+				writeAt(t, filepath.Join(root, "memories/api/one.md"), "ONE", t1)
+				stamp(t, filepath.Join(root, "memories/api"), t0)
+			},
+			want: scanSummary{Changed: []string{"memories/api/one.md"}},
+		},
+		{
+			name: "edited in place, same size and time",
+			change: func(t *testing.T, root string) {
+				writeAt(t, filepath.Join(root, "memories/api/one.md"), "ONE", t0)
+				stamp(t, filepath.Join(root, "memories/api"), t0)
+			},
+		},
+		{
+			name: "edited in place in a folder that changed",
+			change: func(t *testing.T, root string) {
+				writeAt(t, filepath.Join(root, "memories/api/one.md"), "one, edited", t1)
+				writeAt(t, filepath.Join(root, "memories/api/new.md"), "new", t1)
+				stamp(t, filepath.Join(root, "memories/api"), t1)
+			},
+			want:      scanSummary{Changed: []string{"memories/api/new.md", "memories/api/one.md"}},
+			wantLight: scanSummary{Changed: []string{"memories/api/new.md"}},
+		},
+		{
+			name: "deleted",
+			change: func(t *testing.T, root string) {
+				remove(t, filepath.Join(root, "memories/web/three.md"))
+				stamp(t, filepath.Join(root, "memories/web"), t1)
+			},
+			want:      scanSummary{Removed: []string{"memories/web/three.md"}},
+			wantLight: scanSummary{Removed: []string{"memories/web/three.md"}},
+		},
+		{
+			name: "deleted, folder time unchanged",
+			change: func(t *testing.T, root string) {
+				remove(t, filepath.Join(root, "memories/web/three.md"))
+				stamp(t, filepath.Join(root, "memories/web"), t0)
+			},
+			want: scanSummary{Removed: []string{"memories/web/three.md"}},
+		},
+		{
+			name: "renamed",
+			change: func(t *testing.T, root string) {
+				rename(t, filepath.Join(root, "memories/api/one.md"), filepath.Join(root, "memories/api/uno.md"))
+				stamp(t, filepath.Join(root, "memories/api"), t1)
+			},
+			want:      scanSummary{Changed: []string{"memories/api/uno.md"}, Removed: []string{"memories/api/one.md"}},
+			wantLight: scanSummary{Changed: []string{"memories/api/uno.md"}, Removed: []string{"memories/api/one.md"}},
+		},
+		{
+			name: "moved to another folder",
+			change: func(t *testing.T, root string) {
+				rename(t, filepath.Join(root, "memories/api/two.md"), filepath.Join(root, "memories/web/two.md"))
+				stamp(t, filepath.Join(root, "memories/api"), t1)
+				stamp(t, filepath.Join(root, "memories/web"), t1)
+			},
+			want:      scanSummary{Changed: []string{"memories/web/two.md"}, Removed: []string{"memories/api/two.md"}},
+			wantLight: scanSummary{Changed: []string{"memories/web/two.md"}, Removed: []string{"memories/api/two.md"}},
+		},
+		{
+			name: "new folder",
+			change: func(t *testing.T, root string) {
+				writeAt(t, filepath.Join(root, "memories/docs/four.md"), "four", t1)
+				writeAt(t, filepath.Join(root, "memories/docs/deep/five.md"), "five", t1)
+				stamp(t, filepath.Join(root, "memories/docs/deep"), t1)
+				stamp(t, filepath.Join(root, "memories/docs"), t1)
+				stamp(t, filepath.Join(root, "memories"), t1)
+			},
+			want:      scanSummary{Changed: []string{"memories/docs/deep/five.md", "memories/docs/four.md"}},
+			wantLight: scanSummary{Changed: []string{"memories/docs/deep/five.md", "memories/docs/four.md"}},
+		},
+		{
+			name: "new folder deep down, folders above unchanged",
+			change: func(t *testing.T, root string) {
+				writeAt(t, filepath.Join(root, "memories/api/sub/six.md"), "six", t1)
+				stamp(t, filepath.Join(root, "memories/api/sub"), t1)
+				stamp(t, filepath.Join(root, "memories/api"), t1)
+				stamp(t, filepath.Join(root, "memories"), t0)
+				stamp(t, root, t0)
+			},
+			want:      scanSummary{Changed: []string{"memories/api/sub/six.md"}},
+			wantLight: scanSummary{Changed: []string{"memories/api/sub/six.md"}},
+		},
+		{
+			name: "folder removed",
+			change: func(t *testing.T, root string) {
+				if err := os.RemoveAll(filepath.Join(root, "memories/web")); err != nil {
+					t.Fatal(err)
+				}
+				stamp(t, filepath.Join(root, "memories"), t1)
+			},
+			want:      scanSummary{Removed: []string{"memories/web/UPPER.MD", "memories/web/three.md"}},
+			wantLight: scanSummary{Removed: []string{"memories/web/UPPER.MD", "memories/web/three.md"}},
+		},
+		{
+			name: "folder replaced by a file",
+			change: func(t *testing.T, root string) {
+				if err := os.RemoveAll(filepath.Join(root, "memories/web")); err != nil {
+					t.Fatal(err)
+				}
+				writeAt(t, filepath.Join(root, "memories/web"), "a file now", t1)
+				stamp(t, filepath.Join(root, "memories"), t1)
+			},
+			want:      scanSummary{Removed: []string{"memories/web/UPPER.MD", "memories/web/three.md"}},
+			wantLight: scanSummary{Removed: []string{"memories/web/UPPER.MD", "memories/web/three.md"}},
+		},
+		{
+			name: "temporary file",
+			change: func(t *testing.T, root string) {
+				writeAt(t, filepath.Join(root, "memories/web/.three.md.cortex-tmp-0123456789ab"), "half", t1)
+				stamp(t, filepath.Join(root, "memories/web"), t1)
+			},
+			want:      scanSummary{Temps: []string{"memories/web/.three.md.cortex-tmp-0123456789ab"}},
+			wantLight: scanSummary{Temps: []string{"memories/web/.three.md.cortex-tmp-0123456789ab"}},
+		},
+		{
+			name: "skipped: hidden, playbooks, the map, not markdown",
+			change: func(t *testing.T, root string) {
+				for _, p := range []string{
+					"memories/web/.new-hidden.md", ".obsidian/plugins/x.md", "memories/.trash/gone.md",
+					"playbooks/new.md", "playbooks/deep/new.md", "_index.md", "memories/web/new.txt",
+					".cortex-tmp-no-leading-name",
+				} {
+					writeAt(t, filepath.Join(root, p), "x", t1)
+				}
+				for _, d := range []string{"", "memories", "memories/web", ".obsidian", "playbooks", "memories/.trash"} {
+					stamp(t, filepath.Join(root, d), t1)
+				}
+			},
+			want:      scanSummary{Temps: []string{".cortex-tmp-no-leading-name"}},
+			wantLight: scanSummary{Temps: []string{".cortex-tmp-no-leading-name"}},
+		},
+		{
+			name: "racy folder is read again although its time matches",
+			change: func(t *testing.T, root string) {
+				writeAt(t, filepath.Join(root, "memories/api/new.md"), "new", t0)
+				stamp(t, filepath.Join(root, "memories/api"), t0)
+			},
+			racyAfter: t0.UnixNano(),
+			// Every note was written at t0, so in full mode each is suspect.
+			want:      scanSummary{Changed: []string{"memories/api/new.md"}, Suspect: []string{"memories/_index.md", "memories/api/one.md", "memories/api/two.md", "memories/web/UPPER.MD", "memories/web/three.md"}},
+			wantLight: scanSummary{Changed: []string{"memories/api/new.md"}},
+		},
+		{
+			name: "a folder whose time matches is trusted",
+			change: func(t *testing.T, root string) {
+				writeAt(t, filepath.Join(root, "memories/api/new.md"), "new", t0)
+				stamp(t, filepath.Join(root, "memories/api"), t0)
+			},
+			// The light scan cannot see the note; the full one reads the
+			// folder's notes it knows, not new ones.
+		},
+		{
+			name: "racy note with matching size and time is suspect",
+			change: func(t *testing.T, root string) {
+				writeAt(t, filepath.Join(root, "memories/api/one.md"), "ONE", t0)
+			},
+			racyAfter: t0.UnixNano(),
+			want:      scanSummary{Suspect: []string{"memories/_index.md", "memories/api/one.md", "memories/api/two.md", "memories/web/UPPER.MD", "memories/web/three.md"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			writeTree(t, root, sampleVault)
+			known := remember(scan(t, root, NoKnown{}, ScanOptions{StatNotes: true, RacyAfter: racyAfter}))
+			if tt.change != nil {
+				tt.change(t, root)
+			}
+			racy := racyAfter
+			if tt.racyAfter != 0 {
+				racy = tt.racyAfter
+			}
+			wantTemps := []string{"memories/api/.two.md.cortex-tmp-ab"}
+			for _, mode := range []struct {
+				statNotes bool
+				want      scanSummary
+			}{{true, tt.want}, {false, tt.wantLight}} {
+				res := scan(t, root, known, ScanOptions{StatNotes: mode.statNotes, RacyAfter: racy})
+				got := summarize(res)
+				// The leftover temporary file of the sample is reported by
+				// the scans that read its folder; these tests are about
+				// the rest.
+				got.Temps = slices.DeleteFunc(got.Temps, func(p string) bool { return slices.Contains(wantTemps, p) })
+				if diff := cmp.Diff(mode.want, got, cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("StatNotes=%v (-want +got):\n%s", mode.statNotes, diff)
+				}
+				if mode.statNotes && tt.want.Changed == nil && tt.want.Removed == nil && tt.want.Suspect == nil && !res.Clean() {
+					t.Errorf("StatNotes=%v: Clean() = false for %+v", mode.statNotes, got)
+				}
+			}
+		})
+	}
+}
+
+func remove(t *testing.T, path string) {
+	t.Helper()
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func rename(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestScanUnsettled: a folder read again because of its time counts as
+// unsettled; one that is trusted does not.
+func TestScanUnsettled(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"memories/api/one.md": "one"})
+	known := remember(scan(t, root, NoKnown{}, ScanOptions{StatNotes: true, RacyAfter: racyAfter}))
+	if res := scan(t, root, known, ScanOptions{RacyAfter: racyAfter}); res.Unsettled != 0 {
+		t.Errorf("settled vault: Unsettled = %d, want 0", res.Unsettled)
+	}
+	if res := scan(t, root, known, ScanOptions{RacyAfter: t0.UnixNano()}); res.Unsettled != 3 {
+		t.Errorf("racy vault: Unsettled = %d, want 3 (every folder)", res.Unsettled)
+	}
+}
+
+func TestScanMissingRoot(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"memories/api/one.md": "one", "memories/web/two.md": "two"})
+	known := remember(scan(t, root, NoKnown{}, ScanOptions{StatNotes: true, RacyAfter: racyAfter}))
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	for _, statNotes := range []bool{true, false} {
+		res := scan(t, root, known, ScanOptions{StatNotes: statNotes, RacyAfter: racyAfter})
+		want := scanSummary{Removed: []string{"memories/api/one.md", "memories/web/two.md"}}
+		if diff := cmp.Diff(want, summarize(res), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("StatNotes=%v (-want +got):\n%s", statNotes, diff)
+		}
+	}
+	res := scan(t, root, NoKnown{}, ScanOptions{StatNotes: true})
+	if !res.Clean() || len(res.Dirs) != 0 {
+		t.Errorf("a missing vault unknown to the index: %+v, want an empty result", res)
+	}
+}
+
+func TestScanUnreadableFolder(t *testing.T) {
+	if runtime.GOOS == "windows" || os.Geteuid() == 0 {
+		t.Skip("needs a folder the test cannot read")
+	}
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"memories/api/one.md": "one", "memories/web/two.md": "two"})
+	locked := filepath.Join(root, "memories/web")
+	if err := os.Chmod(locked, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(locked, 0o755) })
+	res, err := Scan(root, NoKnown{}, ScanOptions{StatNotes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Problems) != 1 || !errors.Is(res.Problems[0], fs.ErrPermission) {
+		t.Errorf("Problems = %v, want one permission error", res.Problems)
+	}
+	if got := summarize(res).Changed; !slices.Equal(got, []string{"memories/api/one.md"}) {
+		t.Errorf("Changed = %q, want the readable note", got)
+	}
+}
+
+// TestScanSymlinks: a link to a note is a note; a link to anything else, or to
+// nothing, is not.
+func TestScanSymlinks(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"memories/api/one.md": "one", "outside/target.md": "linked"})
+	for link, target := range map[string]string{
+		"memories/api/link.md":     filepath.Join(root, "outside/target.md"),
+		"memories/api/dangling.md": filepath.Join(root, "nowhere.md"),
+		"memories/api/folder.md":   filepath.Join(root, "outside"),
+	} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := scan(t, root, NoKnown{}, ScanOptions{StatNotes: true, RacyAfter: racyAfter})
+	want := []string{"memories/api/link.md", "memories/api/one.md", "outside/target.md"}
+	if diff := cmp.Diff(want, summarize(res).Changed); diff != "" {
+		t.Errorf("Changed (-want +got):\n%s", diff)
+	}
+}
+
+func TestVaultScan(t *testing.T) {
+	root := t.TempDir()
+	v, err := New(root, "cortex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, root, map[string]string{"cortex/memories/api/one.md": "one", "elsewhere/not-ours.md": "x"})
+	res, err := v.Scan(NoKnown{}, ScanOptions{StatNotes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"memories/api/one.md"}, summarize(res).Changed); diff != "" {
+		t.Errorf("Changed (-want +got):\n%s", diff)
+	}
+}

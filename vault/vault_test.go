@@ -1,0 +1,370 @@
+package vault
+
+import (
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cortexmem/cortex/memories"
+)
+
+func newVault(t *testing.T) *Vault {
+	t.Helper()
+	v, err := New(t.TempDir(), "cortex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestNew(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, root, folder string
+		wantErr            bool
+		wantInvalid        bool
+	}{
+		{name: "existing root", root: dir, folder: "cortex"},
+		{name: "root not made yet", root: filepath.Join(dir, "later"), folder: "cortex"},
+		{name: "nested folder", root: dir, folder: "a/b"},
+		{name: "empty root", root: "", folder: "cortex", wantErr: true, wantInvalid: true},
+		{name: "root is a file", root: file, folder: "cortex", wantErr: true, wantInvalid: true},
+		{name: "empty folder", root: dir, folder: "", wantErr: true, wantInvalid: true},
+		{name: "absolute folder", root: dir, folder: filepath.Join(dir, "x"), wantErr: true, wantInvalid: true},
+		{name: "folder outside the vault", root: dir, folder: "../x", wantErr: true, wantInvalid: true},
+		{name: "folder outside the vault after cleaning", root: dir, folder: "a/../../x", wantErr: true, wantInvalid: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := New(tt.root, tt.folder)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("New(%q, %q) = %v, %v; want error %v", tt.root, tt.folder, v, err, tt.wantErr)
+			}
+			if err != nil {
+				if got := errors.Is(err, memories.ErrInvalid); got != tt.wantInvalid {
+					t.Errorf("errors.Is(%v, ErrInvalid) = %v, want %v", err, got, tt.wantInvalid)
+				}
+				return
+			}
+			if want := filepath.Join(tt.root, tt.folder); v.Dir != want || v.Root != tt.root {
+				t.Errorf("Root, Dir = %q, %q; want %q, %q", v.Root, v.Dir, tt.root, want)
+			}
+		})
+	}
+}
+
+func TestPaths(t *testing.T) {
+	v := &Vault{Root: filepath.FromSlash("/vault"), Dir: filepath.FromSlash("/vault/cortex")}
+	if got, want := v.Abs("memories/a/x.md"), filepath.FromSlash("/vault/cortex/memories/a/x.md"); got != want {
+		t.Errorf("Abs = %q, want %q", got, want)
+	}
+	if got, want := v.VaultPath("memories/a/x.md"), "cortex/memories/a/x.md"; got != want {
+		t.Errorf("VaultPath = %q, want %q", got, want)
+	}
+	if got, want := v.IndexPath(), filepath.FromSlash("/vault/cortex/_index.md"); got != want {
+		t.Errorf("IndexPath = %q, want %q", got, want)
+	}
+}
+
+func TestCreateNames(t *testing.T) {
+	v := newVault(t)
+	mem := func(id, title, project string) *memories.Memory {
+		return &memories.Memory{ID: id, Title: title, Project: project, Body: "Body of " + id}
+	}
+	tests := []struct {
+		m       *memories.Memory
+		want    string
+		wantErr bool
+	}{
+		{m: mem("01hv4x8k2m3n4p5q6r7s8t9v0w", "Deploy it!", "infra"), want: "memories/infra/deploy-it-01hv4x8k.md"},
+		// Same title and id start: the name takes more of the id.
+		{m: mem("01hv4x8kaaaaaaaaaaaaaaaaaa", "Deploy it!", "infra"), want: "memories/infra/deploy-it-01hv4x8kaaaa.md"},
+		{m: mem("01hv4x8kaaaabbbbbbbbbbbbbb", "Deploy it!", "infra"), want: "memories/infra/deploy-it-01hv4x8kaaaabbbbbbbbbbbbbb.md"},
+		{m: mem("01hv4x8kaaaabbbbbbbbbbbbbb", "Deploy it!", "infra"), wantErr: true},
+		{m: mem("01hv4x8kaaaaaaaaaaaaaaaaaa", "Deploy it?", "infra"), want: "memories/infra/deploy-it-01hv4x8kaaaaaaaaaaaaaaaaaa.md"}, // the same slug
+		{m: mem("01hv4x8k2m3n4p5q6r7s8t9v0w", "Deploy it!", "web"), want: "memories/web/deploy-it-01hv4x8k.md"},
+		{m: mem("01hv4x8k2m3n4p5q6r7s8t9v0w", "Another title", "infra"), want: "memories/infra/another-title-01hv4x8k.md"},
+		{m: mem("01hv4x8k2m3n4p5q6r7s8t9v0w", "!!!", "infra"), want: "memories/infra/note-01hv4x8k.md"},
+		{m: mem("my-id", "Short id", "infra"), want: "memories/infra/short-id-my-id.md"},
+		{m: mem("my-id", "Short id", "infra"), wantErr: true},
+	}
+	for _, tt := range tests {
+		err := v.Create(tt.m)
+		if tt.wantErr {
+			if err == nil {
+				t.Errorf("Create(%s, %q) made %s, want an error", tt.m.ID, tt.m.Title, tt.m.Path)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("Create(%s, %q): %v", tt.m.ID, tt.m.Title, err)
+			continue
+		}
+		if tt.m.Path != tt.want {
+			t.Errorf("Create(%s, %q) made %s, want %s", tt.m.ID, tt.m.Title, tt.m.Path, tt.want)
+		}
+		n, err := NewNote(tt.m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkContent(t, v.Abs(tt.want), string(mustBytes(t, n)))
+	}
+	if runtime.GOOS != "windows" {
+		fi, err := os.Stat(v.Abs("memories/infra/deploy-it-01hv4x8k.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != FilePerm {
+			t.Errorf("note permissions %v, want %v", fi.Mode().Perm(), FilePerm)
+		}
+	}
+	// Every note is there once, and no temporary file is left.
+	res := scan(t, v.Dir, NoKnown{}, ScanOptions{StatNotes: true})
+	if len(res.Changed) != 8 || len(res.Temps) != 0 {
+		t.Errorf("the vault holds %d notes and temporary files %q; want 8 and none", len(res.Changed), res.Temps)
+	}
+}
+
+func TestSlug(t *testing.T) {
+	tests := []struct {
+		title, want string
+	}{
+		{"Deploy with blue-green", "deploy-with-blue-green"},
+		{"Hello, World!", "hello-world"},
+		{"  --Leading and trailing--  ", "leading-and-trailing"},
+		{"a  \t b", "a-b"},
+		{"C++ & Go: a/b_c", "c-go-a-b-c"},
+		{"v1.2.3", "v1-2-3"},
+		{"Café déjà vu", "café-déjà-vu"},
+		{"ÜBER Straße", "über-straße"},
+		{"日本語のメモ", "日本語のメモ"},
+		{"🚀 launch 🚀", "launch"},
+		{"", "note"},
+		{"!!!", "note"},
+		{"🚀", "note"},
+		{strings.Repeat("a", 70), strings.Repeat("a", 60)},
+		{strings.Repeat("abc ", 30), strings.TrimSuffix(strings.Repeat("abc-", 15), "-")},
+		// A word that would end past the limit is cut, and no dash is left
+		// dangling.
+		{strings.Repeat("a", 59) + " bcd", strings.Repeat("a", 59)},
+		{strings.Repeat("a", 58) + " bcd", strings.Repeat("a", 58) + "-b"},
+		{strings.Repeat("é", 70), strings.Repeat("é", 60)},
+	}
+	for _, tt := range tests {
+		if got := Slug(tt.title); got != tt.want {
+			t.Errorf("Slug(%q) = %q, want %q", tt.title, got, tt.want)
+		}
+	}
+}
+
+// TestSlugShape: whatever the title, a slug is 1 to 60 letters, digits and
+// single inner dashes.
+func TestSlugShape(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []rune("ab -_.!é日🚀\t\n")
+	for range 5000 {
+		r := make([]rune, rng.IntN(200))
+		for i := range r {
+			r[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		title := string(r)
+		s := Slug(title)
+		n := utf8.RuneCountInString(s)
+		ok := n >= 1 && n <= maxSlug && !strings.HasPrefix(s, "-") && !strings.HasSuffix(s, "-") && !strings.Contains(s, "--")
+		for _, c := range s {
+			ok = ok && (c == '-' || unicode.IsLetter(c) || unicode.IsDigit(c))
+		}
+		if !ok {
+			t.Fatalf("Slug(%q) = %q (%d characters)", title, s, n)
+		}
+	}
+}
+
+func TestReadAndLoad(t *testing.T) {
+	v := newVault(t)
+	const rel = "memories/infra/note.md"
+	const text = "---\ntitle: Loaded\ntags: [a]\n---\nBody.\n"
+	writeAt(t, v.Abs(rel), text, t0)
+
+	n, st, err := v.Read(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (FileStat{Path: rel, Size: int64(len(text)), MTime: t0.UnixNano()}); st != want {
+		t.Errorf("stat = %+v, want %+v", st, want)
+	}
+	if diff := cmp.Diff([]string{"title", "tags"}, n.Keys()); diff != "" {
+		t.Errorf("keys (-want +got):\n%s", diff)
+	}
+
+	m, err := v.Load(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &memories.Memory{
+		ID: memories.DerivedID(rel), Title: "Loaded", Type: memories.TypeNote, Project: "infra", Tags: []string{"a"},
+		Source: memories.SourceUser, Status: memories.StatusActive, Importance: 3, Created: t0, Updated: t0,
+		Body: "Body.\n", Path: rel,
+	}
+	if diff := cmp.Diff(want, m); diff != "" {
+		t.Errorf("Load (-want +got):\n%s", diff)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	v := newVault(t)
+	writeAt(t, v.Abs("memories/bad.md"), "---\ntitle: a\ntitle: b\n---\n", t0)
+	_, _, err := v.Read("memories/bad.md")
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Path != "cortex/memories/bad.md" || pe.Line != 3 {
+		t.Errorf("Read of a bad note: got %v, want a *ParseError at cortex/memories/bad.md:3", err)
+	}
+	if _, err := v.Load("memories/bad.md"); !errors.As(err, &pe) {
+		t.Errorf("Load of a bad note: got %v, want a *ParseError", err)
+	}
+
+	if _, _, err := v.Read("memories/missing.md"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Read of a missing note: got %v, want fs.ErrNotExist", err)
+	}
+
+	big := v.Abs("memories/big.md")
+	if err := os.WriteFile(big, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, MaxNoteBytes+1); err != nil {
+		t.Fatal(err)
+	}
+	_, st, err := v.ReadRaw("memories/big.md")
+	if !errors.Is(err, ErrTooLarge) || st.Size != MaxNoteBytes+1 {
+		t.Errorf("ReadRaw of a large note: got size %d, %v; want %d, ErrTooLarge", st.Size, err, MaxNoteBytes+1)
+	}
+	if err := os.Truncate(big, MaxNoteBytes); err != nil {
+		t.Fatal(err)
+	}
+	if data, _, err := v.ReadRaw("memories/big.md"); err != nil || len(data) != MaxNoteBytes {
+		t.Errorf("ReadRaw of a note at the limit: %d bytes, %v", len(data), err)
+	}
+}
+
+func TestRewrite(t *testing.T) {
+	v := newVault(t)
+	const rel = "memories/infra/note.md"
+	const text = "---\nid: abc\ntitle: Same\n---\nBody.\n"
+	writeAt(t, v.Abs(rel), text, t0)
+	n, _, err := v.Read(rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Unchanged bytes: nothing is written, so the file keeps its time.
+	if err := v.Rewrite(rel, n); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(v.Abs(rel)); err != nil || !fi.ModTime().Equal(t0) {
+		t.Errorf("an unchanged note was written again (time %v, %v)", fi.ModTime(), err)
+	}
+
+	if err := n.Apply(&memories.Memory{Title: "Changed"}, "title"); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Rewrite(rel, n); err != nil {
+		t.Fatal(err)
+	}
+	checkContent(t, v.Abs(rel), "---\nid: abc\ntitle: Changed\n---\nBody.\n")
+
+	// A note that is not there yet is written.
+	if err := v.Rewrite("memories/infra/new.md", n); err != nil {
+		t.Fatal(err)
+	}
+	checkContent(t, v.Abs("memories/infra/new.md"), "---\nid: abc\ntitle: Changed\n---\nBody.\n")
+	if got := dirNames(t, v.Abs("memories/infra")); !cmp.Equal(got, []string{"new.md", "note.md"}) {
+		t.Errorf("folder holds %q, want the two notes only", got)
+	}
+}
+
+func TestWriteIndex(t *testing.T) {
+	v := newVault(t) // cortex's folder does not exist yet
+	data := RenderIndex([]memories.Entry{entry("a", "x", 1)})
+	if err := v.WriteIndex(data); err != nil {
+		t.Fatal(err)
+	}
+	checkContent(t, v.IndexPath(), string(data))
+	stamp(t, v.IndexPath(), t0)
+	if err := v.WriteIndex(data); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(v.IndexPath()); err != nil || !fi.ModTime().Equal(t0) {
+		t.Errorf("an unchanged map was written again (time %v, %v)", fi.ModTime(), err)
+	}
+	other := RenderIndex(nil)
+	if err := v.ReplaceIndex(other); err != nil {
+		t.Fatal(err)
+	}
+	checkContent(t, v.IndexPath(), string(other))
+}
+
+func TestCleanTemps(t *testing.T) {
+	v := newVault(t)
+	writeAt(t, v.Abs("memories/a/.x.md.cortex-tmp-1"), "half", t0)
+	writeAt(t, v.Abs("memories/a/x.md"), "note", t0)
+	temps := []string{"memories/a/.x.md.cortex-tmp-1", "memories/a/.gone.md.cortex-tmp-2"}
+	if err := v.CleanTemps(temps); err != nil {
+		t.Fatalf("CleanTemps: %v", err)
+	}
+	if got := dirNames(t, v.Abs("memories/a")); !cmp.Equal(got, []string{"x.md"}) {
+		t.Errorf("folder holds %q, want only x.md", got)
+	}
+	// A temporary path that is a non-empty folder cannot go, and says so.
+	writeAt(t, v.Abs("memories/b/.y.cortex-tmp-3/inside"), "x", t0)
+	if err := v.CleanTemps([]string{"memories/b/.y.cortex-tmp-3"}); err == nil {
+		t.Error("CleanTemps of a folder with files succeeded")
+	}
+}
+
+func TestAppendEvents(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	if err := AppendEvents(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("no events made the log: %v", err)
+	}
+	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
+	first := []memories.Event{
+		{Time: at, Op: memories.OpSave, ID: "01a", Path: "memories/a/x.md", Title: "X"},
+		{Time: at, Op: memories.OpSupersede, ID: "01b", Ref: "01a", Reason: "newer \"quoted\"\nline"},
+	}
+	second := []memories.Event{{Time: at.Add(time.Second), Op: memories.OpUpdate, ID: "01b"}}
+	for _, evs := range [][]memories.Event{first, second} {
+		if err := AppendEvents(path, evs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := `{"ts":"2024-06-01T12:00:00Z","op":"save","id":"01a","path":"memories/a/x.md","title":"X"}
+{"ts":"2024-06-01T12:00:00Z","op":"supersede","id":"01b","ref":"01a","reason":"newer \"quoted\"\nline"}
+{"ts":"2024-06-01T12:00:01Z","op":"update","id":"01b"}
+`
+	checkContent(t, path, want)
+	if runtime.GOOS != "windows" {
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != FilePerm {
+			t.Errorf("log permissions %v (%v), want %v", fi.Mode().Perm(), err, FilePerm)
+		}
+	}
+	if err := AppendEvents(filepath.Join(t.TempDir(), "missing", "events.jsonl"), first); err == nil {
+		t.Error("AppendEvents into a missing folder succeeded")
+	}
+}
