@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,6 +21,13 @@ import (
 type Note struct {
 	// fm is the frontmatter mapping; nil when the file has none.
 	fm *yaml.Node
+	// text is the frontmatter as it was in the file, and keyLines where each
+	// of its top-level properties starts: a rewrite changes the lines of the
+	// properties it sets and leaves every other byte as the person wrote it.
+	text     []byte
+	keyLines map[string]int
+	// edited lists the properties set since parsing, in order.
+	edited []string
 	// Body is everything after the closing "---" line, verbatim (line endings
 	// included).
 	Body []byte
@@ -145,6 +154,11 @@ func ParseNote(data []byte) (*Note, error) {
 	if err := checkKeys(n.fm); err != nil {
 		return nil, err
 	}
+	n.text = text
+	n.keyLines = make(map[string]int, len(n.fm.Content)/2)
+	for i := 0; i+1 < len(n.fm.Content); i += 2 {
+		n.keyLines[n.fm.Content[i].Value] = n.fm.Content[i].Line - 1
+	}
 	return n, nil
 }
 
@@ -236,15 +250,21 @@ func (n *Note) Has(key string) bool { return n.value(key) != nil }
 
 // value returns the value node of key, or nil.
 func (n *Note) value(key string) *yaml.Node {
+	_, v := n.pair(key)
+	return v
+}
+
+// pair returns the key and value nodes of key, or nils.
+func (n *Note) pair(key string) (*yaml.Node, *yaml.Node) {
 	if n.fm == nil {
-		return nil
+		return nil, nil
 	}
 	for i := 0; i+1 < len(n.fm.Content); i += 2 {
 		if n.fm.Content[i].Value == key {
-			return n.fm.Content[i+1]
+			return n.fm.Content[i], n.fm.Content[i+1]
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // Keys lists the frontmatter keys in file order.
@@ -267,6 +287,9 @@ func (n *Note) set(key string, v *yaml.Node) {
 			return // nothing to remove; do not add an empty frontmatter
 		}
 		n.fm = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	}
+	if !slices.Contains(n.edited, key) {
+		n.edited = append(n.edited, key)
 	}
 	for i := 0; i+1 < len(n.fm.Content); i += 2 {
 		if n.fm.Content[i].Value != key {
@@ -305,18 +328,13 @@ func (n *Note) Bytes() ([]byte, error) {
 			nl = "\r\n"
 		}
 		b.WriteString("---" + nl)
-		if len(n.fm.Content) > 0 {
-			foldedToLiteral(n.fm)
-			var y bytes.Buffer
-			enc := yaml.NewEncoder(&y)
-			enc.SetIndent(2)
-			if err := enc.Encode(n.fm); err != nil {
-				return nil, fmt.Errorf("encode frontmatter: %w", err)
+		if out, ok := n.splice(); ok {
+			b.Write(out)
+		} else if len(n.fm.Content) > 0 {
+			out, err := encodeYAML(n.fm)
+			if err != nil {
+				return nil, err
 			}
-			if err := enc.Close(); err != nil {
-				return nil, fmt.Errorf("encode frontmatter: %w", err)
-			}
-			out := y.Bytes()
 			if n.crlf {
 				out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
 			}
@@ -326,6 +344,147 @@ func (n *Note) Bytes() ([]byte, error) {
 	}
 	b.Write(n.Body)
 	return b.Bytes(), nil
+}
+
+// encodeYAML renders a node as YAML with two-space indents.
+func encodeYAML(node *yaml.Node) ([]byte, error) {
+	foldedToLiteral(node)
+	var y bytes.Buffer
+	enc := yaml.NewEncoder(&y)
+	enc.SetIndent(2)
+	if err := enc.Encode(node); err != nil {
+		return nil, fmt.Errorf("encode frontmatter: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("encode frontmatter: %w", err)
+	}
+	return y.Bytes(), nil
+}
+
+// splice renders the frontmatter by editing the text it was read from: the lines
+// of each property set since parsing are replaced (or removed, or added — "id"
+// first, others last), every other line is kept byte for byte, so a rewrite
+// touches nothing a person wrote beyond what it must. ok is false when there is
+// no such text, or the edited text would not read back as the properties now
+// are; Bytes then encodes the whole frontmatter.
+func (n *Note) splice() ([]byte, bool) {
+	if n.text == nil {
+		return nil, false
+	}
+	if len(n.edited) == 0 {
+		return n.text, true
+	}
+	lines := strings.SplitAfter(string(n.text), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	// Each property owns its first line and the lines that continue it:
+	// indented ones, sequence items, and blank lines inside them.
+	type span struct{ from, to int }
+	spans := map[string]span{}
+	for key, from := range n.keyLines {
+		to := from + 1
+		for j := to; j < len(lines); j++ {
+			l := strings.TrimRight(lines[j], "\r\n")
+			if l == "" {
+				continue
+			}
+			if l[0] != ' ' && l[0] != '\t' && l[0] != '-' {
+				break
+			}
+			to = j + 1
+		}
+		spans[key] = span{from, to}
+	}
+	replace := map[int]string{} // first line of a span → its new text
+	drop := map[int]bool{}
+	var head, tail strings.Builder
+	for _, key := range n.edited {
+		k, v := n.pair(key)
+		var text string
+		if v != nil {
+			one := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{
+				withoutHeadComment(k), withoutHeadComment(v)}}
+			out, err := encodeYAML(one)
+			if err != nil {
+				return nil, false
+			}
+			text = string(out)
+			if n.crlf {
+				text = strings.ReplaceAll(text, "\n", "\r\n")
+			}
+		}
+		sp, existed := spans[key]
+		switch {
+		case existed:
+			replace[sp.from] = text
+			for j := sp.from + 1; j < sp.to; j++ {
+				drop[j] = true
+			}
+		case key == "id":
+			head.WriteString(text)
+		default:
+			tail.WriteString(text)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(head.String())
+	for j, l := range lines {
+		if text, ok := replace[j]; ok {
+			b.WriteString(text)
+		} else if !drop[j] {
+			b.WriteString(l)
+		}
+	}
+	if tail.Len() > 0 && len(lines) > 0 && !strings.HasSuffix(lines[len(lines)-1], "\n") {
+		b.WriteString("\n")
+	}
+	b.WriteString(tail.String())
+	out := []byte(b.String())
+	if !sameProperties(out, n.fm) {
+		return nil, false
+	}
+	return out, true
+}
+
+// withoutHeadComment copies v without the comments above it, which stay in the
+// lines kept around it.
+func withoutHeadComment(v *yaml.Node) *yaml.Node {
+	c := *v
+	c.HeadComment, c.FootComment = "", ""
+	return &c
+}
+
+// sameProperties reports whether text reads back as the properties of fm: the
+// same keys in the same order with the same values.
+func sameProperties(text []byte, fm *yaml.Node) bool {
+	var doc yaml.Node
+	if err := decodeFrontmatter(text, &doc); err != nil {
+		return false
+	}
+	var got, want any
+	if len(doc.Content) == 1 {
+		if doc.Content[0].Decode(&got) != nil {
+			return false
+		}
+	}
+	if fm.Decode(&want) != nil {
+		return false
+	}
+	if len(fm.Content) == 0 {
+		return got == nil || reflect.DeepEqual(got, map[string]any{})
+	}
+	gotKeys := []string{}
+	if len(doc.Content) == 1 {
+		for i := 0; i+1 < len(doc.Content[0].Content); i += 2 {
+			gotKeys = append(gotKeys, doc.Content[0].Content[i].Value)
+		}
+	}
+	wantKeys := []string{}
+	for i := 0; i+1 < len(fm.Content); i += 2 {
+		wantKeys = append(wantKeys, fm.Content[i].Value)
+	}
+	return slices.Equal(gotKeys, wantKeys) && reflect.DeepEqual(got, want)
 }
 
 // foldedToLiteral turns folded block scalars (">") that have an indented line

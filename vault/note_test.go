@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/cortexmem/cortex/memories"
 )
@@ -497,7 +498,55 @@ func FuzzParseNote(f *testing.F) {
 		if diff := cmp.Diff(decoded(t, n), decoded(t, back), cmpopts.EquateNaNs(), nullIsEmpty); diff != "" {
 			t.Fatalf("values of %q changed in %q (-first +again):\n%s", data, out, diff)
 		}
+
+		// An edit as supersede makes one: the keys it sets change, the others
+		// keep their values, and the body stays.
+		edited, _ := ParseNote(data)
+		hadID := edited.Has("id")
+		m := &memories.Memory{ID: "01hv4x8k2m3n4p5q6r7s8t9v0x", Status: memories.StatusSuperseded, SupersedeReason: "fuzz: a reason"}
+		keys := []string{"status", "supersede_reason"}
+		if !hadID {
+			keys = append(keys, "id")
+		}
+		if err := edited.Apply(m, keys...); err != nil {
+			t.Fatal(err)
+		}
+		out, err = edited.Bytes()
+		if err != nil {
+			t.Fatalf("Bytes after an edit of %q: %v", data, err)
+		}
+		again, err := ParseNote(out)
+		if err != nil {
+			t.Fatalf("the edit of %q renders %q, which does not read: %v", data, out, err)
+		}
+		if !bytes.Equal(again.Body, n.Body) {
+			t.Fatalf("the edit of %q changed the body: %q", data, out)
+		}
+		for _, k := range n.Keys() {
+			if k == "status" || k == "supersede_reason" || k == "id" {
+				continue
+			}
+			if diff := cmp.Diff(nodeValue(t, n.value(k)), nodeValue(t, again.value(k)), cmpopts.EquateNaNs(), nullIsEmpty); diff != "" {
+				t.Fatalf("the edit of %q changed %q in %q (-before +after):\n%s", data, k, out, diff)
+			}
+		}
+		if got := again.Memory("memories/p/x.md", time.Time{}); got.Status != memories.StatusSuperseded || got.SupersedeReason != "fuzz: a reason" {
+			t.Fatalf("the edit of %q did not take: %q", data, out)
+		}
 	})
+}
+
+// nodeValue is a property's value as plain Go values (or the decoding error).
+func nodeValue(t *testing.T, v *yaml.Node) any {
+	t.Helper()
+	if v == nil {
+		return nil
+	}
+	var x any
+	if err := v.Decode(&x); err != nil {
+		return err.Error()
+	}
+	return textKeys(x)
 }
 
 // decoded is a note's frontmatter as plain Go values, or the error YAML gives
