@@ -145,7 +145,9 @@ func openBleve(dir string, readOnly bool) (*Bleve, error) {
 func writerConfig() map[string]any {
 	return map[string]any{
 		"bolt_timeout":           boltTimeout,
-		"scorchMergePlanOptions": map[string]any{"MaxSegmentsPerTier": 1000, "SegmentsPerMergeTask": 1000},
+		// A floor of one document keeps the planner's budget from collapsing
+		// to a single segment on small indexes, which would merge every time.
+		"scorchMergePlanOptions": map[string]any{"MaxSegmentsPerTier": 1000, "SegmentsPerMergeTask": 1000, "FloorSegmentSize": 1},
 	}
 }
 
@@ -229,6 +231,10 @@ type Doc struct {
 func (b *Bleve) Apply(docs []Doc) error {
 	if len(docs) == 0 {
 		return nil
+	}
+	if b.readOnly {
+		// Scorch would wait forever for a persister a read-only index never runs.
+		return fmt.Errorf("index batch: index opened read-only")
 	}
 	batch := b.idx.NewBatch()
 	for _, d := range docs {

@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -68,6 +69,9 @@ type Catalog struct {
 	overIDs   map[string]string // id → path of readable overlay records
 	overDirs  map[string]int64  // folder → time, from the journal
 	journaled int
+	// journalLen is how many bytes of the journal hold committed batches: what
+	// follows is a torn tail that the next append must drop.
+	journalLen int64
 
 	entries []memories.Entry // built on demand
 }
@@ -130,7 +134,7 @@ func (c *Catalog) Close() error {
 // Clone returns a catalog sharing c's base whose overlay Put can change without
 // changing c. Close only the original.
 func (c *Catalog) Clone() *Catalog {
-	n := &Catalog{Schema: c.Schema, WrittenAt: c.WrittenAt, base: c.base, journaled: c.journaled,
+	n := &Catalog{Schema: c.Schema, WrittenAt: c.WrittenAt, base: c.base, journaled: c.journaled, journalLen: c.journalLen,
 		over: maps.Clone(c.over), overIDs: maps.Clone(c.overIDs), overDirs: maps.Clone(c.overDirs)}
 	return n
 }
@@ -516,7 +520,17 @@ func (c *Catalog) appendJournal(dir string, b []byte, dirs []vault.DirStat, obse
 	if err != nil {
 		return fmt.Errorf("write index catalog journal: %w", err)
 	}
-	_, err = f.Write(b)
+	// A crash in the middle of an earlier append leaves an uncommitted tail:
+	// appended to, it would garble this batch's first line or be committed
+	// with it. The writer has held the lock since the catalog was loaded, so
+	// nothing past journalLen can be another writer's batch.
+	end, err := f.Seek(0, io.SeekEnd)
+	if err == nil && end > c.journalLen {
+		end, err = c.journalLen, f.Truncate(c.journalLen)
+	}
+	if err == nil {
+		_, err = f.Write(b)
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -526,6 +540,7 @@ func (c *Catalog) appendJournal(dir string, b []byte, dirs []vault.DirStat, obse
 	if err != nil {
 		return fmt.Errorf("write index catalog journal: %w", err)
 	}
+	c.journalLen = end + int64(len(b))
 	return nil
 }
 
@@ -572,7 +587,7 @@ func (c *Catalog) Write(dir string, dirs []vault.DirStat, observedAt time.Time) 
 	}
 	c.base = b
 	c.over, c.overIDs, c.overDirs = map[string]*Record{}, map[string]string{}, map[string]int64{}
-	c.journaled, c.entries = 0, nil
+	c.journaled, c.journalLen, c.entries = 0, 0, nil
 	return nil
 }
 
@@ -581,7 +596,7 @@ func (c *Catalog) Write(dir string, dirs []vault.DirStat, observedAt time.Time) 
 func (c *Catalog) replay(s string) error {
 	pending := map[string]*Record{}
 	pendingDirs := map[string]int64{}
-	line := 0
+	line, pos := 0, int64(0)
 	for s != "" {
 		line++
 		l, rest, ok := strings.Cut(s, "\n")
@@ -589,6 +604,7 @@ func (c *Catalog) replay(s string) error {
 			break // a torn last line: its batch never committed
 		}
 		s = rest
+		pos += int64(len(l)) + 1
 		switch {
 		case strings.HasPrefix(l, "@\t"):
 			t, err := strconv.ParseInt(l[2:], 10, 64)
@@ -600,6 +616,7 @@ func (c *Catalog) replay(s string) error {
 			maps.Copy(c.overDirs, pendingDirs)
 			pending, pendingDirs = map[string]*Record{}, map[string]int64{}
 			c.WrittenAt = max(c.WrittenAt, t)
+			c.journalLen = pos
 		case strings.HasPrefix(l, "d\t"):
 			d, t, ok := strings.Cut(l[2:], "\t")
 			v, err := strconv.ParseInt(t, 10, 64)

@@ -1,0 +1,172 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cortexmem/cortex/memories"
+)
+
+// ls lists the names in dir.
+func ls(t *testing.T, dir string) []string {
+	t.Helper()
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, de := range des {
+		names = append(names, de.Name())
+	}
+	return names
+}
+
+func TestGenerations(t *testing.T) {
+	x := New(filepath.Join(t.TempDir(), "index"))
+	if _, err := x.Current(); !errors.Is(err, ErrNoCatalog) {
+		t.Fatalf("Current of a new index: %v, want ErrNoCatalog", err)
+	}
+
+	now := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	var gens []string
+	for i := range 3 {
+		gen, b, err := x.NewGeneration(now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Apply(docs(corpus()[i : i+1])); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckGeneration(gen); err != nil {
+			t.Errorf("CheckGeneration(%s): %v", filepath.Base(gen), err)
+		}
+		gens = append(gens, gen)
+	}
+	if gens[0] == gens[1] {
+		t.Fatalf("two generations made at the same time share a folder: %s", gens[0])
+	}
+	for _, g := range gens {
+		if got, want := filepath.Dir(g), x.Dir; got != want {
+			t.Errorf("generation %s is in %s, want %s", g, got, want)
+		}
+		if !strings.HasPrefix(filepath.Base(g), genPrefix) {
+			t.Errorf("generation %s does not start with %q", g, genPrefix)
+		}
+	}
+	// Not generations: they must survive Publish.
+	for _, p := range []string{"other", genPrefix + "file"} {
+		if p == "other" {
+			if err := os.Mkdir(filepath.Join(x.Dir, p), 0o700); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := os.WriteFile(filepath.Join(x.Dir, p), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An unpublished generation is not live.
+	if _, err := x.Current(); !errors.Is(err, ErrNoCatalog) {
+		t.Errorf("Current before Publish: %v, want ErrNoCatalog", err)
+	}
+
+	if err := x.Publish(gens[1]); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := x.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := cur, gens[1]; got != want {
+		t.Errorf("Current = %s, want %s", got, want)
+	}
+	want := []string{currentFile, filepath.Base(gens[1]), genPrefix + "file", "other"}
+	slices.Sort(want)
+	if diff := cmp.Diff(ls(t, x.Dir), want); diff != "" {
+		t.Errorf("index folder after Publish (-got +want):\n%s", diff)
+	}
+
+	b, err := OpenGeneration(cur, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ms, err := b.Search(context.Background(), memories.SearchRequest{Size: 10, IncludeSuperseded: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 1 || ms[0].ID != corpus()[1].ID {
+		t.Errorf("published generation holds %+v, want only %s", ms, corpus()[1].ID)
+	}
+}
+
+func TestCurrentCorrupt(t *testing.T) {
+	for _, tc := range []struct {
+		content string
+		want    string // the generation named, "" for a CorruptError
+	}{
+		{"gen-1-abcd\n", "gen-1-abcd"},
+		{"  gen-1-abcd \r\n", "gen-1-abcd"},
+		{"", ""},
+		{"\n", ""},
+		{"garbage\n", ""},
+		{"../gen-1\n", ""},
+		{"gen-1/../../etc\n", ""},
+		{`gen-1\..\x` + "\n", ""},
+		{"CURRENT", ""},
+	} {
+		t.Run(tc.content, func(t *testing.T) {
+			x := New(t.TempDir())
+			if err := os.WriteFile(filepath.Join(x.Dir, currentFile), []byte(tc.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, err := x.Current()
+			if tc.want == "" {
+				var ce *CorruptError
+				if !errors.As(err, &ce) {
+					t.Errorf("Current = %q, %v, want a CorruptError", got, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := filepath.Join(x.Dir, tc.want); got != want {
+				t.Errorf("Current = %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func TestCheckGeneration(t *testing.T) {
+	x := New(t.TempDir())
+	gen, b, err := x.NewGeneration(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(gen, bleveDir, "index_meta.json")); err != nil {
+		t.Fatal(err)
+	}
+	var ce *CorruptError
+	if err := CheckGeneration(gen); !errors.As(err, &ce) {
+		t.Errorf("CheckGeneration without index_meta.json: %v, want a CorruptError", err)
+	}
+	if err := CheckGeneration(filepath.Join(x.Dir, "gen-missing")); !errors.As(err, &ce) {
+		t.Errorf("CheckGeneration of a missing generation: %v, want a CorruptError", err)
+	}
+	if _, err := OpenGeneration(filepath.Join(x.Dir, "gen-missing"), true); !errors.As(err, &ce) {
+		t.Errorf("OpenGeneration of a missing generation: %v, want a CorruptError", err)
+	}
+}
