@@ -144,7 +144,7 @@ func openBleve(dir string, readOnly bool) (*Bleve, error) {
 // merged on Close instead, only when they have piled up.
 func writerConfig() map[string]any {
 	return map[string]any{
-		"bolt_timeout":           boltTimeout,
+		"bolt_timeout": boltTimeout,
 		// A floor of one document keeps the planner's budget from collapsing
 		// to a single segment on small indexes, which would merge every time.
 		"scorchMergePlanOptions": map[string]any{"MaxSegmentsPerTier": 1000, "SegmentsPerMergeTask": 1000, "FloorSegmentSize": 1},
