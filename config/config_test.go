@@ -1,0 +1,167 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cortexmem/cortex/memories"
+)
+
+func TestResolvePrecedence(t *testing.T) {
+	home := t.TempDir()
+	state := filepath.Join(home, ".cortex")
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeConfig := func(t *testing.T, path, content string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fileInState := filepath.Join(state, "config.yaml")
+	writeConfig(t, fileInState, "vault: notes-from-file\nlock_timeout: 3s\nfreshness: 250ms\n")
+	other := filepath.Join(home, "other.yaml")
+	writeConfig(t, other, "vault: ~/other-vault\n")
+
+	tests := []struct {
+		name  string
+		flags Flags
+		env   map[string]string
+		want  Settings
+	}{
+		{
+			name: "config file in the default state folder, relative to the file",
+			want: Settings{Vault: filepath.Join(state, "notes-from-file"), Home: state, ConfigFile: fileInState,
+				LockTimeout: 3 * time.Second, Freshness: 250 * time.Millisecond},
+		},
+		{
+			name: "environment beats the file",
+			env:  map[string]string{EnvVault: "/env/vault"},
+			want: Settings{Vault: "/env/vault", Home: state, ConfigFile: fileInState,
+				LockTimeout: 3 * time.Second, Freshness: 250 * time.Millisecond},
+		},
+		{
+			name:  "flag beats the environment",
+			flags: Flags{Vault: "/flag/vault"},
+			env:   map[string]string{EnvVault: "/env/vault"},
+			want: Settings{Vault: "/flag/vault", Home: state, ConfigFile: fileInState,
+				LockTimeout: 3 * time.Second, Freshness: 250 * time.Millisecond},
+		},
+		{
+			name: "config file from the environment, ~ expanded",
+			env:  map[string]string{EnvConfig: other},
+			want: Settings{Vault: filepath.Join(home, "other-vault"), Home: state, ConfigFile: other,
+				LockTimeout: DefaultLockTimeout, Freshness: DefaultFreshness},
+		},
+		{
+			name:  "a state folder from the flag moves the default config file",
+			flags: Flags{Home: filepath.Join(home, "elsewhere")},
+			want: Settings{Vault: filepath.Join(home, "obsidian-brain"), Home: filepath.Join(home, "elsewhere"),
+				ConfigFile: filepath.Join(home, "elsewhere", "config.yaml"), LockTimeout: DefaultLockTimeout, Freshness: DefaultFreshness},
+		},
+		{
+			name: "a state folder from the environment",
+			env:  map[string]string{EnvHome: "~/st"},
+			want: Settings{Vault: filepath.Join(home, "obsidian-brain"), Home: filepath.Join(home, "st"),
+				ConfigFile: filepath.Join(home, "st", "config.yaml"), LockTimeout: DefaultLockTimeout, Freshness: DefaultFreshness},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Resolve(tt.flags, func(k string) string { return tt.env[k] }, home)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.want.VaultFolder = DefaultVaultFolder
+			tt.want.Ranking = memories.DefaultRanking()
+			if diff := cmp.Diff(*got, tt.want); diff != "" {
+				t.Errorf("settings (-got +want):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestResolveRelativeFlagIsFromWorkingDir(t *testing.T) {
+	got, err := Resolve(Flags{Vault: "rel/vault", Home: t.TempDir()}, func(string) string { return "" }, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	if want := filepath.Join(wd, "rel", "vault"); got.Vault != want {
+		t.Errorf("vault = %s, want %s", got.Vault, want)
+	}
+}
+
+func TestConfigFileErrors(t *testing.T) {
+	tests := []struct {
+		name, content, want string
+	}{
+		{"unknown key", "vault: x\nvaultt: y\n", "line 2: unknown key vaultt"},
+		{"not yaml", "vault: [\n", "did not find expected"},
+		{"bad lock timeout", "lock_timeout: soon\n", `lock_timeout: "soon" is not a positive duration`},
+		{"zero lock timeout", "lock_timeout: 0s\n", "is not a positive duration"},
+		{"freshness too long", "freshness: 2h\n", `freshness: "2h" is not a duration from 0s to 1m`},
+		{"negative weight", "recall:\n  weights:\n    relevance: -1\n", "recall.weights.relevance: must be a number ≥ 0"},
+		{"all weights zero", "recall:\n  weights: {relevance: 0, recency: 0, activation: 0, importance: 0}\n", "recall.weights: must not all be 0"},
+		{"recency base", "recall:\n  recency_base: 2\n", "recall.recency_base: must be in (0, 1]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "config.yaml")
+			if err := os.WriteFile(file, []byte(tt.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Resolve(Flags{Config: file, Home: dir}, func(string) string { return "" }, dir)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want one containing %q", err, tt.want)
+			}
+			if !errors.Is(err, memories.ErrInvalid) {
+				t.Errorf("err %v is not ErrInvalid (a usage error)", err)
+			}
+			if !strings.Contains(err.Error(), file) {
+				t.Errorf("err %v does not name the file", err)
+			}
+		})
+	}
+}
+
+func TestConfigWeightsAndEmptyFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(file, []byte("# nothing but a comment\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Resolve(Flags{Config: file, Home: dir}, func(string) string { return "" }, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(got.Ranking, memories.DefaultRanking()); diff != "" {
+		t.Errorf("ranking of an empty file (-got +want):\n%s", diff)
+	}
+	if err := os.WriteFile(file, []byte("recall:\n  weights: {relevance: 1, recency: 0, activation: 0, importance: 0}\n  recency_base: 0.99\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err = Resolve(Flags{Config: file, Home: dir}, func(string) string { return "" }, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := memories.Ranking{Weights: memories.Weights{Relevance: 1}, RecencyBase: 0.99}
+	if diff := cmp.Diff(got.Ranking, want); diff != "" {
+		t.Errorf("ranking (-got +want):\n%s", diff)
+	}
+}
+
+func TestTildeWithoutHome(t *testing.T) {
+	_, err := Resolve(Flags{Vault: "~/v", Home: "/tmp/x", Config: "/nonexistent/c.yaml"}, func(string) string { return "" }, "")
+	if err == nil || !strings.Contains(err.Error(), "vault") {
+		t.Errorf("err = %v, want a vault error about ~", err)
+	}
+}
