@@ -66,8 +66,6 @@ type ScanResult struct {
 	Temps []string
 	// Problems are folders or files that could not be read; the scan goes on.
 	Problems []error
-	// Notes is the number of notes found.
-	Notes int
 	// Unsettled counts folders read again and notes checked by content because
 	// their times were too recent to trust, or changed since the index last
 	// looked: a full check that finds everything as the index knows it can
@@ -219,7 +217,6 @@ func (s *scanner) statKnown(rel string, files []KnownFile) {
 	}
 	var changed, suspect []FileStat
 	var removed []string
-	notes := 0
 	for i, f := range files {
 		st := stats[i]
 		switch {
@@ -231,13 +228,12 @@ func (s *scanner) statKnown(rel string, files []KnownFile) {
 		case st.mtime >= s.opts.RacyAfter:
 			suspect = append(suspect, FileStat{Path: join(rel, f.Name), Size: st.size, MTime: st.mtime})
 		}
-		notes++
+
 	}
 	s.mu.Lock()
 	s.res.Changed = append(s.res.Changed, changed...)
 	s.res.Suspect = append(s.res.Suspect, suspect...)
 	s.res.Removed = append(s.res.Removed, removed...)
-	s.res.Notes += notes
 	s.mu.Unlock()
 }
 
@@ -260,7 +256,6 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 	}
 	var changed, suspect []FileStat
 	var removed, temps []string
-	notes := 0
 	for _, e := range entries {
 		p := join(rel, e.name)
 		switch {
@@ -275,7 +270,6 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 				s.visit(p, true)
 			}
 		case e.note && !(rel == "" && e.name == IndexFile):
-			notes++
 			f := knownFiles[e.name]
 			delete(knownFiles, e.name)
 			st := FileStat{Path: p, Size: e.size, MTime: e.mtime}
@@ -295,7 +289,6 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 	s.res.Suspect = append(s.res.Suspect, suspect...)
 	s.res.Removed = append(s.res.Removed, removed...)
 	s.res.Temps = append(s.res.Temps, temps...)
-	s.res.Notes += notes
 	s.mu.Unlock()
 }
 
