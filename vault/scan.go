@@ -222,13 +222,11 @@ func (s *scanner) statKnown(rel string, files []KnownFile) {
 		switch {
 		case !st.ok:
 			removed = append(removed, join(rel, f.Name))
-			continue
 		case st.size != f.Size || st.mtime != f.MTime:
 			changed = append(changed, FileStat{Path: join(rel, f.Name), Size: st.size, MTime: st.mtime})
 		case st.mtime >= s.opts.RacyAfter:
 			suspect = append(suspect, FileStat{Path: join(rel, f.Name), Size: st.size, MTime: st.mtime})
 		}
-
 	}
 	s.mu.Lock()
 	s.res.Changed = append(s.res.Changed, changed...)
