@@ -1,0 +1,36 @@
+//go:build linux
+
+package vault
+
+import (
+	"errors"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// replace moves the synced temporary file tmp to path. When path exists the two
+// are exchanged atomically and the old file, now at tmp, is removed: a plain
+// rename over an existing file makes ext4 flush and free the old file's blocks
+// inside the rename, which costs milliseconds for a large file, while the
+// exchange costs microseconds and is just as atomic for readers. A crash
+// between the exchange and the removal leaves the old content at tmp, a
+// temporary file that the next write cleans up.
+func replace(tmp, path string) error {
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		return os.Rename(tmp, path) // nothing to exchange with, or not a file
+	}
+	err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, path, unix.RENAME_EXCHANGE)
+	switch {
+	case err == nil:
+		if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	case errors.Is(err, unix.ENOENT), errors.Is(err, unix.EINVAL), errors.Is(err, unix.ENOSYS),
+		errors.Is(err, unix.EOPNOTSUPP), errors.Is(err, unix.EXDEV), errors.Is(err, unix.EPERM):
+		// No file to exchange with, or a file system that cannot exchange.
+		return os.Rename(tmp, path)
+	}
+	return &os.LinkError{Op: "exchange", Old: tmp, New: path, Err: err}
+}
