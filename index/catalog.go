@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -208,7 +209,7 @@ func (c *Catalog) Holders(fid string) ([]*Record, error) {
 			add(r)
 		}
 	}
-	for _, p := range sortedKeys(c.over) {
+	for _, p := range slices.Sorted(maps.Keys(c.over)) {
 		add(c.over[p])
 	}
 	return out, nil
@@ -218,7 +219,7 @@ func (c *Catalog) Holders(fid string) ([]*Record, error) {
 // ".md", is name (how the map of contents links notes), or nil.
 func (c *Catalog) ByNoteName(project, name string) (*Record, error) {
 	file := name + ".md"
-	for _, p := range sortedKeys(c.over) {
+	for _, p := range slices.Sorted(maps.Keys(c.over)) {
 		if r := c.over[p]; r != nil && r.Broken == "" && r.Project == project && path.Base(p) == file {
 			return r, nil
 		}
@@ -315,7 +316,7 @@ func (c *Catalog) Records(fn func(*Record) error) error {
 			}
 		}
 	}
-	for _, p := range sortedKeys(c.over) {
+	for _, p := range slices.Sorted(maps.Keys(c.over)) {
 		if r := c.over[p]; r != nil {
 			if err := fn(r); err != nil {
 				return err
@@ -471,7 +472,7 @@ func (c *Catalog) Commit(dir string, changes map[string]*Record, dirs []vault.Di
 	c.Put(changes)
 	c.journaled += len(changes)
 	var b []byte
-	for _, k := range sortedKeys(changes) {
+	for _, k := range slices.Sorted(maps.Keys(changes)) {
 		if r := changes[k]; r != nil {
 			b = appendRecord(b, r)
 		} else {
@@ -641,13 +642,4 @@ func (c *Catalog) replay(s string) error {
 func splitPath(p string) (string, string) {
 	dir, name := path.Split(p)
 	return strings.TrimSuffix(dir, "/"), name
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -3,8 +3,10 @@ package index
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -130,7 +132,7 @@ func (m *model) remove(paths ...string) {
 
 func (m *model) sorted() []*Record {
 	var out []*Record
-	for _, p := range sortedKeys(m.recs) {
+	for _, p := range slices.Sorted(maps.Keys(m.recs)) {
 		out = append(out, m.recs[p])
 	}
 	return out
@@ -238,13 +240,13 @@ func checkCatalog(t *testing.T, c *Catalog, m *model, gone ...string) {
 	}
 
 	var wantDirs []vault.DirStat
-	for _, d := range sortedKeys(m.dirs) {
+	for _, d := range slices.Sorted(maps.Keys(m.dirs)) {
 		wantDirs = append(wantDirs, vault.DirStat{Path: d, MTime: m.dirs[d]})
 	}
 	if diff := cmp.Diff(c.Dirs(), wantDirs, cmpopts.EquateEmpty(), cmpopts.SortSlices(func(a, b vault.DirStat) bool { return a.Path < b.Path })); diff != "" {
 		t.Errorf("Dirs (-got +want):\n%s", diff)
 	}
-	for _, d := range append(sortedKeys(m.dirs), "no/such/folder") {
+	for _, d := range append(slices.Sorted(maps.Keys(m.dirs)), "no/such/folder") {
 		var want []vault.KnownFile
 		for _, r := range m.sorted() {
 			if rd, name := splitPath(r.Path); rd == d {

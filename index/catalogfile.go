@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -363,7 +365,7 @@ func encodeBase(schema string, writtenAt int64, recs []*Record, dirs []vault.Dir
 		}
 		return files[i].name < files[j].name
 	})
-	dirNames := sortedKeys(dirTimes)
+	dirNames := slices.Sorted(maps.Keys(dirTimes))
 	dirIndex := make(map[string]int, len(dirNames))
 	for i, d := range dirNames {
 		dirIndex[d] = i

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"maps"
+	"slices"
 	"sort"
 
 	"github.com/cortexmem/cortex/index"
@@ -72,7 +74,7 @@ func (c *changeSet) settleIDs(reread func(vault.FileStat) (*index.Record, *memor
 			}
 		}
 	}
-	for _, p := range sortedKeys(c.recs) {
+	for _, p := range slices.Sorted(maps.Keys(c.recs)) {
 		if r := c.recs[p]; r != nil && r.Broken == "" && touched[r.FID] {
 			if _, ok := olds[p]; !ok {
 				old, err := c.cat.Get(p)
@@ -84,7 +86,7 @@ func (c *changeSet) settleIDs(reread func(vault.FileStat) (*index.Record, *memor
 			holders[r.FID] = append(holders[r.FID], r)
 		}
 	}
-	for _, fid := range sortedKeys(holders) {
+	for _, fid := range slices.Sorted(maps.Keys(holders)) {
 		hs := holders[fid]
 		owner := owner(fid, hs, olds)
 		for _, h := range hs {
@@ -133,7 +135,7 @@ func owner(fid string, hs []*index.Record, olds map[string]*index.Record) *index
 // result lists the Bleve operations (deletes first, so a re-used id is not
 // deleted after it is indexed) and the catalog changes.
 func (c *changeSet) result() ([]index.Doc, map[string]*index.Record, error) {
-	paths := sortedKeys(c.recs)
+	paths := slices.Sorted(maps.Keys(c.recs))
 	indexed := map[string]bool{}
 	var adds []index.Doc
 	for _, p := range paths {
@@ -157,13 +159,4 @@ func (c *changeSet) result() ([]index.Doc, map[string]*index.Record, error) {
 	}
 	sort.Slice(docs, func(i, j int) bool { return docs[i].ID < docs[j].ID })
 	return append(docs, adds...), c.recs, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

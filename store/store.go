@@ -18,9 +18,11 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -559,7 +561,7 @@ func (s *Store) writeMap(cat *index.Catalog, recs map[string]*index.Record) erro
 		data, err := os.ReadFile(s.v.IndexPath())
 		if err == nil {
 			changes := make([]vault.IndexChange, 0, len(recs))
-			for _, p := range sortedKeys(recs) {
+			for _, p := range slices.Sorted(maps.Keys(recs)) {
 				var c vault.IndexChange
 				old, err := cat.Get(p)
 				if err != nil {
