@@ -43,7 +43,13 @@ func (s *Store) Check(ctx context.Context) (h *Health, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer release(rl, &err)
+	var settle func()
+	defer func() {
+		release(rl, &err)
+		if err == nil && settle != nil {
+			settle()
+		}
+	}()
 	gen, cat, err := s.load()
 	if err != nil {
 		return nil, err
@@ -57,6 +63,10 @@ func (s *Store) Check(ctx context.Context) (h *Health, err error) {
 		h.Temps = append(h.Temps, s.v.VaultPath(t))
 	}
 	h.Pending = len(scan.Changed) + len(scan.Removed)
+	if scan.Clean() && scan.Unsettled > 0 {
+		writtenAt := cat.WrittenAt
+		settle = func() { s.settle(ctx, gen, writtenAt, scan) }
+	}
 	shared := map[string][]string{}
 	err = cat.Records(func(r *index.Record) error {
 		switch {

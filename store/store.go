@@ -253,19 +253,25 @@ func (s *Store) settle(ctx context.Context, gen string, writtenAt int64, scan *c
 		return
 	}
 	defer wl.Release()
-	il, err := s.lockIndex(ctx, false)
-	if err != nil {
-		return
-	}
-	defer il.Release()
 	cur, cat, err := s.load()
 	if err != nil {
 		return
 	}
 	defer cat.Close()
 	if cur == gen && cat.WrittenAt == writtenAt {
-		_ = cat.Confirm(gen, scan.Dirs, scan.started)
+		_ = s.confirm(ctx, cat, gen, scan)
 	}
+}
+
+// confirm records a clean full check in the catalog's journal, holding the
+// index lock exclusively for that; the caller holds the write lock.
+func (s *Store) confirm(ctx context.Context, cat *index.Catalog, gen string, scan *check) (err error) {
+	il, err := s.lockIndex(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer release(il, &err)
+	return cat.Confirm(gen, scan.Dirs, scan.started)
 }
 
 // markChecked records a full check that began at t. It is a hint, so failures
@@ -402,6 +408,14 @@ func (s *Store) begin(ctx context.Context, full bool) (*writeState, error) {
 		s.warn(fmt.Sprintf("could not remove leftover temporary files: %v", err))
 	}
 	st := &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: &SyncReport{}}
+	if scan.Clean() && scan.full && scan.Unsettled > 0 {
+		// Record what the full check saw, so the commands that follow trust it
+		// (see settle). The write lock is held already.
+		if err := s.confirm(ctx, cat, gen, scan); err != nil {
+			_ = cat.Close()
+			return nil, err
+		}
+	}
 	if !scan.Clean() {
 		if st.report, err = s.apply(ctx, st, scan); err != nil {
 			_ = cat.Close()

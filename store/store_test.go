@@ -506,3 +506,36 @@ func TestReadOnlyVaultStillAnswers(t *testing.T) {
 		t.Errorf("recall = %v", got)
 	}
 }
+
+// After a burst of writes, notes and folders are too recent to trust on their
+// times; the first full check that finds them unchanged records that, once, so
+// the commands after it need not look again.
+func TestFullCheckSettlesRecentChanges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out the two-second racy window")
+	}
+	e := newEnv(t, 0)
+	e.save("The aquarium pump is checked every morning", "zoo")
+	journal := func() string {
+		files, _ := filepath.Glob(filepath.Join(e.home, "index", "gen-*", "catalog.journal"))
+		if len(files) != 1 {
+			t.Fatalf("journals: %v", files)
+		}
+		data, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	before := journal()
+	time.Sleep(2100 * time.Millisecond)
+	e.recall("aquarium")
+	settled := journal()
+	if len(settled) <= len(before) || !strings.HasSuffix(settled, "\n") || !strings.Contains(settled[len(before):], "@\t") {
+		t.Fatalf("the full check recorded nothing; journal grew from %d to %d bytes", len(before), len(settled))
+	}
+	e.recall("aquarium")
+	if again := journal(); again != settled {
+		t.Errorf("a second check with nothing new wrote to the journal again:\n%s", again[len(settled):])
+	}
+}
