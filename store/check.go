@@ -1,10 +1,13 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"sort"
 
 	"github.com/cortexmem/cortex/index"
+	"github.com/cortexmem/cortex/vault"
 )
 
 // Health is what `cortex doctor` reports about the store.
@@ -21,6 +24,10 @@ type Health struct {
 	SharedIDs []SharedID `json:"shared_ids"`
 	// Temps lists leftover temporary files.
 	Temps []string `json:"temps"`
+	// MapRepaired says the map of contents did not match the notes and was
+	// rewritten (it is not synced to disk on every change, see
+	// vault.WriteDerived, so a power loss can leave it behind).
+	MapRepaired bool `json:"map_repaired"`
 	// Sync is what the check's own sync did first.
 	Sync *SyncReport `json:"sync"`
 }
@@ -92,6 +99,13 @@ func (s *Store) Check(ctx context.Context) (h *Health, err error) {
 		return nil, err
 	}
 	h.Notes = len(entries)
+	want := vault.RenderIndex(entries)
+	if got, err := os.ReadFile(s.v.IndexPath()); err != nil || !bytes.Equal(got, want) {
+		if err := s.v.WriteIndex(want); err != nil {
+			return nil, err
+		}
+		h.MapRepaired = true
+	}
 	b, err := index.OpenGeneration(gen, true)
 	if err != nil {
 		return nil, err

@@ -539,3 +539,30 @@ func TestFullCheckSettlesRecentChanges(t *testing.T) {
 		t.Errorf("a second check with nothing new wrote to the journal again:\n%s", again[len(settled):])
 	}
 }
+
+func TestDoctorRepairsTheMapOfContents(t *testing.T) {
+	e := newEnv(t, 0)
+	e.save("The reptile house heating fails below minus ten", "zoo")
+	want := e.read("_index.md")
+	if err := os.WriteFile(e.abs("_index.md"), nil, 0o600); err != nil { // as a power loss may leave it
+		t.Fatal(err)
+	}
+	h, err := e.st.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.MapRepaired || e.read("_index.md") != want {
+		t.Errorf("map not repaired (repaired=%v):\n%s", h.MapRepaired, e.read("_index.md"))
+	}
+	if h, _ := e.st.Check(context.Background()); h.MapRepaired {
+		t.Error("a map that matches was rewritten again")
+	}
+	// A damaged map is also rendered afresh by the next change.
+	if err := os.WriteFile(e.abs("_index.md"), []byte("garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.save("The reptile house gets a backup heater in winter", "zoo")
+	if got := e.read("_index.md"); !strings.Contains(got, "## zoo (2)") {
+		t.Errorf("map after a save over a damaged one:\n%s", got)
+	}
+}

@@ -27,9 +27,9 @@ func IsTemp(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
 }
 
-// WriteFile replaces path with data atomically.
+// WriteFile replaces path with data atomically and durably.
 func WriteFile(path string, data []byte) error {
-	tmp, err := writeTemp(path, data)
+	tmp, err := writeTemp(path, data, true)
 	if err != nil {
 		return err
 	}
@@ -40,10 +40,25 @@ func WriteFile(path string, data []byte) error {
 	return syncDir(filepath.Dir(path))
 }
 
+// WriteDerived replaces path with data atomically but does not wait for the disk:
+// for files cortex derives from the notes (the map of contents), which a process
+// crash cannot tear and which the next change rewrites after a power loss.
+func WriteDerived(path string, data []byte) error {
+	tmp, err := writeTemp(path, data, false)
+	if err != nil {
+		return err
+	}
+	if err := replace(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("replace %s: %w", path, err)
+	}
+	return nil
+}
+
 // CreateFile writes data to path atomically, failing with an error that matches
 // fs.ErrExist when path already exists: a new note never replaces another.
 func CreateFile(path string, data []byte) error {
-	tmp, err := writeTemp(path, data)
+	tmp, err := writeTemp(path, data, true)
 	if err != nil {
 		return err
 	}
@@ -61,8 +76,8 @@ func CreateFile(path string, data []byte) error {
 	return syncDir(filepath.Dir(path))
 }
 
-// writeTemp writes data to a new hidden file beside path and syncs it.
-func writeTemp(path string, data []byte) (string, error) {
+// writeTemp writes data to a new hidden file beside path, and syncs it.
+func writeTemp(path string, data []byte, sync bool) (string, error) {
 	dir, base := filepath.Split(path)
 	var rnd [6]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
@@ -74,7 +89,7 @@ func writeTemp(path string, data []byte) (string, error) {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	_, err = f.Write(data)
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {

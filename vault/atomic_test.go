@@ -118,14 +118,14 @@ func TestIsTemp(t *testing.T) {
 // the ones IsTemp and the scan recognise.
 func TestTempNames(t *testing.T) {
 	dir := t.TempDir()
-	tmp, err := writeTemp(filepath.Join(dir, "note.md"), []byte("x"))
+	tmp, err := writeTemp(filepath.Join(dir, "note.md"), []byte("x"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if name := filepath.Base(tmp); !IsTemp(name) || filepath.Dir(tmp) != dir {
 		t.Errorf("temporary file %s: IsTemp = %v, want a temporary file in %s", tmp, IsTemp(name), dir)
 	}
-	other, err := writeTemp(filepath.Join(dir, "note.md"), []byte("x"))
+	other, err := writeTemp(filepath.Join(dir, "note.md"), []byte("x"), true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,5 +155,26 @@ func TestMkdirAll(t *testing.T) {
 	}
 	if err := MkdirAll(filepath.Join(file, "sub")); err == nil {
 		t.Error("MkdirAll under a file succeeded")
+	}
+}
+
+func TestWriteDerived(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "_index.md")
+	for _, content := range []string{"first\n", "second, longer\n"} {
+		if err := WriteDerived(p, []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != content {
+			t.Errorf("got %q, want %q", got, content)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files left: %v", entries)
 	}
 }

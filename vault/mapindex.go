@@ -3,6 +3,7 @@ package vault
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path"
 	"sort"
 	"strconv"
@@ -349,15 +350,19 @@ func lineNote(line string) string {
 // IndexPath is the absolute path of the map of contents.
 func (v *Vault) IndexPath() string { return v.Abs(IndexFile) }
 
-// WriteIndex writes the map of contents when its bytes changed.
+// WriteIndex writes the map of contents when its bytes changed. It is derived
+// from the notes, so it is not synced (see WriteDerived).
 func (v *Vault) WriteIndex(data []byte) error {
 	if err := MkdirAll(v.Dir); err != nil {
 		return err
 	}
-	return v.Rewrite(IndexFile, &Note{Body: data})
+	if old, err := os.ReadFile(v.IndexPath()); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	return WriteDerived(v.IndexPath(), data)
 }
 
 // ReplaceIndex writes the map of contents, known to differ from what is there.
 func (v *Vault) ReplaceIndex(data []byte) error {
-	return WriteFile(v.IndexPath(), data)
+	return WriteDerived(v.IndexPath(), data)
 }

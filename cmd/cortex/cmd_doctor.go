@@ -88,6 +88,11 @@ func runDoctor(ctx context.Context, a *app) error {
 				fmt.Fprintf(w, "                %s: %v\n", sh.ID, sh.Paths)
 			}
 		}
+		if h.MapRepaired {
+			fmt.Fprintln(w, "! map         _index.md did not match the notes; rewritten")
+		} else {
+			fmt.Fprintln(w, "✓ map         _index.md matches the notes")
+		}
 		if len(h.Temps) == 0 {
 			fmt.Fprintln(w, "✓ temp files  none left over")
 		} else {
