@@ -76,10 +76,10 @@ func TestSaveFields(t *testing.T) {
 		},
 		{
 			name: "action items are open",
-			req:  SaveRequest{Content: "TODO: rotate the staging API keys", Type: "action"},
+			req:  SaveRequest{Content: "Rotate the staging API keys before Friday", Type: "action"},
 			want: Memory{
-				Title: "TODO: rotate the staging API keys", Type: TypeAction, Project: "general",
-				Source: SourceUser, Status: StatusOpen, Importance: 3, Body: "TODO: rotate the staging API keys",
+				Title: "Rotate the staging API keys before Friday", Type: TypeAction, Project: "general",
+				Source: SourceUser, Status: StatusOpen, Importance: 3, Body: "Rotate the staging API keys before Friday",
 			},
 		},
 		{
