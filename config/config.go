@@ -63,6 +63,13 @@ type File struct {
 		Weights     *memories.Weights `yaml:"weights"`
 		RecencyBase float64           `yaml:"recency_base"`
 	} `yaml:"recall"`
+	// Dedup sets the similarity thresholds of SPEC §5, each from 0 to 1.
+	Dedup struct {
+		Duplicate    *float64 `yaml:"duplicate"`
+		Related      *float64 `yaml:"related"`
+		MinedSkip    *float64 `yaml:"mined_skip"`
+		MinedRelated *float64 `yaml:"mined_related"`
+	} `yaml:"dedup"`
 }
 
 // Settings are the resolved paths and settings.
@@ -74,12 +81,14 @@ type Settings struct {
 	LockTimeout time.Duration
 	Freshness   time.Duration
 	Ranking     memories.Ranking
+	Checks      memories.Checks
 }
 
 // Resolve works out the settings from flags, the environment (getenv) and the
 // config file. userHome is the user's home folder, for "~".
 func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, error) {
-	s := &Settings{VaultFolder: DefaultVaultFolder, LockTimeout: DefaultLockTimeout, Freshness: DefaultFreshness, Ranking: memories.DefaultRanking()}
+	s := &Settings{VaultFolder: DefaultVaultFolder, LockTimeout: DefaultLockTimeout, Freshness: DefaultFreshness,
+		Ranking: memories.DefaultRanking(), Checks: memories.DefaultChecks()}
 	var err error
 	if s.Home, err = pick("home", f.Home, getenv(EnvHome), "", DefaultHome, userHome, ""); err != nil {
 		return nil, err
@@ -119,6 +128,19 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 	}
 	if err := s.Ranking.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.ConfigFile, err)
+	}
+	th := &s.Checks.Thresholds
+	for _, v := range []struct {
+		from *float64
+		to   *float64
+	}{{file.Dedup.Duplicate, &th.Duplicate}, {file.Dedup.Related, &th.Related},
+		{file.Dedup.MinedSkip, &th.MinedSkip}, {file.Dedup.MinedRelated, &th.MinedRelated}} {
+		if v.from != nil {
+			*v.to = *v.from
+		}
+	}
+	if err := th.Check(); err != nil {
+		return nil, &memories.ArgError{Arg: s.ConfigFile, Rule: err.Error()}
 	}
 	return s, nil
 }

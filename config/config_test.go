@@ -81,6 +81,7 @@ func TestResolvePrecedence(t *testing.T) {
 			}
 			tt.want.VaultFolder = DefaultVaultFolder
 			tt.want.Ranking = memories.DefaultRanking()
+			tt.want.Checks = memories.DefaultChecks()
 			if diff := cmp.Diff(*got, tt.want); diff != "" {
 				t.Errorf("settings (-got +want):\n%s", diff)
 			}
@@ -111,6 +112,10 @@ func TestConfigFileErrors(t *testing.T) {
 		{"negative weight", "recall:\n  weights:\n    relevance: -1\n", "recall.weights.relevance: must be a number ≥ 0"},
 		{"all weights zero", "recall:\n  weights: {relevance: 0, recency: 0, activation: 0, importance: 0}\n", "recall.weights: must not all be 0"},
 		{"recency base", "recall:\n  recency_base: 2\n", "recall.recency_base: must be in (0, 1]"},
+		{"dedup threshold above 1", "dedup:\n  duplicate: 1.5\n", "dedup.duplicate: must be from 0 to 1"},
+		{"dedup threshold negative", "dedup:\n  mined_skip: -0.1\n", "dedup.mined_skip: must be from 0 to 1"},
+		{"related above duplicate", "dedup:\n  duplicate: 0.5\n  related: 0.6\n", "dedup.related: must not be above dedup.duplicate"},
+		{"dedup threshold not a number", "dedup:\n  related: high\n", "line 2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -156,6 +161,23 @@ func TestConfigWeightsAndEmptyFile(t *testing.T) {
 	want := memories.Ranking{Weights: memories.Weights{Relevance: 1}, RecencyBase: 0.99}
 	if diff := cmp.Diff(got.Ranking, want); diff != "" {
 		t.Errorf("ranking (-got +want):\n%s", diff)
+	}
+}
+
+func TestConfigDedupThresholds(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(file, []byte("dedup:\n  duplicate: 0.8\n  related: 0.25\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Resolve(Flags{Config: file, Home: dir}, func(string) string { return "" }, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := memories.DefaultChecks()
+	want.Thresholds.Duplicate, want.Thresholds.Related = 0.8, 0.25 // the others keep their defaults
+	if diff := cmp.Diff(got.Checks, want); diff != "" {
+		t.Errorf("checks (-got +want):\n%s", diff)
 	}
 }
 

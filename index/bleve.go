@@ -322,6 +322,16 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 	if req.Project != "" {
 		filter(fieldProject, req.Project)
 	}
+	if len(req.Projects) > 0 {
+		anyOf := make([]query.Query, len(req.Projects))
+		for i, p := range req.Projects {
+			q := bleve.NewTermQuery(p)
+			q.SetField(fieldProject)
+			q.SetBoost(0)
+			anyOf[i] = q
+		}
+		bq.AddMust(bleve.NewDisjunctionQuery(anyOf...))
+	}
 	if req.Type != "" {
 		filter(fieldType, string(req.Type))
 	}

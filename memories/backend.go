@@ -15,6 +15,9 @@ type Backend interface {
 	// Every write fn makes is durable when it returns; the map of contents and the
 	// event log are brought up to date once, after fn.
 	Update(ctx context.Context, fn func(Tx) error) error
+	// Log adds an event to the audit log without writing anything else (a
+	// refusal).
+	Log(ctx context.Context, ev Event) error
 }
 
 // Snapshot reads the store.
@@ -56,7 +59,9 @@ type SearchRequest struct {
 	// AnyTerm relaxes the match from every term of Text to any of them.
 	AnyTerm bool
 
-	Project           string
+	Project string
+	// Projects, when set, keeps memories of any of these projects.
+	Projects          []string
 	Type              Type
 	IncludeSuperseded bool
 
@@ -78,8 +83,12 @@ type Event struct {
 	ID     string    `json:"id"`
 	Path   string    `json:"path,omitempty"`
 	Title  string    `json:"title,omitempty"`
-	Ref    string    `json:"ref,omitempty"` // the other memory of a supersede
+	Ref    string    `json:"ref,omitempty"` // the other memory: superseded, or duplicated
 	Reason string    `json:"reason,omitempty"`
+	// Rule and Hash describe a refusal: the rule that fired and a hash of the
+	// refused text, which itself is written nowhere.
+	Rule string `json:"rule,omitempty"`
+	Hash string `json:"hash,omitempty"`
 }
 
 // Audit log operations.
@@ -89,4 +98,5 @@ const (
 	OpSupersede        = "supersede"
 	OpDeleteBySupersed = "delete-by-supersede"
 	OpImport           = "import"
+	OpReject           = "reject"
 )

@@ -26,6 +26,7 @@ type fakeBackend struct {
 	creates        []*Memory // copies, as written
 	patches        []patchCall
 	events         []Event
+	logged         []Event // through Log: refusals
 	searches       []SearchRequest
 
 	loadErr map[string]error // by path
@@ -74,6 +75,11 @@ func (f *fakeBackend) View(_ context.Context, fn func(Snapshot) error) error {
 func (f *fakeBackend) Update(_ context.Context, fn func(Tx) error) error {
 	f.updates++
 	return fn(&fakeTx{f})
+}
+
+func (f *fakeBackend) Log(_ context.Context, ev Event) error {
+	f.logged = append(f.logged, ev)
+	return nil
 }
 
 // stored returns the memory at path, failing the test when there is none.
@@ -177,6 +183,7 @@ func (x *fakeTx) Search(_ context.Context, req SearchRequest) ([]Hit, error) {
 	for _, m := range x.f.mems {
 		e := x.entry(m)
 		if req.Project != "" && e.Project != req.Project ||
+			len(req.Projects) > 0 && !slices.Contains(req.Projects, e.Project) ||
 			req.Type != "" && e.Type != req.Type ||
 			!req.IncludeSuperseded && !e.Live() {
 			continue

@@ -36,14 +36,28 @@ func (r *SaveResult) Message() string {
 	return fmt.Sprintf("Memory saved: %s '%s'", r.ShortID, r.Title)
 }
 
-// Save validates a memory and writes it as a new note.
+// Save validates a memory, screens it (Checks) and writes it as a new note
+// linked to the memories most like it. A refusal is a *RejectedError.
 func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error) {
 	m, err := s.newMemory("content", req)
 	if err != nil {
 		return nil, err
 	}
+	if err := s.screen(ctx, m.Title, m.Body); err != nil {
+		return nil, err
+	}
 	var res *SaveResult
 	err = s.backend.Update(ctx, func(tx Tx) error {
+		// Compared under the write lock, so that two saves of one text at
+		// once cannot both pass.
+		dup, related, err := s.compare(ctx, tx, m, "")
+		if err != nil {
+			return err
+		}
+		if dup != nil {
+			return s.refuseDuplicate(tx, m, dup)
+		}
+		m.Related = noteNames(related)
 		if err := tx.Create(ctx, m); err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ type Service struct {
 	now     func() time.Time
 	ids     IDGen
 	ranking Ranking
+	checks  Checks
 }
 
 // Option configures a Service.
@@ -28,7 +29,7 @@ func WithRanking(r Ranking) Option { return func(s *Service) { s.ranking = r } }
 // NewService returns a service over b with the system clock, ULIDs and the default
 // ranking unless options say otherwise.
 func NewService(b Backend, opts ...Option) *Service {
-	s := &Service{backend: b, now: time.Now, ids: NewULIDGen(nil), ranking: DefaultRanking()}
+	s := &Service{backend: b, now: time.Now, ids: NewULIDGen(nil), ranking: DefaultRanking(), checks: DefaultChecks()}
 	for _, o := range opts {
 		o(s)
 	}

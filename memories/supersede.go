@@ -85,6 +85,19 @@ func (s *Service) Supersede(ctx context.Context, req SupersedeRequest) (*Superse
 			if err != nil {
 				return err
 			}
+			if err := s.screen(ctx, repl.Title, repl.Body); err != nil {
+				return err
+			}
+			// A replacement may be a near-copy of what it replaces (that is
+			// how a memory is updated), never of another memory.
+			dup, related, err := s.compare(ctx, tx, repl, old.ID)
+			if err != nil {
+				return err
+			}
+			if dup != nil {
+				return s.refuseDuplicate(tx, repl, dup)
+			}
+			repl.Related = noteNames(related)
 			repl.Supersedes = old.ID
 			if err := tx.Create(ctx, repl); err != nil {
 				return err

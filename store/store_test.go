@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/vault"
@@ -453,9 +454,12 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 				return
 			}
 			svc := memories.NewService(st)
+			// Texts that share little, so that no save is refused as a
+			// duplicate of another.
+			gen := bench.NewGenerator(uint64(w+1), time.Now())
 			for i := 0; i < each; i++ {
 				_, err := svc.Save(context.Background(), memories.SaveRequest{
-					Content: fmt.Sprintf("Writer %d wrote memory number %d about the aviary", w, i), Project: fmt.Sprintf("w%d", w%3),
+					Content: fmt.Sprintf("Writer %d wrote about the aviary: %s", w, gen.Sentence(14)), Project: fmt.Sprintf("w%d", w%3),
 				})
 				if err != nil {
 					errs <- err

@@ -28,6 +28,7 @@ import (
 	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/security"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/vault"
 )
@@ -257,9 +258,10 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 	}
 	for _, r := range inproc {
 		r.Size = n
-		if r.Op == "recall (in-process)" {
+		switch r.Op {
+		case "recall (in-process)":
 			r.Target = target(n, "p50 ≤ 1 ms, p99 ≤ 5 ms", "p50 ≤ 5 ms, p99 ≤ 25 ms")
-		} else {
+		case "save (in-process)":
 			r.Target = target(n, "p50 ≤ 3 ms", "")
 		}
 		rs = append(rs, r)
@@ -304,18 +306,40 @@ func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]res
 			recalls = append(recalls, time.Since(start))
 		}
 	}
-	var saves []time.Duration
-	for i := 0; i < 50; i++ {
+	saveSeries := func(svc *memories.Service, n int) ([]time.Duration, error) {
+		var ds []time.Duration
+		for i := 0; i < n; i++ {
+			m := gen.Memory()
+			start := time.Now()
+			if _, err := svc.Save(ctx, memories.SaveRequest{Content: m.Body, Title: m.Title, Project: m.Project}); err != nil {
+				return nil, err
+			}
+			ds = append(ds, time.Since(start))
+		}
+		return ds, nil
+	}
+	saves, err := saveSeries(svc, 50)
+	if err != nil {
+		return nil, err
+	}
+	unchecked, err := saveSeries(memories.NewService(st, memories.WithChecks(memories.Checks{})), 50)
+	if err != nil {
+		return nil, err
+	}
+	// The scan alone, on the texts a save scans.
+	var scans []time.Duration
+	for i := 0; i < 200; i++ {
 		m := gen.Memory()
 		start := time.Now()
-		if _, err := svc.Save(ctx, memories.SaveRequest{Content: m.Body, Title: m.Title, Project: m.Project}); err != nil {
-			return nil, err
-		}
-		saves = append(saves, time.Since(start))
+		security.Scan(m.Title)
+		security.Scan(m.Body)
+		scans = append(scans, time.Since(start))
 	}
 	return []result{
 		{Op: "recall (in-process)", Runs: len(recalls), P50ms: ms(pct(recalls, 50)), P99ms: ms(pct(recalls, 99))},
 		{Op: "save (in-process)", Runs: len(saves), P50ms: ms(pct(saves, 50)), P99ms: ms(pct(saves, 99))},
+		{Op: "save without scan and dedup (in-process)", Runs: len(unchecked), P50ms: ms(pct(unchecked, 50)), P99ms: ms(pct(unchecked, 99))},
+		{Op: "scan of title and body (in-process)", Runs: len(scans), P50ms: ms(pct(scans, 50)), P99ms: ms(pct(scans, 99))},
 	}, nil
 }
 

@@ -67,7 +67,20 @@ func report(err error, asJSON bool, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", ue.hint)
 	}
 	if asJSON {
-		out, _ := json.Marshal(map[string]any{"error": map[string]any{"code": codeName(code), "exit": code, "message": msg}})
+		e := map[string]any{"code": codeName(code), "exit": code, "message": msg}
+		var rej *memories.RejectedError
+		if errors.As(err, &rej) {
+			if rej.Finding != nil {
+				e["rule"], e["line"] = rej.Finding.Rule, rej.Finding.Line
+				if rej.InTitle {
+					e["field"] = "title"
+				}
+			}
+			if rej.Existing != nil {
+				e["existing"] = map[string]any{"id": rej.Existing.ID, "short_id": rej.ShortID, "title": rej.Existing.Title, "score": rej.Score}
+			}
+		}
+		out, _ := json.Marshal(map[string]any{"error": e})
 		fmt.Fprintf(stdout, "%s\n", out)
 	}
 	return code

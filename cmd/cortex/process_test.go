@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/vault"
 )
 
@@ -95,8 +96,11 @@ func TestConcurrentSaveProcesses(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// Texts that share little, so that no save is refused as a
+			// duplicate of another.
+			gen := bench.NewGenerator(uint64(w+1), time.Now())
 			for i := 0; i < each; i++ {
-				content := fmt.Sprintf("Writer %d saved memory %d: the build of module %d-%d needs cgo", w, i, w, i)
+				content := fmt.Sprintf("Writer %d saved memory %d: %s", w, i, gen.Sentence(14))
 				if _, err := runCortex(t, bin, env, "save", "--project", fmt.Sprintf("p%d", w%4), content); err != nil {
 					errs <- err
 				}

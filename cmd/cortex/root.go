@@ -115,7 +115,7 @@ func (a *app) open() (*memories.Service, error) {
 		return nil, err
 	}
 	a.store = st
-	a.svc = memories.NewService(st, memories.WithRanking(a.settings.Ranking))
+	a.svc = memories.NewService(st, memories.WithRanking(a.settings.Ranking), memories.WithChecks(a.settings.Checks))
 	return a.svc, nil
 }
 

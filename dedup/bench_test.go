@@ -1,0 +1,40 @@
+package dedup
+
+import "testing"
+
+// Sinks keep the compiler from dropping the work of a benchmark.
+var (
+	fpSink    *Fingerprint
+	scoreSink float64
+	termsSink []string
+)
+
+func benchmarkNew(b *testing.B, size int) {
+	text := longText(1, size)[:size]
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		fpSink = New(text)
+	}
+}
+
+// New runs once for the memory being saved and once per candidate the index
+// proposes (20), so a save spends about 21 × BenchmarkNew on dedup.
+func BenchmarkNew2KB(b *testing.B)  { benchmarkNew(b, 2000) }
+func BenchmarkNew10KB(b *testing.B) { benchmarkNew(b, 10000) }
+
+func BenchmarkScore(b *testing.B) {
+	x, y := New(longText(1, 2000)), New(longText(2, 2000))
+	b.ReportAllocs()
+	for b.Loop() {
+		scoreSink = Score(x, y)
+	}
+}
+
+func BenchmarkQueryTerms10KB(b *testing.B) {
+	text := longText(1, 10000)
+	b.ReportAllocs()
+	for b.Loop() {
+		termsSink = QueryTerms("Service api7 handles billing requests", text, 32)
+	}
+}

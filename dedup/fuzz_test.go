@@ -1,0 +1,78 @@
+package dedup
+
+import (
+	"slices"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+// FuzzTokens checks the invariants of the tokens and the score on any text:
+// no panic; tokens are non-empty, lower-case, letters and digits (and marks
+// after the first rune); tokenising two texts joined by a space gives the
+// tokens of each; a text with a token scores 1 against itself; Score is
+// symmetric and in [0,1].
+func FuzzTokens(f *testing.F) {
+	for _, p := range duplicatePairs[:12] {
+		f.Add(p.a, p.b)
+	}
+	for _, s := range []string{
+		"", " ", "pkg.Func snake_case", "日本語のテキスト", "Привет мир", "e\u0301cole \u0301x",
+		"ΣΊΣΥΦΟΣ", "İ", "ab\xffcd\xe3\x81", "🚀🎉", "the of and", "Note: x. y!\nz", "हिन्दी",
+	} {
+		f.Add(s, "Redis caches sessions")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		ta, tb := Tokens(a), Tokens(b)
+		for _, tok := range ta {
+			checkToken(t, tok)
+		}
+		if got, want := Tokens(a+" "+b), slices.Concat(ta, tb); !slices.Equal(got, want) {
+			t.Fatalf("Tokens(a+\" \"+b) = %q, want Tokens(a), Tokens(b) = %q", got, want)
+		}
+
+		fa, fb := New(a), New(b)
+		if fa.Empty() != (len(ta) == 0) {
+			t.Fatalf("New(%q).Empty() = %v with %d tokens", a, fa.Empty(), len(ta))
+		}
+		if self := Score(fa, New(a)); len(ta) > 0 && self != 1 || len(ta) == 0 && self != 0 {
+			t.Fatalf("Score(a, a) = %v with %d tokens", self, len(ta))
+		}
+		ab, ba := Score(fa, fb), Score(fb, fa)
+		if ab != ba {
+			t.Fatalf("Score(a, b) = %v, Score(b, a) = %v", ab, ba)
+		}
+		if !(ab >= 0 && ab <= 1) {
+			t.Fatalf("Score(a, b) = %v, not in [0,1]", ab)
+		}
+
+		terms := QueryTerms(a, b, 8)
+		if len(terms) > 8 {
+			t.Fatalf("QueryTerms gave %d terms, asked for 8", len(terms))
+		}
+		seen := map[string]bool{}
+		for _, term := range terms {
+			if seen[term] {
+				t.Fatalf("QueryTerms repeats %q: %q", term, terms)
+			}
+			seen[term] = true
+		}
+	})
+}
+
+func checkToken(t *testing.T, tok string) {
+	t.Helper()
+	if tok == "" || !utf8.ValidString(tok) {
+		t.Fatalf("token %q is empty or not UTF-8", tok)
+	}
+	for i, r := range tok {
+		switch {
+		case unicode.ToLower(r) != r || r == 'ς':
+			t.Fatalf("token %q is not lower case at %q", tok, r)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+		case i > 0 && unicode.Is(unicode.M, r):
+		default:
+			t.Fatalf("token %q has %q (%U), not a letter or digit", tok, r, r)
+		}
+	}
+}

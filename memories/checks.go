@@ -1,0 +1,181 @@
+package memories
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/cortexmem/cortex/dedup"
+	"github.com/cortexmem/cortex/security"
+)
+
+// Checks are the safety checks every memory passes before it is written: a scan
+// for prompt injection, exfiltration, credentials and deceptive Unicode (text
+// saved today is put in front of a model tomorrow), and a comparison with the
+// memories already there, which refuses near-duplicates and links related ones.
+type Checks struct {
+	Scan       bool
+	Dedup      bool
+	Thresholds dedup.Thresholds
+}
+
+// DefaultChecks scans and deduplicates with the SPEC thresholds.
+func DefaultChecks() Checks {
+	return Checks{Scan: true, Dedup: true, Thresholds: dedup.DefaultThresholds()}
+}
+
+// WithChecks sets the safety checks (evaluation turns them off).
+func WithChecks(c Checks) Option { return func(s *Service) { s.checks = c } }
+
+const (
+	// dedupCandidates is how many memories the index proposes for the exact
+	// comparison; the exact score runs only on those.
+	dedupCandidates = 20
+	// dedupQueryTerms bounds the query that finds them.
+	dedupQueryTerms = 32
+	// maxRelated is how many related memories a new one links to.
+	maxRelated = 3
+)
+
+// RejectedError says why a memory was refused: an unsafe text, or a memory that
+// already exists.
+type RejectedError struct {
+	// Finding is the scan rule that fired, for an unsafe text.
+	Finding *security.Finding
+	// InTitle says the finding is in the title rather than the content.
+	InTitle bool
+	// Existing is the memory this one duplicates, with its short id and score.
+	Existing *Entry
+	ShortID  string
+	Score    float64
+}
+
+func (e *RejectedError) Error() string {
+	if e.Existing != nil {
+		return fmt.Sprintf("Memory already exists: [%s] %s", e.ShortID, e.Existing.Title)
+	}
+	if e.InTitle {
+		return fmt.Sprintf("Memory rejected: %s in the title", e.Finding.Rule)
+	}
+	return "Memory rejected: " + e.Finding.String()
+}
+
+// Unwrap makes errors.Is(err, ErrRejected) true.
+func (e *RejectedError) Unwrap() error { return ErrRejected }
+
+// screen scans a title and content. A finding refuses the memory; the audit log
+// records the rule and a hash of the text, never the text.
+func (s *Service) screen(ctx context.Context, title, content string) error {
+	if !s.checks.Scan {
+		return nil
+	}
+	rej := &RejectedError{}
+	if f := security.Scan(title); len(f) > 0 {
+		rej.Finding, rej.InTitle = &f[0], true
+	} else if f := security.Scan(content); len(f) > 0 {
+		rej.Finding = &f[0]
+	} else {
+		return nil
+	}
+	ev := Event{Time: s.now().UTC().Truncate(1e9), Op: OpReject, Rule: rej.Finding.Rule, Hash: textHash(title, content)}
+	if err := s.backend.Log(ctx, ev); err != nil {
+		return errors.Join(rej, err)
+	}
+	return rej
+}
+
+// textHash identifies a refused text in the audit log without keeping it.
+func textHash(title, content string) string {
+	sum := sha256.Sum256([]byte(title + "\n" + content))
+	return hex.EncodeToString(sum[:8])
+}
+
+// scored is a memory with its similarity to the one being saved.
+type scored struct {
+	entry Entry
+	score float64
+}
+
+// compare finds the memories of m's project (and general) most like m: the one it
+// duplicates, if any, and the related ones to link. except names a memory left
+// out (the one a replacement supersedes).
+func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except string) (*scored, []scored, error) {
+	if !s.checks.Dedup {
+		return nil, nil, nil
+	}
+	fp := dedup.New(m.Title + "\n" + m.Body)
+	terms := dedup.QueryTerms(m.Title, m.Body, dedupQueryTerms)
+	if fp.Empty() || len(terms) == 0 {
+		return nil, nil, nil
+	}
+	projects := []string{m.Project}
+	if m.Project != DefaultProject {
+		projects = append(projects, DefaultProject)
+	}
+	hits, err := snap.Search(ctx, SearchRequest{
+		Text: strings.Join(terms, " "), AnyTerm: true, Projects: projects, Size: dedupCandidates,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("find similar memories: %w", err)
+	}
+	var all []scored
+	for _, h := range hits {
+		if h.ID == except {
+			continue
+		}
+		other, err := snap.Load(ctx, h.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		all = append(all, scored{entry: h.Entry, score: dedup.Score(fp, dedup.New(other.Title+"\n"+other.Body))})
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].score != all[j].score {
+			return all[i].score > all[j].score
+		}
+		return all[i].entry.ID < all[j].entry.ID
+	})
+	th := s.checks.Thresholds
+	var dup *scored
+	if len(all) > 0 && all[0].score >= th.Duplicate {
+		dup = &all[0]
+	}
+	var related []scored
+	for _, c := range all {
+		if len(related) == maxRelated || c.score <= th.Related {
+			break
+		}
+		if dup == nil || c.entry.ID != dup.entry.ID {
+			related = append(related, c)
+		}
+	}
+	return dup, related, nil
+}
+
+// noteNames are the Obsidian link targets of related memories.
+func noteNames(related []scored) []string {
+	if len(related) == 0 {
+		return nil
+	}
+	names := make([]string, len(related))
+	for i, r := range related {
+		names[i] = strings.TrimSuffix(path.Base(r.entry.Path), ".md")
+	}
+	return names
+}
+
+// refuseDuplicate records and returns the refusal of a duplicate.
+func (s *Service) refuseDuplicate(tx Tx, m *Memory, dup *scored) error {
+	tx.Record(Event{Time: m.Created, Op: OpReject, Rule: "duplicate", Ref: dup.entry.ID, Hash: textHash(m.Title, m.Body)})
+	e := dup.entry
+	return &RejectedError{Existing: &e, ShortID: tx.ShortID(e.ID), Score: dup.score}
+}

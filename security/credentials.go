@@ -1,0 +1,342 @@
+package security
+
+import (
+	"bytes"
+	"strings"
+)
+
+// Credential rules. Many shapes come from gitleaks (MIT, see NOTICE), rewritten
+// for Go's regexp package and this table: anthropic_api_key, openai_api_key,
+// aws_access_key_id, github_*, gitlab_token, slack_*, google_api_key,
+// google_oauth_client_secret, stripe_key, twilio_api_key, sendgrid_api_key,
+// npm_token, pypi_token, huggingface_token, jwt, digitalocean_token,
+// shopify_token, mailgun_api_key, discord_webhook_url, telegram_bot_token,
+// heroku_api_key, square_token, atlassian_api_token, linear_api_key,
+// doppler_token, vault_token, cloudflare_api_token, age_secret_key,
+// postman_api_key, databricks_token, grafana_token and groq_api_key. The
+// assignment, header, URL and private-key rules, and every check, are cortex's.
+
+// cred builds a credential rule matched against the original text, bounded by
+// non-alphanumeric bytes.
+func cred(name, desc string, triggers []string, pattern string) *rule {
+	return &rule{
+		id:       "credential." + name,
+		category: CategoryCredential,
+		desc:     desc,
+		triggers: triggers,
+		pattern:  pattern,
+		before:   notAlnum,
+		after:    notAlnum,
+	}
+}
+
+// assign is the gap between a key's name and its value in code and config:
+// `: `, `=`, `:=`, `=>`, with optional quotes around the name.
+const assign = `["']?\s*(?::=|=>|=|:)\s*`
+
+func credentialRules() []*rule {
+	rules := []*rule{
+		cred("anthropic_api_key", "Anthropic API key (sk-ant-api03-…, sk-ant-admin01-…)",
+			[]string{"sk-ant-"}, `sk-ant-[a-z]{3,6}\d{2}-[A-Za-z0-9_-]{80,120}`),
+		cred("openai_api_key", "OpenAI API key (sk-proj-…, sk-svcacct-…, sk-admin-…, legacy sk-… with the T3BlbkFJ marker or 48 characters)",
+			[]string{"sk-"}, `sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{48})`),
+		cred("aws_access_key_id", "AWS access key ID (AKIA…, ASIA…, ABIA…, ACCA…); the documentation's …EXAMPLE keys are exempt",
+			[]string{"akia", "asia", "abia", "acca", "a3t"}, `(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}`),
+		cred("aws_secret_access_key", "AWS secret access key assigned to aws_secret_access_key or a similar name",
+			[]string{"aws_secret", "awssecret", "secret_access_key", "secretaccesskey", "aws-secret"},
+			`[\w.-]*(?:aws_?secret|secret_?access)_?(?:access_?)?key[\w.-]*`+assign+`["']?([a-z0-9/+]{40})(?:[^a-z0-9/+=]|$)`),
+		cred("github_pat", "GitHub personal access token (ghp_…)", []string{"ghp_"}, `ghp_[A-Za-z0-9]{36}`),
+		cred("github_oauth_token", "GitHub OAuth access token (gho_…)", []string{"gho_"}, `gho_[A-Za-z0-9]{36}`),
+		cred("github_app_token", "GitHub App user-to-server or server-to-server token (ghu_…, ghs_…)", []string{"ghu_", "ghs_"}, `gh[us]_[A-Za-z0-9]{36}`),
+		cred("github_refresh_token", "GitHub refresh token (ghr_…)", []string{"ghr_"}, `ghr_[A-Za-z0-9]{36}`),
+		cred("github_fine_grained_pat", "GitHub fine-grained personal access token (github_pat_…)", []string{"github_pat_"}, `github_pat_[A-Za-z0-9_]{82}`),
+		cred("gitlab_token", "GitLab token (glpat-, glptt-, gldt-, glrt-, glcbt-, gloas-, glsoat-, glft-, glimt-, glagent-)",
+			[]string{"glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "gloas-", "glsoat-", "glft-", "glimt-", "glagent-"},
+			`gl(?:pat|ptt|dt|rt|cbt|oas|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}`),
+		cred("slack_bot_token", "Slack bot token (xoxb-…)", []string{"xoxb-"}, `xoxb-[0-9]{10,13}-[0-9]{10,13}[A-Za-z0-9-]*`),
+		cred("slack_user_token", "Slack user or configuration token (xoxp-…, xoxe-…)", []string{"xoxp-", "xoxe-", "xoxe."},
+			`xox[pe](?:-[0-9]{10,13}){3}-[A-Za-z0-9-]{28,34}|xoxe\.xox[bp]-\d-[A-Z0-9]{163,166}`),
+		cred("slack_app_token", "Slack app-level token (xapp-…)", []string{"xapp-"}, `xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`),
+		cred("slack_webhook_url", "Slack incoming-webhook or workflow URL", []string{"hooks.slack.com/"},
+			`(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}`),
+		cred("google_api_key", "Google API key (AIza…)", []string{"aiza"}, `AIza[0-9A-Za-z_-]{35}`),
+		cred("google_oauth_client_secret", "Google OAuth client secret (GOCSPX-…)", []string{"gocspx-"}, `GOCSPX-[A-Za-z0-9_-]{28}`),
+		cred("google_oauth_token", "Google OAuth access token (ya29.…)", []string{"ya29."}, `ya29\.[0-9A-Za-z_-]{30,}`),
+		cred("stripe_key", "Stripe secret or restricted key, live or test (sk_live_…, rk_test_…)",
+			[]string{"sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"}, `[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,99}`),
+		cred("stripe_webhook_secret", "Stripe webhook signing secret (whsec_…)", []string{"whsec_"}, `whsec_[A-Za-z0-9]{32,}`),
+		cred("twilio_api_key", "Twilio API key SID (SK + 32 hex)", []string{"sk"}, `SK[0-9a-fA-F]{32}`),
+		cred("twilio_auth_token", "Twilio auth token: after an account SID (AC…:token) or assigned to a twilio…token name",
+			[]string{"ac", "twilio"}, `AC[0-9a-f]{32}:([0-9a-f]{32})|(?i:twilio[\w.-]*(?:auth)?_?token[\w.-]*)`+assign+`["']?([0-9a-f]{32})`),
+		cred("sendgrid_api_key", "SendGrid API key (SG.….…)", []string{"sg."}, `SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`),
+		cred("npm_token", "npm access token (npm_…)", []string{"npm_"}, `npm_[A-Za-z0-9]{36}`),
+		cred("pypi_token", "PyPI upload token (pypi-AgEIcHlwaS5vcmc…)", []string{"pypi-ageichlwas5vcmc"}, `pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`),
+		cred("huggingface_token", "Hugging Face access token (hf_…, api_org_…)", []string{"hf_", "api_org_"}, `(?:hf|api_org)_[A-Za-z0-9]{34}`),
+		cred("jwt", "JSON Web Token: three base64url parts whose header decodes to JSON with \"alg\"", []string{"eyj"},
+			`eyJ[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]*={0,2}`),
+		cred("bearer_token", "bearer token in an Authorization header", []string{"authorization"},
+			`authorization["']?\s*[:=]\s*["']?bearer\s+([a-z0-9._~+/=-]{16,})`),
+		cred("basic_auth_header", "HTTP basic credentials in an Authorization header", []string{"authorization"},
+			`authorization["']?\s*[:=]\s*["']?basic\s+([a-z0-9+/]{8,}={0,2})`),
+		cred("url_credentials", "user:password@ in a URL (http, ftp, git, ssh…); templates and placeholders are exempt", []string{"://"},
+			`[a-z][a-z0-9+.-]*://[^\s:@/?#"'<>]+:([^\s:@/?#"'<>]{3,})@[a-z0-9.-]+`),
+		cred("database_url", "database or broker URL with a password (postgres, mysql, mongodb(+srv), redis, amqp, mssql…); defaults and placeholders are exempt",
+			[]string{"postgres", "mysql", "mariadb", "mongodb", "redis", "amqp", "mssql", "sqlserver", "clickhouse", "cockroach", "couchdb", "neo4j", "jdbc:"},
+			`(?:jdbc:)?(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|cockroachdb|couchdb|neo4j(?:\+s)?)://[^\s:@/?#"'<>]*:([^\s@/?#"'<>]{1,128})@`),
+		cred("private_key", "private key block (RSA, EC, DSA, OPENSSH, PGP, encrypted PKCS#8…)", []string{"-----begin"},
+			`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,\\.-]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)`),
+		cred("password_assignment", "password assigned in code, config or a command line (password=…, passwd:, DB_PASSWORD=…, --password …); references, placeholders and defaults are exempt",
+			[]string{"password", "passwd", "passphrase", "pwd", "pass"}, ``),
+		cred("secret_assignment", "random-looking value assigned to a secret, token, api_key, access_key or client_secret name; references and placeholders are exempt",
+			[]string{"secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey", "auth_key", "private_key", "credential"}, ``),
+		cred("azure_storage_key", "Azure storage account or Service Bus key in a connection string (AccountKey=…, SharedAccessKey=…)",
+			[]string{"accountkey=", "sharedaccesskey="}, `(?:accountkey|sharedaccesskey)=([a-z0-9+/]{40,88}={0,2})`),
+		cred("digitalocean_token", "DigitalOcean token (dop_v1_…, doo_v1_…, dor_v1_…)", []string{"dop_v1_", "doo_v1_", "dor_v1_"}, `do[opr]_v1_[a-f0-9]{64}`),
+		cred("shopify_token", "Shopify access token or shared secret (shpat_…, shpca_…, shppa_…, shpss_…)",
+			[]string{"shpat_", "shpca_", "shppa_", "shpss_"}, `shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`),
+		cred("mailgun_api_key", "Mailgun private API key (key-…) near the word mailgun", []string{"mailgun"},
+			`(?i:mailgun)[^\n]{0,40}?(key-[0-9a-f]{32})`),
+		cred("discord_webhook_url", "Discord webhook URL", []string{"discord"},
+			`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{17,20}/[A-Za-z0-9_-]{60,68}`),
+		cred("discord_bot_token", "Discord bot token near the word discord or in a Bot authorization", []string{"discord", "authorization"},
+			`(?i:discord[^\n]{0,40}?|authorization["']?\s*[:=]\s*["']?bot\s+)([MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})`),
+		cred("telegram_bot_token", "Telegram bot token (digits:AA…)", []string{":aa"}, `[A-Za-z/_-]*?(\d{8,10}:AA[A-Za-z0-9_-]{33})`),
+		cred("datadog_api_key", "Datadog API or application key assigned to a datadog/dd key name",
+			[]string{"datadog", "dd_api", "dd_app", "ddapi", "ddapp", "dd-api"},
+			`(?:datadog|dd)[\w.-]*(?:api|app)[_-]?key[\w.-]*`+assign+`["']?([a-f0-9]{40}|[a-f0-9]{32})(?:[^a-z0-9]|$)`),
+		cred("heroku_api_key", "Heroku API key (HRKU-…, or a UUID assigned to a heroku key name)", []string{"hrku-", "heroku"},
+			`(HRKU-AA[A-Za-z0-9_-]{58})|(?i:heroku[\w.-]*(?:api|auth)?[_-]?(?:key|token)[\w.-]*)`+assign+`["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})`),
+		cred("square_token", "Square access token or application secret (EAAA…, sq0atp-…, sq0csp-…)", []string{"eaaa", "sq0atp-", "sq0csp-"},
+			`(?:EAAA|sq0atp-)[A-Za-z0-9_-]{22,60}|sq0csp-[A-Za-z0-9_-]{43}`),
+		cred("atlassian_api_token", "Atlassian API token (ATATT3…, or assigned to a jira/confluence/atlassian token name)",
+			[]string{"atatt3", "atlassian", "jira", "confluence"},
+			`ATATT3[A-Za-z0-9_=-]{186}|(?i:(?:atlassian|jira|confluence)[\w.-]*(?:api)?[_-]?(?:token|key)[\w.-]*)`+assign+`["']?([A-Za-z0-9]{24})(?:[^A-Za-z0-9]|$)`),
+		cred("linear_api_key", "Linear API key (lin_api_…)", []string{"lin_api_"}, `lin_api_[A-Za-z0-9]{40}`),
+		cred("doppler_token", "Doppler token (dp.pt., dp.st., dp.ct., dp.sa., dp.scim., dp.audit.)", []string{"dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."},
+			`dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}`),
+		cred("vault_token", "HashiCorp Vault service or batch token (hvs.…, hvb.…)", []string{"hvs.", "hvb."}, `hvs\.[A-Za-z0-9_-]{90,}|hvb\.[A-Za-z0-9_-]{138,}`),
+		cred("cloudflare_api_token", "Cloudflare API token or key assigned to a cloudflare name, or an Origin CA key (v1.0-…)",
+			[]string{"cloudflare", "v1.0-"},
+			`(?i:cloudflare[\w.-]*)`+assign+`["']?([A-Za-z0-9_-]{37,40})(?:[^A-Za-z0-9_-]|$)|v1\.0-[a-f0-9]{24}-[a-f0-9]{146}`),
+		cred("age_secret_key", "age encryption secret key (AGE-SECRET-KEY-1…)", []string{"age-secret-key-1"}, `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`),
+		cred("postman_api_key", "Postman API key (PMAK-…)", []string{"pmak-"}, `PMAK-[a-f0-9]{24}-[a-f0-9]{34}`),
+		cred("databricks_token", "Databricks personal access token (dapi…)", []string{"dapi"}, `dapi[a-f0-9]{32}(?:-\d)?`),
+		cred("grafana_token", "Grafana service-account or cloud token (glsa_…, glc_…)", []string{"glsa_", "glc_"},
+			`glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}`),
+		cred("groq_api_key", "Groq API key (gsk_…)", []string{"gsk_"}, `gsk_[A-Za-z0-9]{52}`),
+	}
+	for _, r := range rules {
+		switch r.id {
+		case "credential.aws_access_key_id":
+			r.check = notExample
+		case "credential.aws_secret_access_key":
+			r.on, r.back, r.before, r.after = folded, true, anyByte, anyByte
+			r.check = entropyAtLeast(3.5)
+		case "credential.twilio_api_key":
+			r.check = func(text string, s, e int) (int, int, bool) {
+				return s, e, hasLetter(text[s+2:e]) && hasDigit(text[s+2:e])
+			}
+		case "credential.twilio_auth_token", "credential.mailgun_api_key", "credential.datadog_api_key",
+			"credential.heroku_api_key", "credential.atlassian_api_token", "credential.cloudflare_api_token":
+			r.back, r.before = true, anyByte
+			r.check = entropyAtLeast(3.0)
+		case "credential.discord_bot_token":
+			r.before, r.after = anyByte, notToken
+		case "credential.telegram_bot_token":
+			r.back, r.before, r.after = true, anyByte, notToken
+		case "credential.huggingface_token":
+			r.check = func(text string, s, e int) (int, int, bool) { return s, e, entropy(text[s:e]) >= 3.5 }
+		case "credential.openai_api_key":
+			r.after = notToken
+			r.check = func(text string, s, e int) (int, int, bool) {
+				return s, e, entropy(text[s:e]) >= 3.8 && hasDigit(text[s:e])
+			}
+		case "credential.jwt":
+			r.after = notToken
+			r.check = checkJWT
+		case "credential.bearer_token":
+			r.on, r.before, r.after = folded, notWord, anyByte
+			r.check = checkTokenValue(3.0)
+		case "credential.basic_auth_header":
+			r.on, r.before, r.after = folded, notWord, anyByte
+			r.check = checkBasicAuth
+		case "credential.url_credentials":
+			r.on, r.back, r.before, r.after = folded, true, anyByte, anyByte
+			r.check = checkURLPassword(false)
+		case "credential.database_url":
+			r.on, r.back, r.before, r.after = folded, true, anyByte, anyByte
+			r.check = checkURLPassword(true)
+		case "credential.private_key":
+			r.before, r.after, r.maxLen = anyByte, anyByte, 16384
+		case "credential.password_assignment":
+			r.on, r.back, r.before, r.after = folded, true, anyByte, anyByte
+			r.pattern = assignmentPattern(`(?:[\w.-]*(?:password|passwd|passphrase)[\w.-]*|(?:[\w.-]*[_.-])?(?:pwd|pass|pw)(?:[_.-][\w.-]*)?)`, 6)
+			r.check = checkAssignment(false)
+		case "credential.secret_assignment":
+			r.on, r.back, r.before, r.after = folded, true, anyByte, anyByte
+			r.pattern = assignmentPattern(`[\w.-]*(?:secret|token|api_?key|api-key|access_?key|auth_?key|private_?key|credentials?)[\w.-]*`, 12)
+			r.check = checkAssignment(true)
+		case "credential.azure_storage_key":
+			r.on, r.back, r.before, r.after = folded, true, anyByte, notToken
+			r.check = entropyAtLeast(4.0)
+		case "credential.gitlab_token", "credential.slack_bot_token", "credential.grafana_token", "credential.google_oauth_token":
+			r.after = notToken
+		case "credential.vault_token", "credential.square_token", "credential.doppler_token":
+			r.after = notToken
+		}
+	}
+	return rules
+}
+
+// assignmentPattern matches name = value, name: "value" and the like, and a
+// command-line flag followed by its value ("--password s3cret"). Groups: the
+// value, quoted with " or ', or bare.
+func assignmentPattern(name string, minLen int) string {
+	n := itoa(minLen)
+	return `(?:` + name + assign + `|--?` + name + `\s+)(?:"([^"\s]{` + n + `,})"|'([^'\s]{` + n + `,})'|([^\s"'` + "`" + `,;)}\]<>]{` + n + `,}))`
+}
+
+func itoa(n int) string {
+	var b []byte
+	for {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		if n /= 10; n == 0 {
+			return string(b)
+		}
+	}
+}
+
+// nameSuffixesNotSecret end key names that hold something about a secret
+// rather than the secret: a file, a length, a policy, a URL.
+var nameSuffixesNotSecret = []string{"_file", "-file", "file", "_path", "path", "_url", "url", "_uri", "_length", "_len", "_policy",
+	"_min", "_max", "_expiry", "_expires", "_ttl", "_type", "_name", "name", "_id", "_env", "_var", "_field", "_label",
+	"_prompt", "_reset", "_rule", "_regex", "_hash", "_header", "_endpoint", "_command", "_cmd", "_count", "_size",
+	"_enabled", "_required", "-stdin", "_stdin", "_helper", "_store", "_manager", "_ref", "_source", "_mount", "_dir",
+	"_key_id", "_version", "_format", "_prefix", "_suffix", "_pattern", "_mode", "_limit", "_timeout", "_at"}
+
+// checkAssignment vets the value of a password or secret assignment. A
+// password needs letters and a digit or a sign; a secret must look random.
+// Both must not be a reference, a placeholder, a path or a code expression.
+func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
+	return func(text string, s, e int) (int, int, bool) {
+		v := text[s:e]
+		// The key's name, for its suffix.
+		ls := strings.LastIndexByte(text[:s], '\n') + 1
+		head := strings.TrimRight(foldString(text[ls:s]), " \t\"'=:>")
+		for _, suf := range nameSuffixesNotSecret {
+			if strings.HasSuffix(head, suf) {
+				return 0, 0, false
+			}
+		}
+		f := foldString(v)
+		if isPlaceholder(v) || strings.HasPrefix(f, "/") || strings.HasPrefix(f, "./") || strings.HasPrefix(f, "~") ||
+			strings.Contains(f, "://") || strings.ContainsAny(f, "()[]") {
+			return 0, 0, false
+		}
+		if random {
+			return s, e, randomLooking(v, 3.5)
+		}
+		if !hasLetter(v) || entropy(v) < 2.0 {
+			return 0, 0, false
+		}
+		if !hasDigit(v) && !strings.ContainsAny(v, "!#$%&*+,-./:;<=>?@^_|~") {
+			return 0, 0, false // a word: "password: required", "pass through"
+		}
+		// A dotted identifier (config.db.password) is code, not a value.
+		if isIdentPath(v) {
+			return 0, 0, false
+		}
+		return s, e, true
+	}
+}
+
+func isIdentPath(v string) bool {
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || !isIdent(p) {
+			return false
+		}
+	}
+	return true
+}
+
+func isIdent(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(isAlnum(c) || c == '_') || i == 0 && '0' <= c && c <= '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// checkTokenValue vets a bearer token: random enough, not a placeholder.
+func checkTokenValue(min float64) func(string, int, int) (int, int, bool) {
+	return func(text string, s, e int) (int, int, bool) {
+		v := text[s:e]
+		return s, e, entropy(v) >= min && !isPlaceholder(v)
+	}
+}
+
+// checkBasicAuth requires the base64 to decode to user:password.
+func checkBasicAuth(text string, s, e int) (int, int, bool) {
+	b, ok := decodeBase64(text[s:e])
+	if !ok || bytes.IndexByte(b, ':') <= 0 {
+		return 0, 0, false
+	}
+	pass := string(b[bytes.IndexByte(b, ':')+1:])
+	return s, e, pass != "" && !isPlaceholder(pass)
+}
+
+// checkJWT requires the header to decode to a JSON object naming an algorithm.
+func checkJWT(text string, s, e int) (int, int, bool) {
+	header := text[s:e]
+	if i := strings.IndexByte(header, '.'); i > 0 {
+		header = header[:i]
+	}
+	b, ok := decodeBase64(header)
+	if !ok {
+		return 0, 0, false
+	}
+	b = bytes.TrimSpace(b)
+	return s, e, len(b) > 0 && b[0] == '{' && bytes.Contains(b, []byte(`"alg"`))
+}
+
+// weakDefaults are the passwords of local development setups and examples;
+// they guard nothing worth redacting.
+var weakDefaults = map[string]bool{"pass": true, "password": true, "postgres": true, "root": true, "admin": true, "guest": true,
+	"secret": true, "changeme": true, "example": true, "test": true, "user": true, "app": true, "dev": true, "local": true,
+	"localhost": true, "mysql": true, "redis": true, "rabbit": true, "rabbitmq": true, "mongo": true, "default": true,
+	"pwd": true, "passwd": true, "demo": true, "sample": true, "toor": true, "1234": true, "123456": true}
+
+// checkURLPassword vets the password of user:password@host (the finding):
+// not the user name again, not a development default, not a placeholder or
+// a variable. url_credentials leaves database schemes to database_url.
+func checkURLPassword(db bool) func(string, int, int) (int, int, bool) {
+	return func(text string, s, e int) (int, int, bool) {
+		ls := strings.LastIndex(text[:s], "://")
+		if ls < 0 || s == 0 || text[s-1] != ':' {
+			return 0, 0, false
+		}
+		user := text[ls+3 : s-1]
+		if !db {
+			scheme := foldString(text[strings.LastIndexFunc(text[:ls], func(r rune) bool {
+				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '.' || r == '-')
+			})+1 : ls])
+			if dbSchemeRE().MatchString(scheme) {
+				return 0, 0, false
+			}
+		}
+		pass := text[s:e]
+		f := foldString(pass)
+		if f == foldString(user) || weakDefaults[f] || isPlaceholder(pass) {
+			return 0, 0, false
+		}
+		return s, e, true
+	}
+}
+
+var dbSchemeRE = lazyRE(`^(?:jdbc:)?(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|cockroachdb|couchdb|neo4j(?:\+s)?)$`)

@@ -1,0 +1,36 @@
+// Package security finds what must not be saved into a long-term memory that
+// models will read later: deceptive Unicode, prompt injection, exfiltration and
+// credentials. It takes strings and returns findings; it does no I/O.
+//
+// # Rules
+//
+// Every rule is a row of one table (Rules lists it): an ID
+// "<category>.<name>", a description, trigger strings, a regular expression and
+// an optional check. Scanning is one pass over the text that looks for the
+// triggers (as gitleaks uses keywords), then runs each triggered expression
+// anchored at the trigger over a short window, then the check (an entropy
+// threshold, a placeholder test, where a shell command sends a variable…). The
+// expressions are matched against the text as written (credentials), folded to
+// lower case, or folded with digits read as letters ("1gn0re"); offsets are the
+// same in all three.
+//
+// # Mentions are not instructions
+//
+// Notes that document attacks must still save, so an injection or exfiltration
+// match is dropped when it is a mention: it lies wholly inside a quotation (an
+// inline code span, a fenced code block, or quotation marks on one line) and
+// the prose around the quotation frames it as an example, either by
+// introducing it ("like", "such as", "e.g.", "says", "the input", "a fake") or
+// by talking about attacks on the same or the previous line ("injection",
+// "jailbreak", "payload", "filter", "detect", "test case"…). Quoting alone is
+// not enough ("Remember: `ignore all previous instructions`" is an
+// instruction), and neither is a framing word without quotes. Unicode and
+// credential findings are never exempt: an invisible character or a live key
+// is as harmful in an example as anywhere else.
+//
+// # Redaction
+//
+// Redact replaces credential findings only, merging overlapping ones so that no
+// part of a secret survives, and leaves every other byte alone. It is
+// idempotent.
+package security

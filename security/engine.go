@@ -1,0 +1,532 @@
+package security
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// rule is one row of the table. A rule fires at a trigger: a short lowercase
+// string that every match contains at a fixed place, found in one pass over the
+// text (the way gitleaks uses keywords). Only there is the regular expression
+// run, anchored, over a window of at most maxLen bytes. Go's regexp package has
+// no fast path for an unanchored search without a literal prefix, so running
+// some seventy expressions over a whole note would cost milliseconds; anchored
+// at the few places a trigger occurs they cost microseconds.
+type rule struct {
+	id       string // "<category>.<name>"
+	category Category
+	desc     string
+
+	// triggers are lowercase strings of at least two bytes. The match starts
+	// where one occurs or, with back, at the start of the token that holds it
+	// (so "password" in DB_PASSWORD= starts the match at "DB_").
+	triggers []string
+	back     bool
+
+	// pattern is the expression, matched at the start of its window. When it has
+	// capturing groups the finding is the first that took part (the secret in
+	// "token: …"), otherwise the whole match.
+	pattern string
+
+	// forms, when set, replace triggers and pattern: alternatives that each
+	// have their own triggers, expression and check. Small expressions keep
+	// Go's regexp on its backtracking matcher, several times faster than the
+	// NFA a large alternation needs.
+	forms []form
+	// on is the text the pattern is matched against: the original, the
+	// case-folded text (pattern then in lower case) or the folded text with
+	// digit-for-letter substitutions undone ("1gn0re" reads "ignore"). Offsets are
+	// the same in all three.
+	on variant
+	// maxLen bounds a match; 0 means defaultMaxLen.
+	maxLen int
+
+	// before is checked on the byte preceding the match, after on the byte
+	// following the finding.
+	before, after boundary
+
+	// check, when set, vets a finding and may move its bounds. It sees the
+	// original text.
+	check func(text string, start, end int) (int, int, bool)
+}
+
+const defaultMaxLen = 200
+
+// variant names one of the texts a pattern can be matched against.
+type variant uint8
+
+const (
+	original variant = iota
+	folded
+	unleet
+)
+
+// boundary constrains the byte next to a match.
+type boundary uint8
+
+const (
+	anyByte  boundary = iota
+	notWord           // not a letter, digit or underscore
+	notAlnum          // not a letter or digit
+	notToken          // not a letter, digit or one of _-+/=. (the alphabets of keys)
+)
+
+func (b boundary) ok(c byte) bool {
+	switch b {
+	case notWord:
+		return !isAlnum(c) && c != '_'
+	case notAlnum:
+		return !isAlnum(c)
+	case notToken:
+		return !isTokenByte(c)
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+func isTokenByte(c byte) bool {
+	switch c {
+	case '_', '-', '+', '/', '=', '.':
+		return true
+	}
+	return isAlnum(c)
+}
+
+// form is one alternative of a rule. Its check runs before the rule's.
+type form struct {
+	triggers []string
+	// need, when set, lists strings of which one must occur in the window
+	// (in the text the pattern is matched against) before the expression
+	// runs: a second keyword, cheaper to look for than to match.
+	need []string
+	// needWithin bounds the window need looks at; 0 means the whole window.
+	needWithin int
+	// afterTrigger matches pattern from the end of the trigger rather than its
+	// start (the finding still starts at the trigger): a form led by one of
+	// forty verbs does not spell them out again, and its expression stays
+	// small.
+	afterTrigger bool
+	pattern      string
+	check        func(text string, start, end int) (int, int, bool)
+	re           *regexp.Regexp
+}
+
+// ruleTable is the compiled table and the trigger index over it.
+type ruleTable struct {
+	rules []*rule
+	rows  []row // one per form
+	// Two tries of triggers. A trigger that starts with a letter or digit is
+	// looked up only where a word starts (after a byte that is neither, or at
+	// a camelCase hump: "Password" in dbPassword); the others ("://", ".env",
+	// invisible characters, CJK) at every byte.
+	atWord, anywhere trie
+}
+
+type row struct {
+	rule *rule
+	form *form
+}
+
+// trie is a byte trie of triggers, flattened for the cache: node n's
+// children are labels/kids[first[n]:first[n]+count[n]], its rows rows[n].
+type trie struct {
+	root   [256]int32
+	first  []int32
+	count  []uint8
+	labels []byte
+	kids   []int32
+	rows   [][]int // the rows whose trigger ends at each node
+
+	// while building: children per node
+	build [][]edge
+}
+
+type edge struct {
+	b   byte
+	kid int32
+}
+
+func newTrie() trie {
+	var t trie
+	for i := range t.root {
+		t.root[i] = -1
+	}
+	return t
+}
+
+func (t *trie) node() int32 {
+	t.build = append(t.build, nil)
+	t.rows = append(t.rows, nil)
+	return int32(len(t.build) - 1)
+}
+
+func (t *trie) add(s string, row int) {
+	n := t.root[s[0]]
+	if n < 0 {
+		n = t.node()
+		t.root[s[0]] = n
+	}
+	for i := 1; i < len(s); i++ {
+		k := int32(-1)
+		for _, e := range t.build[n] {
+			if e.b == s[i] {
+				k = e.kid
+				break
+			}
+		}
+		if k < 0 {
+			k = t.node()
+			t.build[n] = append(t.build[n], edge{s[i], k})
+		}
+		n = k
+	}
+	if rs := t.rows[n]; len(rs) == 0 || rs[len(rs)-1] != row {
+		t.rows[n] = append(t.rows[n], row)
+	}
+}
+
+// freeze flattens the children lists.
+func (t *trie) freeze() {
+	t.first = make([]int32, len(t.build))
+	t.count = make([]uint8, len(t.build))
+	for n, es := range t.build {
+		if len(es) > 255 {
+			panic("security: trie fan-out over 255")
+		}
+		t.first[n], t.count[n] = int32(len(t.labels)), uint8(len(es))
+		for _, e := range es {
+			t.labels = append(t.labels, e.b)
+			t.kids = append(t.kids, e.kid)
+		}
+	}
+	t.build = nil
+}
+
+// match calls fn with the rows and the length of every trigger that starts
+// at u[i:].
+func (t *trie) match(u string, i int, fn func(rows []int, n int)) {
+	at := i
+	n := t.root[u[i]]
+	for n >= 0 {
+		if rs := t.rows[n]; len(rs) > 0 {
+			fn(rs, i+1-at)
+		}
+		i++
+		if i >= len(u) {
+			return
+		}
+		c := u[i]
+		f := t.first[n]
+		ls := t.labels[f : f+int32(t.count[n])]
+		n = -1
+		for j, l := range ls {
+			if l == c {
+				n = t.kids[f+int32(j)]
+				break
+			}
+		}
+	}
+}
+
+// table compiles the rules on first use: a command that never scans does not
+// pay for them.
+var table = sync.OnceValue(func() *ruleTable {
+	var rules []*rule
+	for _, group := range [][]*rule{unicodeRules(), injectionRules(), exfiltrationRules(), credentialRules()} {
+		rules = append(rules, group...)
+	}
+	return buildTable(rules)
+})
+
+func buildTable(rules []*rule) *ruleTable {
+	t := &ruleTable{rules: rules, atWord: newTrie(), anywhere: newTrie()}
+	for _, r := range rules {
+		if r.maxLen == 0 {
+			r.maxLen = defaultMaxLen
+		}
+		if len(r.forms) == 0 {
+			r.forms = []form{{triggers: r.triggers, pattern: r.pattern}}
+		}
+		for fi := range r.forms {
+			f := &r.forms[fi]
+			f.re = regexp.MustCompile(`^(?:` + f.pattern + `)`)
+			ri := len(t.rows)
+			t.rows = append(t.rows, row{rule: r, form: f})
+			for _, s := range f.triggers {
+				if len(s) < 2 || s != foldString(s) {
+					panic("security: trigger " + s + " of " + r.id + " is not folded or shorter than two bytes")
+				}
+				// Triggers are looked for in the unleet text, which every
+				// text maps onto: a trigger found in the folded text is found
+				// there too.
+				s = unleetString(s)
+				if isAlnum(s[0]) {
+					t.atWord.add(s, ri)
+				} else {
+					t.anywhere.add(s, ri)
+				}
+			}
+		}
+	}
+	t.atWord.freeze()
+	t.anywhere.freeze()
+	return t
+}
+
+// triggered calls fn with the rows of every trigger found in the unleet text
+// u (whose original is text), the offset where it starts and its length.
+func (t *ruleTable) triggered(text, u string, fn func(rows []int, at, n int)) {
+	var at int
+	each := func(rows []int, n int) { fn(rows, at, n) }
+	word := true // at a word start
+	for at = 0; at < len(u); at++ {
+		c := u[at]
+		if isAlnum(c) {
+			if word || 'A' <= text[at] && text[at] <= 'Z' && 'a' <= text[at-1] && text[at-1] <= 'z' {
+				t.atWord.match(u, at, each)
+			}
+			word = false
+			continue
+		}
+		word = true
+		if t.anywhere.root[c] >= 0 {
+			t.anywhere.match(u, at, each)
+		}
+	}
+}
+
+// texts holds the three variants of a scanned text; offsets agree in all.
+type texts [3]string
+
+// scan runs the rules that keep accepts (all when nil) over text.
+func scan(text string, keep func(*rule) bool) []Finding {
+	t := table()
+	var v texts
+	v[original] = text
+	v[folded], v[unleet] = foldTexts(text)
+	u := v[unleet]
+	var (
+		found []Finding
+		last  = make([]int, len(t.rows)) // the last start tried, per row
+		q     *quotes                    // built on the first finding that may be a mention
+	)
+	for i := range last {
+		last[i] = -1
+	}
+	try := func(rows []int, i, n int) {
+		for _, ri := range rows {
+			r, f := t.rows[ri].rule, t.rows[ri].form
+			if keep != nil && !keep(r) {
+				continue
+			}
+			start := i
+			if r.back {
+				for start > 0 && isTokenByte(text[start-1]) {
+					start--
+				}
+			}
+			if last[ri] >= start {
+				continue
+			}
+			last[ri] = start
+			from := start
+			if f.afterTrigger {
+				from = i + n
+			}
+			s, e, ok := r.match(f, &v, start, from)
+			if !ok {
+				continue
+			}
+			if r.category == CategoryInjection && question(text, s) {
+				continue
+			}
+			if r.category == CategoryInjection || r.category == CategoryExfiltration {
+				if q == nil {
+					q = findQuotes(text)
+				}
+				if q.mention(text, s, e) {
+					continue
+				}
+			}
+			found = append(found, Finding{Rule: r.id, Category: r.category, Start: s, End: e})
+		}
+	}
+	t.triggered(text, u, try)
+	return finish(text, found)
+}
+
+// match tries form f of r with its window starting at start; the expression
+// is matched from from (start, or the end of the trigger).
+func (r *rule) match(f *form, v *texts, start, from int) (int, int, bool) {
+	text := v[original]
+	if start > 0 && !r.before.ok(text[start-1]) {
+		return 0, 0, false
+	}
+	src := v[r.on]
+	end := alignEnd(src, start+r.maxLen)
+	if len(f.need) > 0 && !containsAny(src[start:needEnd(src, start, end, f.needWithin)], f.need) {
+		return 0, 0, false
+	}
+	if from > end {
+		return 0, 0, false
+	}
+	loc := f.re.FindStringSubmatchIndex(src[from:end])
+	if loc == nil {
+		return 0, 0, false
+	}
+	s, e := start, from+loc[1]
+	if !f.afterTrigger {
+		s = from + loc[0]
+	}
+	for g := 2; g+1 < len(loc); g += 2 {
+		if loc[g] >= 0 {
+			s, e = from+loc[g], from+loc[g+1]
+			break
+		}
+	}
+	if s == e || e < len(text) && !r.after.ok(text[e]) {
+		return 0, 0, false
+	}
+	if r.category == CategoryCredential && strings.Contains(text[s:e], redactedPrefix) {
+		// A redaction marker is not a secret; without this Redact would not be
+		// idempotent.
+		return 0, 0, false
+	}
+	for _, check := range [...]func(string, int, int) (int, int, bool){f.check, r.check} {
+		if check == nil {
+			continue
+		}
+		var ok bool
+		if s, e, ok = check(text, s, e); !ok || s >= e {
+			return 0, 0, false
+		}
+	}
+	return s, e, true
+}
+
+func needEnd(src string, start, end, within int) int {
+	if within > 0 && start+within < end {
+		return start + within
+	}
+	return end
+}
+
+// alignEnd returns min(end, len(s)), moved back so as not to split a rune: a
+// window ends where ranging over the whole text would also stop.
+func alignEnd(s string, end int) int {
+	if end >= len(s) {
+		return len(s)
+	}
+	for i := end - 1; i >= 0 && i >= end-utf8.UTFMax+1; i-- {
+		if utf8.RuneStart(s[i]) {
+			if _, n := utf8.DecodeRuneInString(s[i:]); i+n > end {
+				return i
+			}
+			break
+		}
+	}
+	return end
+}
+
+// finish merges the overlapping findings of each rule, sorts by Start then
+// Rule, and fills in the lines.
+func finish(text string, found []Finding) []Finding {
+	if len(found) == 0 {
+		return nil
+	}
+	slices.SortFunc(found, func(a, b Finding) int {
+		return cmp.Or(strings.Compare(a.Rule, b.Rule), cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End))
+	})
+	merged := found[:1]
+	for _, f := range found[1:] {
+		p := &merged[len(merged)-1]
+		if f.Rule == p.Rule && f.Start < p.End {
+			p.End = max(p.End, f.End)
+			continue
+		}
+		merged = append(merged, f)
+	}
+	slices.SortFunc(merged, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), strings.Compare(a.Rule, b.Rule), cmp.Compare(a.End, b.End))
+	})
+	line, at := 1, 0
+	for i := range merged {
+		line += strings.Count(text[at:merged[i].Start], "\n")
+		at = merged[i].Start
+		merged[i].Line = line
+	}
+	return merged
+}
+
+// foldTexts returns the case-folded text and the unleet text. Folding lowers
+// ASCII letters always and other letters when their lower case has the same
+// UTF-8 length (nearly all of them), so a match in the folded text is a match
+// at the same bytes of the original. The unleet text also reads the digits and
+// signs that stand in for letters as those letters (0→o 1→i 3→e 4→a 5→s 7→t
+// @→a $→s), one byte for one byte.
+func foldTexts(s string) (string, string) {
+	f := []byte(foldString(s))
+	u := make([]byte, len(f))
+	for i, c := range f {
+		u[i] = unleetByte[c]
+	}
+	return string(f), string(u)
+}
+
+var unleetByte = func() (m [256]byte) {
+	for i := range m {
+		m[i] = byte(i)
+	}
+	for from, to := range map[byte]byte{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's'} {
+		m[from] = to
+	}
+	return m
+}()
+
+func unleetString(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		b[i] = unleetByte[c]
+	}
+	return string(b)
+}
+
+// foldString lowers s without changing any offset (see foldTexts).
+func foldString(s string) string {
+	i := 0
+	for i < len(s) && s[i] < utf8.RuneSelf && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	b := make([]byte, len(s))
+	copy(b, s[:i])
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b[i] = c
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
+			utf8.EncodeRune(b[i:], l)
+		} else {
+			copy(b[i:i+n], s[i:i+n])
+		}
+		i += n
+	}
+	return string(b)
+}
