@@ -276,6 +276,59 @@ func document(m *memories.Memory) map[string]any {
 // DocCount is the number of documents in the index.
 func (b *Bleve) DocCount() (uint64, error) { return b.idx.DocCount() }
 
+// rarest keeps the n terms found in the fewest documents (counted per field
+// searched, title, body and tags), dropping those found in none. A search for similar texts needs only the
+// distinctive words: a term common to thousands of notes finds nothing a rare
+// one does not, and scoring its postings is most of the cost of the search.
+func (b *Bleve) rarest(ctx context.Context, terms []string, n int) ([]string, error) {
+	adv, err := b.idx.Advanced()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer r.Close()
+	type term struct {
+		t  string
+		df uint64
+	}
+	seen := make(map[string]bool, len(terms))
+	found := make([]term, 0, len(terms))
+	for _, t := range terms {
+		if seen[t] {
+			continue
+		}
+		seen[t] = true
+		var df uint64
+		for _, field := range [...]string{fieldTitle, fieldBody, fieldTags} {
+			tfr, err := r.TermFieldReader(ctx, []byte(t), field, false, false, false)
+			if err != nil {
+				return nil, fmt.Errorf("search: %w", err)
+			}
+			df += tfr.Count()
+			if err := tfr.Close(); err != nil {
+				return nil, fmt.Errorf("search: %w", err)
+			}
+		}
+		if df > 0 {
+			found = append(found, term{t, df})
+		}
+	}
+	sort.Slice(found, func(i, j int) bool {
+		if found[i].df != found[j].df {
+			return found[i].df < found[j].df
+		}
+		return found[i].t < found[j].t
+	})
+	out := make([]string, 0, n)
+	for _, f := range found[:min(n, len(found))] {
+		out = append(out, f.t)
+	}
+	return out, nil
+}
+
 // Match is one search hit: the id and the BM25 score.
 type Match struct {
 	ID    string
@@ -290,6 +343,12 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 	bq := bleve.NewBooleanQuery()
 	if req.Text != "" {
 		terms := b.analyzer(req.Text)
+		if req.Rarest > 0 && len(terms) > req.Rarest {
+			var err error
+			if terms, err = b.rarest(ctx, terms, req.Rarest); err != nil {
+				return nil, err
+			}
+		}
 		if len(terms) == 0 {
 			return nil, nil
 		}

@@ -123,6 +123,13 @@ func TestSearch(t *testing.T) {
 		{"path", memories.SearchRequest{Text: "src/auth/login.ts"}, []string{"m06"}},
 		{"hex hash", memories.SearchRequest{Text: "9f86d081884c7d65"}, []string{"m06"}},
 		{"error code", memories.SearchRequest{Text: "ERR_CODE-42"}, []string{"m06"}},
+		{"projects", memories.SearchRequest{Text: "rotating kafka", AnyTerm: true, Projects: []string{"alpha", "gamma"}}, []string{"m01", "m08", "m12"}},
+		{"projects, one", memories.SearchRequest{Text: "rotating kafka", AnyTerm: true, Projects: []string{"beta"}}, []string{"m03", "m04"}},
+		{"rarest term kept", memories.SearchRequest{Text: "rotating goose", AnyTerm: true, Rarest: 1}, []string{"m02"}},
+		{"rarest two of three", memories.SearchRequest{Text: "rotating goose observability", AnyTerm: true, Rarest: 2}, []string{"m02", "m11"}},
+		{"a term in no memory is dropped", memories.SearchRequest{Text: "zyzzyva rotating", AnyTerm: true, Rarest: 1}, []string{"m01", "m08", "m12"}},
+		{"rarest above the term count changes nothing", memories.SearchRequest{Text: "rotating goose", AnyTerm: true, Rarest: 5}, []string{"m01", "m02", "m08", "m12"}},
+		{"no term in the index", memories.SearchRequest{Text: "zyzzyva quux", AnyTerm: true, Rarest: 1}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := search(t, b, tc.req)

@@ -58,6 +58,10 @@ type SearchRequest struct {
 	Text string
 	// AnyTerm relaxes the match from every term of Text to any of them.
 	AnyTerm bool
+	// Rarest, when above 0, narrows Text to that many of its terms: those
+	// found in the fewest memories (terms found in none are dropped). A search
+	// for texts like a given one needs only its distinctive words.
+	Rarest int
 
 	Project string
 	// Projects, when set, keeps memories of any of these projects.

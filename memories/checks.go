@@ -37,8 +37,11 @@ const (
 	// dedupCandidates is how many memories the index proposes for the exact
 	// comparison; the exact score runs only on those.
 	dedupCandidates = 20
-	// dedupQueryTerms bounds the query that finds them.
+	// dedupQueryTerms bounds the words of a memory the index is asked about,
+	// and dedupRarest how many of them it searches: the rarest in the index.
+	// A near-duplicate shares nearly every word, the rare ones included.
 	dedupQueryTerms = 32
+	dedupRarest     = 10
 	// maxRelated is how many related memories a new one links to.
 	maxRelated = 3
 )
@@ -75,11 +78,13 @@ func (s *Service) screen(ctx context.Context, title, content string) error {
 	if !s.checks.Scan {
 		return nil
 	}
+	// The content first: a title taken from the content holds nothing the
+	// content does not, and the finding is then reported where it was typed.
 	rej := &RejectedError{}
-	if f := security.Scan(title); len(f) > 0 {
-		rej.Finding, rej.InTitle = &f[0], true
-	} else if f := security.Scan(content); len(f) > 0 {
+	if f := security.Scan(content); len(f) > 0 {
 		rej.Finding = &f[0]
+	} else if f := security.Scan(title); len(f) > 0 {
+		rej.Finding, rej.InTitle = &f[0], true
 	} else {
 		return nil
 	}
@@ -119,7 +124,7 @@ func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except 
 		projects = append(projects, DefaultProject)
 	}
 	hits, err := snap.Search(ctx, SearchRequest{
-		Text: strings.Join(terms, " "), AnyTerm: true, Projects: projects, Size: dedupCandidates,
+		Text: strings.Join(terms, " "), AnyTerm: true, Rarest: dedupRarest, Projects: projects, Size: dedupCandidates,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("find similar memories: %w", err)

@@ -570,3 +570,48 @@ func TestDoctorRepairsTheMapOfContents(t *testing.T) {
 		t.Errorf("map after a save over a damaged one:\n%s", got)
 	}
 }
+
+// TestSaveChecksAmongManyMemories runs the save checks through the real index
+// over a few thousand memories: the index proposes the candidates, so a
+// near-duplicate must be among them however many memories share its words.
+func TestSaveChecksAmongManyMemories(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := bench.WriteVault(filepath.Join(dir, "vault"), 3000, 7, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, root: filepath.Join(dir, "vault"), home: filepath.Join(dir, "state")}
+	e.open(time.Second)
+	ctx := context.Background()
+
+	jwt := e.save("Use RS256 for JWT signing in production because HS256 shares the signing secret with every service that verifies tokens.", "webapp")
+	inGeneral := e.save("Every Go service reads its database connection pool size from the POOL_SIZE environment variable, default 10.", "general")
+
+	var rej *memories.RejectedError
+	for _, tt := range []struct {
+		name, content, project, want string
+	}{
+		{"paraphrase", "In production JWT signing uses RS256, because HS256 shares the signing secret with every service that verifies the tokens.", "webapp", jwt.ID},
+		{"a general memory, from a project", "Go services read the database connection pool size from the POOL_SIZE environment variable (default 10).", "billing", inGeneral.ID},
+	} {
+		_, err := e.svc.Save(ctx, memories.SaveRequest{Content: tt.content, Project: tt.project})
+		if !errors.As(err, &rej) || rej.Existing == nil || rej.Existing.ID != tt.want {
+			t.Errorf("%s: err = %v, want a duplicate of %s", tt.name, err, tt.want)
+		}
+	}
+
+	// Another project's memory is not a duplicate.
+	e.save("In production JWT signing uses RS256, because HS256 shares the signing secret with every service that verifies the tokens.", "mobile")
+
+	// A related memory links to it.
+	rel := e.save("JWT signing keys for production rotate every 90 days; the RS256 public key is published at /.well-known/jwks.json.", "webapp")
+	if note := e.read(strings.TrimPrefix(rel.Path, "cortex/")); !strings.Contains(note, "[["+strings.TrimSuffix(filepath.Base(jwt.Path), ".md")+"]]") {
+		t.Errorf("the related memory does not link to %s:\n%s", jwt.Path, note)
+	}
+
+	// An update through supersede may repeat its predecessor.
+	if _, err := e.svc.Supersede(ctx, memories.SupersedeRequest{ID: jwt.ID,
+		Replacement: "Use RS256 for JWT signing in production and staging, because HS256 shares the signing secret with every service that verifies tokens."}); err != nil {
+		t.Errorf("supersede with a near-copy: %v", err)
+	}
+	e.checkInStep()
+}

@@ -306,25 +306,33 @@ func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]res
 			recalls = append(recalls, time.Since(start))
 		}
 	}
-	saveSeries := func(svc *memories.Service, n int) ([]time.Duration, error) {
-		var ds []time.Duration
-		for i := 0; i < n; i++ {
+	// Saves with each combination of the checks, in turns, so that a change
+	// in the machine's speed during the run weighs on all of them alike. The
+	// scan's cost and the dedup's are the differences from "checks off".
+	th := memories.DefaultChecks().Thresholds
+	variants := []struct {
+		op     string
+		checks memories.Checks
+	}{
+		{"save (in-process)", memories.DefaultChecks()},
+		{"save, checks off (in-process)", memories.Checks{}},
+		{"save, scan only (in-process)", memories.Checks{Scan: true, Thresholds: th}},
+		{"save, dedup only (in-process)", memories.Checks{Dedup: true, Thresholds: th}},
+	}
+	saves := make([][]time.Duration, len(variants))
+	svcs := make([]*memories.Service, len(variants))
+	for i, v := range variants {
+		svcs[i] = memories.NewService(st, memories.WithChecks(v.checks))
+	}
+	for round := 0; round < 40; round++ {
+		for i, s := range svcs {
 			m := gen.Memory()
 			start := time.Now()
-			if _, err := svc.Save(ctx, memories.SaveRequest{Content: m.Body, Title: m.Title, Project: m.Project}); err != nil {
-				return nil, err
+			if _, err := s.Save(ctx, memories.SaveRequest{Content: m.Body, Title: m.Title, Project: m.Project}); err != nil {
+				return nil, fmt.Errorf("%s: %w", variants[i].op, err)
 			}
-			ds = append(ds, time.Since(start))
+			saves[i] = append(saves[i], time.Since(start))
 		}
-		return ds, nil
-	}
-	saves, err := saveSeries(svc, 50)
-	if err != nil {
-		return nil, err
-	}
-	unchecked, err := saveSeries(memories.NewService(st, memories.WithChecks(memories.Checks{})), 50)
-	if err != nil {
-		return nil, err
 	}
 	// The scan alone, on the texts a save scans.
 	var scans []time.Duration
@@ -335,12 +343,11 @@ func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]res
 		security.Scan(m.Body)
 		scans = append(scans, time.Since(start))
 	}
-	return []result{
-		{Op: "recall (in-process)", Runs: len(recalls), P50ms: ms(pct(recalls, 50)), P99ms: ms(pct(recalls, 99))},
-		{Op: "save (in-process)", Runs: len(saves), P50ms: ms(pct(saves, 50)), P99ms: ms(pct(saves, 99))},
-		{Op: "save without scan and dedup (in-process)", Runs: len(unchecked), P50ms: ms(pct(unchecked, 50)), P99ms: ms(pct(unchecked, 99))},
-		{Op: "scan of title and body (in-process)", Runs: len(scans), P50ms: ms(pct(scans, 50)), P99ms: ms(pct(scans, 99))},
-	}, nil
+	rs := []result{{Op: "recall (in-process)", Runs: len(recalls), P50ms: ms(pct(recalls, 50)), P99ms: ms(pct(recalls, 99))}}
+	for i, v := range variants {
+		rs = append(rs, result{Op: v.op, Runs: len(saves[i]), P50ms: ms(pct(saves[i], 50)), P99ms: ms(pct(saves[i], 99))})
+	}
+	return append(rs, result{Op: "scan of title and body (in-process)", Runs: len(scans), P50ms: ms(pct(scans, 50)), P99ms: ms(pct(scans, 99))}), nil
 }
 
 func target(n int, at10k, at100k string) string {
