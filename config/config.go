@@ -62,6 +62,13 @@ type File struct {
 	Recall    struct {
 		Weights     *memories.Weights `yaml:"weights"`
 		RecencyBase float64           `yaml:"recency_base"`
+		// Activation: what an access adds (weight, per source in sources)
+		// and how fast it fades (decay, per day).
+		Activation struct {
+			Weight  *float64           `yaml:"weight"`
+			Decay   *float64           `yaml:"decay"`
+			Sources map[string]float64 `yaml:"sources"`
+		} `yaml:"activation"`
 	} `yaml:"recall"`
 	// Dedup sets the similarity thresholds of SPEC §5, each from 0 to 1.
 	Dedup struct {
@@ -125,6 +132,16 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 	}
 	if file.Recall.RecencyBase != 0 {
 		s.Ranking.RecencyBase = file.Recall.RecencyBase
+	}
+	act := &s.Ranking.Activation
+	if v := file.Recall.Activation.Weight; v != nil {
+		act.Weight = *v
+	}
+	if v := file.Recall.Activation.Decay; v != nil {
+		act.Decay = *v
+	}
+	for src, w := range file.Recall.Activation.Sources {
+		act.Sources[src] = w
 	}
 	if err := s.Ranking.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.ConfigFile, err)

@@ -112,6 +112,8 @@ func TestConfigFileErrors(t *testing.T) {
 		{"negative weight", "recall:\n  weights:\n    relevance: -1\n", "recall.weights.relevance: must be a number ≥ 0"},
 		{"all weights zero", "recall:\n  weights: {relevance: 0, recency: 0, activation: 0, importance: 0}\n", "recall.weights: must not all be 0"},
 		{"recency base", "recall:\n  recency_base: 2\n", "recall.recency_base: must be in (0, 1]"},
+		{"negative activation weight", "recall:\n  activation:\n    weight: -1\n", "recall.activation.weight: must be a number ≥ 0"},
+		{"negative source weight", "recall:\n  activation:\n    sources: {recall: -2}\n", "recall.activation.sources.recall: must be a number ≥ 0"},
 		{"dedup threshold above 1", "dedup:\n  duplicate: 1.5\n", "dedup.duplicate: must be from 0 to 1"},
 		{"dedup threshold negative", "dedup:\n  mined_skip: -0.1\n", "dedup.mined_skip: must be from 0 to 1"},
 		{"related above duplicate", "dedup:\n  duplicate: 0.5\n  related: 0.6\n", "dedup.related: must not be above dedup.duplicate"},
@@ -158,9 +160,27 @@ func TestConfigWeightsAndEmptyFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := memories.Ranking{Weights: memories.Weights{Relevance: 1}, RecencyBase: 0.99}
+	want := memories.Ranking{Weights: memories.Weights{Relevance: 1}, RecencyBase: 0.99, Activation: memories.DefaultActivation()}
 	if diff := cmp.Diff(got.Ranking, want); diff != "" {
 		t.Errorf("ranking (-got +want):\n%s", diff)
+	}
+}
+
+func TestConfigActivation(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(file, []byte("recall:\n  activation:\n    decay: 0.1\n    sources:\n      session_start: 0.02\n      hook: 0.3\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Resolve(Flags{Config: file, Home: dir}, func(string) string { return "" }, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := memories.DefaultActivation()
+	want.Decay = 0.1
+	want.Sources["session_start"], want.Sources["hook"] = 0.02, 0.3
+	if diff := cmp.Diff(got.Ranking.Activation, want); diff != "" {
+		t.Errorf("activation (-got +want):\n%s", diff)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
@@ -391,8 +392,24 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		}
 		bq.AddMust(bleve.NewDisjunctionQuery(anyOf...))
 	}
+	if req.Area != "" {
+		filter(fieldArea, req.Area)
+	}
 	if req.Type != "" {
 		filter(fieldType, string(req.Type))
+	}
+	if req.Status != "" {
+		filter(fieldStatus, string(req.Status))
+	}
+	for _, t := range req.Tags {
+		filter(fieldTag, t)
+	}
+	if !req.UpdatedSince.IsZero() {
+		inclusive := true
+		q := bleve.NewDateRangeInclusiveQuery(req.UpdatedSince, time.Time{}, &inclusive, nil)
+		q.SetField(fieldUpdated)
+		q.SetBoost(0)
+		bq.AddMust(q)
 	}
 	if !req.IncludeSuperseded {
 		q := bleve.NewTermQuery(string(memories.StatusSuperseded))

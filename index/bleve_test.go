@@ -37,7 +37,7 @@ func corpus() []*memories.Memory {
 	return []*memories.Memory{
 		mem("m01", "Refresh token rotation", "The login handler rotates the refresh token every hour.", "alpha", memories.TypeDecision, 1, "auth", "security"),
 		mem("m02", "Database migrations", "Run migrations with goose before deploying.", "alpha", memories.TypeConvention, 2, "db"),
-		mem("m03", "Kafka notes", "Consumers fall behind when partitions rebalance during a release.", "beta", memories.TypeGotcha, 3),
+		withArea(mem("m03", "Kafka notes", "Consumers fall behind when partitions rebalance during a release.", "beta", memories.TypeGotcha, 3), "streaming"),
 		mem("m04", "Partition rebalancing", "Kafka, kafka: rebalances after every kafka release.", "beta", memories.TypeGotcha, 4),
 		old,
 		mem("m06", "Code identifiers", "Call pkg.Func from snake_case helpers in src/auth/login.ts; commit 9f86d081884c7d65 fixed ERR_CODE-42.", "gamma", memories.TypeFact, 6),
@@ -48,6 +48,11 @@ func corpus() []*memories.Memory {
 		mem("m11", "Tagged only", "Nothing special in the body.", "alpha", memories.TypeNote, 11, "observability"),
 		action,
 	}
+}
+
+func withArea(m *memories.Memory, area string) *memories.Memory {
+	m.Area = area
+	return m
 }
 
 func docs(ms []*memories.Memory) []Doc {
@@ -130,6 +135,16 @@ func TestSearch(t *testing.T) {
 		{"a term in no memory is dropped", memories.SearchRequest{Text: "zyzzyva rotating", AnyTerm: true, Rarest: 1}, []string{"m01", "m08", "m12"}},
 		{"rarest above the term count changes nothing", memories.SearchRequest{Text: "rotating goose", AnyTerm: true, Rarest: 5}, []string{"m01", "m02", "m08", "m12"}},
 		{"no term in the index", memories.SearchRequest{Text: "zyzzyva quux", AnyTerm: true, Rarest: 1}, nil},
+		{"area", memories.SearchRequest{Text: "kafka", Area: "streaming"}, []string{"m03"}},
+		{"area, no text", memories.SearchRequest{Area: "streaming"}, []string{"m03"}},
+		{"a tag", memories.SearchRequest{Tags: []string{"auth"}}, []string{"m01"}},
+		{"every tag", memories.SearchRequest{Tags: []string{"auth", "security"}}, []string{"m01"}},
+		{"not every tag", memories.SearchRequest{Tags: []string{"auth", "db"}}, nil},
+		{"tag is exact", memories.SearchRequest{Tags: []string{"secur"}}, nil},
+		{"status", memories.SearchRequest{Status: memories.StatusOpen}, []string{"m12"}},
+		{"status and text", memories.SearchRequest{Text: "rotate", Status: memories.StatusActive}, []string{"m01", "m08"}},
+		{"updated since", memories.SearchRequest{UpdatedSince: day0.AddDate(0, 0, 10)}, []string{"m10", "m11", "m12"}},
+		{"updated since, with text", memories.SearchRequest{Text: "rotate", UpdatedSince: day0.AddDate(0, 0, 8)}, []string{"m08", "m12"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := search(t, b, tc.req)

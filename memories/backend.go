@@ -27,6 +27,9 @@ type Snapshot interface {
 	Entries() ([]Entry, error)
 	// Get returns the entry of the memory with exactly this id.
 	Get(id string) (Entry, error)
+	// ByPath returns the entry of the readable note at path (relative to
+	// cortex's folder), and false when there is none.
+	ByPath(path string) (Entry, bool, error)
 	// IDsWithPrefix lists, sorted, up to limit ids that start with prefix
 	// (every one when limit ≤ 0).
 	IDsWithPrefix(prefix string, limit int) ([]string, error)
@@ -65,8 +68,15 @@ type SearchRequest struct {
 
 	Project string
 	// Projects, when set, keeps memories of any of these projects.
-	Projects          []string
-	Type              Type
+	Projects []string
+	Area     string
+	Type     Type
+	// Status, when set, keeps memories of this status only.
+	Status Status
+	// Tags keeps memories that have every one of these tags.
+	Tags []string
+	// UpdatedSince, when set, keeps memories updated at or after it.
+	UpdatedSince      time.Time
 	IncludeSuperseded bool
 
 	// Size is how many hits to return at most.

@@ -133,6 +133,14 @@ func (x *fakeTx) Get(id string) (Entry, error) {
 	return Entry{}, &NotFoundError{Ref: id}
 }
 
+func (x *fakeTx) ByPath(path string) (Entry, bool, error) {
+	m, ok := x.f.mems[path]
+	if !ok {
+		return Entry{}, false, nil
+	}
+	return x.entry(m), true, nil
+}
+
 func (x *fakeTx) allIDs() []string {
 	var ids []string
 	for _, m := range x.f.mems {
@@ -184,7 +192,11 @@ func (x *fakeTx) Search(_ context.Context, req SearchRequest) ([]Hit, error) {
 		e := x.entry(m)
 		if req.Project != "" && e.Project != req.Project ||
 			len(req.Projects) > 0 && !slices.Contains(req.Projects, e.Project) ||
+			req.Area != "" && e.Area != req.Area ||
 			req.Type != "" && e.Type != req.Type ||
+			req.Status != "" && e.Status != req.Status ||
+			!req.UpdatedSince.IsZero() && e.Updated.Before(req.UpdatedSince) ||
+			!hasAll(e.Tags, req.Tags) ||
 			!req.IncludeSuperseded && !e.Live() {
 			continue
 		}
@@ -223,6 +235,15 @@ func (x *fakeTx) Search(_ context.Context, req SearchRequest) ([]Hit, error) {
 		slices.Reverse(hits)
 	}
 	return hits, nil
+}
+
+func hasAll(have, want []string) bool {
+	for _, t := range want {
+		if !slices.Contains(have, t) {
+			return false
+		}
+	}
+	return true
 }
 
 func (x *fakeTx) Load(_ context.Context, path string) (*Memory, error) {

@@ -31,6 +31,8 @@ type Ranking struct {
 	Weights Weights
 	// RecencyBase is the per-hour decay of recency (SPEC: 0.995).
 	RecencyBase float64
+	// Activation turns accesses into the activation signal.
+	Activation Activation
 }
 
 // DefaultRanking is SPEC §4.2: 0.5 relevance, 0.15 recency, 0.15 activation,
@@ -39,6 +41,7 @@ func DefaultRanking() Ranking {
 	return Ranking{
 		Weights:     Weights{Relevance: 0.5, Recency: 0.15, Activation: 0.15, Importance: 0.2},
 		RecencyBase: 0.995,
+		Activation:  DefaultActivation(),
 	}
 }
 
@@ -59,7 +62,7 @@ func (r Ranking) Check() error {
 	if !(r.RecencyBase > 0 && r.RecencyBase <= 1) { // NaN fails both
 		return invalid("recall.recency_base", "must be in (0, 1]")
 	}
-	return nil
+	return r.Activation.Check()
 }
 
 // Recency is base^hours since t, 1 for times in the future.
@@ -71,18 +74,23 @@ func (r Ranking) Recency(t, now time.Time) float64 {
 	return math.Pow(r.RecencyBase, h)
 }
 
-// Score blends the signals. Without a query the relevance weight is left out and
-// the others are renormalised, so scores stay in [0,1] either way.
-func (r Ranking) Score(s Signals, hasQuery bool) float64 {
+// Effective is the weights the blend uses, scaled to sum to 1. Without a query
+// the relevance weight is 0 and the others share its part.
+func (r Ranking) Effective(hasQuery bool) Weights {
 	w := r.Weights
-	total := w.Recency*s.Recency + w.Activation*s.Activation + w.Importance*s.Importance
-	sum := w.Recency + w.Activation + w.Importance
-	if hasQuery {
-		total += w.Relevance * s.Relevance
-		sum += w.Relevance
+	if !hasQuery {
+		w.Relevance = 0
 	}
+	sum := w.Relevance + w.Recency + w.Activation + w.Importance
 	if sum == 0 {
-		return 0
+		return Weights{}
 	}
-	return total / sum
+	return Weights{Relevance: w.Relevance / sum, Recency: w.Recency / sum, Activation: w.Activation / sum, Importance: w.Importance / sum}
+}
+
+// Score blends the signals with the effective weights, so that scores stay in
+// [0,1] with or without a query.
+func (r Ranking) Score(s Signals, hasQuery bool) float64 {
+	w := r.Effective(hasQuery)
+	return w.Relevance*s.Relevance + w.Recency*s.Recency + w.Activation*s.Activation + w.Importance*s.Importance
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -19,15 +21,44 @@ const (
 	// the index before the blend re-ranks them.
 	candidateFactor = 5
 	minCandidates   = 50
+	// activeCandidates is how many of the most activated memories join the
+	// candidates of a recall without a query, which otherwise are the most
+	// recently updated.
+	activeCandidates = 20
+	// DefaultRecentDays is the window of the "recent" scope without --since.
+	DefaultRecentDays = 7
 )
 
-// RecallRequest asks for the memories that best answer a query.
+// Scopes that are not project or area names.
+const (
+	ScopeAll      = "all"
+	ScopeRecent   = "recent"
+	ScopeOpen     = "open"
+	ScopeMeetings = "meetings"
+	// ScopeMeeting prefixes a meeting's id: "meeting:01jn…".
+	ScopeMeeting = "meeting:"
+)
+
+// RecallRequest asks for the memories that best answer a query, or, without
+// one, the most useful memories of a scope.
 type RecallRequest struct {
-	Query             string
-	Project           string
-	Type              string
+	Query string
+	// Project keeps the memories of this project and of "general".
+	Project string
+	// Scope is a project name (L0), an area name (L1), "recent", "open",
+	// "meetings", "meeting:<id>" or "all".
+	Scope string
+	// Since keeps memories updated within a duration ("7d", "12h", "2w") or
+	// since a date ("2026-11-01").
+	Since string
+	Type  string
+	// Tags keeps memories that have every one of them.
+	Tags              []string
 	Limit             int
 	IncludeSuperseded bool
+	// Source is the access source recorded for what is returned: recall
+	// unless a hook or context assembly says otherwise.
+	Source string
 }
 
 // Recalled is one recalled memory with its score and the signals behind it.
@@ -36,95 +67,283 @@ type Recalled struct {
 	ShortID string
 	Score   float64
 	Signals Signals
+	// Weights are the effective weights of the blend (see Ranking.Effective).
+	Weights Weights
+	// Related marks a memory appended because a result links to it; Via is
+	// the id of that result.
+	Related bool
+	Via     string
 }
 
-// RecallResult is the answer to a RecallRequest, best first.
+// RecallResult is the answer to a RecallRequest, best first, then the related
+// memories.
 type RecallResult struct {
 	Query   string
 	Project string
+	Scope   string
 	Results []Recalled
 }
 
 // EmptyMessage is what recall says when nothing matched.
 func (r *RecallResult) EmptyMessage() string {
-	if r.Query == "" {
-		return "No memories found in project: " + r.Project
+	switch {
+	case r.Query != "":
+		return "No memories found for: " + r.Query
+	case r.Scope != "":
+		return "No memories in scope: " + r.Scope
 	}
-	return "No memories found for: " + r.Query
+	return "No memories found in project: " + r.Project
+}
+
+// recallPlan is a validated request.
+type recallPlan struct {
+	search SearchRequest
+	limit  int
+	// scopeName is a scope that may name a project or an area.
+	scopeName string
+	// meeting is the id (or prefix) of a meeting scope.
+	meeting string
+	source  string
 }
 
 // Recall finds the memories that best answer req: candidates from the full-text
-// index, re-ranked by the blend of relevance, recency, activation and importance.
+// index, re-ranked by the blend of relevance, recency, activation and
+// importance, then the memories the results link to as related. Every memory
+// returned is recorded in the access log.
 func (s *Service) Recall(ctx context.Context, req RecallRequest) (*RecallResult, error) {
-	q, err := s.checkRecall(&req)
+	p, err := s.planRecall(&req)
 	if err != nil {
 		return nil, err
 	}
-	res := &RecallResult{Query: q.Text, Project: q.Project}
+	res := &RecallResult{Query: p.search.Text, Project: p.search.Project, Scope: req.Scope}
+	if len(p.search.Projects) > 0 && res.Project == "" {
+		res.Project = p.search.Projects[0]
+	}
 	err = s.backend.View(ctx, func(snap Snapshot) error {
-		hits, err := candidates(ctx, snap, q)
-		if err != nil {
-			return err
-		}
-		for _, r := range s.rank(hits, q.Text != "") {
-			if len(res.Results) == req.Limit {
-				break
-			}
-			m, err := snap.Load(ctx, r.hit.Path)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue // deleted since it was indexed; the next sync drops it
-			}
-			if err != nil {
-				return err
-			}
-			// The index's id is the memory's identity: a copied note carries
-			// its original's id in its file but is known by another.
-			m.ID = r.hit.ID
-			res.Results = append(res.Results, Recalled{Memory: m, ShortID: snap.ShortID(m.ID), Score: r.score, Signals: r.signals})
-		}
-		return nil
+		return s.recall(ctx, snap, p, res)
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.recordAccess(ctx, res.Results, p.source)
 	return res, nil
 }
 
-// checkRecall validates req, filling in its default limit, and builds the search.
-func (s *Service) checkRecall(req *RecallRequest) (SearchRequest, error) {
-	var q SearchRequest
+func (s *Service) recall(ctx context.Context, snap Snapshot, p *recallPlan, res *RecallResult) error {
+	var hits []Hit
+	var err error
+	switch {
+	case p.meeting != "":
+		hits, err = meetingHits(ctx, snap, p)
+	case p.scopeName != "":
+		if err := resolveScopeName(ctx, snap, p); err != nil {
+			return err
+		}
+		fallthrough
+	default:
+		hits, err = candidates(ctx, snap, p.search)
+	}
+	if err != nil {
+		return err
+	}
+	hasQuery := p.search.Text != ""
+	if !hasQuery && s.access != nil && p.meeting == "" {
+		if hits, err = s.addActivated(ctx, snap, p.search, hits); err != nil {
+			return err
+		}
+	}
+	stats := s.accessStats(ctx, hits)
+	ranked := s.rank(hits, stats, hasQuery)
+	shown := make(map[string]bool, p.limit)
+	for _, r := range ranked {
+		if len(res.Results) == p.limit {
+			break
+		}
+		m, err := snap.Load(ctx, r.hit.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted since it was indexed; the next sync drops it
+		}
+		if err != nil {
+			return err
+		}
+		// The index's id is the memory's identity: a copied note carries its
+		// original's id in its file but is known by another.
+		m.ID = r.hit.ID
+		shown[m.ID] = true
+		res.Results = append(res.Results, Recalled{Memory: m, ShortID: snap.ShortID(m.ID), Score: r.score,
+			Signals: r.signals, Weights: s.ranking.Effective(hasQuery)})
+	}
+	return s.appendRelated(ctx, snap, p, res, shown, hasQuery)
+}
+
+// planRecall validates req and builds the search it asks for.
+func (s *Service) planRecall(req *RecallRequest) (*recallPlan, error) {
+	p := &recallPlan{}
+	q := &p.search
 	text := strings.TrimSpace(req.Query)
 	if !utf8.ValidString(text) {
-		return q, invalid("query", "must be valid UTF-8 text")
+		return nil, invalid("query", "must be valid UTF-8 text")
 	}
 	if n := utf8.RuneCountInString(text); n > MaxQueryChars {
-		return q, invalid("query", "is %d characters; the maximum is %d", n, MaxQueryChars)
+		return nil, invalid("query", "is %d characters; the maximum is %d", n, MaxQueryChars)
 	}
 	project, err := NormalizeScope("project", req.Project)
 	if err != nil {
-		return q, err
+		return nil, err
 	}
-	if text == "" && project == "" {
-		return q, invalid("query", "give a query, or a project to recall from")
+	scope := strings.TrimSpace(req.Scope)
+	if text == "" && project == "" && scope == "" {
+		return nil, invalid("query", "give a query, or a project or scope to recall from")
+	}
+	if project != "" {
+		q.Projects = withGeneral(project)
+	}
+	now := s.now()
+	switch low := strings.ToLower(scope); {
+	case scope == "", low == ScopeAll:
+	case low == ScopeRecent:
+		q.UpdatedSince = now.AddDate(0, 0, -DefaultRecentDays)
+	case low == ScopeOpen:
+		q.Status = StatusOpen
+	case low == ScopeMeetings:
+		q.Type = TypeMeeting
+	case strings.HasPrefix(low, ScopeMeeting):
+		id := NormalizeID(scope[len(ScopeMeeting):])
+		if len(id) < MinPrefix {
+			return nil, invalid("scope", "%q: a meeting scope is meeting:<id>, with at least %d characters of the id", scope, MinPrefix)
+		}
+		p.meeting = id
+	default:
+		name, err := NormalizeScope("scope", scope)
+		if err != nil {
+			return nil, invalid("scope", "%q is not a project or area name, nor one of all, recent, open, meetings, meeting:<id>", scope)
+		}
+		p.scopeName = name
+	}
+	if req.Since != "" {
+		t, err := ParseSince(req.Since, now)
+		if err != nil {
+			return nil, err
+		}
+		q.UpdatedSince = t
 	}
 	if req.Type != "" {
 		t, err := ParseType(req.Type)
 		if err != nil {
-			return q, err
+			return nil, err
+		}
+		if q.Type != "" && q.Type != t {
+			return nil, invalid("type", "%s contradicts the scope %s, which keeps %s memories", t, scope, q.Type)
 		}
 		q.Type = t
 	}
+	if q.Tags, err = NormalizeTags(req.Tags); err != nil {
+		return nil, err
+	}
+	if len(q.Tags) == 0 {
+		q.Tags = nil
+	}
 	switch {
 	case req.Limit == 0:
-		req.Limit = DefaultRecallLimit
+		p.limit = DefaultRecallLimit
 	case req.Limit < 1 || req.Limit > MaxRecallLimit:
-		return q, invalid("limit", "is %d; it must be from 1 to %d", req.Limit, MaxRecallLimit)
+		return nil, invalid("limit", "is %d; it must be from 1 to %d", req.Limit, MaxRecallLimit)
+	default:
+		p.limit = req.Limit
+	}
+	p.source = req.Source
+	if p.source == "" {
+		p.source = AccessRecall
 	}
 	q.Text = text
-	q.Project = project
 	q.IncludeSuperseded = req.IncludeSuperseded
-	q.Size = max(req.Limit*candidateFactor, minCandidates)
-	return q, nil
+	q.Size = max(p.limit*candidateFactor, minCandidates)
+	return p, nil
+}
+
+// withGeneral is a project and general, whose memories hold for every project.
+func withGeneral(project string) []string {
+	if project == DefaultProject {
+		return []string{project}
+	}
+	return []string{project, DefaultProject}
+}
+
+// ParseSince reads a --since value: a duration back from now in minutes,
+// hours, days or weeks ("90m", "12h", "7d", "2w"), or a date or time ("2026-11-01",
+// RFC 3339).
+func ParseSince(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	bad := invalid("since", "%q is not a duration such as 7d, 12h, 2w or 90m, nor a date such as 2026-11-01", s)
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if t, err := time.ParseInLocation(time.DateOnly, s, time.Local); err == nil {
+		return t, nil
+	}
+	if len(s) < 2 {
+		return time.Time{}, bad
+	}
+	n := 0
+	for _, c := range s[:len(s)-1] {
+		if c < '0' || c > '9' || n > 1e6 {
+			return time.Time{}, bad
+		}
+		n = n*10 + int(c-'0')
+	}
+	var unit time.Duration
+	switch s[len(s)-1] {
+	case 'm':
+		unit = time.Minute
+	case 'h':
+		unit = time.Hour
+	case 'd':
+		unit = 24 * time.Hour
+	case 'w':
+		unit = 7 * 24 * time.Hour
+	default:
+		return time.Time{}, bad
+	}
+	if n == 0 {
+		return time.Time{}, invalid("since", "%q is zero; give how far back to look, such as 7d", s)
+	}
+	return now.Add(-time.Duration(n) * unit), nil
+}
+
+// resolveScopeName makes a scope name a project filter (with general) when some
+// memory has that project, and an area filter otherwise.
+func resolveScopeName(ctx context.Context, snap Snapshot, p *recallPlan) error {
+	name := p.scopeName
+	probe := SearchRequest{Projects: []string{name}, IncludeSuperseded: true, Size: 1}
+	hits, err := snap.Search(ctx, probe)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	if len(hits) > 0 {
+		p.search.Projects = intersectProjects(p.search.Projects, withGeneral(name))
+		return nil
+	}
+	p.search.Area = name
+	return nil
+}
+
+// intersectProjects combines a project filter with a scope's: both must hold.
+func intersectProjects(have, scope []string) []string {
+	if len(have) == 0 {
+		return scope
+	}
+	var out []string
+	for _, p := range have {
+		for _, q := range scope {
+			if p == q {
+				out = append(out, p)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return []string{"\x00none"} // no project can pass both
+	}
+	return out
 }
 
 // candidates asks the index for every term of the query first, then for any term
@@ -145,13 +364,256 @@ func candidates(ctx context.Context, snap Snapshot, q SearchRequest) ([]Hit, err
 	return relaxed, nil
 }
 
+// meetingHits are a meeting and the memories made from it (its action items and
+// decisions, whose provenance names it).
+func meetingHits(ctx context.Context, snap Snapshot, p *recallPlan) ([]Hit, error) {
+	ids, err := snap.IDsWithPrefix(p.meeting, 2)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(ids) == 0:
+		return nil, &NotFoundError{Ref: p.meeting}
+	case len(ids) > 1:
+		return nil, invalid("scope", "meeting:%s names more than one memory; give more of the id", p.meeting)
+	}
+	meeting, err := snap.Get(ids[0])
+	if err != nil {
+		return nil, err
+	}
+	if meeting.Type != TypeMeeting {
+		return nil, invalid("scope", "meeting:%s is a %s, not a meeting", p.meeting, meeting.Type)
+	}
+	out := []Hit{{Entry: meeting}}
+	q := p.search
+	q.Text, q.Size = "", 1000
+	hits, err := snap.Search(ctx, q)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	name := strings.TrimSuffix(path.Base(meeting.Path), ".md")
+	for _, h := range hits {
+		if h.ID == meeting.ID || h.Created.Before(meeting.Created) {
+			continue
+		}
+		m, err := snap.Load(ctx, h.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if m.Provenance.DerivedFrom == meeting.ID || containsString(m.Related, name) {
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+func containsString(ss []string, s string) bool {
+	for _, v := range ss {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// addActivated adds to the candidates of a recall without a query the most
+// activated memories that pass its filters: without a query the index orders
+// by date alone, and an old memory used every day must still be found.
+func (s *Service) addActivated(ctx context.Context, snap Snapshot, q SearchRequest, hits []Hit) ([]Hit, error) {
+	stats, err := s.access.Stats(ctx, nil)
+	if err != nil {
+		s.warn(fmt.Sprintf("access log: %v", err))
+		return hits, nil
+	}
+	now := s.now()
+	type act struct {
+		id string
+		a  float64
+	}
+	var acts []act
+	for id, st := range stats {
+		if a := s.ranking.Activation.Of(st, now); a > 0 {
+			acts = append(acts, act{id, a})
+		}
+	}
+	sort.Slice(acts, func(i, j int) bool {
+		if acts[i].a != acts[j].a {
+			return acts[i].a > acts[j].a
+		}
+		return acts[i].id < acts[j].id
+	})
+	have := make(map[string]bool, len(hits))
+	for _, h := range hits {
+		have[h.ID] = true
+	}
+	added := 0
+	for _, a := range acts {
+		if added == activeCandidates {
+			break
+		}
+		if have[a.id] {
+			continue
+		}
+		e, err := snap.Get(a.id)
+		var nf *NotFoundError
+		if errors.As(err, &nf) {
+			continue // a memory gone from the vault
+		}
+		if err != nil {
+			return nil, err
+		}
+		if passes(e, q) {
+			hits = append(hits, Hit{Entry: e})
+			added++
+		}
+	}
+	return hits, nil
+}
+
+// passes reports whether e passes the filters of q (all but the text).
+func passes(e Entry, q SearchRequest) bool {
+	switch {
+	case q.Project != "" && e.Project != q.Project,
+		len(q.Projects) > 0 && !containsString(q.Projects, e.Project),
+		q.Area != "" && e.Area != q.Area,
+		q.Type != "" && e.Type != q.Type,
+		q.Status != "" && e.Status != q.Status,
+		!q.UpdatedSince.IsZero() && e.Updated.Before(q.UpdatedSince),
+		!q.IncludeSuperseded && !e.Live():
+		return false
+	}
+	for _, t := range q.Tags {
+		if !containsString(e.Tags, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// accessStats reads the accesses of the candidates; without an access log, or
+// when it cannot be read, every activation is 0.
+func (s *Service) accessStats(ctx context.Context, hits []Hit) map[string]AccessStat {
+	if s.access == nil || len(hits) == 0 {
+		return nil
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	stats, err := s.access.Stats(ctx, ids)
+	if err != nil {
+		s.warn(fmt.Sprintf("access log: %v", err))
+		return nil
+	}
+	return stats
+}
+
+// recordAccess notes that the results were shown. Failing to note it does not
+// fail the recall: the answer is right, only a hint for later ones is lost.
+func (s *Service) recordAccess(ctx context.Context, results []Recalled, source string) {
+	if s.access == nil || len(results) == 0 {
+		return
+	}
+	now := s.now().UTC()
+	as := make([]Access, len(results))
+	for i, r := range results {
+		as[i] = Access{ID: r.Memory.ID, Time: now, Source: source}
+	}
+	if err := s.access.Record(ctx, as); err != nil {
+		s.warn(fmt.Sprintf("access log: %v", err))
+	}
+}
+
+// appendRelated appends, after the results, the memories they link to in their
+// related property, until there are twice the limit.
+func (s *Service) appendRelated(ctx context.Context, snap Snapshot, p *recallPlan, res *RecallResult, shown map[string]bool, hasQuery bool) error {
+	limit := 2 * p.limit
+	n := len(res.Results)
+	var related []Recalled
+	var entries []Entry
+	for _, r := range res.Results[:n] {
+		for _, name := range r.Memory.Related {
+			if n+len(related) == limit {
+				break
+			}
+			e, ok, err := resolveLink(snap, r.Memory, name)
+			if err != nil {
+				return err
+			}
+			if !ok || shown[e.ID] || !p.search.IncludeSuperseded && !e.Live() {
+				continue
+			}
+			m, err := snap.Load(ctx, e.Path)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			m.ID = e.ID
+			shown[e.ID] = true
+			entries = append(entries, e)
+			related = append(related, Recalled{Memory: m, ShortID: snap.ShortID(e.ID), Related: true, Via: r.Memory.ID})
+		}
+	}
+	if len(related) == 0 {
+		return nil
+	}
+	// Related memories are scored like the others, with no relevance: they
+	// were not found by the query.
+	hits := make([]Hit, len(entries))
+	for i, e := range entries {
+		hits[i] = Hit{Entry: e}
+	}
+	stats := s.accessStats(ctx, hits)
+	now := s.now()
+	for i := range related {
+		sig := s.signals(entries[i], stats, now)
+		related[i].Signals, related[i].Weights = sig, s.ranking.Effective(hasQuery)
+		related[i].Score = s.ranking.Score(sig, hasQuery)
+	}
+	res.Results = append(res.Results, related...)
+	return nil
+}
+
+// resolveLink finds the note a related link names: a note of the same folder,
+// else of general's, as Obsidian would for the links cortex writes.
+func resolveLink(snap Snapshot, from *Memory, name string) (Entry, bool, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || strings.ContainsAny(name, "/\\") {
+		return Entry{}, false, nil
+	}
+	for _, dir := range []string{path.Dir(from.Path), "memories/" + DefaultProject} {
+		e, ok, err := snap.ByPath(dir + "/" + name + ".md")
+		if err != nil || ok {
+			return e, ok, err
+		}
+	}
+	return Entry{}, false, nil
+}
+
 type ranked struct {
 	hit     Hit
 	signals Signals
 	score   float64
 }
 
-func (s *Service) rank(hits []Hit, hasQuery bool) []ranked {
+// signals are the signals of e apart from relevance.
+func (s *Service) signals(e Entry, stats map[string]AccessStat, now time.Time) Signals {
+	sig := Signals{
+		Recency:    s.ranking.Recency(e.Updated, now),
+		Importance: float64(e.Importance) / MaxImportance,
+	}
+	if st, ok := stats[e.ID]; ok {
+		sig.Activation = s.ranking.Activation.Of(st, now)
+	}
+	return sig
+}
+
+func (s *Service) rank(hits []Hit, stats map[string]AccessStat, hasQuery bool) []ranked {
 	now := s.now()
 	best := 0.0
 	for _, h := range hits {
@@ -159,10 +621,7 @@ func (s *Service) rank(hits []Hit, hasQuery bool) []ranked {
 	}
 	out := make([]ranked, len(hits))
 	for i, h := range hits {
-		sig := Signals{
-			Recency:    s.ranking.Recency(h.Updated, now),
-			Importance: float64(h.Importance) / MaxImportance,
-		}
+		sig := s.signals(h.Entry, stats, now)
 		if hasQuery && best > 0 {
 			sig.Relevance = h.Score / best
 		}

@@ -122,9 +122,10 @@ func TestRecallInvalid(t *testing.T) {
 
 func TestRecallRequest(t *testing.T) {
 	tests := []struct {
-		name string
-		req  RecallRequest
-		want SearchRequest
+		name        string
+		req         RecallRequest
+		want        SearchRequest
+		wantProject string
 	}{
 		{
 			name: "query only",
@@ -137,14 +138,49 @@ func TestRecallRequest(t *testing.T) {
 			want: SearchRequest{Text: strings.Repeat("é", MaxQueryChars), Size: 50},
 		},
 		{
-			name: "project only",
-			req:  RecallRequest{Project: " Web App "},
-			want: SearchRequest{Project: "web-app", Size: 50},
+			name:        "project only: it and general",
+			req:         RecallRequest{Project: " Web App "},
+			want:        SearchRequest{Projects: []string{"web-app", "general"}, Size: 50},
+			wantProject: "web-app",
+		},
+		{
+			name:        "general",
+			req:         RecallRequest{Project: "general"},
+			want:        SearchRequest{Projects: []string{"general"}, Size: 50},
+			wantProject: "general",
 		},
 		{
 			name: "every filter",
-			req:  RecallRequest{Query: "cache", Project: "web", Type: "Gotcha", Limit: 20, IncludeSuperseded: true},
-			want: SearchRequest{Text: "cache", Project: "web", Type: TypeGotcha, IncludeSuperseded: true, Size: 100},
+			req: RecallRequest{Query: "cache", Project: "web", Type: "Gotcha", Limit: 20, IncludeSuperseded: true,
+				Tags: []string{"#Redis", "perf"}, Since: "2d"},
+			want: SearchRequest{Text: "cache", Projects: []string{"web", "general"}, Type: TypeGotcha, IncludeSuperseded: true,
+				Tags: []string{"redis", "perf"}, UpdatedSince: testNow.Add(-48 * time.Hour), Size: 100},
+			wantProject: "web",
+		},
+		{
+			name: "scope recent",
+			req:  RecallRequest{Scope: "recent"},
+			want: SearchRequest{UpdatedSince: testNow.AddDate(0, 0, -DefaultRecentDays), Size: 50},
+		},
+		{
+			name: "scope recent, since",
+			req:  RecallRequest{Scope: "Recent", Since: "12h"},
+			want: SearchRequest{UpdatedSince: testNow.Add(-12 * time.Hour), Size: 50},
+		},
+		{
+			name: "scope open",
+			req:  RecallRequest{Scope: "open", Query: "deploy"},
+			want: SearchRequest{Text: "deploy", Status: StatusOpen, Size: 50},
+		},
+		{
+			name: "scope meetings",
+			req:  RecallRequest{Scope: "meetings"},
+			want: SearchRequest{Type: TypeMeeting, Size: 50},
+		},
+		{
+			name: "scope all",
+			req:  RecallRequest{Scope: "all", Limit: 2},
+			want: SearchRequest{Size: 50},
 		},
 	}
 	for _, tt := range tests {
@@ -158,8 +194,8 @@ func TestRecallRequest(t *testing.T) {
 			if diff := cmp.Diff(f.searches, []SearchRequest{tt.want}); diff != "" {
 				t.Errorf("searches (-got +want):\n%s", diff)
 			}
-			if res.Query != tt.want.Text || res.Project != tt.want.Project {
-				t.Errorf("result has query %q, project %q; want %q, %q", res.Query, res.Project, tt.want.Text, tt.want.Project)
+			if res.Query != tt.want.Text || res.Project != tt.wantProject {
+				t.Errorf("result has query %q, project %q; want %q, %q", res.Query, res.Project, tt.want.Text, tt.wantProject)
 			}
 			if f.updates != 0 || f.wrote() {
 				t.Errorf("recall wrote to the store")

@@ -12,6 +12,8 @@ type Service struct {
 	ids     IDGen
 	ranking Ranking
 	checks  Checks
+	access  AccessLog
+	warn    func(string)
 }
 
 // Option configures a Service.
@@ -23,13 +25,22 @@ func WithClock(now func() time.Time) Option { return func(s *Service) { s.now = 
 // WithIDGen makes the service mint ids with g.
 func WithIDGen(g IDGen) Option { return func(s *Service) { s.ids = g } }
 
+// WithAccessLog records what recall returns in l and reads activation from it.
+// Without one every activation is 0.
+func WithAccessLog(l AccessLog) Option { return func(s *Service) { s.access = l } }
+
+// WithWarn reports problems that do not fail an operation (an access log that
+// cannot be written) to warn.
+func WithWarn(warn func(string)) Option { return func(s *Service) { s.warn = warn } }
+
 // WithRanking sets the recall ranking parameters.
 func WithRanking(r Ranking) Option { return func(s *Service) { s.ranking = r } }
 
 // NewService returns a service over b with the system clock, ULIDs and the default
 // ranking unless options say otherwise.
 func NewService(b Backend, opts ...Option) *Service {
-	s := &Service{backend: b, now: time.Now, ids: NewULIDGen(nil), ranking: DefaultRanking(), checks: DefaultChecks()}
+	s := &Service{backend: b, now: time.Now, ids: NewULIDGen(nil), ranking: DefaultRanking(), checks: DefaultChecks(),
+		warn: func(string) {}}
 	for _, o := range opts {
 		o(s)
 	}

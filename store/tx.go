@@ -39,6 +39,14 @@ func (sn *snapshot) Get(id string) (memories.Entry, error) {
 	return r.Entry, nil
 }
 
+func (sn *snapshot) ByPath(path string) (memories.Entry, bool, error) {
+	r, err := sn.cat.Get(path)
+	if err != nil || r == nil || r.Broken != "" {
+		return memories.Entry{}, false, err
+	}
+	return r.Entry, true, nil
+}
+
 func (sn *snapshot) IDsWithPrefix(prefix string, limit int) ([]string, error) {
 	return sn.cat.IDsWithPrefix(prefix, limit)
 }

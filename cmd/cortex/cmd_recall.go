@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,10 +12,10 @@ import (
 )
 
 type recallOptions struct {
-	project, typ string
-	limit        int
-	all          bool
-	full         bool
+	project, scope, since, typ string
+	tags                       []string
+	limit                      int
+	all, full, explain         bool
 }
 
 func newRecallCmd(a *app) *cobra.Command {
@@ -23,32 +24,81 @@ func newRecallCmd(a *app) *cobra.Command {
 		Use:   "recall [QUERY...]",
 		Short: "Find the memories that best answer a query",
 		Long: `Recall searches titles, bodies and tags and ranks what it finds by a blend of
-relevance, recency, activation and importance. The query is taken literally:
-quotes, colons, dashes, paths and code identifiers are just text.
+relevance, recency, activation (how often and how lately a memory was used) and
+importance, then adds the memories the results link to as related. The query is
+taken literally: quotes, colons, dashes, paths and code identifiers are just text.
 
-Without a query it lists a project's memories by recency and importance.`,
+A project keeps that project's memories and general's. A scope is a project
+name, an area name, recent (updated in the last 7 days, or --since), open (open
+action items), meetings, meeting:<id> (a meeting and what came of it) or all.
+Without a query, recall ranks a scope's memories by recency, activation and
+importance.`,
 		Example: `  cortex recall jwt signing algorithm
   cortex recall --project my-webapp "connection pool size"
-  cortex recall --project my-webapp --limit 5 --json`,
+  cortex recall --scope recent --since 3d
+  cortex recall --project my-webapp --tags redis --explain timeout`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRecall(cmd.Context(), a, o, strings.Join(args, " "))
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.project, "project", "", "recall from this project only")
+	f.StringVar(&o.project, "project", "", "recall from this project (and general)")
+	f.StringVar(&o.scope, "scope", "", "a project or area name, recent, open, meetings, meeting:<id> or all")
+	f.StringVar(&o.since, "since", "", "only memories updated within this long (7d, 12h, 2w) or since a date")
 	f.StringVar(&o.typ, "type", "", "recall memories of this type only")
-	f.IntVar(&o.limit, "limit", memories.DefaultRecallLimit, fmt.Sprintf("how many memories, 1 to %d", memories.MaxRecallLimit))
+	f.StringSliceVar(&o.tags, "tags", nil, "only memories with every one of these tags, comma-separated")
+	f.IntVar(&o.limit, "limit", memories.DefaultRecallLimit, fmt.Sprintf("how many memories, 1 to %d (related ones come on top, up to twice as many)", memories.MaxRecallLimit))
 	f.BoolVar(&o.all, "all", false, "include superseded memories")
 	f.BoolVar(&o.full, "full", false, "print whole memories, not excerpts")
+	f.BoolVar(&o.explain, "explain", false, "show each result's four signals, their weights and the score")
 	return cmd
 }
 
 type recallJSON struct {
-	Query   string       `json:"query"`
-	Project string       `json:"project,omitempty"`
-	Count   int          `json:"count"`
-	Results []memoryJSON `json:"results"`
+	Query   string         `json:"query"`
+	Project string         `json:"project,omitempty"`
+	Scope   string         `json:"scope,omitempty"`
+	Count   int            `json:"count"`
+	Results []recalledJSON `json:"results"`
 }
+
+type recalledJSON struct {
+	memoryJSON
+	Related bool         `json:"related,omitempty"`
+	Via     string       `json:"via,omitempty"`
+	Explain *explainJSON `json:"explain,omitempty"`
+}
+
+// explainJSON breaks a score down: each signal, its effective weight and
+// their product; the products sum to the score.
+type explainJSON struct {
+	Relevance  termJSON `json:"relevance"`
+	Recency    termJSON `json:"recency"`
+	Activation termJSON `json:"activation"`
+	Importance termJSON `json:"importance"`
+	Score      float64  `json:"score"`
+}
+
+type termJSON struct {
+	Signal       float64 `json:"signal"`
+	Weight       float64 `json:"weight"`
+	Contribution float64 `json:"contribution"`
+}
+
+func explainOf(r memories.Recalled) *explainJSON {
+	t := func(s, w float64) termJSON {
+		return termJSON{Signal: round6(s), Weight: round6(w), Contribution: round6(s * w)}
+	}
+	return &explainJSON{
+		Relevance:  t(r.Signals.Relevance, r.Weights.Relevance),
+		Recency:    t(r.Signals.Recency, r.Weights.Recency),
+		Activation: t(r.Signals.Activation, r.Weights.Activation),
+		Importance: t(r.Signals.Importance, r.Weights.Importance),
+		Score:      round6(r.Score),
+	}
+}
+
+func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
 
 func runRecall(ctx context.Context, a *app, o recallOptions, query string) error {
 	svc, err := a.open()
@@ -56,17 +106,24 @@ func runRecall(ctx context.Context, a *app, o recallOptions, query string) error
 		return err
 	}
 	res, err := svc.Recall(ctx, memories.RecallRequest{
-		Query: query, Project: o.project, Type: o.typ, Limit: o.limit, IncludeSuperseded: o.all,
+		Query: query, Project: o.project, Scope: o.scope, Since: o.since, Type: o.typ, Tags: o.tags,
+		Limit: o.limit, IncludeSuperseded: o.all,
 	})
 	if err != nil {
 		return err
 	}
 	if a.asJSON {
-		out := recallJSON{Query: res.Query, Project: res.Project, Count: len(res.Results), Results: []memoryJSON{}}
+		out := recallJSON{Query: res.Query, Project: res.Project, Scope: res.Scope, Count: len(res.Results), Results: []recalledJSON{}}
 		for _, r := range res.Results {
-			j := a.memoryJSON(r.Memory, r.ShortID)
+			j := recalledJSON{memoryJSON: a.memoryJSON(r.Memory, r.ShortID), Related: r.Related}
 			score, sig := r.Score, r.Signals
 			j.Score, j.Signals = &score, &sig
+			if r.Related {
+				j.Via = a.shortOf(res, r.Via)
+			}
+			if o.explain {
+				j.Explain = explainOf(r)
+			}
 			out.Results = append(out.Results, j)
 		}
 		return a.printJSON(out)
@@ -81,7 +138,11 @@ func runRecall(ctx context.Context, a *app, o recallOptions, query string) error
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "[%s] %s\n", r.ShortID, m.Title)
+		if r.Related {
+			fmt.Fprintf(w, "[%s] %s (related to [%s])\n", r.ShortID, m.Title, a.shortOf(res, r.Via))
+		} else {
+			fmt.Fprintf(w, "[%s] %s\n", r.ShortID, m.Title)
+		}
 		meta := []string{"project:" + m.Project, string(m.Type)}
 		if m.Status != memories.StatusActive {
 			meta = append(meta, string(m.Status))
@@ -91,6 +152,12 @@ func runRecall(ctx context.Context, a *app, o recallOptions, query string) error
 		}
 		meta = append(meta, "updated "+day(m.Updated), fmt.Sprintf("score %.2f", r.Score))
 		fmt.Fprintf(w, "  %s\n", strings.Join(meta, " · "))
+		if o.explain {
+			e := explainOf(r)
+			fmt.Fprintf(w, "  explain: relevance %.2f×%.2f + recency %.2f×%.2f + activation %.2f×%.2f + importance %.2f×%.2f = %.3f\n",
+				e.Relevance.Signal, e.Relevance.Weight, e.Recency.Signal, e.Recency.Weight,
+				e.Activation.Signal, e.Activation.Weight, e.Importance.Signal, e.Importance.Weight, e.Score)
+		}
 		body := m.Content()
 		if !o.full {
 			body = excerpt(body, 400)
@@ -99,4 +166,14 @@ func runRecall(ctx context.Context, a *app, o recallOptions, query string) error
 		fmt.Fprintf(w, "  → %s\n", a.store.Vault().VaultPath(m.Path))
 	}
 	return nil
+}
+
+// shortOf is the short id of a result of res, or the id itself.
+func (a *app) shortOf(res *memories.RecallResult, id string) string {
+	for _, r := range res.Results {
+		if r.Memory.ID == id {
+			return r.ShortID
+		}
+	}
+	return id
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cortexmem/cortex/access"
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
@@ -115,7 +116,10 @@ func (a *app) open() (*memories.Service, error) {
 		return nil, err
 	}
 	a.store = st
-	a.svc = memories.NewService(st, memories.WithRanking(a.settings.Ranking), memories.WithChecks(a.settings.Checks))
+	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
+	log := access.Open(access.Options{Dir: a.settings.Home, LockTimeout: a.settings.LockTimeout})
+	a.svc = memories.NewService(st, memories.WithRanking(a.settings.Ranking), memories.WithChecks(a.settings.Checks),
+		memories.WithAccessLog(log), memories.WithWarn(warn))
 	return a.svc, nil
 }
 

@@ -1,0 +1,369 @@
+package access
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// File names in the state folder.
+const (
+	LogName   = "access.log"
+	CacheName = "access.idx"
+	LockName  = "access.lock"
+)
+
+// Defaults of Options.
+const (
+	DefaultCompactAbove = 8 << 20  // bytes of log
+	DefaultCacheAbove   = 64 << 10 // bytes of log not in the cache
+	DefaultLockTimeout  = 10 * time.Second
+)
+
+// Options configure a Log. Only Dir is required.
+type Options struct {
+	// Dir is the state folder.
+	Dir string
+	// LockTimeout bounds every wait for the log's lock.
+	LockTimeout time.Duration
+	// CompactAbove is the size of the log above which Record folds it into
+	// counts.
+	CompactAbove int64
+	// CacheAbove is how many bytes of the log may lie past the cache before a
+	// reader brings the cache up to date.
+	CacheAbove int64
+}
+
+// Log is the access log of one state folder. It holds no open file: every call
+// opens what it needs, so any number of processes can use one log at once.
+type Log struct {
+	o Options
+}
+
+var _ memories.AccessLog = (*Log)(nil)
+
+// Open returns the log in o.Dir; nothing is read or written until it is used.
+func Open(o Options) *Log {
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = DefaultLockTimeout
+	}
+	if o.CompactAbove <= 0 {
+		o.CompactAbove = DefaultCompactAbove
+	}
+	if o.CacheAbove <= 0 {
+		o.CacheAbove = DefaultCacheAbove
+	}
+	return &Log{o: o}
+}
+
+func (l *Log) path(name string) string { return filepath.Join(l.o.Dir, name) }
+
+// line is one line of the log. Header lines have only Log.
+type line struct {
+	Log    string    `json:"log,omitempty"`
+	ID     string    `json:"id,omitempty"`
+	Time   time.Time `json:"ts,omitzero"`
+	Source string    `json:"source,omitempty"`
+	N      int       `json:"n,omitempty"` // compacted: N accesses, the last at Time
+}
+
+// Record appends accesses to the log in one write, under the shared lock.
+// Accesses with an empty id or source are refused. The log is not synced: an
+// access is a hint, and a power cut may lose the last ones.
+func (l *Log) Record(ctx context.Context, accesses []memories.Access) error {
+	if len(accesses) == 0 {
+		return nil
+	}
+	var buf []byte
+	for _, a := range accesses {
+		if a.ID == "" || a.Source == "" {
+			return fmt.Errorf("access log: an access needs an id and a source (got %q, %q)", a.ID, a.Source)
+		}
+		b, err := json.Marshal(line{ID: a.ID, Time: a.Time.UTC(), Source: a.Source})
+		if err != nil {
+			return fmt.Errorf("access log: %w", err)
+		}
+		buf = append(append(buf, b...), '\n')
+	}
+	if err := vault.MkdirAll(l.o.Dir); err != nil {
+		return fmt.Errorf("access log: %w", err)
+	}
+	lk, err := vault.AcquireShared(ctx, l.path(LockName), l.o.LockTimeout)
+	if err != nil {
+		return err
+	}
+	size, err := l.append(buf)
+	if rerr := lk.Release(); err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return err
+	}
+	if size > l.o.CompactAbove {
+		// Folding the log is housekeeping: when another process holds the
+		// lock, it or a later writer will do it.
+		if _, err := l.compact(ctx, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// append writes buf at the end of the log, creating the log with its header
+// first when there is none, and returns the log's size after.
+func (l *Log) append(buf []byte) (int64, error) {
+	p := l.path(LogName)
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Created whole, with its header, or not at all: another writer may
+		// be creating it at the same moment.
+		if err := vault.CreateFile(p, header(newToken())); err != nil && !errors.Is(err, fs.ErrExist) {
+			return 0, fmt.Errorf("access log: %w", err)
+		}
+		f, err = os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("access log: %w", err)
+	}
+	_, err = f.Write(buf)
+	var size int64
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = f.Stat(); err == nil {
+			size = fi.Size()
+		}
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, fmt.Errorf("access log %s: %w", p, err)
+	}
+	return size, nil
+}
+
+func newToken() string {
+	var b [tokenLen / 2]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return hex.EncodeToString(b[:])
+}
+
+func header(token string) []byte {
+	b, _ := json.Marshal(line{Log: token})
+	return append(b, '\n')
+}
+
+// Stats implements memories.AccessLog: the counts of the cache plus those of the
+// lines after it. Ids never accessed are absent. With no ids it sums up every
+// memory.
+func (l *Log) Stats(ctx context.Context, ids []string) (map[string]memories.AccessStat, error) {
+	f, err := os.Open(l.path(LogName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]memories.AccessStat{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("access log: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("access log: %w", err)
+	}
+	token, err := readToken(f)
+	if err != nil {
+		return nil, err
+	}
+	c := loadCache(l.path(CacheName), token, fi.Size())
+	tail, err := readFrom(f, c.offset, fi.Size())
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(tail)) > l.o.CacheAbove {
+		// Fold the tail into a new cache, so that the next reader does not
+		// parse it again. Two readers doing this at once write equal files.
+		all := c.all()
+		foldLines(tail, all, nil)
+		c = &cache{token: token, offset: c.offset + int64(len(tail)), recs: toRecords(all)}
+		if err := vault.WriteDerived(l.path(CacheName), c.encode()); err != nil {
+			return nil, fmt.Errorf("access cache: %w", err)
+		}
+		tail = nil
+	}
+	var want map[string]bool
+	out := map[string]memories.AccessStat{}
+	if ids == nil {
+		out = c.all()
+	} else {
+		want = make(map[string]bool, len(ids))
+		for _, id := range ids {
+			want[id] = true
+			if r, ok := c.find(id); ok {
+				out[id] = r.stat()
+			}
+		}
+	}
+	foldLines(tail, out, want)
+	return out, nil
+}
+
+// readToken reads the log's header line; a log without one (damaged, or
+// written by hand) has the empty token.
+func readToken(f *os.File) (string, error) {
+	r := bufio.NewReaderSize(io.NewSectionReader(f, 0, 256), 256)
+	first, err := r.ReadBytes('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("access log: %w", err)
+	}
+	var h line
+	if json.Unmarshal(first, &h) == nil && len(h.Log) == tokenLen {
+		return h.Log, nil
+	}
+	return "", nil
+}
+
+// readFrom reads the log from offset to size, up to the last whole line: a line
+// being written is left for later.
+func readFrom(f *os.File, offset, size int64) ([]byte, error) {
+	if size <= offset {
+		return nil, nil
+	}
+	buf := make([]byte, size-offset)
+	if _, err := f.ReadAt(buf, offset); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("access log: %w", err)
+	}
+	return buf[:bytes.LastIndexByte(buf, '\n')+1], nil
+}
+
+// foldLines adds the accesses in lines to stats, for the ids in want (every id
+// when want is nil). Lines that do not parse, headers among them, are skipped.
+func foldLines(lines []byte, stats map[string]memories.AccessStat, want map[string]bool) {
+	for len(lines) > 0 {
+		i := bytes.IndexByte(lines, '\n')
+		ln := lines[:i]
+		lines = lines[i+1:]
+		if want != nil && !mentions(ln, want) {
+			continue
+		}
+		var e line
+		if json.Unmarshal(ln, &e) != nil || e.ID == "" || e.Source == "" || e.Time.IsZero() {
+			continue
+		}
+		if want != nil && !want[e.ID] {
+			continue
+		}
+		n := max(e.N, 1)
+		st, ok := stats[e.ID]
+		if !ok || st.Counts == nil {
+			st.Counts = map[string]int{}
+		}
+		st.Counts[sourceName(e.Source)] += n
+		if e.Time.After(st.Last) {
+			st.Last = e.Time
+		}
+		stats[e.ID] = st
+	}
+}
+
+// mentions is a quick test, before decoding a line, that it may be about one of
+// the wanted ids: the id is the line's first value.
+func mentions(ln []byte, want map[string]bool) bool {
+	const prefix = `{"id":"`
+	if !bytes.HasPrefix(ln, []byte(prefix)) {
+		return true // not written by this package; decode it to see
+	}
+	rest := ln[len(prefix):]
+	end := bytes.IndexByte(rest, '"')
+	return end < 0 || want[string(rest[:end])]
+}
+
+// Compact folds the log into one count line per memory and source, and writes
+// the cache for it. It waits for the lock as long as Options.LockTimeout.
+func (l *Log) Compact(ctx context.Context) error {
+	_, err := l.compact(ctx, true)
+	return err
+}
+
+// compact does Compact; without wait it gives up at once when the lock is
+// held, and reports whether it ran.
+func (l *Log) compact(ctx context.Context, wait bool) (bool, error) {
+	var lk *vault.Lock
+	var err error
+	if wait {
+		lk, err = vault.Acquire(ctx, l.path(LockName), l.o.LockTimeout)
+	} else {
+		lk, err = vault.TryAcquire(l.path(LockName))
+	}
+	if err != nil || lk == nil {
+		return false, err
+	}
+	defer func() {
+		if rerr := lk.Release(); err == nil {
+			err = rerr
+		}
+	}()
+	data, err := os.ReadFile(l.path(LogName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("access log: %w", err)
+	}
+	data = data[:bytes.LastIndexByte(data, '\n')+1]
+	bySource := map[[2]string]*line{}
+	for rest := data; len(rest) > 0; {
+		i := bytes.IndexByte(rest, '\n')
+		var e line
+		if json.Unmarshal(rest[:i], &e) == nil && e.ID != "" && e.Source != "" && !e.Time.IsZero() {
+			k := [2]string{e.ID, e.Source}
+			c := bySource[k]
+			if c == nil {
+				c = &line{ID: e.ID, Source: e.Source}
+				bySource[k] = c
+			}
+			c.N += max(e.N, 1)
+			if e.Time.After(c.Time) {
+				c.Time = e.Time
+			}
+		}
+		rest = rest[i+1:]
+	}
+	keys := make([][2]string, 0, len(bySource))
+	for k := range bySource {
+		keys = append(keys, k)
+	}
+	sortPairs(keys)
+	token := newToken()
+	out := header(token)
+	stats := map[string]memories.AccessStat{}
+	for _, k := range keys {
+		b, err := json.Marshal(bySource[k])
+		if err != nil {
+			return false, fmt.Errorf("access log: %w", err)
+		}
+		out = append(append(out, b...), '\n')
+	}
+	foldLines(out, stats, nil)
+	if err := vault.WriteFile(l.path(LogName), out); err != nil {
+		return false, fmt.Errorf("access log: %w", err)
+	}
+	c := &cache{token: token, offset: int64(len(out)), recs: toRecords(stats)}
+	if err := vault.WriteDerived(l.path(CacheName), c.encode()); err != nil {
+		return true, fmt.Errorf("access cache: %w", err)
+	}
+	return true, nil
+}

@@ -1,0 +1,276 @@
+package access
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cortexmem/cortex/memories"
+)
+
+var t0 = time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+
+// id returns a memory id of the right length for n.
+func id(n int) string { return fmt.Sprintf("01jn%022d", n) }
+
+func acc(n int, src string, minutes int) memories.Access {
+	return memories.Access{ID: id(n), Source: src, Time: t0.Add(time.Duration(minutes) * time.Minute)}
+}
+
+func stat(last int, counts map[string]int) memories.AccessStat {
+	return memories.AccessStat{Counts: counts, Last: t0.Add(time.Duration(last) * time.Minute)}
+}
+
+func put(t *testing.T, l *Log, as ...memories.Access) {
+	t.Helper()
+	if err := l.Record(context.Background(), as); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func stats(t *testing.T, l *Log, ids ...string) map[string]memories.AccessStat {
+	t.Helper()
+	got, err := l.Stats(context.Background(), ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func TestRecordAndStats(t *testing.T) {
+	l := Open(Options{Dir: t.TempDir()})
+	if got := stats(t, l, id(1)); len(got) != 0 {
+		t.Fatalf("stats of an empty log: %v", got)
+	}
+	put(t, l, acc(1, memories.AccessRecall, 0), acc(2, memories.AccessRecall, 1))
+	put(t, l, acc(1, memories.AccessSessionStart, 5), acc(1, memories.AccessRecall, 3), acc(3, "hook", 2))
+
+	want := map[string]memories.AccessStat{
+		id(1): stat(5, map[string]int{memories.AccessRecall: 2, memories.AccessSessionStart: 1}),
+		id(2): stat(1, map[string]int{memories.AccessRecall: 1}),
+		id(3): stat(2, map[string]int{otherSource: 1}),
+	}
+	if diff := cmp.Diff(stats(t, l), want); diff != "" {
+		t.Errorf("all stats (-got +want):\n%s", diff)
+	}
+	if diff := cmp.Diff(stats(t, l, id(1), id(9)), map[string]memories.AccessStat{id(1): want[id(1)]}); diff != "" {
+		t.Errorf("stats of two ids (-got +want):\n%s", diff)
+	}
+}
+
+func TestRecordRefusesIncompleteAccess(t *testing.T) {
+	l := Open(Options{Dir: t.TempDir()})
+	for _, a := range []memories.Access{{ID: "", Source: "recall", Time: t0}, {ID: id(1), Time: t0}} {
+		if err := l.Record(context.Background(), []memories.Access{a}); err == nil {
+			t.Errorf("Record(%+v) accepted", a)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(l.o.Dir, LogName)); !os.IsNotExist(err) {
+		t.Errorf("a refused record created the log (%v)", err)
+	}
+}
+
+func TestCacheKeepsTheSameAnswers(t *testing.T) {
+	dir := t.TempDir()
+	l := Open(Options{Dir: dir, CacheAbove: 300})
+	var want map[string]memories.AccessStat
+	for i := 0; i < 40; i++ {
+		put(t, l, acc(i%7, memories.AccessRecall, i), acc(i%3, memories.AccessContext, i))
+		// Every answer equals the one a log without a cache gives.
+		plain := Open(Options{Dir: dir, CacheAbove: 1 << 30})
+		_ = os.Remove(filepath.Join(dir, CacheName))
+		want = stats(t, plain)
+		got := stats(t, l)
+		if diff := cmp.Diff(got, want); diff != "" {
+			t.Fatalf("after %d records (-cached +plain):\n%s", i+1, diff)
+		}
+	}
+	// Reading wrote a cache; a second read uses it and agrees.
+	c := loadCache(filepath.Join(dir, CacheName), tokenOf(t, dir), 1<<40)
+	if c.offset == 0 || len(c.recs) == 0 {
+		t.Fatalf("no cache written: offset %d, %d records", c.offset, len(c.recs))
+	}
+	if diff := cmp.Diff(stats(t, l, id(1), id(2)), map[string]memories.AccessStat{id(1): want[id(1)], id(2): want[id(2)]}); diff != "" {
+		t.Errorf("from the cache (-got +want):\n%s", diff)
+	}
+}
+
+func tokenOf(t *testing.T, dir string) string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, LogName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tok, err := readToken(f)
+	if err != nil || tok == "" {
+		t.Fatalf("token %q, %v", tok, err)
+	}
+	return tok
+}
+
+func TestDamagedOrForeignCacheIsIgnored(t *testing.T) {
+	dir := t.TempDir()
+	l := Open(Options{Dir: dir, CacheAbove: 100})
+	for i := 0; i < 10; i++ {
+		put(t, l, acc(i%4, memories.AccessRecall, i))
+	}
+	want := stats(t, l) // writes the cache
+	cachePath := filepath.Join(dir, CacheName)
+	good, err := os.ReadFile(cachePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := Open(Options{Dir: t.TempDir(), CacheAbove: 100})
+	put(t, other, acc(1, memories.AccessRecall, 0))
+	stats(t, other)
+	foreign, err := os.ReadFile(filepath.Join(other.o.Dir, CacheName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := append([]byte(nil), good...)
+	flipped[headerLen+3] ^= 0x20
+	for name, data := range map[string][]byte{
+		"flipped byte":      flipped,
+		"truncated":         good[:len(good)-7],
+		"empty":             nil,
+		"another log's":     foreign,
+		"not a cache":       []byte("hello\n"),
+		"offset past end":   withOffset(t, good, tokenOf(t, dir), 1<<40),
+		"header, no record": (&cache{token: strings.Repeat("a", tokenLen)}).encode(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := os.WriteFile(cachePath, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			l := Open(Options{Dir: dir, CacheAbove: 1 << 30}) // read without rewriting it
+			if diff := cmp.Diff(stats(t, l), want); diff != "" {
+				t.Errorf("(-got +want):\n%s", diff)
+			}
+		})
+	}
+}
+
+// withOffset returns a copy of a cache file claiming another offset, with a
+// valid checksum.
+func withOffset(t *testing.T, data []byte, token string, offset int64) []byte {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), CacheName)
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c := loadCache(p, token, 1<<40)
+	if c.offset == 0 {
+		t.Fatal("the cache to change does not load")
+	}
+	c.offset = offset
+	return c.encode()
+}
+
+func TestCompactKeepsCounts(t *testing.T) {
+	dir := t.TempDir()
+	l := Open(Options{Dir: dir})
+	for i := 0; i < 200; i++ {
+		put(t, l, acc(i%5, []string{memories.AccessRecall, memories.AccessContext, "x"}[i%3], i))
+	}
+	before := stats(t, l)
+	size := fileSize(t, filepath.Join(dir, LogName))
+	if err := l.Compact(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if after := fileSize(t, filepath.Join(dir, LogName)); after >= size/4 {
+		t.Errorf("compacted log is %d bytes, was %d", after, size)
+	}
+	if diff := cmp.Diff(stats(t, l), before); diff != "" {
+		t.Errorf("after compaction (-got +want):\n%s", diff)
+	}
+	// Without the cache the compacted log says the same.
+	_ = os.Remove(filepath.Join(dir, CacheName))
+	if diff := cmp.Diff(stats(t, l), before); diff != "" {
+		t.Errorf("compacted log without its cache (-got +want):\n%s", diff)
+	}
+	// Accesses after compaction add to the counts.
+	put(t, l, acc(0, memories.AccessRecall, 1000))
+	got := stats(t, l, id(0))[id(0)]
+	if got.Counts[memories.AccessRecall] != before[id(0)].Counts[memories.AccessRecall]+1 || !got.Last.Equal(t0.Add(1000*time.Minute)) {
+		t.Errorf("after a new access: %+v, before %+v", got, before[id(0)])
+	}
+}
+
+func fileSize(t *testing.T, p string) int64 {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
+func TestPartialAndGarbageLines(t *testing.T) {
+	dir := t.TempDir()
+	l := Open(Options{Dir: dir})
+	put(t, l, acc(1, memories.AccessRecall, 0))
+	f, err := os.OpenFile(filepath.Join(dir, LogName), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A line of garbage, a line without a time, and a line being written.
+	if _, err := f.WriteString("not json\n{\"id\":\"" + id(1) + "\",\"source\":\"recall\"}\n{\"id\":\"" + id(1) + "\",\"ts\":\"2026-11-01T09:"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	want := map[string]memories.AccessStat{id(1): stat(0, map[string]int{memories.AccessRecall: 1})}
+	if diff := cmp.Diff(stats(t, l), want); diff != "" {
+		t.Errorf("(-got +want):\n%s", diff)
+	}
+}
+
+// TestConcurrentWriters records from many writers at once, each with its own
+// Log as separate processes would have, while the log is compacted again and
+// again: no access is lost and none counted twice.
+func TestConcurrentWriters(t *testing.T) {
+	dir := t.TempDir()
+	const writers, each = 8, 60
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l := Open(Options{Dir: dir, CompactAbove: 2000, CacheAbove: 500})
+			for i := 0; i < each; i++ {
+				if err := l.Record(context.Background(), []memories.Access{acc(w, memories.AccessRecall, i), acc(100, memories.AccessContext, i)}); err != nil {
+					errs <- err
+					return
+				}
+				if i%10 == 0 {
+					if _, err := l.Stats(context.Background(), []string{id(w)}); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	got := stats(t, Open(Options{Dir: dir}))
+	for w := 0; w < writers; w++ {
+		if n := got[id(w)].Counts[memories.AccessRecall]; n != each {
+			t.Errorf("writer %d: %d accesses counted, want %d", w, n, each)
+		}
+	}
+	if n := got[id(100)].Counts[memories.AccessContext]; n != writers*each {
+		t.Errorf("shared memory: %d accesses counted, want %d", n, writers*each)
+	}
+}

@@ -1,0 +1,218 @@
+package memories
+
+import (
+	"context"
+	"errors"
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// fakeAccess is an in-memory access log.
+type fakeAccess struct {
+	recorded []Access
+	stats    map[string]AccessStat
+	err      error
+	asked    [][]string
+}
+
+func (a *fakeAccess) Record(_ context.Context, as []Access) error {
+	if a.err != nil {
+		return a.err
+	}
+	a.recorded = append(a.recorded, as...)
+	return nil
+}
+
+func (a *fakeAccess) Stats(_ context.Context, ids []string) (map[string]AccessStat, error) {
+	a.asked = append(a.asked, ids)
+	if a.err != nil {
+		return nil, a.err
+	}
+	out := map[string]AccessStat{}
+	for id, st := range a.stats {
+		if ids == nil || slices.Contains(ids, id) {
+			out[id] = st
+		}
+	}
+	return out, nil
+}
+
+func TestActivationOf(t *testing.T) {
+	def := DefaultActivation()
+	day := 24 * time.Hour
+	tests := []struct {
+		name string
+		a    Activation
+		st   AccessStat
+		ago  time.Duration // since the last access
+		want float64
+	}{
+		{"never accessed", def, AccessStat{}, 0, 0},
+		{"one recall just now", def, AccessStat{Counts: map[string]int{AccessRecall: 1}}, 0, 0.1},
+		{"three recalls just now", def, AccessStat{Counts: map[string]int{AccessRecall: 3}}, 0, 0.3},
+		// 0.1 × 3 × e^(−0.05 × 10)
+		{"three recalls ten days ago", def, AccessStat{Counts: map[string]int{AccessRecall: 3}}, 10 * day, 0.3 * math.Exp(-0.5)},
+		// session start weighs 0.05: 0.1×2 + 0.05×4 = 0.4, a day later × e^−0.05
+		{"per-source weights", def, AccessStat{Counts: map[string]int{AccessRecall: 2, AccessSessionStart: 4}}, day, 0.4 * math.Exp(-0.05)},
+		{"an unknown source takes the base weight", def, AccessStat{Counts: map[string]int{"other": 2}}, 0, 0.2},
+		{"capped at 1", def, AccessStat{Counts: map[string]int{AccessRecall: 40}}, 0, 1},
+		{"a future access counts as now", def, AccessStat{Counts: map[string]int{AccessRecall: 1}}, -day, 0.1},
+		{"no decay", Activation{Weight: 0.2}, AccessStat{Counts: map[string]int{AccessContext: 2}}, 300 * day, 0.4},
+		{"zero weights", Activation{Decay: 0.05}, AccessStat{Counts: map[string]int{AccessRecall: 9}}, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := tt.st
+			st.Last = testNow.Add(-tt.ago)
+			if got := tt.a.Of(st, testNow); !approx(got, tt.want) {
+				t.Errorf("got %g, want %g", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestActivationDecaysOverTime(t *testing.T) {
+	a := DefaultActivation()
+	st := AccessStat{Counts: map[string]int{AccessRecall: 5}, Last: testNow}
+	prev := 2.0
+	for d := 0; d <= 120; d += 10 {
+		got := a.Of(st, testNow.AddDate(0, 0, d))
+		if got >= prev && d > 0 {
+			t.Errorf("day %d: %g, not below day %d's %g", d, got, d-10, prev)
+		}
+		if want := 0.5 * math.Exp(-0.05*float64(d)); !approx(got, want) {
+			t.Errorf("day %d: %g, want %g", d, got, want)
+		}
+		prev = got
+	}
+}
+
+func TestActivationCheck(t *testing.T) {
+	for _, tt := range []struct {
+		a   Activation
+		arg string
+	}{
+		{Activation{Weight: -1}, "recall.activation.weight"},
+		{Activation{Weight: math.NaN()}, "recall.activation.weight"},
+		{Activation{Decay: math.Inf(1)}, "recall.activation.decay"},
+		{Activation{Sources: map[string]float64{"recall": -0.1}}, "recall.activation.sources.recall"},
+	} {
+		checkArgError(t, tt.a.Check(), tt.arg, "must be a number")
+	}
+	if err := DefaultActivation().Check(); err != nil {
+		t.Errorf("default: %v", err)
+	}
+}
+
+func TestRecallUsesActivation(t *testing.T) {
+	// Two memories alike in every other way; the one recalled often ranks
+	// first, and the explanation shows why.
+	a := mem(numbered(1), "Cache rule", "about the cache")
+	b := mem(numbered(2), "Cache rule", "about the cache")
+	log := &fakeAccess{stats: map[string]AccessStat{
+		numbered(2): {Counts: map[string]int{AccessRecall: 4}, Last: testNow.Add(-48 * time.Hour)},
+	}}
+	f := newFake(t, a, b)
+	svc, _ := newTestService(f, WithAccessLog(log))
+	res, err := svc.Recall(context.Background(), RecallRequest{Query: "cache"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(recalledIDs(res), []string{numbered(2), numbered(1)}); diff != "" {
+		t.Fatalf("order (-got +want):\n%s", diff)
+	}
+	wantAct := 0.4 * math.Exp(-0.1)
+	top := res.Results[0]
+	if !approx(top.Signals.Activation, wantAct) || res.Results[1].Signals.Activation != 0 {
+		t.Errorf("activations %g, %g; want %g, 0", top.Signals.Activation, res.Results[1].Signals.Activation, wantAct)
+	}
+	w := top.Weights
+	if sum := w.Relevance*top.Signals.Relevance + w.Recency*top.Signals.Recency + w.Activation*top.Signals.Activation + w.Importance*top.Signals.Importance; !approx(sum, top.Score) {
+		t.Errorf("weights × signals = %g, score %g", sum, top.Score)
+	}
+	// The stats were asked for the candidates only, and both results were
+	// recorded as recalled, at the service's time.
+	if diff := cmp.Diff(log.asked, [][]string{{numbered(1), numbered(2)}}, sortStrings()); diff != "" {
+		t.Errorf("stats asked for (-got +want):\n%s", diff)
+	}
+	want := []Access{{ID: numbered(2), Time: testNow, Source: AccessRecall}, {ID: numbered(1), Time: testNow, Source: AccessRecall}}
+	if diff := cmp.Diff(log.recorded, want); diff != "" {
+		t.Errorf("recorded (-got +want):\n%s", diff)
+	}
+}
+
+func sortStrings() cmp.Option {
+	return cmp.Transformer("sorted", func(in []string) []string {
+		out := slices.Clone(in)
+		slices.Sort(out)
+		return out
+	})
+}
+
+func TestRecallRecordsTheSourceAsked(t *testing.T) {
+	log := &fakeAccess{}
+	f := newFake(t, mem(numbered(1), "Cache rule", "about the cache"))
+	svc, _ := newTestService(f, WithAccessLog(log))
+	if _, err := svc.Recall(context.Background(), RecallRequest{Project: "web", Source: AccessSessionStart}); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.recorded) != 1 || log.recorded[0].Source != AccessSessionStart {
+		t.Errorf("recorded %+v, want one session_start access", log.recorded)
+	}
+	// Nothing found, nothing recorded.
+	log.recorded = nil
+	if _, err := svc.Recall(context.Background(), RecallRequest{Query: "zebra"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.recorded) != 0 {
+		t.Errorf("recorded %+v for an empty result", log.recorded)
+	}
+}
+
+func TestRecallSurvivesABrokenAccessLog(t *testing.T) {
+	log := &fakeAccess{err: errors.New("disk full")}
+	var warnings []string
+	f := newFake(t, mem(numbered(1), "Cache rule", "about the cache"))
+	svc, _ := newTestService(f, WithAccessLog(log), WithWarn(func(s string) { warnings = append(warnings, s) }))
+	res, err := svc.Recall(context.Background(), RecallRequest{Query: "cache"})
+	if err != nil || len(res.Results) != 1 {
+		t.Fatalf("recall with a broken access log: %v, %+v", err, res)
+	}
+	if len(warnings) != 2 { // reading the stats, then recording
+		t.Errorf("warnings %q, want two", warnings)
+	}
+}
+
+func TestRecallWithoutQueryFindsActivatedOldMemories(t *testing.T) {
+	// Sixty recent memories fill the date-ordered candidates; an old one that is
+	// recalled every day still makes the top ten, and one of another project
+	// does not.
+	var ms []*Memory
+	for i := 1; i <= 60; i++ {
+		ms = append(ms, mem(numbered(i), "Recent note", "recent", updated(time.Duration(i)*time.Hour)))
+	}
+	old := mem(numbered(100), "Old favourite", "old", updated(90*24*time.Hour), importance(5))
+	elsewhere := mem(numbered(101), "Elsewhere", "old", updated(90*24*time.Hour), project("api"))
+	ms = append(ms, old, elsewhere)
+	log := &fakeAccess{stats: map[string]AccessStat{
+		old.ID:       {Counts: map[string]int{AccessRecall: 30}, Last: testNow.Add(-time.Hour)},
+		elsewhere.ID: {Counts: map[string]int{AccessRecall: 30}, Last: testNow.Add(-time.Hour)},
+	}}
+	f := newFake(t, ms...)
+	svc, _ := newTestService(f, WithAccessLog(log))
+	res, err := svc.Recall(context.Background(), RecallRequest{Project: "web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := recalledIDs(res)
+	if !slices.Contains(ids, old.ID) || slices.Contains(ids, elsewhere.ID) {
+		t.Errorf("results %v: want %s and not %s", ids, old.ID, elsewhere.ID)
+	}
+	if res.Results[0].Memory.ID != old.ID {
+		t.Errorf("first is %s, want the activated %s", res.Results[0].Memory.ID, old.ID)
+	}
+}
