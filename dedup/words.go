@@ -302,3 +302,47 @@ func (t *table[V]) get(k uint64) (V, bool) {
 	var zero V
 	return zero, false
 }
+
+// rows maps the hashed stem of every spelling of synonymTable to its row.
+var rows = func() *table[[]string] {
+	t := newTable[[]string](4 * len(synonymTable))
+	for _, row := range synonymTable {
+		for _, v := range row {
+			t.put(hashString(stem(v)), row)
+		}
+	}
+	return t
+}()
+
+// Synonyms lists, for each word of text that the synonym table knows
+// (lower-cased, as Tokens gives it), the other spellings of its meaning:
+// "db" gives database, "k8s" gives kubernetes and kube. A search can then match
+// a note that spells the word another way. Words without synonyms are absent.
+func Synonyms(text string) map[string][]string {
+	var out map[string][]string
+	scan(text, nil, func(tok []byte, _ bool) {
+		st := appendStem(nil, tok)
+		row, ok := rows.get(hashBytes(st))
+		if !ok && len(tok) == 3 && tok[2] == 's' { // plurals of short abbreviations: dbs, ids
+			row, ok = rows.get(hashBytes(tok[:2]))
+		}
+		if !ok {
+			return
+		}
+		w := string(tok)
+		if out == nil {
+			out = map[string][]string{}
+		}
+		if _, done := out[w]; done {
+			return
+		}
+		var alts []string
+		for _, v := range row {
+			if v != w && stem(v) != string(st) {
+				alts = append(alts, v)
+			}
+		}
+		out[w] = alts
+	})
+	return out
+}

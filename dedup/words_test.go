@@ -2,6 +2,8 @@ package dedup
 
 import (
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestStem(t *testing.T) {
@@ -179,5 +181,21 @@ func TestTable(t *testing.T) {
 	}
 	if _, ok := tab.get(7); ok {
 		t.Error("get(7) found a key never put")
+	}
+}
+
+func TestSynonymsOfAText(t *testing.T) {
+	got := Synonyms("Which K8s version? The DB and the dbs, configs; nothing else.")
+	want := map[string][]string{
+		"k8s":     {"kubernetes", "kube"},
+		"db":      {"database"},
+		"dbs":     {"database", "db"},
+		"configs": {"configuration", "cfg", "conf", "configure"},
+	}
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("(-got +want):\n%s", diff)
+	}
+	if got := Synonyms("nothing to expand here"); got != nil {
+		t.Errorf("no synonyms: %v", got)
 	}
 }

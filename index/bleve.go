@@ -3,7 +3,9 @@ package index
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -13,6 +15,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/whitespace"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -24,7 +27,7 @@ import (
 
 // Schema names the mapping below. Changing the mapping or the analyzers must
 // change it: an index built under another schema is rebuilt on first use.
-const Schema = "memories-2"
+const Schema = "memories-3"
 
 // Field names.
 const (
@@ -40,9 +43,16 @@ const (
 	fieldImportance = "importance"
 	fieldCreated    = "created"
 	fieldUpdated    = "updated"
+	// fieldPairs holds each pair of neighbouring terms of title and body
+	// (stop words left out), so that a query's phrases count: a note about
+	// the "config file" outranks one that says "config" and "file" apart.
+	fieldPairs = "pairs"
 
-	textAnalyzer = "cortex_text"
-	titleBoost   = 2.0
+	textAnalyzer  = "cortex_text"
+	pairsAnalyzer = "cortex_pairs"
+	// pairSep joins the two terms of a pair; it never occurs in a term.
+	pairSep    = "\x1f"
+	titleBoost = 2.0
 )
 
 // boltTimeout bounds Bleve's own wait for its files. cortex's locks serialise
@@ -62,6 +72,12 @@ func newMapping() (mapping.IndexMapping, error) {
 		"type":          custom.Name,
 		"tokenizer":     unicode.Name,
 		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name},
+	}); err != nil {
+		return nil, err
+	}
+	if err := im.AddCustomAnalyzer(pairsAnalyzer, map[string]any{
+		"type":      custom.Name,
+		"tokenizer": whitespace.Name,
 	}); err != nil {
 		return nil, err
 	}
@@ -109,6 +125,9 @@ func newMapping() (mapping.IndexMapping, error) {
 	doc.AddFieldMappingsAt(fieldTitle, text(fieldTitle))
 	doc.AddFieldMappingsAt(fieldBody, text(fieldBody))
 	doc.AddFieldMappingsAt(fieldTags, text(fieldTags), kw(fieldTag))
+	pairs := text(fieldPairs)
+	pairs.Analyzer = pairsAnalyzer
+	doc.AddFieldMappingsAt(fieldPairs, pairs)
 	for _, k := range []string{fieldProject, fieldArea, fieldType, fieldStatus, fieldSource} {
 		doc.AddFieldMappingsAt(k, kw(k))
 	}
@@ -123,7 +142,9 @@ func newMapping() (mapping.IndexMapping, error) {
 type Bleve struct {
 	idx      bleve.Index
 	readOnly bool
-	analyzer func(string) []string
+	// analyzer gives the distinct terms of a text, sequence all of them in
+	// order.
+	analyzer, sequence func(string) []string
 }
 
 // openBleve opens the Bleve index in dir. The caller holds the index lock: shared
@@ -172,6 +193,14 @@ func wrap(idx bleve.Index, readOnly bool) (*Bleve, error) {
 		return nil, &CorruptError{File: "index", Msg: "mapping has no " + textAnalyzer + " analyzer"}
 	}
 	b := &Bleve{idx: idx, readOnly: readOnly}
+	b.sequence = func(s string) []string {
+		toks := a.Analyze([]byte(s))
+		terms := make([]string, len(toks))
+		for i, t := range toks {
+			terms[i] = string(t.Term)
+		}
+		return terms
+	}
 	b.analyzer = func(s string) []string {
 		var terms []string
 		seen := map[string]bool{}
@@ -243,7 +272,7 @@ func (b *Bleve) Apply(docs []Doc) error {
 			batch.Delete(d.ID)
 			continue
 		}
-		if err := batch.Index(d.ID, document(d.Memory)); err != nil {
+		if err := batch.Index(d.ID, b.document(d.Memory)); err != nil {
 			return fmt.Errorf("index %s: %w", d.Memory.Path, err)
 		}
 	}
@@ -253,8 +282,9 @@ func (b *Bleve) Apply(docs []Doc) error {
 	return nil
 }
 
-func document(m *memories.Memory) map[string]any {
+func (b *Bleve) document(m *memories.Memory) map[string]any {
 	d := map[string]any{
+		fieldPairs:      pairsOf(b.sequence(m.Title), b.sequence(m.Body)),
 		fieldTitle:      m.Title,
 		fieldBody:       m.Body,
 		fieldProject:    m.Project,
@@ -274,8 +304,49 @@ func document(m *memories.Memory) map[string]any {
 	return d
 }
 
+// pairsOf is the pairs of neighbouring terms of each text, space-separated,
+// each pair once.
+func pairsOf(texts ...[]string) string {
+	var sb strings.Builder
+	seen := map[string]bool{}
+	for _, terms := range texts {
+		for i := 1; i < len(terms); i++ {
+			p := terms[i-1] + pairSep + terms[i]
+			if !seen[p] {
+				seen[p] = true
+				sb.WriteString(p)
+				sb.WriteByte(' ')
+			}
+		}
+	}
+	return sb.String()
+}
+
 // DocCount is the number of documents in the index.
 func (b *Bleve) DocCount() (uint64, error) { return b.idx.DocCount() }
+
+// synonyms analyses words and their other spellings as the index does, and maps
+// each word's term to the terms of its other spellings.
+func (b *Bleve) synonyms(syn map[string][]string) map[string][]string {
+	if len(syn) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(syn))
+	for w, others := range syn {
+		ts := b.analyzer(w)
+		if len(ts) != 1 {
+			continue // a stop word, or not one term
+		}
+		for _, o := range others {
+			for _, t := range b.analyzer(o) {
+				if t != ts[0] && !slices.Contains(out[ts[0]], t) {
+					out[ts[0]] = append(out[ts[0]], t)
+				}
+			}
+		}
+	}
+	return out
+}
 
 // rarest keeps the n terms found in the fewest documents (counted per field
 // searched, title, body and tags), dropping those found in none. A search for similar texts needs only the
@@ -353,21 +424,46 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		if len(terms) == 0 {
 			return nil, nil
 		}
+		alts := b.synonyms(req.Synonyms)
 		perTerm := make([]query.Query, len(terms))
 		for i, t := range terms {
-			title := bleve.NewTermQuery(t)
-			title.SetField(fieldTitle)
-			title.SetBoost(titleBoost)
-			body := bleve.NewTermQuery(t)
-			body.SetField(fieldBody)
-			tags := bleve.NewTermQuery(t)
-			tags.SetField(fieldTags)
-			perTerm[i] = bleve.NewDisjunctionQuery(title, body, tags)
+			var fields []query.Query
+			for _, w := range append([]string{t}, alts[t]...) {
+				title := bleve.NewTermQuery(w)
+				title.SetField(fieldTitle)
+				title.SetBoost(titleBoost)
+				body := bleve.NewTermQuery(w)
+				body.SetField(fieldBody)
+				tags := bleve.NewTermQuery(w)
+				tags.SetField(fieldTags)
+				fields = append(fields, title, body, tags)
+			}
+			perTerm[i] = bleve.NewDisjunctionQuery(fields...)
 		}
 		if req.AnyTerm {
 			bq.AddMust(bleve.NewDisjunctionQuery(perTerm...))
 		} else {
 			bq.AddMust(bleve.NewConjunctionQuery(perTerm...))
+		}
+		if req.Phrases {
+			// The query's pairs of neighbouring terms add to the score of
+			// the memories that have them too; they are not required.
+			seq := b.sequence(req.Text)
+			var pairs []query.Query
+			seen := map[string]bool{}
+			for i := 1; i < len(seq); i++ {
+				p := seq[i-1] + pairSep + seq[i]
+				if seen[p] {
+					continue
+				}
+				seen[p] = true
+				q := bleve.NewTermQuery(p)
+				q.SetField(fieldPairs)
+				pairs = append(pairs, q)
+			}
+			if len(pairs) > 0 {
+				bq.AddShould(bleve.NewDisjunctionQuery(pairs...))
+			}
 		}
 	} else {
 		bq.AddMust(bleve.NewMatchAllQuery())

@@ -61,6 +61,12 @@ type SearchRequest struct {
 	Text string
 	// AnyTerm relaxes the match from every term of Text to any of them.
 	AnyTerm bool
+	// Synonyms gives other spellings of words of Text (lower case): a memory
+	// that has one of them matches the word.
+	Synonyms map[string][]string
+	// Phrases adds to the score of a memory each pair of neighbouring words of
+	// Text that it has too.
+	Phrases bool
 	// Rarest, when above 0, narrows Text to that many of its terms: those
 	// found in the fewest memories (terms found in none are dropped). A search
 	// for texts like a given one needs only its distinctive words.

@@ -143,13 +143,20 @@ func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except 
 		}
 		all = append(all, scored{entry: h.Entry, score: dedup.Score(fp, dedup.New(other.Title+"\n"+other.Body))})
 	}
+	dup, related := pick(s.checks.Thresholds, all)
+	return dup, related, nil
+}
+
+// pick orders scored memories best first and picks the duplicate (the best, at
+// or above the duplicate threshold) and the related ones (the next best above
+// the related threshold, up to maxRelated).
+func pick(th dedup.Thresholds, all []scored) (*scored, []scored) {
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].score != all[j].score {
 			return all[i].score > all[j].score
 		}
 		return all[i].entry.ID < all[j].entry.ID
 	})
-	th := s.checks.Thresholds
 	var dup *scored
 	if len(all) > 0 && all[0].score >= th.Duplicate {
 		dup = &all[0]
@@ -163,7 +170,7 @@ func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except 
 			related = append(related, c)
 		}
 	}
-	return dup, related, nil
+	return dup, related
 }
 
 // noteNames are the Obsidian link targets of related memories.
@@ -183,4 +190,46 @@ func (s *Service) refuseDuplicate(tx Tx, m *Memory, dup *scored) error {
 	tx.Record(Event{Time: m.Created, Op: OpReject, Rule: "duplicate", Ref: dup.entry.ID, Hash: textHash(m.Title, m.Body)})
 	e := dup.entry
 	return &RejectedError{Existing: &e, ShortID: tx.ShortID(e.ID), Score: dup.score}
+}
+
+// batchPool compares the memories of a batch with each other: the index does
+// not hold them until the batch is committed.
+type batchPool struct {
+	pool    *dedup.Pool
+	entries []Entry
+}
+
+func newBatchPool() *batchPool { return &batchPool{pool: dedup.NewPool()} }
+
+// add puts a written memory in the pool.
+func (b *batchPool) add(c Checks, m *Memory) {
+	if !c.Dedup {
+		return
+	}
+	b.pool.Add(dedup.New(m.Title + "\n" + m.Body))
+	b.entries = append(b.entries, EntryOf(m))
+}
+
+// merge adds to what the index found the batch's memories like m of its
+// project or general, and picks the duplicate and the related ones again.
+func (b *batchPool) merge(c Checks, m *Memory, dup *scored, related []scored) (*scored, []scored) {
+	if !c.Dedup || b.pool.Len() == 0 {
+		return dup, related
+	}
+	var all []scored
+	if dup != nil {
+		all = append(all, *dup)
+	}
+	all = append(all, related...)
+	seen := make(map[string]bool, len(all))
+	for _, a := range all {
+		seen[a.entry.ID] = true
+	}
+	for _, x := range b.pool.Similar(dedup.New(m.Title+"\n"+m.Body), dedupCandidates) {
+		e := b.entries[x.Index]
+		if !seen[e.ID] && (e.Project == m.Project || e.Project == DefaultProject) {
+			all = append(all, scored{entry: e, score: x.Score})
+		}
+	}
+	return pick(c.Thresholds, all)
 }

@@ -10,7 +10,8 @@ type Signals struct {
 	// Relevance is the full-text score divided by the best score among the
 	// candidates; absent (and unweighted) when recall has no query.
 	Relevance float64 `json:"relevance"`
-	// Recency is RecencyBase^hours since the memory was last updated.
+	// Recency is RecencyBase^hours since the memory was last updated or
+	// accessed.
 	Recency float64 `json:"recency"`
 	// Activation reflects how often and how lately the memory was used.
 	Activation float64 `json:"activation"`

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/cortexmem/cortex/dedup"
 )
 
 // Recall limits.
@@ -256,6 +258,8 @@ func (s *Service) planRecall(req *RecallRequest) (*recallPlan, error) {
 		p.source = AccessRecall
 	}
 	q.Text = text
+	q.Synonyms = dedup.Synonyms(text)
+	q.Phrases = text != ""
 	q.IncludeSuperseded = req.IncludeSuperseded
 	q.Size = max(p.limit*candidateFactor, minCandidates)
 	return p, nil
@@ -601,15 +605,18 @@ type ranked struct {
 	score   float64
 }
 
-// signals are the signals of e apart from relevance.
+// signals are the signals of e apart from relevance. Recency counts from the
+// last update or the last access, whichever is later.
 func (s *Service) signals(e Entry, stats map[string]AccessStat, now time.Time) Signals {
-	sig := Signals{
-		Recency:    s.ranking.Recency(e.Updated, now),
-		Importance: float64(e.Importance) / MaxImportance,
-	}
+	last := e.Updated
+	sig := Signals{Importance: float64(e.Importance) / MaxImportance}
 	if st, ok := stats[e.ID]; ok {
 		sig.Activation = s.ranking.Activation.Of(st, now)
+		if st.Last.After(last) {
+			last = st.Last
+		}
 	}
+	sig.Recency = s.ranking.Recency(last, now)
 	return sig
 }
 
@@ -638,4 +645,48 @@ func (s *Service) rank(hits []Hit, stats map[string]AccessStat, hasQuery bool) [
 		return a.hit.ID < b.hit.ID
 	})
 	return out
+}
+
+// Search is plain full-text search, the baseline recall is measured against:
+// the memories that match any word of the query, best BM25 score first, with
+// recall's filters but none of its blend, relaxation or related memories, and
+// no access recorded.
+func (s *Service) Search(ctx context.Context, req RecallRequest) (*RecallResult, error) {
+	p, err := s.planRecall(&req)
+	if err != nil {
+		return nil, err
+	}
+	if p.search.Text == "" {
+		return nil, invalid("query", "plain search needs a query")
+	}
+	res := &RecallResult{Query: p.search.Text, Scope: req.Scope}
+	err = s.backend.View(ctx, func(snap Snapshot) error {
+		if p.scopeName != "" {
+			if err := resolveScopeName(ctx, snap, p); err != nil {
+				return err
+			}
+		}
+		q := p.search
+		q.AnyTerm, q.Size, q.Synonyms, q.Phrases = true, p.limit, nil, false
+		hits, err := snap.Search(ctx, q)
+		if err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		for _, h := range hits {
+			m, err := snap.Load(ctx, h.Path)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			m.ID = h.ID
+			res.Results = append(res.Results, Recalled{Memory: m, ShortID: snap.ShortID(h.ID), Score: h.Score})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
 }

@@ -20,6 +20,9 @@ type SaveRequest struct {
 	// Source says how the memory arrived; empty means SourceUser.
 	Source     Source
 	Provenance Provenance
+	// Created, when set, is when the memory was first written down (an
+	// imported note's own date); otherwise it is now.
+	Created time.Time
 }
 
 // SaveResult describes a saved memory.
@@ -119,6 +122,9 @@ func (s *Service) newMemory(contentArg string, req SaveRequest) (*Memory, error)
 		status = StatusOpen
 	}
 	t := s.now()
+	if !req.Created.IsZero() {
+		t = req.Created
+	}
 	now := t.UTC().Truncate(time.Second) // dates in notes are to the second
 	return &Memory{
 		ID:         s.ids.NewID(t), // ids to the millisecond, so they sort by creation
@@ -149,4 +155,62 @@ func cleanContent(s string) string {
 		}
 		s = s[i+1:]
 	}
+}
+
+// BatchItem is the outcome of one request of a batch: a result or an error.
+type BatchItem struct {
+	Result *SaveResult
+	Err    error
+}
+
+// SaveBatch saves many memories under one write lock and one index commit:
+// the save path of Save for each (validation, scan, dedup, related links),
+// where a duplicate of an earlier request of the same batch counts as a
+// duplicate too. One request's failure never stops the others; an error that
+// is not about a request (the store failing) is returned and no later request
+// is tried. Callers keep batches to a few hundred, so that other writers are
+// not held up.
+func (s *Service) SaveBatch(ctx context.Context, reqs []SaveRequest) ([]BatchItem, error) {
+	items := make([]BatchItem, len(reqs))
+	mems := make([]*Memory, len(reqs))
+	for i, req := range reqs {
+		m, err := s.newMemory("content", req)
+		if err == nil {
+			err = s.screen(ctx, m.Title, m.Body)
+		}
+		if err != nil {
+			items[i].Err = err
+			continue
+		}
+		mems[i] = m
+	}
+	err := s.backend.Update(ctx, func(tx Tx) error {
+		batch := newBatchPool()
+		for i, m := range mems {
+			if m == nil {
+				continue
+			}
+			dup, related, err := s.compare(ctx, tx, m, "")
+			if err != nil {
+				return err
+			}
+			dup, related = batch.merge(s.checks, m, dup, related)
+			if dup != nil {
+				items[i].Err = s.refuseDuplicate(tx, m, dup)
+				continue
+			}
+			m.Related = noteNames(related)
+			if err := tx.Create(ctx, m); err != nil {
+				return err
+			}
+			batch.add(s.checks, m)
+			tx.Record(Event{Time: m.Created, Op: OpSave, ID: m.ID, Path: m.Path, Title: m.Title})
+			items[i].Result = &SaveResult{ID: m.ID, ShortID: tx.ShortID(m.ID), Title: m.Title, Project: m.Project, Path: m.Path}
+		}
+		return nil
+	})
+	if err != nil {
+		return items, err
+	}
+	return items, nil
 }

@@ -615,3 +615,79 @@ func TestSaveChecksAmongManyMemories(t *testing.T) {
 	}
 	e.checkInStep()
 }
+
+// TestSaveBatch saves a batch in one commit: the index does not hold the
+// batch's notes until the end, so a duplicate within the batch is found by
+// comparing the batch with itself.
+func TestSaveBatch(t *testing.T) {
+	e := newEnv(t, time.Second)
+	gen := bench.NewGenerator(3, time.Now())
+	var reqs []memories.SaveRequest
+	for i := 0; i < 40; i++ {
+		reqs = append(reqs, memories.SaveRequest{Project: "web", Content: gen.Sentence(16)})
+	}
+	first := "Use RS256 for JWT signing in production because HS256 shares the signing secret with every verifier."
+	reqs = append(reqs,
+		memories.SaveRequest{Project: "web", Content: first},
+		memories.SaveRequest{Project: "web", Content: "In production JWT signing uses RS256, because HS256 shares the signing secret with every verifier."},
+		memories.SaveRequest{Project: "web", Content: "JWT signing keys for production rotate every 90 days; the RS256 public key is at /.well-known/jwks.json."},
+	)
+	items, err := e.svc.SaveBatch(context.Background(), reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, it := range items[:41] {
+		if it.Err != nil {
+			t.Errorf("item %d: %v", i, it.Err)
+		}
+	}
+	var rej *memories.RejectedError
+	if !errors.As(items[41].Err, &rej) || rej.Existing == nil || rej.Existing.ID != items[40].Result.ID {
+		t.Errorf("the paraphrase: %v, want a duplicate of %s", items[41].Err, items[40].Result.ID)
+	}
+	if items[42].Err != nil {
+		t.Fatalf("the related note: %v", items[42].Err)
+	}
+	if note := e.read(strings.TrimPrefix(items[42].Result.Path, "cortex/")); !strings.Contains(note, strings.TrimSuffix(filepath.Base(items[40].Result.Path), ".md")) {
+		t.Errorf("the related note does not link to %s:\n%s", items[40].Result.Path, note)
+	}
+	if got := len(e.list()); got != 42 {
+		t.Errorf("%d memories listed, want 42", got)
+	}
+	if ids := e.recall("jwks.json"); len(ids) == 0 || ids[0] != items[42].Result.ID {
+		t.Errorf("recall after the batch: %v", ids)
+	}
+	e.checkInStep()
+}
+
+// TestHostileQueries runs queries that a query parser would choke on through
+// the real index, with and without results: none may fail.
+func TestHostileQueries(t *testing.T) {
+	e := newEnv(t, time.Second)
+	e.save("Call pkg.Func from snake_case helpers in src/auth/login.ts; commit 9f86d081 fixed ERR_CODE-42 (HTTP 429).", "web")
+	e.save("Connection pool exhausted: pq: sorry, too many clients already", "web")
+	queries := []string{
+		`"`, `""`, `"unbalanced`, `*`, `?`, `-`, `--`, `+`, `!`, `:`, `::`, `title:x`, `body:"pool"`,
+		`AND`, `OR NOT`, `a AND (b OR`, `(`, `)`, `[1 TO 5]`, `{a}`, `\`, `\\`, `~`, `fuzzy~2`, `boost^2`,
+		`/regex.*/`, `%`, `_`, `'; DROP TABLE memories; --`, `../../etc/passwd`, `C:\Windows\System32`,
+		`pkg.Func`, `snake_case`, `ERR_CODE-42`, `9f86d081`, `HTTP 429`, `pq: sorry, too many clients already`,
+		`the of and`, `🚀🔥`, "e\u0301", "\u202e", "مرحبا", "日本語", "null\x00byte", strings.Repeat("x", 500),
+		strings.Repeat("(*:\"", 125), strings.Repeat("a ", 250), "db k8s auth config env repo",
+	}
+	for _, q := range queries {
+		for _, project := range []string{"", "web"} {
+			if _, err := e.svc.Recall(context.Background(), memories.RecallRequest{Query: q, Project: project}); err != nil {
+				t.Errorf("recall %q (project %q): %v", q, project, err)
+			}
+		}
+		if _, err := e.svc.Search(context.Background(), memories.RecallRequest{Query: q}); err != nil && strings.TrimSpace(q) != "" {
+			t.Errorf("search %q: %v", q, err)
+		}
+	}
+	// Literal text still matches.
+	for q, want := range map[string]int{`pkg.Func`: 1, `src/auth/login.ts`: 1, `pq: sorry, too many clients`: 1, `"pool"`: 1} {
+		if got := len(e.recall(q)); got != want {
+			t.Errorf("recall %q found %d, want %d", q, got, want)
+		}
+	}
+}

@@ -76,7 +76,7 @@ command sees it. Indexes live in the state folder and are rebuilt at will.`,
 	})
 	root.AddCommand(
 		newSaveCmd(a), newRecallCmd(a), newListCmd(a), newSupersedeCmd(a),
-		newReindexCmd(a), newDoctorCmd(a), newDemoCmd(a), newVersionCmd(a),
+		newReindexCmd(a), newDoctorCmd(a), newEvalCmd(a), newDemoCmd(a), newVersionCmd(a),
 	)
 	return root
 }
@@ -91,18 +91,27 @@ func args(min, max int, what string) cobra.PositionalArgs {
 	}
 }
 
+// resolve works out the settings, once.
+func (a *app) resolve() error {
+	if a.settings != nil {
+		return nil
+	}
+	home, _ := os.UserHomeDir()
+	s, err := config.Resolve(a.flags, a.getenv, home)
+	if err != nil {
+		return err
+	}
+	a.settings = s
+	return nil
+}
+
 // open resolves the settings and opens the store and the services.
 func (a *app) open() (*memories.Service, error) {
 	if a.svc != nil {
 		return a.svc, nil
 	}
-	if a.settings == nil {
-		home, _ := os.UserHomeDir()
-		s, err := config.Resolve(a.flags, a.getenv, home)
-		if err != nil {
-			return nil, err
-		}
-		a.settings = s
+	if err := a.resolve(); err != nil {
+		return nil, err
 	}
 	v, err := vault.New(a.settings.Vault, a.settings.VaultFolder)
 	if err != nil {

@@ -1,0 +1,329 @@
+// Package eval measures recall against a dataset of memories and the queries
+// that should find them (SPEC §8): it loads the documents into a fresh vault
+// through the normal save path, runs every query through recall and through a
+// plain BM25 search of the same index, and scores both with Recall@1/5/10,
+// MRR and nDCG@10.
+//
+// The run is deterministic: each document is saved at its own created time,
+// ids come from a fixed seed, and recall runs at a fixed time one day after
+// the newest document. No access is recorded, so one query cannot change the
+// next one's ranking.
+package eval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/store"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// Dataset is the file format of SPEC §8.
+type Dataset struct {
+	Documents []Document `json:"documents"`
+	Queries   []Query    `json:"queries"`
+}
+
+// Document is one memory to load.
+type Document struct {
+	ID      string    `json:"id"`
+	Title   string    `json:"title"`
+	Content string    `json:"content"`
+	Project string    `json:"project"`
+	Tags    []string  `json:"tags"`
+	Created time.Time `json:"created"`
+}
+
+// Query is one question and the documents that answer it.
+type Query struct {
+	ID       string   `json:"id"`
+	Query    string   `json:"query"`
+	Project  string   `json:"project"`
+	Relevant []string `json:"relevant"`
+}
+
+// Load reads and checks a dataset: unique ids, every relevant id a document,
+// a query text on every query. The message names the file and the entry.
+func Load(path string) (*Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &memories.ArgError{Arg: "dataset", Rule: err.Error()}
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+// Read is Load from r; name is used in messages.
+func Read(r io.Reader, name string) (*Dataset, error) {
+	bad := func(format string, a ...any) error {
+		return &memories.ArgError{Arg: "dataset", Rule: name + ": " + fmt.Sprintf(format, a...)}
+	}
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var d Dataset
+	if err := dec.Decode(&d); err != nil {
+		return nil, bad("%v", err)
+	}
+	if len(d.Documents) == 0 {
+		return nil, bad("no documents")
+	}
+	docs := make(map[string]bool, len(d.Documents))
+	for i, doc := range d.Documents {
+		switch {
+		case doc.ID == "":
+			return nil, bad("document %d has no id", i+1)
+		case docs[doc.ID]:
+			return nil, bad("document id %q is used twice", doc.ID)
+		}
+		docs[doc.ID] = true
+	}
+	qs := make(map[string]bool, len(d.Queries))
+	for i, q := range d.Queries {
+		switch {
+		case q.ID == "":
+			return nil, bad("query %d has no id", i+1)
+		case qs[q.ID]:
+			return nil, bad("query id %q is used twice", q.ID)
+		case q.Query == "":
+			return nil, bad("query %s has no query text", q.ID)
+		}
+		qs[q.ID] = true
+		for _, id := range q.Relevant {
+			if !docs[id] {
+				return nil, bad("query %s: relevant document %q is not in the dataset", q.ID, id)
+			}
+		}
+	}
+	return &d, nil
+}
+
+// Metrics are the averages over the queries evaluated.
+type Metrics struct {
+	RecallAt1  float64 `json:"recall@1"`
+	RecallAt5  float64 `json:"recall@5"`
+	RecallAt10 float64 `json:"recall@10"`
+	MRR        float64 `json:"mrr"`
+	NDCGAt10   float64 `json:"ndcg@10"`
+}
+
+// Report is the outcome of a run.
+type Report struct {
+	// Queries is how many queries were evaluated; Skipped how many had no
+	// relevant document and were left out.
+	Queries  int     `json:"queries"`
+	Skipped  int     `json:"skipped"`
+	Cortex   Metrics `json:"cortex"`
+	Baseline Metrics `json:"baseline"`
+	// PerQuery holds, for each query evaluated, the rank (1-based) of its
+	// first relevant document in each system's top 10, 0 when none is there.
+	PerQuery []QueryResult `json:"-"`
+}
+
+// QueryResult is one query's outcome.
+type QueryResult struct {
+	ID                   string
+	CortexRank, BaseRank int
+}
+
+// Options tune a run.
+type Options struct {
+	// Dir is where the temporary vault and state go; a new temporary folder,
+	// removed afterwards, when empty.
+	Dir string
+	// Ranking is cortex's ranking; the default when zero.
+	Ranking *memories.Ranking
+}
+
+// k is the depth of every list the metrics read.
+const k = 10
+
+// saveBatch is how many documents are saved per commit.
+const saveBatch = 200
+
+// defaultCreated dates a document that has no date.
+var defaultCreated = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Run loads d into a fresh vault and scores cortex's recall and the baseline.
+func Run(ctx context.Context, d *Dataset, o Options) (*Report, error) {
+	dir := o.Dir
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "cortex-eval-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	v, err := vault.New(filepath.Join(dir, "vault"), "cortex")
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(store.Options{Vault: v, StateDir: filepath.Join(dir, "state"), LockTimeout: time.Minute})
+	if err != nil {
+		return nil, err
+	}
+	ranking := memories.DefaultRanking()
+	if o.Ranking != nil {
+		ranking = *o.Ranking
+	}
+	// Each document is saved at its created time, with ids from a fixed seed,
+	// in batches: one index commit per batch rather than per document.
+	ids := memories.NewULIDGen(rand.NewChaCha8([32]byte{}))
+	saver := memories.NewService(st, memories.WithChecks(memories.Checks{}), memories.WithIDGen(ids))
+	docOf := make(map[string]string, len(d.Documents)) // memory id → document id
+	var newest time.Time
+	for start := 0; start < len(d.Documents); start += saveBatch {
+		docs := d.Documents[start:min(start+saveBatch, len(d.Documents))]
+		reqs := make([]memories.SaveRequest, len(docs))
+		for i, doc := range docs {
+			created := doc.Created
+			if created.IsZero() {
+				created = defaultCreated
+			}
+			newest = maxTime(newest, created)
+			reqs[i] = memories.SaveRequest{Content: doc.Content, Title: doc.Title, Project: doc.Project, Tags: doc.Tags, Created: created}
+		}
+		items, err := saver.SaveBatch(ctx, reqs)
+		if err != nil {
+			return nil, err
+		}
+		for i, it := range items {
+			if it.Err != nil {
+				return nil, fmt.Errorf("document %s: %w", docs[i].ID, it.Err)
+			}
+			docOf[it.Result.ID] = docs[i].ID
+		}
+	}
+	now := newest.Add(24 * time.Hour)
+	cortex := memories.NewService(st, memories.WithRanking(ranking), memories.WithClock(func() time.Time { return now }))
+	baseline := memories.NewService(st, memories.WithRanking(BaselineRanking()), memories.WithClock(func() time.Time { return now }))
+
+	rep := &Report{}
+	var sumC, sumB Metrics
+	for _, q := range d.Queries {
+		if len(q.Relevant) == 0 {
+			rep.Skipped++
+			continue
+		}
+		got, err := ranked(ctx, cortex, q, docOf, false)
+		if err != nil {
+			return nil, fmt.Errorf("query %s: %w", q.ID, err)
+		}
+		base, err := ranked(ctx, baseline, q, docOf, true)
+		if err != nil {
+			return nil, fmt.Errorf("query %s (baseline): %w", q.ID, err)
+		}
+		mc, mb := score(got, q.Relevant), score(base, q.Relevant)
+		add(&sumC, mc)
+		add(&sumB, mb)
+		rep.PerQuery = append(rep.PerQuery, QueryResult{ID: q.ID, CortexRank: firstRank(got, q.Relevant), BaseRank: firstRank(base, q.Relevant)})
+		rep.Queries++
+	}
+	if rep.Queries == 0 {
+		return nil, &memories.ArgError{Arg: "dataset", Rule: "no query has a relevant document"}
+	}
+	rep.Cortex, rep.Baseline = average(sumC, rep.Queries), average(sumB, rep.Queries)
+	return rep, nil
+}
+
+// BaselineRanking ranks by BM25 alone.
+func BaselineRanking() memories.Ranking {
+	r := memories.DefaultRanking()
+	r.Weights = memories.Weights{Relevance: 1}
+	return r
+}
+
+// ranked runs q and returns the document ids of its top k, related memories
+// left out.
+func ranked(ctx context.Context, svc *memories.Service, q Query, docOf map[string]string, baseline bool) ([]string, error) {
+	req := memories.RecallRequest{Query: q.Query, Project: q.Project, Limit: k}
+	var res *memories.RecallResult
+	var err error
+	if baseline {
+		res, err = svc.Search(ctx, req)
+	} else {
+		res, err = svc.Recall(ctx, req)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, r := range res.Results {
+		if r.Related || len(out) == k {
+			continue
+		}
+		out = append(out, docOf[r.Memory.ID])
+	}
+	return out, nil
+}
+
+func score(got, relevant []string) Metrics {
+	rel := make(map[string]bool, len(relevant))
+	for _, id := range relevant {
+		rel[id] = true
+	}
+	var m Metrics
+	dcg := 0.0
+	for i, id := range got {
+		if !rel[id] {
+			continue
+		}
+		rank := i + 1
+		if m.MRR == 0 {
+			m.MRR = 1 / float64(rank)
+		}
+		if rank <= 1 {
+			m.RecallAt1 = 1
+		}
+		if rank <= 5 {
+			m.RecallAt5 = 1
+		}
+		m.RecallAt10 = 1
+		dcg += 1 / math.Log2(float64(rank)+1)
+	}
+	idcg := 0.0
+	for i := 1; i <= min(len(relevant), k); i++ {
+		idcg += 1 / math.Log2(float64(i)+1)
+	}
+	m.NDCGAt10 = dcg / idcg
+	return m
+}
+
+func firstRank(got, relevant []string) int {
+	for i, id := range got {
+		for _, r := range relevant {
+			if id == r {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+func add(sum *Metrics, m Metrics) {
+	sum.RecallAt1 += m.RecallAt1
+	sum.RecallAt5 += m.RecallAt5
+	sum.RecallAt10 += m.RecallAt10
+	sum.MRR += m.MRR
+	sum.NDCGAt10 += m.NDCGAt10
+}
+
+func average(sum Metrics, n int) Metrics {
+	r := func(v float64) float64 { return math.Round(v/float64(n)*1e4) / 1e4 }
+	return Metrics{RecallAt1: r(sum.RecallAt1), RecallAt5: r(sum.RecallAt5), RecallAt10: r(sum.RecallAt10), MRR: r(sum.MRR), NDCGAt10: r(sum.NDCGAt10)}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
