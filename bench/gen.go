@@ -164,8 +164,18 @@ func WriteVault(root string, n int, seed uint64, end time.Time) ([]string, error
 	g := NewGenerator(seed, end)
 	ids := make([]string, 0, n)
 	made := map[string]bool{}
+	names := map[string][]string{} // project → note names so far
 	for i := 0; i < n; i++ {
 		m := g.Memory()
+		// Three notes in ten link to one to three earlier notes of their
+		// project, as saves link related memories.
+		if prev := names[m.Project]; len(prev) > 0 && g.r.IntN(10) < 3 {
+			for k := 1 + g.r.IntN(3); k > 0; k-- {
+				if name := prev[g.r.IntN(len(prev))]; !contains(m.Related, name) {
+					m.Related = append(m.Related, name)
+				}
+			}
+		}
 		note, err := vault.NewNote(m)
 		if err != nil {
 			return nil, err
@@ -188,6 +198,7 @@ func WriteVault(root string, n int, seed uint64, end time.Time) ([]string, error
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
 			return nil, fmt.Errorf("note %d: %w", i, err)
 		}
+		names[m.Project] = append(names[m.Project], strings.TrimSuffix(name, ".md"))
 		ids = append(ids, m.ID)
 	}
 	return ids, nil

@@ -3,6 +3,7 @@ package bench
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,6 +54,8 @@ func TestWriteVault(t *testing.T) {
 		t.Fatalf("%d ids, %d files; want 120 of each", len(ids), len(files))
 	}
 	seen := map[string]bool{}
+	names := map[string]bool{}
+	var links []string
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -63,6 +66,17 @@ func TestWriteVault(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		seen[n.ID()] = true
+		names[strings.TrimSuffix(filepath.Base(f), ".md")] = true
+		links = append(links, n.Memory(f, end).Related...)
+	}
+	// About three notes in ten link to earlier ones, and every link resolves.
+	if len(links) < 20 {
+		t.Errorf("%d related links in 120 notes", len(links))
+	}
+	for _, l := range links {
+		if !names[l] {
+			t.Errorf("related link %q names no note", l)
+		}
 	}
 	for _, id := range ids {
 		if !seen[id] {

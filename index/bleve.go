@@ -247,6 +247,12 @@ func (b *Bleve) merge() error {
 	if err := s.ForceMerge(context.Background(), &opts); err != nil {
 		return fmt.Errorf("merge index segments: %w", err)
 	}
+	// ForceMerge returns once the merged segment is in the in-memory root,
+	// maybe before the persister has recorded it: closing then would leave
+	// the old segments in place. An empty batch waits for the persister.
+	if err := s.Batch(bindex.NewBatch()); err != nil {
+		return fmt.Errorf("merge index segments: %w", err)
+	}
 	return nil
 }
 

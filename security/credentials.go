@@ -14,10 +14,13 @@ import (
 // heroku_api_key, square_token, atlassian_api_token, linear_api_key,
 // doppler_token, vault_token, cloudflare_api_token, age_secret_key,
 // postman_api_key, databricks_token, grafana_token and groq_api_key. The
-// assignment, header, URL and private-key rules, and every check, are cortex's.
+// routable GitLab tokens (glpat-….01.…) follow the shape GitLab publishes in
+// its own secret-detection rules. The assignment, header, URL and private-key
+// rules, and every check, are cortex's.
 
 // cred builds a credential rule matched against the original text, bounded by
-// non-alphanumeric bytes.
+// non-alphanumeric bytes. Its check drops filler typed in the key's shape
+// (ghp_xxxx…); rules with a check of their own replace it.
 func cred(name, desc string, triggers []string, pattern string) *rule {
 	return &rule{
 		id:       "credential." + name,
@@ -27,7 +30,15 @@ func cred(name, desc string, triggers []string, pattern string) *rule {
 		pattern:  pattern,
 		before:   notAlnum,
 		after:    notAlnum,
+		check:    notFiller,
 	}
+}
+
+// credForms builds a credential rule of several forms (see form).
+func credForms(name, desc string, forms ...form) *rule {
+	r := cred(name, desc, nil, "")
+	r.forms = forms
+	return r
 }
 
 // assign is the gap between a key's name and its value in code and config:
@@ -50,18 +61,18 @@ func credentialRules() []*rule {
 		cred("github_app_token", "GitHub App user-to-server or server-to-server token (ghu_…, ghs_…)", []string{"ghu_", "ghs_"}, `gh[us]_[A-Za-z0-9]{36}`),
 		cred("github_refresh_token", "GitHub refresh token (ghr_…)", []string{"ghr_"}, `ghr_[A-Za-z0-9]{36}`),
 		cred("github_fine_grained_pat", "GitHub fine-grained personal access token (github_pat_…)", []string{"github_pat_"}, `github_pat_[A-Za-z0-9_]{82}`),
-		cred("gitlab_token", "GitLab token (glpat-, glptt-, gldt-, glrt-, glcbt-, gloas-, glsoat-, glft-, glimt-, glagent-)",
+		cred("gitlab_token", "GitLab token (glpat-, glptt-, gldt-, glrt-, glcbt-, gloas-, glsoat-, glft-, glimt-, glagent-), routable ones (….01.…) included",
 			[]string{"glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "gloas-", "glsoat-", "glft-", "glimt-", "glagent-"},
-			`gl(?:pat|ptt|dt|rt|cbt|oas|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}`),
+			`gl(?:pat|ptt|dt|rt|cbt|oas|soat|ft|imt|agent)-[A-Za-z0-9_-]{20,}(?:\.[0-9a-z]{2}(?:\.[0-9a-z]{9}|[0-9a-z]{7}))?`),
 		cred("slack_bot_token", "Slack bot token (xoxb-…)", []string{"xoxb-"}, `xoxb-[0-9]{10,13}-[0-9]{10,13}[A-Za-z0-9-]*`),
-		cred("slack_user_token", "Slack user or configuration token (xoxp-…, xoxe-…)", []string{"xoxp-", "xoxe-", "xoxe."},
-			`xox[pe](?:-[0-9]{10,13}){3}-[A-Za-z0-9-]{28,34}|xoxe\.xox[bp]-\d-[A-Z0-9]{163,166}`),
+		cred("slack_user_token", "Slack user or configuration token (xoxp-…, xoxe.xoxp-…, xoxe-1-…)", []string{"xoxp-", "xoxe-", "xoxe."},
+			`xox[pe](?:-[0-9]{10,13}){3}-[A-Za-z0-9-]{28,34}|xoxe\.xox[bp]-\d-[A-Z0-9]{163,166}|xoxe-\d-[A-Z0-9]{146}`),
 		cred("slack_app_token", "Slack app-level token (xapp-…)", []string{"xapp-"}, `xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`),
 		cred("slack_webhook_url", "Slack incoming-webhook or workflow URL", []string{"hooks.slack.com/"},
 			`(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}`),
 		cred("google_api_key", "Google API key (AIza…)", []string{"aiza"}, `AIza[0-9A-Za-z_-]{35}`),
 		cred("google_oauth_client_secret", "Google OAuth client secret (GOCSPX-…)", []string{"gocspx-"}, `GOCSPX-[A-Za-z0-9_-]{28}`),
-		cred("google_oauth_token", "Google OAuth access token (ya29.…)", []string{"ya29."}, `ya29\.[0-9A-Za-z_-]{30,}`),
+		cred("google_oauth_token", "Google OAuth access token (ya29.…, ya29.c.…)", []string{"ya29."}, `ya29\.(?:[0-9A-Za-z]{1,4}\.)?[0-9A-Za-z_-]{30,}`),
 		cred("stripe_key", "Stripe secret or restricted key, live or test (sk_live_…, rk_test_…)",
 			[]string{"sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"}, `[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,99}`),
 		cred("stripe_webhook_secret", "Stripe webhook signing secret (whsec_…)", []string{"whsec_"}, `whsec_[A-Za-z0-9]{32,}`),
@@ -79,31 +90,34 @@ func credentialRules() []*rule {
 		cred("basic_auth_header", "HTTP basic credentials in an Authorization header", []string{"authorization"},
 			`authorization["']?\s*[:=]\s*["']?basic\s+([a-z0-9+/]{8,}={0,2})`),
 		cred("url_credentials", "user:password@ in a URL (http, ftp, git, ssh…); templates and placeholders are exempt", []string{"://"},
-			`[a-z][a-z0-9+.-]*://[^\s:@/?#"'<>]+:([^\s:@/?#"'<>]{3,})@[a-z0-9.-]+`),
+			`://[^\s:@/?#"'<>]+:([^\s:@/?#"'<>]{3,})@[a-z0-9.-]+`),
 		cred("database_url", "database or broker URL with a password (postgres, mysql, mongodb(+srv), redis, amqp, mssql…); defaults and placeholders are exempt",
 			[]string{"postgres", "mysql", "mariadb", "mongodb", "redis", "amqp", "mssql", "sqlserver", "clickhouse", "cockroach", "couchdb", "neo4j", "jdbc:"},
 			`(?:jdbc:)?(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|cockroachdb|couchdb|neo4j(?:\+s)?)://[^\s:@/?#"'<>]*:([^\s@/?#"'<>]{1,128})@`),
-		cred("private_key", "private key block (RSA, EC, DSA, OPENSSH, PGP, encrypted PKCS#8…)", []string{"-----begin"},
-			`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,\\.-]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)`),
-		cred("password_assignment", "password assigned in code, config or a command line (password=…, passwd:, DB_PASSWORD=…, --password …); references, placeholders and defaults are exempt",
+		cred("private_key", "private key block (RSA, EC, DSA, OPENSSH, PGP, encrypted PKCS#8…) with key material; a header alone is not a key", []string{"-----begin"},
+			`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?:[A-Za-z0-9+/=\s:,\\.]|-[A-Za-z0-9])*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)`),
+		cred("password_assignment", "password assigned in code, config or a command line (password=…, passwd:, DB_PASSWORD=…, --password …, .netrc); references, placeholders and defaults are exempt",
 			[]string{"password", "passwd", "passphrase", "pwd", "pass"}, ``),
 		cred("secret_assignment", "random-looking value assigned to a secret, token, api_key, access_key or client_secret name; references and placeholders are exempt",
 			[]string{"secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey", "auth_key", "private_key", "credential"}, ``),
-		cred("azure_storage_key", "Azure storage account or Service Bus key in a connection string (AccountKey=…, SharedAccessKey=…)",
-			[]string{"accountkey=", "sharedaccesskey="}, `(?:accountkey|sharedaccesskey)=([a-z0-9+/]{40,88}={0,2})`),
+		cred("azure_storage_key", "Azure storage account or Service Bus key in a connection string (AccountKey=…, SharedAccessKey=…) or assigned to AZURE_STORAGE_KEY; the emulator's published key is exempt",
+			[]string{"accountkey=", "sharedaccesskey=", "azure_storage_"},
+			`(?:accountkey|sharedaccesskey)=([a-z0-9+/]{40,88}={0,2})|azure_storage(?:_account)?_(?:access_)?key`+assign+`["']?([a-z0-9+/]{86}==)`),
 		cred("digitalocean_token", "DigitalOcean token (dop_v1_…, doo_v1_…, dor_v1_…)", []string{"dop_v1_", "doo_v1_", "dor_v1_"}, `do[opr]_v1_[a-f0-9]{64}`),
 		cred("shopify_token", "Shopify access token or shared secret (shpat_…, shpca_…, shppa_…, shpss_…)",
 			[]string{"shpat_", "shpca_", "shppa_", "shpss_"}, `shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`),
-		cred("mailgun_api_key", "Mailgun private API key (key-…) near the word mailgun", []string{"mailgun"},
-			`(?i:mailgun)[^\n]{0,40}?(key-[0-9a-f]{32})`),
-		cred("discord_webhook_url", "Discord webhook URL", []string{"discord"},
-			`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d{17,20}/[A-Za-z0-9_-]{60,68}`),
+		credForms("mailgun_api_key", "Mailgun private API key (key-…, or 32-8-8 hex) on a line that names mailgun",
+			form{triggers: []string{"mailgun"}, pattern: `(?i:mailgun)[^\n]{0,40}?(key-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})`},
+			// curl --user 'api:key-…' https://api.mailgun.net/…: the name comes after.
+			form{triggers: []string{"key-"}, pattern: `key-[0-9a-f]{32}`, check: lineNames("mailgun")}),
+		cred("discord_webhook_url", "Discord webhook URL (from the host name on)", []string{"discord"},
+			`discord(?:app)?\.com/api/webhooks/\d{17,20}/[A-Za-z0-9_-]{60,68}`),
 		cred("discord_bot_token", "Discord bot token near the word discord or in a Bot authorization", []string{"discord", "authorization"},
 			`(?i:discord[^\n]{0,40}?|authorization["']?\s*[:=]\s*["']?bot\s+)([MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})`),
-		cred("telegram_bot_token", "Telegram bot token (digits:AA…)", []string{":aa"}, `[A-Za-z/_-]*?(\d{8,10}:AA[A-Za-z0-9_-]{33})`),
+		cred("telegram_bot_token", "Telegram bot token (digits:AA…)", []string{":aa"}, `(?:[\w./+=-]*?[^0-9])?(\d{8,10}:AA[A-Za-z0-9_-]{33})`),
 		cred("datadog_api_key", "Datadog API or application key assigned to a datadog/dd key name",
 			[]string{"datadog", "dd_api", "dd_app", "ddapi", "ddapp", "dd-api"},
-			`(?:datadog|dd)[\w.-]*(?:api|app)[_-]?key[\w.-]*`+assign+`["']?([a-f0-9]{40}|[a-f0-9]{32})(?:[^a-z0-9]|$)`),
+			`(?i:(?:datadog|dd)[\w.-]*(?:api|app)[_-]?key[\w.-]*)`+assign+`["']?([a-f0-9]{40}|[a-f0-9]{32})(?:[^a-z0-9]|$)`),
 		cred("heroku_api_key", "Heroku API key (HRKU-…, or a UUID assigned to a heroku key name)", []string{"hrku-", "heroku"},
 			`(HRKU-AA[A-Za-z0-9_-]{58})|(?i:heroku[\w.-]*(?:api|auth)?[_-]?(?:key|token)[\w.-]*)`+assign+`["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})`),
 		cred("square_token", "Square access token or application secret (EAAA…, sq0atp-…, sq0csp-…)", []string{"eaaa", "sq0atp-", "sq0csp-"},
@@ -130,70 +144,200 @@ func credentialRules() []*rule {
 		case "credential.aws_access_key_id":
 			r.check = notExample
 		case "credential.aws_secret_access_key":
-			r.on, r.back, r.before, r.after = folded, true, anyByte, anyByte
+			r.on, r.before, r.after = folded, anyByte, anyByte
 			r.check = entropyAtLeast(3.5)
 		case "credential.twilio_api_key":
-			r.check = func(text string, s, e int) (int, int, bool) {
+			r.check = allOf(notFiller, func(text string, s, e int) (int, int, bool) {
 				return s, e, hasLetter(text[s+2:e]) && hasDigit(text[s+2:e])
-			}
+			})
 		case "credential.twilio_auth_token", "credential.mailgun_api_key", "credential.datadog_api_key",
 			"credential.heroku_api_key", "credential.atlassian_api_token", "credential.cloudflare_api_token":
-			r.back, r.before = true, anyByte
+			// Each expression starts at its trigger, the vendor's name or the
+			// key's prefix: going back to the start of the token would lose
+			// prefixed names (TF_VAR_cloudflare_api_token=…) and URLs
+			// (https://AC…:token@api.twilio.com).
+			r.before = anyByte
 			r.check = entropyAtLeast(3.0)
 		case "credential.discord_bot_token":
-			r.before, r.after = anyByte, notToken
+			r.before, r.after = anyByte, anyByte
+			r.check = allOf(endsKey, notFiller)
 		case "credential.telegram_bot_token":
-			r.back, r.before, r.after = true, anyByte, notToken
+			// After the token may come the rest of a URL (…/getMe).
+			r.back, r.before, r.after = true, anyByte, notWord
+			r.check = allOf(notFollowedBy('-'), notFiller)
 		case "credential.huggingface_token":
 			r.check = func(text string, s, e int) (int, int, bool) { return s, e, entropy(text[s:e]) >= 3.5 }
 		case "credential.openai_api_key":
-			r.after = notToken
-			r.check = func(text string, s, e int) (int, int, bool) {
+			r.after, r.maxLen = anyByte, 512
+			r.check = allOf(endsKey, func(text string, s, e int) (int, int, bool) {
 				return s, e, entropy(text[s:e]) >= 3.8 && hasDigit(text[s:e])
-			}
+			})
 		case "credential.jwt":
-			r.after = notToken
-			r.check = checkJWT
+			// RS256 and ES256 tokens with their claims run to a kilobyte or more.
+			r.after, r.maxLen = anyByte, 8192
+			r.check = allOf(endsKey, checkJWT)
 		case "credential.bearer_token":
-			r.on, r.before, r.after = folded, notWord, anyByte
+			r.on, r.before, r.after, r.maxLen = folded, notWord, anyByte, 8192
 			r.check = checkTokenValue(3.0)
 		case "credential.basic_auth_header":
 			r.on, r.before, r.after = folded, notWord, anyByte
 			r.check = checkBasicAuth
 		case "credential.url_credentials":
-			r.on, r.back, r.before, r.after = folded, true, anyByte, anyByte
+			r.on, r.before, r.after = folded, anyByte, anyByte
 			r.check = checkURLPassword(false)
 		case "credential.database_url":
-			r.on, r.back, r.before, r.after = folded, true, anyByte, anyByte
+			r.on, r.before, r.after = folded, anyByte, anyByte
 			r.check = checkURLPassword(true)
 		case "credential.private_key":
 			r.before, r.after, r.maxLen = anyByte, anyByte, 16384
+			r.check = checkPrivateKey
 		case "credential.password_assignment":
-			r.on, r.back, r.before, r.after = folded, true, anyByte, anyByte
-			r.pattern = assignmentPattern(`(?:[\w.-]*(?:password|passwd|passphrase)[\w.-]*|(?:[\w.-]*[_.-])?(?:pwd|pass|pw)(?:[_.-][\w.-]*)?)`, 6)
+			r.on, r.before, r.after, r.maxLen = folded, anyByte, anyByte, 512
+			r.forms = append(assignmentForms(r.triggers, `(?:[\w.-]*(?:password|passwd|passphrase)[\w.-]*|(?:[\w.-]*[_.-])?(?:pwd|pass|pw)(?:[_.-][\w.-]*)?)`, 6),
+				// ~/.netrc: machine host login user password secret, on one
+				// line or several.
+				form{triggers: []string{"machine"}, pattern: `machine[ \t]+\S+(?:\s+(?:login|account|port)[ \t]+\S+)*\s+password[ \t]+([^\s"']{6,})`})
 			r.check = checkAssignment(false)
 		case "credential.secret_assignment":
-			r.on, r.back, r.before, r.after = folded, true, anyByte, anyByte
-			r.pattern = assignmentPattern(`[\w.-]*(?:secret|token|api_?key|api-key|access_?key|auth_?key|private_?key|credentials?)[\w.-]*`, 12)
+			r.on, r.before, r.after, r.maxLen = folded, anyByte, anyByte, 512
+			r.forms = assignmentForms(r.triggers, `[\w.-]*(?:secret|token|api_?key|api-key|access_?key|auth_?key|private_?key|credentials?)[\w.-]*`, 12)
 			r.check = checkAssignment(true)
 		case "credential.azure_storage_key":
-			r.on, r.back, r.before, r.after = folded, true, anyByte, notToken
-			r.check = entropyAtLeast(4.0)
-		case "credential.gitlab_token", "credential.slack_bot_token", "credential.grafana_token", "credential.google_oauth_token":
-			r.after = notToken
-		case "credential.vault_token", "credential.square_token", "credential.doppler_token":
-			r.after = notToken
+			r.on, r.before, r.after = folded, anyByte, anyByte
+			r.check = allOf(endsKey, entropyAtLeast(4.0), notDocumented)
+		case "credential.gitlab_token", "credential.slack_bot_token", "credential.grafana_token",
+			"credential.google_oauth_token", "credential.vault_token", "credential.square_token", "credential.doppler_token":
+			r.after = anyByte
+			r.check = allOf(endsKey, notFiller)
+		case "credential.stripe_key":
+			r.check = allOf(notFiller, notDocumented)
+		}
+		switch r.id {
+		case "credential.gitlab_token", "credential.google_oauth_token", "credential.pypi_token",
+			"credential.vault_token", "credential.atlassian_api_token", "credential.slack_user_token":
+			// Tokens that run past the default window.
+			r.maxLen = 1024
 		}
 	}
 	return rules
 }
 
-// assignmentPattern matches name = value, name: "value" and the like, and a
-// command-line flag followed by its value ("--password s3cret"). Groups: the
-// value, quoted with " or ', or bare.
-func assignmentPattern(name string, minLen int) string {
+// allOf runs checks in order, each seeing the bounds the previous one left.
+func allOf(checks ...func(string, int, int) (int, int, bool)) func(string, int, int) (int, int, bool) {
+	return func(text string, s, e int) (int, int, bool) {
+		for _, check := range checks {
+			var ok bool
+			if s, e, ok = check(text, s, e); !ok {
+				return 0, 0, false
+			}
+		}
+		return s, e, true
+	}
+}
+
+// notFiller drops a key-shaped string that is filler (see isFiller).
+func notFiller(text string, s, e int) (int, int, bool) {
+	return s, e, !isFiller(text[s:e])
+}
+
+// notDocumented drops the keys vendors publish (see documentedKeys).
+func notDocumented(text string, s, e int) (int, int, bool) {
+	return s, e, !documentedKeys[text[s:e]]
+}
+
+// endsKey is the after-boundary of keys written in letters, digits and _-+/=:
+// the key must not run on into more of them, except into the full stop of a
+// sentence ("The bot token is xoxb-….").
+func endsKey(text string, s, e int) (int, int, bool) {
+	if e == len(text) || !isTokenByte(text[e]) {
+		return s, e, true
+	}
+	return s, e, text[e] == '.' && (e+1 == len(text) || !isTokenByte(text[e+1]))
+}
+
+// notFollowedBy builds a check that drops a finding followed by c.
+func notFollowedBy(c byte) func(string, int, int) (int, int, bool) {
+	return func(text string, s, e int) (int, int, bool) {
+		return s, e, e == len(text) || text[e] != c
+	}
+}
+
+// lineNames builds a check that keeps a finding whose line names word
+// (folded), before or after it. It looks no further than lookAround bytes
+// either side, so that a long line of findings costs no more than a short one.
+func lineNames(word string) func(string, int, int) (int, int, bool) {
+	return func(text string, s, e int) (int, int, bool) {
+		from, to := max(0, s-lookAround), min(len(text), e+lookAround)
+		ls := strings.LastIndexByte(text[from:s], '\n') + 1 + from
+		le := strings.IndexByte(text[e:to], '\n')
+		if le < 0 {
+			le = to
+		} else {
+			le += e
+		}
+		return s, e, strings.Contains(foldString(text[ls:le]), word)
+	}
+}
+
+// lookAround bounds how far a credential check looks around a finding.
+const lookAround = 256
+
+// minKeyMaterial is how much base64 a private key block must hold: a header
+// alone, or "...", is a mention, not a key.
+const minKeyMaterial = 64
+
+// checkPrivateKey keeps a block whose body (after the BEGIN line, and after
+// the Proc-Type and DEK-Info headers of an encrypted key) holds key material
+// that looks random.
+func checkPrivateKey(text string, s, e int) (int, int, bool) {
+	body := text[s:e]
+	if i := strings.Index(body[len("-----BEGIN"):], "-----"); i >= 0 {
+		body = body[len("-----BEGIN")+i+len("-----"):]
+	}
+	if i := strings.Index(body, "-----END"); i >= 0 {
+		body = body[:i]
+	}
+	var material []byte
+	for _, line := range strings.Split(strings.ReplaceAll(body, `\n`, "\n"), "\n") {
+		if strings.Contains(line, ":") {
+			continue // a header: Proc-Type, DEK-Info, Comment, Version
+		}
+		for i := 0; i < len(line); i++ {
+			if c := line[i]; isAlnum(c) || c == '+' || c == '/' {
+				material = append(material, c)
+			}
+		}
+	}
+	return s, e, len(material) >= minKeyMaterial && entropy(string(material)) >= 4.5
+}
+
+// assignmentForms match name = value, name: "value" and the like, and a
+// command-line flag followed by its value (--password followed by it). An
+// assignment starts at its trigger, the name's keyword: the name may run on
+// (DB_PASSWORD_FILE) but not back, which the check looks at. A flag starts at
+// its dashes, so that the name's keyword in prose ("the token expired") does
+// not run it; it runs only when one of the triggers follows the dashes
+// closely. Groups: the value, quoted with " or ', or bare.
+func assignmentForms(triggers []string, name string, minLen int) []form {
 	n := itoa(minLen)
-	return `(?:` + name + assign + `|--?` + name + `\s+)(?:"([^"\s]{` + n + `,})"|'([^'\s]{` + n + `,})'|([^\s"'` + "`" + `,;)}\]<>]{` + n + `,}))`
+	value := `(?:"([^"\s]{` + n + `,})"|'([^'\s]{` + n + `,})'|([^\s"'` + "`" + `,;)}\]<>]{` + n + `,}))`
+	return []form{
+		{triggers: triggers, pattern: name + assign + value},
+		{triggers: []string{"--"}, need: triggers, needWithin: 48, pattern: `--` + name + `\s+` + value},
+	}
+}
+
+// nameStart returns where the key name that a value at s is assigned to
+// starts: back over the gap (quotes, blanks, = : >) and the name.
+func nameStart(text string, s int) int {
+	i, stop := s, max(0, s-lookAround)
+	for i > stop && strings.IndexByte(" \t\"'=:>", text[i-1]) >= 0 {
+		i--
+	}
+	for i > stop && (isAlnum(text[i-1]) || strings.IndexByte("_.-", text[i-1]) >= 0) {
+		i--
+	}
+	return i
 }
 
 func itoa(n int) string {
@@ -220,8 +364,14 @@ var nameSuffixesNotSecret = []string{"_file", "-file", "file", "_path", "path", 
 func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 	return func(text string, s, e int) (int, int, bool) {
 		v := text[s:e]
-		// The key's name, for its suffix.
-		ls := strings.LastIndexByte(text[:s], '\n') + 1
+		// user:password@ in a URL is url_credentials'.
+		if strings.HasSuffix(text[:nameStart(text, s)], "://") {
+			return 0, 0, false
+		}
+		// The key's name, for its suffix: what precedes the value on its
+		// line, no further back than a name runs.
+		from := max(0, s-lookAround)
+		ls := from + strings.LastIndexByte(text[from:s], '\n') + 1
 		head := strings.TrimRight(foldString(text[ls:s]), " \t\"'=:>")
 		for _, suf := range nameSuffixesNotSecret {
 			if strings.HasSuffix(head, suf) {
@@ -273,11 +423,12 @@ func isIdent(s string) bool {
 	return true
 }
 
-// checkTokenValue vets a bearer token: random enough, not a placeholder.
+// checkTokenValue vets a bearer token: random enough, not a placeholder, not
+// the name of a token.
 func checkTokenValue(min float64) func(string, int, int) (int, int, bool) {
 	return func(text string, s, e int) (int, int, bool) {
 		v := text[s:e]
-		return s, e, entropy(v) >= min && !isPlaceholder(v)
+		return s, e, entropy(v) >= min && !isPlaceholder(v) && !isWordName(v)
 	}
 }
 
@@ -291,8 +442,12 @@ func checkBasicAuth(text string, s, e int) (int, int, bool) {
 	return s, e, pass != "" && !isPlaceholder(pass)
 }
 
-// checkJWT requires the header to decode to a JSON object naming an algorithm.
+// checkJWT requires the header to decode to a JSON object naming an
+// algorithm, and the token not to be jwt.io's sample.
 func checkJWT(text string, s, e int) (int, int, bool) {
+	if documentedKeys[text[s:e]] {
+		return 0, 0, false
+	}
 	header := text[s:e]
 	if i := strings.IndexByte(header, '.'); i > 0 {
 		header = header[:i]
@@ -310,7 +465,8 @@ func checkJWT(text string, s, e int) (int, int, bool) {
 var weakDefaults = map[string]bool{"pass": true, "password": true, "postgres": true, "root": true, "admin": true, "guest": true,
 	"secret": true, "changeme": true, "example": true, "test": true, "user": true, "app": true, "dev": true, "local": true,
 	"localhost": true, "mysql": true, "redis": true, "rabbit": true, "rabbitmq": true, "mongo": true, "default": true,
-	"pwd": true, "passwd": true, "demo": true, "sample": true, "toor": true, "1234": true, "123456": true}
+	"pwd": true, "passwd": true, "demo": true, "sample": true, "toor": true, "1234": true, "123456": true,
+	"token": true, "apikey": true, "api_key": true, "key": true}
 
 // checkURLPassword vets the password of user:password@host (the finding):
 // not the user name again, not a development default, not a placeholder or
@@ -326,7 +482,7 @@ func checkURLPassword(db bool) func(string, int, int) (int, int, bool) {
 			scheme := foldString(text[strings.LastIndexFunc(text[:ls], func(r rune) bool {
 				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '.' || r == '-')
 			})+1 : ls])
-			if dbSchemeRE().MatchString(scheme) {
+			if scheme == "" || !isASCIILetter(rune(scheme[0])) || dbSchemeRE().MatchString(scheme) {
 				return 0, 0, false
 			}
 		}

@@ -12,7 +12,13 @@
 // threshold, a placeholder test, where a shell command sends a variable…). The
 // expressions are matched against the text as written (credentials), folded to
 // lower case, or folded with digits read as letters ("1gn0re"); offsets are the
-// same in all three.
+// same in all three. A space in a trigger stands for any gap between words, as
+// in the expressions ("do  not", "do\n**not**").
+//
+// The scan runs on every save. A check that reads beyond its window (a line, a
+// shell command, the quotations of a line) reads it once per scan and shares
+// it with every trigger on it, so that a scan's time grows with the length of
+// the text, not with its square.
 //
 // # Mentions are not instructions
 //
@@ -24,9 +30,11 @@
 // by talking about attacks on the same or the previous line ("injection",
 // "jailbreak", "payload", "filter", "detect", "test case"…). Quoting alone is
 // not enough ("Remember: `ignore all previous instructions`" is an
-// instruction), and neither is a framing word without quotes. Unicode and
-// credential findings are never exempt: an invisible character or a live key
-// is as harmful in an example as anywhere else.
+// instruction), and neither is a framing word without quotes. An injection
+// phrase asked as a question and answered no ("Keep this secret from the user?
+// No — …") is dropped too. Unicode and credential findings are never exempt:
+// an invisible character or a live key is as harmful in an example as
+// anywhere else.
 //
 // # Redaction
 //

@@ -24,7 +24,8 @@ type rule struct {
 
 	// triggers are lowercase strings of at least two bytes. The match starts
 	// where one occurs or, with back, at the start of the token that holds it
-	// (so "password" in DB_PASSWORD= starts the match at "DB_").
+	// (so "password" in DB_PASSWORD= starts the match at "DB_"). An = ends a
+	// token: in DATABASE_URL=postgres://… the value is a token of its own.
 	triggers []string
 	back     bool
 
@@ -53,6 +54,14 @@ type rule struct {
 	// check, when set, vets a finding and may move its bounds. It sees the
 	// original text.
 	check func(text string, start, end int) (int, int, bool)
+	// vet is a check that needs more than the text: what the scan builds
+	// once and shares (lines, quotations, shell commands). It runs last.
+	vet func(sc *scanner, start, end int) (int, int, bool)
+
+	// run marks a pattern that matches a run of characters: a trigger inside
+	// the last run matched is part of it and is not tried again, so a long
+	// run costs one match per maxLen bytes, not one per character.
+	run bool
 }
 
 const defaultMaxLen = 200
@@ -76,6 +85,7 @@ const (
 	notToken          // not a letter, digit or one of _-+/=. (the alphabets of keys)
 )
 
+// ok reports whether c, next to a match, satisfies the boundary.
 func (b boundary) ok(c byte) bool {
 	switch b {
 	case notWord:
@@ -114,9 +124,12 @@ type form struct {
 	// forty verbs does not spell them out again, and its expression stays
 	// small.
 	afterTrigger bool
-	pattern      string
-	check        func(text string, start, end int) (int, int, bool)
-	re           *regexp.Regexp
+	// notInRun skips a trigger preceded by the byte it starts with: in a run
+	// of "=" only the first "==" opens a banner.
+	notInRun bool
+	pattern  string
+	check    func(text string, start, end int) (int, int, bool)
+	re       *regexp.Regexp
 }
 
 // ruleTable is the compiled table and the trigger index over it.
@@ -211,10 +224,16 @@ func (t *trie) freeze() {
 }
 
 // match calls fn with the rows and the length of every trigger that starts
-// at u[i:].
+// at u[i:]. A space of a trigger matches a whole gap in the text (a run of
+// white space, no-break spaces and markdown emphasis, as sep does in the
+// expressions): "do not" is found in "do  not" and "do\n**not**".
 func (t *trie) match(u string, i int, fn func(rows []int, n int)) {
-	at := i
-	n := t.root[u[i]]
+	t.walk(u, i, i, t.root[u[i]], fn)
+}
+
+// walk goes on from node n, whose label is u[i], for a trigger that starts
+// at u[at].
+func (t *trie) walk(u string, at, i int, n int32, fn func(rows []int, n int)) {
 	for n >= 0 {
 		if rs := t.rows[n]; len(rs) > 0 {
 			fn(rs, i+1-at)
@@ -223,17 +242,67 @@ func (t *trie) match(u string, i int, fn func(rows []int, n int)) {
 		if i >= len(u) {
 			return
 		}
-		c := u[i]
-		f := t.first[n]
-		ls := t.labels[f : f+int32(t.count[n])]
-		n = -1
-		for j, l := range ls {
-			if l == c {
-				n = t.kids[f+int32(j)]
-				break
-			}
+		if c := u[i]; !gapStart[c] {
+			n = t.child(n, c)
+		} else {
+			n, i = t.gap(u, at, i, n, fn)
 		}
 	}
+}
+
+// gap goes on from node n at u[i], which may start a gap between words: to
+// the node after a space of a trigger, past the whole gap, when there is one.
+// It returns the next node and the offset of the last byte it took.
+func (t *trie) gap(u string, at, i int, n int32, fn func(rows []int, n int)) (int32, int) {
+	c := u[i]
+	kid, sp := t.child(n, c), int32(-1)
+	if c == ' ' {
+		sp = kid
+	} else {
+		sp = t.child(n, ' ')
+	}
+	g := gapLen(u, i)
+	if sp < 0 || g == 0 {
+		return kid, i
+	}
+	if kid >= 0 && kid != sp {
+		t.walk(u, at, i, kid, fn) // "**" is a trigger as well as a gap
+	}
+	return sp, i + g - 1
+}
+
+// gapStart marks the bytes a gap between words can start with.
+var gapStart = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\f': true, '*': true, '_': true, '~': true, 0xc2: true}
+
+// child returns the child of node n labelled c, or -1.
+func (t *trie) child(n int32, c byte) int32 {
+	f := t.first[n]
+	for j, l := range t.labels[f : f+int32(t.count[n])] {
+		if l == c {
+			return t.kids[f+int32(j)]
+		}
+	}
+	return -1
+}
+
+// gapLen returns the length of the gap between words that starts at u[i]
+// (the bytes sep matches), or 0.
+func gapLen(u string, i int) int {
+	j := i
+	for j < len(u) {
+		switch u[j] {
+		case ' ', '\t', '\n', '\r', '\f', '*', '_', '~':
+			j++
+			continue
+		case 0xc2:
+			if j+1 < len(u) && u[j+1] == 0xa0 {
+				j += 2
+				continue
+			}
+		}
+		break
+	}
+	return j - i
 }
 
 // table compiles the rules on first use: a command that never scans does not
@@ -306,20 +375,117 @@ func (t *ruleTable) triggered(text, u string, fn func(rows []int, at, n int)) {
 // texts holds the three variants of a scanned text; offsets agree in all.
 type texts [3]string
 
+// scanner is the state of one scan: the text in its three variants, and what
+// checks build from it on first use and share (the line index, the
+// quotations, the shell commands read), so that the thousandth trigger on a
+// long line costs what the first does.
+type scanner struct {
+	v         texts
+	nl        []int // offsets of the newlines; nil until lines is called
+	ticks     []int // offsets of the backticks; nil until ticksIn is called
+	q         *quotes
+	lineInfos map[int]*lineInfo // by the start of their line
+	shells    map[int]*shell    // by the start of their logical line
+}
+
+func (sc *scanner) text() string { return sc.v[original] }
+
+// lines returns the offsets of the newlines of the text.
+func (sc *scanner) lines() []int {
+	if sc.nl == nil {
+		sc.nl = indexAll(sc.text(), '\n')
+	}
+	return sc.nl
+}
+
+func indexAll(s string, c byte) []int {
+	at := make([]int, 0, 16)
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], c)
+		if j < 0 {
+			return at
+		}
+		at = append(at, i+j)
+		i += j + 1
+	}
+}
+
+// lineStart returns the start of the line holding offset i.
+func (sc *scanner) lineStart(i int) int {
+	nl := sc.lines()
+	k, _ := slices.BinarySearch(nl, i) // nl[k-1] < i <= nl[k]
+	if k == 0 {
+		return 0
+	}
+	return nl[k-1] + 1
+}
+
+// lineEnd returns the end of the line holding offset i (its newline, or the
+// end of the text).
+func (sc *scanner) lineEnd(i int) int {
+	nl := sc.lines()
+	if k, _ := slices.BinarySearch(nl, i); k < len(nl) {
+		return nl[k]
+	}
+	return len(sc.text())
+}
+
+// ticksIn returns the number of backticks in text[a:b].
+func (sc *scanner) ticksIn(a, b int) int {
+	if sc.ticks == nil {
+		sc.ticks = indexAll(sc.text(), '`')
+	}
+	i, _ := slices.BinarySearch(sc.ticks, a)
+	j, _ := slices.BinarySearch(sc.ticks, b)
+	return j - i
+}
+
+// quotes returns the fenced code blocks of the text.
+func (sc *scanner) quotes() *quotes {
+	if sc.q == nil {
+		sc.q = findQuotes(sc.text())
+	}
+	return sc.q
+}
+
+// rowState is what a scan remembers of one row. Its zero value is a row not
+// tried yet.
+type rowState struct {
+	tried int    // 1 + the last start tried
+	reach int    // the end of the last run matched
+	prev  [2]int // the last finding judged (a finding is never empty)
+}
+
 // scan runs the rules that keep accepts (all when nil) over text.
 func scan(text string, keep func(*rule) bool) []Finding {
 	t := table()
-	var v texts
-	v[original] = text
-	v[folded], v[unleet] = foldTexts(text)
-	u := v[unleet]
+	sc := &scanner{}
+	sc.v[original] = text
+	sc.v[folded], sc.v[unleet] = foldTexts(text)
+	u := sc.v[unleet]
 	var (
 		found []Finding
-		last  = make([]int, len(t.rows)) // the last start tried, per row
-		q     *quotes                    // built on the first finding that may be a mention
+		state = make([]rowState, len(t.rows))
 	)
-	for i := range last {
-		last[i] = -1
+	// tokenStart returns the start of the token that holds offset i (see
+	// rule.back). Triggers come in order, so the look back stops where the
+	// last one's token began: a long token is read once.
+	tokAt, tokStart := 0, 0
+	tokenStart := func(i int) int {
+		j := i
+		for j > tokAt && isTokenByte(text[j-1]) && text[j-1] != '=' {
+			j--
+		}
+		if j > tokAt || i < tokAt {
+			tokStart = j
+			if i < tokAt {
+				for tokStart > 0 && isTokenByte(text[tokStart-1]) && text[tokStart-1] != '=' {
+					tokStart--
+				}
+			}
+		}
+		tokAt = i
+		return tokStart
 	}
 	try := func(rows []int, i, n int) {
 		for _, ri := range rows {
@@ -329,32 +495,29 @@ func scan(text string, keep func(*rule) bool) []Finding {
 			}
 			start := i
 			if r.back {
-				for start > 0 && isTokenByte(text[start-1]) {
-					start--
-				}
+				start = tokenStart(i)
 			}
-			if last[ri] >= start {
+			st := &state[ri]
+			if st.tried > start || r.run && start < st.reach {
 				continue
 			}
-			last[ri] = start
+			st.tried = start + 1
 			from := start
 			if f.afterTrigger {
 				from = i + n
 			}
-			s, e, ok := r.match(f, &v, start, from)
-			if !ok {
+			s, e, ok := r.match(f, sc, start, from, &st.reach)
+			if !ok || st.prev == [2]int{s, e} {
+				// A command's triggers all find the whole command: it has
+				// been judged once.
 				continue
 			}
-			if r.category == CategoryInjection && question(text, s) {
+			st.prev = [2]int{s, e}
+			if r.category == CategoryInjection && question(sc, s) {
 				continue
 			}
-			if r.category == CategoryInjection || r.category == CategoryExfiltration {
-				if q == nil {
-					q = findQuotes(text)
-				}
-				if q.mention(text, s, e) {
-					continue
-				}
+			if (r.category == CategoryInjection || r.category == CategoryExfiltration) && sc.mention(s, e) {
+				continue
 			}
 			found = append(found, Finding{Rule: r.id, Category: r.category, Start: s, End: e})
 		}
@@ -364,13 +527,14 @@ func scan(text string, keep func(*rule) bool) []Finding {
 }
 
 // match tries form f of r with its window starting at start; the expression
-// is matched from from (start, or the end of the trigger).
-func (r *rule) match(f *form, v *texts, start, from int) (int, int, bool) {
-	text := v[original]
-	if start > 0 && !r.before.ok(text[start-1]) {
+// is matched from from (start, or the end of the trigger). reach is set to
+// the end of what the expression matched.
+func (r *rule) match(f *form, sc *scanner, start, from int, reach *int) (int, int, bool) {
+	text := sc.text()
+	if start > 0 && (!r.before.ok(text[start-1]) || f.notInRun && text[start-1] == text[start]) {
 		return 0, 0, false
 	}
-	src := v[r.on]
+	src := sc.v[r.on]
 	end := alignEnd(src, start+r.maxLen)
 	if len(f.need) > 0 && !containsAny(src[start:needEnd(src, start, end, f.needWithin)], f.need) {
 		return 0, 0, false
@@ -383,6 +547,7 @@ func (r *rule) match(f *form, v *texts, start, from int) (int, int, bool) {
 		return 0, 0, false
 	}
 	s, e := start, from+loc[1]
+	*reach = e
 	if !f.afterTrigger {
 		s = from + loc[0]
 	}
@@ -406,6 +571,12 @@ func (r *rule) match(f *form, v *texts, start, from int) (int, int, bool) {
 		}
 		var ok bool
 		if s, e, ok = check(text, s, e); !ok || s >= e {
+			return 0, 0, false
+		}
+	}
+	if r.vet != nil {
+		var ok bool
+		if s, e, ok = r.vet(sc, s, e); !ok || s >= e {
 			return 0, 0, false
 		}
 	}

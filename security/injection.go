@@ -262,8 +262,10 @@ func authorityForms() []form {
 			pattern:  w(`(?:this|the following|these) ` + self + ` (?:(?:is|are|now|shall be|will be) )+(?:authoritative|binding|the new policy|the only (?:valid|real|true)|your (?:new )?(?:instr[a-z]*|policy|rules|orders|directives|system prompt))`),
 		},
 		{
-			triggers: []string{"the real", "the actual", "the true"},
-			pattern:  w(`the (?:real|actual|true) (?:instr[a-z]*|rules|orders|directives|task)`) + `(?:` + sep + `(?:are|is)\b|\s*:)`,
+			// the real instructions are …; your actual task is … ("the real task
+			// is" is how engineers talk about a ticket)
+			triggers: []string{"the real", "the actual", "the true", "your real", "your actual", "your true"},
+			pattern:  w(`(?:the|your) (?:real|actual|true) (?:instr[a-z]*|rules|orders|directives)|your (?:real|actual|true) (?:task|job|mission|goal|purpose)`) + `(?:` + sep + `(?:are|is)\b|\s*:)`,
 		},
 		{
 			triggers: []string{"instr", "rules"},
@@ -478,6 +480,7 @@ func fakeMarkerForms() []form {
 		{
 			// === SYSTEM OVERRIDE === / -----BEGIN SYSTEM INSTRUCTIONS-----
 			triggers: []string{"==", "---"},
+			notInRun: true,
 			pattern:  `(?:={2,}|-{3,})[ \t]*(?:(?:begin|start)[ \t]+)?` + role + `(?:[ \t]+[a-z]+)?[ \t]+(?:override|message|instructions?|prompt)[ \t]*(?:={2,}|-{3,})`,
 		},
 		{
@@ -510,8 +513,23 @@ func lineStart(text string, start, end int) (int, int, bool) {
 
 // atLineStart reports whether only markdown decoration precedes i on its line.
 func atLineStart(text string, i int) bool {
-	ls := strings.LastIndexByte(text[:i], '\n') + 1
-	return strings.Trim(text[ls:i], " \t>-*+0123456789.)") == ""
+	return onlyBefore(text, i, " \t>-*+0123456789.)") < 0
+}
+
+// onlyBefore goes back from i over the bytes of set, and returns the offset
+// of the byte that stopped it, or -1 at the start of the line. It reads only
+// what it skips: a long line costs no more than a short one.
+func onlyBefore(text string, i int, set string) int {
+	for j := i - 1; j >= 0; j-- {
+		c := text[j]
+		if c == '\n' {
+			return -1
+		}
+		if strings.IndexByte(set, c) < 0 {
+			return j
+		}
+	}
+	return -1
 }
 
 // aiNames are the ways a note names an AI reader.
@@ -529,24 +547,34 @@ var aiNameTriggers = []string{"ai", "a.i.", "llm", "language", "large", "model",
 // fetch a URL, pipe a download into a shell, install a package, run as root,
 // make a binary setuid, delete home folders, force-push, change git's global
 // configuration, hooks or the shell's startup files, or obey a remote page.
-// Each expression is small and runs only when one of its keywords occurs.
+// Each expression is small and runs only when one of its keywords occurs; a
+// match that skip accepts does not count.
 var risky = []struct {
 	keywords []string
 	re       func() *regexp.Regexp
+	skip     func(win string, at int) bool
 }{
-	{[]string{"://", "www."}, lazyRE(`(?:https?|ftp)://|\bwww\.`)},
+	{[]string{"://", "www."}, lazyRE(`(?:https?|ftp)://|\bwww\.`), cited},
 	{[]string{"curl", "wget", "iwr", "irm", "invoke-", "iex", "ncat", "netcat", "socat", "powershell", "pwsh", "nc "},
-		lazyRE(`\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex|ncat|netcat|socat|powershell|pwsh)\b|\bnc [^\s]`)},
-	{[]string{"sh"}, lazyRE(`\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+<\(|\bsh -c\b`)},
-	{[]string{"install", " add", " get", " i "}, lazyRE(`\b(?:npm|pnpm|yarn|pip3?|gem|cargo|go|brew|apt(?:-get)?|npx|pipx|uv) (?:install|add|get|i)\b`)},
-	{[]string{"sudo", "chmod", "rm "}, lazyRE(`\bsudo\b|\bchmod\s+(?:[0-7]?[4-7][0-7]{3}|[ugoa]*\+s)\b|\brm\s+-[a-z]*r[a-z]*\s+(?:~|/|\$home)`)},
-	{[]string{"git"}, lazyRE(`\bgit\s+push\s+(?:[^\n]*\s)?(?:--force|-f)\b|\bgit\s+config\s+(?:--global|--system|core\.hookspath|credential\.helper)|\.git/hooks`)},
+		lazyRE(`\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex|ncat|netcat|socat|powershell|pwsh)\b|\bnc [^\s]`), nil},
+	{[]string{"sh"}, lazyRE(`\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+<\(|\bsh -c\b`), nil},
+	{[]string{"install", " add", " get", " i "}, lazyRE(`\b(?:npm|pnpm|yarn|pip3?|gem|cargo|go|brew|apt(?:-get)?|npx|pipx|uv) (?:install|add|get|i)\b`), nil},
+	{[]string{"sudo", "chmod", "rm "}, lazyRE(`\bsudo\b|\bchmod\s+(?:[0-7]?[4-7][0-7]{3}|[ugoa]*\+s)\b|\brm\s+-[a-z]*r[a-z]*\s+(?:~|/|\$home)`), nil},
+	{[]string{"git"}, lazyRE(`\bgit\s+push\s+(?:[^\n]*\s)?(?:--force|-f)\b|\bgit\s+config\s+(?:--global|--system|core\.hookspath|credential\.helper)|\.git/hooks`), nil},
 	{[]string{"crontab", "~/.", "$home/.", "exec", "eval", "urlopen", "authorized_keys"},
-		lazyRE(`crontab|(?:~|\$home)/\.(?:bashrc|zshrc|profile|bash_profile|zprofile|ssh)|\b(?:exec|eval)\s*\(|urlopen|authorized_keys`)},
-	{[]string{"follow", "whatever", "what ", "treat"}, lazyRE(words(`follow (?:the |its |their )?(?:instr[a-z]*|what (?:it|they) says?|whatever)|do (?:whatever|what) (?:the page|it|they) (?:says?|tells?)|treat (?:its|their|the) contents? as`))},
+		lazyRE(`crontab|(?:~|\$home)/\.(?:bashrc|zshrc|profile|bash_profile|zprofile|ssh)|\b(?:exec|eval)\s*\(|urlopen|authorized_keys`), nil},
+	{[]string{"follow", "whatever", "what ", "treat"}, lazyRE(words(`follow (?:the |its |their )?(?:instr[a-z]*|what (?:it|they) says?|whatever)|do (?:whatever|what) (?:the page|it|they) (?:says?|tells?)|treat (?:its|their|the) contents? as`)), nil},
 	{[]string{"download", "descarga", "baixe", "télécharge", "herunterlad", "scarica", "скачай", "下载", "ダウンロード"},
-		lazyRE(`\bdownload\b|descarga|baixe|télécharge|herunterlad|scarica|скачай|下载|ダウンロード`)},
+		lazyRE(`\bdownload\b|descarga|baixe|télécharge|herunterlad|scarica|скачай|下载|ダウンロード`), nil},
 }
+
+// citedRE matches the end of prose that cites a URL as a reference: "see",
+// "docs at", "cf." ("Model: claude-sonnet-4, see https://…").
+var citedRE = lazyRE(`\b(?:see(?: also)?|cf\.?|docs?|documentation|details|reference|source|changelog|release notes|pricing|more (?:info|details))(?:[\s*_]+(?:at|in|on|here))?[\s*_:(\[<]*$`)
+
+// cited reports whether the URL at win[at:] is cited rather than to be
+// fetched.
+func cited(win string, at int) bool { return citedRE().MatchString(win[max(0, at-40):at]) }
 
 // riskyAfter requires something risky later on the address's line (or in the
 // next 240 bytes of it).
@@ -561,7 +589,8 @@ func riskyAfter(text string, s, e int) (int, int, bool) {
 		if !containsAny(win, r.keywords) {
 			continue
 		}
-		if loc := r.re().FindStringIndex(win); loc != nil && (end < 0 || loc[1] < end) {
+		loc := firstMatch(r.re(), win, func(loc []int) bool { return r.skip != nil && r.skip(win, loc[0]) })
+		if loc != nil && (end < 0 || loc[1] < end) {
 			end = loc[1]
 		}
 	}
@@ -650,11 +679,12 @@ func sentenceStart(text string, start, end int) (int, int, bool) {
 // atSentenceStart reports whether i opens a sentence: only markdown decoration
 // before it on its line, or the end of a sentence or an opening bracket.
 func atSentenceStart(text string, i int) bool {
-	ls := strings.LastIndexByte(text[:i], '\n') + 1
-	before := strings.TrimRight(text[ls:i], " \t*_")
-	if strings.Trim(before, " \t>-*+#([|_`0123456789.)") == "" {
+	j := onlyBefore(text, i, " \t*_")
+	if j < 0 {
 		return true
 	}
-	last, _ := utf8DecodeLast(before)
-	return strings.ContainsRune(".!?:;(—–", last)
+	if last, _ := utf8DecodeLast(text[max(0, j-utf8.UTFMax+1) : j+1]); strings.ContainsRune(".!?:;(—–", last) {
+		return true
+	}
+	return onlyBefore(text, j+1, " \t>-*+#([|_`0123456789.)") < 0
 }

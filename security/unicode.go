@@ -15,6 +15,7 @@ func unicodeRules() []*rule {
 			desc:     "zero-width characters (U+200B–U+200D, U+2060, U+FEFF) that hide or split words; a joiner between two emoji and a byte order mark at the very start are allowed",
 			triggers: []string{"\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"},
 			pattern:  `[\x{200B}-\x{200D}\x{2060}\x{FEFF}]+`,
+			run:      true,
 			check:    checkZeroWidth,
 		},
 		{
@@ -23,6 +24,7 @@ func unicodeRules() []*rule {
 			desc:     "bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) that make text display in another order than it is read",
 			triggers: []string{"\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"},
 			pattern:  `[\x{202A}-\x{202E}\x{2066}-\x{2069}]+`,
+			run:      true,
 		},
 		{
 			id:       "unicode.tag",
@@ -31,6 +33,7 @@ func unicodeRules() []*rule {
 			triggers: []string{"\U000e0000"[:3], "\U000e0040"[:3]}, // F3 A0 80, F3 A0 81
 			pattern:  `[\x{E0000}-\x{E007F}]+`,
 			maxLen:   4096,
+			run:      true,
 			check:    checkTags,
 		},
 	}
@@ -79,6 +82,8 @@ func isEmojiPart(r rune) bool {
 // checkTags allows the tag sequence of a subdivision flag: 🏴 followed by a
 // region and subdivision code spelled in tag letters and digits (gbeng, gbsct,
 // usca…) and the cancel tag. Four to six tags cannot carry an instruction.
+// Every tag is a trigger, but the rule is a run: its match starts where the
+// run does, just after the flag.
 func checkTags(text string, start, end int) (int, int, bool) {
 	prev, _ := utf8.DecodeLastRuneInString(text[:start])
 	if prev != 0x1F3F4 {
