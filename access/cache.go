@@ -68,11 +68,15 @@ func (r record) stat() memories.AccessStat {
 	return st
 }
 
-// cache is the decoded cache file.
+// cache is the cache file, decoded lazily: a reader asks about a few dozen
+// memories of thousands, so records are found by binary search in the file's
+// bytes and decoded one by one.
 type cache struct {
 	token  string
 	offset int64
-	recs   []record // sorted by id
+	n      int
+	data   []byte // the records, n × recordLen
+	recs   []record
 }
 
 // loadCache reads the cache at path when it was made from the log with this
@@ -95,34 +99,54 @@ func loadCache(path, token string, size int64) *cache {
 	at += 8
 	n := int(binary.LittleEndian.Uint32(data[at:]))
 	at += 4
-	if tok != token || token == "" || offset > size || len(body) != headerLen+n*recordLen {
+	if tok != token || token == "" || offset > size || n < 0 || len(body) != headerLen+n*recordLen {
 		return empty
 	}
-	c := &cache{token: token, offset: offset, recs: make([]record, n)}
-	for i := range c.recs {
-		r := &c.recs[i]
-		r.id = string(body[at : at+memories.IDLen])
-		at += memories.IDLen
-		r.last = time.Unix(0, int64(binary.LittleEndian.Uint64(body[at:]))).UTC()
-		at += 8
-		for j := range r.counts {
-			r.counts[j] = binary.LittleEndian.Uint32(body[at:])
-			at += 4
-		}
+	// The records are sorted: only this package writes the file, and the
+	// checksum says it is as written.
+	return &cache{token: token, offset: offset, n: n, data: body[at:]}
+}
+
+// id is record i's id. Ids are shorter than the 32 bytes Go converts on the
+// stack, so this does not allocate.
+func (c *cache) id(i int) string {
+	return string(c.data[i*recordLen : i*recordLen+memories.IDLen])
+}
+
+// record decodes record i.
+func (c *cache) record(i int) record {
+	b := c.data[i*recordLen:]
+	r := record{id: string(b[:memories.IDLen])}
+	at := memories.IDLen
+	r.last = time.Unix(0, int64(binary.LittleEndian.Uint64(b[at:]))).UTC()
+	at += 8
+	for j := range r.counts {
+		r.counts[j] = binary.LittleEndian.Uint32(b[at:])
+		at += 4
 	}
-	if !slices.IsSortedFunc(c.recs, func(a, b record) int { return strings.Compare(a.id, b.id) }) {
-		return empty
+	return r
+}
+
+// records decodes every record, or returns those the cache was built with.
+func (c *cache) records() []record {
+	if c.recs != nil || c.n == 0 {
+		return c.recs
 	}
-	return c
+	out := make([]record, c.n)
+	for i := range out {
+		out[i] = c.record(i)
+	}
+	return out
 }
 
 func (c *cache) encode() []byte {
-	buf := make([]byte, 0, headerLen+len(c.recs)*recordLen+trailerLen)
+	recs := c.records()
+	buf := make([]byte, 0, headerLen+len(recs)*recordLen+trailerLen)
 	buf = append(buf, magic...)
 	buf = append(buf, c.token...)
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(c.offset))
-	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(c.recs)))
-	for _, r := range c.recs {
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(recs)))
+	for _, r := range recs {
 		buf = append(buf, r.id...)
 		buf = binary.LittleEndian.AppendUint64(buf, uint64(r.last.UnixNano()))
 		for _, n := range r.counts {
@@ -133,16 +157,24 @@ func (c *cache) encode() []byte {
 }
 
 func (c *cache) find(id string) (record, bool) {
-	i := sort.Search(len(c.recs), func(i int) bool { return c.recs[i].id >= id })
-	if i < len(c.recs) && c.recs[i].id == id {
-		return c.recs[i], true
+	if c.recs != nil {
+		i := sort.Search(len(c.recs), func(i int) bool { return c.recs[i].id >= id })
+		if i < len(c.recs) && c.recs[i].id == id {
+			return c.recs[i], true
+		}
+		return record{}, false
+	}
+	i := sort.Search(c.n, func(i int) bool { return c.id(i) >= id })
+	if i < c.n && c.id(i) == id {
+		return c.record(i), true
 	}
 	return record{}, false
 }
 
 func (c *cache) all() map[string]memories.AccessStat {
-	out := make(map[string]memories.AccessStat, len(c.recs))
-	for _, r := range c.recs {
+	recs := c.records()
+	out := make(map[string]memories.AccessStat, len(recs))
+	for _, r := range recs {
 		out[r.id] = r.stat()
 	}
 	return out

@@ -198,7 +198,8 @@ func (l *Log) Stats(ctx context.Context, ids []string) (map[string]memories.Acce
 		// parse it again. Two readers doing this at once write equal files.
 		all := c.all()
 		foldLines(tail, all, nil)
-		c = &cache{token: token, offset: c.offset + int64(len(tail)), recs: toRecords(all)}
+		recs := toRecords(all)
+		c = &cache{token: token, offset: c.offset + int64(len(tail)), n: len(recs), recs: recs}
 		if err := vault.WriteDerived(l.path(CacheName), c.encode()); err != nil {
 			return nil, fmt.Errorf("access cache: %w", err)
 		}
@@ -361,7 +362,8 @@ func (l *Log) compact(ctx context.Context, wait bool) (bool, error) {
 	if err := vault.WriteFile(l.path(LogName), out); err != nil {
 		return false, fmt.Errorf("access log: %w", err)
 	}
-	c := &cache{token: token, offset: int64(len(out)), recs: toRecords(stats)}
+	recs := toRecords(stats)
+	c := &cache{token: token, offset: int64(len(out)), n: len(recs), recs: recs}
 	if err := vault.WriteDerived(l.path(CacheName), c.encode()); err != nil {
 		return true, fmt.Errorf("access cache: %w", err)
 	}

@@ -94,8 +94,8 @@ func TestCacheKeepsTheSameAnswers(t *testing.T) {
 	}
 	// Reading wrote a cache; a second read uses it and agrees.
 	c := loadCache(filepath.Join(dir, CacheName), tokenOf(t, dir), 1<<40)
-	if c.offset == 0 || len(c.recs) == 0 {
-		t.Fatalf("no cache written: offset %d, %d records", c.offset, len(c.recs))
+	if c.offset == 0 || c.n == 0 {
+		t.Fatalf("no cache written: offset %d, %d records", c.offset, c.n)
 	}
 	if diff := cmp.Diff(stats(t, l, id(1), id(2)), map[string]memories.AccessStat{id(1): want[id(1)], id(2): want[id(2)]}); diff != "" {
 		t.Errorf("from the cache (-got +want):\n%s", diff)
