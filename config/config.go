@@ -38,7 +38,9 @@ const (
 	DefaultVaultFolder = "cortex"
 	DefaultLockTimeout = 10 * time.Second
 	DefaultFreshness   = time.Second
-	configName         = "config.yaml"
+	// DefaultImportMaxFile is the largest file import reads.
+	DefaultImportMaxFile = 64 << 20
+	configName           = "config.yaml"
 )
 
 // Flags are the global command-line flags; empty means not given.
@@ -70,6 +72,12 @@ type File struct {
 			Sources map[string]float64 `yaml:"sources"`
 		} `yaml:"activation"`
 	} `yaml:"recall"`
+	// Import: the folders outside the home folder imports may read, and the
+	// largest file they read.
+	Import struct {
+		AllowedRoots []string `yaml:"allowed_roots"`
+		MaxFileMB    float64  `yaml:"max_file_mb"`
+	} `yaml:"import"`
 	// Dedup sets the similarity thresholds of SPEC §5, each from 0 to 1.
 	Dedup struct {
 		Duplicate    *float64 `yaml:"duplicate"`
@@ -89,6 +97,10 @@ type Settings struct {
 	Freshness   time.Duration
 	Ranking     memories.Ranking
 	Checks      memories.Checks
+	// ImportRoots are the folders besides the home folder that import may
+	// read (absolute); ImportMaxFile the largest file it reads, in bytes.
+	ImportRoots   []string
+	ImportMaxFile int64
 }
 
 // Resolve works out the settings from flags, the environment (getenv) and the
@@ -145,6 +157,20 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 	}
 	if err := s.Ranking.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.ConfigFile, err)
+	}
+	for i, r := range file.Import.AllowedRoots {
+		root, err := pick(fmt.Sprintf("import.allowed_roots[%d]", i), "", "", r, "", userHome, filepath.Dir(s.ConfigFile))
+		if err != nil {
+			return nil, err
+		}
+		s.ImportRoots = append(s.ImportRoots, root)
+	}
+	s.ImportMaxFile = DefaultImportMaxFile
+	if mb := file.Import.MaxFileMB; mb != 0 {
+		if !(mb >= 1 && mb <= 4096) {
+			return nil, &memories.ArgError{Arg: s.ConfigFile + ": import.max_file_mb", Rule: fmt.Sprintf("%g is not a size from 1 to 4096 (MB)", mb)}
+		}
+		s.ImportMaxFile = int64(mb * (1 << 20))
 	}
 	th := &s.Checks.Thresholds
 	for _, v := range []struct {

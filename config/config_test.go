@@ -82,6 +82,7 @@ func TestResolvePrecedence(t *testing.T) {
 			tt.want.VaultFolder = DefaultVaultFolder
 			tt.want.Ranking = memories.DefaultRanking()
 			tt.want.Checks = memories.DefaultChecks()
+			tt.want.ImportMaxFile = DefaultImportMaxFile
 			if diff := cmp.Diff(*got, tt.want); diff != "" {
 				t.Errorf("settings (-got +want):\n%s", diff)
 			}
@@ -114,6 +115,9 @@ func TestConfigFileErrors(t *testing.T) {
 		{"recency base", "recall:\n  recency_base: 2\n", "recall.recency_base: must be in (0, 1]"},
 		{"negative activation weight", "recall:\n  activation:\n    weight: -1\n", "recall.activation.weight: must be a number ≥ 0"},
 		{"negative source weight", "recall:\n  activation:\n    sources: {recall: -2}\n", "recall.activation.sources.recall: must be a number ≥ 0"},
+		{"import size", "import:\n  max_file_mb: big\n", "line 2"},
+		{"import size under 1", "import:\n  max_file_mb: 0.5\n", "import.max_file_mb: 0.5 is not a size from 1 to 4096"},
+		{"import size too big", "import:\n  max_file_mb: 9000\n", "import.max_file_mb: 9000 is not a size from 1 to 4096"},
 		{"dedup threshold above 1", "dedup:\n  duplicate: 1.5\n", "dedup.duplicate: must be from 0 to 1"},
 		{"dedup threshold negative", "dedup:\n  mined_skip: -0.1\n", "dedup.mined_skip: must be from 0 to 1"},
 		{"related above duplicate", "dedup:\n  duplicate: 0.5\n  related: 0.6\n", "dedup.related: must not be above dedup.duplicate"},
@@ -181,6 +185,22 @@ func TestConfigActivation(t *testing.T) {
 	want.Sources["session_start"], want.Sources["hook"] = 0.02, 0.3
 	if diff := cmp.Diff(got.Ranking.Activation, want); diff != "" {
 		t.Errorf("activation (-got +want):\n%s", diff)
+	}
+}
+
+func TestConfigImport(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(file, []byte("import:\n  allowed_roots: [/srv/notes, ~/elsewhere, shared]\n  max_file_mb: 8\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Resolve(Flags{Config: file, Home: dir}, func(string) string { return "" }, "/home/ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/srv/notes", "/home/ada/elsewhere", filepath.Join(dir, "shared")}
+	if diff := cmp.Diff(got.ImportRoots, want); diff != "" || got.ImportMaxFile != 8<<20 {
+		t.Errorf("roots (-got +want):\n%s\nmax file %d", diff, got.ImportMaxFile)
 	}
 }
 

@@ -1,17 +1,22 @@
 package dedup
 
 import (
+	"cmp"
 	"slices"
-	"sort"
 )
 
 // Pool holds the fingerprints of texts not yet in any index (the earlier items
-// of an import or a batch of saves) and finds those most like a new text, as
-// the index does for stored memories: candidates are the texts that share the
-// new text's rarest words, and only they are scored exactly.
+// of an import or a batch of saves, or every stored memory for a large import)
+// and finds those most like a new text, as the index does for stored
+// memories: candidates are the texts that share the new text's rarest words,
+// and only they are scored exactly.
 type Pool struct {
 	fps      []*Fingerprint
 	postings map[uint64][]int32 // word → indexes into fps
+	// shared counts, per pooled text, the rare words it shares with the text
+	// being looked up; touched lists the texts counted, to reset them.
+	shared  []uint16
+	touched []int32
 }
 
 // NewPool returns an empty pool.
@@ -24,6 +29,7 @@ func (p *Pool) Len() int { return len(p.fps) }
 func (p *Pool) Add(fp *Fingerprint) int {
 	i := len(p.fps)
 	p.fps = append(p.fps, fp)
+	p.shared = append(p.shared, 0)
 	for _, w := range fp.words {
 		p.postings[w] = append(p.postings[w], int32(i))
 	}
@@ -44,7 +50,8 @@ const (
 )
 
 // Similar returns the pooled fingerprints most like fp, best first (then by
-// index), at most n of them, scores above 0 only.
+// index), at most n of them, scores above 0 only. It is not safe to call from
+// two goroutines at once.
 func (p *Pool) Similar(fp *Fingerprint, n int) []Match {
 	if fp.Empty() || len(p.fps) == 0 || n <= 0 {
 		return nil
@@ -59,28 +66,39 @@ func (p *Pool) Similar(fp *Fingerprint, n int) []Match {
 			ws = append(ws, word{w, df})
 		}
 	}
-	sort.Slice(ws, func(i, j int) bool {
-		if ws[i].df != ws[j].df {
-			return ws[i].df < ws[j].df
+	slices.SortFunc(ws, func(a, b word) int {
+		if a.df != b.df {
+			return a.df - b.df
 		}
-		return ws[i].w < ws[j].w
+		return cmp.Compare(a.w, b.w)
 	})
-	shared := map[int32]int{}
+	// Count, per pooled text, how many of the rarest words it shares. A slice
+	// indexed by text, reset through the list of texts touched, costs a
+	// fraction of a map.
+	p.touched = p.touched[:0]
 	for _, w := range ws[:min(poolRarest, len(ws))] {
 		for _, i := range p.postings[w.w] {
-			shared[i]++
+			if p.shared[i] == 0 {
+				p.touched = append(p.touched, i)
+			}
+			p.shared[i]++
 		}
 	}
-	cands := make([]int32, 0, len(shared))
-	for i := range shared {
-		cands = append(cands, i)
-	}
-	slices.SortFunc(cands, func(a, b int32) int {
-		if shared[a] != shared[b] {
-			return shared[b] - shared[a]
+	// The candidates: those sharing the most, lower indexes first among
+	// equals, found count by count rather than by sorting them all.
+	var cands []int32
+	for c := uint16(min(poolRarest, len(ws))); c >= 1 && len(cands) < poolCandidates; c-- {
+		from := len(cands)
+		for _, i := range p.touched {
+			if p.shared[i] == c {
+				cands = append(cands, i)
+			}
 		}
-		return int(a - b)
-	})
+		slices.Sort(cands[from:])
+	}
+	for _, i := range p.touched {
+		p.shared[i] = 0
+	}
 	var out []Match
 	for _, i := range cands[:min(poolCandidates, len(cands))] {
 		if s := Score(fp, p.fps[i]); s > 0 {

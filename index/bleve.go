@@ -27,7 +27,7 @@ import (
 
 // Schema names the mapping below. Changing the mapping or the analyzers must
 // change it: an index built under another schema is rebuilt on first use.
-const Schema = "memories-3"
+const Schema = "memories-4"
 
 // Field names.
 const (
@@ -43,6 +43,7 @@ const (
 	fieldImportance = "importance"
 	fieldCreated    = "created"
 	fieldUpdated    = "updated"
+	fieldSourceHash = "source_hash" // an imported memory's source fingerprint
 	// fieldPairs holds each pair of neighbouring terms of title and body
 	// (stop words left out), so that a query's phrases count: a note about
 	// the "config file" outranks one that says "config" and "file" apart.
@@ -128,7 +129,7 @@ func newMapping() (mapping.IndexMapping, error) {
 	pairs := text(fieldPairs)
 	pairs.Analyzer = pairsAnalyzer
 	doc.AddFieldMappingsAt(fieldPairs, pairs)
-	for _, k := range []string{fieldProject, fieldArea, fieldType, fieldStatus, fieldSource} {
+	for _, k := range []string{fieldProject, fieldArea, fieldType, fieldStatus, fieldSource, fieldSourceHash} {
 		doc.AddFieldMappingsAt(k, kw(k))
 	}
 	doc.AddFieldMappingsAt(fieldImportance, imp)
@@ -303,6 +304,9 @@ func (b *Bleve) document(m *memories.Memory) map[string]any {
 	}
 	if m.Area != "" {
 		d[fieldArea] = m.Area
+	}
+	if m.Provenance.SourceHash != "" {
+		d[fieldSourceHash] = m.Provenance.SourceHash
 	}
 	if len(m.Tags) > 0 {
 		d[fieldTags] = m.Tags
@@ -499,6 +503,16 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 	}
 	if req.Type != "" {
 		filter(fieldType, string(req.Type))
+	}
+	if len(req.SourceHashes) > 0 {
+		anyOf := make([]query.Query, len(req.SourceHashes))
+		for i, h := range req.SourceHashes {
+			q := bleve.NewTermQuery(h)
+			q.SetField(fieldSourceHash)
+			q.SetBoost(0)
+			anyOf[i] = q
+		}
+		bq.AddMust(bleve.NewDisjunctionQuery(anyOf...))
 	}
 	if req.Status != "" {
 		filter(fieldStatus, string(req.Status))

@@ -36,7 +36,7 @@ func corpus() []*memories.Memory {
 	action.Status = memories.StatusOpen
 	return []*memories.Memory{
 		mem("m01", "Refresh token rotation", "The login handler rotates the refresh token every hour.", "alpha", memories.TypeDecision, 1, "auth", "security"),
-		mem("m02", "Database migrations", "Run migrations with goose before deploying.", "alpha", memories.TypeConvention, 2, "db"),
+		withSourceHash(mem("m02", "Database migrations", "Run migrations with goose before deploying.", "alpha", memories.TypeConvention, 2, "db"), "h-goose"),
 		withArea(mem("m03", "Kafka notes", "Consumers fall behind when partitions rebalance during a release.", "beta", memories.TypeGotcha, 3), "streaming"),
 		mem("m04", "Partition rebalancing", "Kafka, kafka: rebalances after every kafka release.", "beta", memories.TypeGotcha, 4),
 		old,
@@ -48,6 +48,11 @@ func corpus() []*memories.Memory {
 		mem("m11", "Tagged only", "Nothing special in the body.", "alpha", memories.TypeNote, 11, "observability"),
 		action,
 	}
+}
+
+func withSourceHash(m *memories.Memory, h string) *memories.Memory {
+	m.Provenance.SourceHash = h
+	return m
 }
 
 func withArea(m *memories.Memory, area string) *memories.Memory {
@@ -135,6 +140,8 @@ func TestSearch(t *testing.T) {
 		{"a term in no memory is dropped", memories.SearchRequest{Text: "zyzzyva rotating", AnyTerm: true, Rarest: 1}, []string{"m01", "m08", "m12"}},
 		{"rarest above the term count changes nothing", memories.SearchRequest{Text: "rotating goose", AnyTerm: true, Rarest: 5}, []string{"m01", "m02", "m08", "m12"}},
 		{"no term in the index", memories.SearchRequest{Text: "zyzzyva quux", AnyTerm: true, Rarest: 1}, nil},
+		{"source hashes", memories.SearchRequest{SourceHashes: []string{"h-goose", "h-none"}}, []string{"m02"}},
+		{"source hashes, none known", memories.SearchRequest{SourceHashes: []string{"h-none"}}, nil},
 		{"area", memories.SearchRequest{Text: "kafka", Area: "streaming"}, []string{"m03"}},
 		{"area, no text", memories.SearchRequest{Area: "streaming"}, []string{"m03"}},
 		{"a tag", memories.SearchRequest{Tags: []string{"auth"}}, []string{"m01"}},

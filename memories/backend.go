@@ -47,6 +47,14 @@ type Tx interface {
 	Snapshot
 	// Create writes m as a new note, sets m.Path, and indexes it.
 	Create(ctx context.Context, m *Memory) error
+	// AssignPaths gives each memory without a Path the note path it will be
+	// written at, writing nothing: a batch can then link its memories to each
+	// other before they exist.
+	AssignPaths(ms []*Memory) error
+	// CreateAll writes many new notes, each at its Path (assigned when empty),
+	// with one flush of the disk, and indexes them. On an error nothing more
+	// is written than the notes that were already whole.
+	CreateAll(ctx context.Context, ms []*Memory) error
 	// Patch rewrites the named frontmatter keys of an existing note from m,
 	// leaving every other key and the body as they are, and re-indexes it.
 	Patch(ctx context.Context, m *Memory, keys ...string) error
@@ -82,7 +90,10 @@ type SearchRequest struct {
 	// Tags keeps memories that have every one of these tags.
 	Tags []string
 	// UpdatedSince, when set, keeps memories updated at or after it.
-	UpdatedSince      time.Time
+	UpdatedSince time.Time
+	// SourceHashes, when set, keeps memories imported from a source with one
+	// of these fingerprints (Provenance.SourceHash).
+	SourceHashes      []string
 	IncludeSuperseded bool
 
 	// Size is how many hits to return at most.

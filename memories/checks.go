@@ -57,6 +57,8 @@ type RejectedError struct {
 	Existing *Entry
 	ShortID  string
 	Score    float64
+	// InBatch says Existing is an earlier memory of the same batch or import.
+	InBatch bool
 }
 
 func (e *RejectedError) Error() string {
@@ -75,19 +77,33 @@ func (e *RejectedError) Unwrap() error { return ErrRejected }
 // screen scans a title and content. A finding refuses the memory; the audit log
 // records the rule and a hash of the text, never the text.
 func (s *Service) screen(ctx context.Context, title, content string) error {
+	rej := s.scan(title, content)
+	if rej == nil {
+		return nil
+	}
+	return s.logRefusal(ctx, rej, title, content)
+}
+
+// scan is the refusal of an unsafe title or content, nil when both are safe
+// (or the scan is off).
+func (s *Service) scan(title, content string) *RejectedError {
 	if !s.checks.Scan {
 		return nil
 	}
 	// The content first: a title taken from the content holds nothing the
 	// content does not, and the finding is then reported where it was typed.
-	rej := &RejectedError{}
 	if f := security.Scan(content); len(f) > 0 {
-		rej.Finding = &f[0]
-	} else if f := security.Scan(title); len(f) > 0 {
-		rej.Finding, rej.InTitle = &f[0], true
-	} else {
-		return nil
+		return &RejectedError{Finding: &f[0]}
 	}
+	if f := security.Scan(title); len(f) > 0 {
+		return &RejectedError{Finding: &f[0], InTitle: true}
+	}
+	return nil
+}
+
+// logRefusal records an unsafe text's refusal in the audit log: the rule and a
+// hash, never the text.
+func (s *Service) logRefusal(ctx context.Context, rej *RejectedError, title, content string) error {
 	ev := Event{Time: s.now().UTC().Truncate(1e9), Op: OpReject, Rule: rej.Finding.Rule, Hash: textHash(title, content)}
 	if err := s.backend.Log(ctx, ev); err != nil {
 		return errors.Join(rej, err)
@@ -101,10 +117,21 @@ func textHash(title, content string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// scored is a memory with its similarity to the one being saved.
+// scored is a memory with its similarity to the one being saved. mem is set
+// for a memory of the same batch, which is not in the index yet and whose
+// path is known only once the batch is written.
 type scored struct {
 	entry Entry
+	mem   *Memory
 	score float64
+}
+
+// path is the note path of the scored memory.
+func (c scored) path() string {
+	if c.mem != nil {
+		return c.mem.Path
+	}
+	return c.entry.Path
 }
 
 // compare finds the memories of m's project (and general) most like m: the one it
@@ -114,20 +141,27 @@ func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except 
 	if !s.checks.Dedup {
 		return nil, nil, nil
 	}
-	fp := dedup.New(m.Title + "\n" + m.Body)
+	all, err := s.similarInIndex(ctx, snap, m, dedup.New(m.Title+"\n"+m.Body), except)
+	if err != nil {
+		return nil, nil, err
+	}
+	dup, related := pick(s.checks.Thresholds, all)
+	return dup, related, nil
+}
+
+// similarInIndex scores the memories the index proposes for m, whose
+// fingerprint is fp: the best matches, in m's project and general, for m's
+// rarest words.
+func (s *Service) similarInIndex(ctx context.Context, snap Snapshot, m *Memory, fp *dedup.Fingerprint, except string) ([]scored, error) {
 	terms := dedup.QueryTerms(m.Title, m.Body, dedupQueryTerms)
 	if fp.Empty() || len(terms) == 0 {
-		return nil, nil, nil
-	}
-	projects := []string{m.Project}
-	if m.Project != DefaultProject {
-		projects = append(projects, DefaultProject)
+		return nil, nil
 	}
 	hits, err := snap.Search(ctx, SearchRequest{
-		Text: strings.Join(terms, " "), AnyTerm: true, Rarest: dedupRarest, Projects: projects, Size: dedupCandidates,
+		Text: strings.Join(terms, " "), AnyTerm: true, Rarest: dedupRarest, Projects: withGeneral(m.Project), Size: dedupCandidates,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("find similar memories: %w", err)
+		return nil, fmt.Errorf("find similar memories: %w", err)
 	}
 	var all []scored
 	for _, h := range hits {
@@ -139,12 +173,11 @@ func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except 
 			continue
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		all = append(all, scored{entry: h.Entry, score: dedup.Score(fp, dedup.New(other.Title+"\n"+other.Body))})
 	}
-	dup, related := pick(s.checks.Thresholds, all)
-	return dup, related, nil
+	return all, nil
 }
 
 // pick orders scored memories best first and picks the duplicate (the best, at
@@ -180,56 +213,21 @@ func noteNames(related []scored) []string {
 	}
 	names := make([]string, len(related))
 	for i, r := range related {
-		names[i] = strings.TrimSuffix(path.Base(r.entry.Path), ".md")
+		names[i] = strings.TrimSuffix(path.Base(r.path()), ".md")
 	}
 	return names
 }
 
-// refuseDuplicate records and returns the refusal of a duplicate.
-func (s *Service) refuseDuplicate(tx Tx, m *Memory, dup *scored) error {
-	tx.Record(Event{Time: m.Created, Op: OpReject, Rule: "duplicate", Ref: dup.entry.ID, Hash: textHash(m.Title, m.Body)})
+// refuseDuplicate records (when tx is not nil) and returns the refusal of a
+// duplicate.
+func (s *Service) refuseDuplicate(tx Tx, snap Snapshot, m *Memory, dup *scored) error {
+	if tx != nil {
+		tx.Record(Event{Time: m.Created, Op: OpReject, Rule: "duplicate", Ref: dup.entry.ID, Hash: textHash(m.Title, m.Body)})
+	}
 	e := dup.entry
-	return &RejectedError{Existing: &e, ShortID: tx.ShortID(e.ID), Score: dup.score}
-}
-
-// batchPool compares the memories of a batch with each other: the index does
-// not hold them until the batch is committed.
-type batchPool struct {
-	pool    *dedup.Pool
-	entries []Entry
-}
-
-func newBatchPool() *batchPool { return &batchPool{pool: dedup.NewPool()} }
-
-// add puts a written memory in the pool.
-func (b *batchPool) add(c Checks, m *Memory) {
-	if !c.Dedup {
-		return
+	short := e.ID[:min(MinPrefix, len(e.ID))]
+	if dup.mem == nil {
+		short = snap.ShortID(e.ID)
 	}
-	b.pool.Add(dedup.New(m.Title + "\n" + m.Body))
-	b.entries = append(b.entries, EntryOf(m))
-}
-
-// merge adds to what the index found the batch's memories like m of its
-// project or general, and picks the duplicate and the related ones again.
-func (b *batchPool) merge(c Checks, m *Memory, dup *scored, related []scored) (*scored, []scored) {
-	if !c.Dedup || b.pool.Len() == 0 {
-		return dup, related
-	}
-	var all []scored
-	if dup != nil {
-		all = append(all, *dup)
-	}
-	all = append(all, related...)
-	seen := make(map[string]bool, len(all))
-	for _, a := range all {
-		seen[a.entry.ID] = true
-	}
-	for _, x := range b.pool.Similar(dedup.New(m.Title+"\n"+m.Body), dedupCandidates) {
-		e := b.entries[x.Index]
-		if !seen[e.ID] && (e.Project == m.Project || e.Project == DefaultProject) {
-			all = append(all, scored{entry: e, score: x.Score})
-		}
-	}
-	return pick(c.Thresholds, all)
+	return &RejectedError{Existing: &e, ShortID: short, Score: dup.score, InBatch: dup.mem != nil}
 }

@@ -197,6 +197,7 @@ func (x *fakeTx) Search(_ context.Context, req SearchRequest) ([]Hit, error) {
 			req.Status != "" && e.Status != req.Status ||
 			!req.UpdatedSince.IsZero() && e.Updated.Before(req.UpdatedSince) ||
 			!hasAll(e.Tags, req.Tags) ||
+			len(req.SourceHashes) > 0 && !slices.Contains(req.SourceHashes, m.Provenance.SourceHash) ||
 			!req.IncludeSuperseded && !e.Live() {
 			continue
 		}
@@ -275,6 +276,32 @@ func (x *fakeTx) Create(_ context.Context, m *Memory) error {
 
 // Patch copies the named fields of m onto the stored note; a key it does not
 // know is an error, so a misspelt key fails the test.
+func (x *fakeTx) AssignPaths(ms []*Memory) error {
+	for _, m := range ms {
+		if m.Path == "" {
+			m.Path = fakePath(m)
+		}
+	}
+	return nil
+}
+
+func (x *fakeTx) CreateAll(_ context.Context, ms []*Memory) error {
+	if x.f.createErr != nil {
+		return x.f.createErr
+	}
+	if err := x.AssignPaths(ms); err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if _, dup := x.f.mems[m.Path]; dup {
+			return fmt.Errorf("fake: %s exists", m.Path)
+		}
+		x.f.mems[m.Path] = cloneMemory(m)
+		x.f.creates = append(x.f.creates, cloneMemory(m))
+	}
+	return nil
+}
+
 func (x *fakeTx) Patch(_ context.Context, m *Memory, keys ...string) error {
 	x.f.patches = append(x.f.patches, patchCall{Path: m.Path, Keys: slices.Clone(keys)})
 	dst, ok := x.f.mems[m.Path]

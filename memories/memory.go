@@ -64,12 +64,15 @@ const (
 // Memory is one note of the vault as the domain sees it. The vault keeps the
 // note's other frontmatter keys; they never pass through here.
 type Memory struct {
-	ID         string
-	Title      string
-	Type       Type
-	Project    string
-	Area       string
-	Tags       []string
+	ID      string
+	Title   string
+	Type    Type
+	Project string
+	Area    string
+	Tags    []string
+	// Aliases are other names Obsidian links the note by (an imported note's
+	// own aliases).
+	Aliases    []string
 	Source     Source
 	Status     Status
 	Importance int
@@ -98,12 +101,15 @@ type Provenance struct {
 	SourceTool    string
 	SourcePath    string
 	DerivedFrom   string
+	// SourceHash fingerprints what an import read (not where), so that
+	// importing the same source again adds nothing.
+	SourceHash string
 }
 
 // IsZero reports whether no provenance is recorded.
 func (p Provenance) IsZero() bool {
 	return len(p.EventIDs) == 0 && p.SourceSession == "" && p.SourceTool == "" &&
-		p.SourcePath == "" && p.DerivedFrom == ""
+		p.SourcePath == "" && p.DerivedFrom == "" && p.SourceHash == ""
 }
 
 // Content is the body without the blank lines and spaces around it: what was saved.

@@ -9,9 +9,11 @@ import (
 
 // SaveRequest is what a caller asks to remember. Only Content is required.
 type SaveRequest struct {
-	Content    string
-	Title      string
-	Tags       []string
+	Content string
+	Title   string
+	Tags    []string
+	// Aliases are other names of the note, for Obsidian's links.
+	Aliases    []string
 	Project    string
 	Area       string
 	Type       string
@@ -58,7 +60,7 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 			return err
 		}
 		if dup != nil {
-			return s.refuseDuplicate(tx, m, dup)
+			return s.refuseDuplicate(tx, tx, m, dup)
 		}
 		m.Related = noteNames(related)
 		if err := tx.Create(ctx, m); err != nil {
@@ -133,6 +135,7 @@ func (s *Service) newMemory(contentArg string, req SaveRequest) (*Memory, error)
 		Project:    project,
 		Area:       area,
 		Tags:       tags,
+		Aliases:    cleanAliases(req.Aliases),
 		Source:     source,
 		Status:     status,
 		Importance: importance,
@@ -157,60 +160,16 @@ func cleanContent(s string) string {
 	}
 }
 
-// BatchItem is the outcome of one request of a batch: a result or an error.
-type BatchItem struct {
-	Result *SaveResult
-	Err    error
-}
-
-// SaveBatch saves many memories under one write lock and one index commit:
-// the save path of Save for each (validation, scan, dedup, related links),
-// where a duplicate of an earlier request of the same batch counts as a
-// duplicate too. One request's failure never stops the others; an error that
-// is not about a request (the store failing) is returned and no later request
-// is tried. Callers keep batches to a few hundred, so that other writers are
-// not held up.
-func (s *Service) SaveBatch(ctx context.Context, reqs []SaveRequest) ([]BatchItem, error) {
-	items := make([]BatchItem, len(reqs))
-	mems := make([]*Memory, len(reqs))
-	for i, req := range reqs {
-		m, err := s.newMemory("content", req)
-		if err == nil {
-			err = s.screen(ctx, m.Title, m.Body)
+// cleanAliases keeps the aliases that are one non-empty line, once each.
+func cleanAliases(in []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, a := range in {
+		a = strings.Join(strings.Fields(a), " ")
+		if a != "" && !seen[a] {
+			seen[a] = true
+			out = append(out, a)
 		}
-		if err != nil {
-			items[i].Err = err
-			continue
-		}
-		mems[i] = m
 	}
-	err := s.backend.Update(ctx, func(tx Tx) error {
-		batch := newBatchPool()
-		for i, m := range mems {
-			if m == nil {
-				continue
-			}
-			dup, related, err := s.compare(ctx, tx, m, "")
-			if err != nil {
-				return err
-			}
-			dup, related = batch.merge(s.checks, m, dup, related)
-			if dup != nil {
-				items[i].Err = s.refuseDuplicate(tx, m, dup)
-				continue
-			}
-			m.Related = noteNames(related)
-			if err := tx.Create(ctx, m); err != nil {
-				return err
-			}
-			batch.add(s.checks, m)
-			tx.Record(Event{Time: m.Created, Op: OpSave, ID: m.ID, Path: m.Path, Title: m.Title})
-			items[i].Result = &SaveResult{ID: m.ID, ShortID: tx.ShortID(m.ID), Title: m.Title, Project: m.Project, Path: m.Path}
-		}
-		return nil
-	})
-	if err != nil {
-		return items, err
-	}
-	return items, nil
+	return out
 }

@@ -7,13 +7,14 @@ import (
 // Service runs the memory operations. The CLI and the MCP server hold one each and
 // call nothing else.
 type Service struct {
-	backend Backend
-	now     func() time.Time
-	ids     IDGen
-	ranking Ranking
-	checks  Checks
-	access  AccessLog
-	warn    func(string)
+	backend  Backend
+	now      func() time.Time
+	ids      IDGen
+	ranking  Ranking
+	checks   Checks
+	access   AccessLog
+	importer Importer
+	warn     func(string)
 }
 
 // Option configures a Service.

@@ -95,7 +95,7 @@ func (s *Service) Supersede(ctx context.Context, req SupersedeRequest) (*Superse
 				return err
 			}
 			if dup != nil {
-				return s.refuseDuplicate(tx, repl, dup)
+				return s.refuseDuplicate(tx, tx, repl, dup)
 			}
 			repl.Related = noteNames(related)
 			repl.Supersedes = old.ID

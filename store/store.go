@@ -448,6 +448,13 @@ func (s *Store) readNote(f vault.FileStat) (*index.Record, *memories.Memory, err
 		}
 		return nil, nil, err
 	}
+	return s.noteRecord(st, data)
+}
+
+// noteRecord makes the catalog record and the memory of a note from its bytes
+// and its size and time on disk.
+func (s *Store) noteRecord(st vault.FileStat, data []byte) (*index.Record, *memories.Memory, error) {
+	f := st
 	r := &index.Record{Size: st.Size, MTime: st.MTime, Hash: hash(data)}
 	n, err := vault.ParseNote(data)
 	if err != nil {

@@ -198,6 +198,26 @@ func (t *tx) Create(_ context.Context, m *memories.Memory) error {
 	return t.reindex(m.Path)
 }
 
+func (t *tx) AssignPaths(ms []*memories.Memory) error { return t.s.v.AssignPaths(ms) }
+
+func (t *tx) CreateAll(_ context.Context, ms []*memories.Memory) error {
+	written, err := t.s.v.CreateAll(ms)
+	// Indexed from what was written, not read back: a large import would
+	// otherwise read every note again. Notes written before an error are
+	// indexed too.
+	recs := make(map[string]*index.Record, len(written))
+	for _, w := range written {
+		r, m, rerr := t.s.noteRecord(w.Stat, w.Data)
+		if rerr != nil {
+			return errors.Join(err, fmt.Errorf("index %s: %w", w.Stat.Path, rerr))
+		}
+		t.ch.put(r, m)
+		recs[w.Stat.Path] = r
+	}
+	t.cat.Put(recs)
+	return err
+}
+
 func (t *tx) Patch(_ context.Context, m *memories.Memory, keys ...string) error {
 	n, _, err := t.s.v.Read(m.Path)
 	if err != nil {

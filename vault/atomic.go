@@ -76,6 +76,36 @@ func CreateFile(path string, data []byte) error {
 	return syncDir(filepath.Dir(path))
 }
 
+// linkPlace links tmp to path, failing when path exists, then removes tmp.
+func linkPlace(tmp, path string) error {
+	if err := os.Link(tmp, path); err != nil {
+		return err
+	}
+	return os.Remove(tmp)
+}
+
+// writeTempNamed writes data to the new hidden file tmp without syncing it,
+// and returns its size and modification time as the file system has them.
+func writeTempNamed(tmp string, data []byte) (FileStat, error) {
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FilePerm)
+	if err != nil {
+		return FileStat{}, err
+	}
+	_, err = f.Write(data)
+	var fi os.FileInfo
+	if err == nil {
+		fi, err = f.Stat()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return FileStat{}, err
+	}
+	return FileStat{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, nil
+}
+
 // writeTemp writes data to a new hidden file beside path, and syncs it.
 func writeTemp(path string, data []byte, sync bool) (string, error) {
 	dir, base := filepath.Split(path)

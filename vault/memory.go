@@ -14,7 +14,7 @@ import (
 
 // Frontmatter keys, in the order a new note lists them.
 var canonicalKeys = []string{
-	"id", "title", "type", "project", "area", "tags", "source", "status", "importance",
+	"id", "title", "aliases", "type", "project", "area", "tags", "source", "status", "importance",
 	"created", "updated", "due", "related", "supersedes", "superseded_by", "superseded_at",
 	"supersede_reason", "provenance",
 }
@@ -65,6 +65,8 @@ func valueOf(m *memories.Memory, key string) (*yaml.Node, error) {
 		return str(m.Area), nil
 	case "tags":
 		return list(m.Tags, false), nil
+	case "aliases":
+		return list(m.Aliases, false), nil
 	case "source":
 		return str(string(m.Source)), nil
 	case "status":
@@ -146,6 +148,7 @@ func provenance(p memories.Provenance) *yaml.Node {
 	add("source_tool", str(p.SourceTool))
 	add("source_path", str(p.SourcePath))
 	add("derived_from", str(p.DerivedFrom))
+	add("source_hash", str(p.SourceHash))
 	return m
 }
 
@@ -173,6 +176,7 @@ func (n *Note) Memory(relPath string, mtime time.Time) *memories.Memory {
 	}
 	m.Area = scopeOf(n.scalar("area"))
 	m.Tags = tagsOf(n.value("tags"))
+	m.Aliases = listOf(n.value("aliases"))
 	m.Source = memories.Source(strings.ToLower(n.scalar("source")))
 	if m.Source == "" {
 		m.Source = memories.SourceUser
@@ -224,10 +228,17 @@ func (n *Note) Memory(relPath string, mtime time.Time) *memories.Memory {
 			SourceTool:    scalarValue(get("source_tool")),
 			SourcePath:    scalarValue(get("source_path")),
 			DerivedFrom:   scalarValue(get("derived_from")),
+			SourceHash:    scalarValue(get("source_hash")),
 		}
 	}
 	return m
 }
+
+// String is the scalar at key, "" when it is absent or not a scalar.
+func (n *Note) String(key string) string { return n.scalar(key) }
+
+// Strings is the list (or single string) at key, "" items left out.
+func (n *Note) Strings(key string) []string { return listOf(n.value(key)) }
 
 // ID is the note's own id property, lower-cased, or "" when it has no usable one.
 func (n *Note) ID() string {

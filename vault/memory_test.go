@@ -21,6 +21,7 @@ func fullMemory() *memories.Memory {
 		Project:    "infra",
 		Area:       "platform",
 		Tags:       []string{"k8s", "deploy/blue-green"},
+		Aliases:    []string{"Blue-green deploys", "BG"},
 		Source:     memories.SourceMined,
 		Status:     memories.StatusSuperseded,
 		Importance: 4,
@@ -39,6 +40,7 @@ func fullMemory() *memories.Memory {
 			SourceTool:    "claude-code",
 			SourcePath:    "/home/ada/.claude/projects/x.jsonl",
 			DerivedFrom:   "01hv4x8k2m3n4p5q6r7s8t9v00",
+			SourceHash:    "8f2a1c9e0b7d4e6f5a3b2c1d",
 		},
 		Body: "\n\nWe deploy with blue-green.\n\n- so a bad release\n- switches back in seconds\n\n\n",
 	}

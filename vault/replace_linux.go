@@ -34,3 +34,19 @@ func replace(tmp, path string) error {
 	}
 	return &os.LinkError{Op: "exchange", Old: tmp, New: path, Err: err}
 }
+
+// place moves the temporary file tmp to path when no file is there, in one
+// rename that refuses to replace (an error matching fs.ErrExist when path
+// exists). File systems without that rename get a link and a removal.
+func place(tmp, path string) error {
+	err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, path, unix.RENAME_NOREPLACE)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, unix.EEXIST):
+		return &os.LinkError{Op: "rename", Old: tmp, New: path, Err: os.ErrExist}
+	case errors.Is(err, unix.EINVAL), errors.Is(err, unix.ENOSYS), errors.Is(err, unix.EOPNOTSUPP):
+		return linkPlace(tmp, path)
+	}
+	return &os.LinkError{Op: "rename", Old: tmp, New: path, Err: err}
+}

@@ -1,13 +1,18 @@
 package vault
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -154,6 +159,166 @@ func (v *Vault) Create(m *memories.Memory) error {
 		}
 	}
 	return fmt.Errorf("create note for %s: every file name is taken", m.ID)
+}
+
+// AssignPaths gives each memory without a Path the name Create would give it,
+// free in the vault and not given to another memory of ms, without writing
+// anything. On an error no Path is set.
+func (v *Vault) AssignPaths(ms []*memories.Memory) error {
+	taken := map[string]bool{}
+	for _, m := range ms {
+		if m.Path != "" {
+			taken[m.Path] = true
+		}
+	}
+	// The names in each folder, read once: a large batch would otherwise
+	// stat a name per note.
+	listed := map[string]bool{}
+	list := func(dir string) error {
+		if listed[dir] {
+			return nil
+		}
+		listed[dir] = true
+		es, err := os.ReadDir(v.Abs(dir))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("create notes in %s: %w", dir, err)
+		}
+		for _, e := range es {
+			taken[path.Join(dir, e.Name())] = true
+		}
+		return nil
+	}
+	var set []*memories.Memory
+	for _, m := range ms {
+		if m.Path != "" {
+			continue
+		}
+		dir, slug := path.Join("memories", m.Project), Slug(m.Title)
+		if err := list(dir); err != nil {
+			for _, m := range set {
+				m.Path = ""
+			}
+			return err
+		}
+		for _, k := range []int{memories.MinPrefix, 12, len(m.ID)} {
+			rel := path.Join(dir, slug+"-"+m.ID[:min(k, len(m.ID))]+".md")
+			if taken[rel] {
+				continue
+			}
+			m.Path, taken[rel] = rel, true
+			set = append(set, m)
+			break
+		}
+		if m.Path == "" {
+			for _, m := range set {
+				m.Path = ""
+			}
+			return fmt.Errorf("create note for %s: every file name is taken", m.ID)
+		}
+	}
+	return nil
+}
+
+// Written is a note CreateAll wrote: its bytes and its size and time on disk,
+// so that the caller can index it without reading it back.
+type Written struct {
+	Data []byte
+	Stat FileStat
+}
+
+// CreateAll writes many new notes, each at its Path (assigned first, as
+// AssignPaths does, when empty), with one flush of the file system for all of
+// them instead of two per note: the notes are written to temporary files, the
+// file system is synced once, then each is renamed into place (never over
+// another file) and each folder synced once. A crash leaves every note whole
+// or absent. It returns what it wrote, in the order of ms. On an error, the
+// memories whose Path was assigned here and that were not written get their
+// Path back to empty, and a file that appeared at a Path meanwhile is never
+// replaced; the notes placed before the error are returned with it.
+func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
+	var assigned []*memories.Memory
+	for _, m := range ms {
+		if m.Path == "" {
+			assigned = append(assigned, m)
+		}
+	}
+	if err := v.AssignPaths(ms); err != nil {
+		return nil, err
+	}
+	var rnd [6]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return nil, err
+	}
+	batch := hex.EncodeToString(rnd[:])
+	written := map[*memories.Memory]bool{}
+	made := map[string]bool{}
+	tmps := make([]string, len(ms))
+	out = make([]Written, len(ms))
+	defer func() {
+		for _, t := range tmps {
+			if t != "" {
+				_ = os.Remove(t)
+			}
+		}
+		if err != nil {
+			for _, m := range assigned {
+				if !written[m] {
+					m.Path = ""
+				}
+			}
+			// What was placed before the error is in the vault: say so.
+			var placed []Written
+			for i, m := range ms {
+				if written[m] {
+					placed = append(placed, out[i])
+				}
+			}
+			out = placed
+		}
+	}()
+	for i, m := range ms {
+		n, err := NewNote(m)
+		if err != nil {
+			return nil, err
+		}
+		data, err := n.Bytes()
+		if err != nil {
+			return nil, err
+		}
+		if d := path.Dir(m.Path); !made[d] {
+			if err := MkdirAll(v.Abs(d)); err != nil {
+				return nil, err
+			}
+			made[d] = true
+		}
+		dir, base := path.Split(m.Path)
+		tmp := v.Abs(path.Join(dir, "."+base+tempMarker+batch+strconv.Itoa(i)))
+		st, err := writeTempNamed(tmp, data)
+		if err != nil {
+			return nil, fmt.Errorf("write %s: %w", m.Path, err)
+		}
+		tmps[i] = tmp
+		st.Path = m.Path
+		out[i] = Written{Data: data, Stat: st}
+	}
+	if err := syncFiles(v.Dir, slices.Values(tmps)); err != nil {
+		return nil, err
+	}
+	dirs := map[string]bool{}
+	for i, m := range ms {
+		if err := place(tmps[i], v.Abs(m.Path)); err != nil {
+			return out, fmt.Errorf("create %s: %w", m.Path, err)
+		}
+		written[m] = true
+		tmps[i] = ""
+		dirs[path.Dir(m.Path)] = true
+	}
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
+		if err := syncDir(v.Abs(d)); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }
 
 // Rewrite writes a changed note back in place. It writes nothing when the bytes

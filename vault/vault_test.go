@@ -139,6 +139,82 @@ func TestCreateNames(t *testing.T) {
 	}
 }
 
+// TestCreateAll: the notes CreateAll writes are those Create would write, under
+// the same names, and a clash stops it with the notes before it written.
+func TestCreateAll(t *testing.T) {
+	v := newVault(t)
+	mem := func(id, title, project string) *memories.Memory {
+		return &memories.Memory{ID: id, Title: title, Project: project, Body: "Body of " + id}
+	}
+	ms := []*memories.Memory{
+		mem("01hv4x8k2m3n4p5q6r7s8t9v0w", "Deploy it!", "infra"),
+		mem("01hv4x8kaaaaaaaaaaaaaaaaaa", "Deploy it!", "infra"),
+		mem("01hv4x8k2m3n4p5q6r7s8t9v0w", "Deploy it!", "web"),
+		mem("01hv4x8k2m3n4p5q6r7s8t9v0x", "Another", "general"),
+	}
+	written, err := v.CreateAll(ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"memories/infra/deploy-it-01hv4x8k.md", "memories/infra/deploy-it-01hv4x8kaaaa.md",
+		"memories/web/deploy-it-01hv4x8k.md", "memories/general/another-01hv4x8k.md"}
+	for i, m := range ms {
+		if m.Path != want[i] {
+			t.Errorf("note %d at %s, want %s", i, m.Path, want[i])
+		}
+		n, err := NewNote(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkContent(t, v.Abs(m.Path), string(mustBytes(t, n)))
+		fi, err := os.Stat(v.Abs(m.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := written[i]; string(w.Data) != string(mustBytes(t, n)) || w.Stat.Path != m.Path || w.Stat.Size != fi.Size() || w.Stat.MTime != fi.ModTime().UnixNano() {
+			t.Errorf("written[%d] = %s %d %d, the file %d %d", i, w.Stat.Path, w.Stat.Size, w.Stat.MTime, fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	// A memory whose every name is taken: nothing is written, no path set,
+	// and no temporary file is left.
+	again := []*memories.Memory{
+		mem("01hv4x8kcccccccccccccccccc", "Fresh", "infra"),
+		mem("01hv4x8kaaaaaaaaaaaaaaaaaa", "Deploy it!", "infra"), // takes the name of the whole id
+		mem("01hv4x8kaaaaaaaaaaaaaaaaaa", "Deploy it!", "infra"), // has none left
+	}
+	if _, err := v.CreateAll(again); err == nil {
+		t.Fatal("a clash on every name was not an error")
+	}
+	for i, m := range again {
+		if m.Path != "" {
+			t.Errorf("memory %d has path %q after a failed CreateAll", i, m.Path)
+		}
+	}
+	res := scan(t, v.Dir, NoKnown{}, ScanOptions{StatNotes: true})
+	if len(res.Changed) != 4 || len(res.Temps) != 0 {
+		t.Errorf("the vault holds %d notes and temporary files %q; want 4 and none", len(res.Changed), res.Temps)
+	}
+	// Paths assigned beforehand are used as they are.
+	pre := []*memories.Memory{mem("01hv4x8keeeeeeeeeeeeeeeeee", "Planned", "infra"), mem("01hv4x8kffffffffffffffffff", "Planned", "infra")}
+	if err := v.AssignPaths(pre); err != nil {
+		t.Fatal(err)
+	}
+	if pre[0].Path != "memories/infra/planned-01hv4x8k.md" || pre[1].Path != "memories/infra/planned-01hv4x8kffff.md" {
+		t.Fatalf("assigned %q and %q", pre[0].Path, pre[1].Path)
+	}
+	if _, err := v.CreateAll(pre); err != nil {
+		t.Fatal(err)
+	}
+	checkContent(t, v.Abs(pre[1].Path), string(mustBytes(t, must(NewNote(pre[1])))))
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
 func TestSlug(t *testing.T) {
 	tests := []struct {
 		title, want string

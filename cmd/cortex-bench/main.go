@@ -51,6 +51,7 @@ type options struct {
 	jsonOut  string
 	cpuProf  string
 	markdown bool
+	importN  int
 }
 
 // result is one measured operation.
@@ -73,6 +74,7 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&o.runs, "runs", 40, "timed runs per whole-process operation")
 	fs.IntVar(&o.saves, "saves", 150, "single saves to make before re-timing recall")
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated vaults")
+	fs.IntVar(&o.importN, "import", 10000, "markdown notes to import into an empty vault and into each generated one (0: none)")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
 	fs.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the in-process runs to this file")
 	fs.BoolVar(&o.markdown, "markdown", false, "print the results as a markdown table (for the README)")
@@ -273,7 +275,79 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 		rs = append(rs, r)
 		fmt.Fprintf(out, "  %-34s p50 %9.2f ms   p99 %9.2f ms\n", r.Op, r.P50ms, r.P99ms)
 	}
+	if o.importN > 0 {
+		imp, err := importRuns(e, tmp, o.importN, n)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range imp {
+			rs = append(rs, r)
+			fmt.Fprintf(out, "  %-34s %9.2f ms   max RSS %.0f MB\n", r.Op, r.P50ms, r.MaxRSS)
+		}
+	}
 	return rs, nil
+}
+
+// importRuns times `cortex import` of n generated markdown notes (frontmatter
+// with title and tags, a few paragraphs, one memory each) into an empty vault,
+// then into the benchmark's vault of size notes, whose memories every imported
+// one is compared with.
+func importRuns(e *env, tmp string, n, size int) ([]result, error) {
+	home := filepath.Join(tmp, "home")
+	notes := filepath.Join(home, "notes")
+	if err := writeNotes(notes, n, uint64(size)+3); err != nil {
+		return nil, err
+	}
+	var rs []result
+	for _, into := range []struct {
+		name  string
+		vault string
+		state string
+	}{
+		{"empty vault", filepath.Join(tmp, "import-vault"), filepath.Join(tmp, "import-state")},
+		{fmt.Sprintf("vault of %d", size), e.vault, e.home},
+	} {
+		c := exec.Command(e.bin, "import", notes)
+		c.Env = append(os.Environ(), "HOME="+home, "CORTEX_VAULT="+into.vault, "CORTEX_HOME="+into.state, "CORTEX_CONFIG="+filepath.Join(tmp, "none.yaml"))
+		var stdout, stderr strings.Builder
+		c.Stdout, c.Stderr = &stdout, &stderr
+		start := time.Now()
+		if err := c.Run(); err != nil {
+			return nil, fmt.Errorf("cortex import: %v: %s", err, stderr.String())
+		}
+		d := time.Since(start)
+		rss := 0.0
+		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = float64(ru.Maxrss) / 1024
+		}
+		summary := strings.SplitN(stdout.String(), "\n", 2)[0]
+		rs = append(rs, result{Size: size, Op: fmt.Sprintf("import %d notes into the %s (process): %s", n, into.name, summary),
+			Runs: 1, P50ms: ms(d), P99ms: ms(d), MaxRSS: rss, Target: map[bool]string{true: "≤ 5 s", false: ""}[into.name == "empty vault"]})
+	}
+	return rs, nil
+}
+
+// writeNotes writes n markdown notes as a person's notes folder holds them:
+// 50 folders, frontmatter with a title and tags, two to six paragraphs.
+func writeNotes(dir string, n int, seed uint64) error {
+	g := bench.NewGenerator(seed, time.Now())
+	for i := 0; i < n; i++ {
+		m := g.Memory()
+		sub := filepath.Join(dir, fmt.Sprintf("folder-%02d", i%50))
+		if err := os.MkdirAll(sub, 0o700); err != nil {
+			return err
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "---\ntitle: %q\ntags: [%s]\n---\n\n", m.Title, strings.Join(m.Tags, ", "))
+		for _, p := range strings.SplitAfter(m.Body, ". ") {
+			b.WriteString(p)
+			b.WriteString("\n\n")
+		}
+		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("note-%05d.md", i)), []byte(b.String()), 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // inProcess times the services inside one process, as the MCP server runs them.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cortexmem/cortex/access"
 	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/vault"
@@ -76,7 +77,7 @@ command sees it. Indexes live in the state folder and are rebuilt at will.`,
 	})
 	root.AddCommand(
 		newSaveCmd(a), newRecallCmd(a), newListCmd(a), newSupersedeCmd(a),
-		newReindexCmd(a), newDoctorCmd(a), newEvalCmd(a), newDemoCmd(a), newVersionCmd(a),
+		newImportCmd(a), newReindexCmd(a), newDoctorCmd(a), newEvalCmd(a), newDemoCmd(a), newVersionCmd(a),
 	)
 	return root
 }
@@ -91,13 +92,21 @@ func args(min, max int, what string) cobra.PositionalArgs {
 	}
 }
 
+// home is the user's home folder: $HOME, else what the system says.
+func (a *app) home() string {
+	if h := a.getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
 // resolve works out the settings, once.
 func (a *app) resolve() error {
 	if a.settings != nil {
 		return nil
 	}
-	home, _ := os.UserHomeDir()
-	s, err := config.Resolve(a.flags, a.getenv, home)
+	s, err := config.Resolve(a.flags, a.getenv, a.home())
 	if err != nil {
 		return err
 	}
@@ -127,8 +136,11 @@ func (a *app) open() (*memories.Service, error) {
 	a.store = st
 	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
 	log := access.Open(access.Options{Dir: a.settings.Home, LockTimeout: a.settings.LockTimeout})
+	src := &importer.Source{Options: importer.Options{
+		Home: a.home(), AllowedRoots: a.settings.ImportRoots, Exclude: []string{v.Dir}, MaxFileSize: a.settings.ImportMaxFile,
+	}}
 	a.svc = memories.NewService(st, memories.WithRanking(a.settings.Ranking), memories.WithChecks(a.settings.Checks),
-		memories.WithAccessLog(log), memories.WithWarn(warn))
+		memories.WithAccessLog(log), memories.WithWarn(warn), memories.WithImporter(src))
 	return a.svc, nil
 }
 
@@ -152,7 +164,7 @@ func (a *app) readContent(arg string, words []string) (string, error) {
 	return strings.Join(words, " "), nil
 }
 
-func isTerminal(r io.Reader) bool {
+func isTerminal(r any) bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		return false

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/cortexmem/cortex/memories"
+)
+
+type importOptions struct {
+	project string
+	dryRun  bool
+}
+
+func newImportCmd(a *app) *cobra.Command {
+	var o importOptions
+	cmd := &cobra.Command{
+		Use:   "import PATH",
+		Short: "Import notes and other tools' memories from a file or a folder",
+		Long: `Import reads a file or a folder (recursively) and saves what it holds as memories:
+markdown notes and Obsidian vaults (split at headings of levels 1 to 3, each
+section a memory titled by its heading path; a note's own title, tags, aliases
+and dates are kept), CLAUDE.md and AGENTS.md (each section a convention of the
+project they sit in), Claude Code's auto memory, the MCP memory server's JSONL
+knowledge graph, JSON, plain text, and Claude.ai and ChatGPT conversations.json
+exports. The kind of each file is told from its content as well as its name.
+
+Every memory passes the checks of save: the security scan and dedup against the
+memories already there and the ones imported before it. Importing the same source
+again adds nothing. Binary files, attachments, files over the size limit and
+notes whose frontmatter does not parse are skipped with a reason; nothing stops
+the run but a broken store.
+
+The path must be inside your home folder or a root listed in import.allowed_roots
+in the config file.`,
+		Example: `  cortex import ~/notes
+  cortex import --project my-webapp ~/src/my-webapp/CLAUDE.md
+  cortex import --dry-run --json ~/Downloads/conversations.json`,
+		Args: args(1, 1, "takes exactly one file or folder"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runImport(cmd.Context(), a, o, args[0])
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.project, "project", "", "put every imported memory in this project (default: the one the source names, else general)")
+	f.BoolVar(&o.dryRun, "dry-run", false, "check everything, write nothing")
+	return cmd
+}
+
+// listShown is how many rejections and skips the text output lists.
+const listShown = 20
+
+func runImport(ctx context.Context, a *app, o importOptions, path string) error {
+	svc, err := a.open()
+	if err != nil {
+		return err
+	}
+	req := memories.ImportRequest{Path: path, Project: o.project, DryRun: o.dryRun}
+	if !a.asJSON && isTerminal(a.stderr) {
+		req.Progress = progress(a.stderr)
+	}
+	res, err := svc.Import(ctx, req)
+	if err != nil {
+		return err
+	}
+	for i := range res.Memories {
+		if p := res.Memories[i].Path; p != "" {
+			res.Memories[i].Path = a.store.Vault().Abs(p)
+		}
+	}
+	if a.asJSON {
+		return a.printJSON(res)
+	}
+	w := a.stdout
+	fmt.Fprintln(w, res.Message())
+	if n := len(res.Rejected); n > 0 {
+		fmt.Fprintln(w, "Rejected:")
+		for _, r := range res.Rejected[:min(n, listShown)] {
+			fmt.Fprintf(w, "  %s: %s\n", r.Source, r.Reason)
+		}
+		more(w, n)
+	}
+	if n := len(res.Skips); n > 0 {
+		fmt.Fprintln(w, "Skipped:")
+		for _, s := range res.Skips[:min(n, listShown)] {
+			fmt.Fprintf(w, "  %s: %s\n", s.Source, s.Reason)
+		}
+		more(w, n)
+	}
+	return nil
+}
+
+func more(w io.Writer, n int) {
+	if n > listShown {
+		fmt.Fprintf(w, "  … and %d more (--json lists them all)\n", n-listShown)
+	}
+}
+
+// progress draws a bar per stage on a terminal.
+func progress(w io.Writer) func(stage string, done, total int) {
+	var bar *progressbar.ProgressBar
+	var current string
+	return func(stage string, done, total int) {
+		if stage != current || bar == nil {
+			if bar != nil {
+				_ = bar.Finish()
+			}
+			current = stage
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(stage),
+				progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(65e6),
+				progressbar.OptionOnCompletion(func() { fmt.Fprint(w, "\r") }))
+		}
+		_ = bar.Set(done)
+	}
+}

@@ -1,0 +1,503 @@
+package importer
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/cortexmem/cortex/memories"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxFileSize = 64 << 20
+	// sniffLen is how much of a file the binary test reads.
+	sniffLen = 8 << 10
+)
+
+// Options configure Collect.
+type Options struct {
+	// Home is the user's home folder: imports must come from inside it or
+	// from one of AllowedRoots.
+	Home         string
+	AllowedRoots []string
+	// Exclude lists folders never read (cortex's own folder in the vault).
+	Exclude []string
+	// MaxFileSize is the largest file read; 0 means DefaultMaxFileSize.
+	MaxFileSize int64
+	// Workers parse files at once; 0 means one per core.
+	Workers int
+	// Progress, when set, is told how many of the files found are parsed.
+	Progress func(done, total int)
+}
+
+// Result is what a path holds.
+type Result struct {
+	Items []Item
+	Skips []Skip
+	// Files is how many files were read.
+	Files int
+}
+
+// file is one file to parse.
+type file struct {
+	path string // as shown to the user: under the path asked for
+	real string // symlinks resolved
+	size int64
+	mod  time.Time
+}
+
+// Collect reads every source under path, a file or a folder. The path must
+// resolve (symlinks followed, ".." resolved) to somewhere inside Home or an
+// allowed root; otherwise, or when it does not exist, the error is an
+// *memories.ArgError about "path". Problems with single files are Skips.
+func Collect(ctx context.Context, path string, o Options) (*Result, error) {
+	if o.MaxFileSize <= 0 {
+		o.MaxFileSize = DefaultMaxFileSize
+	}
+	g, err := newGuard(o)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, &memories.ArgError{Arg: "path", Rule: err.Error()}
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &memories.ArgError{Arg: "path", Rule: fmt.Sprintf("%s: no such file or folder", path)}
+		}
+		return nil, &memories.ArgError{Arg: "path", Rule: err.Error()}
+	}
+	if !g.allowed(real) {
+		return nil, &memories.ArgError{Arg: "path", Rule: fmt.Sprintf(
+			"%s is outside your home folder and the allowed roots; add its folder to import.allowed_roots in the config file to import from there", real)}
+	}
+	w := &walker{ctx: ctx, o: o, guard: g, seen: map[string]string{}, seenFiles: map[string]string{}}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, &memories.ArgError{Arg: "path", Rule: err.Error()}
+	}
+	switch {
+	case fi.IsDir():
+		w.dir(abs, real)
+	case fi.Mode().IsRegular():
+		w.file(abs, real, fi, true)
+	default: // a pipe would block the read for ever
+		return nil, &memories.ArgError{Arg: "path", Rule: fmt.Sprintf("%s is not a file or a folder", path)}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := &Result{Skips: w.skips, Files: len(w.files)}
+	items, skips := parseAll(ctx, w.files, o, parseContext{home: o.Home, exists: dirExists})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res.Items = items
+	res.Skips = append(res.Skips, skips...)
+	slices.SortStableFunc(res.Skips, func(a, b Skip) int { return strings.Compare(a.Source, b.Source) })
+	return res, nil
+}
+
+// guard knows the folders imports may come from, symlinks resolved.
+type guard struct {
+	roots   []string
+	exclude []string
+}
+
+func newGuard(o Options) (*guard, error) {
+	g := &guard{}
+	for _, r := range append([]string{o.Home}, o.AllowedRoots...) {
+		if r == "" {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(r); err == nil {
+			g.roots = append(g.roots, real)
+		} else if abs, err := filepath.Abs(r); err == nil {
+			g.roots = append(g.roots, abs)
+		}
+	}
+	if len(g.roots) == 0 {
+		return nil, &memories.ArgError{Arg: "path", Rule: "the home folder is unknown and no root is allowed (import.allowed_roots)"}
+	}
+	for _, x := range o.Exclude {
+		if real, err := filepath.EvalSymlinks(x); err == nil {
+			g.exclude = append(g.exclude, real)
+		}
+	}
+	return g, nil
+}
+
+func within(path, root string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func (g *guard) allowed(real string) bool {
+	for _, r := range g.roots {
+		if within(real, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *guard) excluded(real string) bool {
+	for _, x := range g.exclude {
+		if within(real, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// walker finds the files to parse.
+type walker struct {
+	ctx       context.Context
+	o         Options
+	guard     *guard
+	seen      map[string]string // real folders walked, against symlink loops, and the path they were walked as
+	seenFiles map[string]string // real files queued, and the path they were queued as
+	files     []file
+	skips     []Skip
+}
+
+func (w *walker) skip(path, format string, a ...any) {
+	w.skips = append(w.skips, Skip{Source: path, Reason: fmt.Sprintf(format, a...)})
+}
+
+// skippedDirs are folders never read: dependencies and caches. Every file or
+// folder whose name starts with a dot (tools' own state: .obsidian, .trash,
+// .git) is left out too, but for Claude Code's .claude folder.
+var skippedDirs = map[string]bool{"node_modules": true, "__pycache__": true, "venv": true, "vendor": true}
+
+// claudeDir is the folder of Claude Code's own files, in a project and in the
+// home folder. Of what it holds, only instructions and the auto memory are
+// read: the rest is settings, commands and session transcripts.
+const claudeDir = ".claude"
+
+// readInClaudeDir says whether path is one to read as far as .claude folders
+// go: anything outside one; in one, its CLAUDE.md and
+// projects/<project>/memory/ (with the folders leading there).
+func readInClaudeDir(path string, isDir bool) bool {
+	parts := strings.Split(filepath.ToSlash(path), "/")
+	i := slices.Index(parts, claudeDir)
+	if i < 0 {
+		return true
+	}
+	for j := len(parts) - 1; j > i; j-- { // the innermost .claude
+		if parts[j] == claudeDir {
+			i = j
+			break
+		}
+	}
+	rel := parts[i+1:]
+	if isDir {
+		return len(rel) == 0 || rel[0] == "projects" && (len(rel) <= 2 || rel[2] == "memory")
+	}
+	switch {
+	case len(rel) == 1:
+		return strings.EqualFold(rel[0], "CLAUDE.md") || strings.EqualFold(rel[0], "CLAUDE.local.md")
+	case len(rel) >= 4:
+		return rel[0] == "projects" && rel[2] == "memory"
+	}
+	return false
+}
+
+// dir walks the folder at path (real: symlinks resolved), in name order.
+func (w *walker) dir(path, real string) {
+	if w.ctx.Err() != nil {
+		return
+	}
+	if prev, ok := w.seen[real]; ok {
+		w.skip(path, "the same folder as %s, read already", prev)
+		return
+	}
+	w.seen[real] = path
+	if w.guard.excluded(real) {
+		w.skip(path, "cortex's own folder: its notes are memories already")
+		return
+	}
+	entries, err := os.ReadDir(real)
+	if err != nil {
+		w.skip(path, "cannot read the folder: %v", err)
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		p, r := filepath.Join(path, name), filepath.Join(real, name)
+		// What the name says first: a link need not be followed to be
+		// left out.
+		if strings.HasPrefix(name, ".") && name != claudeDir || skippedDirs[name] ||
+			!readInClaudeDir(p, true) && !readInClaudeDir(p, false) {
+			continue
+		}
+		target, mode := r, e.Type()
+		if mode&fs.ModeSymlink != 0 {
+			t, err := filepath.EvalSymlinks(r)
+			if err != nil {
+				w.skip(p, "broken symbolic link")
+				continue
+			}
+			if !w.guard.allowed(t) {
+				w.skip(p, "symbolic link to %s, outside the allowed roots", t)
+				continue
+			}
+			fi, err := os.Stat(t)
+			if err != nil {
+				w.skip(p, "cannot read: %v", err)
+				continue
+			}
+			target, mode = t, fi.Mode().Type()
+			if prev, ok := w.seen[t]; ok && mode.IsDir() {
+				if within(real, t) {
+					w.skip(p, "symbolic link loop: it points to %s, a folder that holds it", t)
+				} else {
+					w.skip(p, "symbolic link to %s, read already as %s", t, prev)
+				}
+				continue
+			}
+		}
+		isDir := mode.IsDir()
+		if name == claudeDir && !isDir || !readInClaudeDir(p, isDir) {
+			continue
+		}
+		if isDir {
+			w.dir(p, target)
+			continue
+		}
+		if !mode.IsRegular() {
+			continue // sockets, devices, pipes
+		}
+		fi, err := os.Stat(target)
+		if err != nil {
+			w.skip(p, "cannot read: %v", err)
+			continue
+		}
+		w.file(p, target, fi, false)
+	}
+}
+
+// attachments are extensions of files a vault holds beside its notes.
+var attachments = map[string]bool{
+	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".svg": true, ".bmp": true, ".ico": true,
+	".heic": true, ".tif": true, ".tiff": true, ".pdf": true, ".mp3": true, ".mp4": true, ".m4a": true, ".wav": true,
+	".ogg": true, ".mov": true, ".webm": true, ".zip": true, ".gz": true, ".tar": true, ".7z": true, ".docx": true,
+	".xlsx": true, ".pptx": true, ".canvas": true, ".excalidraw": true, ".base": true,
+}
+
+// noteExts are read when found in a folder; any other file is read only when
+// named on its own.
+var noteExts = map[string]bool{
+	".md": true, ".markdown": true, ".mdown": true, ".mkd": true, ".txt": true, ".text": true,
+	".json": true, ".jsonl": true, ".ndjson": true,
+}
+
+// file queues the file at path (real: resolved) when it is one to read. named
+// is true when the user named it: then any text file is read.
+func (w *walker) file(path, real string, fi fs.FileInfo, named bool) {
+	if w.guard.excluded(real) {
+		w.skip(path, "in cortex's own folder: its notes are memories already")
+		return
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	switch {
+	case attachments[ext]:
+		w.skip(path, "an attachment (%s), not a note", ext)
+		return
+	case !named && !noteExts[ext]:
+		if ext == "" {
+			ext = "no extension"
+		}
+		w.skip(path, "not a note file (%s); name it on its own to import it as text", ext)
+		return
+	case fi.Size() > w.o.MaxFileSize:
+		w.skip(path, "%s, more than the %s a file may have (import.max_file_mb)", sizeString(fi.Size()), sizeString(w.o.MaxFileSize))
+		return
+	}
+	if prev, ok := w.seenFiles[real]; ok {
+		w.skip(path, "the same file as %s, read already", prev)
+		return
+	}
+	w.seenFiles[real] = path
+	w.files = append(w.files, file{path: path, real: real, size: fi.Size(), mod: fi.ModTime()})
+}
+
+// sizeString words a size in bytes for people.
+func sizeString(n int64) string {
+	const kb, mb = 1 << 10, 1 << 20
+	one := func(f float64) string { return strings.TrimSuffix(strconv.FormatFloat(f, 'f', 1, 64), ".0") }
+	switch {
+	case n < kb:
+		return fmt.Sprintf("%d bytes", n)
+	case n < mb:
+		return one(float64(n)/kb) + " KB"
+	}
+	return one(float64(n)/mb) + " MB"
+}
+
+// parseAll parses the files on o.Workers goroutines; the output is in file
+// order whatever the timing.
+func parseAll(ctx context.Context, files []file, o Options, pc parseContext) ([]Item, []Skip) {
+	type out struct {
+		items []Item
+		skips []Skip
+	}
+	outs := make([]out, len(files))
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+		next = make(chan int)
+	)
+	for range min(workers, max(len(files), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				outs[i].items, outs[i].skips = parseFile(files[i], pc)
+				if o.Progress != nil {
+					mu.Lock()
+					done++
+					o.Progress(done, len(files))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var items []Item
+	var skips []Skip
+	for _, o := range outs {
+		items = append(items, o.items...)
+		skips = append(skips, o.skips...)
+	}
+	return items, skips
+}
+
+// parseContext is what parsers need to know of the machine.
+type parseContext struct {
+	home   string
+	exists func(dir string) bool
+}
+
+// parseFile reads one file and parses it as what it is.
+func parseFile(f file, pc parseContext) ([]Item, []Skip) {
+	data, err := os.ReadFile(f.real)
+	if err != nil {
+		return nil, []Skip{{Source: f.path, Reason: fmt.Sprintf("cannot read: %v", err)}}
+	}
+	data, reason := decodeText(data)
+	if reason != "" {
+		return nil, []Skip{{Source: f.path, Reason: reason}}
+	}
+	kind := detect(f.path, data)
+	items, skips := parse(kind, f.path, data, pc)
+	for i := range items {
+		items[i].Kind = kind
+		if items[i].Created.IsZero() {
+			items[i].Created = f.mod.UTC().Truncate(time.Second)
+		}
+	}
+	return items, skips
+}
+
+// decodeText makes data UTF-8 text without a byte order mark, or says why it
+// is not text to import: binary (a NUL byte in its first 8 KB) or not UTF-8.
+// UTF-16 with a byte order mark, as Windows editors save it, is decoded.
+func decodeText(data []byte) ([]byte, string) {
+	var order binary.ByteOrder
+	switch {
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
+		order = binary.LittleEndian
+	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		order = binary.BigEndian
+	}
+	if order != nil {
+		data = data[2:]
+		if len(data)%2 != 0 {
+			return nil, "not valid UTF-16 text: an odd number of bytes"
+		}
+		units := make([]uint16, len(data)/2)
+		for i := range units {
+			units[i] = order.Uint16(data[2*i:])
+		}
+		data = []byte(string(utf16.Decode(units)))
+	}
+	if bytes.IndexByte(data[:min(len(data), sniffLen)], 0) >= 0 {
+		return nil, "a binary file (it holds a NUL byte)"
+	}
+	if !utf8.Valid(data) {
+		return nil, invalidUTF8(data)
+	}
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), ""
+}
+
+// detect decides what a file holds: by its name and place for the files whose
+// name says what they are, otherwise by its content.
+func detect(path string, data []byte) Kind {
+	base := filepath.Base(path)
+	switch {
+	case strings.EqualFold(base, "CLAUDE.md"), strings.EqualFold(base, "CLAUDE.local.md"):
+		return KindClaudeMD
+	case strings.EqualFold(base, "AGENTS.md"):
+		return KindAgentsMD
+	case isClaudeMemory(path):
+		return KindClaudeMemory
+	}
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".md", ".markdown", ".mdown", ".mkd":
+		return KindMarkdown
+	}
+	if k := sniffJSON(data); k != "" {
+		return k
+	}
+	return KindText
+}
+
+// parse runs the parser of kind.
+func parse(kind Kind, path string, data []byte, pc parseContext) ([]Item, []Skip) {
+	switch kind {
+	case KindClaudeMD, KindAgentsMD:
+		return parseInstructions(path, data, pc.home)
+	case KindClaudeMemory:
+		return parseClaudeMemory(path, data, pc.exists)
+	case KindMCPMemory:
+		return parseMCPMemory(path, data)
+	case KindClaudeExport:
+		return parseClaudeExport(path, data)
+	case KindChatGPTExport:
+		return parseChatGPTExport(path, data)
+	case KindJSON:
+		return parseJSON(path, data)
+	case KindMarkdown:
+		return parseMarkdown(path, data)
+	}
+	return parseText(path, data)
+}

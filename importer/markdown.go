@@ -1,0 +1,291 @@
+package importer
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// maxSplitLevel is the deepest heading that starts a memory of its own; deeper
+// ones stay inside their section.
+const maxSplitLevel = 3
+
+// titleSep joins a heading path.
+const titleSep = " › "
+
+// note is a markdown file's frontmatter, as far as import uses it.
+type note struct {
+	title   string // the title property, else the file name
+	project string
+	typ     memories.Type
+	tags    []string
+	aliases []string
+	created time.Time
+	body    []byte
+	raw     *vault.Note
+}
+
+// readNote splits a markdown file into its frontmatter and body. A file whose
+// frontmatter does not parse is a Skip naming the line: nothing of it is
+// imported, as a note cortex cannot read is never rewritten. So is a file
+// that is not UTF-8 text, or holds NUL bytes: the parsers are also called on
+// bytes that did not come through Collect's checks.
+func readNote(path string, data []byte) (*note, *Skip) {
+	if !utf8.Valid(data) {
+		return nil, &Skip{Source: path, Reason: invalidUTF8(data)}
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		return nil, &Skip{Source: path, Reason: "a binary file (it holds a NUL byte)"}
+	}
+	n, err := vault.ParseNote(data)
+	if err != nil {
+		return nil, &Skip{Source: path, Reason: "the frontmatter does not parse: " + parseMessage(err)}
+	}
+	m := n.Memory(path, time.Time{})
+	out := &note{title: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), tags: m.Tags, aliases: m.Aliases, body: n.Body, raw: n}
+	if t := cleanTitle(n.String("title")); t != "" {
+		out.title = t
+	}
+	// The project property as written: Memory gives a note without a usable
+	// one the default project, but an import leaves that to its caller.
+	if p, err := memories.NormalizeScope("project", n.String("project")); err == nil {
+		out.project = p
+	}
+	if n.Has("type") {
+		if t, err := memories.ParseType(string(m.Type)); err == nil {
+			out.typ = t
+		}
+	}
+	if n.Has("created") || n.Has("date") {
+		out.created = m.Created
+	}
+	return out, nil
+}
+
+// parseMessage words a frontmatter error with its line, without the path
+// (the Skip names the file).
+func parseMessage(err error) string {
+	if pe, ok := err.(*vault.ParseError); ok {
+		if pe.Line > 0 {
+			return fmt.Sprintf("line %d: %s", pe.Line, pe.Msg)
+		}
+		return pe.Msg
+	}
+	return err.Error()
+}
+
+// parseMarkdown reads a markdown note: one memory per section of at least
+// MinSectionChars letters and digits, split at headings of levels 1 to 3 (with
+// goldmark's parser, so a "#" in a code block is not a heading), titled by its
+// heading path, its markdown kept as written. A note without headings is one
+// memory.
+func parseMarkdown(path string, data []byte) ([]Item, []Skip) {
+	n, skip := readNote(path, data)
+	if skip != nil {
+		return nil, []Skip{*skip}
+	}
+	base := Item{Project: n.project, Type: n.typ, Tags: n.tags, Aliases: n.aliases, Created: n.created, Kind: KindMarkdown}
+	return sectionItems(path, n.title, n.body, base)
+}
+
+// section is a part of a note between headings.
+type section struct {
+	path    []string // the heading path; empty for the text before the first heading
+	content string
+}
+
+// sectionItems makes the items of a note's body: one per long enough section,
+// or one per piece of a section too long to be one memory. A note that gives
+// nothing, and says nothing of why, is a Skip: it is empty, or holds only
+// headings.
+func sectionItems(path, title string, body []byte, base Item) ([]Item, []Skip) {
+	body = normalizeNewlines(body)
+	var items []Item
+	var skips []Skip
+	for _, s := range sections(body, title) {
+		it := base
+		it.Title = joinTitle(s.path, title)
+		it.Source = path
+		if len(s.path) > 0 {
+			it.Source = path + "#" + strings.Join(s.path, titleSep)
+		}
+		if n := meaningful(s.content); n < MinSectionChars {
+			// An empty section is a heading over its subsections, or no
+			// preamble: nothing to report.
+			if n > 0 {
+				skips = append(skips, Skip{Source: it.Source, Reason: tooShort(n)})
+			}
+			continue
+		}
+		// NUL is not text (memories refuse it); CommonMark reads it as U+FFFD.
+		content := strings.ReplaceAll(s.content, "\x00", "\uFFFD")
+		pieces := itemsOf(it, content)
+		for i := range pieces {
+			p := &pieces[i]
+			if len(pieces) > 1 {
+				// Room for the " (2/3)" that numbers the pieces.
+				suffix := fmt.Sprintf(" (%d/%d)", i+1, len(pieces))
+				p.Title = cut(it.Title, memories.MaxTitleChars-utf8.RuneCountInString(suffix)) + suffix
+			}
+			if n := meaningful(p.Content); n < MinSectionChars {
+				skips = append(skips, Skip{Source: p.Source, Reason: tooShort(n)})
+				continue
+			}
+			if len(items) > 0 {
+				p.Aliases = nil // a note's aliases name it once, on its first memory
+			}
+			items = append(items, *p)
+		}
+	}
+	if len(items) == 0 && len(skips) == 0 {
+		reason := "empty"
+		if len(bytes.TrimSpace(body)) > 0 {
+			reason = "only headings, no text under them"
+		}
+		skips = append(skips, Skip{Source: path, Reason: reason})
+	}
+	return items, skips
+}
+
+// normalizeNewlines makes every line end "\n": markdown also ends lines with
+// "\r\n" and "\r", and a memory's content has one kind of line end.
+func normalizeNewlines(b []byte) []byte {
+	if bytes.IndexByte(b, '\r') < 0 {
+		return b
+	}
+	b = bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n"))
+	return bytes.ReplaceAll(b, []byte("\r"), []byte("\n"))
+}
+
+// joinTitle is a section's title: its heading path under the note's title,
+// unless the path starts with a top heading of its own, cut to the longest
+// title a memory may have.
+func joinTitle(path []string, noteTitle string) string {
+	parts := path
+	if len(parts) == 0 {
+		parts = []string{noteTitle}
+	}
+	t := cleanTitle(strings.Join(parts, titleSep))
+	if t == "" {
+		t = "Untitled"
+	}
+	return cut(t, memories.MaxTitleChars)
+}
+
+// cleanTitle makes s one line: runs of white space and control characters
+// (which memories refuse in a title) become one space.
+func cleanTitle(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
+}
+
+// cut shortens s to at most n characters, ending with "…" when it cuts.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n-1]
+	return strings.TrimRight(string(r), " ") + "…"
+}
+
+var md = goldmark.New()
+
+// atxHeading is how an ATX heading ("## Title") starts, once indented by up to
+// three spaces; any other heading is a setext one, underlined.
+var atxHeading = regexp.MustCompile(`^#{1,6}(?:[ \t]|\n|$)`)
+
+// sections splits body at its headings of levels 1 to 3. Each section's path
+// holds the headings above it: an H3's path is its H1 (or, in a note without
+// one, the note's title), its H2 and itself. Each section's content is a part
+// of body as written, blank lines around it left out.
+func sections(body []byte, noteTitle string) []section {
+	doc := md.Parser().Parse(text.NewReader(body))
+	type heading struct {
+		level      int
+		text       string
+		start, end int // the heading's lines in body
+	}
+	var hs []heading
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		h, ok := n.(*ast.Heading)
+		if !ok || h.Level > maxSplitLevel || h.Pos() < 0 || h.Pos() >= len(body) {
+			continue
+		}
+		pos := h.Pos()
+		start := lineStart(body, pos)
+		end := lineEnd(body, pos)
+		if lines := h.Lines(); !atxHeading.Match(body[pos:min(pos+8, len(body))]) && lines.Len() > 0 {
+			// A setext heading: its text, then the underline.
+			last := lines.At(lines.Len() - 1)
+			end = lineEnd(body, lineEnd(body, max(last.Stop-1, pos)))
+		}
+		hs = append(hs, heading{level: h.Level, text: cleanTitle(string(h.Lines().Value(body))), start: start, end: end})
+	}
+	if len(hs) == 0 {
+		return []section{{content: trimBlank(string(body))}}
+	}
+	out := []section{{content: trimBlank(string(body[:hs[0].start]))}}
+	var stack [maxSplitLevel]string
+	for i, h := range hs {
+		stack[h.level-1] = h.text
+		for l := h.level; l < maxSplitLevel; l++ {
+			stack[l] = ""
+		}
+		var path []string
+		if stack[0] == "" {
+			path = append(path, noteTitle)
+		}
+		for _, s := range stack[:h.level] {
+			if s != "" {
+				path = append(path, s)
+			}
+		}
+		end := len(body)
+		if i+1 < len(hs) {
+			end = hs[i+1].start
+		}
+		out = append(out, section{path: path, content: trimBlank(string(body[min(h.end, end):end]))})
+	}
+	return out
+}
+
+// trimBlank drops the blank lines at the start of s and the white space at its
+// end, and keeps the indentation of its first line (an indented code block).
+func trimBlank(s string) string {
+	s = strings.TrimRightFunc(s, unicode.IsSpace)
+	for {
+		line, rest, ok := strings.Cut(s, "\n")
+		if !ok || strings.TrimSpace(line) != "" {
+			break
+		}
+		s = rest
+	}
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	return s
+}
+
+func lineStart(b []byte, i int) int { return bytes.LastIndexByte(b[:min(i, len(b))], '\n') + 1 }
+
+// lineEnd is the start of the line after the one holding b[i].
+func lineEnd(b []byte, i int) int {
+	if i >= len(b) {
+		return len(b)
+	}
+	if j := bytes.IndexByte(b[i:], '\n'); j >= 0 {
+		return i + j + 1
+	}
+	return len(b)
+}

@@ -1,0 +1,206 @@
+package memories
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"github.com/cortexmem/cortex/dedup"
+)
+
+// BatchItem is the outcome of one request of a batch: a result or an error.
+type BatchItem struct {
+	Result *SaveResult
+	Err    error
+}
+
+// SaveBatch saves many memories under one write lock, one flush of the disk and
+// one index commit: the save path of Save for each (validation, scan, dedup,
+// related links), where a memory of the same batch counts as existing too, so
+// a batch refuses its own duplicates and links its related memories to each
+// other. One request's failure never stops the others; an error that is not
+// about a request (the store failing) is returned and nothing more is written.
+// Callers keep batches to a few hundred, so that other writers are not held up.
+func (s *Service) SaveBatch(ctx context.Context, reqs []SaveRequest) ([]BatchItem, error) {
+	return s.saveBatch(ctx, reqs, batchOptions{})
+}
+
+type batchOptions struct {
+	// dryRun runs every check and writes nothing, not even the audit log.
+	dryRun bool
+	// pool, when set, holds memories to compare with besides those the index
+	// proposes, and what the batch saves is added to it, so that a later
+	// batch of the same import sees it even when nothing is written.
+	pool *memoryPool
+	// poolHasStored says the pool holds the stored memories too (a large
+	// import loads them once): the index is not asked.
+	poolHasStored bool
+	// noShortIDs leaves the results' ShortID empty: an import works them out
+	// once at the end rather than per memory.
+	noShortIDs bool
+}
+
+// memoryPool is fingerprints of memories to compare new ones with.
+type memoryPool struct {
+	pool    *dedup.Pool
+	targets []scored // score unused
+}
+
+func newMemoryPool() *memoryPool { return &memoryPool{pool: dedup.NewPool()} }
+
+func (p *memoryPool) add(target scored, fp *dedup.Fingerprint) {
+	p.pool.Add(fp)
+	p.targets = append(p.targets, target)
+}
+
+// similar scores the pooled memories of m's project and general like fp.
+func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint) []scored {
+	var out []scored
+	for _, x := range p.pool.Similar(fp, dedupCandidates) {
+		t := p.targets[x.Index]
+		if t.entry.Project == m.Project || t.entry.Project == DefaultProject {
+			t.score = x.Score
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (s *Service) saveBatch(ctx context.Context, reqs []SaveRequest, o batchOptions) ([]BatchItem, error) {
+	items := make([]BatchItem, len(reqs))
+	mems := make([]*Memory, len(reqs))
+	for i, req := range reqs {
+		m, err := s.newMemory("content", req)
+		if err != nil {
+			items[i].Err = err
+			continue
+		}
+		mems[i] = m
+	}
+	// The scan is pure and the largest part of checking an import: it runs
+	// on every core.
+	refusals := make([]*RejectedError, len(reqs))
+	parallel(len(mems), func(i int) {
+		if m := mems[i]; m != nil {
+			refusals[i] = s.scan(m.Title, m.Body)
+		}
+	})
+	for i, rej := range refusals {
+		if rej == nil {
+			continue
+		}
+		m := mems[i]
+		mems[i] = nil
+		if o.dryRun {
+			items[i].Err = rej
+			continue
+		}
+		items[i].Err = s.logRefusal(ctx, rej, m.Title, m.Body)
+	}
+	run := func(snap Snapshot, tx Tx) error {
+		return s.checkAndWrite(ctx, snap, tx, mems, items, o)
+	}
+	var err error
+	if o.dryRun {
+		err = s.backend.View(ctx, func(snap Snapshot) error { return run(snap, nil) })
+	} else {
+		err = s.backend.Update(ctx, func(tx Tx) error { return run(tx, tx) })
+	}
+	return items, err
+}
+
+// checkAndWrite compares each memory of a batch with what exists and what the
+// batch already holds, then writes those that pass (not when tx is nil).
+func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems []*Memory, items []BatchItem, o batchOptions) error {
+	pool := o.pool
+	if pool == nil {
+		pool = newMemoryPool() // this batch's own memories
+	}
+	related := map[*Memory][]scored{}
+	var accepted []*Memory
+	index := map[*Memory]int{}
+	for i, m := range mems {
+		if m == nil {
+			continue
+		}
+		if s.checks.Dedup {
+			fp := dedup.New(m.Title + "\n" + m.Body)
+			var all []scored
+			if !o.poolHasStored {
+				var err error
+				if all, err = s.similarInIndex(ctx, snap, m, fp, ""); err != nil {
+					return err
+				}
+			}
+			all = append(all, pool.similar(m, fp)...)
+			dup, rel := pick(s.checks.Thresholds, all)
+			if dup != nil {
+				items[i].Err = s.refuseDuplicate(tx, snap, m, dup)
+				continue
+			}
+			related[m] = rel
+			pool.add(scored{entry: EntryOf(m), mem: m}, fp)
+		}
+		accepted = append(accepted, m)
+		index[m] = i
+	}
+	if tx == nil {
+		for _, m := range accepted {
+			items[index[m]].Result = &SaveResult{ID: m.ID, Title: m.Title, Project: m.Project}
+		}
+		return nil
+	}
+	if len(accepted) == 0 {
+		return nil
+	}
+	// Paths first, so that memories of the batch can link to each other.
+	if err := tx.AssignPaths(accepted); err != nil {
+		return err
+	}
+	for _, m := range accepted {
+		m.Related = noteNames(related[m])
+	}
+	if err := tx.CreateAll(ctx, accepted); err != nil {
+		return err
+	}
+	for _, m := range accepted {
+		op := OpSave
+		if m.Source == SourceImport {
+			op = OpImport
+		}
+		tx.Record(Event{Time: m.Created, Op: op, ID: m.ID, Path: m.Path, Title: m.Title})
+		r := &SaveResult{ID: m.ID, Title: m.Title, Project: m.Project, Path: m.Path}
+		if !o.noShortIDs {
+			r.ShortID = tx.ShortID(m.ID)
+		}
+		items[index[m]].Result = r
+	}
+	return nil
+}
+
+// parallel calls fn for 0 … n-1 on as many goroutines as there are cores.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}

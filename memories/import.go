@@ -1,0 +1,356 @@
+package memories
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/cortexmem/cortex/dedup"
+)
+
+// ImportCandidate is one memory an import source holds.
+type ImportCandidate struct {
+	// Request is what to save. Its Provenance names the source (SourcePath,
+	// SourceTool) and fingerprints it (SourceHash); an empty Project leaves it
+	// to the import's project, or general.
+	Request SaveRequest
+	// Source says where the candidate came from, for people.
+	Source string
+}
+
+// ImportSkip is a part of a source that was not read, and why.
+type ImportSkip struct {
+	Source string `json:"source"`
+	Reason string `json:"reason"`
+}
+
+// ImportSet is what a source holds.
+type ImportSet struct {
+	Candidates []ImportCandidate
+	Skips      []ImportSkip
+	// Files is how many files were read.
+	Files int
+}
+
+// Importer reads a path (a file or a folder) into candidates. The importer
+// package implements it; the domain does no I/O.
+type Importer interface {
+	Read(ctx context.Context, path string, progress func(done, total int)) (*ImportSet, error)
+}
+
+// WithImporter sets what Import reads sources with.
+func WithImporter(im Importer) Option { return func(s *Service) { s.importer = im } }
+
+// ImportRequest asks to import a path.
+type ImportRequest struct {
+	Path string
+	// Project, when set, is the project of every memory imported; otherwise a
+	// memory takes the project its source names, else general.
+	Project string
+	// DryRun runs everything but the writing.
+	DryRun bool
+	// Progress, when set, is told how far each stage is: "reading" the files,
+	// "saving" the memories.
+	Progress func(stage string, done, total int)
+}
+
+// ImportedMemory is a memory an import saved (or, in a dry run, would save).
+type ImportedMemory struct {
+	ID      string `json:"id,omitempty"`
+	ShortID string `json:"short_id,omitempty"`
+	Title   string `json:"title"`
+	Project string `json:"project"`
+	Path    string `json:"path,omitempty"`
+	Source  string `json:"source"`
+}
+
+// ImportRejection is a candidate that was refused, and why.
+type ImportRejection struct {
+	Source string `json:"source"`
+	Title  string `json:"title"`
+	// Reason is the message a save would give.
+	Reason string `json:"reason"`
+	// Kind is "duplicate" or "unsafe".
+	Kind string `json:"kind"`
+	Rule string `json:"rule,omitempty"`
+	// Existing is the id of the memory a duplicate repeats ("" when it
+	// repeats an earlier candidate of the same import).
+	Existing string `json:"existing,omitempty"`
+}
+
+// ImportResult says what an import did.
+type ImportResult struct {
+	Path       string            `json:"path"`
+	DryRun     bool              `json:"dry_run"`
+	Files      int               `json:"files"`
+	Candidates int               `json:"candidates"`
+	Imported   int               `json:"imported"`
+	Duplicates int               `json:"duplicates"`
+	Unsafe     int               `json:"unsafe"`
+	Skipped    int               `json:"skipped"`
+	Memories   []ImportedMemory  `json:"memories"`
+	Rejected   []ImportRejection `json:"rejected"`
+	Skips      []ImportSkip      `json:"skips"`
+}
+
+// Message is the one-line summary the CLI prints and the MCP tool returns.
+func (r *ImportResult) Message() string {
+	verb := "Imported"
+	if r.DryRun {
+		verb = "Would import"
+	}
+	return fmt.Sprintf("%s %d memories from %d candidates (rejected %d duplicates, %d unsafe, %d skipped)",
+		verb, r.Imported, r.Candidates, r.Duplicates, r.Unsafe, r.Skipped)
+}
+
+const (
+	// importBatch is how many memories are saved per lock and commit.
+	importBatch = 500
+	// preloadAbove is how many candidates make it cheaper to fingerprint
+	// every stored memory once than to ask the index about each candidate.
+	preloadAbove = 200
+)
+
+// Import reads a source and saves what it holds: every candidate goes through
+// the save path (validation, the security scan, dedup against the stored
+// memories and the earlier candidates, related links), in batches. A source
+// imported before adds nothing: candidates whose fingerprint (provenance
+// source_hash) a stored memory has, superseded or not, count as duplicates.
+// One bad candidate never stops the others.
+func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult, error) {
+	if strings.TrimSpace(req.Path) == "" {
+		return nil, invalid("path", "give a file or folder to import")
+	}
+	project, err := NormalizeScope("project", req.Project)
+	if err != nil {
+		return nil, err
+	}
+	if s.importer == nil {
+		return nil, errors.New("import: no importer configured")
+	}
+	progress := func(stage string) func(int, int) {
+		return func(done, total int) {
+			if req.Progress != nil {
+				req.Progress(stage, done, total)
+			}
+		}
+	}
+	set, err := s.importer.Read(ctx, req.Path, progress("reading"))
+	if err != nil {
+		return nil, err
+	}
+	res := &ImportResult{Path: req.Path, DryRun: req.DryRun, Files: set.Files, Candidates: len(set.Candidates),
+		Memories: []ImportedMemory{}, Rejected: []ImportRejection{}, Skips: append([]ImportSkip{}, set.Skips...)}
+	cands := make([]ImportCandidate, len(set.Candidates))
+	for i, c := range set.Candidates {
+		c.Request.Source = SourceImport
+		switch {
+		case project != "":
+			c.Request.Project = project
+		case c.Request.Project == "":
+			c.Request.Project = DefaultProject
+		}
+		cands[i] = c
+	}
+	cands, err = s.dropImported(ctx, cands, res)
+	if err != nil {
+		return nil, err
+	}
+	pool := newMemoryPool()
+	preloaded := false
+	if s.checks.Dedup && len(cands) >= preloadAbove {
+		if err := s.preload(ctx, pool, cands); err != nil {
+			return nil, err
+		}
+		preloaded = true
+	}
+	save := progress("saving")
+	for start := 0; start < len(cands); start += importBatch {
+		chunk := cands[start:min(start+importBatch, len(cands))]
+		reqs := make([]SaveRequest, len(chunk))
+		for i, c := range chunk {
+			reqs[i] = c.Request
+		}
+		items, err := s.saveBatch(ctx, reqs, batchOptions{dryRun: req.DryRun, pool: pool, poolHasStored: preloaded, noShortIDs: true})
+		if err != nil {
+			return nil, err
+		}
+		for i, it := range items {
+			res.add(chunk[i], it)
+		}
+		save(start+len(chunk), len(cands))
+	}
+	res.Skipped = len(res.Skips)
+	if !req.DryRun && res.Imported > 0 {
+		// Short ids, from every id at once.
+		err := s.backend.View(ctx, func(snap Snapshot) error {
+			entries, err := snap.Entries()
+			if err != nil {
+				return err
+			}
+			sh := newShortener(entries)
+			for i := range res.Memories {
+				res.Memories[i].ShortID = sh.short(res.Memories[i].ID)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// add records one candidate's outcome.
+func (r *ImportResult) add(c ImportCandidate, it BatchItem) {
+	if it.Err == nil {
+		m := ImportedMemory{Title: it.Result.Title, Project: it.Result.Project, Source: c.Source}
+		if !r.DryRun {
+			m.ID, m.ShortID, m.Path = it.Result.ID, it.Result.ShortID, it.Result.Path
+		}
+		r.Memories = append(r.Memories, m)
+		r.Imported++
+		return
+	}
+	title := c.Request.Title
+	if title == "" {
+		title = TitleFrom(c.Request.Content)
+	}
+	var rej *RejectedError
+	var ae *ArgError
+	switch {
+	case errors.As(it.Err, &rej) && rej.Existing != nil:
+		x := ImportRejection{Source: c.Source, Title: title, Reason: it.Err.Error(), Kind: "duplicate", Existing: rej.Existing.ID}
+		if rej.InBatch {
+			x.Existing = ""
+			x.Reason = fmt.Sprintf("repeats %q, earlier in this import", rej.Existing.Title)
+		}
+		r.Rejected = append(r.Rejected, x)
+		r.Duplicates++
+	case errors.As(it.Err, &rej) && rej.Finding != nil:
+		r.Rejected = append(r.Rejected, ImportRejection{Source: c.Source, Title: title, Reason: it.Err.Error(), Kind: "unsafe", Rule: rej.Finding.Rule})
+		r.Unsafe++
+	case errors.As(it.Err, &ae):
+		r.Skips = append(r.Skips, ImportSkip{Source: c.Source, Reason: it.Err.Error()})
+	default:
+		r.Skips = append(r.Skips, ImportSkip{Source: c.Source, Reason: it.Err.Error()})
+	}
+}
+
+// dropImported takes out the candidates a stored memory was imported from (by
+// source fingerprint) and those that repeat an earlier candidate's, recording
+// them as duplicates.
+func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res *ImportResult) ([]ImportCandidate, error) {
+	known := map[string]Entry{}
+	err := s.backend.View(ctx, func(snap Snapshot) error {
+		for start := 0; start < len(cands); start += importBatch {
+			chunk := cands[start:min(start+importBatch, len(cands))]
+			var hashes []string
+			for _, c := range chunk {
+				if h := c.Request.Provenance.SourceHash; h != "" {
+					hashes = append(hashes, h)
+				}
+			}
+			if len(hashes) == 0 {
+				continue
+			}
+			hits, err := snap.Search(ctx, SearchRequest{SourceHashes: hashes, IncludeSuperseded: true, Size: 2 * len(hashes)})
+			if err != nil {
+				return fmt.Errorf("find imported memories: %w", err)
+			}
+			for _, h := range hits {
+				m, err := snap.Load(ctx, h.Path)
+				if errors.Is(err, fs.ErrNotExist) {
+					continue
+				}
+				if err != nil {
+					return err
+				}
+				if hash := m.Provenance.SourceHash; hash != "" {
+					if _, ok := known[hash]; !ok {
+						e := h.Entry
+						e.Title = m.Title
+						known[hash] = e
+					}
+				}
+			}
+		}
+		for hash, e := range known {
+			e.Path = snap.ShortID(e.ID) // reused below for the short id
+			known[hash] = e
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]string{} // hash → title of the first candidate
+	out := cands[:0:0]
+	for _, c := range cands {
+		h := c.Request.Provenance.SourceHash
+		title := c.Request.Title
+		if title == "" {
+			title = TitleFrom(cleanContent(c.Request.Content))
+		}
+		if e, ok := known[h]; ok && h != "" {
+			res.Rejected = append(res.Rejected, ImportRejection{Source: c.Source, Title: title, Kind: "duplicate", Existing: e.ID,
+				Reason: fmt.Sprintf("already imported: [%s] %s", e.Path, e.Title)})
+			res.Duplicates++
+			continue
+		}
+		if first, ok := seen[h]; ok && h != "" {
+			res.Rejected = append(res.Rejected, ImportRejection{Source: c.Source, Title: title, Kind: "duplicate",
+				Reason: fmt.Sprintf("repeats %q, earlier in this import", first)})
+			res.Duplicates++
+			continue
+		}
+		seen[h] = title
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// preload puts in the pool every live memory of the candidates' projects and
+// general, so that the candidates are compared with them without an index
+// search each.
+func (s *Service) preload(ctx context.Context, pool *memoryPool, cands []ImportCandidate) error {
+	projects := map[string]bool{DefaultProject: true}
+	for _, c := range cands {
+		projects[c.Request.Project] = true
+	}
+	return s.backend.View(ctx, func(snap Snapshot) error {
+		entries, err := snap.Entries()
+		if err != nil {
+			return err
+		}
+		var keep []Entry
+		for _, e := range entries {
+			if e.Live() && projects[e.Project] {
+				keep = append(keep, e)
+			}
+		}
+		fps := make([]*dedup.Fingerprint, len(keep))
+		errs := make([]error, len(keep))
+		parallel(len(keep), func(i int) {
+			m, err := snap.Load(ctx, keep[i].Path)
+			if err != nil {
+				if !errors.Is(err, fs.ErrNotExist) {
+					errs[i] = err
+				}
+				return
+			}
+			fps[i] = dedup.New(m.Title + "\n" + m.Body)
+		})
+		for i, e := range keep {
+			if errs[i] != nil {
+				return errs[i]
+			}
+			if fps[i] != nil {
+				pool.add(scored{entry: e}, fps[i])
+			}
+		}
+		return nil
+	})
+}
