@@ -83,8 +83,8 @@ func parseExport(path string, data []byte, kind Kind, read func(json.RawMessage)
 }
 
 // chatItems makes the items of a conversation: its exchanges (a message of
-// the user and the replies after it) as "**You:**" and "**Assistant:**"
-// paragraphs, in one item or, when too long, in items of whole exchanges
+// the user and the replies after it) under "#### You" and "#### Assistant"
+// headings, in one item or, when too long, in items of whole exchanges
 // titled "title (2/3)". An exchange longer than an item may be is cut with
 // Pieces.
 func chatItems(path string, kind Kind, c conversation) ([]Item, []Skip) {
@@ -141,23 +141,16 @@ func chatItems(path string, kind Kind, c conversation) ([]Item, []Skip) {
 	return items, skips
 }
 
-// said is a message as a paragraph starting with who said it; the name
-// stands alone above a message that starts with a block (a code fence, a
-// heading, a list, a quote, a table), which it would otherwise break.
+// said is a message under a small heading naming who said it: "#### You",
+// "#### Assistant". A heading rather than "Assistant: …" at a line start,
+// which is what a forged transcript turn looks like, and which the security
+// scan refuses in a memory.
 func said(user bool, text string) string {
-	who := "**Assistant:**"
+	who := "#### Assistant"
 	if user {
-		who = "**You:**"
+		who = "#### You"
 	}
-	for _, p := range []string{"```", "~~~", "#", ">", "- ", "* ", "+ ", "|", "    ", "\t"} {
-		if strings.HasPrefix(text, p) {
-			return who + "\n\n" + text
-		}
-	}
-	if i := strings.IndexAny(text, ".)"); i > 0 && i < 10 && strings.Trim(text[:i], "0123456789") == "" {
-		return who + "\n\n" + text // an ordered list
-	}
-	return who + " " + text
+	return who + "\n\n" + text
 }
 
 // chunks joins exchanges into texts of at most max characters, cutting only

@@ -44,7 +44,7 @@ const (
 
 func TestParseClaudeExport(t *testing.T) {
 	day := time.Date(2024, 4, 18, 14, 2, 11, 0, time.UTC)
-	exchange := "**You:** " + question + "\n\n**Assistant:** " + answer
+	exchange := "#### You\n\n" + question + "\n\n#### Assistant\n\n" + answer
 	msg := func(sender, text string) string {
 		return fmt.Sprintf(`{"sender":%q,"text":%q,"content":[],"created_at":"2024-04-18T14:02:11Z"}`, sender, text)
 	}
@@ -75,7 +75,7 @@ func TestParseClaudeExport(t *testing.T) {
 		{
 			name:      "CRLF inside messages",
 			in:        "[" + conv(`"Ports"`, msg("human", "Which port does the staging\r\ndatabase listen on?"), msg("assistant", answer)) + "]",
-			wantItems: []Item{chatNote(KindClaudeExport, "Ports", "**You:** Which port does the staging\ndatabase listen on?\n\n**Assistant:** "+answer, day)},
+			wantItems: []Item{chatNote(KindClaudeExport, "Ports", "#### You\n\nWhich port does the staging\ndatabase listen on?\n\n#### Assistant\n\n"+answer, day)},
 		},
 		{
 			name: "bad conversations are skipped, the others kept",
@@ -126,12 +126,12 @@ func TestParseClaudeExport(t *testing.T) {
 		{
 			name:      "invalid UTF-8 in strings",
 			in:        "[" + conv("\"Po\xffrts\"", `{"sender":"human","text":"Which port does the staging database listen on`+"\xfe"+`?"}`, msg("assistant", answer)) + "]",
-			wantItems: []Item{chatNote(KindClaudeExport, "Po\uFFFDrts", "**You:** Which port does the staging database listen on\uFFFD?\n\n**Assistant:** "+answer, day)},
+			wantItems: []Item{chatNote(KindClaudeExport, "Po\uFFFDrts", "#### You\n\nWhich port does the staging database listen on\uFFFD?\n\n#### Assistant\n\n"+answer, day)},
 		},
 		{
 			name:      "a block after the name",
 			in:        "[" + conv(`"Ports"`, msg("human", "```\nport: 5433\n```\nWhy this port on staging?"), msg("assistant", "1. Because 5432 is taken.\n2. Because the ops team said so.")) + "]",
-			wantItems: []Item{chatNote(KindClaudeExport, "Ports", "**You:**\n\n```\nport: 5433\n```\nWhy this port on staging?\n\n**Assistant:**\n\n1. Because 5432 is taken.\n2. Because the ops team said so.", day)},
+			wantItems: []Item{chatNote(KindClaudeExport, "Ports", "#### You\n\n```\nport: 5433\n```\nWhy this port on staging?\n\n#### Assistant\n\n1. Because 5432 is taken.\n2. Because the ops team said so.", day)},
 		},
 		{
 			name:      "too short",
@@ -199,7 +199,7 @@ func mustJSON(t testing.TB, v any) string {
 
 func TestParseChatGPTExport(t *testing.T) {
 	created := time.Date(2024, 4, 25, 11, 12, 1, 123456000, time.UTC)
-	exchange := "**You:** " + question + "\n\n**Assistant:** " + answer
+	exchange := "#### You\n\n" + question + "\n\n#### Assistant\n\n" + answer
 	plain := func(title string, created any) map[string]any {
 		return gptConversation(title, created, gptMessage("user", nil, question), gptMessage("assistant", nil, answer))
 	}
@@ -286,7 +286,7 @@ func TestParseChatGPTExport(t *testing.T) {
 		{
 			name:      "an assistant speaking first starts an exchange",
 			in:        mustJSON(t, []any{gptConversation("Ports", nil, gptMessage("assistant", nil, "Hello, what do you need to know?"), gptMessage("user", nil, question), gptMessage("assistant", nil, answer))}),
-			wantItems: []Item{chatNote(KindChatGPTExport, "Ports", "**Assistant:** Hello, what do you need to know?\n\n"+exchange, time.Time{})},
+			wantItems: []Item{chatNote(KindChatGPTExport, "Ports", "#### Assistant\n\nHello, what do you need to know?\n\n"+exchange, time.Time{})},
 		},
 		{
 			name:      "a mapping of the wrong type",
@@ -317,7 +317,7 @@ func longConversation(t testing.TB, n int) (data string, exchanges []string) {
 		a := fmt.Sprintf("Answer %d: ", i+1) + strings.Repeat("Back off exponentially, keep the job id, and log the attempt. ", 13)
 		a = strings.TrimSpace(a)
 		msgs = append(msgs, gptMessage("user", nil, q), gptMessage("assistant", nil, a))
-		exchanges = append(exchanges, "**You:** "+q+"\n\n**Assistant:** "+a)
+		exchanges = append(exchanges, "#### You\n\n"+q+"\n\n#### Assistant\n\n"+a)
 	}
 	return mustJSON(t, []any{gptConversation("Retry policy", 1714043521, msgs...)}), exchanges
 }
@@ -340,7 +340,7 @@ func TestChatSplitsLongConversations(t *testing.T) {
 		if want := fmt.Sprintf("c.json#Retry policy (%d/%d)", i+1, len(items)); it.Source != want {
 			t.Errorf("item %d: source %q, want %q", i, it.Source, want)
 		}
-		if !strings.HasPrefix(it.Content, "**You:** Question") {
+		if !strings.HasPrefix(it.Content, "#### You\n\nQuestion") {
 			t.Errorf("item %d starts with %.40q, want the start of an exchange", i, it.Content)
 		}
 		contents = append(contents, it.Content)
@@ -365,8 +365,8 @@ func TestChatCutsAnExchangeTooLongAlone(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s: %d characters, %.30q", it.Title, utf8.RuneCountInString(it.Content), it.Content))
 	}
 	want := []string{
-		`Migration (1/4): 123 characters, "**You:** Which port does the s"`,
-		`Migration (2/4): 9995 characters, "**You:** Explain the whole mig"`,
+		`Migration (1/4): 125 characters, "#### You\n\nWhich port does the "`,
+		`Migration (2/4): 9997 characters, "#### You\n\nExplain the whole mi"`,
 		`Migration (3/4): 9998 characters, "copies rows in batches and che"`,
 		`Migration (4/4): 3268 characters, "and checks each one. The migra"`,
 	}

@@ -181,7 +181,7 @@ func (w *walker) skip(path, format string, a ...any) {
 	w.skips = append(w.skips, Skip{Source: path, Reason: fmt.Sprintf(format, a...)})
 }
 
-// skippedDirs are folders never read: dependencies and caches. Every file or
+// skippedDirs are names never read: dependency folders and caches. Every file or
 // folder whose name starts with a dot (tools' own state: .obsidian, .trash,
 // .git) is left out too, but for Claude Code's .claude folder.
 var skippedDirs = map[string]bool{"node_modules": true, "__pycache__": true, "venv": true, "vendor": true}

@@ -75,6 +75,17 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 	}
 }
 
+// realTempDir is a new temporary folder, symlinks resolved (macOS's is under
+// one), so that the paths in skip reasons start with it.
+func realTempDir(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func symlink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
@@ -162,7 +173,7 @@ func TestCollectGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
-			root := t.TempDir()
+			root := realTempDir(t)
 			dst := filepath.Join(root, tt.path)
 			copyTree(t, tt.fixture, dst, tt.rename)
 			o := Options{Home: root, Workers: 1}
@@ -193,7 +204,7 @@ func checkCollected(t *testing.T, res *Result) {
 }
 
 func TestCollectGuard(t *testing.T) {
-	root := t.TempDir()
+	root := realTempDir(t)
 	home, outside, allowed := filepath.Join(root, "home"), filepath.Join(root, "outside"), filepath.Join(root, "allowed")
 	note := "A note long enough to be a memory of its own.\n"
 	writeFiles(t, root, map[string]string{
@@ -284,7 +295,7 @@ func relPath(t *testing.T, path string) string {
 }
 
 func TestCollectSymlinks(t *testing.T) {
-	root := t.TempDir()
+	root := realTempDir(t)
 	home := filepath.Join(root, "home")
 	note := "A note long enough to be a memory of its own.\n"
 	writeFiles(t, root, map[string]string{
@@ -335,7 +346,7 @@ func TestCollectSymlinks(t *testing.T) {
 	t.Run("a folder reached twice", func(t *testing.T) {
 		// b-link comes first in name order: the folder it points to is read
 		// through it, and said to be read already when the walk reaches it.
-		base := t.TempDir()
+		base := realTempDir(t)
 		writeFiles(t, base, map[string]string{"vault/c/note.md": note})
 		symlink(t, filepath.Join(base, "vault", "c"), filepath.Join(base, "vault", "b-link"))
 		items, skips := sources(collect(t, filepath.Join(base, "vault"), Options{Home: base}), base)
@@ -349,7 +360,7 @@ func TestCollectSymlinks(t *testing.T) {
 }
 
 func TestCollectExclude(t *testing.T) {
-	root := t.TempDir()
+	root := realTempDir(t)
 	note := "A note long enough to be a memory of its own.\n"
 	writeFiles(t, root, map[string]string{
 		"vault/mine.md":              note,
@@ -389,7 +400,7 @@ func TestCollectExclude(t *testing.T) {
 }
 
 func TestCollectWalk(t *testing.T) {
-	root := t.TempDir()
+	root := realTempDir(t)
 	note := "A note long enough to be a memory of its own.\n"
 	writeFiles(t, root, map[string]string{
 		"notes/a.md":                             note,
@@ -492,7 +503,7 @@ func utf16LE(s string) string {
 }
 
 func TestCollectDefaultsToTheFileTime(t *testing.T) {
-	root := t.TempDir()
+	root := realTempDir(t)
 	writeFiles(t, root, map[string]string{
 		"a.md": "A note long enough to be a memory of its own.\n",
 		"b.md": "---\ncreated: 2023-05-06\n---\nA note long enough to be a memory of its own.\n",
@@ -509,7 +520,7 @@ func TestCollectDefaultsToTheFileTime(t *testing.T) {
 }
 
 func TestCollectProgressAndCancel(t *testing.T) {
-	root := t.TempDir()
+	root := realTempDir(t)
 	files := map[string]string{}
 	for _, n := range []string{"a", "b", "c", "d", "e"} {
 		files[n+".md"] = "A note long enough to be a memory of its own.\n"
@@ -532,7 +543,7 @@ func TestCollectProgressAndCancel(t *testing.T) {
 }
 
 func TestCollectRefusesAPipe(t *testing.T) {
-	root := t.TempDir()
+	root := realTempDir(t)
 	p := filepath.Join(root, "pipe.md")
 	if err := exec.Command("mkfifo", p).Run(); err != nil {
 		t.Skipf("no named pipes here: %v", err)

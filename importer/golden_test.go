@@ -108,33 +108,77 @@ func fixtureBytes(t testing.TB, name string) []byte {
 // skips that say why.
 func checkItems(t *testing.T, kind Kind, items []Item, skips []Skip) {
 	t.Helper()
+	for _, p := range itemProblems(kind, items, skips) {
+		t.Error(p)
+	}
+}
+
+// itemProblems lists how items and skips break the promises checkItems checks.
+func itemProblems(kind Kind, items []Item, skips []Skip) []string {
+	var out []string
+	bad := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
 	for _, it := range items {
 		if title, err := memories.CheckTitle(it.Title); err != nil || title != it.Title {
-			t.Errorf("item %q: title %q: %v", it.Source, it.Title, err)
-		}
-		if n := utf8.RuneCountInString(it.Title); n > memories.MaxTitleChars {
-			t.Errorf("item %q: title is %d characters", it.Source, n)
+			bad("item %q: title %q: %v", it.Source, it.Title, err)
 		}
 		if err := memories.CheckContent("content", it.Content); err != nil {
-			t.Errorf("item %q: %v", it.Source, err)
+			bad("item %q: %v", it.Source, err)
 		}
 		if n := meaningful(it.Content); n < MinSectionChars {
-			t.Errorf("item %q: content %q has %d letters or digits, want at least %d", it.Source, it.Content, n, MinSectionChars)
+			bad("item %q: content %q has %d letters or digits, want at least %d", it.Source, it.Content, n, MinSectionChars)
 		}
 		if it.Kind != kind {
-			t.Errorf("item %q: kind %q, want %q", it.Source, it.Kind, kind)
+			bad("item %q: kind %q, want %q", it.Source, it.Kind, kind)
 		}
 		if tags, err := memories.NormalizeTags(it.Tags); err != nil || !slices.Equal(tags, it.Tags) {
-			t.Errorf("item %q: tags %q normalize to %q, %v", it.Source, it.Tags, tags, err)
+			bad("item %q: tags %q normalize to %q, %v", it.Source, it.Tags, tags, err)
 		}
 		if it.Type != "" && !slices.Contains(memories.Types, it.Type) {
-			t.Errorf("item %q: type %q is not a memory type", it.Source, it.Type)
+			bad("item %q: type %q is not a memory type", it.Source, it.Type)
 		}
 	}
 	for _, s := range skips {
 		if s.Reason == "" || !utf8.ValidString(s.Reason) || !utf8.ValidString(s.Source) {
-			t.Errorf("skip %q: reason %q", s.Source, s.Reason)
+			bad("skip %q: reason %q", s.Source, s.Reason)
 		}
+	}
+	return out
+}
+
+func TestItemProblems(t *testing.T) {
+	good := Item{Title: "Ports", Content: "The staging database listens on port 5433.", Kind: KindText}
+	with := func(f func(*Item)) Item {
+		it := good
+		f(&it)
+		return it
+	}
+	tests := []struct {
+		name  string
+		items []Item
+		skips []Skip
+		want  int // problems
+	}{
+		{"good", []Item{good}, []Skip{{"a", "why"}}, 0},
+		{"no title", []Item{with(func(it *Item) { it.Title = "" })}, nil, 1},
+		{"two-line title", []Item{with(func(it *Item) { it.Title = "a\nb" })}, nil, 1},
+		{"title with spaces around", []Item{with(func(it *Item) { it.Title = " a" })}, nil, 1},
+		{"title with a control character", []Item{with(func(it *Item) { it.Title = "a\x1b" })}, nil, 1},
+		{"long title", []Item{with(func(it *Item) { it.Title = strings.Repeat("a", memories.MaxTitleChars+1) })}, nil, 1},
+		{"invalid UTF-8", []Item{with(func(it *Item) { it.Content += "\xff" })}, nil, 1},
+		{"a NUL byte", []Item{with(func(it *Item) { it.Content += "\x00" })}, nil, 1},
+		{"long content", []Item{with(func(it *Item) { it.Content = strings.Repeat("a", memories.MaxContentChars+1) })}, nil, 1},
+		{"short content", []Item{with(func(it *Item) { it.Content = "Port 5433 here" })}, nil, 1},
+		{"another kind", []Item{with(func(it *Item) { it.Kind = KindJSON })}, nil, 1},
+		{"a tag to clean", []Item{with(func(it *Item) { it.Tags = []string{"Ops"} })}, nil, 1},
+		{"an unknown type", []Item{with(func(it *Item) { it.Type = "entity" })}, nil, 1},
+		{"a skip without a reason", nil, []Skip{{"a", ""}}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := itemProblems(KindText, tt.items, tt.skips); len(got) != tt.want {
+				t.Errorf("itemProblems = %q, want %d problems", got, tt.want)
+			}
+		})
 	}
 }
 

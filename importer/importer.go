@@ -5,7 +5,8 @@
 //
 // It does the I/O the memories package does not: it resolves and guards the
 // path (symlinks followed, inside the home folder or an allowed root), walks
-// folders (skipping .obsidian/, .trash/, hidden folders and attachments,
+// folders (skipping hidden files and folders — .obsidian/, .trash/, .git/ —
+// but for the instructions and auto memory inside .claude/, and attachments;
 // following symlinked folders without looping), refuses binary, oversized and
 // undecodable files with a reason, detects each file's kind by its content as
 // well as its name, and parses files in parallel. The output is in a stable

@@ -54,9 +54,12 @@ func readNote(path string, data []byte) (*note, *Skip) {
 		return nil, &Skip{Source: path, Reason: "the frontmatter does not parse: " + parseMessage(err)}
 	}
 	m := n.Memory(path, time.Time{})
-	out := &note{title: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), tags: m.Tags, aliases: m.Aliases, body: n.Body, raw: n}
+	out := &note{title: cleanTitle(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))), tags: m.Tags, aliases: m.Aliases, body: n.Body, raw: n}
 	if t := cleanTitle(n.String("title")); t != "" {
 		out.title = t
+	}
+	if out.title == "" {
+		out.title = "Untitled" // a file named ".md"
 	}
 	// The project property as written: Memory gives a note without a usable
 	// one the default project, but an import leaves that to its caller.
@@ -114,7 +117,8 @@ func sectionItems(path, title string, body []byte, base Item) ([]Item, []Skip) {
 	body = normalizeNewlines(body)
 	var items []Item
 	var skips []Skip
-	for _, s := range sections(body, title) {
+	secs := sections(body, title)
+	for _, s := range secs {
 		it := base
 		it.Title = joinTitle(s.path, title)
 		it.Source = path
@@ -129,9 +133,7 @@ func sectionItems(path, title string, body []byte, base Item) ([]Item, []Skip) {
 			}
 			continue
 		}
-		// NUL is not text (memories refuse it); CommonMark reads it as U+FFFD.
-		content := strings.ReplaceAll(s.content, "\x00", "\uFFFD")
-		pieces := itemsOf(it, content)
+		pieces := itemsOf(it, s.content)
 		for i := range pieces {
 			p := &pieces[i]
 			if len(pieces) > 1 {
@@ -151,8 +153,11 @@ func sectionItems(path, title string, body []byte, base Item) ([]Item, []Skip) {
 	}
 	if len(items) == 0 && len(skips) == 0 {
 		reason := "empty"
-		if len(bytes.TrimSpace(body)) > 0 {
+		switch {
+		case len(secs) > 1:
 			reason = "only headings, no text under them"
+		case len(bytes.TrimSpace(body)) > 0:
+			reason = tooShort(0)
 		}
 		skips = append(skips, Skip{Source: path, Reason: reason})
 	}

@@ -158,6 +158,7 @@ func TestParseMarkdown(t *testing.T) {
 		{name: "empty", in: "", wantSkips: []Skip{{path, "empty"}}},
 		{name: "white space", in: "\n \n\t\n", wantSkips: []Skip{{path, "empty"}}},
 		{name: "only a frontmatter", in: "---\ntitle: Placeholder\ntags: [todo]\n---\n", wantSkips: []Skip{{path, "empty"}}},
+		{name: "no letters", in: "***\n!? --\n", wantSkips: []Skip{{path, tooShort(0)}}},
 		{name: "only headings", in: "# Reading\n## Now\n## Next\n### Fiction\n", wantSkips: []Skip{{path, "only headings, no text under them"}}},
 		{name: "no headings", in: "\n" + text + "\n", wantItems: []Item{item("Note", "", text)}},
 		{
@@ -263,6 +264,22 @@ func TestParseMarkdown(t *testing.T) {
 			}
 			checkItems(t, KindMarkdown, items, skips)
 		})
+	}
+}
+
+func TestParseMarkdownTitleFromFileName(t *testing.T) {
+	const text = "Restart the search workers after every schema change."
+	tests := []struct{ path, want string }{
+		{"notes/2024-03-12 Sprint review.md", "2024-03-12 Sprint review"},
+		{"notes/Recette des crêpes.markdown", "Recette des crêpes"},
+		{"notes/tab\there.md", "tab here"},
+		{"notes/.md", "Untitled"},
+	}
+	for _, tt := range tests {
+		items, _ := parseMarkdown(tt.path, []byte(text))
+		if len(items) != 1 || items[0].Title != tt.want {
+			t.Errorf("parseMarkdown(%q) = %+v, want one item titled %q", tt.path, items, tt.want)
+		}
 	}
 }
 

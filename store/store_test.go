@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/bench"
+	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/vault"
@@ -690,4 +692,79 @@ func TestHostileQueries(t *testing.T) {
 			t.Errorf("recall %q found %d, want %d", q, got, want)
 		}
 	}
+}
+
+// TestImportFixtures imports every kind of source in fixtures/import through
+// the real store: every candidate is saved or refused for a reason a person
+// can act on (never a validation error), recall finds imported content, the
+// map of contents lists it, and a second import adds nothing.
+func TestImportFixtures(t *testing.T) {
+	// The fixtures' Claude Code folder is committed as dot-claude: git and
+	// editors hide dot folders. It is copied in as .claude.
+	root := filepath.Join(t.TempDir(), "home")
+	err := filepath.WalkDir("../fixtures/import", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel("../fixtures/import", p)
+		target := filepath.Join(root, strings.ReplaceAll(rel, "dot-claude", ".claude"))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o700)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o600)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, time.Second)
+	svc := memories.NewService(e.st, memories.WithImporter(&importer.Source{Options: importer.Options{Home: root}}))
+	res, err := svc.Import(context.Background(), memories.ImportRequest{Path: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(res.Message())
+	for _, r := range res.Rejected {
+		t.Logf("rejected %s: %s", r.Source, r.Reason)
+	}
+	// The fixtures are ordinary notes and chats: nothing in them is unsafe
+	// (a chat's "Assistant:" turns once were, as forged transcript turns).
+	if res.Imported < 40 || res.Unsafe != 0 {
+		t.Errorf("%s: want at least 40 memories from the fixtures, none unsafe", res.Message())
+	}
+	for _, s := range res.Skips {
+		if strings.Contains(s.Reason, "title:") || strings.Contains(s.Reason, "tags:") || strings.Contains(s.Reason, "content:") {
+			t.Errorf("a candidate failed validation: %s: %s", s.Source, s.Reason)
+		}
+	}
+	kinds := map[string]int{}
+	for _, m := range e.list() {
+		n, err := vault.ParseNote([]byte(e.read(m.Path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds[n.Memory(m.Path, time.Time{}).Provenance.SourceTool]++
+	}
+	for _, k := range []string{"markdown", "claude_md", "agents_md", "claude_memory", "mcp_memory", "json", "text", "claude_export", "chatgpt_export"} {
+		if kinds["import:"+k] == 0 {
+			t.Errorf("no memory imported from a %s source (%v)", k, kinds)
+		}
+	}
+	if ids := e.recall("flush the DNS cache on macOS"); len(ids) == 0 {
+		t.Error("recall does not find the imported ChatGPT conversation")
+	}
+	if idx := e.read("_index.md"); !strings.Contains(idx, "## general") {
+		t.Errorf("the map of contents has no general section:\n%.500s", idx)
+	}
+	again, err := svc.Import(context.Background(), memories.ImportRequest{Path: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Imported != 0 || again.Duplicates != res.Imported+res.Duplicates {
+		t.Errorf("second import: %s; first: %s", again.Message(), res.Message())
+	}
+	e.checkInStep()
 }
