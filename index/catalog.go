@@ -68,6 +68,9 @@ type Catalog struct {
 	base      *baseFile // nil for an empty catalog
 	over      map[string]*Record
 	overIDs   map[string]string // id → path of readable overlay records
+	// overFIDs indexes the overlay's readable records by the id written in
+	// them, for Holders; built on first use.
+	overFIDs map[string][]string
 	overDirs  map[string]int64  // folder → time, from the journal
 	journaled int
 	// journalLen is how many bytes of the journal hold committed batches: what
@@ -209,7 +212,17 @@ func (c *Catalog) Holders(fid string) ([]*Record, error) {
 			add(r)
 		}
 	}
-	for _, p := range slices.Sorted(maps.Keys(c.over)) {
+	if c.overFIDs == nil {
+		c.overFIDs = map[string][]string{}
+		for p, r := range c.over {
+			if r != nil && r.Broken == "" && r.FID != "" {
+				c.overFIDs[r.FID] = append(c.overFIDs[r.FID], p)
+			}
+		}
+	}
+	paths := slices.Clone(c.overFIDs[fid])
+	slices.Sort(paths)
+	for _, p := range paths {
 		add(c.over[p])
 	}
 	return out, nil
@@ -455,9 +468,15 @@ func (c *Catalog) Put(changes map[string]*Record) {
 		if old, ok := c.over[p]; ok && old != nil && c.overIDs[old.ID] == p {
 			delete(c.overIDs, old.ID)
 		}
+		if old := c.over[p]; old != nil && c.overFIDs != nil {
+			c.overFIDs[old.FID] = slices.DeleteFunc(c.overFIDs[old.FID], func(q string) bool { return q == p })
+		}
 		c.over[p] = r
 		if r != nil && r.Broken == "" {
 			c.overIDs[r.ID] = p
+			if c.overFIDs != nil && r.FID != "" {
+				c.overFIDs[r.FID] = append(c.overFIDs[r.FID], p)
+			}
 		}
 	}
 	c.entries = nil
@@ -587,7 +606,7 @@ func (c *Catalog) Write(dir string, dirs []vault.DirStat, observedAt time.Time) 
 		_ = c.base.close()
 	}
 	c.base = b
-	c.over, c.overIDs, c.overDirs = map[string]*Record{}, map[string]string{}, map[string]int64{}
+	c.over, c.overIDs, c.overDirs, c.overFIDs = map[string]*Record{}, map[string]string{}, map[string]int64{}, nil
 	c.journaled, c.journalLen, c.entries = 0, 0, nil
 	return nil
 }

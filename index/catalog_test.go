@@ -831,6 +831,46 @@ func TestHolders(t *testing.T) {
 	}
 }
 
+// TestHoldersAfterPut: Holders indexes the overlay by written id on first use;
+// later Puts keep that index right, as a catalog that never looked agrees.
+func TestHoldersAfterPut(t *testing.T) {
+	c := idCatalogs(t)["journal"]
+	if _, err := c.Holders(idA); err != nil { // builds the index
+		t.Fatal(err)
+	}
+	moved := rec("j/copy2.md", memories.DerivedID("j/copy2.md"), "no longer a copy")
+	moved.FID = idC2
+	third := rec("k/copy3.md", memories.DerivedID("k/copy3.md"), "third copy")
+	third.FID = idA
+	changes := map[string]*Record{"j/copy2.md": moved, "proj/x/copy.md": nil, "k/copy3.md": third}
+	fresh := c.Clone() // no index yet: built after the changes
+	c.Put(changes)
+	fresh.Put(changes)
+	for _, fid := range []string{idA, idC2} {
+		got, err := c.Holders(fid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := fresh.Holders(fid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		paths := func(rs []*Record) []string {
+			var out []string
+			for _, r := range rs {
+				out = append(out, r.Path)
+			}
+			return out
+		}
+		if diff := cmp.Diff(paths(got), paths(want)); diff != "" {
+			t.Errorf("Holders(%s) after Put (-kept index +fresh):\n%s", fid, diff)
+		}
+	}
+	if got, _ := c.Holders(idA); len(got) != 2 {
+		t.Errorf("Holders(idA) = %d records, want the owner and the third copy", len(got))
+	}
+}
+
 func TestByNoteName(t *testing.T) {
 	cats := idCatalogs(t)
 	for _, tc := range []struct {

@@ -107,7 +107,7 @@ func (r *ImportResult) Message() string {
 
 const (
 	// importBatch is how many memories are saved per lock and commit.
-	importBatch = 500
+	importBatch = 2000
 	// preloadAbove is how many candidates make it cheaper to fingerprint
 	// every stored memory once than to ask the index about each candidate.
 	preloadAbove = 200

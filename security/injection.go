@@ -412,9 +412,14 @@ func concealmentForms() []form {
 				`|` + w(neg+` (?:ever )?(?:reveal|disclose|share|repeat|mention|expose|leak|discuss) (?:these|this|your|my|the following|the above) (?:instr[a-z]*|rules|notes?|memory|prompt|system prompt|directives|guidelines)\b`),
 		},
 		{
-			// keep this secret from the user; hide this change from the diff summary
+			// keep these notes confidential, keep it secret from the user,
+			// keep it between us; hide this change from the diff summary.
+			// "Keep it secret" alone is what a note says of a key, not of
+			// itself: for it, that, them the person kept out, or "between
+			// us", must be said.
 			triggers: []string{"keep", "hide"},
-			pattern: w(`keep (?:this|it|these|the following|that|all of this|them)(?: (?:notes?|memory|instr[a-z]*|information))? (?:a |completely |strictly )?(?:secret|hidden|confidential|private|quiet|between us)\b`) +
+			pattern: w(`keep (?:this|these|the following|all of this)(?: (?:notes?|memory|instr[a-z]*|information|message))? (?:a |completely |strictly )?(?:secret|hidden|confidential|private|quiet)\b`) +
+				`|` + w(`keep (?:it|that|them)(?: (?:a |completely |strictly )?(?:secret|hidden|confidential|private|quiet) (?:from|to) (?:the |your |this )?`+person+`| (?:just )?between (?:us|you and me|ourselves))\b`) +
 				`|` + w(`hide (?:this|these|it|that|the|your)(?: [\w-]+)? (?:(?:changes?|steps?|actions?|commands?|instr[a-z]*|notes?|edits?|lines?|patch) )?from (?:the |your )?(?:`+person+`|diff|summary|logs?|output|review)\b`),
 		},
 		{

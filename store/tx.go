@@ -202,15 +202,17 @@ func (t *tx) AssignPaths(ms []*memories.Memory) error { return t.s.v.AssignPaths
 
 func (t *tx) CreateAll(_ context.Context, ms []*memories.Memory) error {
 	written, err := t.s.v.CreateAll(ms)
-	// Indexed from what was written, not read back: a large import would
-	// otherwise read every note again. Notes written before an error are
-	// indexed too.
+	// Indexed from the memories and what was written, neither read back nor
+	// parsed again: a large import would otherwise do both for every note.
+	// Notes written before an error are indexed too.
+	byPath := make(map[string]*memories.Memory, len(ms))
+	for _, m := range ms {
+		byPath[m.Path] = m
+	}
 	recs := make(map[string]*index.Record, len(written))
 	for _, w := range written {
-		r, m, rerr := t.s.noteRecord(w.Stat, w.Data)
-		if rerr != nil {
-			return errors.Join(err, fmt.Errorf("index %s: %w", w.Stat.Path, rerr))
-		}
+		m := byPath[w.Stat.Path]
+		r := &index.Record{Entry: memories.EntryOf(m), Size: w.Stat.Size, MTime: w.Stat.MTime, Hash: hash(w.Data), FID: m.ID}
 		t.ch.put(r, m)
 		recs[w.Stat.Path] = r
 	}

@@ -11,9 +11,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -276,30 +279,42 @@ func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
 			out = placed
 		}
 	}()
-	for i, m := range ms {
-		n, err := NewNote(m)
-		if err != nil {
-			return nil, err
-		}
-		data, err := n.Bytes()
-		if err != nil {
-			return nil, err
-		}
+	for _, m := range ms {
 		if d := path.Dir(m.Path); !made[d] {
 			if err := MkdirAll(v.Abs(d)); err != nil {
 				return nil, err
 			}
 			made[d] = true
 		}
+	}
+	// Rendering and writing the temporary files is most of the work and
+	// independent per note: it runs on every core.
+	errs := make([]error, len(ms))
+	inParallel(len(ms), func(i int) {
+		m := ms[i]
+		n, err := NewNote(m)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		data, err := n.Bytes()
+		if err != nil {
+			errs[i] = err
+			return
+		}
 		dir, base := path.Split(m.Path)
 		tmp := v.Abs(path.Join(dir, "."+base+tempMarker+batch+strconv.Itoa(i)))
 		st, err := writeTempNamed(tmp, data)
 		if err != nil {
-			return nil, fmt.Errorf("write %s: %w", m.Path, err)
+			errs[i] = fmt.Errorf("write %s: %w", m.Path, err)
+			return
 		}
 		tmps[i] = tmp
 		st.Path = m.Path
 		out[i] = Written{Data: data, Stat: st}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	if err := syncFiles(v.Dir, slices.Values(tmps)); err != nil {
 		return nil, err
@@ -378,4 +393,21 @@ func (v *Vault) CleanTemps(temps []string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// inParallel calls fn for 0 … n-1 on as many goroutines as there are cores.
+func inParallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
