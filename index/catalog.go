@@ -65,13 +65,13 @@ type Catalog struct {
 	// so they are checked by content (see RacyAfter).
 	WrittenAt int64
 
-	base      *baseFile // nil for an empty catalog
-	over      map[string]*Record
-	overIDs   map[string]string // id → path of readable overlay records
+	base    *baseFile // nil for an empty catalog
+	over    map[string]*Record
+	overIDs map[string]string // id → path of readable overlay records
 	// overFIDs indexes the overlay's readable records by the id written in
 	// them, for Holders; built on first use.
-	overFIDs map[string][]string
-	overDirs  map[string]int64  // folder → time, from the journal
+	overFIDs  map[string][]string
+	overDirs  map[string]int64 // folder → time, from the journal
 	journaled int
 	// journalLen is how many bytes of the journal hold committed batches: what
 	// follows is a torn tail that the next append must drop.
