@@ -323,8 +323,8 @@ func importRuns(e *env, tmp string, n, size int) ([]result, error) {
 		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			rss = float64(ru.Maxrss) / 1024
 		}
-		summary := strings.SplitN(stdout.String(), "\n", 2)[0]
-		rs = append(rs, result{Size: size, Op: fmt.Sprintf("import %d notes into the %s (process): %s", n, into.name, summary),
+		fmt.Fprintf(os.Stderr, "  import into the %s: %s\n", into.name, strings.SplitN(stdout.String(), "\n", 2)[0])
+		rs = append(rs, result{Size: size, Op: fmt.Sprintf("import %d notes into the %s (process)", n, into.name),
 			Runs: 1, P50ms: ms(d), P99ms: ms(d), MaxRSS: rss, Target: map[bool]string{true: "≤ 5 s", false: ""}[into.name == "empty vault"]})
 	}
 	return rs, nil
