@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/cortexmem/cortex/memories"
@@ -51,6 +52,18 @@ type Options struct {
 // opens what it needs, so any number of processes can use one log at once.
 type Log struct {
 	o Options
+	// memo keeps the last cache file read, for a long-running process that
+	// reads stats again and again: it is reused while the file is unchanged.
+	mu   sync.Mutex
+	memo struct {
+		fi    os.FileInfo
+		token string
+		c     *cache
+		// tail is the accesses of the log from tailOf.offset to tailTo.
+		tailOf *cache
+		tailTo int64
+		tail   map[string]memories.AccessStat
+	}
 }
 
 var _ memories.AccessLog = (*Log)(nil)
@@ -188,38 +201,91 @@ func (l *Log) Stats(ctx context.Context, ids []string) (map[string]memories.Acce
 	if err != nil {
 		return nil, err
 	}
-	c := loadCache(l.path(CacheName), token, fi.Size())
-	tail, err := readFrom(f, c.offset, fi.Size())
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c := l.cachedLocked(token, fi.Size())
+	// The lines after the cache, folded: a long-running reader keeps them
+	// and reads only what was appended since its last call.
+	m := &l.memo
+	if m.tailOf != c || m.tailTo > fi.Size() {
+		m.tailOf, m.tailTo, m.tail = c, c.offset, map[string]memories.AccessStat{}
+	}
+	more, err := readFrom(f, m.tailTo, fi.Size())
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(tail)) > l.o.CacheAbove {
+	foldLines(more, m.tail, nil)
+	m.tailTo += int64(len(more))
+	if m.tailTo-c.offset > l.o.CacheAbove {
 		// Fold the tail into a new cache, so that the next reader does not
 		// parse it again. Two readers doing this at once write equal files.
 		all := c.all()
-		foldLines(tail, all, nil)
+		for id, st := range m.tail {
+			all[id] = merge(all[id], st)
+		}
 		recs := toRecords(all)
-		c = &cache{token: token, offset: c.offset + int64(len(tail)), n: len(recs), recs: recs}
-		if err := vault.WriteDerived(l.path(CacheName), c.encode()); err != nil {
+		nc := &cache{token: token, offset: m.tailTo, n: len(recs), recs: recs}
+		if err := vault.WriteDerived(l.path(CacheName), nc.encode()); err != nil {
 			return nil, fmt.Errorf("access cache: %w", err)
 		}
-		tail = nil
+		l.memo.c, l.memo.fi, l.memo.token = nc, nil, token
+		if fi, err := os.Stat(l.path(CacheName)); err == nil {
+			l.memo.fi = fi
+		}
+		c = nc
+		m.tailOf, m.tailTo, m.tail = c, c.offset, map[string]memories.AccessStat{}
 	}
-	var want map[string]bool
 	out := map[string]memories.AccessStat{}
 	if ids == nil {
 		out = c.all()
-	} else {
-		want = make(map[string]bool, len(ids))
-		for _, id := range ids {
-			want[id] = true
-			if r, ok := c.find(id); ok {
-				out[id] = r.stat()
-			}
+		for id, st := range m.tail {
+			out[id] = merge(out[id], st)
+		}
+		return out, nil
+	}
+	for _, id := range ids {
+		st, ok := m.tail[id]
+		if r, found := c.find(id); found {
+			st, ok = merge(r.stat(), st), true
+		}
+		if ok {
+			out[id] = merge(memories.AccessStat{}, st) // a copy: the memo's maps stay the memo's
 		}
 	}
-	foldLines(tail, out, want)
 	return out, nil
+}
+
+// merge adds the accesses of b to a's, in a new stat.
+func merge(a, b memories.AccessStat) memories.AccessStat {
+	out := memories.AccessStat{Counts: make(map[string]int, len(a.Counts)+len(b.Counts)), Last: a.Last}
+	for src, n := range a.Counts {
+		out.Counts[src] += n
+	}
+	for src, n := range b.Counts {
+		out.Counts[src] += n
+	}
+	if b.Last.After(out.Last) {
+		out.Last = b.Last
+	}
+	return out
+}
+
+// cachedLocked is loadCache, reusing the cache read last when its file, the
+// log's token and the log's size allow. l.mu is held.
+func (l *Log) cachedLocked(token string, size int64) *cache {
+	p := l.path(CacheName)
+	fi, err := os.Stat(p)
+	m := &l.memo
+	if err == nil && m.c != nil && m.fi != nil && m.token == token && m.c.offset <= size && os.SameFile(fi, m.fi) &&
+		fi.Size() == m.fi.Size() && fi.ModTime().Equal(m.fi.ModTime()) {
+		return m.c
+	}
+	c := loadCache(p, token, size)
+	m.fi, m.token, m.c = fi, token, c
+	if err != nil {
+		m.fi = nil
+	}
+	return c
 }
 
 // readToken reads the log's header line; a log without one (damaged, or

@@ -274,3 +274,54 @@ func TestConcurrentWriters(t *testing.T) {
 		t.Errorf("shared memory: %d accesses counted, want %d", n, writers*each)
 	}
 }
+
+// TestLongLivedReader: a Log kept by a long-running process remembers what it
+// read, and still sees what another process appends, rewrites or compacts.
+// The expected stats are counted from the accesses recorded, not read back.
+func TestLongLivedReader(t *testing.T) {
+	dir := t.TempDir()
+	reader := Open(Options{Dir: dir, CacheAbove: 400})
+	writer := Open(Options{Dir: dir, CacheAbove: 400})
+	want := map[string]memories.AccessStat{}
+	record := func(a memories.Access) {
+		put(t, writer, a)
+		st := want[a.ID]
+		if st.Counts == nil {
+			st.Counts = map[string]int{}
+		}
+		st.Counts[sourceName(a.Source)]++
+		if a.Time.After(st.Last) {
+			st.Last = a.Time
+		}
+		want[a.ID] = st
+	}
+	for i := 0; i < 30; i++ {
+		record(acc(i%4, memories.AccessRecall, i))
+		if i%3 == 0 {
+			stats(t, writer) // the writer's reads rewrite the cache now and then
+		}
+		if diff := cmp.Diff(stats(t, reader), want); diff != "" {
+			t.Fatalf("after %d accesses (-long-lived +recorded):\n%s", i+1, diff)
+		}
+		if diff := cmp.Diff(stats(t, reader, id(1), id(9)), keepIDs(want, id(1))); diff != "" {
+			t.Fatalf("some ids after %d accesses (-long-lived +recorded):\n%s", i+1, diff)
+		}
+	}
+	if err := writer.Compact(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	record(acc(2, memories.AccessContext, 99))
+	if diff := cmp.Diff(stats(t, reader), want); diff != "" {
+		t.Errorf("after compaction (-long-lived +recorded):\n%s", diff)
+	}
+}
+
+func keepIDs(all map[string]memories.AccessStat, ids ...string) map[string]memories.AccessStat {
+	out := map[string]memories.AccessStat{}
+	for _, id := range ids {
+		if st, ok := all[id]; ok {
+			out[id] = st
+		}
+	}
+	return out
+}

@@ -662,3 +662,34 @@ func splitPath(p string) (string, string) {
 	dir, name := path.Split(p)
 	return strings.TrimSuffix(dir, "/"), name
 }
+
+// Stamp identifies the catalog files of a generation as they are on disk: a
+// catalog loaded under a stamp is current while the files keep it (a writer
+// appends to the journal or replaces the base, which changes it).
+type Stamp struct {
+	base, journal os.FileInfo
+}
+
+// CatalogStamp stats the catalog files of dir.
+func CatalogStamp(dir string) (Stamp, error) {
+	var s Stamp
+	var err error
+	if s.base, err = os.Stat(filepath.Join(dir, catalogFile)); err != nil {
+		return Stamp{}, err
+	}
+	if s.journal, err = os.Stat(filepath.Join(dir, journalFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return Stamp{}, err
+	}
+	return s, nil
+}
+
+// Equal reports whether both stamps saw the same files.
+func (s Stamp) Equal(o Stamp) bool {
+	same := func(a, b os.FileInfo) bool {
+		if a == nil || b == nil {
+			return a == nil && b == nil
+		}
+		return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+	}
+	return s.base != nil && same(s.base, o.base) && same(s.journal, o.journal)
+}

@@ -1,6 +1,7 @@
 package memories
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -110,6 +111,16 @@ type Provenance struct {
 func (p Provenance) IsZero() bool {
 	return len(p.EventIDs) == 0 && p.SourceSession == "" && p.SourceTool == "" &&
 		p.SourcePath == "" && p.DerivedFrom == "" && p.SourceHash == ""
+}
+
+// Clone returns a deep copy of m.
+func (m *Memory) Clone() *Memory {
+	c := *m
+	c.Tags = slices.Clone(m.Tags)
+	c.Aliases = slices.Clone(m.Aliases)
+	c.Related = slices.Clone(m.Related)
+	c.Provenance.EventIDs = slices.Clone(m.Provenance.EventIDs)
+	return &c
 }
 
 // Content is the body without the blank lines and spaces around it: what was saved.

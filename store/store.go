@@ -62,6 +62,11 @@ type Options struct {
 	// by every command that starts at least Freshness after it. 0 checks every
 	// note before every command.
 	Freshness time.Duration
+	// Resident keeps the catalog, the open index (for Linger after each
+	// read) and parsed notes between calls: for a long-running process such
+	// as the MCP server, where most of a recall's time would otherwise go to
+	// loading them again.
+	Resident bool
 }
 
 // Store is the vault and its index.
@@ -73,6 +78,7 @@ type Store struct {
 	freshness time.Duration
 	now       func() time.Time
 	warn      func(string)
+	res       *resident // nil unless Options.Resident
 }
 
 var _ memories.Backend = (*Store)(nil)
@@ -91,6 +97,9 @@ func Open(o Options) (*Store, error) {
 	s := &Store{
 		v: o.Vault, idx: index.New(filepath.Join(o.StateDir, indexDir)), state: o.StateDir,
 		timeout: o.LockTimeout, freshness: o.Freshness, now: o.Now, warn: o.Warn,
+	}
+	if o.Resident {
+		s.res = &resident{}
 	}
 	if s.timeout <= 0 {
 		s.timeout = 10 * time.Second
@@ -115,6 +124,10 @@ func (s *Store) lockWrite(ctx context.Context) (*vault.Lock, error) {
 }
 
 func (s *Store) lockIndex(ctx context.Context, shared bool) (*vault.Lock, error) {
+	if !shared && s.res != nil {
+		// This process's own lingering reader would keep its writer out.
+		s.res.drop()
+	}
 	p := filepath.Join(s.state, indexLockFile)
 	if shared {
 		return vault.AcquireShared(ctx, p, s.timeout)
@@ -138,6 +151,11 @@ func closeCatalog(c *index.Catalog, err *error) {
 
 // View implements memories.Backend.
 func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err error) {
+	if s.res != nil {
+		if handled, err := s.viewResident(ctx, fn); handled {
+			return err
+		}
+	}
 	synced, rebuilt := false, false
 	for {
 		rl, err := s.lockIndex(ctx, true)

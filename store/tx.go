@@ -22,6 +22,9 @@ type snapshot struct {
 	// reader's snapshot runs inside one already.
 	lock     *vault.Lock
 	needLock bool
+	// resident, when set, owns b and its lock (they outlive the snapshot)
+	// and caches parsed notes.
+	resident *resident
 }
 
 var _ memories.Snapshot = (*snapshot)(nil)
@@ -60,7 +63,28 @@ func (sn *snapshot) ShortID(id string) string {
 }
 
 func (sn *snapshot) Load(_ context.Context, path string) (*memories.Memory, error) {
-	return sn.s.v.Load(path)
+	r := sn.resident
+	if r == nil {
+		return sn.s.v.Load(path)
+	}
+	rec, err := sn.cat.Get(path)
+	if err != nil || rec == nil || rec.Broken != "" {
+		return sn.s.v.Load(path)
+	}
+	if m := r.note(rec); m != nil {
+		return m, nil
+	}
+	got, m, err := sn.s.readNote(vault.FileStat{Path: path})
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		return sn.s.v.Load(path) // broken since it was indexed: say so as Load does
+	}
+	if got.Hash == rec.Hash && got.Size == rec.Size {
+		r.keep(rec, m)
+	}
+	return m, nil
 }
 
 func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]memories.Hit, error) {
@@ -98,7 +122,11 @@ func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]m
 }
 
 // close closes the Bleve index and the lock it took, keeping the first error.
+// A resident snapshot's index is its resident's to close.
 func (sn *snapshot) close(err *error) {
+	if sn.resident != nil {
+		return
+	}
 	if sn.b != nil {
 		if cerr := sn.b.Close(); *err == nil {
 			*err = cerr
@@ -167,6 +195,12 @@ func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, event
 		wg.Add(1)
 		go func() { defer wg.Done(); errs[i] = f() }()
 	}
+	// The map of contents is spliced from the catalog as it was before this
+	// change: cloned before commit starts changing it on another goroutine.
+	var before *index.Catalog
+	if len(recs) > 0 {
+		before = st.cat.Clone()
+	}
 	run(0, func() error {
 		err := s.commit(ctx, st, docs, recs)
 		if needsRebuild(err) {
@@ -179,8 +213,7 @@ func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, event
 		}
 		return err
 	})
-	if len(recs) > 0 {
-		before := st.cat.Clone() // commit changes st.cat meanwhile
+	if before != nil {
 		run(1, func() error { return s.writeMap(before, recs) })
 	}
 	run(2, func() error { return vault.AppendEvents(s.EventLog(), events) })

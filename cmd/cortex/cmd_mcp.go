@@ -59,6 +59,7 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 		}
 		defer ln.Close()
 	}
+	a.resident = true
 	svc, err := a.open()
 	if err != nil {
 		return err

@@ -27,6 +27,9 @@ type app struct {
 
 	flags  config.Flags
 	asJSON bool
+	// resident keeps the store's catalog, index and parsed notes between
+	// calls: for the long-running MCP server.
+	resident bool
 
 	settings *config.Settings
 	store    *store.Store
@@ -128,7 +131,8 @@ func (a *app) open() (*memories.Service, error) {
 	}
 	st, err := store.Open(store.Options{
 		Vault: v, StateDir: a.settings.Home, LockTimeout: a.settings.LockTimeout, Freshness: a.settings.Freshness,
-		Warn: func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) },
+		Resident: a.resident,
+		Warn:     func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) },
 	})
 	if err != nil {
 		return nil, err

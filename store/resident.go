@@ -1,0 +1,154 @@
+package store
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/cortexmem/cortex/index"
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// Linger is how long a resident store (Options.Resident) keeps the index open
+// after a read, holding the shared index lock: calls that follow one another
+// within it reuse the open index. A writer in another process waits at most
+// this long for its moment of exclusive access; a writer in this process
+// closes the index first.
+const Linger = 200 * time.Millisecond
+
+// maxCachedNotes bounds the parsed notes a resident store keeps.
+const maxCachedNotes = 50000
+
+// resident is what a long-running process (the MCP server) keeps between
+// reads: the loaded catalog while its files are unchanged, the open
+// read-only index while reads follow each other closely, and parsed notes
+// while their files are unchanged. A one-shot command keeps nothing.
+type resident struct {
+	mu    sync.Mutex
+	gen   string
+	stamp index.Stamp
+	cat   *index.Catalog
+	lock  *vault.Lock  // the shared index lock, while lingering
+	b     *index.Bleve // open under lock
+	timer *time.Timer
+	notes map[string]cachedNote
+}
+
+type cachedNote struct {
+	size, mtime int64
+	hash        uint64
+	m           *memories.Memory
+}
+
+// viewResident is View for a resident store. It returns handled false when the
+// vault needs a sync first (or anything is unusual), for View to do it the
+// ordinary way.
+func (s *Store) viewResident(ctx context.Context, fn func(memories.Snapshot) error) (handled bool, err error) {
+	r := s.res
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	if r.lock == nil {
+		if r.lock, err = s.lockIndex(ctx, true); err != nil {
+			return true, err
+		}
+	}
+	gen, err := s.idx.Current()
+	if err != nil {
+		r.dropLocked()
+		return false, nil
+	}
+	stamp, err := index.CatalogStamp(gen)
+	if err != nil {
+		r.dropLocked()
+		return false, nil
+	}
+	if r.cat == nil || gen != r.gen || !stamp.Equal(r.stamp) {
+		r.closeIndexLocked()
+		if r.cat != nil {
+			_ = r.cat.Close()
+			r.cat = nil
+		}
+		g, cat, err := s.load()
+		if err != nil {
+			r.dropLocked()
+			return false, nil
+		}
+		// The catalog may have changed between the stamp and the load:
+		// stamp it again after, and trust it only if both agree.
+		after, err := index.CatalogStamp(g)
+		if err != nil || g != gen || !after.Equal(stamp) {
+			_ = cat.Close()
+			r.dropLocked()
+			return false, nil
+		}
+		r.gen, r.stamp, r.cat = gen, stamp, cat
+	}
+	scan, err := s.scan(gen, r.cat, false)
+	if err != nil || !scan.Clean() || scan.Unsettled > 0 || len(scan.Temps) > 0 {
+		// Something to index, settle or clean: the ordinary way does it.
+		r.dropLocked()
+		return false, nil
+	}
+	snap := &snapshot{s: s, cat: r.cat, gen: gen, b: r.b, resident: r}
+	err = fn(snap)
+	r.b = snap.b
+	if err != nil && needsRebuild(err) {
+		r.dropLocked()
+		return false, nil
+	}
+	r.timer = time.AfterFunc(Linger, r.drop)
+	return true, err
+}
+
+// drop closes the index, releases the lock and forgets the catalog.
+func (r *resident) drop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.dropLocked()
+}
+
+func (r *resident) dropLocked() {
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	r.closeIndexLocked()
+	if r.cat != nil {
+		_ = r.cat.Close()
+		r.cat = nil
+	}
+	r.gen, r.stamp = "", index.Stamp{}
+}
+
+// closeIndexLocked closes the open index and releases the shared lock.
+func (r *resident) closeIndexLocked() {
+	if r.b != nil {
+		_ = r.b.Close()
+		r.b = nil
+	}
+	if r.lock != nil {
+		_ = r.lock.Release()
+		r.lock = nil
+	}
+}
+
+// note returns the parsed note at path when the catalog's record of it
+// matches what was parsed, a copy the caller may change.
+func (r *resident) note(rec *index.Record) *memories.Memory {
+	c, ok := r.notes[rec.Path]
+	if !ok || c.size != rec.Size || c.mtime != rec.MTime || c.hash != rec.Hash {
+		return nil
+	}
+	return c.m.Clone()
+}
+
+func (r *resident) keep(rec *index.Record, m *memories.Memory) {
+	if r.notes == nil || len(r.notes) >= maxCachedNotes {
+		r.notes = map[string]cachedNote{}
+	}
+	r.notes[rec.Path] = cachedNote{size: rec.Size, mtime: rec.MTime, hash: rec.Hash, m: m.Clone()}
+}
