@@ -45,6 +45,15 @@ type cachedNote struct {
 // vault needs a sync first (or anything is unusual), for View to do it the
 // ordinary way.
 func (s *Store) viewResident(ctx context.Context, fn func(memories.Snapshot) error) (handled bool, err error) {
+	var settle func()
+	handled, err = s.viewResidentLocked(ctx, fn, &settle)
+	if settle != nil {
+		settle() // after the resident state is unlocked: settling writes
+	}
+	return handled, err
+}
+
+func (s *Store) viewResidentLocked(ctx context.Context, fn func(memories.Snapshot) error, settle *func()) (handled bool, err error) {
 	r := s.res
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -88,10 +97,16 @@ func (s *Store) viewResident(ctx context.Context, fn func(memories.Snapshot) err
 		r.gen, r.stamp, r.cat = gen, stamp, cat
 	}
 	scan, err := s.scan(gen, r.cat, false)
-	if err != nil || !scan.Clean() || scan.Unsettled > 0 || len(scan.Temps) > 0 {
-		// Something to index, settle or clean: the ordinary way does it.
+	if err != nil || !scan.Clean() || len(scan.Temps) > 0 {
+		// Something to index or clean: the ordinary way does it.
 		r.dropLocked()
 		return false, nil
+	}
+	if scan.full && scan.Unsettled > 0 {
+		// Clean, with notes too recent to trust by their times alone: record
+		// what the check saw once the answer is given, as View does.
+		writtenAt := r.cat.WrittenAt
+		*settle = func() { s.settle(ctx, gen, writtenAt, scan) }
 	}
 	snap := &snapshot{s: s, cat: r.cat, gen: gen, b: r.b, resident: r}
 	err = fn(snap)

@@ -26,9 +26,12 @@ import (
 	"text/tabwriter"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/cortexmem/cortex/access"
 	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/config"
+	cmcp "github.com/cortexmem/cortex/mcp"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/security"
 	"github.com/cortexmem/cortex/store"
@@ -266,10 +269,10 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 	}
 	for _, r := range inproc {
 		r.Size = n
-		switch r.Op {
-		case "recall (in-process)":
+		switch r.Target {
+		case "mcp-recall":
 			r.Target = target(n, "p50 ≤ 1 ms, p99 ≤ 5 ms", "p50 ≤ 5 ms, p99 ≤ 25 ms")
-		case "save (in-process)":
+		case "mcp-save":
 			r.Target = target(n, "p50 ≤ 3 ms", "")
 		}
 		rs = append(rs, r)
@@ -389,6 +392,12 @@ func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]res
 			recalls = append(recalls, time.Since(start))
 		}
 	}
+	// The MCP server's figures before the saves below, which leave notes too
+	// recent to trust by their times for two seconds.
+	mcpRows, err := mcpServer(e, qs, gen)
+	if err != nil {
+		return nil, err
+	}
 	// Saves with each combination of the checks, in turns, so that a change
 	// in the machine's speed during the run weighs on all of them alike. The
 	// scan's cost and the dedup's are the differences from "checks off".
@@ -427,6 +436,7 @@ func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]res
 		scans = append(scans, time.Since(start))
 	}
 	rs := []result{{Op: "recall (in-process)", Runs: len(recalls), P50ms: ms(pct(recalls, 50)), P99ms: ms(pct(recalls, 99))}}
+	rs = append(rs, mcpRows...)
 	for i, v := range variants {
 		rs = append(rs, result{Op: v.op, Runs: len(saves[i]), P50ms: ms(pct(saves[i], 50)), P99ms: ms(pct(saves[i], 99))})
 	}
@@ -461,6 +471,97 @@ func seedAccesses(home string, ids []string, end time.Time) error {
 	}
 	_, err := l.Stats(context.Background(), nil) // as the first reader would, write the cache
 	return err
+}
+
+// mcpServer times recall and save as the MCP server runs them: the service
+// call inside the handler on a resident store (what the targets are about),
+// a whole call over the SDK's in-memory transport, and a round trip with the
+// real binary over stdio.
+func mcpServer(e *env, qs []string, gen *bench.Generator) ([]result, error) {
+	ctx := context.Background()
+	v, err := vault.New(e.vault, "cortex")
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(store.Options{Vault: v, StateDir: e.home, Freshness: config.DefaultFreshness, Resident: true})
+	if err != nil {
+		return nil, err
+	}
+	svc := memories.NewService(st, memories.WithAccessLog(access.Open(access.Options{Dir: e.home})))
+	if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
+		return nil, err
+	}
+	var handler, saves, memCalls, stdioCalls []time.Duration
+	for round := 0; round < 5; round++ {
+		for _, q := range qs {
+			start := time.Now()
+			if _, err := svc.Recall(ctx, memories.RecallRequest{Query: q}); err != nil {
+				return nil, err
+			}
+			handler = append(handler, time.Since(start))
+		}
+	}
+	call := func(cs *sdk.ClientSession, q string) (time.Duration, error) {
+		start := time.Now()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "memory_recall", Arguments: map[string]any{"query": q}})
+		d := time.Since(start)
+		if err == nil && res.IsError {
+			err = fmt.Errorf("memory_recall: %v", res.Content)
+		}
+		return d, err
+	}
+	srv := cmcp.New(svc, cmcp.Options{Abs: v.Abs})
+	ct, stt := sdk.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, stt, nil); err != nil {
+		return nil, err
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		return nil, err
+	}
+	for round := 0; round < 3; round++ {
+		for _, q := range qs {
+			d, err := call(cs, q)
+			if err != nil {
+				return nil, err
+			}
+			memCalls = append(memCalls, d)
+		}
+	}
+	cs.Close()
+	cmd := e.cmd("mcp")
+	cmd.Stdin = nil
+	pcs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer pcs.Close()
+	for round := 0; round < 3; round++ {
+		for _, q := range qs {
+			d, err := call(pcs, q)
+			if err != nil {
+				return nil, err
+			}
+			stdioCalls = append(stdioCalls, d)
+		}
+	}
+	for i := 0; i < 40; i++ {
+		m := gen.Memory()
+		start := time.Now()
+		if _, err := svc.Save(ctx, memories.SaveRequest{Content: m.Body, Title: m.Title, Project: m.Project}); err != nil {
+			return nil, err
+		}
+		saves = append(saves, time.Since(start))
+	}
+	row := func(op string, ds []time.Duration, t string) result {
+		return result{Op: op, Runs: len(ds), P50ms: ms(pct(ds, 50)), P99ms: ms(pct(ds, 99)), Target: t}
+	}
+	return []result{
+		row("recall (MCP server, in the handler)", handler, "mcp-recall"),
+		row("save (MCP server, in the handler)", saves, "mcp-save"),
+		row("recall (MCP, in-memory transport)", memCalls, ""),
+		row("recall (MCP over stdio, round trip)", stdioCalls, ""),
+	}, nil
 }
 
 func target(n int, at10k, at100k string) string {
