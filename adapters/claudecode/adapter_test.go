@@ -1,0 +1,418 @@
+package claudecode
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/transcripttest"
+)
+
+var _ transcript.Adapter = (*Adapter)(nil)
+
+var update = flag.Bool("update", false, "rewrite the expected events beside the fixtures")
+
+const fixtureDir = "../../fixtures/claude-code"
+
+func fixtures(t testing.TB) []transcripttest.Fixture {
+	return transcripttest.Load(t, fixtureDir, ".jsonl")
+}
+
+// TestInvariants runs the shared suite on every Claude Code fixture and on
+// damaged copies of each.
+func TestInvariants(t *testing.T) {
+	transcripttest.Run(t, New(), fixtures(t))
+}
+
+// TestGolden compares the events of every fixture with the expected stream
+// beside it (go test -run Golden -update rewrites them).
+func TestGolden(t *testing.T) {
+	transcripttest.Golden(t, New(), fixtures(t), *update)
+}
+
+// parse reads a fixture whole.
+func parse(t *testing.T, name string) []transcript.Event {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(fixtureDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, _ := transcript.ParseBytes(New(), name, data, true)
+	return evs
+}
+
+func ofKind(evs []transcript.Event, k transcript.Kind) []transcript.Event {
+	var out []transcript.Event
+	for _, e := range evs {
+		if e.Kind == k {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestRealEditsReplay checks the file edits of the run of the real Claude Code
+// 2.1.197: applied in order to the file the run started without, they give
+// the file the run ended with — hello.txt written as "hello world" and
+// "second line", then its first line edited to "hello mock world".
+func TestRealEditsReplay(t *testing.T) {
+	edits := ofKind(parse(t, "2.1.197/b_write_edit.jsonl"), transcript.KindFileEdit)
+	if len(edits) != 2 {
+		t.Fatalf("got %d file edits, want 2", len(edits))
+	}
+	wantUnified := []string{
+		"--- /dev/null\n+++ /home/dev/work/demo-project/hello.txt\n@@ -0,0 +1,2 @@\n+hello world\n+second line\n",
+		"--- /home/dev/work/demo-project/hello.txt\n+++ /home/dev/work/demo-project/hello.txt\n@@ -1,2 +1,2 @@\n-hello world\n+hello mock world\n second line\n",
+	}
+	file := ""
+	for i, e := range edits {
+		fe := e.FileEdit
+		if diff := cmp.Diff(wantUnified[i], fe.Unified); diff != "" {
+			t.Errorf("edit %d diff (-want +got):\n%s", i, diff)
+		}
+		if !fe.OK || fe.Path != "/home/dev/work/demo-project/hello.txt" {
+			t.Errorf("edit %d: ok %v path %q", i, fe.OK, fe.Path)
+		}
+		file = apply(t, file, fe.Unified)
+		if i == 0 && file != fe.New {
+			t.Errorf("after the Write the file is %q, the tool wrote %q", file, fe.New)
+		}
+	}
+	if want := "hello mock world\nsecond line\n"; file != want {
+		t.Errorf("after both edits the file is %q, want %q", file, want)
+	}
+	if got := []string{edits[0].FileEdit.Op, edits[1].FileEdit.Op}; !cmp.Equal(got, []string{"create", "update"}) {
+		t.Errorf("ops %v", got)
+	}
+	if got := []string{edits[0].FileEdit.From, edits[1].FileEdit.From}; !cmp.Equal(got, []string{"content", "tool_patch"}) {
+		t.Errorf("from %v", got)
+	}
+}
+
+// TestEditsMatchOriginals checks every edit that came with the file's
+// content before it: the diff applied to that content gives what the tool's
+// old_string/new_string (or edits) make of it.
+func TestEditsMatchOriginals(t *testing.T) {
+	n := 0
+	for _, fx := range fixtures(t) {
+		evs, _ := transcript.ParseBytes(New(), fx.Name, fx.Data, true)
+		results := map[string]*transcript.ToolResult{}
+		for _, e := range evs {
+			if e.ToolResult != nil {
+				results[e.ToolResult.CallID] = e.ToolResult
+			}
+			if e.FileEdit == nil || !e.FileEdit.OK || e.FileEdit.Fragment {
+				continue
+			}
+			res := object(results[e.FileEdit.CallID].Structured)
+			original, ok := stringValue(res.Get("originalFile"))
+			if e.FileEdit.Tool == "MultiEdit" {
+				original, ok = stringValue(res.Get("originalFileContents"))
+			}
+			if !ok {
+				continue
+			}
+			want := original
+			switch e.FileEdit.Tool {
+			case "Edit":
+				want = replace(original, str(res.Get("oldString")), str(res.Get("newString")), boolean(res.Get("replaceAll")))
+			case "MultiEdit":
+				for _, raw := range array(res.Get("edits")) {
+					m := object(raw)
+					want = replace(want, str(m.Get("old_string")), str(m.Get("new_string")), boolean(m.Get("replace_all")))
+				}
+			case "Write":
+				want = str(res.Get("content"))
+			}
+			if got := apply(t, original, e.FileEdit.Unified); got != want {
+				t.Errorf("%s %s: the diff applied to the original gives\n%q\nwant\n%q", fx.Name, e.EventID, got, want)
+			}
+			n++
+		}
+	}
+	if n < 5 {
+		t.Fatalf("checked %d edits against their originals, want at least 5", n)
+	}
+}
+
+func apply(t *testing.T, old, unified string) string {
+	t.Helper()
+	_, _, hs, err := transcript.ParseUnified(unified)
+	if err != nil {
+		t.Fatalf("parse %q: %v", unified, err)
+	}
+	got, err := transcript.Apply(old, hs)
+	if err != nil {
+		t.Fatalf("apply %q to %q: %v", unified, old, err)
+	}
+	return got
+}
+
+// TestIncrementalRealRun reads the real session as it stood after its first
+// turn, then resumes from where that read stopped on the file as it stood at
+// the end (resumed, continued, compacted): the events are those of one read
+// of the final file.
+func TestIncrementalRealRun(t *testing.T) {
+	steps := []string{"d1_turn1", "d2_resume", "d3_continue", "e_compact", "e2_after_compact"}
+	a := New()
+	pos := transcript.Start(a, "session.jsonl")
+	var got []transcript.Event
+	for _, s := range steps {
+		data, err := os.ReadFile(filepath.Join(fixtureDir, "2.1.197", s+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs, next, err := transcript.ReadAll(a, bytes.NewReader(data[pos.Offset:]), pos, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, evs...)
+		pos = next
+		if pos.Offset != int64(len(data)) {
+			t.Fatalf("%s: stopped at %d of %d bytes", s, pos.Offset, len(data))
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(fixtureDir, "2.1.197", "e2_after_compact.jsonl"))
+	want, _ := transcript.ParseBytes(a, "session.jsonl", data, true)
+	gb, _ := transcript.Marshal(got)
+	wb, _ := transcript.Marshal(want)
+	if diff := cmp.Diff(string(wb), string(gb)); diff != "" {
+		t.Fatalf("incremental read differs (-full +incremental):\n%s", diff)
+	}
+}
+
+// TestPartialLastLine: a line still being written is left for the next read.
+func TestPartialLastLine(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(fixtureDir, "2.1.197", "c_bash.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	cut := len(data) - len(lines[len(lines)-2]) + 40 // 40 bytes into the last line
+	a := New()
+	head, pos, err := transcript.ReadAll(a, bytes.NewReader(data[:cut]), transcript.Start(a, "c.jsonl"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(len(data) - len(lines[len(lines)-2])); pos.Offset != want {
+		t.Fatalf("stopped at %d, want %d (the start of the cut line)", pos.Offset, want)
+	}
+	tail, _, err := transcript.ReadAll(a, bytes.NewReader(data[pos.Offset:]), pos, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _ := transcript.ParseBytes(a, "c.jsonl", data, true)
+	if got := len(head) + len(tail); got != len(full) {
+		t.Fatalf("%d + %d events, want %d", len(head), len(tail), len(full))
+	}
+}
+
+func TestSplitAssistantMessages(t *testing.T) {
+	evs := parse(t, "2.0.69/thinking_edit.jsonl")
+	turns := ofKind(evs, transcript.KindAssistantTurn)
+	type row struct {
+		ID        string
+		Continued bool
+		Usage     bool
+	}
+	var got []row
+	for _, e := range turns {
+		got = append(got, row{e.AssistantTurn.MessageID, e.AssistantTurn.Continued, e.AssistantTurn.Usage != nil})
+	}
+	want := []row{
+		{"msg_01HZjNL8G7uFnVTmY94Us89M", false, true},
+		{"msg_01HZjNL8G7uFnVTmY94Us89M", true, false},
+		{"msg_015DjLVTAzkG7wo8z1VW4D24", false, true},
+		{"msg_015DjLVTAzkG7wo8z1VW4D24", true, false},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("assistant turns (-want +got):\n%s", diff)
+	}
+	if turns[0].AssistantTurn.Thinking == "" || turns[0].AssistantTurn.Text != "" {
+		t.Errorf("first fragment: thinking %q text %q", turns[0].AssistantTurn.Thinking, turns[0].AssistantTurn.Text)
+	}
+}
+
+func TestRewind(t *testing.T) {
+	evs := parse(t, "hand-made/rewind_fork.jsonl")
+	rw := ofKind(evs, transcript.KindRewind)
+	got := []transcript.Rewind{}
+	for _, e := range rw {
+		got = append(got, *e.Rewind)
+	}
+	u := func(n string) string { return "00000000-0000-4000-8000-00000000000" + n }
+	want := []transcript.Rewind{{To: u("2"), Dropped: u("3")}, {To: u("2"), Dropped: u("6")}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("rewinds (-want +got):\n%s", diff)
+	}
+	// Each rewind comes right before the prompt that made the fork.
+	for i, e := range evs {
+		if e.Kind == transcript.KindRewind && (i+1 >= len(evs) || evs[i+1].Kind != transcript.KindUserTurn || evs[i+1].EventID+"#rewind" != e.EventID) {
+			t.Errorf("rewind %s is not followed by its user turn", e.EventID)
+		}
+	}
+}
+
+func TestCompaction(t *testing.T) {
+	evs := parse(t, "2.1.197/e_compact.jsonl")
+	cs := ofKind(evs, transcript.KindCompaction)
+	if len(cs) != 2 {
+		t.Fatalf("got %d compaction events, want the boundary and the summary", len(cs))
+	}
+	b, s := cs[0].Compaction, cs[1].Compaction
+	if b.Trigger != "manual" || b.PreTokens != 120 || b.Continues != "04050ba4-fb23-416f-8bc2-bb4296ccf676" || b.Summary != "" {
+		t.Errorf("boundary %+v", b)
+	}
+	if !strings.Contains(s.Summary, "MOCK-COMPACT-SUMMARY") || cs[1].ParentID != cs[0].EventID {
+		t.Errorf("summary %+v parent %s", s, cs[1].ParentID)
+	}
+	for _, e := range ofKind(evs, transcript.KindUserTurn) {
+		if strings.Contains(e.UserTurn.Text, "MOCK-COMPACT-SUMMARY") {
+			t.Errorf("the compaction summary is also a user turn: %s", e.EventID)
+		}
+	}
+	starts := ofKind(evs, transcript.KindSessionStart)
+	var triggers []string
+	for _, e := range starts {
+		triggers = append(triggers, e.SessionStart.Trigger)
+	}
+	if diff := cmp.Diff([]string{"startup", "resume", "compact"}, triggers); diff != "" {
+		t.Errorf("session starts (-want +got):\n%s", diff)
+	}
+}
+
+func TestUserTurnMeta(t *testing.T) {
+	type row struct{ Text, Meta string }
+	var got []row
+	for _, e := range ofKind(parse(t, "2.1.197/e2_after_compact.jsonl"), transcript.KindUserTurn) {
+		got = append(got, row{strings.SplitN(e.UserTurn.Text, ">", 2)[0], e.UserTurn.Meta})
+	}
+	want := []row{
+		{"Remember the number 42. [[S:turn1]]", ""},
+		{"What number did I ask you to remember? [[S:turn2]]", ""},
+		{"And once more? [[S:turn2]]", ""},
+		{"<local-command-caveat", "caveat"},
+		{"<command-name", "command"},
+		{"<local-command-stdout", "command_output"},
+		{"Continue from where you left off.", "injected"},
+		{"After compaction question. [[S:qa]]", ""},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("user turns (-want +got):\n%s", diff)
+	}
+	last := ofKind(parse(t, "1.0.111/split_messages_edits.jsonl"), transcript.KindUserTurn)
+	if m := last[len(last)-1].UserTurn.Meta; m != transcript.MetaInterrupt {
+		t.Errorf("the interruption's meta is %q", m)
+	}
+}
+
+func TestToolFailures(t *testing.T) {
+	evs := parse(t, "hand-made/failed_edit.jsonl")
+	type row struct {
+		Call string
+		OK   bool
+	}
+	var results, edits []row
+	for _, e := range evs {
+		switch {
+		case e.ToolResult != nil:
+			results = append(results, row{e.ToolResult.CallID, e.ToolResult.OK})
+		case e.FileEdit != nil:
+			edits = append(edits, row{e.FileEdit.CallID, e.FileEdit.OK})
+		}
+	}
+	want := []row{{"toolu_fe01", false}, {"toolu_fe02", true}, {"toolu_fe03", true}, {"toolu_fe04", false}}
+	if diff := cmp.Diff(want, results); diff != "" {
+		t.Errorf("tool results (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, edits); diff != "" {
+		t.Errorf("file edits (-want +got):\n%s", diff)
+	}
+	fe := ofKind(evs, transcript.KindFileEdit)
+	if f := fe[0].FileEdit; f.From != transcript.FromInput || !f.Fragment || f.Old != "teh cache" {
+		t.Errorf("failed edit %+v", f)
+	}
+	wantNoEOL := "--- /home/dev/work/demo-project/config.ini\n+++ /home/dev/work/demo-project/config.ini\n@@ -1,3 +1,3 @@\n [cache]\n-backend = memory\n-size = 64\n+backend = sqlite\n+size = 64\n\\ No newline at end of file\n"
+	if diff := cmp.Diff(wantNoEOL, fe[2].FileEdit.Unified); diff != "" {
+		t.Errorf("Write without a final newline (-want +got):\n%s", diff)
+	}
+}
+
+func TestReplaysAndParallelCalls(t *testing.T) {
+	evs := parse(t, "hand-made/replayed_records.jsonl")
+	dup := 0
+	for _, e := range evs {
+		if e.Unknown != nil && e.Unknown.Reason == transcript.ReasonDuplicate {
+			dup++
+		}
+	}
+	if dup != 2 {
+		t.Errorf("%d replayed records, want 2", dup)
+	}
+	names := map[string]bool{}
+	for _, e := range ofKind(evs, transcript.KindToolResult) {
+		names[e.ToolResult.Name+"/"+map[bool]string{true: "ok", false: "failed"}[e.ToolResult.OK]] = true
+	}
+	if !names["Bash/failed"] || !names["Read/ok"] {
+		t.Errorf("results paired as %v", names)
+	}
+	reused := 0
+	for _, e := range ofKind(evs, transcript.KindUserTurn) {
+		if strings.HasPrefix(e.EventID, "00000000-0000-4000-8000-000000000023") {
+			reused++
+			if e.EventID != "00000000-0000-4000-8000-000000000023~2" {
+				t.Errorf("a record reusing a uuid got id %s", e.EventID)
+			}
+		}
+	}
+	if reused != 1 {
+		t.Errorf("%d user turns from the reused uuid, want 1", reused)
+	}
+}
+
+func TestSubagent(t *testing.T) {
+	evs := parse(t, "2.1.207/subagent/0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f/subagents/agent-a0ad4f44468bdf20d.jsonl")
+	for _, e := range evs {
+		if e.AgentID != "a0ad4f44468bdf20d" || !e.Sidechain {
+			t.Errorf("%s %s: agent %q sidechain %v", e.Kind, e.EventID, e.AgentID, e.Sidechain)
+		}
+	}
+	if evs[0].Kind != transcript.KindSessionStart || !evs[0].SessionStart.Synthesized {
+		t.Errorf("the subagent's stream starts with %s", evs[0].Kind)
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	a := New()
+	tests := []struct {
+		line string
+		want transcript.Variant
+	}{
+		{`{"type":"user","uuid":"u","sessionId":"s","version":"2.1.197"}`, transcript.Variant{Source: transcript.ClaudeCode, Schema: "claude-code/jsonl/v2.1", ToolVersion: "2.1.197"}},
+		{`{"type":"summary","summary":"t","leafUuid":"u"}`, transcript.Variant{Source: transcript.ClaudeCode, Schema: "claude-code/jsonl"}},
+		{`{"type":"mode","mode":"normal","sessionId":"s"}`, transcript.Variant{Source: transcript.ClaudeCode, Schema: "claude-code/jsonl"}},
+		{`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}`, transcript.Variant{Source: transcript.ClaudeCode}},
+		{`{"id":"m","timestamp":"t","type":"user","content":"hi"}`, transcript.Variant{Source: transcript.ClaudeCode}},
+		{`not json`, transcript.Variant{Source: transcript.ClaudeCode}},
+		{`{"uuid":"u"}`, transcript.Variant{Source: transcript.ClaudeCode}},
+	}
+	for _, tt := range tests {
+		if got := a.Fingerprint(transcript.Record{Data: []byte(tt.line)}); got != tt.want {
+			t.Errorf("Fingerprint(%s) = %+v, want %+v", tt.line, got, tt.want)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	transcripttest.Seeds(f, fixtures(f))
+	a := New()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		transcripttest.Fuzz(t, a, data)
+	})
+}

@@ -1,0 +1,79 @@
+package claudecode
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cortexmem/cortex/transcript"
+)
+
+// syntheticSession builds a transcript of at least size bytes by repeating
+// the records of the real fixtures, each copy with its own ids (so no record
+// reads as a replay of another). It returns the bytes and the record count.
+func syntheticSession(tb testing.TB, size int) ([]byte, int) {
+	tb.Helper()
+	var base []byte
+	for _, name := range []string{"2.1.197/b_write_edit.jsonl", "2.1.197/c_bash.jsonl", "2.1.197/e2_after_compact.jsonl",
+		"1.0.111/split_messages_edits.jsonl", "2.0.69/thinking_edit.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(fixtureDir, name))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		base = append(base, data...)
+	}
+	keys := []string{`"uuid":"`, `"parentUuid":"`, `"tool_use_id":"`, `"id":"`, `"leafUuid":"`, `"logicalParentUuid":"`}
+	var out bytes.Buffer
+	records := 0
+	for n := 0; out.Len() < size; n++ {
+		c := base
+		for _, k := range keys {
+			c = bytes.ReplaceAll(c, []byte(k), []byte(fmt.Sprintf("%s%d-", k, n)))
+		}
+		out.Write(c)
+		records += bytes.Count(c, []byte("\n"))
+	}
+	return out.Bytes(), records
+}
+
+// BenchmarkParse measures reading a large session: go test ./adapters/claudecode
+// -run '^$' -bench Parse. It reports MB/s and records/s.
+func BenchmarkParse(b *testing.B) {
+	data, records := syntheticSession(b, 64<<20)
+	a := New()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for b.Loop() {
+		n := 0
+		_, err := transcript.Read(a, bytes.NewReader(data), transcript.Start(a, "bench.jsonl"), true, func(transcript.Event) error {
+			n++
+			return nil
+		})
+		if err != nil || n < records {
+			b.Fatalf("%d events, err %v", n, err)
+		}
+	}
+	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkParseEncode is BenchmarkParse with the events written as NDJSON,
+// as cortex scribe parse does.
+func BenchmarkParseEncode(b *testing.B) {
+	data, records := syntheticSession(b, 32<<20)
+	a := New()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for b.Loop() {
+		enc := transcript.NewEncoder(io.Discard)
+		_, err := transcript.Read(a, bytes.NewReader(data), transcript.Start(a, "bench.jsonl"), true, func(e transcript.Event) error {
+			return enc.Encode(&e)
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}

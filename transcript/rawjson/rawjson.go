@@ -1,0 +1,262 @@
+// Package rawjson reads values out of JSON that has already been validated,
+// without decoding what is not asked for: an object's members and an array's
+// elements are sub-slices of the input, found by skipping strings with a
+// byte search. Adapters validate a record once (Valid) and then take it
+// apart with this package, which is several times faster than decoding the
+// record into maps with encoding/json, where every nested Unmarshal scans and
+// validates its bytes again.
+//
+// On bytes that are not valid JSON the functions never panic, but what they
+// return is unspecified: validate first.
+package rawjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Valid reports whether data is one valid JSON value.
+func Valid(data []byte) bool { return json.Valid(data) }
+
+// Member is one member of an object: its key as written between the quotes
+// (escapes not decoded) and its value's bytes.
+type Member struct {
+	Key   []byte
+	Value []byte
+}
+
+// Object is an object's members in the order written.
+type Object []Member
+
+// Get returns the value of the member named key (the last one, as
+// encoding/json does, when the name is repeated), or nil.
+func (o Object) Get(key string) []byte {
+	for i := len(o) - 1; i >= 0; i-- {
+		m := o[i]
+		if string(m.Key) == key || !plainKey(m.Key) && m.KeyString() == key {
+			return m.Value
+		}
+	}
+	return nil
+}
+
+// plainKey reports whether a key's bytes are its text: no escapes, UTF-8.
+func plainKey(k []byte) bool { return bytes.IndexByte(k, '\\') < 0 && utf8.Valid(k) }
+
+// Has reports whether the object has a member named key.
+func (o Object) Has(key string) bool { return o.Get(key) != nil }
+
+// KeyString returns a member's key decoded.
+func (m Member) KeyString() string {
+	if plainKey(m.Key) {
+		return string(m.Key)
+	}
+	return unescape(m.Key)
+}
+
+func unescape(k []byte) string {
+	s, _ := String(append(append([]byte{'"'}, k...), '"'))
+	return s
+}
+
+// ParseObject splits a JSON object into its members. It returns false when
+// data is not an object.
+func ParseObject(data []byte) (Object, bool) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return nil, false
+	}
+	var out Object
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return Object{}, true
+	}
+	for i < len(data) {
+		if data[i] != '"' {
+			return out, false
+		}
+		end := skipString(data, i)
+		if end < 0 {
+			return out, false
+		}
+		key := data[i+1 : end-1]
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return out, false
+		}
+		i = skipSpace(data, i+1)
+		vend := skipValue(data, i)
+		if vend < 0 {
+			return out, false
+		}
+		out = append(out, Member{Key: key, Value: data[i:vend]})
+		i = skipSpace(data, vend)
+		if i >= len(data) {
+			return out, false
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case '}':
+			return out, true
+		default:
+			return out, false
+		}
+	}
+	return out, false
+}
+
+// ParseArray splits a JSON array into its elements. It returns false when
+// data is not an array.
+func ParseArray(data []byte) ([][]byte, bool) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return nil, false
+	}
+	var out [][]byte
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return [][]byte{}, true
+	}
+	for i < len(data) {
+		end := skipValue(data, i)
+		if end < 0 {
+			return out, false
+		}
+		out = append(out, data[i:end])
+		i = skipSpace(data, end)
+		if i >= len(data) {
+			return out, false
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case ']':
+			return out, true
+		default:
+			return out, false
+		}
+	}
+	return out, false
+}
+
+// String decodes a JSON string as encoding/json does; false when data is not
+// one.
+func String(data []byte) (string, bool) {
+	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
+		return "", false
+	}
+	body := data[1 : len(data)-1]
+	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) {
+		return string(body), true
+	}
+	// Escapes, or bytes that are not UTF-8 (encoding/json turns them into
+	// U+FFFD).
+	var s string
+	if json.Unmarshal(data, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// Bool reads true; anything else is false.
+func Bool(data []byte) bool { return string(data) == "true" }
+
+// Int reads a JSON number as an integer (a fraction is cut off); 0 when data
+// is not a number.
+func Int(data []byte) int64 {
+	if n, err := strconv.ParseInt(string(data), 10, 64); err == nil {
+		return n
+	}
+	if f, err := strconv.ParseFloat(string(data), 64); err == nil && f >= -9.2e18 && f <= 9.2e18 {
+		return int64(f)
+	}
+	return 0
+}
+
+// IsObject reports whether data starts an object; IsArray, an array;
+// IsString, a string.
+func IsObject(data []byte) bool { return len(data) > 0 && data[0] == '{' }
+
+// IsArray reports whether data starts an array.
+func IsArray(data []byte) bool { return len(data) > 0 && data[0] == '[' }
+
+// IsString reports whether data starts a string.
+func IsString(data []byte) bool { return len(data) > 0 && data[0] == '"' }
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipString returns the index after the string starting at data[i] (a
+// quote), or -1.
+func skipString(data []byte, i int) int {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		j += k
+		// An escaped quote has an odd number of backslashes before it.
+		n := 0
+		for b := j - 1; b > i && data[b] == '\\'; b-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j + 1
+		}
+		j++
+	}
+}
+
+// skipValue returns the index after the value starting at data[i], or -1.
+func skipValue(data []byte, i int) int {
+	if i >= len(data) {
+		return -1
+	}
+	switch data[i] {
+	case '"':
+		return skipString(data, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				e := skipString(data, j)
+				if e < 0 {
+					return -1
+				}
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	default:
+		j := i
+		for j < len(data) {
+			switch data[j] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return j
+			}
+			j++
+		}
+		return j
+	}
+}

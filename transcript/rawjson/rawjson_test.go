@@ -1,0 +1,116 @@
+package rawjson
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseObject(t *testing.T) {
+	data := []byte(` { "a" : 1, "b\"q": "x\\\"y", "c":{"d":[1,{"e":"}"}]}, "e\u00e9":null ,"f":[] } `)
+	o, ok := ParseObject(data)
+	if !ok {
+		t.Fatal("not an object")
+	}
+	var got []string
+	for _, m := range o {
+		got = append(got, m.KeyString()+"="+string(m.Value))
+	}
+	want := []string{`a=1`, `b"q="x\\\"y"`, `c={"d":[1,{"e":"}"}]}`, `eé=null`, `f=[]`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("members (-want +got):\n%s", diff)
+	}
+	if s, _ := String(o.Get(`b"q`)); s != `x\"y` {
+		t.Errorf("String = %q", s)
+	}
+	if string(o.Get("eé")) != "null" || o.Get("zz") != nil {
+		t.Errorf("Get")
+	}
+}
+
+func TestParseArray(t *testing.T) {
+	a, ok := ParseArray([]byte(`[1, "a,]", {"x":[2]}, [ ], true]`))
+	if !ok {
+		t.Fatal("not an array")
+	}
+	var got []string
+	for _, v := range a {
+		got = append(got, string(v))
+	}
+	if diff := cmp.Diff([]string{`1`, `"a,]"`, `{"x":[2]}`, `[ ]`, `true`}, got); diff != "" {
+		t.Fatal(diff)
+	}
+	if _, ok := ParseArray([]byte(`{}`)); ok {
+		t.Error("an object read as an array")
+	}
+}
+
+func TestScalars(t *testing.T) {
+	for in, want := range map[string]int64{"12": 12, "-3": -3, "1.9": 1, "1e3": 1000, `"5"`: 0, "x": 0} {
+		if got := Int([]byte(in)); got != want {
+			t.Errorf("Int(%s) = %d, want %d", in, got, want)
+		}
+	}
+	if !Bool([]byte("true")) || Bool([]byte(`"true"`)) {
+		t.Error("Bool")
+	}
+	if s, ok := String([]byte(`"a\nb\u0041"`)); !ok || s != "a\nbA" {
+		t.Errorf("String = %q %v", s, ok)
+	}
+	if _, ok := String([]byte(`12`)); ok {
+		t.Error("a number read as a string")
+	}
+}
+
+// FuzzAgainstEncodingJSON: on valid JSON objects, the members and the
+// strings are what encoding/json decodes.
+func FuzzAgainstEncodingJSON(f *testing.F) {
+	f.Add([]byte(`{"a":"b","c":[1,2,{"d":"\"}"}],"e":{"f":null}}`))
+	f.Add([]byte(`{"k\\":"v\\\\","x":-1.5e3}`))
+	f.Add([]byte(`[1,"x",{}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, okObj := ParseObject(data)
+		a, okArr := ParseArray(data)
+		if !Valid(data) {
+			return
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(data, &m) == nil && m != nil {
+			if !okObj {
+				t.Fatalf("ParseObject(%s) failed", data)
+			}
+			for _, mem := range o {
+				if !json.Valid(mem.Value) {
+					t.Fatalf("member %s value %s is not JSON", mem.Key, mem.Value)
+				}
+				var want any
+				var got any
+				_ = json.Unmarshal(m[mem.KeyString()], &want)
+				_ = json.Unmarshal(o.Get(mem.KeyString()), &got)
+				if !cmp.Equal(want, got) {
+					t.Fatalf("member %q: %v, encoding/json %v", mem.KeyString(), got, want)
+				}
+			}
+		}
+		var arr []json.RawMessage
+		if json.Unmarshal(data, &arr) == nil && arr != nil {
+			if !okArr || len(a) != len(arr) {
+				t.Fatalf("ParseArray(%s) = %d elements %v, want %d", data, len(a), okArr, len(arr))
+			}
+		}
+		var s string
+		if json.Unmarshal(data, &s) == nil {
+			trimmed := data
+			for len(trimmed) > 0 && (trimmed[0] == ' ' || trimmed[0] == '\n' || trimmed[0] == '\t' || trimmed[0] == '\r') {
+				trimmed = trimmed[1:]
+			}
+			for len(trimmed) > 0 && (trimmed[len(trimmed)-1] == ' ' || trimmed[len(trimmed)-1] == '\n' || trimmed[len(trimmed)-1] == '\t' || trimmed[len(trimmed)-1] == '\r') {
+				trimmed = trimmed[:len(trimmed)-1]
+			}
+			if got, ok := String(trimmed); IsString(trimmed) && (!ok || got != s) {
+				t.Fatalf("String(%s) = %q %v, want %q", data, got, ok, s)
+			}
+		}
+	})
+}
