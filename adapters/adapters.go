@@ -1,0 +1,71 @@
+// Package adapters is the registry of transcript adapters: one package per
+// agent tool beneath this one (adapters/claudecode, …), each implementing
+// transcript.Adapter. The CLI and the pipeline find an adapter here by tool,
+// or by reading the first records of a file. Adapters never import this
+// package or each other.
+package adapters
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/cortexmem/cortex/adapters/claudecode"
+	"github.com/cortexmem/cortex/transcript"
+)
+
+// ErrNoAdapter is returned for a tool that has no adapter yet, and for a
+// file no adapter recognises.
+var ErrNoAdapter = errors.New("no transcript adapter")
+
+// All returns an adapter of every tool that has one, in the priority order of
+// transcript.Sources.
+func All() []transcript.Adapter {
+	return []transcript.Adapter{claudecode.New()}
+}
+
+// For returns the adapter of a tool.
+func For(k transcript.SourceKind) (transcript.Adapter, bool) {
+	for _, a := range All() {
+		if a.Source() == k {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// detectRecords is how many records Detect reads.
+const detectRecords = 50
+
+// Detect tells which tool wrote a transcript from the first bytes of it: the
+// adapter that recognises the most of its first records (Fingerprint), the
+// earlier in priority order on a tie. It returns ErrNoAdapter when none
+// recognises any.
+func Detect(head []byte) (transcript.Adapter, error) {
+	var recs []transcript.Record
+	for _, l := range bytes.Split(head, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		recs = append(recs, transcript.Record{Data: l})
+		if len(recs) == detectRecords {
+			break
+		}
+	}
+	var best transcript.Adapter
+	bestN := 0
+	for _, a := range All() {
+		n := 0
+		for _, r := range recs {
+			if a.Fingerprint(r).Schema != "" {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = a, n
+		}
+	}
+	if best == nil {
+		return nil, ErrNoAdapter
+	}
+	return best, nil
+}

@@ -1,0 +1,54 @@
+package adapters
+
+import (
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/cortexmem/cortex/transcript"
+)
+
+func TestRegistry(t *testing.T) {
+	seen := map[transcript.SourceKind]bool{}
+	for _, a := range All() {
+		if !a.Source().Known() || seen[a.Source()] {
+			t.Errorf("adapter of %q: unknown or registered twice", a.Source())
+		}
+		seen[a.Source()] = true
+		if got, ok := For(a.Source()); !ok || got.Source() != a.Source() {
+			t.Errorf("For(%q) = %v, %v", a.Source(), got, ok)
+		}
+	}
+	if _, ok := For(transcript.Aider); ok && !seen[transcript.Aider] {
+		t.Error("For found an adapter All does not list")
+	}
+}
+
+func TestDetect(t *testing.T) {
+	claude, err := os.ReadFile("../fixtures/claude-code/2.1.197/b_write_edit.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		head []byte
+		want transcript.SourceKind
+		err  error
+	}{
+		{"claude code", claude, transcript.ClaudeCode, nil},
+		{"codex rollout", []byte(`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}` + "\n"), "", ErrNoAdapter},
+		{"text", []byte("# aider chat started at 2024-08-01 10:00:00\n"), "", ErrNoAdapter},
+		{"empty", nil, "", ErrNoAdapter},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := Detect(tt.head)
+			if !errors.Is(err, tt.err) {
+				t.Fatalf("err %v, want %v", err, tt.err)
+			}
+			if err == nil && a.Source() != tt.want {
+				t.Fatalf("detected %s, want %s", a.Source(), tt.want)
+			}
+		})
+	}
+}
