@@ -39,8 +39,8 @@ func Kinds() []Kind {
 // nothing is generated (no clock, no random ids).
 //
 // Exactly one payload field is set: the one named by Kind. Extra holds the
-// record's fields the event has no slot for, verbatim, on the first event of
-// the record only.
+// record's fields the event has no slot for, verbatim, on one event of the
+// record (its main one); Unknown events hold the whole record instead.
 type Event struct {
 	SchemaVersion int        `json:"schema_version"`
 	Source        SourceKind `json:"source"`

@@ -29,7 +29,10 @@
 //     → unknown (duplicate).
 //
 // A session_start is synthesised (Synthesized) before the first record of a
-// session that has a uuid, unless that record is a start itself. Event ids
+// session that has a uuid, unless that record is a start itself. Claude Code
+// writes no end of session, so no session_end is made up; nor is a summary
+// line taken for a compaction (most are titles): compact_boundary is the
+// marker. Event ids
 // are the record's uuid; a record's second and later events get the uuid
 // and a "#" suffix (#start, #rewind, #tool_use:<id>, #tool_result:<id>,
 // #edit:<id>); lines without a uuid get a content hash. Fields the model has
