@@ -58,6 +58,10 @@ type Tx interface {
 	// Patch rewrites the named frontmatter keys of an existing note from m,
 	// leaving every other key and the body as they are, and re-indexes it.
 	Patch(ctx context.Context, m *Memory, keys ...string) error
+	// Rewrite is Patch that also replaces the body with m.Body. It writes
+	// and re-indexes nothing, and reports false, when the note already
+	// reads so.
+	Rewrite(ctx context.Context, m *Memory, keys ...string) (bool, error)
 	// Record adds an event to the audit log.
 	Record(ev Event)
 }

@@ -337,6 +337,16 @@ func (x *fakeTx) Patch(_ context.Context, m *Memory, keys ...string) error {
 	return nil
 }
 
+// Rewrite replaces the stored memory with m, whatever keys are named.
+func (x *fakeTx) Rewrite(_ context.Context, m *Memory, keys ...string) (bool, error) {
+	x.f.patches = append(x.f.patches, patchCall{Path: m.Path, Keys: append(slices.Clone(keys), "body")})
+	if _, ok := x.f.mems[m.Path]; !ok {
+		return false, fmt.Errorf("rewrite %s: %w", m.Path, fs.ErrNotExist)
+	}
+	x.f.mems[m.Path] = cloneMemory(m)
+	return true, nil
+}
+
 func (x *fakeTx) Record(ev Event) { x.f.events = append(x.f.events, ev) }
 
 func cloneMemory(m *Memory) *Memory {

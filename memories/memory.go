@@ -89,6 +89,13 @@ type Memory struct {
 
 	Provenance Provenance
 
+	// Fields are frontmatter properties beyond the standard ones that cortex
+	// writes itself: the links and facts of notes mined from transcripts
+	// (session, produced, produced_by, tool, …), in the order they are
+	// written. A person's own properties never pass through here; the vault
+	// keeps them as they are. Reading a note leaves Fields empty.
+	Fields []Field
+
 	// Body is the markdown after the frontmatter, verbatim.
 	Body string
 	// Path is the note's path relative to the vault root, with forward slashes.
@@ -107,6 +114,15 @@ type Provenance struct {
 	SourceHash string
 }
 
+// Field is one frontmatter property of Memory.Fields: a scalar Value, or a
+// List when List is not nil. A value written "[[like this]]" is a link, and
+// is quoted as Obsidian quotes links in properties.
+type Field struct {
+	Key   string
+	Value string
+	List  []string
+}
+
 // IsZero reports whether no provenance is recorded.
 func (p Provenance) IsZero() bool {
 	return len(p.EventIDs) == 0 && p.SourceSession == "" && p.SourceTool == "" &&
@@ -120,6 +136,10 @@ func (m *Memory) Clone() *Memory {
 	c.Aliases = slices.Clone(m.Aliases)
 	c.Related = slices.Clone(m.Related)
 	c.Provenance.EventIDs = slices.Clone(m.Provenance.EventIDs)
+	c.Fields = slices.Clone(m.Fields)
+	for i := range c.Fields {
+		c.Fields[i].List = slices.Clone(m.Fields[i].List)
+	}
 	return &c
 }
 

@@ -254,20 +254,35 @@ func (t *tx) CreateAll(_ context.Context, ms []*memories.Memory) error {
 }
 
 func (t *tx) Patch(_ context.Context, m *memories.Memory, keys ...string) error {
+	_, err := t.rewrite(m, false, keys)
+	return err
+}
+
+func (t *tx) Rewrite(_ context.Context, m *memories.Memory, keys ...string) (bool, error) {
+	return t.rewrite(m, true, keys)
+}
+
+// rewrite applies keys (and the body) of m to its note, and re-indexes it
+// when that changed the file.
+func (t *tx) rewrite(m *memories.Memory, body bool, keys []string) (bool, error) {
 	n, _, err := t.s.v.Read(m.Path)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if !n.Has("id") {
 		keys = append([]string{"id"}, keys...)
 	}
 	if err := n.Apply(m, keys...); err != nil {
-		return err
+		return false, err
 	}
-	if err := t.s.v.Rewrite(m.Path, n); err != nil {
-		return err
+	if body {
+		n.SetBody(m.Body)
 	}
-	return t.reindex(m.Path)
+	changed, err := t.s.v.Rewrite(m.Path, n)
+	if err != nil || !changed {
+		return false, err
+	}
+	return true, t.reindex(m.Path)
 }
 
 // reindex reads back a note the transaction wrote and queues it for the index.

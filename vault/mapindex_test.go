@@ -269,7 +269,7 @@ func spliceCase(data []byte) (before []memories.Entry, changes []IndexChange) {
 		i++
 		return int(data[i-1])
 	}
-	projects := []string{"alpha", "beta", "gamma", "delta"}
+	projects := []string{"alpha", "beta", "gamma", "delta", "0ops"}
 	titles := []string{"Deploy", "Use | pipes", "[[brackets]]", "two\nlines", "Café 🚀", "", "Same"}
 	tags := []string{"t1", "t2", "area/t3"}
 	statuses := []memories.Status{memories.StatusActive, memories.StatusOpen, memories.StatusDone, memories.StatusSuperseded}
@@ -289,6 +289,16 @@ func spliceCase(data []byte) (before []memories.Entry, changes []IndexChange) {
 		}
 		if next()%5 == 0 {
 			e.Status = memories.StatusSuperseded
+		}
+		switch next() % 8 { // notes mined from transcripts
+		case 0:
+			e.Type, e.Source = memories.TypeSession, memories.SourceMined
+		case 1:
+			e.Type, e.Source = memories.TypeEpisode, memories.SourceMined
+		case 2:
+			e.Type, e.Source = memories.TypeDecision, memories.SourceMined
+		case 3:
+			e.Type = memories.TypeDecision // a decision a person saved
 		}
 		return e
 	}
@@ -345,34 +355,42 @@ func spliceCase(data []byte) (before []memories.Entry, changes []IndexChange) {
 func mustSplice(before []memories.Entry, changes []IndexChange) bool {
 	live := map[string][]memories.Entry{}
 	for _, e := range before {
-		if e.Live() {
-			live[e.Project] = append(live[e.Project], e)
+		if sec := IndexSection(&e); sec != "" {
+			live[sec] = append(live[sec], e)
 		}
 	}
 	for _, c := range changes {
-		oldLive := c.Old != nil && c.Old.Live()
-		newLive := c.New != nil && c.New.Live()
+		oldSec, newSec := "", ""
+		if c.Old != nil {
+			oldSec = IndexSection(c.Old)
+		}
+		if c.New != nil {
+			newSec = IndexSection(c.New)
+		}
 		switch {
-		case oldLive && newLive:
-			if c.Old.Project != c.New.Project || !c.Old.Created.Equal(c.New.Created) || c.Old.ID != c.New.ID ||
+		case oldSec != "" && newSec != "":
+			if oldSec != newSec || !c.Old.Created.Equal(c.New.Created) || c.Old.ID != c.New.ID ||
 				indexLine(c.Old) != indexLine(c.New) {
 				return false
 			}
-		case oldLive:
-			list := live[c.Old.Project]
+		case oldSec != "":
+			list := live[oldSec]
 			for i := range list {
 				if list[i].Path == c.Old.Path {
-					live[c.Old.Project] = append(list[:i:i], list[i+1:]...)
+					live[oldSec] = append(list[:i:i], list[i+1:]...)
 					break
 				}
 			}
-		case newLive:
-			for _, x := range live[c.New.Project] {
+		case newSec != "":
+			if newSec == DecisionsSection || newSec == SessionsSection {
+				return false // rendered afresh
+			}
+			for _, x := range live[newSec] {
 				if !(c.New.Created.After(x.Created) || c.New.Created.Equal(x.Created) && c.New.ID > x.ID) {
 					return false
 				}
 			}
-			live[c.New.Project] = append(live[c.New.Project], *c.New)
+			live[newSec] = append(live[newSec], *c.New)
 		}
 	}
 	return true
@@ -426,4 +444,57 @@ func FuzzSpliceIndex(f *testing.F) {
 	f.Add([]byte{5, 0, 1, 2, 3, 4, 1, 1, 2, 3, 4, 0, 2, 3, 0})
 	f.Add([]byte("a map of contents spliced in place"))
 	f.Fuzz(checkSplice)
+}
+
+// TestRenderIndexMined: mined decisions and sessions get their own sections
+// ahead of the projects, episodes are left out, and the totals count them
+// apart.
+func TestRenderIndexMined(t *testing.T) {
+	mined := func(e memories.Entry, typ memories.Type) memories.Entry {
+		e.Type, e.Source = typ, memories.SourceMined
+		return e
+	}
+	saved := entry("0ops", "a-decision-of-mine", 3)
+	saved.Type = memories.TypeDecision
+	entries := []memories.Entry{
+		entry("web", "oldest", 1, "css"),
+		saved,
+		mined(entry("web", "use-bleve", 10), memories.TypeDecision),
+		mined(entry("web", "never-vendor", 12, "ban"), memories.TypeDecision),
+		mined(entry("web", "2024-05-01-use-bleve", 9), memories.TypeSession),
+		mined(entry("web", "2024-05-01-edit-main-go", 11), memories.TypeEpisode),
+		superseded(mined(entry("web", "old-decision", 2), memories.TypeDecision)),
+	}
+	want := indexHeader + `2 memories in 2 projects; mined from transcripts: 2 decisions, 1 session.
+
+## Decisions (2)
+
+- [[never-vendor|Title of never-vendor]] #ban
+- [[use-bleve|Title of use-bleve]]
+
+## Sessions (1)
+
+- [[2024-05-01-use-bleve|Title of 2024-05-01-use-bleve]]
+
+## 0ops (1)
+
+- [[a-decision-of-mine|Title of a-decision-of-mine]]
+
+## web (1)
+
+- [[oldest|Title of oldest]] #css
+`
+	got := RenderIndex(entries)
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Fatalf("map (-want +got):\n%s", diff)
+	}
+	// The map reads back: a mined decision's line can be spliced out.
+	gone := entries[3]
+	out, ok := SpliceIndex(got, []IndexChange{{Old: &gone}}, newerOracle(entries))
+	if !ok {
+		t.Fatal("SpliceIndex declined to remove a mined decision")
+	}
+	if diff := cmp.Diff(string(RenderIndex(append(entries[:3:3], entries[4:]...))), string(out)); diff != "" {
+		t.Fatalf("spliced (-rendered +spliced):\n%s", diff)
+	}
 }

@@ -3,6 +3,7 @@ package vault
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,11 +20,32 @@ var canonicalKeys = []string{
 	"supersede_reason", "provenance",
 }
 
+// fieldsBefore is the standard key a memory's Fields are written before.
+const fieldsBefore = "provenance"
+
+// IsStandardKey reports whether key is one of the frontmatter keys cortex
+// reads into a memory (and so not a Field).
+func IsStandardKey(key string) bool { return slices.Contains(canonicalKeys, key) }
+
 // NewNote renders m as a new note: the frontmatter keys that have a value, in
 // canonical order, then the body.
 func NewNote(m *memories.Memory) (*Note, error) {
 	n := &Note{fm: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}}
+	keys := make([]string, 0, len(canonicalKeys)+len(m.Fields))
+	for i, f := range m.Fields {
+		if f.Key == "" || IsStandardKey(f.Key) || slices.ContainsFunc(m.Fields[:i], func(g memories.Field) bool { return g.Key == f.Key }) {
+			return nil, fmt.Errorf("vault: field %q: must be a new, non-standard frontmatter key", f.Key)
+		}
+	}
 	for _, k := range canonicalKeys {
+		if k == fieldsBefore {
+			for _, f := range m.Fields {
+				keys = append(keys, f.Key)
+			}
+		}
+		keys = append(keys, k)
+	}
+	for _, k := range keys {
 		v, err := valueOf(m, k)
 		if err != nil {
 			return nil, err
@@ -32,9 +54,13 @@ func NewNote(m *memories.Memory) (*Note, error) {
 			n.set(k, v)
 		}
 	}
-	body := strings.TrimRight(m.Body, "\n")
-	n.Body = []byte("\n" + body + "\n")
+	n.SetBody(m.Body)
 	return n, nil
+}
+
+// SetBody replaces the note's body with m's, as NewNote writes it.
+func (n *Note) SetBody(body string) {
+	n.Body = []byte("\n" + strings.TrimRight(body, "\n") + "\n")
 }
 
 // Apply writes the listed keys of m into the note's frontmatter and leaves every
@@ -99,8 +125,27 @@ func valueOf(m *memories.Memory, key string) (*yaml.Node, error) {
 	case "provenance":
 		return provenance(m.Provenance), nil
 	}
+	for _, f := range m.Fields {
+		if f.Key == key {
+			return fieldValue(f), nil
+		}
+	}
 	return nil, fmt.Errorf("vault: no frontmatter key %q", key)
 }
+
+// fieldValue renders a Field; links are double-quoted.
+func fieldValue(f memories.Field) *yaml.Node {
+	if f.List != nil {
+		return list(f.List, len(f.List) > 0 && isLink(f.List[0]))
+	}
+	v := str(f.Value)
+	if v != nil && isLink(f.Value) {
+		v.Style = yaml.DoubleQuotedStyle
+	}
+	return v
+}
+
+func isLink(s string) bool { return strings.HasPrefix(s, "[[") && strings.HasSuffix(s, "]]") }
 
 func str(s string) *yaml.Node {
 	if s == "" {

@@ -433,3 +433,70 @@ func TestNoteID(t *testing.T) {
 		})
 	}
 }
+
+// TestFields checks the properties cortex writes beyond the standard ones:
+// before provenance, links double-quoted, lists and scalars, updated in
+// place by Apply, and standard or repeated keys refused.
+func TestFields(t *testing.T) {
+	m := &memories.Memory{
+		ID: "01jd0000000000000000000000", Title: "Use bleve", Type: memories.TypeDecision, Project: "cortex",
+		Source: memories.SourceMined, Provenance: memories.Provenance{DerivedFrom: "dec-1"},
+		Fields: []memories.Field{
+			{Key: "session", Value: "[[2026-01-02-demo-01jd0000]]"},
+			{Key: "produced", List: []string{"[[ep-a]]", "[[ep-b]]"}},
+			{Key: "chosen", List: []string{"bleve"}},
+			{Key: "tool", Value: "claude-code"},
+		},
+		Body: "Body.",
+	}
+	n, err := NewNote(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := n.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `---
+id: 01jd0000000000000000000000
+title: Use bleve
+type: decision
+project: cortex
+source: mined
+session: "[[2026-01-02-demo-01jd0000]]"
+produced:
+  - "[[ep-a]]"
+  - "[[ep-b]]"
+chosen:
+  - bleve
+tool: claude-code
+provenance:
+  derived_from: dec-1
+---
+
+Body.
+`
+	if diff := cmp.Diff(want, string(data)); diff != "" {
+		t.Fatalf("note (-want +got):\n%s", diff)
+	}
+	// A person's key survives Apply of a field, which changes in place.
+	n2, err := ParseNote([]byte(strings.Replace(want, "tool: claude-code\n", "tool: claude-code\nmine: kept\n", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Fields[1].List = []string{"[[ep-a]]"}
+	if err := n2.Apply(m, "produced"); err != nil {
+		t.Fatal(err)
+	}
+	n2.SetBody("New body.\n\n")
+	data, _ = n2.Bytes()
+	if !strings.Contains(string(data), "produced:\n  - \"[[ep-a]]\"\nchosen:") || !strings.Contains(string(data), "mine: kept\n") ||
+		!strings.HasSuffix(string(data), "---\n\nNew body.\n") {
+		t.Fatalf("after Apply:\n%s", data)
+	}
+	for _, bad := range [][]memories.Field{{{Key: "title", Value: "x"}}, {{Key: ""}}, {{Key: "a", Value: "1"}, {Key: "a", Value: "2"}}} {
+		if _, err := NewNote(&memories.Memory{ID: "x", Title: "t", Fields: bad}); err == nil {
+			t.Errorf("fields %v: no error", bad)
+		}
+	}
+}

@@ -336,18 +336,18 @@ func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
 	return out, nil
 }
 
-// Rewrite writes a changed note back in place. It writes nothing when the bytes
-// are what the file already holds.
-func (v *Vault) Rewrite(rel string, n *Note) error {
+// Rewrite writes a changed note back in place. It writes nothing, and
+// reports false, when the bytes are what the file already holds.
+func (v *Vault) Rewrite(rel string, n *Note) (bool, error) {
 	data, err := n.Bytes()
 	if err != nil {
-		return err
+		return false, err
 	}
 	old, err := os.ReadFile(v.Abs(rel))
 	if err == nil && string(old) == string(data) {
-		return nil
+		return false, nil
 	}
-	return WriteFile(v.Abs(rel), data)
+	return true, WriteFile(v.Abs(rel), data)
 }
 
 // Slug turns a title into the name part of a file: lower-case letters and digits

@@ -347,8 +347,8 @@ func TestRewrite(t *testing.T) {
 	}
 
 	// Unchanged bytes: nothing is written, so the file keeps its time.
-	if err := v.Rewrite(rel, n); err != nil {
-		t.Fatal(err)
+	if changed, err := v.Rewrite(rel, n); err != nil || changed {
+		t.Fatalf("unchanged note: changed %v, %v", changed, err)
 	}
 	if fi, err := os.Stat(v.Abs(rel)); err != nil || !fi.ModTime().Equal(t0) {
 		t.Errorf("an unchanged note was written again (time %v, %v)", fi.ModTime(), err)
@@ -357,13 +357,13 @@ func TestRewrite(t *testing.T) {
 	if err := n.Apply(&memories.Memory{Title: "Changed"}, "title"); err != nil {
 		t.Fatal(err)
 	}
-	if err := v.Rewrite(rel, n); err != nil {
-		t.Fatal(err)
+	if changed, err := v.Rewrite(rel, n); err != nil || !changed {
+		t.Fatalf("changed note: changed %v, %v", changed, err)
 	}
 	checkContent(t, v.Abs(rel), "---\nid: abc\ntitle: Changed\n---\nBody.\n")
 
 	// A note that is not there yet is written.
-	if err := v.Rewrite("memories/infra/new.md", n); err != nil {
+	if _, err := v.Rewrite("memories/infra/new.md", n); err != nil {
 		t.Fatal(err)
 	}
 	checkContent(t, v.Abs("memories/infra/new.md"), "---\nid: abc\ntitle: Changed\n---\nBody.\n")
