@@ -61,7 +61,7 @@ type mergeCursor struct {
 }
 
 func (c *mergeCursor) advanceTime() {
-	if t, ok := parseTime(c.events[c.next].Timestamp); ok {
+	if t, ok := ParseTime(c.events[c.next].Timestamp); ok {
 		c.time = t
 	}
 }

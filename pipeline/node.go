@@ -173,8 +173,8 @@ type ProvRecord struct {
 // TemporallyValid reports whether the decision was used no later than the
 // diff was generated.
 func (p ProvRecord) TemporallyValid() bool {
-	u, okU := parseTime(p.UsedAt)
-	g, okG := parseTime(p.GeneratedAt)
+	u, okU := ParseTime(p.UsedAt)
+	g, okG := ParseTime(p.GeneratedAt)
 	return okU && okG && !u.After(g)
 }
 

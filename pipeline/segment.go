@@ -64,7 +64,7 @@ func Segment(events []transcript.Event, gate *Gate) *Segmentation {
 	for i := range events {
 		e := &events[i]
 		sk := sessionKey{e.Source, e.SessionID}
-		if t, ok := parseTime(e.Timestamp); ok {
+		if t, ok := ParseTime(e.Timestamp); ok {
 			lastTime[sk] = t
 		}
 		seg.Times[i] = lastTime[sk]
@@ -327,9 +327,9 @@ func (seg *Segmentation) addEpisode(i int) {
 	seg.Episodes = append(seg.Episodes, Item{Node: ep, Index: i})
 }
 
-// parseTime reads a transcript timestamp: RFC 3339, with or without
+// ParseTime reads a transcript timestamp: RFC 3339, with or without
 // fractions, with a space for the T, or without a zone (read as UTC).
-func parseTime(s string) (time.Time, bool) {
+func ParseTime(s string) (time.Time, bool) {
 	if s == "" {
 		return time.Time{}, false
 	}

@@ -1,0 +1,272 @@
+package pipelinetest
+
+import (
+	"github.com/cortexmem/cortex/pipeline"
+	"github.com/cortexmem/cortex/transcript"
+)
+
+// Scenario is one situation of the catalog and the shape every tool's
+// transcript of it must normalise to.
+type Scenario struct {
+	// Name is the fixtures' file stem: <tool>/<Name>.jsonl.
+	Name string
+	// Shows is what the scenario shows, in a sentence or two.
+	Shows string
+	// Forms says how each tool writes the situation where the tools
+	// differ (rewinds, compactions, subagents): the records a fixture of
+	// that tool must hold.
+	Forms map[transcript.SourceKind]string
+	// Want is the shape of the nodes, the same for every tool.
+	Want Shape
+}
+
+// The scenarios' names, in catalog order.
+const (
+	HappyPath           = "happy_path"
+	RejectedAlternative = "rejected_alternative"
+	Ban                 = "ban"
+	InterleavedArcs     = "interleaved_arcs"
+	SeveralEdits        = "several_edits"
+	FailedToolCall      = "failed_tool_call"
+	RewindCompaction    = "rewind_compaction"
+	SubagentThread      = "subagent_thread"
+	NoMarker            = "no_marker"
+)
+
+// Node kinds, short, for the shapes below.
+const (
+	conv = pipeline.KindConversation
+	dec  = pipeline.KindDecision
+	ep   = pipeline.KindEpisode
+	bind = pipeline.KindBinding
+)
+
+// Catalog returns the scenarios of SPEC §7, in a fixed order. Every call
+// returns fresh values: callers may change them.
+func Catalog() []Scenario {
+	return []Scenario{
+		{
+			Name: HappyPath,
+			Shows: "A person decides (\"Let's use SQLite for the cache.\"); the assistant answers, " +
+				"creates cache.go and says so. One conversation, one decision with its chosen option, " +
+				"one episode, and the binding from the decision to the episode.",
+			Want: Shape{
+				Kinds:         []pipeline.NodeKind{conv, dec, ep, bind},
+				Conversations: []ConversationShape{{User: 1, Assistant: 2}},
+				Decisions: []DecisionShape{{
+					Categories: []pipeline.Category{pipeline.CategoryDecision},
+					Chosen:     []string{"SQLite"},
+					Epitome:    "Let's use SQLite for the cache.",
+				}},
+				Episodes: []EpisodeShape{{File: "cache.go", Op: transcript.OpCreate, Added: 3}},
+				Bindings: []BindingShape{{Decision: 0, Episode: 0}},
+			},
+		},
+		{
+			Name: RejectedAlternative,
+			Shows: "\"Use zerolog instead of logrus for logging.\": the decision names the option chosen " +
+				"and the one rejected; the edit that swaps the import binds to it.",
+			Want: Shape{
+				Kinds:         []pipeline.NodeKind{conv, dec, ep, bind},
+				Conversations: []ConversationShape{{User: 1, Assistant: 2}},
+				Decisions: []DecisionShape{{
+					Categories: []pipeline.Category{pipeline.CategoryDecision, pipeline.CategoryRejection},
+					Chosen:     []string{"zerolog"},
+					Rejected:   []string{"logrus"},
+					Epitome:    "Use zerolog instead of logrus for logging.",
+				}},
+				Episodes: []EpisodeShape{{File: "log.go", Op: transcript.OpUpdate, Added: 1, Removed: 1}},
+				Bindings: []BindingShape{{Decision: 0, Episode: 0}},
+			},
+		},
+		{
+			Name: Ban,
+			Shows: "\"Never use the unsafe package in this codebase.\": a ban (is_ban, the banned thing " +
+				"rejected) that is also an imperative; the edit removing the unsafe call binds to it.",
+			Want: Shape{
+				Kinds:         []pipeline.NodeKind{conv, dec, ep, bind},
+				Conversations: []ConversationShape{{User: 1, Assistant: 2}},
+				Decisions: []DecisionShape{{
+					Categories: []pipeline.Category{pipeline.CategoryBan, pipeline.CategoryImperative},
+					IsBan:      true,
+					Rejected:   []string{"unsafe package"},
+					Epitome:    "Never use the unsafe package in this codebase.",
+				}},
+				Episodes: []EpisodeShape{{File: "conv.go", Op: transcript.OpUpdate, Added: 1, Removed: 3}},
+				Bindings: []BindingShape{{Decision: 0, Episode: 0}},
+			},
+		},
+		{
+			Name: InterleavedArcs,
+			Shows: "Two decisions, each followed by its edits: \"Use chi for the router.\" then an edit " +
+				"of router.go; \"Switch to pgx for the database driver.\" then edits of db.go and of " +
+				"router.go again. Each edit binds to the latest decision before it, not to the one " +
+				"whose file it touches; the second decision binds two episodes, so its bindings carry " +
+				"correlation figures (the first episode is the session's other one).",
+			Want: Shape{
+				Kinds: []pipeline.NodeKind{conv, conv, dec, dec, ep, ep, ep, bind, bind, bind},
+				Conversations: []ConversationShape{
+					{User: 1, Assistant: 2},
+					{User: 1, Assistant: 2},
+				},
+				Decisions: []DecisionShape{
+					{
+						Categories: []pipeline.Category{pipeline.CategoryDecision},
+						Chosen:     []string{"chi"},
+						Epitome:    "Use chi for the router.",
+					},
+					{
+						Categories: []pipeline.Category{pipeline.CategoryDecision},
+						Chosen:     []string{"pgx"},
+						Epitome:    "Switch to pgx for the database driver.",
+					},
+				},
+				Episodes: []EpisodeShape{
+					{File: "router.go", Op: transcript.OpUpdate, Added: 1, Removed: 1},
+					{File: "db.go", Op: transcript.OpUpdate, Added: 1, Removed: 1},
+					{File: "router.go", Op: transcript.OpUpdate, Added: 2},
+				},
+				Bindings: []BindingShape{
+					{Decision: 0, Episode: 0},
+					{Decision: 1, Episode: 1, Correlation: &Table{A: 2, C: 1}},
+					{Decision: 1, Episode: 2, Correlation: &Table{A: 2, C: 1}},
+				},
+			},
+		},
+		{
+			Name: SeveralEdits,
+			Shows: "\"Go with table-driven tests for the parser.\" then three edits: parser_test.go " +
+				"created, parser_test.go changed, parser.go changed. One decision binds all three, " +
+				"each binding with the correlation figures (three of three actions are its episodes).",
+			Want: Shape{
+				Kinds:         []pipeline.NodeKind{conv, dec, ep, ep, ep, bind, bind, bind},
+				Conversations: []ConversationShape{{User: 1, Assistant: 2}},
+				Decisions: []DecisionShape{{
+					Categories: []pipeline.Category{pipeline.CategoryDecision},
+					Chosen:     []string{"table-driven tests"},
+					Epitome:    "Go with table-driven tests for the parser.",
+				}},
+				Episodes: []EpisodeShape{
+					{File: "parser_test.go", Op: transcript.OpCreate, Added: 8},
+					{File: "parser_test.go", Op: transcript.OpUpdate, Added: 3, Removed: 1},
+					{File: "parser.go", Op: transcript.OpUpdate, Added: 1, Removed: 1},
+				},
+				Bindings: []BindingShape{
+					{Decision: 0, Episode: 0, Correlation: &Table{A: 3}},
+					{Decision: 0, Episode: 1, Correlation: &Table{A: 3}},
+					{Decision: 0, Episode: 2, Correlation: &Table{A: 3}},
+				},
+			},
+		},
+		{
+			Name: FailedToolCall,
+			Shows: "\"Use errors.Join to combine the close errors.\" then an edit of store.go that " +
+				"fails (the text to replace is not in the file) and a retry that succeeds: the failed " +
+				"call makes no episode, the retry one, bound to the decision.",
+			Forms: map[transcript.SourceKind]string{
+				transcript.ClaudeCode: "Edit whose tool_result has is_error and toolUseResult \"Error: String to replace not found in file.…\"",
+				transcript.Codex:      "apply_patch custom_tool_call whose output is \"apply_patch verification failed: …\", with no patch_apply_end",
+				transcript.GeminiCLI:  "replace tool call with status \"error\" and a functionResponse error",
+			},
+			Want: Shape{
+				Kinds:         []pipeline.NodeKind{conv, dec, ep, bind},
+				Conversations: []ConversationShape{{User: 1, Assistant: 3}},
+				Decisions: []DecisionShape{{
+					Categories: []pipeline.Category{pipeline.CategoryDecision},
+					Chosen:     []string{"errors.Join"},
+					Epitome:    "Use errors.Join to combine the close errors.",
+				}},
+				Episodes: []EpisodeShape{{File: "store.go", Op: transcript.OpUpdate, Added: 1, Removed: 1}},
+				Bindings: []BindingShape{{Decision: 0, Episode: 0}},
+			},
+		},
+		{
+			Name: RewindCompaction,
+			Shows: "A question with no marker and its answer; \"Use MySQL for the store.\" and an edit " +
+				"of db.go; the person goes back to before that prompt and says \"Use Postgres for the " +
+				"store.\" instead, and db.go is edited again; then the conversation is compacted and " +
+				"the person adds \"From now on, keep functions short.\". The MySQL decision and its " +
+				"edit are superseded (kept, flagged, bound to nothing); everything before the " +
+				"compaction is flagged compacted; the Postgres decision binds the second edit.",
+			Forms: map[transcript.SourceKind]string{
+				transcript.ClaudeCode: "rewind: a prompt whose parentUuid is the answer the abandoned prompt also hangs from (a fork of the DAG); compaction: /compact (compact_boundary, isCompactSummary)",
+				transcript.Codex:      "rewind: event_msg thread_rolled_back {num_turns: 1} (Esc Esc backtrack in the TUI); compaction: /compact (compacted with replacement_history, event_msg context_compacted)",
+				transcript.GeminiCLI:  "rewind: {\"$rewindTo\": <the abandoned prompt's id>} (/rewind); compaction: /compress, which rewrites the history as a {\"$set\":{\"messages\":[…]}} checkpoint starting with the summary",
+			},
+			Want: Shape{
+				Kinds: []pipeline.NodeKind{conv, conv, conv, dec, dec, dec, ep, ep, bind},
+				Conversations: []ConversationShape{
+					{User: 1, Assistant: 2, Superseded: pipeline.SupersededRewind, Compacted: true},
+					{User: 1, Assistant: 2, Compacted: true},
+					{User: 1, Assistant: 1},
+				},
+				Decisions: []DecisionShape{
+					{
+						Categories: []pipeline.Category{pipeline.CategoryDecision},
+						Chosen:     []string{"MySQL"},
+						Epitome:    "Use MySQL for the store.",
+						Superseded: pipeline.SupersededRewind,
+						Compacted:  true,
+					},
+					{
+						Categories: []pipeline.Category{pipeline.CategoryDecision},
+						Chosen:     []string{"Postgres"},
+						Epitome:    "Use Postgres for the store.",
+						Compacted:  true,
+					},
+					{
+						Categories: []pipeline.Category{pipeline.CategoryMemory},
+						Epitome:    "From now on, keep functions short.",
+					},
+				},
+				Episodes: []EpisodeShape{
+					{File: "db.go", Op: transcript.OpUpdate, Added: 1, Removed: 1, Superseded: pipeline.SupersededRewind, Compacted: true},
+					{File: "db.go", Op: transcript.OpUpdate, Added: 1, Removed: 1, Compacted: true},
+				},
+				Bindings: []BindingShape{{Decision: 1, Episode: 1}},
+			},
+		},
+		{
+			Name: SubagentThread,
+			Shows: "\"Use testify for the parser tests.\"; the assistant hands the work to a subagent, " +
+				"whose own prompt (written by the assistant, with markers in it) makes no " +
+				"conversation, and whose file edit is an episode of the session marked as a " +
+				"subagent's, bound to the person's decision.",
+			Forms: map[transcript.SourceKind]string{
+				transcript.ClaudeCode: "Task tool call; the subagent's records in <session>/subagents/agent-<id>.jsonl (isSidechain, agentId, the parent's sessionId): fixture subagent_thread.jsonl + subagent_thread.agent-<id>.jsonl",
+				transcript.Codex:      "spawn_agent function call; the subagent's own rollout (session_meta source {subagent: {thread_spawn: …}} naming the parent thread): fixture subagent_thread.jsonl + subagent_thread.agent-<id>.jsonl",
+				transcript.GeminiCLI:  "a subagent tool call; the subagent's chat file chats/<parent session>/<subagent session>.jsonl (kind \"subagent\"): fixture subagent_thread.jsonl + subagent_thread.agent-<id>.jsonl",
+			},
+			Want: Shape{
+				Kinds:         []pipeline.NodeKind{conv, dec, ep, bind},
+				Conversations: []ConversationShape{{User: 1, Assistant: 2}},
+				Decisions: []DecisionShape{{
+					Categories: []pipeline.Category{pipeline.CategoryDecision},
+					Chosen:     []string{"testify"},
+					Epitome:    "Use testify for the parser tests.",
+				}},
+				Episodes: []EpisodeShape{{File: "parser_test.go", Op: transcript.OpCreate, Added: 9, Subagent: true}},
+				Bindings: []BindingShape{{Decision: 0, Episode: 0}},
+			},
+		},
+		{
+			Name: NoMarker,
+			Shows: "\"Fix the typo in the README.\" commits to nothing: no conversation, no decision; " +
+				"the edit is still an episode, bound to nothing.",
+			Want: Shape{
+				Kinds:    []pipeline.NodeKind{ep},
+				Episodes: []EpisodeShape{{File: "README.md", Op: transcript.OpUpdate, Added: 1, Removed: 1}},
+			},
+		},
+	}
+}
+
+// Lookup returns the scenario of the catalog named name.
+func Lookup(name string) (Scenario, bool) {
+	for _, s := range Catalog() {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Scenario{}, false
+}
