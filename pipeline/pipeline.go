@@ -56,3 +56,13 @@ func (p *Pipeline) Prepare(events []transcript.Event) []Node {
 	Redact(nodes, p.redactor)
 	return nodes
 }
+
+// RedactText is what the pipeline makes of a text outside any node (a
+// session's model, its working folder): redacted as node text is, the
+// same text without redaction.
+func (p *Pipeline) RedactText(s string) string {
+	if p.redactor == nil || s == "" {
+		return s
+	}
+	return p.redactor.Redact(s)
+}

@@ -192,6 +192,7 @@ func (r *Runner) Run(ctx context.Context, files []File) (*RunResult, error) {
 	}
 	res.Nodes = p.Prepare(events)
 	sessions := Sessions(events)
+	Redact(sessions, p)
 	res.Sessions = len(sessions)
 	if r.Service != nil {
 		notes := Render(res.Nodes, sessions)

@@ -73,6 +73,18 @@ func Sessions(events []transcript.Event) []Session {
 	return out
 }
 
+// Redact passes every text of the sessions through the pipeline's
+// redaction, as their nodes were.
+func Redact(sessions []Session, p *pipeline.Pipeline) {
+	for i := range sessions {
+		s := &sessions[i]
+		for _, f := range []*string{&s.ID, &s.Model, &s.ToolVersion, &s.File, &s.Project.Cwd, &s.Project.RepoRoot,
+			&s.Project.Repository, &s.Project.GitBranch, &s.Project.GitSHA} {
+			*f = p.RedactText(*f)
+		}
+	}
+}
+
 func first(have, next string) string {
 	if have != "" {
 		return have
