@@ -22,6 +22,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/pipeline"
 )
 
 // Environment variables.
@@ -85,6 +86,16 @@ type File struct {
 		MinedSkip    *float64 `yaml:"mined_skip"`
 		MinedRelated *float64 `yaml:"mined_related"`
 	} `yaml:"dedup"`
+	// Scribe sets the transcript pipeline: gate rules added to the default
+	// table (or replacing it, with replace_gate), redaction patterns added
+	// to the credential rules, and the window within which an edit binds to
+	// a decision, e.g. "30m".
+	Scribe struct {
+		GateRules   []pipeline.Rule    `yaml:"gate_rules"`
+		ReplaceGate bool               `yaml:"replace_gate"`
+		Redact      []pipeline.Pattern `yaml:"redact"`
+		Window      string             `yaml:"window"`
+	} `yaml:"scribe"`
 }
 
 // Settings are the resolved paths and settings.
@@ -101,6 +112,9 @@ type Settings struct {
 	// read (absolute); ImportMaxFile the largest file it reads, in bytes.
 	ImportRoots   []string
 	ImportMaxFile int64
+	// Pipeline is the transcript pipeline's settings, as options of
+	// pipeline.New.
+	Pipeline []pipeline.Option
 }
 
 // Resolve works out the settings from flags, the environment (getenv) and the
@@ -185,7 +199,42 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 	if err := th.Check(); err != nil {
 		return nil, &memories.ArgError{Arg: s.ConfigFile, Rule: err.Error()}
 	}
+	if s.Pipeline, err = pipelineOptions(s.ConfigFile, file); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// pipelineOptions reads the scribe section.
+func pipelineOptions(configFile string, file *File) ([]pipeline.Option, error) {
+	var opts []pipeline.Option
+	sc := file.Scribe
+	if len(sc.GateRules) > 0 || sc.ReplaceGate {
+		rules := sc.GateRules
+		if !sc.ReplaceGate {
+			rules = append(pipeline.DefaultRules(), rules...)
+		}
+		g, err := pipeline.NewGate(rules)
+		if err != nil {
+			return nil, &memories.ArgError{Arg: configFile + ": scribe.gate_rules", Rule: err.Error()}
+		}
+		opts = append(opts, pipeline.WithGate(g))
+	}
+	if len(sc.Redact) > 0 {
+		r, err := pipeline.NewCredentialRedactor(sc.Redact)
+		if err != nil {
+			return nil, &memories.ArgError{Arg: configFile + ": scribe.redact", Rule: err.Error()}
+		}
+		opts = append(opts, pipeline.WithRedactor(r))
+	}
+	if sc.Window != "" {
+		d, err := time.ParseDuration(sc.Window)
+		if err != nil || d <= 0 || d > 24*time.Hour {
+			return nil, &memories.ArgError{Arg: configFile + ": scribe.window", Rule: fmt.Sprintf("%q is not a duration from 1s to 24h such as 30m", sc.Window)}
+		}
+		opts = append(opts, pipeline.WithWindow(d))
+	}
+	return opts, nil
 }
 
 // pick takes the first non-empty of flag, env, file and default, expands "~" and

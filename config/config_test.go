@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/pipeline"
+	"github.com/cortexmem/cortex/transcript"
 )
 
 func TestResolvePrecedence(t *testing.T) {
@@ -122,6 +124,11 @@ func TestConfigFileErrors(t *testing.T) {
 		{"dedup threshold negative", "dedup:\n  mined_skip: -0.1\n", "dedup.mined_skip: must be from 0 to 1"},
 		{"related above duplicate", "dedup:\n  duplicate: 0.5\n  related: 0.6\n", "dedup.related: must not be above dedup.duplicate"},
 		{"dedup threshold not a number", "dedup:\n  related: high\n", "line 2"},
+		{"gate rule bad pattern", "scribe:\n  gate_rules:\n    - {id: mine, category: decision, pattern: '(unclosed'}\n", "scribe.gate_rules"},
+		{"gate rule bad category", "scribe:\n  gate_rules:\n    - {id: mine, category: wish, pattern: 'we want'}\n", "scribe.gate_rules"},
+		{"empty gate", "scribe:\n  replace_gate: true\n", "scribe.gate_rules"},
+		{"redaction bad pattern", "scribe:\n  redact:\n    - {name: ticket, pattern: '[a-'}\n", "scribe.redact"},
+		{"window", "scribe:\n  window: forever\n", `scribe.window: "forever" is not a duration`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,6 +225,34 @@ func TestConfigDedupThresholds(t *testing.T) {
 	want.Thresholds.Duplicate, want.Thresholds.Related = 0.8, 0.25 // the others keep their defaults
 	if diff := cmp.Diff(got.Checks, want); diff != "" {
 		t.Errorf("checks (-got +want):\n%s", diff)
+	}
+}
+
+// TestConfigScribe: gate rules added to the default table, a redaction
+// pattern and the binding window reach the pipeline.
+func TestConfigScribe(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "config.yaml")
+	conf := "scribe:\n  gate_rules:\n    - {id: betting, category: decision, pattern: '(?i)\\bbetting on\\b', hints: [betting on]}\n" +
+		"  redact:\n    - {name: ticket, pattern: 'TICKET-[0-9]+'}\n  window: 10m\n"
+	if err := os.WriteFile(file, []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Resolve(Flags{Config: file, Home: dir}, func(string) string { return "" }, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pipeline.New(got.Pipeline...)
+	if red := p.RedactText("see TICKET-42"); red != "see [REDACTED:ticket]" {
+		t.Errorf("redaction: %q", red)
+	}
+	turn := []transcript.Event{{Source: transcript.ClaudeCode, SessionID: "s", EventID: "1", Kind: transcript.KindUserTurn,
+		UserTurn: &transcript.UserTurn{Text: "We are betting on postgres here."}}}
+	if nodes := p.Prepare(turn); len(nodes) != 2 {
+		t.Errorf("the configured rule admits nothing: %d nodes", len(nodes))
+	}
+	if nodes := pipeline.New().Prepare(turn); len(nodes) != 0 {
+		t.Errorf("the default gate admits the turn already (%d nodes): the test shows nothing", len(nodes))
 	}
 }
 
