@@ -2,6 +2,8 @@ package scribe
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -39,7 +41,10 @@ type Runner struct {
 	Service *memories.Service
 	// StateDir, when set, keeps each file's read offset (offsets.json), so
 	// that a later run reads only the sessions whose files changed.
-	StateDir    string
+	StateDir string
+	// StateKey names what the offsets are of — the vault the notes go to —
+	// so that runs into another vault read everything again.
+	StateKey    string
 	LockTimeout time.Duration
 	// DryRun decides what Mine would do and writes nothing, offsets
 	// included.
@@ -61,8 +66,15 @@ type RunResult struct {
 	Mine     *memories.MineResult `json:"mine,omitempty"`
 }
 
-// OffsetsFile is the name of the offsets file in the state folder.
-const OffsetsFile = "offsets.json"
+// OffsetsFile is the name of the offsets file in the state folder, for a
+// runner's StateKey.
+func OffsetsFile(key string) string {
+	if key == "" {
+		return "offsets.json"
+	}
+	sum := sha256.Sum256([]byte(key))
+	return "offsets-" + hex.EncodeToString(sum[:6]) + ".json"
+}
 
 // offsets is the state a run keeps between runs: per transcript file, how far
 // it was read and the sessions it holds.
@@ -104,7 +116,7 @@ func (r *Runner) Run(ctx context.Context, files []File) (*RunResult, error) {
 			return nil, err
 		}
 		defer lock.Release()
-		statePath = filepath.Join(r.StateDir, OffsetsFile)
+		statePath = filepath.Join(r.StateDir, OffsetsFile(r.StateKey))
 		st = loadOffsets(statePath)
 	}
 

@@ -161,7 +161,7 @@ func TestRenderedExample(t *testing.T) {
 		t.Fatalf("second run read %v, mine %+v", again.Read, again.Mine)
 	}
 	// Without them: everything is read, nothing is written.
-	os.Remove(filepath.Join(e.state, scribe.OffsetsFile))
+	os.Remove(filepath.Join(e.state, scribe.OffsetsFile("")))
 	third := e.run(t, files)
 	if len(third.Read) != len(files) {
 		t.Fatalf("third run read %d files, want %d", len(third.Read), len(files))

@@ -22,12 +22,17 @@ import (
 func newScribeCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "scribe",
-		Short: "Read coding agents' transcripts into one event stream (parse, verify, sources)",
+		Short: "Turn coding agents' transcripts into events, and into session, decision and edit notes",
 		Long: `scribe reads the transcripts coding agents write to disk and turns each into
 the same stream of events — session starts, user and assistant turns, tool
 calls and results, file edits as unified diffs, compactions, rewinds —
 without any model call. The events are NDJSON, one per line, the same bytes
 for the same input.
+
+A deterministic pipeline then finds the decisions people stated (a gate of
+marker phrases: use, instead of, never, from now on, …), the code edits that
+followed, and which decision produced which edit; 'scribe run --to-vault'
+writes them into the vault as linked notes.
 
 Tools read today: ` + strings.Join(scribeTools(), ", ") + `.`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -38,7 +43,8 @@ Tools read today: ` + strings.Join(scribeTools(), ", ") + `.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newScribeParseCmd(a), newScribeVerifyCmd(a), newScribeSourcesCmd(a))
+	cmd.AddCommand(newScribeParseCmd(a), newScribeReplayCmd(a), newScribeRunCmd(a), newScribeRedactCmd(a),
+		newScribeVerifyCmd(a), newScribeSourcesCmd(a))
 	return cmd
 }
 
@@ -150,6 +156,7 @@ func runScribeParse(ctx context.Context, a *app, o scribeParseOptions, path stri
 type scribeVerifyOptions struct {
 	as           string
 	resumePoints int
+	capture      string
 }
 
 func newScribeVerifyCmd(a *app) *cobra.Command {
@@ -164,9 +171,14 @@ unique, every record giving at least one event (unknown ones counted), two
 reads giving the same bytes, a read stopped at a record boundary and resumed
 giving the same events as one read, a cut last line left for later, and no
 record the adapter failed on. It prints what it found per file and exits 1
-when an invariant is broken.`,
+when an invariant is broken.
+
+With --capture it checks golden fixtures instead (in a source checkout:
+'cortex scribe verify --capture fixtures'): the events and the nodes kept
+beside each transcript must be exactly what cortex makes of it today.`,
 		Example: `  cortex scribe verify
-  cortex scribe verify --resume-points 0 session.jsonl`,
+  cortex scribe verify --resume-points 0 session.jsonl
+  cortex scribe verify --capture fixtures`,
 		Args: args(0, -1, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runScribeVerify(cmd.Context(), a, o, args)
@@ -175,6 +187,8 @@ when an invariant is broken.`,
 	f := cmd.Flags()
 	f.StringVar(&o.as, "as", "", "the tool that wrote the files (default: recognised from each file's content)")
 	f.IntVar(&o.resumePoints, "resume-points", 4, "record boundaries to check resumption at, spread over each file (0: every one)")
+	f.StringVar(&o.capture, "capture", "", "check the golden fixtures under this folder (<tool>/…/<name>.events.ndjson and .nodes.ndjson beside each transcript)")
+	f.Lookup("capture").NoOptDefVal = "fixtures"
 	return cmd
 }
 
@@ -186,6 +200,12 @@ type verifyJSON struct {
 }
 
 func runScribeVerify(ctx context.Context, a *app, o scribeVerifyOptions, files []string) error {
+	if o.capture != "" {
+		if len(files) > 0 {
+			return &memories.ArgError{Arg: "--capture", Rule: "checks the golden fixtures of a folder; name no files with it"}
+		}
+		return runScribeCapture(ctx, a, o.capture)
+	}
 	if o.resumePoints < 0 {
 		return &memories.ArgError{Arg: "--resume-points", Rule: "must be 0 or more"}
 	}
