@@ -1,0 +1,250 @@
+package gemini
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/rawjson"
+)
+
+// EnvHome is Gemini CLI's override of the home folder: with it set, the CLI
+// keeps everything in $GEMINI_CLI_HOME/.gemini instead of ~/.gemini.
+const EnvHome = "GEMINI_CLI_HOME"
+
+// The schema labels Fingerprint gives. Gemini CLI writes no version into its
+// files, so the labels name the two containers only.
+const (
+	SchemaJSONL = "gemini-cli/jsonl" // the chat log of 0.39 and later
+	SchemaJSON  = "gemini-cli/json"  // the single document of 0.38 and before
+)
+
+// Adapter reads Gemini CLI's JSONL chat files (one record a line). The zero
+// value is ready to use. The legacy single-document files (session-*.json)
+// are not JSON lines: Legacy reads them, and ForFile picks the adapter for a
+// path.
+type Adapter struct{}
+
+var _ transcript.Adapter = (*Adapter)(nil)
+
+// New returns the Gemini CLI adapter.
+func New() *Adapter { return &Adapter{} }
+
+// Source is Gemini CLI.
+func (a *Adapter) Source() transcript.SourceKind { return transcript.GeminiCLI }
+
+// ForFile returns the adapter that reads the transcript at path: Legacy for
+// a .json file (one JSON document rewritten in place), a itself for the
+// others (JSON lines). Discover lists both kinds.
+func (a *Adapter) ForFile(path string) transcript.Adapter {
+	if strings.HasSuffix(path, ".json") {
+		return NewLegacy()
+	}
+	return a
+}
+
+// Discover lists Gemini CLI's chat files: <home>/.gemini/tmp/<project>/chats/
+// session-*.jsonl (and the legacy session-*.json), and subagents'
+// chats/<parent session>/<subagent session>.jsonl, where home is
+// $GEMINI_CLI_HOME when set, else the home folder. <project> is a short slug
+// (since early 2026) or the SHA-256 of the project's path (before). A legacy
+// .json that has a .jsonl of the same name beside it was migrated into it by
+// the CLI on resume and is skipped. A subagent's Found.Session is its own
+// session id (its file name), which its records carry; the parent's is the
+// folder's name. Symbolic links are not followed.
+func (a *Adapter) Discover(env transcript.Env) transcript.Discovery {
+	d := transcript.Discovery{Source: transcript.GeminiCLI, Roots: []transcript.Root{}, Files: []transcript.Found{}, Skipped: []transcript.Skip{}}
+	var r transcript.Root
+	switch home := env.Lookup(EnvHome); {
+	case home != "":
+		r = transcript.Root{Path: filepath.Join(home, ".gemini", "tmp"), From: EnvHome}
+	case env.Home != "":
+		r = transcript.Root{Path: filepath.Join(env.Home, ".gemini", "tmp"), From: "default"}
+	default:
+		d.Skipped = append(d.Skipped, transcript.Skip{Path: "~/.gemini/tmp", Reason: "no home folder and no " + EnvHome})
+		return d
+	}
+	fi, err := os.Stat(r.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: "no such folder"})
+	case err != nil:
+		d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: err.Error()})
+	case !fi.IsDir():
+		d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: "not a folder"})
+	default:
+		r.Exists = true
+		walkRoot(&d, r.Path)
+	}
+	d.Roots = append(d.Roots, r)
+	slices.SortFunc(d.Files, func(x, y transcript.Found) int { return strings.Compare(x.Path, y.Path) })
+	slices.SortFunc(d.Skipped, func(x, y transcript.Skip) int { return strings.Compare(x.Path, y.Path) })
+	return d
+}
+
+// walkRoot looks in every project folder of tmp/ for a chats/ folder.
+func walkRoot(d *transcript.Discovery, root string) {
+	projects, err := os.ReadDir(root)
+	if err != nil {
+		d.Skipped = append(d.Skipped, transcript.Skip{Path: root, Reason: err.Error()})
+		return
+	}
+	for _, p := range projects {
+		dir := filepath.Join(root, p.Name())
+		switch {
+		case p.Type()&fs.ModeSymlink != 0:
+			d.Skipped = append(d.Skipped, transcript.Skip{Path: dir, Reason: "symbolic link, not followed"})
+		case p.IsDir():
+			chats := filepath.Join(dir, "chats")
+			fi, err := os.Lstat(chats)
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				// A project folder without chats (tool outputs, plans only).
+			case err != nil:
+				d.Skipped = append(d.Skipped, transcript.Skip{Path: chats, Reason: err.Error()})
+			case fi.Mode()&fs.ModeSymlink != 0:
+				d.Skipped = append(d.Skipped, transcript.Skip{Path: chats, Reason: "symbolic link, not followed"})
+			case fi.IsDir():
+				walkChats(d, chats)
+			}
+		}
+	}
+}
+
+func walkChats(d *transcript.Discovery, dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		d.Skipped = append(d.Skipped, transcript.Skip{Path: dir, Reason: err.Error()})
+		return
+	}
+	names := map[string]bool{}
+	for _, e := range entries {
+		names[e.Name()] = true
+	}
+	for _, e := range entries {
+		name, path := e.Name(), filepath.Join(dir, e.Name())
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "symbolic link, not followed"})
+		case e.IsDir():
+			walkSubagents(d, path)
+		case !strings.HasPrefix(name, "session-"):
+			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "not a session file"})
+		case strings.HasSuffix(name, ".jsonl"):
+			addFile(d, path, "", "session")
+		case strings.HasSuffix(name, ".json") && names[name+"l"]:
+			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "migrated by the CLI into " + name + "l"})
+		case strings.HasSuffix(name, ".json"):
+			addFile(d, path, "", "session")
+		default:
+			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "not a session file"})
+		}
+	}
+}
+
+// walkSubagents lists the subagent transcripts in chats/<parent session>/.
+func walkSubagents(d *transcript.Discovery, dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		d.Skipped = append(d.Skipped, transcript.Skip{Path: dir, Reason: err.Error()})
+		return
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "symbolic link, not followed"})
+		case e.IsDir():
+			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "a folder inside a subagent folder"})
+		case strings.HasSuffix(e.Name(), ".jsonl"):
+			addFile(d, path, strings.TrimSuffix(e.Name(), ".jsonl"), "subagent")
+		default:
+			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "not a subagent transcript"})
+		}
+	}
+}
+
+func addFile(d *transcript.Discovery, path, session, role string) {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil:
+		d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: err.Error()})
+	case !fi.Mode().IsRegular():
+		d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "not a regular file"})
+	case fi.Size() == 0:
+		d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "empty"})
+	default:
+		d.Files = append(d.Files, transcript.Found{Path: path, Session: session, Role: role, Size: fi.Size()})
+	}
+}
+
+// Fingerprint names a record's schema: SchemaJSONL for the records of a
+// JSONL chat file (the session header, messages, $set and $rewindTo), and
+// SchemaJSON for a whole legacy document on one line; empty for records that
+// are not Gemini CLI's.
+func (a *Adapter) Fingerprint(rec transcript.Record) transcript.Variant {
+	return fingerprint(rec.Data, SchemaJSONL, false)
+}
+
+// messageTypes are the types of Gemini CLI's message records.
+var messageTypes = map[string]bool{"user": true, "gemini": true, "info": true, "error": true, "warning": true}
+
+// metadataKeys are the members of the session's metadata besides its id and
+// project hash; a legacy document's members after its messages hold some.
+var metadataKeys = map[string]bool{
+	"sessionId": true, "projectHash": true, "startTime": true, "lastUpdated": true, "summary": true,
+	"directories": true, "kind": true, "memoryScratchpad": true, "activeExtensionName": true,
+}
+
+func fingerprint(data []byte, schema string, legacy bool) transcript.Variant {
+	v := transcript.Variant{Source: transcript.GeminiCLI}
+	if !rawjson.IsObject(data) || !rawjson.Valid(data) {
+		return v
+	}
+	m := object(data)
+	switch {
+	case len(m) == 1 && rawjson.IsString(m.Get("$rewindTo")), len(m) == 1 && rawjson.IsObject(m.Get("$set")):
+		v.Schema = schema
+	case isHeader(m):
+		v.Schema = schema
+		if rawjson.IsArray(m.Get("messages")) {
+			v.Schema = SchemaJSON
+		}
+	case isMessage(m):
+		v.Schema = schema
+	case legacy && isMetadata(m):
+		v.Schema = schema
+	}
+	return v
+}
+
+// isHeader reports whether m is a session's metadata record: the first line
+// of a chat file, or a legacy document.
+func isHeader(m rawjson.Object) bool {
+	return rawjson.IsString(m.Get("sessionId")) && rawjson.IsString(m.Get("projectHash"))
+}
+
+// isMessage reports whether m is a message record as Gemini CLI writes it:
+// an id, one of its types and content (other tools' records with an id and
+// a type carry their text elsewhere).
+func isMessage(m rawjson.Object) bool {
+	return rawjson.IsString(m.Get("id")) && messageTypes[str(m.Get("type"))] && m.Has("content")
+}
+
+// isMetadata reports whether every member of m is one of the session's
+// metadata.
+func isMetadata(m rawjson.Object) bool {
+	if len(m) == 0 {
+		return false
+	}
+	for _, mem := range m {
+		if !metadataKeys[mem.KeyString()] {
+			return false
+		}
+	}
+	return true
+}
