@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,8 +14,10 @@ import (
 	"github.com/cortexmem/cortex/transcript"
 )
 
-// conformanceDir holds the catalog's fixtures: <tool>/<scenario>.jsonl, and
-// <tool>/<scenario>.<part>.jsonl for a session's other files (a subagent's).
+// conformanceDir holds the catalog's fixtures: <tool>/<scenario>.jsonl, the
+// session's transcript, and under <tool>/<scenario>/ the session's other
+// files (a subagent's) at the paths the tool gives them relative to the
+// session file's folder.
 var conformanceDir = filepath.Join("..", "fixtures", "conformance")
 
 // conformanceTools are the tools whose transcripts the catalog is written in.
@@ -37,12 +40,11 @@ func TestConformance(t *testing.T) {
 				t.Run(sc.Name, func(t *testing.T) {
 					files := scenarioFiles(t, dir, sc.Name)
 					streams := make([][]transcript.Event, 0, len(files))
-					for _, path := range files {
-						data, err := os.ReadFile(path)
+					for _, name := range files {
+						data, err := os.ReadFile(filepath.Join(conformanceDir, filepath.FromSlash(name)))
 						if err != nil {
 							t.Fatal(err)
 						}
-						name := string(tool) + "/" + filepath.Base(path)
 						rep := transcript.Verify(a, name, data, transcript.VerifyOptions{ResumePoints: 4})
 						for _, v := range rep.Violations {
 							t.Errorf("%s: %s", name, v)
@@ -58,25 +60,43 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// scenarioFiles returns a scenario's files in dir: <scenario>.jsonl first,
-// then its other parts by name.
+// scenarioFiles returns the names of a scenario's files in dir, relative to
+// conformanceDir with "/" (the names the adapter reads them under, so the
+// folders a tool's layout gives keep their meaning): <scenario>.jsonl first,
+// then the .jsonl files under <scenario>/, sorted.
 func scenarioFiles(t *testing.T, dir, scenario string) []string {
 	t.Helper()
+	rel := func(path string) string {
+		r, err := filepath.Rel(conformanceDir, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return filepath.ToSlash(r)
+	}
 	main := filepath.Join(dir, scenario+".jsonl")
 	if _, err := os.Stat(main); err != nil {
 		t.Fatalf("no fixture for the scenario: %v", err)
 	}
-	parts, err := filepath.Glob(filepath.Join(dir, scenario+".*.jsonl"))
-	if err != nil {
-		t.Fatal(err)
+	var parts []string
+	if fi, err := os.Stat(filepath.Join(dir, scenario)); err == nil && fi.IsDir() {
+		err := filepath.WalkDir(filepath.Join(dir, scenario), func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".jsonl") {
+				parts = append(parts, rel(path))
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	slices.Sort(parts)
-	return append([]string{main}, parts...)
+	return append([]string{rel(main)}, parts...)
 }
 
-// TestConformanceFixturesNamed checks that every file under the catalog's
-// folder belongs to a tool and a scenario, so none is silently left out.
-func TestConformanceFixturesNamed(t *testing.T) {
+// TestConformanceFixtures checks the catalog's folder: a folder per tool,
+// every scenario's transcript in each, and no file that belongs to no
+// scenario (it would be silently left out).
+func TestConformanceFixtures(t *testing.T) {
 	entries, err := os.ReadDir(conformanceDir)
 	if err != nil {
 		t.Fatal(err)
@@ -85,23 +105,30 @@ func TestConformanceFixturesNamed(t *testing.T) {
 		if !e.IsDir() {
 			continue
 		}
-		if !slices.Contains(conformanceTools, transcript.SourceKind(e.Name())) {
-			t.Errorf("%s: a folder of no tool the catalog is written for", e.Name())
+		if k, ok := transcript.ParseSource(e.Name()); !ok || string(k) != e.Name() {
+			t.Errorf("%s: not the slug of a tool", e.Name())
 			continue
 		}
 		files, err := os.ReadDir(filepath.Join(conformanceDir, e.Name()))
 		if err != nil {
 			t.Fatal(err)
 		}
+		have := map[string]bool{}
 		for _, f := range files {
 			stem, ok := strings.CutSuffix(f.Name(), ".jsonl")
-			if !ok {
-				t.Errorf("%s/%s: not a .jsonl transcript", e.Name(), f.Name())
-				continue
+			if f.IsDir() {
+				stem, ok = f.Name(), true
 			}
-			stem, _, _ = strings.Cut(stem, ".")
-			if _, ok := pipelinetest.Lookup(stem); !ok {
+			if _, known := pipelinetest.Lookup(stem); !ok || !known {
 				t.Errorf("%s/%s: belongs to no scenario of the catalog", e.Name(), f.Name())
+			}
+			if !f.IsDir() {
+				have[stem] = true
+			}
+		}
+		for _, sc := range pipelinetest.Catalog() {
+			if !have[sc.Name] {
+				t.Errorf("%s: no %s.jsonl", e.Name(), sc.Name)
 			}
 		}
 	}

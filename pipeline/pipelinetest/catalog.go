@@ -166,7 +166,7 @@ func Catalog() []Scenario {
 			Forms: map[transcript.SourceKind]string{
 				transcript.ClaudeCode: "Edit whose tool_result has is_error and toolUseResult \"Error: String to replace not found in file.…\"",
 				transcript.Codex:      "apply_patch custom_tool_call whose output is \"apply_patch verification failed: …\", with no patch_apply_end",
-				transcript.GeminiCLI:  "replace tool call with status \"error\" and a functionResponse error",
+				transcript.GeminiCLI:  "replace tool call with status \"error\" and a functionResponse whose response is {error: \"Failed to edit, 0 occurrences found…\"}",
 			},
 			Want: Shape{
 				Kinds:         []pipeline.NodeKind{conv, dec, ep, bind},
@@ -233,9 +233,9 @@ func Catalog() []Scenario {
 				"conversation, and whose file edit is an episode of the session marked as a " +
 				"subagent's, bound to the person's decision.",
 			Forms: map[transcript.SourceKind]string{
-				transcript.ClaudeCode: "Task tool call; the subagent's records in <session>/subagents/agent-<id>.jsonl (isSidechain, agentId, the parent's sessionId): fixture subagent_thread.jsonl + subagent_thread.agent-<id>.jsonl",
-				transcript.Codex:      "spawn_agent function call; the subagent's own rollout (session_meta source {subagent: {thread_spawn: …}} naming the parent thread): fixture subagent_thread.jsonl + subagent_thread.agent-<id>.jsonl",
-				transcript.GeminiCLI:  "a subagent tool call; the subagent's chat file chats/<parent session>/<subagent session>.jsonl (kind \"subagent\"): fixture subagent_thread.jsonl + subagent_thread.agent-<id>.jsonl",
+				transcript.ClaudeCode: "Task tool call; the subagent's records in <session>/subagents/agent-<id>.jsonl (isSidechain, agentId, the parent's sessionId): fixture subagent_thread.jsonl + subagent_thread/<session>/subagents/agent-<id>.jsonl",
+				transcript.Codex:      "spawn_agent and wait function calls; the subagent's thread is a rollout of its own (session_meta with id the new thread, session_id and parent_thread_id the parent's, source {subagent: {thread_spawn: …}}): fixture subagent_thread.jsonl + subagent_thread/rollout-<time>-<thread>.jsonl",
+				transcript.GeminiCLI:  "a call of the subagent's tool (its name, {query}); the subagent's chat file chats/<parent session>/<subagent session>.jsonl (kind \"subagent\", its own sessionId), ending with complete_task: fixture subagent_thread.jsonl + subagent_thread/<session>/<subagent session>.jsonl; the parent session is named by the folder alone",
 			},
 			Want: Shape{
 				Kinds:         []pipeline.NodeKind{conv, dec, ep, bind},

@@ -9,11 +9,11 @@
 // rewind and a compaction, a subagent's edit, a turn with no marker) and the
 // Shape the pipeline must give for it. The shared fixtures hold one
 // transcript per tool and scenario, written in each tool's own format
-// (fixtures/conformance/<tool>/<scenario>.jsonl, plus
-// <scenario>.<part>.jsonl for the other files of a session, such as a
-// subagent's); package pipeline's conformance test parses each with the
-// tool's adapter, merges a session's files with pipeline.Merge, prepares the
-// nodes without redaction and calls Check.
+// (fixtures/conformance/<tool>/<scenario>.jsonl, and under <scenario>/ the
+// session's other files, such as a subagent's, where the tool puts them);
+// package pipeline's conformance test parses each with the tool's adapter,
+// merges a session's files with pipeline.Merge, prepares the nodes without
+// redaction and calls Check.
 //
 // A Shape keeps what a scenario means and drops what a tool happens to
 // write. Kept: the order of node kinds; for each conversation the number of
