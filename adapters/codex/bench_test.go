@@ -1,0 +1,92 @@
+package codex
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cortexmem/cortex/transcript"
+)
+
+// syntheticSession builds a rollout of at least size bytes: one session
+// header, then the other records of the real and hand-made fixtures over and
+// over, each copy with its own item, call and turn ids (so no copy reads as
+// the twin of another). It returns the bytes and the record count.
+func syntheticSession(tb testing.TB, size int) ([]byte, int) {
+	tb.Helper()
+	var header, base []byte
+	for _, name := range []string{"0.169.0/b_write_edit.jsonl", "0.169.0/c_bash.jsonl", "0.169.0/d3_resume_last.jsonl",
+		"0.140.0-alpha.19/custom_patch_apply.jsonl", "hand-made/apply_patch_shapes.jsonl", "hand-made/tool_results.jsonl",
+		"hand-made/rollback_compaction.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(fixtureDir, name))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+			switch {
+			case len(l) == 0:
+			case bytes.Contains(l, []byte(`"type":"session_meta"`)) || bytes.Contains(l, []byte(`"type": "session_meta"`)):
+				if header == nil {
+					header = l
+				}
+			default:
+				base = append(base, l...)
+			}
+		}
+	}
+	keys := []string{`"id":"`, `"call_id":"`, `"turn_id":"`, `"id": "`, `"call_id": "`, `"turn_id": "`}
+	var out bytes.Buffer
+	out.Write(header)
+	records := 1
+	for n := 0; out.Len() < size; n++ {
+		c := base
+		for _, k := range keys {
+			c = bytes.ReplaceAll(c, []byte(k), []byte(fmt.Sprintf("%s%d-", k, n)))
+		}
+		out.Write(c)
+		records += bytes.Count(c, []byte("\n"))
+	}
+	return out.Bytes(), records
+}
+
+// BenchmarkParse measures reading a large rollout: go test ./adapters/codex
+// -run '^$' -bench Parse -cpu 1. It reports MB/s and records/s.
+func BenchmarkParse(b *testing.B) {
+	data, records := syntheticSession(b, 64<<20)
+	a := New()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for b.Loop() {
+		n := 0
+		_, err := transcript.Read(a, bytes.NewReader(data), transcript.Start(a, "bench.jsonl"), true, func(transcript.Event) error {
+			n++
+			return nil
+		})
+		if err != nil || n < records {
+			b.Fatalf("%d events, err %v", n, err)
+		}
+	}
+	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkParseEncode is BenchmarkParse with the events written as NDJSON,
+// as cortex scribe parse does.
+func BenchmarkParseEncode(b *testing.B) {
+	data, records := syntheticSession(b, 32<<20)
+	a := New()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for b.Loop() {
+		enc := transcript.NewEncoder(io.Discard)
+		_, err := transcript.Read(a, bytes.NewReader(data), transcript.Start(a, "bench.jsonl"), true, func(e transcript.Event) error {
+			return enc.Encode(&e)
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
