@@ -10,6 +10,8 @@ import (
 	"errors"
 
 	"github.com/cortexmem/cortex/adapters/claudecode"
+	"github.com/cortexmem/cortex/adapters/codex"
+	"github.com/cortexmem/cortex/adapters/gemini"
 	"github.com/cortexmem/cortex/transcript"
 )
 
@@ -20,7 +22,7 @@ var ErrNoAdapter = errors.New("no transcript adapter")
 // All returns an adapter of every tool that has one, in the priority order of
 // transcript.Sources.
 func All() []transcript.Adapter {
-	return []transcript.Adapter{claudecode.New()}
+	return []transcript.Adapter{claudecode.New(), codex.New(), gemini.New()}
 }
 
 // For returns the adapter of a tool.

@@ -29,6 +29,14 @@ func TestDetect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	codexFile, err := os.ReadFile("../fixtures/codex/0.169.0/b_write_edit.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	geminiFile, err := os.ReadFile("../fixtures/gemini-cli/0.61.0/b_write_edit.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		head []byte
@@ -36,7 +44,9 @@ func TestDetect(t *testing.T) {
 		err  error
 	}{
 		{"claude code", claude, transcript.ClaudeCode, nil},
-		{"codex rollout", []byte(`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}` + "\n"), "", ErrNoAdapter},
+		{"codex rollout", codexFile, transcript.Codex, nil},
+		{"codex head", []byte(`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}` + "\n"), transcript.Codex, nil},
+		{"gemini chat", geminiFile, transcript.GeminiCLI, nil},
 		{"text", []byte("# aider chat started at 2024-08-01 10:00:00\n"), "", ErrNoAdapter},
 		{"empty", nil, "", ErrNoAdapter},
 	}
