@@ -646,6 +646,9 @@ func TestParsePatch(t *testing.T) {
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(patchFile{})); diff != "" {
 		t.Fatalf("parsePatch (-want +got):\n%s", diff)
 	}
+	if got := parsePatch("*** Begin Patch\n*** Add File: \n+x\n*** Update File: a\n*** Move to: \n@@\n-a\n+b\n*** End Patch"); len(got) != 1 || got[0].op != transcript.OpUpdate {
+		t.Errorf("operations without a name: %+v", got)
+	}
 	fe := got[1].edit("/w")
 	if fe.Path != "/w/b.txt" || fe.MovePath != "/w/c.txt" || !fe.Fragment || fe.Added != 2 || fe.Removed != 2 {
 		t.Errorf("move edit %+v", fe)

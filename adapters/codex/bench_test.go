@@ -14,7 +14,8 @@ import (
 // syntheticSession builds a rollout of at least size bytes: one session
 // header, then the other records of the real and hand-made fixtures over and
 // over, each copy with its own item, call and turn ids (so no copy reads as
-// the twin of another). It returns the bytes and the record count.
+// the twin of another) and its own timestamps (as in a real rollout, where no
+// two lines are the same bytes). It returns the bytes and the record count.
 func syntheticSession(tb testing.TB, size int) ([]byte, int) {
 	tb.Helper()
 	var header, base []byte
@@ -37,7 +38,8 @@ func syntheticSession(tb testing.TB, size int) ([]byte, int) {
 			}
 		}
 	}
-	keys := []string{`"id":"`, `"call_id":"`, `"turn_id":"`, `"id": "`, `"call_id": "`, `"turn_id": "`}
+	keys := []string{`"id":"`, `"call_id":"`, `"turn_id":"`, `"id": "`, `"call_id": "`, `"turn_id": "`,
+		`"timestamp":"`, `"timestamp": "`}
 	var out bytes.Buffer
 	out.Write(header)
 	records := 1

@@ -40,15 +40,23 @@ type patchFile struct {
 // parsePatch reads the file operations of a V4A patch; lines outside
 // "*** Begin Patch" … "*** End Patch" are ignored, and so is what it cannot
 // read.
-func parsePatch(text string) []patchFile {
+func parsePatch(text string) (out []patchFile) {
 	lines := strings.Split(text, "\n")
 	i := 0
 	for i < len(lines) && strings.TrimSpace(lines[i]) != "*** Begin Patch" {
 		i++
 	}
-	var out []patchFile
 	var cur *patchFile
 	inHunk := false
+	defer func() { // an operation that names no file edits nothing
+		kept := out[:0]
+		for _, pf := range out {
+			if pf.path != "" {
+				kept = append(kept, pf)
+			}
+		}
+		out = kept
+	}()
 	for i++; i < len(lines); i++ {
 		l := strings.TrimSuffix(lines[i], "\r")
 		t := "" // a marker line's text; hunk lines are never markers
@@ -69,8 +77,9 @@ func parsePatch(text string) []patchFile {
 			cur, inHunk = &out[len(out)-1], false
 		case cur == nil:
 		case strings.HasPrefix(t, "*** Move to:") && cur.op == transcript.OpUpdate:
-			cur.movePath = strings.TrimSpace(t[len("*** Move to:"):])
-			cur.op = transcript.OpMove
+			if cur.movePath = strings.TrimSpace(t[len("*** Move to:"):]); cur.movePath != "" {
+				cur.op = transcript.OpMove
+			}
 		case t == "*** End of File":
 			inHunk = false
 		case cur.op == transcript.OpCreate:
@@ -164,8 +173,11 @@ func isWindowsAbs(p string) bool {
 }
 
 // changeEdit turns one entry of patch_apply_end's changes into a file edit.
-// It returns nil for a change of a type it does not know.
+// It returns nil for a change of a type it does not know, or of no file.
 func changeEdit(cwd, file string, change rawjson.Object) *transcript.FileEdit {
+	if strings.TrimSpace(file) == "" {
+		return nil
+	}
 	fe := &transcript.FileEdit{Path: resolve(cwd, file), From: transcript.FromToolPatch}
 	var hunks []transcript.Hunk
 	oldPath, newPath := fe.Path, fe.Path
