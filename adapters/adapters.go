@@ -71,3 +71,21 @@ func Detect(head []byte) (transcript.Adapter, error) {
 	}
 	return best, nil
 }
+
+// fileResolver is an adapter of a tool that writes more than one kind of
+// file (Gemini CLI's JSON lines and its older single JSON document): it
+// names the adapter that reads a given one.
+type fileResolver interface {
+	ForFile(path string) transcript.Adapter
+}
+
+// Resolve returns the adapter that reads the transcript at path: the one a
+// names for it when its tool writes several kinds of file, else a.
+func Resolve(a transcript.Adapter, path string) transcript.Adapter {
+	if r, ok := a.(fileResolver); ok {
+		if b := r.ForFile(path); b != nil {
+			return b
+		}
+	}
+	return a
+}

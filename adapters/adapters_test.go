@@ -62,3 +62,21 @@ func TestDetect(t *testing.T) {
 		})
 	}
 }
+
+func TestResolve(t *testing.T) {
+	g, _ := For(transcript.GeminiCLI)
+	if Resolve(g, "chats/session-1.jsonl") != g {
+		t.Error("a .jsonl chat is not read by the Gemini CLI adapter itself")
+	}
+	legacy := Resolve(g, "chats/session-1.json")
+	if legacy == g || legacy.Source() != transcript.GeminiCLI {
+		t.Errorf("a legacy .json is read by %T", legacy)
+	}
+	if _, ok := legacy.(transcript.Framer); !ok {
+		t.Error("the legacy adapter frames no records")
+	}
+	c, _ := For(transcript.ClaudeCode)
+	if Resolve(c, "x.json") != c {
+		t.Error("Resolve changed the adapter of a tool with one kind of file")
+	}
+}

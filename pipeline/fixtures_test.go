@@ -42,7 +42,7 @@ func fixtures(t testing.TB) []fixture {
 				continue
 			}
 			fx.Name = string(a.Source()) + "/" + fx.Name
-			out = append(out, fixture{fx, a})
+			out = append(out, fixture{fx, adapters.Resolve(a, fx.Path)})
 		}
 	}
 	if len(out) == 0 {

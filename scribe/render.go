@@ -581,6 +581,9 @@ func dateOf(t time.Time) string {
 }
 
 func gap(seconds float64) string {
+	if seconds < 1 {
+		return "under a second"
+	}
 	d := time.Duration(seconds * float64(time.Second)).Round(time.Second)
 	return d.String()
 }

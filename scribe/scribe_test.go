@@ -48,7 +48,7 @@ func fixtureFiles(t testing.TB, handMade bool) []scribe.File {
 				!(strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json")) {
 				return nil
 			}
-			out = append(out, scribe.File{Path: filepath.ToSlash(p), Adapter: a, Final: true})
+			out = append(out, scribe.File{Path: filepath.ToSlash(p), Adapter: adapters.Resolve(a, p), Final: true})
 			return nil
 		})
 		if err != nil && !os.IsNotExist(err) {

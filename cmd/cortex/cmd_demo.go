@@ -25,6 +25,12 @@ var demoVault embed.FS
 //go:embed all:demo/notes
 var demoNotes embed.FS
 
+// demoTranscripts is an agent session in Claude Code's format (hand-made from
+// the records a real Claude Code 2.1.197 wrote, in the same shapes).
+//
+//go:embed all:demo/transcripts
+var demoTranscripts embed.FS
+
 // The memory the demo supersedes, from the sample vault.
 const demoPoolID = "01m4gh49"
 
@@ -76,6 +82,11 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 	if err := copyFS(demoNotes, "demo/notes", notesDir); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
+	transcriptsDir := filepath.Join(tmp, "transcripts")
+	if err := copyFS(demoTranscripts, "demo/transcripts", transcriptsDir); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	session := filepath.Join(transcriptsDir, "claude-code-session.jsonl")
 	if err := os.WriteFile(configFile, []byte(fmt.Sprintf("import:\n  allowed_roots: [%q]\n", notesDir)), vault.FilePerm); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
@@ -122,6 +133,10 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 			"--reason", "raised after the November load test"}},
 		{"Recall shows the new fact; the old one is kept in the vault but left out", exitOK, []string{"recall", "staging connection pool"}},
 		{"The history is still there", exitOK, []string{"list", "--project", "my-webapp", "--filter", "pool", "--status", "all"}},
+		{"An agent's transcript, read with no model call: the decision said, and the edits it produced", exitOK,
+			[]string{"scribe", "run", "--to-vault", session}},
+		{"The decision is a memory like the others", exitOK, []string{"recall", "--limit", "1", "pgbouncer pool mode"}},
+		{"Reading the transcript again writes nothing", exitOK, []string{"scribe", "run", "--to-vault", session}},
 	}
 	for _, s := range steps {
 		if err := step(s.title, s.want, s.args...); err != nil {
@@ -138,6 +153,15 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 	}
 	rel, _ := filepath.Rel(vaultDir, note[0])
 	fmt.Fprintf(w, "\n## A saved memory is a plain note in the vault, linked to related ones\n$ cat %q\n%s", filepath.ToSlash(rel), data)
+	decision, err := filepath.Glob(filepath.Join(vaultDir, "cortex", "decisions", "my-webapp", "use-pgbouncer-*.md"))
+	if err != nil || len(decision) != 1 {
+		return fmt.Errorf("demo: the mined decision is not where it should be")
+	}
+	if data, err = os.ReadFile(decision[0]); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	rel, _ = filepath.Rel(vaultDir, decision[0])
+	fmt.Fprintf(w, "\n## The decision's note links to its session and to each edit it produced\n$ cat %q\n%s", filepath.ToSlash(rel), data)
 	if keep {
 		fmt.Fprintf(w, "\nThe demo vault is kept in %s: open %s in Obsidian, or run\n  cortex --vault %s --home %s recall …\n",
 			tmp, vaultDir, vaultDir, home)

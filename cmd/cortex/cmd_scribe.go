@@ -72,7 +72,7 @@ func scribeAdapter(as, path string, f io.ReadSeeker) (transcript.Adapter, error)
 		if !ok {
 			return nil, &memories.ArgError{Arg: "--as", Rule: fmt.Sprintf("no adapter reads %s transcripts yet (tools read: %s)", k.Name(), strings.Join(scribeTools(), ", "))}
 		}
-		return ad, nil
+		return adapters.Resolve(ad, path), nil
 	}
 	head := make([]byte, 1<<20)
 	n, err := io.ReadFull(f, head)
@@ -86,7 +86,7 @@ func scribeAdapter(as, path string, f io.ReadSeeker) (transcript.Adapter, error)
 	if err != nil {
 		return nil, &memories.ArgError{Arg: "file", Rule: fmt.Sprintf("%s: cannot tell which tool wrote it; name the tool with --as (tools read: %s)", path, strings.Join(scribeTools(), ", "))}
 	}
-	return ad, nil
+	return adapters.Resolve(ad, path), nil
 }
 
 // openTranscript opens a file named on the command line.
@@ -218,7 +218,7 @@ func runScribeVerify(ctx context.Context, a *app, o scribeVerifyOptions, files [
 		for _, d := range scribeDiscover(a) {
 			ad, _ := adapters.For(d.Source)
 			for _, f := range d.Files {
-				jobs = append(jobs, job{f.Path, ad})
+				jobs = append(jobs, job{f.Path, adapters.Resolve(ad, f.Path)})
 			}
 		}
 		if len(jobs) == 0 && !a.asJSON {

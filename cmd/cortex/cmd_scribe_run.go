@@ -176,7 +176,7 @@ func runScribeRun(ctx context.Context, a *app, o scribeRunOptions, paths []strin
 		for _, d := range scribeDiscover(a) {
 			ad, _ := adapters.For(d.Source)
 			for _, f := range d.Files {
-				files = append(files, scribe.File{Path: f.Path, Adapter: ad})
+				files = append(files, scribe.File{Path: f.Path, Adapter: adapters.Resolve(ad, f.Path)})
 			}
 		}
 	} else {
@@ -409,7 +409,7 @@ func runScribeCapture(ctx context.Context, a *app, dir string) error {
 				if err != nil {
 					return err
 				}
-				evs, _ := transcript.ParseBytes(ad, names[g], data, true)
+				evs, _ := transcript.ParseBytes(adapters.Resolve(ad, path), names[g], data, true)
 				var got []byte
 				if g == ".events.ndjson" {
 					got, err = transcript.Marshal(evs)
