@@ -184,14 +184,15 @@ func Catalog() []Scenario {
 			Name: RewindCompaction,
 			Shows: "A question with no marker and its answer; \"Use MySQL for the store.\" and an edit " +
 				"of db.go; the person goes back to before that prompt and says \"Use Postgres for the " +
-				"store.\" instead, and db.go is edited again; then the conversation is compacted and " +
-				"the person adds \"From now on, keep functions short.\". The MySQL decision and its " +
-				"edit are superseded (kept, flagged, bound to nothing); everything before the " +
-				"compaction is flagged compacted; the Postgres decision binds the second edit.",
+				"store.\" instead, and db.go is edited again; after a word of thanks (no marker) the " +
+				"conversation is compacted and the person adds \"From now on, keep functions short.\". " +
+				"The MySQL decision and its edit are superseded (kept, flagged, bound to nothing); " +
+				"everything before the compaction is flagged compacted; the Postgres decision binds the " +
+				"second edit.",
 			Forms: map[transcript.SourceKind]string{
 				transcript.ClaudeCode: "rewind: a prompt whose parentUuid is the answer the abandoned prompt also hangs from (a fork of the DAG); compaction: /compact (compact_boundary, isCompactSummary)",
 				transcript.Codex:      "rewind: event_msg thread_rolled_back {num_turns: 1} (Esc Esc backtrack in the TUI); compaction: /compact (compacted with replacement_history, event_msg context_compacted)",
-				transcript.GeminiCLI:  "rewind: {\"$rewindTo\": <the abandoned prompt's id>} (/rewind); compaction: /compress, which rewrites the history as a {\"$set\":{\"messages\":[…]}} checkpoint starting with the summary",
+				transcript.GeminiCLI:  "rewind: {\"$rewindTo\": <the abandoned prompt's id>} (/rewind); compaction: /compress, which rewrites the history as a {\"$set\":{\"messages\":[…]}} checkpoint: the <state_snapshot> summary, the model's \"Got it. Thanks for the additional context!\" (an assistant turn after the compaction, which no open conversation takes in because the word of thanks closed it) and the latest exchange kept verbatim",
 			},
 			Want: Shape{
 				Kinds: []pipeline.NodeKind{conv, conv, conv, dec, dec, dec, ep, ep, bind},
