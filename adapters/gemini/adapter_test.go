@@ -644,6 +644,17 @@ func TestLegacy(t *testing.T) {
 		t.Errorf("one line vs pretty-printed (-pretty +one line):\n%s", diff)
 	}
 
+	// Read as a JSON line by the JSONL adapter, the one-line document is a
+	// header holding a checkpoint: the same conversation.
+	evs3, _ := transcript.ParseBytes(New(), "legacy/small.json", compact, true)
+	var kinds []string
+	for _, e := range evs3 {
+		kinds = append(kinds, string(e.Kind)+" "+e.Provenance.Pointer)
+	}
+	if diff := cmp.Diff([]string{"session_start ", "user_turn /messages/0", "assistant_turn /messages/1"}, kinds); diff != "" {
+		t.Errorf("one-line document as JSONL (-want +got):\n%s", diff)
+	}
+
 	// A document that is not a ConversationRecord is one unknown record.
 	evs = parse(t, "legacy/schema_drift.json")
 	if len(evs) != 1 || evs[0].Unknown == nil || evs[0].Unknown.Reason != transcript.ReasonUnrecognized {

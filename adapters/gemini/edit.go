@@ -1,6 +1,9 @@
 package gemini
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/transcript/rawjson"
 )
@@ -84,11 +87,11 @@ func fromDisplay(tool string, args, display rawjson.Object) *transcript.FileEdit
 		hunks = hs
 		fe.From = transcript.FromToolPatch
 	}
-	oldPath := path
+	oldPath := headerPath(path)
 	if fe.Op == transcript.OpCreate {
 		oldPath = "/dev/null"
 	}
-	fe.Unified = transcript.FormatUnified(oldPath, path, hunks)
+	fe.Unified = transcript.FormatUnified(oldPath, headerPath(path), hunks)
 	fe.Added, fe.Removed = transcript.CountChanges(hunks)
 	return fe
 }
@@ -109,7 +112,17 @@ func fromInput(tool string, args rawjson.Object) *transcript.FileEdit {
 		fe.Old, fe.New = str(args.Get("old_string")), str(args.Get("new_string"))
 		hunks = transcript.Diff(fe.Old, fe.New)
 	}
-	fe.Unified = transcript.FormatUnified(fe.Path, fe.Path, hunks)
+	fe.Unified = transcript.FormatUnified(headerPath(fe.Path), headerPath(fe.Path), hunks)
 	fe.Added, fe.Removed = transcript.CountChanges(hunks)
 	return fe
+}
+
+// headerPath is a path as a diff's --- and +++ lines name it: quoted, as git
+// quotes one, when it holds a line break or another control character that
+// would break the header line (the path as given stays in FileEdit.Path).
+func headerPath(path string) string {
+	if strings.IndexFunc(path, func(r rune) bool { return r < ' ' || r == 0x7f }) < 0 {
+		return path
+	}
+	return strconv.Quote(path)
 }

@@ -200,27 +200,37 @@ func (l *Legacy) Frame(data []byte, atEOF bool) ([]transcript.Record, int) {
 
 // objectOrHead returns the end of the object at data[i], or, when it is a
 // document whose messages member is an array, the end of its head (just
-// after the "[" that opens messages); -1 when data ends first.
+// after the "[" that opens messages); -1 when data ends first. The object's
+// end is found by bracket matching, and the head is looked for only inside
+// it: both read data from i on and stop where they decide, so a prefix of
+// data gives the same answer or -1 — what lets a read stop at any record
+// boundary, even in bytes that are not JSON.
 func objectOrHead(data []byte, i int) int {
-	j := skipSpace(data, i+1)
-	if j < len(data) && data[j] == '}' {
-		return j + 1
+	end := skipValue(data, i)
+	scan := data
+	if end >= 0 {
+		scan = data[:end]
 	}
-	for j < len(data) {
-		if data[j] != '"' {
-			return skipValue(data, i) // not an object member: let bracket matching find the end
-		}
+	if h := headEnd(scan, i); h >= 0 {
+		return h
+	}
+	return end
+}
+
+// headEnd returns the index just after the "[" that opens the messages
+// member of the object at data[i], or -1 when the object has no such member
+// (or is not made of members) before data ends.
+func headEnd(data []byte, i int) int {
+	j := skipSpace(data, i+1)
+	for j < len(data) && data[j] == '"' {
 		kend := skipString(data, j)
 		if kend < 0 {
 			return -1
 		}
 		key := data[j+1 : kend-1]
 		j = skipSpace(data, kend)
-		if j >= len(data) {
+		if j >= len(data) || data[j] != ':' {
 			return -1
-		}
-		if data[j] != ':' {
-			return skipValue(data, i)
 		}
 		j = skipSpace(data, j+1)
 		if j >= len(data) {
@@ -234,17 +244,10 @@ func objectOrHead(data []byte, i int) int {
 			return -1
 		}
 		j = skipSpace(data, vend)
-		if j >= len(data) {
+		if j >= len(data) || data[j] != ',' {
 			return -1
 		}
-		switch data[j] {
-		case ',':
-			j = skipSpace(data, j+1)
-		case '}':
-			return j + 1
-		default:
-			return skipValue(data, i)
-		}
+		j = skipSpace(data, j+1)
 	}
 	return -1
 }
@@ -252,7 +255,8 @@ func objectOrHead(data []byte, i int) int {
 // tailEnd returns the end of a document's last members, from the "]" that
 // closes its messages to the "}" that closes it, and whether they are a
 // record (they are not when nothing but white space is between); -1 when
-// data ends first.
+// data ends first. Like every record's, the end is decided by the bytes
+// before it, never by the next record's.
 func tailEnd(data []byte, i int) (int, bool) {
 	j := skipSpace(data, i+1)
 	if j < len(data) && data[j] == '}' {
@@ -271,10 +275,10 @@ func tailEnd(data []byte, i int) (int, bool) {
 			depth++
 		case '}', ']':
 			if depth == 0 {
-				if data[j] == '}' {
-					return j + 1, true
-				}
-				return j, true // a second "]": the end of what can be read as members
+				// The "}" that closes the document, or a stray "]": the
+				// record ends with it (ending before it would need to see it,
+				// and a read stopped there would not).
+				return j + 1, true
 			}
 			depth--
 		}

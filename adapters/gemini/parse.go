@@ -62,6 +62,8 @@ type message struct {
 	Last  string `json:"last,omitempty"`
 	// Prompt marks a user turn the person typed.
 	Prompt bool `json:"prompt,omitempty"`
+	// Calls are the keys of the tool calls the message holds.
+	Calls []string `json:"calls,omitempty"`
 }
 
 // toolCall is what was read and emitted of one tool call.
@@ -333,20 +335,22 @@ func (p *parser) rewind() {
 	} else {
 		idx = 0
 	}
-	dropped := map[string]bool{}
 	for _, id := range p.st.Order[idx:] {
-		if m := p.st.Messages[id]; m != nil && m.Prompt {
+		m := p.st.Messages[id]
+		if m == nil {
+			continue
+		}
+		if m.Prompt {
 			rw.Turns++
 		}
-		dropped[id] = true
-		delete(p.st.Messages, id)
-	}
-	// The calls of dropped messages go too: a call id used again after the
-	// rewind is a new call.
-	for id, c := range p.st.Calls {
-		if dropped[c.Msg] {
-			delete(p.st.Calls, id)
+		// The calls of dropped messages go too: a call id used again after
+		// the rewind is a new call.
+		for _, key := range m.Calls {
+			if c := p.st.Calls[key]; c != nil && c.Msg == id {
+				delete(p.st.Calls, key)
+			}
 		}
+		delete(p.st.Messages, id)
 	}
 	p.st.Order, p.st.inOrder = p.st.Order[:idx], nil
 	e := p.event(transcript.KindRewind, "", "")
@@ -737,6 +741,7 @@ func (mp *msgParser) tool(key, callID, name string, args []byte, status string, 
 	}
 	if from != fromResponse && c.Msg == "" {
 		c.Msg = mp.id
+		mp.msg.Calls = append(mp.msg.Calls, key)
 	}
 	if name != "" {
 		c.Name = name

@@ -1,0 +1,135 @@
+package gemini
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cortexmem/cortex/transcript"
+)
+
+// idKeys are the members whose values are ids: a copy of a record with them
+// changed is a new record (not a rewrite or duplicate of the first). The
+// $set records' values are changed too, as they would be in another session:
+// they have no id, so their content is their id, and a stream where
+// thousands of records are byte-identical is a worst case of
+// transcript.Context.UniqueID (which probes ~2, ~3, … in turn), not a
+// chat file.
+var idKeys = []string{`"id":"`, `"sessionId":"`, `"$rewindTo":"`, `"lastUpdated":"`, `"summary":"`, `"directories":["`}
+
+// syntheticSession builds a chat file of at least size bytes by repeating
+// the records of the fixtures, each copy with its own ids and times. It
+// returns the bytes and the record count.
+func syntheticSession(tb testing.TB, size int) ([]byte, int) {
+	tb.Helper()
+	var base []byte
+	for _, name := range []string{"0.61.0/b_write_edit.jsonl", "0.61.0/c_bash.jsonl", "0.61.0/d3_resume_id.1.jsonl",
+		"0.40/tool_call.jsonl", "hand-made/lww_rewind.jsonl", "hand-made/compress_mask.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(fixtureDir, name))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		base = append(base, data...)
+	}
+	var out bytes.Buffer
+	records := 0
+	for n := 0; out.Len() < size; n++ {
+		c := base
+		for _, k := range idKeys {
+			c = bytes.ReplaceAll(c, []byte(k), []byte(fmt.Sprintf("%s%d-", k, n)))
+		}
+		out.Write(c)
+		records += bytes.Count(c, []byte("\n"))
+	}
+	return out.Bytes(), records
+}
+
+// BenchmarkParse measures reading a large chat file: go test
+// ./adapters/gemini -run '^$' -bench Parse -cpu 1. It reports MB/s and
+// records/s.
+func BenchmarkParse(b *testing.B) {
+	data, records := syntheticSession(b, 64<<20)
+	a := New()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for b.Loop() {
+		n := 0
+		_, err := transcript.Read(a, bytes.NewReader(data), transcript.Start(a, "bench.jsonl"), true, func(transcript.Event) error {
+			n++
+			return nil
+		})
+		if err != nil || n < records {
+			b.Fatalf("%d events, err %v", n, err)
+		}
+	}
+	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkParseEncode is BenchmarkParse with the events written as NDJSON,
+// as cortex scribe parse does.
+func BenchmarkParseEncode(b *testing.B) {
+	data, records := syntheticSession(b, 32<<20)
+	a := New()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for b.Loop() {
+		enc := transcript.NewEncoder(io.Discard)
+		_, err := transcript.Read(a, bytes.NewReader(data), transcript.Start(a, "bench.jsonl"), true, func(e transcript.Event) error {
+			return enc.Encode(&e)
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkParseLegacy measures reading a large legacy document (framed
+// into messages): the messages of the legacy fixtures repeated with fresh
+// ids, pretty-printed as the CLI wrote them.
+func BenchmarkParseLegacy(b *testing.B) {
+	var msgs [][]byte
+	for _, name := range []string{"legacy/large.json", "legacy/tool_calls_with_results.json", "hand-made/legacy_edits.json"} {
+		data, err := os.ReadFile(filepath.Join(fixtureDir, name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs, _ := NewLegacy().Frame(data, true)
+		for _, r := range recs[1:] {
+			if r.Data[0] == '{' {
+				msgs = append(msgs, r.Data)
+			}
+		}
+	}
+	var doc bytes.Buffer
+	doc.WriteString("{\n  \"sessionId\": \"bench\",\n  \"projectHash\": \"p\",\n  \"messages\": [\n    ")
+	records := 1
+	for n := 0; doc.Len() < 32<<20; n++ {
+		for _, m := range msgs {
+			if records > 1 {
+				doc.WriteString(",\n    ")
+			}
+			doc.Write(bytes.ReplaceAll(m, []byte(`"id": "`), []byte(fmt.Sprintf(`"id": "%d-`, n))))
+			records++
+		}
+	}
+	doc.WriteString("\n  ]\n}")
+	data := doc.Bytes()
+	a := NewLegacy()
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for b.Loop() {
+		n := 0
+		_, err := transcript.Read(a, bytes.NewReader(data), transcript.Start(a, "bench.json"), true, func(transcript.Event) error {
+			n++
+			return nil
+		})
+		if err != nil || n < records {
+			b.Fatalf("%d events for %d records, err %v", n, records, err)
+		}
+	}
+	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
