@@ -97,6 +97,10 @@ func Segment(events []transcript.Event, gate *Gate) *Segmentation {
 			}
 			open[sk] = len(seg.Conversations)
 			seg.addDecision(i, v)
+		case transcript.KindCompaction:
+			// What the assistant says after a compaction answers the
+			// summary (Gemini CLI acknowledges it), not the person.
+			delete(open, sk)
 		case transcript.KindAssistantTurn:
 			c, ok := open[sk]
 			if !ok || e.Sidechain || e.AssistantTurn.Text == "" || seg.Superseded[i] == SupersededReplaced {

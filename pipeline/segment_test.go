@@ -121,6 +121,20 @@ func TestSegmentHappyPath(t *testing.T) {
 	}
 }
 
+// TestSegmentCompactionEndsConversation: the assistant's words after a
+// compaction answer the summary, not the person's decision.
+func TestSegmentCompactionEndsConversation(t *testing.T) {
+	s := newStream()
+	s.user("10:00:00", "Use Postgres for the store.")
+	s.assistant("10:00:01", "OK.")
+	s.add("10:00:02", transcript.KindCompaction, func(e *transcript.Event) { e.Compaction = &transcript.Compaction{} })
+	s.assistant("10:00:03", "Got it. Thanks for the additional context!")
+	nodes := New(WithoutRedaction()).Prepare(s.events)
+	if len(nodes) == 0 || nodes[0].Conversation == nil || len(nodes[0].Conversation.Turns) != 2 {
+		t.Fatalf("conversation: %+v", summarize(nodes))
+	}
+}
+
 func TestSegmentFailuresRewindsRewritesCompactions(t *testing.T) {
 	tests := []struct {
 		name  string
