@@ -290,9 +290,22 @@ func (s *Service) similarMemories(ctx context.Context, snap Snapshot, m *Memory,
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, scored{entry: h.Entry, score: dedup.Score(fp, dedup.New(other.Title+"\n"+other.Body))})
+		// Links name other notes — a mined decision's name its session,
+		// whose title may be this very decision — and are no content.
+		all = append(all, scored{entry: h.Entry, score: dedup.Score(fp, dedup.New(other.Title+"\n"+withoutLinks(other.Body)))})
 	}
 	return all, nil
+}
+
+// wikiLink is an Obsidian link with its alias.
+var wikiLink = regexp.MustCompile(`\[\[[^\[\]]*\]\]`)
+
+// withoutLinks is text with its wiki links taken out.
+func withoutLinks(text string) string {
+	if !strings.Contains(text, "[[") {
+		return text
+	}
+	return wikiLink.ReplaceAllString(text, "")
 }
 
 // pickMined applies the mined thresholds: the best memory scoring above

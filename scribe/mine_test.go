@@ -332,3 +332,27 @@ func TestVaultHoldsNoCredential(t *testing.T) {
 		t.Fatalf("walked %d files: %v", n, err)
 	}
 }
+
+// TestMineAgainChangesNothing: sessions whose decisions are alike (some are
+// duplicates of others) mined twice — the second run decides the same and
+// writes nothing. (A decision note's link to its session, whose title is
+// the decision, once made a later decision its duplicate.)
+func TestMineAgainChangesNothing(t *testing.T) {
+	e := newEnv(t)
+	evs := benchEvents(6)
+	p := pipeline.New()
+	first := e.mine(t, p, evs)
+	if first.Count(memories.MineDuplicate) == 0 || first.Count(memories.MineCreated) == 0 {
+		t.Fatalf("first run: %d created, %d duplicates", first.Count(memories.MineCreated), first.Count(memories.MineDuplicate))
+	}
+	second := e.mine(t, p, evs)
+	for i, it := range second.Items {
+		want := memories.MineUnchanged
+		if first.Items[i].Outcome == memories.MineDuplicate {
+			want = memories.MineDuplicate
+		}
+		if it.Outcome != want || it.Ref != first.Items[i].Ref {
+			t.Errorf("%s %q: %s (ref %s), want %s (ref %s)", it.Type, it.Title, it.Outcome, it.Ref, want, first.Items[i].Ref)
+		}
+	}
+}

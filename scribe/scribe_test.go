@@ -67,7 +67,7 @@ type env struct {
 	state string
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	root := t.TempDir()
 	v, err := vault.New(filepath.Join(root, "vault"), "cortex")
