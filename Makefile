@@ -35,7 +35,7 @@ bench: build timing
 # microbenchmarks of the scan and the dedup fingerprints.
 timing:
 	CORTEX_TIMING=1 $(GO) test -count=1 -run 'TimeLinear' ./security
-	$(GO) test -run '^$$' -bench . -benchtime 1s ./security ./dedup ./transcript/... ./adapters/... ./pipeline
+	$(GO) test -run '^$$' -bench . -benchtime 1s ./security ./dedup ./transcript/... ./adapters/... ./pipeline ./scribe
 
 bench-100k: build
 	$(GO) run ./cmd/cortex-bench -bin ./$(BIN) -sizes 100000 -runs 20 -saves 50
