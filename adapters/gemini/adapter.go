@@ -53,9 +53,9 @@ func (a *Adapter) ForFile(path string) transcript.Adapter {
 // $GEMINI_CLI_HOME when set, else the home folder. <project> is a short slug
 // (since early 2026) or the SHA-256 of the project's path (before). A legacy
 // .json that has a .jsonl of the same name beside it was migrated into it by
-// the CLI on resume and is skipped. A subagent's Found.Session is its own
-// session id (its file name), which its records carry; the parent's is the
-// folder's name. Symbolic links are not followed.
+// the CLI on resume and is skipped. A subagent's Found.Session is its
+// parent's (the folder's name), which its events carry. Symbolic links are
+// not followed.
 func (a *Adapter) Discover(env transcript.Env) transcript.Discovery {
 	d := transcript.Discovery{Source: transcript.GeminiCLI, Roots: []transcript.Root{}, Files: []transcript.Found{}, Skipped: []transcript.Skip{}}
 	var r transcript.Root
@@ -131,7 +131,7 @@ func walkChats(d *transcript.Discovery, dir string) {
 		case e.Type()&fs.ModeSymlink != 0:
 			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "symbolic link, not followed"})
 		case e.IsDir():
-			walkSubagents(d, path)
+			walkSubagents(d, path, name)
 		case !strings.HasPrefix(name, "session-"):
 			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "not a session file"})
 		case strings.HasSuffix(name, ".jsonl"):
@@ -147,7 +147,7 @@ func walkChats(d *transcript.Discovery, dir string) {
 }
 
 // walkSubagents lists the subagent transcripts in chats/<parent session>/.
-func walkSubagents(d *transcript.Discovery, dir string) {
+func walkSubagents(d *transcript.Discovery, dir, parent string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		d.Skipped = append(d.Skipped, transcript.Skip{Path: dir, Reason: err.Error()})
@@ -161,7 +161,7 @@ func walkSubagents(d *transcript.Discovery, dir string) {
 		case e.IsDir():
 			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "a folder inside a subagent folder"})
 		case strings.HasSuffix(e.Name(), ".jsonl"):
-			addFile(d, path, strings.TrimSuffix(e.Name(), ".jsonl"), "subagent")
+			addFile(d, path, parent, "subagent")
 		default:
 			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "not a subagent transcript"})
 		}

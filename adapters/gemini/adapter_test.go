@@ -570,12 +570,38 @@ func TestUserTurns(t *testing.T) {
 	}
 }
 
-// TestSubagent: a subagent's transcript (kind "subagent") marks its events.
+// TestSubagent: a subagent's chat file (kind "subagent", in
+// chats/<parent session>/) gives events of the parent's session, marked
+// with the subagent's own session id as agent id — the shape Claude Code's
+// subagents have, so the pipeline joins them to the session that started
+// them.
 func TestSubagent(t *testing.T) {
-	evs := parse(t, "hand-made/subagent_session.jsonl")
+	const parent = "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d"
+	evs := parse(t, "hand-made/subagent/"+parent+"/investigator-5b6c7d8e.jsonl")
 	for _, e := range evs {
-		if e.AgentID != "investigator-5b6c7d8e" || !e.Sidechain || e.Project.Cwd != "/home/dev/work/demo-project" {
-			t.Errorf("%s %s: agent %q sidechain %v cwd %q", e.Kind, e.EventID, e.AgentID, e.Sidechain, e.Project.Cwd)
+		if e.SessionID != parent || e.AgentID != "investigator-5b6c7d8e" || !e.Sidechain || e.Project.Cwd != "/home/dev/work/demo-project" {
+			t.Errorf("%s %s: session %q agent %q sidechain %v cwd %q", e.Kind, e.EventID, e.SessionID, e.AgentID, e.Sidechain, e.Project.Cwd)
+		}
+	}
+	if evs[0].EventID != "investigator-5b6c7d8e#start" {
+		t.Errorf("the start's id is %s", evs[0].EventID)
+	}
+	// Away from a folder that names a session, the subagent's own id is all
+	// there is.
+	data, _ := os.ReadFile(filepath.Join(fixtureDir, "hand-made", "subagent", parent, "investigator-5b6c7d8e.jsonl"))
+	evs, _ = transcript.ParseBytes(New(), "/tmp/investigator-5b6c7d8e.jsonl", data, true)
+	if e := evs[len(evs)-1]; e.SessionID != "investigator-5b6c7d8e" || e.AgentID != "investigator-5b6c7d8e" {
+		t.Errorf("elsewhere: session %q agent %q", e.SessionID, e.AgentID)
+	}
+	for _, tt := range []struct{ file, want string }{
+		{`C:\Users\dev\.gemini\tmp\p\chats\` + parent + `\x.jsonl`, parent},
+		{"chats/" + strings.ToUpper(parent) + "/x.jsonl", strings.ToUpper(parent)},
+		{"chats/session-2026-01-01T00-00-5a6b7c8d.jsonl", ""},
+		{"x.jsonl", ""},
+		{"chats/5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8/x.jsonl", ""},
+	} {
+		if got := parentSession(tt.file); got != tt.want {
+			t.Errorf("parentSession(%q) = %q, want %q", tt.file, got, tt.want)
 		}
 	}
 	if th := ofKind(evs, transcript.KindAssistantTurn)[0].AssistantTurn.Thinking; th != "Searching\n\nLooking for the backend setting." {

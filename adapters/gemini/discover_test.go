@@ -69,7 +69,7 @@ func TestDiscover(t *testing.T) {
 	wantFiles := []string{
 		hash + "/chats/session-2025-12-01T10-00-aaaabbbb.jsonl session ",
 		hash + "/chats/session-2025-12-16T23-47-b4f17607.json session ",
-		"demo-project/chats/524bc342-c35c-411a-a9ea-531c4d5f2b24/investigator-5b6c7d8e.jsonl subagent investigator-5b6c7d8e",
+		"demo-project/chats/524bc342-c35c-411a-a9ea-531c4d5f2b24/investigator-5b6c7d8e.jsonl subagent 524bc342-c35c-411a-a9ea-531c4d5f2b24",
 		"demo-project/chats/session-2026-11-22T04-07-3b8104ad.jsonl session ",
 		"demo-project/chats/session-2026-11-22T04-07-524bc342.jsonl session ",
 	}

@@ -13,7 +13,12 @@
 //     marks reopening a file → session_start (resume), unless a start came
 //     just before. The file names no working folder: the cwd comes from
 //     the session context message (its workspace directories), or a
-//     subagent's directories.
+//     subagent's directories. A subagent's file (kind "subagent", in
+//     chats/<parent session>/) names only its own session: its events
+//     carry the parent's, from the folder of the file name the stream was
+//     given, with the subagent's as AgentID — the shape of Claude Code's
+//     subagents, so a subagent's edits join the session that asked for
+//     them.
 //   - a message record {id, timestamp, type, content, …}. The CLI appends
 //     the whole message again each time it changes (tool calls added,
 //     results arriving, tokens attached): the last record of an id wins.

@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"encoding/json"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,8 +18,10 @@ type state struct {
 	// Sessions holds the session ids whose session_start was emitted: a
 	// second header of one (a resumed session) is a resume.
 	Sessions map[string]bool `json:"sessions,omitempty"`
-	// Subagent is set while the current session is a subagent's.
-	Subagent bool `json:"subagent,omitempty"`
+	// Agent is the subagent's own session id while the stream is a
+	// subagent's chat file: its events carry the parent's session (from the
+	// file's folder), as Claude Code's do, and Agent as their agent id.
+	Agent string `json:"agent,omitempty"`
 	// Started is set when a session_start was the last event other than
 	// unknown: a second marker of the same start is not a new one.
 	Started bool `json:"started,omitempty"`
@@ -156,8 +159,8 @@ func (p *parser) event(kind transcript.Kind, id, ts string) *transcript.Event {
 	e := p.ctx.NewEvent(p.rec, kind, id)
 	e.Timestamp = ts
 	e.Provenance.Pointer = p.pointer
-	if p.st.Subagent {
-		e.AgentID = e.SessionID
+	if p.st.Agent != "" {
+		e.AgentID = p.st.Agent
 		e.Sidechain = true
 	}
 	switch kind {
@@ -201,12 +204,18 @@ func (p *parser) addExtra(o rawjson.Object, prefix string, used ...string) {
 
 // header is a session's metadata (the first line of a chat file, or a
 // legacy document's members) → session_start. A second header of a session
-// already started is the CLI resuming it. A legacy document on one line also
-// holds the messages: they are read as a checkpoint.
+// already started is the CLI resuming it. A subagent's (kind "subagent")
+// names its own session: the events carry the parent's, which the folder
+// the file is in names (chats/<parent session>/<session>.jsonl), when it
+// does. A legacy document on one line also holds the messages: they are
+// read as a checkpoint.
 func (p *parser) header(m rawjson.Object, legacyMembers []string) {
 	session := str(m.Get("sessionId"))
-	p.ctx.SetSession(session)
-	p.st.Subagent = str(m.Get("kind")) == "subagent"
+	p.st.Agent = ""
+	if str(m.Get("kind")) == "subagent" {
+		p.st.Agent = session
+	}
+	p.ctx.SetSession(p.sessionOf(session))
 	if dirs := array(m.Get("directories")); len(dirs) > 0 {
 		p.ctx.SetProject(transcript.Project{Cwd: str(dirs[0])})
 	}
@@ -234,6 +243,51 @@ func (p *parser) header(m rawjson.Object, legacyMembers []string) {
 	p.addExtra(m, "", used...)
 }
 
+// sessionOf is the session the events of a record naming session carry:
+// the parent's for the subagent whose file this is, else session itself.
+func (p *parser) sessionOf(session string) string {
+	if session == "" || session != p.st.Agent {
+		return session
+	}
+	if parent := parentSession(p.ctx.File()); parent != "" {
+		return parent
+	}
+	return session
+}
+
+// parentSession returns the session id the folder holding file names — a
+// subagent's chat file is chats/<parent session>/<session>.jsonl — when the
+// folder's name is a session id (Gemini CLI's are UUIDs), else "". The file
+// name is the one the stream's events carry: a function of the input, like
+// the rest.
+func parentSession(file string) string {
+	dir, _ := path.Split(strings.ReplaceAll(file, `\`, "/"))
+	dir = path.Base(strings.TrimSuffix(dir, "/"))
+	if !isUUID(dir) {
+		return ""
+	}
+	return dir
+}
+
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // set is a metadata update ({"$set": {…}}). The session id of a session
 // already started is the CLI resuming it (it sets the id when it reopens a
 // file) → session_start, unless a start was the last thing read (the CLI
@@ -245,7 +299,7 @@ func (p *parser) header(m rawjson.Object, legacyMembers []string) {
 func (p *parser) set() {
 	set := object(p.m.Get("$set"))
 	session := str(set.Get("sessionId"))
-	p.ctx.SetSession(session)
+	p.ctx.SetSession(p.sessionOf(session))
 	if dirs := array(set.Get("directories")); len(dirs) > 0 {
 		p.ctx.SetProject(transcript.Project{Cwd: str(dirs[0])})
 	}
