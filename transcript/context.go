@@ -24,6 +24,10 @@ type Context struct {
 	session string
 	project Project
 	ids     map[string]struct{}
+	// next is, per id given twice, the suffix UniqueID tries first: every
+	// smaller one is taken (ids are never forgotten), so it only saves
+	// trying them again. It is not saved; from 2 the answer is the same.
+	next map[string]int
 
 	state any             // the adapter's state (a pointer), once asked for
 	saved json.RawMessage // the adapter's state as restored, until asked for
@@ -109,10 +113,14 @@ func (c *Context) UniqueID(id string) string {
 		c.ids[id] = struct{}{}
 		return id
 	}
-	for n := 2; ; n++ {
+	if c.next == nil {
+		c.next = map[string]int{}
+	}
+	for n := max(2, c.next[id]); ; n++ {
 		alt := id + "~" + strconv.Itoa(n)
 		if _, ok := c.ids[alt]; !ok {
 			c.ids[alt] = struct{}{}
+			c.next[id] = n + 1
 			return alt
 		}
 	}

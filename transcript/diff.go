@@ -47,7 +47,7 @@ func FormatUnified(oldPath, newPath string, hunks []Hunk) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("--- " + oldPath + "\n+++ " + newPath + "\n")
+	b.WriteString("--- " + headerPath(oldPath) + "\n+++ " + headerPath(newPath) + "\n")
 	for _, h := range hunks {
 		oldN, newN := 0, 0
 		for _, l := range h.Lines {
@@ -457,4 +457,15 @@ func Apply(old string, hs []Hunk) (string, error) {
 		out = append(out, l...)
 	}
 	return string(out), nil
+}
+
+// headerPath is a path as a diff's --- and +++ lines name it: quoted, as git
+// quotes one, when it holds a line break or another control character that
+// would break the header line. A quoted path has none left, so quoting is
+// done once however often a path passes here.
+func headerPath(path string) string {
+	if strings.IndexFunc(path, func(r rune) bool { return r < ' ' || r == 0x7f }) < 0 {
+		return path
+	}
+	return strconv.Quote(path)
 }

@@ -214,3 +214,17 @@ func lcs(a, b []string) int {
 	}
 	return dp[0][0]
 }
+
+// TestFormatUnifiedQuotesPaths: a path with a line break is quoted, so the
+// header stays one line and the diff parses.
+func TestFormatUnifiedQuotesPaths(t *testing.T) {
+	hunks := []Hunk{{OldStart: 1, NewStart: 1, Lines: []string{"-a", "+b"}}}
+	got := FormatUnified("dir/we\nird.txt", "dir/we\nird.txt", hunks)
+	want := "--- \"dir/we\\nird.txt\"\n+++ \"dir/we\\nird.txt\"\n@@ -1,1 +1,1 @@\n-a\n+b\n"
+	if got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if again := FormatUnified(`"dir/we\nird.txt"`, "x", hunks); !strings.HasPrefix(again, "--- \"dir/we\\nird.txt\"\n") {
+		t.Fatalf("a quoted path was quoted again: %q", again)
+	}
+}

@@ -270,3 +270,34 @@ func TestEncoderStable(t *testing.T) {
 		t.Fatalf("decode and encode changed the bytes:\n%s", b2)
 	}
 }
+
+// TestUniqueIDMany: many copies of one id get ~2, ~3, … in order, an id
+// taken directly is skipped, and a restored context answers the same as the
+// one that kept going.
+func TestUniqueIDMany(t *testing.T) {
+	c := NewContext(ClaudeCode, "f")
+	c.UniqueID("x~4") // a record whose own id looks like a suffix
+	var got []string
+	for range 6 {
+		got = append(got, c.UniqueID("x"))
+	}
+	want := []string{"x", "x~2", "x~3", "x~5", "x~6", "x~7"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	d, err := c.Clone()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := c.UniqueID("x"), d.UniqueID("x"); a != "x~8" || b != a {
+		t.Fatalf("after clone: %q and %q, want x~8", a, b)
+	}
+	// Thousands of copies stay linear (this took seconds when every call
+	// tried every suffix from 2).
+	for range 20000 {
+		c.UniqueID("same")
+	}
+	if got := c.UniqueID("same"); got != "same~20001" {
+		t.Fatalf("got %q", got)
+	}
+}
