@@ -89,3 +89,35 @@ func Resolve(a transcript.Adapter, path string) transcript.Adapter {
 	}
 	return a
 }
+
+// DetectFile tells which tool wrote the transcript at path from its first
+// bytes, head, and returns the adapter that reads it (Resolve'd): the file
+// read as JSON lines (Detect), else as each tool's other kind of file for
+// such a path (a pretty-printed single JSON document, which has no record
+// a line).
+func DetectFile(path string, head []byte) (transcript.Adapter, error) {
+	if a, err := Detect(head); err == nil {
+		return Resolve(a, path), nil
+	}
+	for _, a := range All() {
+		r := Resolve(a, path)
+		f, ok := r.(transcript.Framer)
+		if r == a || !ok {
+			continue
+		}
+		// The head may stop mid-document: complete records only, a few.
+		recs, _ := f.Frame(head, false)
+		if len(recs) == 0 {
+			recs, _ = f.Frame(head, true)
+		}
+		for i, rec := range recs {
+			if i == detectRecords {
+				break
+			}
+			if r.Fingerprint(rec).Schema != "" {
+				return r, nil
+			}
+		}
+	}
+	return nil, ErrNoAdapter
+}

@@ -80,3 +80,29 @@ func TestResolve(t *testing.T) {
 		t.Error("Resolve changed the adapter of a tool with one kind of file")
 	}
 }
+
+// TestDetectFile recognises Gemini CLI's pretty-printed legacy document,
+// which has no record a line, and leaves a stray .json alone.
+func TestDetectFile(t *testing.T) {
+	data, err := os.ReadFile("../fixtures/gemini-cli/legacy/small.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Detect(data); err == nil {
+		t.Log("Detect already reads the legacy document; DetectFile is checked anyway")
+	}
+	a, err := DetectFile("session-1.json", data)
+	if err != nil || a.Source() != transcript.GeminiCLI {
+		t.Fatalf("DetectFile = %v, %v", a, err)
+	}
+	if _, ok := a.(transcript.Framer); !ok {
+		t.Errorf("%T frames no records", a)
+	}
+	if _, err := DetectFile("package.json", []byte("{\n  \"name\": \"app\",\n  \"version\": \"1.0.0\"\n}\n")); !errors.Is(err, ErrNoAdapter) {
+		t.Errorf("a package.json: %v", err)
+	}
+	claude, _ := os.ReadFile("../fixtures/claude-code/2.1.197/b_write_edit.jsonl")
+	if a, err := DetectFile("x.jsonl", claude); err != nil || a.Source() != transcript.ClaudeCode {
+		t.Errorf("claude: %v, %v", a, err)
+	}
+}

@@ -82,11 +82,11 @@ func scribeAdapter(as, path string, f io.ReadSeeker) (transcript.Adapter, error)
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	ad, err := adapters.Detect(head[:n])
+	ad, err := adapters.DetectFile(path, head[:n])
 	if err != nil {
 		return nil, &memories.ArgError{Arg: "file", Rule: fmt.Sprintf("%s: cannot tell which tool wrote it; name the tool with --as (tools read: %s)", path, strings.Join(scribeTools(), ", "))}
 	}
-	return adapters.Resolve(ad, path), nil
+	return ad, nil
 }
 
 // openTranscript opens a file named on the command line.
