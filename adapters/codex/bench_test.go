@@ -3,12 +3,11 @@ package codex
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
 
 // syntheticSession builds a rollout of at least size bytes: one session
@@ -58,37 +57,12 @@ func syntheticSession(tb testing.TB, size int) ([]byte, int) {
 // -run '^$' -bench Parse -cpu 1. It reports MB/s and records/s.
 func BenchmarkParse(b *testing.B) {
 	data, records := syntheticSession(b, 64<<20)
-	a := New()
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for b.Loop() {
-		n := 0
-		_, err := transcript.Read(a, bytes.NewReader(data), transcript.Start(a, "bench.jsonl"), true, func(transcript.Event) error {
-			n++
-			return nil
-		})
-		if err != nil || n < records {
-			b.Fatalf("%d events, err %v", n, err)
-		}
-	}
-	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+	transcripttest.BenchParse(b, New(), data, records)
 }
 
 // BenchmarkParseEncode is BenchmarkParse with the events written as NDJSON,
 // as cortex scribe parse does.
 func BenchmarkParseEncode(b *testing.B) {
 	data, records := syntheticSession(b, 32<<20)
-	a := New()
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for b.Loop() {
-		enc := transcript.NewEncoder(io.Discard)
-		_, err := transcript.Read(a, bytes.NewReader(data), transcript.Start(a, "bench.jsonl"), true, func(e transcript.Event) error {
-			return enc.Encode(&e)
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+	transcripttest.BenchParseEncode(b, New(), data, records)
 }

@@ -3,12 +3,11 @@ package gemini
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
 
 // idKeys are the members whose values are ids: a copy of a record with them
@@ -52,39 +51,14 @@ func syntheticSession(tb testing.TB, size int) ([]byte, int) {
 // records/s.
 func BenchmarkParse(b *testing.B) {
 	data, records := syntheticSession(b, 64<<20)
-	a := New()
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for b.Loop() {
-		n := 0
-		_, err := transcript.Read(a, bytes.NewReader(data), transcript.Start(a, "bench.jsonl"), true, func(transcript.Event) error {
-			n++
-			return nil
-		})
-		if err != nil || n < records {
-			b.Fatalf("%d events, err %v", n, err)
-		}
-	}
-	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+	transcripttest.BenchParse(b, New(), data, records)
 }
 
 // BenchmarkParseEncode is BenchmarkParse with the events written as NDJSON,
 // as cortex scribe parse does.
 func BenchmarkParseEncode(b *testing.B) {
 	data, records := syntheticSession(b, 32<<20)
-	a := New()
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for b.Loop() {
-		enc := transcript.NewEncoder(io.Discard)
-		_, err := transcript.Read(a, bytes.NewReader(data), transcript.Start(a, "bench.jsonl"), true, func(e transcript.Event) error {
-			return enc.Encode(&e)
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+	transcripttest.BenchParseEncode(b, New(), data, records)
 }
 
 // BenchmarkParseLegacy measures reading a large legacy document (framed
@@ -117,19 +91,5 @@ func BenchmarkParseLegacy(b *testing.B) {
 		}
 	}
 	doc.WriteString("\n  ]\n}")
-	data := doc.Bytes()
-	a := NewLegacy()
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for b.Loop() {
-		n := 0
-		_, err := transcript.Read(a, bytes.NewReader(data), transcript.Start(a, "bench.json"), true, func(transcript.Event) error {
-			n++
-			return nil
-		})
-		if err != nil || n < records {
-			b.Fatalf("%d events for %d records, err %v", n, records, err)
-		}
-	}
-	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+	transcripttest.BenchParse(b, NewLegacy(), doc.Bytes(), records)
 }
