@@ -140,7 +140,7 @@ func legacyTail(data []byte) (rawjson.Object, bool) {
 	if len(data) < 2 || data[0] != ']' || data[len(data)-1] != '}' {
 		return nil, false
 	}
-	rest := data[skipSpace(data, 1):]
+	rest := data[rawjson.SkipSpace(data, 1):]
 	if len(rest) > 0 && rest[0] == ',' {
 		rest = rest[1:]
 	}
@@ -160,13 +160,13 @@ func legacyTail(data []byte) (rawjson.Object, bool) {
 // for later (a message is complete once its closing brace is there).
 func (l *Legacy) Frame(data []byte, atEOF bool) ([]transcript.Record, int) {
 	var recs []transcript.Record
-	pos := skipSpace(data, 0)
+	pos := rawjson.SkipSpace(data, 0)
 	consumed := pos
 	for pos < len(data) {
 		start, end, record := pos, -1, true
 		switch data[pos] {
 		case ',':
-			pos = skipSpace(data, pos+1)
+			pos = rawjson.SkipSpace(data, pos+1)
 			consumed = pos
 			continue
 		case '{':
@@ -176,7 +176,7 @@ func (l *Legacy) Frame(data []byte, atEOF bool) ([]transcript.Record, int) {
 		case ']':
 			end, record = tailEnd(data, pos)
 		case '"':
-			end = skipString(data, pos)
+			end = rawjson.SkipString(data, pos)
 		default:
 			if i := bytes.IndexByte(data[pos:], '\n'); i >= 0 {
 				end = pos + i
@@ -192,7 +192,7 @@ func (l *Legacy) Frame(data []byte, atEOF bool) ([]transcript.Record, int) {
 			body := bytes.TrimRight(data[start:end], " \t\r\n")
 			recs = append(recs, transcript.Record{Offset: int64(start), Data: body})
 		}
-		pos = skipSpace(data, end)
+		pos = rawjson.SkipSpace(data, end)
 		consumed = pos
 	}
 	return recs, consumed
@@ -206,7 +206,7 @@ func (l *Legacy) Frame(data []byte, atEOF bool) ([]transcript.Record, int) {
 // data gives the same answer or -1 — what lets a read stop at any record
 // boundary, even in bytes that are not JSON.
 func objectOrHead(data []byte, i int) int {
-	end := skipValue(data, i)
+	end := rawjson.SkipValue(data, i)
 	scan := data
 	if end >= 0 {
 		scan = data[:end]
@@ -221,33 +221,33 @@ func objectOrHead(data []byte, i int) int {
 // member of the object at data[i], or -1 when the object has no such member
 // (or is not made of members) before data ends.
 func headEnd(data []byte, i int) int {
-	j := skipSpace(data, i+1)
+	j := rawjson.SkipSpace(data, i+1)
 	for j < len(data) && data[j] == '"' {
-		kend := skipString(data, j)
+		kend := rawjson.SkipString(data, j)
 		if kend < 0 {
 			return -1
 		}
 		key := data[j+1 : kend-1]
-		j = skipSpace(data, kend)
+		j = rawjson.SkipSpace(data, kend)
 		if j >= len(data) || data[j] != ':' {
 			return -1
 		}
-		j = skipSpace(data, j+1)
+		j = rawjson.SkipSpace(data, j+1)
 		if j >= len(data) {
 			return -1
 		}
 		if data[j] == '[' && string(key) == "messages" {
 			return j + 1
 		}
-		vend := skipValue(data, j)
+		vend := rawjson.SkipValue(data, j)
 		if vend < 0 {
 			return -1
 		}
-		j = skipSpace(data, vend)
+		j = rawjson.SkipSpace(data, vend)
 		if j >= len(data) || data[j] != ',' {
 			return -1
 		}
-		j = skipSpace(data, j+1)
+		j = rawjson.SkipSpace(data, j+1)
 	}
 	return -1
 }
@@ -258,7 +258,7 @@ func headEnd(data []byte, i int) int {
 // data ends first. Like every record's, the end is decided by the bytes
 // before it, never by the next record's.
 func tailEnd(data []byte, i int) (int, bool) {
-	j := skipSpace(data, i+1)
+	j := rawjson.SkipSpace(data, i+1)
 	if j < len(data) && data[j] == '}' {
 		return j + 1, false
 	}
@@ -266,7 +266,7 @@ func tailEnd(data []byte, i int) (int, bool) {
 	for ; j < len(data); j++ {
 		switch data[j] {
 		case '"':
-			e := skipString(data, j)
+			e := rawjson.SkipString(data, j)
 			if e < 0 {
 				return -1, true
 			}
@@ -284,73 +284,4 @@ func tailEnd(data []byte, i int) (int, bool) {
 		}
 	}
 	return -1, true
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) {
-		switch data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
-}
-
-// skipString returns the index after the string starting at data[i] (a
-// quote), or -1 when data ends first.
-func skipString(data []byte, i int) int {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(data[j:], '"')
-		if k < 0 {
-			return -1
-		}
-		j += k
-		n := 0 // an escaped quote has an odd number of backslashes before it
-		for b := j - 1; b > i && data[b] == '\\'; b-- {
-			n++
-		}
-		if n%2 == 0 {
-			return j + 1
-		}
-		j++
-	}
-}
-
-// skipValue returns the index after the object or array starting at data[i]
-// (bracket matching, strings skipped), or -1 when data ends first.
-func skipValue(data []byte, i int) int {
-	if data[i] == '"' {
-		return skipString(data, i)
-	}
-	if data[i] != '{' && data[i] != '[' {
-		for j := i; j < len(data); j++ {
-			switch data[j] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
-				return j
-			}
-		}
-		return -1
-	}
-	depth := 0
-	for j := i; j < len(data); j++ {
-		switch data[j] {
-		case '"':
-			e := skipString(data, j)
-			if e < 0 {
-				return -1
-			}
-			j = e - 1
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-		}
-	}
-	return -1
 }

@@ -64,12 +64,12 @@ func unescape(k []byte) string {
 // ParseObject splits a JSON object into its members. It returns false when
 // data is not an object.
 func ParseObject(data []byte) (Object, bool) {
-	i := skipSpace(data, 0)
+	i := SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return nil, false
 	}
 	var out Object
-	i = skipSpace(data, i+1)
+	i = SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		return Object{}, true
 	}
@@ -77,28 +77,28 @@ func ParseObject(data []byte) (Object, bool) {
 		if data[i] != '"' {
 			return out, false
 		}
-		end := skipString(data, i)
+		end := SkipString(data, i)
 		if end < 0 {
 			return out, false
 		}
 		key := data[i+1 : end-1]
-		i = skipSpace(data, end)
+		i = SkipSpace(data, end)
 		if i >= len(data) || data[i] != ':' {
 			return out, false
 		}
-		i = skipSpace(data, i+1)
-		vend := skipValue(data, i)
+		i = SkipSpace(data, i+1)
+		vend := SkipValue(data, i)
 		if vend < 0 {
 			return out, false
 		}
 		out = append(out, Member{Key: key, Value: data[i:vend]})
-		i = skipSpace(data, vend)
+		i = SkipSpace(data, vend)
 		if i >= len(data) {
 			return out, false
 		}
 		switch data[i] {
 		case ',':
-			i = skipSpace(data, i+1)
+			i = SkipSpace(data, i+1)
 		case '}':
 			return out, true
 		default:
@@ -111,28 +111,28 @@ func ParseObject(data []byte) (Object, bool) {
 // ParseArray splits a JSON array into its elements. It returns false when
 // data is not an array.
 func ParseArray(data []byte) ([][]byte, bool) {
-	i := skipSpace(data, 0)
+	i := SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '[' {
 		return nil, false
 	}
 	var out [][]byte
-	i = skipSpace(data, i+1)
+	i = SkipSpace(data, i+1)
 	if i < len(data) && data[i] == ']' {
 		return [][]byte{}, true
 	}
 	for i < len(data) {
-		end := skipValue(data, i)
+		end := SkipValue(data, i)
 		if end < 0 {
 			return out, false
 		}
 		out = append(out, data[i:end])
-		i = skipSpace(data, end)
+		i = SkipSpace(data, end)
 		if i >= len(data) {
 			return out, false
 		}
 		switch data[i] {
 		case ',':
-			i = skipSpace(data, i+1)
+			i = SkipSpace(data, i+1)
 		case ']':
 			return out, true
 		default:
@@ -186,7 +186,9 @@ func IsArray(data []byte) bool { return len(data) > 0 && data[0] == '[' }
 // IsString reports whether data starts a string.
 func IsString(data []byte) bool { return len(data) > 0 && data[0] == '"' }
 
-func skipSpace(data []byte, i int) int {
+// SkipSpace returns the index of the first byte at or after i that is not
+// JSON white space (len(data) when there is none).
+func SkipSpace(data []byte, i int) int {
 	for i < len(data) {
 		switch data[i] {
 		case ' ', '\t', '\n', '\r':
@@ -198,9 +200,9 @@ func skipSpace(data []byte, i int) int {
 	return i
 }
 
-// skipString returns the index after the string starting at data[i] (a
-// quote), or -1.
-func skipString(data []byte, i int) int {
+// SkipString returns the index after the string starting at data[i] (a
+// quote), or -1 when data ends first.
+func SkipString(data []byte, i int) int {
 	j := i + 1
 	for {
 		k := bytes.IndexByte(data[j:], '"')
@@ -220,20 +222,23 @@ func skipString(data []byte, i int) int {
 	}
 }
 
-// skipValue returns the index after the value starting at data[i], or -1.
-func skipValue(data []byte, i int) int {
+// SkipValue returns the index after the value starting at data[i] (strings
+// skipped, brackets matched; a scalar ends at a delimiter or white space),
+// or -1 when data ends first — a cut-off buffer is never read as a whole
+// value, which is what a streaming framer needs.
+func SkipValue(data []byte, i int) int {
 	if i >= len(data) {
 		return -1
 	}
 	switch data[i] {
 	case '"':
-		return skipString(data, i)
+		return SkipString(data, i)
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(data); j++ {
 			switch data[j] {
 			case '"':
-				e := skipString(data, j)
+				e := SkipString(data, j)
 				if e < 0 {
 					return -1
 				}
@@ -249,14 +254,12 @@ func skipValue(data []byte, i int) int {
 		}
 		return -1
 	default:
-		j := i
-		for j < len(data) {
+		for j := i; j < len(data); j++ {
 			switch data[j] {
 			case ',', '}', ']', ' ', '\t', '\n', '\r':
 				return j
 			}
-			j++
 		}
-		return j
+		return -1
 	}
 }

@@ -114,3 +114,22 @@ func FuzzAgainstEncodingJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestSkipValue: the end of each kind of value, and -1 for one data cuts
+// off (a number at the very end may go on).
+func TestSkipValue(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{`"a\"b",`, 6}, {`{"a":[1,"]"]} `, 13}, {`12,`, 2}, {`true}`, 4},
+		{`12`, -1}, {`"abc`, -1}, {`{"a":1`, -1}, {``, -1},
+	} {
+		if got := SkipValue([]byte(tc.in), 0); got != tc.want {
+			t.Errorf("SkipValue(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+	if got := SkipSpace([]byte(" \t\r\nx"), 0); got != 4 {
+		t.Errorf("SkipSpace = %d", got)
+	}
+}
