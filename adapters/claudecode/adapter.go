@@ -2,11 +2,9 @@ package claudecode
 
 import (
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/cortexmem/cortex/transcript"
@@ -30,7 +28,7 @@ func (a *Adapter) Source() transcript.SourceKind { return transcript.ClaudeCode 
 // when set, else ~/.claude and the XDG ~/.config/claude (a folder reached
 // twice through a link is read once). Symbolic links are not followed.
 func (a *Adapter) Discover(env transcript.Env) transcript.Discovery {
-	d := transcript.Discovery{Source: transcript.ClaudeCode, Roots: []transcript.Root{}, Files: []transcript.Found{}, Skipped: []transcript.Skip{}}
+	d := transcript.NewDiscovery(transcript.ClaudeCode)
 	var roots []transcript.Root
 	if dir := env.Lookup(EnvConfigDir); dir != "" {
 		roots = append(roots, transcript.Root{Path: filepath.Join(dir, "projects"), From: EnvConfigDir})
@@ -42,49 +40,26 @@ func (a *Adapter) Discover(env transcript.Env) transcript.Discovery {
 		}
 		roots = append(roots, transcript.Root{Path: filepath.Join(xdg, "claude", "projects"), From: from})
 	} else {
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: "~/.claude/projects", Reason: "no home folder and no " + EnvConfigDir})
+		d.Skip("~/.claude/projects", "no home folder and no "+EnvConfigDir)
 	}
-	seen := map[string]string{}
 	for _, r := range roots {
-		fi, err := os.Stat(r.Path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: "no such folder"})
-		case err != nil:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: err.Error()})
-		case !fi.IsDir():
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: "not a folder"})
-		default:
-			real, err := filepath.EvalSymlinks(r.Path)
-			if err != nil {
-				real = r.Path
-			}
-			if prev, dup := seen[real]; dup {
-				d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: "the same folder as " + prev})
-				break
-			}
-			seen[real] = r.Path
-			r.Exists = true
-			walkRoot(&d, r.Path)
-		}
-		d.Roots = append(d.Roots, r)
+		d.AddRoot(r, func(dir string) { walkRoot(&d, dir) })
 	}
-	slices.SortFunc(d.Files, func(x, y transcript.Found) int { return strings.Compare(x.Path, y.Path) })
-	slices.SortFunc(d.Skipped, func(x, y transcript.Skip) int { return strings.Compare(x.Path, y.Path) })
+	d.Sort()
 	return d
 }
 
 func walkRoot(d *transcript.Discovery, root string) {
 	projects, err := os.ReadDir(root)
 	if err != nil {
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: root, Reason: err.Error()})
+		d.Skip(root, err.Error())
 		return
 	}
 	for _, p := range projects {
 		dir := filepath.Join(root, p.Name())
 		switch {
 		case p.Type()&fs.ModeSymlink != 0:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: dir, Reason: "symbolic link, not followed"})
+			d.Skip(dir, "symbolic link, not followed")
 		case p.IsDir():
 			walkProject(d, dir)
 		}
@@ -94,14 +69,14 @@ func walkRoot(d *transcript.Discovery, root string) {
 func walkProject(d *transcript.Discovery, dir string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: dir, Reason: err.Error()})
+		d.Skip(dir, err.Error())
 		return
 	}
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "symbolic link, not followed"})
+			d.Skip(path, "symbolic link, not followed")
 		case e.IsDir():
 			sub := filepath.Join(path, "subagents")
 			if fi, err := os.Lstat(sub); err == nil && fi.IsDir() {
@@ -124,21 +99,21 @@ func walkSubagents(d *transcript.Discovery, dir, session string) {
 	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
 		switch {
 		case err != nil:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: err.Error()})
+			d.Skip(path, err.Error())
 			if e != nil && e.IsDir() {
 				return fs.SkipDir
 			}
 		case e.Type()&fs.ModeSymlink != 0:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "symbolic link, not followed"})
+			d.Skip(path, "symbolic link, not followed")
 		case !e.IsDir() && strings.HasPrefix(e.Name(), "agent-") && strings.HasSuffix(e.Name(), ".jsonl"):
 			addFile(d, path, session, "subagent")
 		case !e.IsDir() && e.Name() == "journal.jsonl":
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "a workflow journal, not a transcript"})
+			d.Skip(path, "a workflow journal, not a transcript")
 		}
 		return nil
 	})
 	if err != nil {
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: dir, Reason: err.Error()})
+		d.Skip(dir, err.Error())
 	}
 }
 
@@ -146,11 +121,11 @@ func addFile(d *transcript.Discovery, path, session, role string) {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: err.Error()})
+		d.Skip(path, err.Error())
 	case !fi.Mode().IsRegular():
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "not a regular file"})
+		d.Skip(path, "not a regular file")
 	case fi.Size() == 0:
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "empty"})
+		d.Skip(path, "empty")
 	default:
 		d.Files = append(d.Files, transcript.Found{Path: path, Session: session, Role: role, Size: fi.Size()})
 	}

@@ -1,11 +1,9 @@
 package codex
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/cortexmem/cortex/transcript"
@@ -34,43 +32,19 @@ func (a *Adapter) Source() transcript.SourceKind { return transcript.Codex }
 // are there), the single-JSON sessions of the TypeScript CLI, empty files and
 // symbolic links (not followed).
 func (a *Adapter) Discover(env transcript.Env) transcript.Discovery {
-	d := transcript.Discovery{Source: transcript.Codex, Roots: []transcript.Root{}, Files: []transcript.Found{}, Skipped: []transcript.Skip{}}
+	d := transcript.NewDiscovery(transcript.Codex)
 	home, from := env.Lookup(EnvHome), EnvHome
 	if home == "" {
 		if env.Home == "" {
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: "~/.codex/sessions", Reason: "no home folder and no " + EnvHome})
+			d.Skip("~/.codex/sessions", "no home folder and no "+EnvHome)
 			return d
 		}
 		home, from = filepath.Join(env.Home, ".codex"), "default"
 	}
-	seen := map[string]string{}
 	for _, sub := range []string{"sessions", "archived_sessions"} {
-		r := transcript.Root{Path: filepath.Join(home, sub), From: from}
-		fi, err := os.Stat(r.Path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: "no such folder"})
-		case err != nil:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: err.Error()})
-		case !fi.IsDir():
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: "not a folder"})
-		default:
-			real, err := filepath.EvalSymlinks(r.Path)
-			if err != nil {
-				real = r.Path
-			}
-			if prev, dup := seen[real]; dup {
-				d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: "the same folder as " + prev})
-				break
-			}
-			seen[real] = r.Path
-			r.Exists = true
-			walkRoot(&d, r.Path)
-		}
-		d.Roots = append(d.Roots, r)
+		d.AddRoot(transcript.Root{Path: filepath.Join(home, sub), From: from}, func(dir string) { walkRoot(&d, dir) })
 	}
-	slices.SortFunc(d.Files, func(x, y transcript.Found) int { return strings.Compare(x.Path, y.Path) })
-	slices.SortFunc(d.Skipped, func(x, y transcript.Skip) int { return strings.Compare(x.Path, y.Path) })
+	d.Sort()
 	return d
 }
 
@@ -84,13 +58,13 @@ func walkRoot(d *transcript.Discovery, root string) {
 		}
 		switch {
 		case err != nil:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: err.Error()})
+			d.Skip(path, err.Error())
 			if e != nil && e.IsDir() && path != root {
 				return fs.SkipDir
 			}
 		case path == root || e.IsDir():
 		case e.Type()&fs.ModeSymlink != 0:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "symbolic link, not followed"})
+			d.Skip(path, "symbolic link, not followed")
 		case !strings.HasPrefix(name, "rollout-"):
 		case strings.HasSuffix(name, ".jsonl"):
 			addFile(d, path, sessionOf(strings.TrimSuffix(name, ".jsonl")))
@@ -100,14 +74,14 @@ func walkRoot(d *transcript.Discovery, root string) {
 			if fi, err := os.Lstat(plain); err == nil && fi.Mode().IsRegular() {
 				reason = "a compressed copy of " + filepath.Base(plain) + ", which is read instead"
 			}
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: reason})
+			d.Skip(path, reason)
 		case strings.HasSuffix(name, ".json"):
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "a session of the TypeScript Codex CLI (one JSON document), not a rollout"})
+			d.Skip(path, "a session of the TypeScript Codex CLI (one JSON document), not a rollout")
 		}
 		return nil
 	})
 	if err != nil {
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: root, Reason: err.Error()})
+		d.Skip(root, err.Error())
 	}
 }
 
@@ -136,11 +110,11 @@ func addFile(d *transcript.Discovery, path, session string) {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: err.Error()})
+		d.Skip(path, err.Error())
 	case !fi.Mode().IsRegular():
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "not a regular file"})
+		d.Skip(path, "not a regular file")
 	case fi.Size() == 0:
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "empty"})
+		d.Skip(path, "empty")
 	default:
 		d.Files = append(d.Files, transcript.Found{Path: path, Session: session, Role: "session", Size: fi.Size()})
 	}

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/cortexmem/cortex/transcript"
@@ -57,7 +56,7 @@ func (a *Adapter) ForFile(path string) transcript.Adapter {
 // parent's (the folder's name), which its events carry. Symbolic links are
 // not followed.
 func (a *Adapter) Discover(env transcript.Env) transcript.Discovery {
-	d := transcript.Discovery{Source: transcript.GeminiCLI, Roots: []transcript.Root{}, Files: []transcript.Found{}, Skipped: []transcript.Skip{}}
+	d := transcript.NewDiscovery(transcript.GeminiCLI)
 	var r transcript.Root
 	switch home := env.Lookup(EnvHome); {
 	case home != "":
@@ -65,24 +64,11 @@ func (a *Adapter) Discover(env transcript.Env) transcript.Discovery {
 	case env.Home != "":
 		r = transcript.Root{Path: filepath.Join(env.Home, ".gemini", "tmp"), From: "default"}
 	default:
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: "~/.gemini/tmp", Reason: "no home folder and no " + EnvHome})
+		d.Skip("~/.gemini/tmp", "no home folder and no "+EnvHome)
 		return d
 	}
-	fi, err := os.Stat(r.Path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: "no such folder"})
-	case err != nil:
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: err.Error()})
-	case !fi.IsDir():
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: r.Path, Reason: "not a folder"})
-	default:
-		r.Exists = true
-		walkRoot(&d, r.Path)
-	}
-	d.Roots = append(d.Roots, r)
-	slices.SortFunc(d.Files, func(x, y transcript.Found) int { return strings.Compare(x.Path, y.Path) })
-	slices.SortFunc(d.Skipped, func(x, y transcript.Skip) int { return strings.Compare(x.Path, y.Path) })
+	d.AddRoot(r, func(dir string) { walkRoot(&d, dir) })
+	d.Sort()
 	return d
 }
 
@@ -90,14 +76,14 @@ func (a *Adapter) Discover(env transcript.Env) transcript.Discovery {
 func walkRoot(d *transcript.Discovery, root string) {
 	projects, err := os.ReadDir(root)
 	if err != nil {
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: root, Reason: err.Error()})
+		d.Skip(root, err.Error())
 		return
 	}
 	for _, p := range projects {
 		dir := filepath.Join(root, p.Name())
 		switch {
 		case p.Type()&fs.ModeSymlink != 0:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: dir, Reason: "symbolic link, not followed"})
+			d.Skip(dir, "symbolic link, not followed")
 		case p.IsDir():
 			chats := filepath.Join(dir, "chats")
 			fi, err := os.Lstat(chats)
@@ -105,9 +91,9 @@ func walkRoot(d *transcript.Discovery, root string) {
 			case errors.Is(err, fs.ErrNotExist):
 				// A project folder without chats (tool outputs, plans only).
 			case err != nil:
-				d.Skipped = append(d.Skipped, transcript.Skip{Path: chats, Reason: err.Error()})
+				d.Skip(chats, err.Error())
 			case fi.Mode()&fs.ModeSymlink != 0:
-				d.Skipped = append(d.Skipped, transcript.Skip{Path: chats, Reason: "symbolic link, not followed"})
+				d.Skip(chats, "symbolic link, not followed")
 			case fi.IsDir():
 				walkChats(d, chats)
 			}
@@ -118,7 +104,7 @@ func walkRoot(d *transcript.Discovery, root string) {
 func walkChats(d *transcript.Discovery, dir string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: dir, Reason: err.Error()})
+		d.Skip(dir, err.Error())
 		return
 	}
 	names := map[string]bool{}
@@ -129,19 +115,19 @@ func walkChats(d *transcript.Discovery, dir string) {
 		name, path := e.Name(), filepath.Join(dir, e.Name())
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "symbolic link, not followed"})
+			d.Skip(path, "symbolic link, not followed")
 		case e.IsDir():
 			walkSubagents(d, path, name)
 		case !strings.HasPrefix(name, "session-"):
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "not a session file"})
+			d.Skip(path, "not a session file")
 		case strings.HasSuffix(name, ".jsonl"):
 			addFile(d, path, "", "session")
 		case strings.HasSuffix(name, ".json") && names[name+"l"]:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "migrated by the CLI into " + name + "l"})
+			d.Skip(path, "migrated by the CLI into "+name+"l")
 		case strings.HasSuffix(name, ".json"):
 			addFile(d, path, "", "session")
 		default:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "not a session file"})
+			d.Skip(path, "not a session file")
 		}
 	}
 }
@@ -150,20 +136,20 @@ func walkChats(d *transcript.Discovery, dir string) {
 func walkSubagents(d *transcript.Discovery, dir, parent string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: dir, Reason: err.Error()})
+		d.Skip(dir, err.Error())
 		return
 	}
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
 		switch {
 		case e.Type()&fs.ModeSymlink != 0:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "symbolic link, not followed"})
+			d.Skip(path, "symbolic link, not followed")
 		case e.IsDir():
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "a folder inside a subagent folder"})
+			d.Skip(path, "a folder inside a subagent folder")
 		case strings.HasSuffix(e.Name(), ".jsonl"):
 			addFile(d, path, parent, "subagent")
 		default:
-			d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "not a subagent transcript"})
+			d.Skip(path, "not a subagent transcript")
 		}
 	}
 }
@@ -172,11 +158,11 @@ func addFile(d *transcript.Discovery, path, session, role string) {
 	fi, err := os.Lstat(path)
 	switch {
 	case err != nil:
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: err.Error()})
+		d.Skip(path, err.Error())
 	case !fi.Mode().IsRegular():
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "not a regular file"})
+		d.Skip(path, "not a regular file")
 	case fi.Size() == 0:
-		d.Skipped = append(d.Skipped, transcript.Skip{Path: path, Reason: "empty"})
+		d.Skip(path, "empty")
 	default:
 		d.Files = append(d.Files, transcript.Found{Path: path, Session: session, Role: role, Size: fi.Size()})
 	}
