@@ -47,22 +47,12 @@ func parse(t *testing.T, name string) []transcript.Event {
 	return evs
 }
 
-func ofKind(evs []transcript.Event, k transcript.Kind) []transcript.Event {
-	var out []transcript.Event
-	for _, e := range evs {
-		if e.Kind == k {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // TestRealEditsReplay checks the file edits of the run of the real Claude Code
 // 2.1.197: applied in order to the file the run started without, they give
 // the file the run ended with — hello.txt written as "hello world" and
 // "second line", then its first line edited to "hello mock world".
 func TestRealEditsReplay(t *testing.T) {
-	edits := ofKind(parse(t, "2.1.197/b_write_edit.jsonl"), transcript.KindFileEdit)
+	edits := transcripttest.OfKind(parse(t, "2.1.197/b_write_edit.jsonl"), transcript.KindFileEdit)
 	if len(edits) != 2 {
 		t.Fatalf("got %d file edits, want 2", len(edits))
 	}
@@ -79,7 +69,7 @@ func TestRealEditsReplay(t *testing.T) {
 		if !fe.OK || fe.Path != "/home/dev/work/demo-project/hello.txt" {
 			t.Errorf("edit %d: ok %v path %q", i, fe.OK, fe.Path)
 		}
-		file = apply(t, file, fe.Unified)
+		file = transcripttest.ApplyDiff(t, file, fe.Unified)
 		if i == 0 && file != fe.New {
 			t.Errorf("after the Write the file is %q, the tool wrote %q", file, fe.New)
 		}
@@ -130,7 +120,7 @@ func TestEditsMatchOriginals(t *testing.T) {
 			case "Write":
 				want = str(res.Get("content"))
 			}
-			if got := apply(t, original, e.FileEdit.Unified); got != want {
+			if got := transcripttest.ApplyDiff(t, original, e.FileEdit.Unified); got != want {
 				t.Errorf("%s %s: the diff applied to the original gives\n%q\nwant\n%q", fx.Name, e.EventID, got, want)
 			}
 			n++
@@ -139,19 +129,6 @@ func TestEditsMatchOriginals(t *testing.T) {
 	if n < 5 {
 		t.Fatalf("checked %d edits against their originals, want at least 5", n)
 	}
-}
-
-func apply(t *testing.T, old, unified string) string {
-	t.Helper()
-	_, _, hs, err := transcript.ParseUnified(unified)
-	if err != nil {
-		t.Fatalf("parse %q: %v", unified, err)
-	}
-	got, err := transcript.Apply(old, hs)
-	if err != nil {
-		t.Fatalf("apply %q to %q: %v", unified, old, err)
-	}
-	return got
 }
 
 // TestIncrementalRealRun reads the real session as it stood after its first
@@ -193,29 +170,12 @@ func TestPartialLastLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	cut := len(data) - len(lines[len(lines)-2]) + 40 // 40 bytes into the last line
-	a := New()
-	head, pos, err := transcript.ReadAll(a, bytes.NewReader(data[:cut]), transcript.Start(a, "c.jsonl"), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := int64(len(data) - len(lines[len(lines)-2])); pos.Offset != want {
-		t.Fatalf("stopped at %d, want %d (the start of the cut line)", pos.Offset, want)
-	}
-	tail, _, err := transcript.ReadAll(a, bytes.NewReader(data[pos.Offset:]), pos, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, _ := transcript.ParseBytes(a, "c.jsonl", data, true)
-	if got := len(head) + len(tail); got != len(full) {
-		t.Fatalf("%d + %d events, want %d", len(head), len(tail), len(full))
-	}
+	transcripttest.PartialLastLine(t, New(), "c.jsonl", data, 40) // 40 bytes into the last line
 }
 
 func TestSplitAssistantMessages(t *testing.T) {
 	evs := parse(t, "2.0.69/thinking_edit.jsonl")
-	turns := ofKind(evs, transcript.KindAssistantTurn)
+	turns := transcripttest.OfKind(evs, transcript.KindAssistantTurn)
 	type row struct {
 		ID        string
 		Continued bool
@@ -241,7 +201,7 @@ func TestSplitAssistantMessages(t *testing.T) {
 
 func TestRewind(t *testing.T) {
 	evs := parse(t, "hand-made/rewind_fork.jsonl")
-	rw := ofKind(evs, transcript.KindRewind)
+	rw := transcripttest.OfKind(evs, transcript.KindRewind)
 	got := []transcript.Rewind{}
 	for _, e := range rw {
 		got = append(got, *e.Rewind)
@@ -261,7 +221,7 @@ func TestRewind(t *testing.T) {
 
 func TestCompaction(t *testing.T) {
 	evs := parse(t, "2.1.197/e_compact.jsonl")
-	cs := ofKind(evs, transcript.KindCompaction)
+	cs := transcripttest.OfKind(evs, transcript.KindCompaction)
 	if len(cs) != 2 {
 		t.Fatalf("got %d compaction events, want the boundary and the summary", len(cs))
 	}
@@ -272,12 +232,12 @@ func TestCompaction(t *testing.T) {
 	if !strings.Contains(s.Summary, "MOCK-COMPACT-SUMMARY") || cs[1].ParentID != cs[0].EventID {
 		t.Errorf("summary %+v parent %s", s, cs[1].ParentID)
 	}
-	for _, e := range ofKind(evs, transcript.KindUserTurn) {
+	for _, e := range transcripttest.OfKind(evs, transcript.KindUserTurn) {
 		if strings.Contains(e.UserTurn.Text, "MOCK-COMPACT-SUMMARY") {
 			t.Errorf("the compaction summary is also a user turn: %s", e.EventID)
 		}
 	}
-	starts := ofKind(evs, transcript.KindSessionStart)
+	starts := transcripttest.OfKind(evs, transcript.KindSessionStart)
 	var triggers []string
 	for _, e := range starts {
 		triggers = append(triggers, e.SessionStart.Trigger)
@@ -290,7 +250,7 @@ func TestCompaction(t *testing.T) {
 func TestUserTurnMeta(t *testing.T) {
 	type row struct{ Text, Meta string }
 	var got []row
-	for _, e := range ofKind(parse(t, "2.1.197/e2_after_compact.jsonl"), transcript.KindUserTurn) {
+	for _, e := range transcripttest.OfKind(parse(t, "2.1.197/e2_after_compact.jsonl"), transcript.KindUserTurn) {
 		got = append(got, row{strings.SplitN(e.UserTurn.Text, ">", 2)[0], e.UserTurn.Meta})
 	}
 	want := []row{
@@ -306,7 +266,7 @@ func TestUserTurnMeta(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("user turns (-want +got):\n%s", diff)
 	}
-	last := ofKind(parse(t, "1.0.111/split_messages_edits.jsonl"), transcript.KindUserTurn)
+	last := transcripttest.OfKind(parse(t, "1.0.111/split_messages_edits.jsonl"), transcript.KindUserTurn)
 	if m := last[len(last)-1].UserTurn.Meta; m != transcript.MetaInterrupt {
 		t.Errorf("the interruption's meta is %q", m)
 	}
@@ -334,7 +294,7 @@ func TestToolFailures(t *testing.T) {
 	if diff := cmp.Diff(want, edits); diff != "" {
 		t.Errorf("file edits (-want +got):\n%s", diff)
 	}
-	fe := ofKind(evs, transcript.KindFileEdit)
+	fe := transcripttest.OfKind(evs, transcript.KindFileEdit)
 	if f := fe[0].FileEdit; f.From != transcript.FromInput || !f.Fragment || f.Old != "teh cache" {
 		t.Errorf("failed edit %+v", f)
 	}
@@ -356,14 +316,14 @@ func TestReplaysAndParallelCalls(t *testing.T) {
 		t.Errorf("%d replayed records, want 2", dup)
 	}
 	names := map[string]bool{}
-	for _, e := range ofKind(evs, transcript.KindToolResult) {
+	for _, e := range transcripttest.OfKind(evs, transcript.KindToolResult) {
 		names[e.ToolResult.Name+"/"+map[bool]string{true: "ok", false: "failed"}[e.ToolResult.OK]] = true
 	}
 	if !names["Bash/failed"] || !names["Read/ok"] {
 		t.Errorf("results paired as %v", names)
 	}
 	reused := 0
-	for _, e := range ofKind(evs, transcript.KindUserTurn) {
+	for _, e := range transcripttest.OfKind(evs, transcript.KindUserTurn) {
 		if strings.HasPrefix(e.EventID, "00000000-0000-4000-8000-000000000023") {
 			reused++
 			if e.EventID != "00000000-0000-4000-8000-000000000023~2" {

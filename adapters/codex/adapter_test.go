@@ -53,29 +53,6 @@ func parseLines(lines ...string) []transcript.Event {
 	return evs
 }
 
-func ofKind(evs []transcript.Event, k transcript.Kind) []transcript.Event {
-	var out []transcript.Event
-	for _, e := range evs {
-		if e.Kind == k {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-func apply(t *testing.T, old, unified string) string {
-	t.Helper()
-	_, _, hs, err := transcript.ParseUnified(unified)
-	if err != nil {
-		t.Fatalf("parse %q: %v", unified, err)
-	}
-	got, err := transcript.Apply(old, hs)
-	if err != nil {
-		t.Fatalf("apply %q to %q: %v", unified, old, err)
-	}
-	return got
-}
-
 // applyV4A applies a V4A patch's hunks for one file the way apply_patch does:
 // each hunk's old side, found in the file, is replaced by its new side.
 func applyV4A(t *testing.T, old string, pf patchFile) string {
@@ -101,7 +78,7 @@ func applyV4A(t *testing.T, old string, pf patchFile) string {
 // record of the change.
 func TestRealEditsReplay(t *testing.T) {
 	evs := parse(t, "0.169.0/b_write_edit.jsonl")
-	edits := ofKind(evs, transcript.KindFileEdit)
+	edits := transcripttest.OfKind(evs, transcript.KindFileEdit)
 	if len(edits) != 2 {
 		t.Fatalf("got %d file edits, want 2", len(edits))
 	}
@@ -111,7 +88,7 @@ func TestRealEditsReplay(t *testing.T) {
 		"--- " + file + "\n+++ " + file + "\n@@ -1,2 +1,2 @@\n-hello world\n+hello mock world\n second line\n",
 	}
 	calls := map[string]*transcript.ToolCall{}
-	for _, e := range ofKind(evs, transcript.KindToolCall) {
+	for _, e := range transcripttest.OfKind(evs, transcript.KindToolCall) {
 		calls[e.ToolCall.CallID] = e.ToolCall
 	}
 	content, viaPatch := "", ""
@@ -123,7 +100,7 @@ func TestRealEditsReplay(t *testing.T) {
 		if !fe.OK || fe.Path != file || fe.From != transcript.FromToolPatch || fe.Tool != "apply_patch" {
 			t.Errorf("edit %d: %+v", i, fe)
 		}
-		content = apply(t, content, fe.Unified)
+		content = transcripttest.ApplyDiff(t, content, fe.Unified)
 
 		c := calls[fe.CallID]
 		if c == nil {
@@ -147,7 +124,7 @@ func TestRealEditsReplay(t *testing.T) {
 	}
 	// Each edit comes once, with Codex's record of it, not again with the
 	// call's output.
-	for _, e := range ofKind(evs, transcript.KindToolResult) {
+	for _, e := range transcripttest.OfKind(evs, transcript.KindToolResult) {
 		if !e.ToolResult.OK || e.ToolResult.Name != "apply_patch" {
 			t.Errorf("result %+v", e.ToolResult)
 		}
@@ -193,25 +170,7 @@ func TestPartialLastLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	last := lines[len(lines)-2]
-	cut := len(data) - len(last) + 40 // 40 bytes into the last line
-	a := New()
-	head, pos, err := transcript.ReadAll(a, bytes.NewReader(data[:cut]), transcript.Start(a, "c.jsonl"), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := int64(len(data) - len(last)); pos.Offset != want {
-		t.Fatalf("stopped at %d, want %d (the start of the cut line)", pos.Offset, want)
-	}
-	tail, _, err := transcript.ReadAll(a, bytes.NewReader(data[pos.Offset:]), pos, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, _ := transcript.ParseBytes(a, "c.jsonl", data, true)
-	if got := len(head) + len(tail); got != len(full) {
-		t.Fatalf("%d + %d events, want %d", len(head), len(tail), len(full))
-	}
+	transcripttest.PartialLastLine(t, New(), "c.jsonl", data, 40) // 40 bytes into the last line
 }
 
 type turnRow struct {
@@ -277,7 +236,7 @@ func TestTwinsEmittedOnce(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("legacy turns (-want +got):\n%s", diff)
 	}
-	if th := ofKind(evs, a)[0].AssistantTurn.Thinking; th != "**Choosing the edits**" {
+	if th := transcripttest.OfKind(evs, a)[0].AssistantTurn.Thinking; th != "**Choosing the edits**" {
 		t.Errorf("reasoning %q", th)
 	}
 
@@ -310,7 +269,7 @@ type editRow struct {
 
 func editRows(evs []transcript.Event) []editRow {
 	var out []editRow
-	for _, e := range ofKind(evs, transcript.KindFileEdit) {
+	for _, e := range transcripttest.OfKind(evs, transcript.KindFileEdit) {
 		f := e.FileEdit
 		out = append(out, editRow{f.CallID, f.Op, f.Path, f.MovePath, f.From, f.OK, f.Fragment, f.Added, f.Removed})
 	}
@@ -337,17 +296,17 @@ func TestApplyPatchShapes(t *testing.T) {
 	if diff := cmp.Diff(want, editRows(evs)); diff != "" {
 		t.Fatalf("edits (-want +got):\n%s", diff)
 	}
-	fe := ofKind(evs, transcript.KindFileEdit)
-	if f := fe[0].FileEdit; f.New != "# Notes\n\nCache decisions live here.\n" || apply(t, "", f.Unified) != f.New {
+	fe := transcripttest.OfKind(evs, transcript.KindFileEdit)
+	if f := fe[0].FileEdit; f.New != "# Notes\n\nCache decisions live here.\n" || transcripttest.ApplyDiff(t, "", f.Unified) != f.New {
 		t.Errorf("added file %+v", f)
 	}
 	if f := fe[1].FileEdit; f.Old != "backend = memory\n" || f.New != "backend = redis\n" {
 		t.Errorf("failed update old %q new %q", f.Old, f.New)
 	}
-	if got := apply(t, "[cache]\nbackend = memory\nsize = 64\n", fe[2].FileEdit.Unified); got != "[cache]\nbackend = sqlite\nsize = 64\n" {
+	if got := transcripttest.ApplyDiff(t, "[cache]\nbackend = memory\nsize = 64\n", fe[2].FileEdit.Unified); got != "[cache]\nbackend = sqlite\nsize = 64\n" {
 		t.Errorf("config.ini after the heredoc patch: %q", got)
 	}
-	if got := apply(t, "debug\n", fe[4].FileEdit.Unified); got != "" || fe[4].FileEdit.Old != "debug\n" {
+	if got := transcripttest.ApplyDiff(t, "debug\n", fe[4].FileEdit.Unified); got != "" || fe[4].FileEdit.Old != "debug\n" {
 		t.Errorf("deleted file gives %q", got)
 	}
 	var dups []string
@@ -380,7 +339,7 @@ func TestApplyPatchShapes(t *testing.T) {
 // such a session.
 func TestPatchEditsOnlyAtOutputOrEnd(t *testing.T) {
 	evs := parse(t, "0.99.0-alpha.24/patch_function_call.jsonl")
-	if n := len(ofKind(evs, transcript.KindFileEdit)); n != 0 {
+	if n := len(transcripttest.OfKind(evs, transcript.KindFileEdit)); n != 0 {
 		t.Errorf("%d edits without an output", n)
 	}
 	out := `{"timestamp":"2026-02-11T05:53:33.470Z","type":"response_item","payload":{"type":"function_call_output","call_id":"call_abc123","output":"Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM src/main.rs\n"}}`
@@ -402,7 +361,7 @@ func TestToolResults(t *testing.T) {
 		OK         bool
 	}
 	var got []row
-	for _, e := range ofKind(parse(t, "hand-made/tool_results.jsonl"), transcript.KindToolResult) {
+	for _, e := range transcripttest.OfKind(parse(t, "hand-made/tool_results.jsonl"), transcript.KindToolResult) {
 		got = append(got, row{e.ToolResult.CallID, e.ToolResult.Name, e.ToolResult.OK})
 	}
 	want := []row{
@@ -464,11 +423,11 @@ func jsonString(s string) ([]byte, error) {
 // note Codex adds after an interrupted turn is no typed prompt.
 func TestRewindAndCompaction(t *testing.T) {
 	evs := parse(t, "hand-made/rollback_compaction.jsonl")
-	rw := ofKind(evs, transcript.KindRewind)
+	rw := transcripttest.OfKind(evs, transcript.KindRewind)
 	if len(rw) != 1 || rw[0].Rewind.Turns != 1 || rw[0].Provenance.Line != 16 {
 		t.Fatalf("rewinds %+v", rw)
 	}
-	cs := ofKind(evs, transcript.KindCompaction)
+	cs := transcripttest.OfKind(evs, transcript.KindCompaction)
 	if len(cs) != 3 || !strings.HasPrefix(cs[0].Compaction.Summary, "The user chose SQLite") || cs[1].Compaction.Summary != "" {
 		t.Fatalf("compactions %+v", cs)
 	}
@@ -476,14 +435,14 @@ func TestRewindAndCompaction(t *testing.T) {
 		t.Errorf("compacted extra %v", cs[0].Extra)
 	}
 	var metas []string
-	for _, e := range ofKind(evs, transcript.KindUserTurn) {
+	for _, e := range transcripttest.OfKind(evs, transcript.KindUserTurn) {
 		metas = append(metas, e.UserTurn.Meta)
 	}
 	if diff := cmp.Diff([]string{"", "", "", transcript.MetaInterrupt, ""}, metas); diff != "" {
 		t.Errorf("user turn metas (-want +got):\n%s", diff)
 	}
 	var models []string
-	for _, e := range ofKind(evs, transcript.KindAssistantTurn) {
+	for _, e := range transcripttest.OfKind(evs, transcript.KindAssistantTurn) {
 		models = append(models, e.AssistantTurn.Model)
 	}
 	if diff := cmp.Diff([]string{"gpt-5.1-codex", "gpt-5.1-codex", "gpt-5.2-codex"}, models); diff != "" {
@@ -534,7 +493,7 @@ func TestForkReplay(t *testing.T) {
 		{"a turn id not a UUIDv7", []string{meta, tc("turn-1"), user}, 1},
 		{"no time for the fork", []string{strings.Replace(meta, `"timestamp":"2026-01-05T12:00:00Z"`, `"x":1`, 1), user}, 1},
 	} {
-		if got := len(ofKind(parseLines(tt.lines...), transcript.KindUserTurn)); got != tt.users {
+		if got := len(transcripttest.OfKind(parseLines(tt.lines...), transcript.KindUserTurn)); got != tt.users {
 			t.Errorf("%s: %d user turns, want %d", tt.name, got, tt.users)
 		}
 	}
@@ -571,7 +530,7 @@ func TestLegacyBare(t *testing.T) {
 		t.Errorf("edits (-want +got):\n%s", diff)
 	}
 	var oks []bool
-	for _, e := range ofKind(evs, transcript.KindToolResult) {
+	for _, e := range transcripttest.OfKind(evs, transcript.KindToolResult) {
 		oks = append(oks, e.ToolResult.OK)
 	}
 	if diff := cmp.Diff([]bool{true, false}, oks); diff != "" {
@@ -629,7 +588,7 @@ func TestUserTurnMeta(t *testing.T) {
 	// The IDE extensions' preamble does not hide a message's copy.
 	ide := `{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"# Context from my IDE setup:\n\n## Open tabs:\n- a.go\n\n## My request for Codex:\nUse Go."}]}}`
 	ev := `{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"Use Go.","images":[]}}`
-	if n := len(ofKind(parseLines(ide, ev), transcript.KindUserTurn)); n != 1 {
+	if n := len(transcripttest.OfKind(parseLines(ide, ev), transcript.KindUserTurn)); n != 1 {
 		t.Errorf("%d user turns from a message and its copy", n)
 	}
 }

@@ -82,16 +82,6 @@ func parse(t *testing.T, name string) []transcript.Event {
 	return evs
 }
 
-func ofKind(evs []transcript.Event, k transcript.Kind) []transcript.Event {
-	var out []transcript.Event
-	for _, e := range evs {
-		if e.Kind == k {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 func byID(evs []transcript.Event, id string) *transcript.Event {
 	for i := range evs {
 		if evs[i].EventID == id {
@@ -101,25 +91,12 @@ func byID(evs []transcript.Event, id string) *transcript.Event {
 	return nil
 }
 
-func apply(t *testing.T, old, unified string) string {
-	t.Helper()
-	_, _, hs, err := transcript.ParseUnified(unified)
-	if err != nil {
-		t.Fatalf("parse %q: %v", unified, err)
-	}
-	got, err := transcript.Apply(old, hs)
-	if err != nil {
-		t.Fatalf("apply %q to %q: %v", unified, old, err)
-	}
-	return got
-}
-
 // TestRealEditsReplay checks the file edits of the run of the real Gemini
 // CLI 0.61.0: applied in order to the file the run started without, they
 // give the file the run ended with — hello.txt written as "hello world" and
 // "second line", then its first line edited to "hello mock world".
 func TestRealEditsReplay(t *testing.T) {
-	edits := ofKind(parse(t, "0.61.0/b_write_edit.jsonl"), transcript.KindFileEdit)
+	edits := transcripttest.OfKind(parse(t, "0.61.0/b_write_edit.jsonl"), transcript.KindFileEdit)
 	if len(edits) != 2 {
 		t.Fatalf("got %d file edits, want 2", len(edits))
 	}
@@ -137,7 +114,7 @@ func TestRealEditsReplay(t *testing.T) {
 		if !fe.OK || fe.Path != path || fe.Fragment {
 			t.Errorf("edit %d: ok %v path %q fragment %v", i, fe.OK, fe.Path, fe.Fragment)
 		}
-		file = apply(t, file, fe.Unified)
+		file = transcripttest.ApplyDiff(t, file, fe.Unified)
 		if i == 0 && file != fe.New {
 			t.Errorf("after write_file the file is %q, the tool wrote %q", file, fe.New)
 		}
@@ -182,12 +159,12 @@ func TestEditsMatchDisplays(t *testing.T) {
 			}
 			before, after := str(d.Get("originalContent")), str(d.Get("newContent"))
 			if _, ok := stringValue(d.Get("newContent")); !ok {
-				after = apply(t, before, transcript.FormatUnified("a", "b", patch))
+				after = transcripttest.ApplyDiff(t, before, transcript.FormatUnified("a", "b", patch))
 			}
-			if got := apply(t, before, e.FileEdit.Unified); got != after {
+			if got := transcripttest.ApplyDiff(t, before, e.FileEdit.Unified); got != after {
 				t.Errorf("%s %s: the diff applied to the original gives\n%q\nwant\n%q", fx.Name, e.EventID, got, after)
 			}
-			if got := apply(t, before, transcript.FormatUnified("a", "b", patch)); got != after {
+			if got := transcripttest.ApplyDiff(t, before, transcript.FormatUnified("a", "b", patch)); got != after {
 				t.Errorf("%s %s: the CLI's own patch gives %q, want %q", fx.Name, e.EventID, got, after)
 			}
 			n++
@@ -231,7 +208,7 @@ func TestIncrementalRealRun(t *testing.T) {
 		t.Fatalf("incremental read differs (-full +incremental):\n%s", diff)
 	}
 	var triggers []string
-	for _, e := range ofKind(want, transcript.KindSessionStart) {
+	for _, e := range transcripttest.OfKind(want, transcript.KindSessionStart) {
 		triggers = append(triggers, e.SessionStart.Trigger)
 	}
 	// d2's resume wrote a header and then {"$set":{"sessionId":…}}: one
@@ -242,7 +219,7 @@ func TestIncrementalRealRun(t *testing.T) {
 	// The resumes' checkpoints repeat the earlier answers (rewritten as
 	// parts, with new timestamps): no second assistant turn for them.
 	var answers []string
-	for _, e := range ofKind(want, transcript.KindAssistantTurn) {
+	for _, e := range transcripttest.OfKind(want, transcript.KindAssistantTurn) {
 		answers = append(answers, e.AssistantTurn.Text)
 	}
 	wantAnswers := []string{"Turn one answer: remembered the number 42.", "Turn two answer: the number was 42.", "Turn two answer: the number was 42."}
@@ -271,24 +248,7 @@ func TestPartialLastLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
-	last := lines[len(lines)-2]
-	cut := len(data) - len(last) + len(last)/2
-	a := New()
-	head, pos, err := transcript.ReadAll(a, bytes.NewReader(data[:cut]), transcript.Start(a, "b.jsonl"), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := int64(len(data) - len(last)); pos.Offset != want {
-		t.Fatalf("stopped at %d, want %d (the start of the cut line)", pos.Offset, want)
-	}
-	tail, _, err := transcript.ReadAll(a, bytes.NewReader(data[pos.Offset:]), pos, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	full, _ := transcript.ParseBytes(a, "b.jsonl", data, true)
-	if got := len(head) + len(tail); got != len(full) {
-		t.Fatalf("%d + %d events, want %d", len(head), len(tail), len(full))
-	}
+	transcripttest.PartialLastLine(t, New(), "b.jsonl", data, len(lines[len(lines)-2])/2)
 }
 
 // TestToolResultsInModelRecords: Gemini CLI keeps a call's result inside the
@@ -298,7 +258,7 @@ func TestPartialLastLine(t *testing.T) {
 // message that sends the responses back to the model gives nothing new.
 func TestToolResultsInModelRecords(t *testing.T) {
 	evs := parse(t, "0.61.0/c_bash.jsonl")
-	calls, results := ofKind(evs, transcript.KindToolCall), ofKind(evs, transcript.KindToolResult)
+	calls, results := transcripttest.OfKind(evs, transcript.KindToolCall), transcripttest.OfKind(evs, transcript.KindToolResult)
 	if len(calls) != 1 || len(results) != 1 {
 		t.Fatalf("%d calls, %d results, want 1 and 1", len(calls), len(results))
 	}
@@ -315,7 +275,7 @@ func TestToolResultsInModelRecords(t *testing.T) {
 		t.Errorf("call id %s replaces %q", c.EventID, c.Replaces)
 	}
 	// The record that added the call gave no second assistant turn.
-	if n := len(ofKind(evs, transcript.KindAssistantTurn)); n != 2 {
+	if n := len(transcripttest.OfKind(evs, transcript.KindAssistantTurn)); n != 2 {
 		t.Errorf("%d assistant turns, want 2", n)
 	}
 	var echo *transcript.Event
@@ -430,8 +390,8 @@ func TestToolFailures(t *testing.T) {
 	// The legacy write_file's FileDiff has only the patch: the edit is the
 	// CLI's own patch.
 	evs = parse(t, "hand-made/legacy_edits.json")
-	w := ofKind(evs, transcript.KindFileEdit)[0].FileEdit
-	if w.From != transcript.FromToolPatch || w.Op != transcript.OpCreate || apply(t, "", w.Unified) != "# Notes\n\nUse make.\n" {
+	w := transcripttest.OfKind(evs, transcript.KindFileEdit)[0].FileEdit
+	if w.From != transcript.FromToolPatch || w.Op != transcript.OpCreate || transcripttest.ApplyDiff(t, "", w.Unified) != "# Notes\n\nUse make.\n" {
 		t.Errorf("write_file from its patch: %+v", w)
 	}
 }
@@ -440,7 +400,7 @@ func TestToolFailures(t *testing.T) {
 // the rewind event names the last event kept and the first dropped.
 func TestRewind(t *testing.T) {
 	evs := parse(t, "hand-made/lww_rewind.jsonl")
-	rw := ofKind(evs, transcript.KindRewind)
+	rw := transcripttest.OfKind(evs, transcript.KindRewind)
 	if len(rw) != 1 {
 		t.Fatalf("%d rewinds, want 1", len(rw))
 	}
@@ -471,7 +431,7 @@ func TestRewind(t *testing.T) {
 {"$rewindTo":"c"}
 `)
 	evs, _ = transcript.ParseBytes(New(), "r.jsonl", data, true)
-	rw = ofKind(evs, transcript.KindRewind)
+	rw = transcripttest.OfKind(evs, transcript.KindRewind)
 	got := []transcript.Rewind{*rw[0].Rewind, *rw[1].Rewind}
 	if diff := cmp.Diff([]transcript.Rewind{{Dropped: "zzz", Turns: 1}, {Dropped: "c", Turns: 1}}, got); diff != "" {
 		t.Errorf("rewinds (-want +got):\n%s", diff)
@@ -508,7 +468,7 @@ func TestSet(t *testing.T) {
 		t.Errorf("$set records kept: %q", sets)
 	}
 	// The first checkpoint is the CLI's session context: an injected turn.
-	first := ofKind(evs, transcript.KindUserTurn)[0]
+	first := transcripttest.OfKind(evs, transcript.KindUserTurn)[0]
 	if first.UserTurn.Meta != transcript.MetaInjected || first.Provenance.Pointer != "/$set/messages/0" || first.Provenance.Line != 2 {
 		t.Errorf("session context: meta %q pointer %q line %d", first.UserTurn.Meta, first.Provenance.Pointer, first.Provenance.Line)
 	}
@@ -524,16 +484,16 @@ func TestSet(t *testing.T) {
 	if diff := cmp.Diff(want, fromCheckpoints); diff != "" {
 		t.Errorf("events from checkpoints (-want +got):\n%s", diff)
 	}
-	c := ofKind(evs, transcript.KindCompaction)[0].Compaction
+	c := transcripttest.OfKind(evs, transcript.KindCompaction)[0].Compaction
 	if !strings.Contains(c.Summary, "bazel must never be added") {
 		t.Errorf("compaction summary %q", c.Summary)
 	}
-	for _, e := range ofKind(evs, transcript.KindToolResult) {
+	for _, e := range transcripttest.OfKind(evs, transcript.KindToolResult) {
 		if strings.Contains(e.ToolResult.Text, "tool_output_masked") || e.Replaces != "" {
 			t.Errorf("the masked output made a new result: %s", e.EventID)
 		}
 	}
-	if n := len(ofKind(evs, transcript.KindToolResult)); n != 1 {
+	if n := len(transcripttest.OfKind(evs, transcript.KindToolResult)); n != 1 {
 		t.Errorf("%d tool results, want 1", n)
 	}
 }
@@ -544,7 +504,7 @@ func TestSet(t *testing.T) {
 func TestUserTurns(t *testing.T) {
 	type row struct{ Text, Meta string }
 	var got []row
-	for _, e := range ofKind(parse(t, "0.61.0/d3_resume_id.1.jsonl"), transcript.KindUserTurn) {
+	for _, e := range transcripttest.OfKind(parse(t, "0.61.0/d3_resume_id.1.jsonl"), transcript.KindUserTurn) {
 		text, _, _ := strings.Cut(e.UserTurn.Text, "\n")
 		got = append(got, row{text, e.UserTurn.Meta})
 	}
@@ -604,7 +564,7 @@ func TestSubagent(t *testing.T) {
 			t.Errorf("parentSession(%q) = %q, want %q", tt.file, got, tt.want)
 		}
 	}
-	if th := ofKind(evs, transcript.KindAssistantTurn)[0].AssistantTurn.Thinking; th != "Searching\n\nLooking for the backend setting." {
+	if th := transcripttest.OfKind(evs, transcript.KindAssistantTurn)[0].AssistantTurn.Thinking; th != "Searching\n\nLooking for the backend setting." {
 		t.Errorf("thinking %q", th)
 	}
 }
