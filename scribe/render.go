@@ -164,7 +164,7 @@ func sessionRef(k sessionKey) string { return "session:" + string(k.source) + "/
 
 // link is an Obsidian link to the note of ref, shown as its title.
 func (r *renderer) link(ref string) string {
-	return "[[" + path.Base(r.names[ref]) + "|" + aliasSafe(r.titles[ref]) + "]]"
+	return "[[" + path.Base(r.names[ref]) + "|" + vault.LinkAlias(r.titles[ref]) + "]]"
 }
 
 // prop is a link for a frontmatter property.
@@ -561,10 +561,6 @@ func oneLine(s string, n int) string {
 	return strings.TrimRight(cut, " ,;:.") + "…"
 }
 
-// aliasSafe makes a title safe as the alias of a [[link|alias]].
-var aliasReplacer = strings.NewReplacer("|", "/", "[", "(", "]", ")", "\n", " ")
-
-func aliasSafe(s string) string { return aliasReplacer.Replace(s) }
 
 func stamp(t time.Time) string {
 	if t.IsZero() {

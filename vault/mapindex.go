@@ -169,7 +169,7 @@ func indexLine(e *memories.Entry) string {
 	b.WriteString("- [[")
 	b.WriteString(noteName(e.Path))
 	b.WriteByte('|')
-	b.WriteString(aliasReplacer.Replace(e.Title))
+	b.WriteString(LinkAlias(e.Title))
 	b.WriteString("]]")
 	for _, t := range e.Tags {
 		b.WriteString(" #")
@@ -183,6 +183,10 @@ func noteName(p string) string { return strings.TrimSuffix(path.Base(p), ".md") 
 
 // aliasReplacer makes a title safe inside [[…|alias]].
 var aliasReplacer = strings.NewReplacer("|", "/", "[", "(", "]", ")", "\n", " ")
+
+// LinkAlias is title made safe as the alias of an Obsidian link
+// ([[note|alias]]): no "|", brackets or line breaks.
+func LinkAlias(title string) string { return aliasReplacer.Replace(title) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {
