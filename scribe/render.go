@@ -561,7 +561,6 @@ func oneLine(s string, n int) string {
 	return strings.TrimRight(cut, " ,;:.") + "…"
 }
 
-
 func stamp(t time.Time) string {
 	if t.IsZero() {
 		return "at an unknown time"
