@@ -356,3 +356,39 @@ func TestMineAgainChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestMineNameTaken: a note of the person's at the name a mined note would
+// take keeps it; the mined note takes more of its id, and links follow.
+func TestMineNameTaken(t *testing.T) {
+	e := newEnv(t)
+	p := pipeline.New(pipeline.WithoutRedaction())
+	evs := session{id: "s6", t0: t0, steps: []string{"say: Use tabs in the Makefile.", "edit: Makefile"}}.events()
+	notes := scribe.Render(p.Prepare(evs), scribe.Sessions(evs))
+	dec := notes[0].Memory
+	if dec.Type != memories.TypeDecision {
+		t.Fatalf("first note is a %s", dec.Type)
+	}
+	mine := "---\ntitle: My own note\n---\nMine.\n"
+	if err := os.MkdirAll(filepath.Dir(e.vault.Abs(dec.Path)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(e.vault.Abs(dec.Path), []byte(mine), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.svc.Mine(context.Background(), memories.MineRequest{Notes: notes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.Items[0]
+	want := strings.TrimSuffix(dec.Path, dec.ID[:8]+".md") + dec.ID[:12] + ".md"
+	if got.Outcome != memories.MineCreated || got.Path != want {
+		t.Fatalf("decision %s at %s, want created at %s", got.Outcome, got.Path, want)
+	}
+	if data := e.read(t, dec.Path); data != mine {
+		t.Errorf("the person's note was changed:\n%s", data)
+	}
+	name := strings.TrimSuffix(filepath.Base(want), ".md")
+	if s := e.read(t, pathOf(t, res, memories.TypeSession)); !strings.Contains(s, "[["+name+"|") || !strings.Contains(s, "\"[["+name+"]]\"") {
+		t.Errorf("the session does not link to %s:\n%s", name, s)
+	}
+}
