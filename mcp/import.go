@@ -31,10 +31,10 @@ Use it to seed cortex from what exists (on the user's request), not to save one 
 Behaviour: writes one note per memory. Every item passes the checks of memory_save: unsafe text is refused, duplicates of stored memories or of earlier items are skipped, related memories are linked. Importing the same source again adds nothing. Binary files, attachments, oversized files and notes whose frontmatter does not parse are skipped with a reason. The path must resolve inside the user's home folder or an allowed root. Can take seconds for thousands of notes. Returns "Imported N memories from M candidates (rejected K duplicates, U unsafe, S skipped)" and every rejection and skip with its reason. Local.`
 
 func importTool(srv *mcp.Server, s *server) {
-	mcp.AddTool(srv, &mcp.Tool{
+	addTool(srv, s, &mcp.Tool{
 		Name: "memory_import", Description: importDescription, InputSchema: inputSchema[ImportInput](),
 		Annotations: mutation("Import memories", false, true),
-	}, handle(s, s.importPath))
+	}, s.importPath)
 }
 
 // shown is how many rejections and skips the text lists.
@@ -45,7 +45,7 @@ func (s *server) importPath(ctx context.Context, in ImportInput) (ImportOutput, 
 	if err != nil {
 		return ImportOutput{}, "", err
 	}
-	res, err := s.svc.Import(ctx, memories.ImportRequest{Path: in.SourcePath, Project: p, DryRun: in.DryRun})
+	res, err := s.svc.Import(ctx, memories.ImportRequest{Path: in.SourcePath, Project: p, DryRun: in.DryRun, Client: clientFrom(ctx)})
 	if err != nil {
 		return ImportOutput{}, "", err
 	}

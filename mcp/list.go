@@ -23,7 +23,7 @@ type ListInput struct {
 type ListOutput struct {
 	Project  string         `json:"project,omitempty"`
 	Total    int            `json:"total"`
-	Sources  map[string]int `json:"sources" jsonschema:"how many memories came from each source: user, import, mined, capture, hook"`
+	Sources  map[string]int `json:"sources" jsonschema:"how many memories came from each source: user, import, mined, capture, hook, mcp"`
 	Memories []Memory       `json:"memories" jsonschema:"newest first, or best match first with a filter"`
 }
 
@@ -36,10 +36,10 @@ Do not use it to answer a question (memory_recall ranks by relevance and is fast
 Behaviour: read-only; it records nothing, not even use. Local.`
 
 func listTool(srv *mcp.Server, s *server) {
-	mcp.AddTool(srv, &mcp.Tool{
+	addTool(srv, s, &mcp.Tool{
 		Name: "memory_list", Description: listDescription, InputSchema: inputSchema[ListInput](),
 		Annotations: readOnly("List memories"),
-	}, handle(s, s.list))
+	}, s.list)
 }
 
 func (s *server) list(ctx context.Context, in ListInput) (ListOutput, string, error) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/txtar"
 
@@ -31,9 +32,16 @@ type env struct {
 	t       *testing.T
 	root    string // the temporary folder: home, vault and state
 	session *mcp.ClientSession
+	outputs map[string]*jsonschema.Resolved // the tools' output schemas
 }
 
 func newEnv(t *testing.T) *env {
+	t.Helper()
+	return newEnvAs(t, &mcp.Implementation{Name: "test", Version: "1"})
+}
+
+// newEnvAs is newEnv with a client that names itself client.
+func newEnvAs(t *testing.T, client *mcp.Implementation) *env {
 	t.Helper()
 	root := t.TempDir()
 	v, err := vault.New(filepath.Join(root, "vault"), "cortex")
@@ -55,12 +63,48 @@ func newEnv(t *testing.T) *env {
 	if _, err := srv.Connect(ctx, st2, nil); err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(client, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cs.Close() })
 	return &env{t: t, root: root, session: cs}
+}
+
+// checkOutput holds a result's structured content to the output schema the
+// tool publishes (the server does not check it at run time).
+func (e *env) checkOutput(name string, res *mcp.CallToolResult) {
+	e.t.Helper()
+	if res.IsError || res.StructuredContent == nil {
+		return
+	}
+	if e.outputs == nil {
+		e.outputs = map[string]*jsonschema.Resolved{}
+		tools, err := e.session.ListTools(context.Background(), nil)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		for _, tool := range tools.Tools {
+			var s jsonschema.Schema
+			data, _ := json.Marshal(tool.OutputSchema)
+			if err := json.Unmarshal(data, &s); err != nil {
+				e.t.Fatal(err)
+			}
+			r, err := s.Resolve(nil)
+			if err != nil {
+				e.t.Fatalf("%s: output schema: %v", tool.Name, err)
+			}
+			e.outputs[tool.Name] = r
+		}
+	}
+	data, _ := json.Marshal(res.StructuredContent)
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.outputs[name].Validate(v); err != nil {
+		e.t.Errorf("%s: the structured result breaks the output schema: %v", name, err)
+	}
 }
 
 // call calls a tool and renders the result for a golden file: isError, the
@@ -71,6 +115,7 @@ func (e *env) call(name string, args map[string]any) string {
 	if err != nil {
 		e.t.Fatalf("%s: a protocol error, want a tool result: %v", name, err)
 	}
+	e.checkOutput(name, res)
 	var b strings.Builder
 	if res.IsError {
 		b.WriteString("isError: true\n")

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cortexmem/cortex/memories"
@@ -73,23 +74,27 @@ Do not use it to list everything (memory_list), and do not expect it to find wha
 Behaviour: read-only for the notes; records that the returned memories were used, which makes frequently useful memories rank higher later. Local: nothing leaves the machine. Ranking blends relevance (BM25), recency, activation (use) and importance; words with common abbreviations match both spellings (db/database, k8s/kubernetes). Returns the memories as markdown with their ids, or "No memories found for: <query>".`
 
 func recallTool(srv *mcp.Server, s *server) {
-	mcp.AddTool(srv, &mcp.Tool{
-		Name: "memory_recall", Description: recallDescription, InputSchema: inputSchema[RecallInput](),
+	addTool(srv, s, &mcp.Tool{
+		Name: "memory_recall", Description: recallDescription, InputSchema: recallSchema(),
 		Annotations: readOnly("Recall memories"),
-	}, handle(s, s.recall))
+	}, s.recall)
 }
 
 func recallScopeTool(srv *mcp.Server, s *server) {
-	mcp.AddTool(srv, &mcp.Tool{
+	addTool(srv, s, &mcp.Tool{
 		Name: "recall",
 		Description: "Browse a scope of cortex's long-term memory: the same search as memory_recall, under the name its scope arguments suggest. " +
 			"recall(scope=\"recent\") gives what changed in the last 7 days (or since), recall(scope=\"open\") the open action items, " +
 			"recall(scope=\"meetings\") the meetings, recall(project=\"my-webapp\") a project's most useful memories, ranked by recency, use and importance when no query is given.\n\n" +
 			"Use it at the start of work to see what a project or area holds; use memory_recall for a question; use memory_list for a full inventory.\n\n" +
 			"Behaviour: read-only for the notes; records that the returned memories were used. Local.",
-		InputSchema: inputSchema[RecallInput](),
+		InputSchema: recallSchema(),
 		Annotations: readOnly("Recall a scope"),
-	}, handle(s, s.recall))
+	}, s.recall)
+}
+
+func recallSchema() *jsonschema.Schema {
+	return inputSchema[RecallInput](intRange{"limit", 1, memories.MaxRecallLimit})
 }
 
 func (s *server) recall(ctx context.Context, in RecallInput) (RecallOutput, string, error) {

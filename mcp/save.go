@@ -35,10 +35,11 @@ Do not use it for session logs ("today I worked on…"), for what is obvious fro
 Behaviour: writes one note, atomically, and indexes it. Every memory is scanned first: text that would steer a model (prompt injection), exfiltration commands, secrets and invisible characters are refused ("Memory rejected: <rule> at line N"). A memory that repeats an existing one of the same project or general is refused ("Memory already exists: [<id>] <title>"); say something new or supersede the old one. Related memories are linked. Not idempotent: a second identical save is refused as a duplicate. Local: nothing leaves the machine.`
 
 func saveTool(srv *mcp.Server, s *server) {
-	mcp.AddTool(srv, &mcp.Tool{
-		Name: "memory_save", Description: saveDescription, InputSchema: inputSchema[SaveInput](),
+	addTool(srv, s, &mcp.Tool{
+		Name: "memory_save", Description: saveDescription,
+		InputSchema: inputSchema[SaveInput](intRange{"importance", memories.MinImportance, memories.MaxImportance}),
 		Annotations: mutation("Save a memory", false, false),
-	}, handle(s, s.save))
+	}, s.save)
 }
 
 func (s *server) save(ctx context.Context, in SaveInput) (SaveOutput, string, error) {
@@ -48,6 +49,7 @@ func (s *server) save(ctx context.Context, in SaveInput) (SaveOutput, string, er
 	}
 	res, err := s.svc.Save(ctx, memories.SaveRequest{
 		Content: in.Content, Title: in.Title, Tags: in.Tags, Project: p, Area: in.Area, Type: in.Type, Importance: in.Importance,
+		Source: memories.SourceMCP, Provenance: memories.Provenance{Client: clientFrom(ctx)},
 	})
 	if err != nil {
 		return SaveOutput{}, "", err

@@ -14,10 +14,14 @@ package mcp
 import (
 	"context"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cortexmem/cortex/memories"
@@ -67,29 +71,92 @@ func New(svc *memories.Service, o Options) *mcp.Server {
 	return srv
 }
 
-// handle wraps a service call as a tool handler: one call at a time, the text
-// rendering beside the structured output. A failed call becomes a tool result
-// with isError and the message the CLI prints (the SDK puts a handler's error
-// there), never a protocol error.
-func handle[In, Out any](s *server, call func(context.Context, In) (Out, string, error)) mcp.ToolHandlerFor[In, Out] {
-	return func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+// addTool registers a tool whose arguments decode into In and whose
+// structured result is Out. The arguments are checked by decodeArgs, not by
+// the SDK, so that every mistake reads "<argument>: <rule>". The call runs
+// one at a time, with the client's name in its context (clientFrom); its text
+// rendering goes beside the structured output. A failed call becomes a tool
+// result with isError and the message the CLI prints, never a protocol error.
+func addTool[In, Out any](srv *mcp.Server, s *server, t *mcp.Tool, call func(context.Context, In) (Out, string, error)) {
+	in, ok := t.InputSchema.(*jsonschema.Schema)
+	if !ok {
+		panic(fmt.Sprintf("mcp: tool %s: the input schema must be a *jsonschema.Schema", t.Name))
+	}
+	out, err := jsonschema.For[Out](&jsonschema.ForOptions{})
+	if err != nil {
+		panic(fmt.Sprintf("mcp: tool %s: output schema: %v", t.Name, err))
+	}
+	tt := *t
+	tt.OutputSchema = out
+	srv.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args In
+		if err := decodeArgs(t.Name, in, req.Params.Arguments, &args); err != nil {
+			return errorResult(err), nil
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		out, text, err := call(ctx, in)
+		res, text, err := call(withClient(ctx, clientName(req.ClientInfo())), args)
 		if err != nil {
-			var zero Out
-			return nil, zero, plainError{err}
+			return errorResult(err), nil
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
-	}
+		data, err := json.Marshal(res)
+		if err != nil {
+			return nil, fmt.Errorf("%s: encode the result: %w", t.Name, err)
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: json.RawMessage(data)}, nil
+	})
 }
 
-// plainError hides an error's type from the SDK, which passes some error types
-// through as protocol errors: every service error is a tool result.
-type plainError struct{ err error }
+func errorResult(err error) *mcp.CallToolResult {
+	var res mcp.CallToolResult
+	res.SetError(err)
+	return &res
+}
 
-func (e plainError) Error() string { return e.err.Error() }
-func (e plainError) Unwrap() error { return e.err }
+// clientKey keys the client's name in a call's context.
+type clientKey struct{}
+
+func withClient(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, clientKey{}, name)
+}
+
+// clientFrom is the name of the client that made the call ("claude-code
+// 2.1.3"), "" when it did not say.
+func clientFrom(ctx context.Context) string {
+	name, _ := ctx.Value(clientKey{}).(string)
+	return name
+}
+
+// maxClientName bounds the client's name as a note records it.
+const maxClientName = 100
+
+// clientName is how a memory's provenance records the client: its name and
+// version as it gave them when it connected, on one line, without control or
+// invisible characters (it is the client's text, written into a note).
+func clientName(c *mcp.Implementation) string {
+	if c == nil {
+		return ""
+	}
+	clean := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsGraphic(r) && !unicode.Is(unicode.Cf, r) {
+				return r
+			}
+			return ' '
+		}, s)
+	}
+	name := strings.Join(strings.Fields(clean(c.Name)), " ")
+	if name == "" {
+		return ""
+	}
+	if v := strings.Join(strings.Fields(clean(c.Version)), " "); v != "" {
+		name += " " + v
+	}
+	if utf8.RuneCountInString(name) > maxClientName {
+		name = string([]rune(name)[:maxClientName])
+	}
+	return name
+}
 
 // annotations of the tools.
 func readOnly(title string) *mcp.ToolAnnotations {

@@ -31,14 +31,17 @@ Do not use it for a memory you merely want to add detail to without anything bec
 Behaviour: marks the old note superseded (its other properties untouched) and, with a replacement, writes the new note through the checks of memory_save (a replacement may repeat its predecessor; it may not duplicate another memory). A memory can be superseded once. Local.`
 
 func supersedeTool(srv *mcp.Server, s *server) {
-	mcp.AddTool(srv, &mcp.Tool{
+	addTool(srv, s, &mcp.Tool{
 		Name: "supersede", Description: supersedeDescription, InputSchema: inputSchema[SupersedeInput](),
 		Annotations: mutation("Supersede a memory", true, false),
-	}, handle(s, s.supersede))
+	}, s.supersede)
 }
 
 func (s *server) supersede(ctx context.Context, in SupersedeInput) (SupersedeOutput, string, error) {
-	res, err := s.svc.Supersede(ctx, memories.SupersedeRequest{ID: in.ID, Replacement: in.Replacement, Title: in.Title, Reason: in.Reason})
+	res, err := s.svc.Supersede(ctx, memories.SupersedeRequest{
+		ID: in.ID, Replacement: in.Replacement, Title: in.Title, Reason: in.Reason,
+		Source: memories.SourceMCP, Client: clientFrom(ctx),
+	})
 	if err != nil {
 		return SupersedeOutput{}, "", err
 	}

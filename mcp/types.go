@@ -37,9 +37,16 @@ func (l *StringList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// intRange bounds a whole-number argument: the schema publishes it (minimum,
+// maximum) and decodeArgs holds calls to it, 0 included.
+type intRange struct {
+	arg    string
+	lo, hi int
+}
+
 // inputSchema is the schema of a tool's input type, with StringList taking a
-// string or a list of strings.
-func inputSchema[In any]() *jsonschema.Schema {
+// string or a list of strings, and the ranges of its number arguments.
+func inputSchema[In any](ranges ...intRange) *jsonschema.Schema {
 	s, err := jsonschema.For[In](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[StringList](): {AnyOf: []*jsonschema.Schema{
 			{Type: "array", Items: &jsonschema.Schema{Type: "string"}},
@@ -48,6 +55,13 @@ func inputSchema[In any]() *jsonschema.Schema {
 	}})
 	if err != nil {
 		panic(fmt.Sprintf("mcp: schema of %T: %v", *new(In), err))
+	}
+	for _, r := range ranges {
+		p := s.Properties[r.arg]
+		if p == nil || p.Type != "integer" {
+			panic(fmt.Sprintf("mcp: schema of %T: no integer argument %s", *new(In), r.arg))
+		}
+		p.Minimum, p.Maximum = ptr(float64(r.lo)), ptr(float64(r.hi))
 	}
 	return s
 }
@@ -61,7 +75,7 @@ type Memory struct {
 	Project    string    `json:"project"`
 	Area       string    `json:"area,omitempty"`
 	Tags       []string  `json:"tags"`
-	Source     string    `json:"source" jsonschema:"how the memory arrived: user, import, capture, mined or hook"`
+	Source     string    `json:"source" jsonschema:"how the memory arrived: user, import, capture, mined, hook or mcp (saved by an agent through this server)"`
 	Status     string    `json:"status" jsonschema:"active, open, done or superseded"`
 	Importance int       `json:"importance" jsonschema:"1 to 5"`
 	Created    time.Time `json:"created"`

@@ -51,6 +51,9 @@ type ImportRequest struct {
 	Project string
 	// DryRun runs everything but the writing.
 	DryRun bool
+	// Client is the MCP client that asked for the import, recorded in each
+	// memory's provenance (the source stays import).
+	Client string
 	// Progress, when set, is told how far each stage is: "reading" the files,
 	// "saving" the memories.
 	Progress func(stage string, done, total int)
@@ -146,6 +149,7 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 	cands := make([]ImportCandidate, len(set.Candidates))
 	for i, c := range set.Candidates {
 		c.Request.Source = SourceImport
+		c.Request.Provenance.Client = req.Client
 		switch {
 		case project != "":
 			c.Request.Project = project

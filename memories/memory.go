@@ -35,13 +35,16 @@ var Types = []Type{
 // Source says how a memory entered the store.
 type Source string
 
-// The sources of SPEC §3.
+// The sources of SPEC §3, and mcp for what agents save through the MCP server.
 const (
 	SourceUser    Source = "user"
 	SourceImport  Source = "import"
 	SourceCapture Source = "capture"
 	SourceMined   Source = "mined"
 	SourceHook    Source = "hook"
+	// SourceMCP is a memory an agent saved through the MCP server; its
+	// provenance names the client (Provenance.Client).
+	SourceMCP Source = "mcp"
 )
 
 // Status is where a memory is in its life.
@@ -112,6 +115,9 @@ type Provenance struct {
 	// SourceHash fingerprints what an import read (not where), so that
 	// importing the same source again adds nothing.
 	SourceHash string
+	// Client is the MCP client that asked for the memory, as it named itself
+	// when it connected ("claude-code 2.1.3"): which agent wrote it.
+	Client string
 }
 
 // Field is one frontmatter property of Memory.Fields: a scalar Value, or a
@@ -126,7 +132,7 @@ type Field struct {
 // IsZero reports whether no provenance is recorded.
 func (p Provenance) IsZero() bool {
 	return len(p.EventIDs) == 0 && p.SourceSession == "" && p.SourceTool == "" &&
-		p.SourcePath == "" && p.DerivedFrom == "" && p.SourceHash == ""
+		p.SourcePath == "" && p.DerivedFrom == "" && p.SourceHash == "" && p.Client == ""
 }
 
 // Clone returns a deep copy of m.

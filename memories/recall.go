@@ -83,6 +83,8 @@ type RecallResult struct {
 	Query   string
 	Project string
 	Scope   string
+	// Tags are the tags asked for, normalised.
+	Tags    []string
 	Results []Recalled
 }
 
@@ -93,8 +95,12 @@ func (r *RecallResult) EmptyMessage() string {
 		return "No memories found for: " + r.Query
 	case r.Scope != "":
 		return "No memories in scope: " + r.Scope
+	case r.Project != "":
+		return "No memories found in project: " + r.Project
+	case len(r.Tags) > 0:
+		return "No memories found with tags: " + strings.Join(r.Tags, ", ")
 	}
-	return "No memories found in project: " + r.Project
+	return "No memories found for the filters given"
 }
 
 // recallPlan is a validated request.
@@ -117,7 +123,7 @@ func (s *Service) Recall(ctx context.Context, req RecallRequest) (*RecallResult,
 	if err != nil {
 		return nil, err
 	}
-	res := &RecallResult{Query: p.search.Text, Project: p.search.Project, Scope: req.Scope}
+	res := &RecallResult{Query: p.search.Text, Project: p.search.Project, Scope: req.Scope, Tags: p.search.Tags}
 	if len(p.search.Projects) > 0 && res.Project == "" {
 		res.Project = p.search.Projects[0]
 	}
@@ -194,9 +200,6 @@ func (s *Service) planRecall(req *RecallRequest) (*recallPlan, error) {
 		return nil, err
 	}
 	scope := strings.TrimSpace(req.Scope)
-	if text == "" && project == "" && scope == "" {
-		return nil, invalid("query", "give a query, or a project or scope to recall from")
-	}
 	if project != "" {
 		q.Projects = withGeneral(project)
 	}
@@ -245,12 +248,18 @@ func (s *Service) planRecall(req *RecallRequest) (*recallPlan, error) {
 	if len(q.Tags) == 0 {
 		q.Tags = nil
 	}
+	// Without a query, a filter says what to recall: a scope, or tags, a
+	// type or a window over every project.
+	if text == "" && project == "" && scope == "" && q.Tags == nil && req.Type == "" && req.Since == "" {
+		return nil, invalid("query", "give a query, or a project, scope, tags, type or since to recall from")
+	}
 	switch {
 	case req.Limit == 0:
 		p.limit = DefaultRecallLimit
-	case req.Limit < 1 || req.Limit > MaxRecallLimit:
-		return nil, invalid("limit", "is %d; it must be from 1 to %d", req.Limit, MaxRecallLimit)
 	default:
+		if err := CheckRange("limit", req.Limit, 1, MaxRecallLimit); err != nil {
+			return nil, err
+		}
 		p.limit = req.Limit
 	}
 	p.source = req.Source

@@ -535,6 +535,8 @@ func TestRecallEmptyMessage(t *testing.T) {
 		{RecallRequest{Query: "  kubernetes  "}, "No memories found for: kubernetes"},
 		{RecallRequest{Query: "kubernetes", Project: "web"}, "No memories found for: kubernetes"},
 		{RecallRequest{Project: "Web"}, "No memories found in project: web"},
+		{RecallRequest{Tags: []string{"Redis", "perf"}}, "No memories found with tags: redis, perf"},
+		{RecallRequest{Type: "gotcha"}, "No memories found for the filters given"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {

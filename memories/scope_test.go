@@ -49,6 +49,10 @@ func TestRecallScopes(t *testing.T) {
 		{"open", RecallRequest{Scope: "open"}, ids(5)},
 		{"meetings", RecallRequest{Scope: "meetings"}, ids(6)},
 		{"tags, all of them", RecallRequest{Query: "cache", Tags: []string{"perf", "redis"}}, ids(7)},
+		// Without a query, project or scope, a filter alone searches every project.
+		{"tags alone", RecallRequest{Tags: []string{"redis"}}, ids(7)},
+		{"type alone", RecallRequest{Type: "action"}, ids(5)},
+		{"since alone", RecallRequest{Since: "2d"}, ids(1, 2, 3, 5, 6, 7)},
 		{"type", RecallRequest{Query: "cache", Type: "action"}, ids(5)},
 		{"superseded asked for", RecallRequest{Query: "superseded", IncludeSuperseded: true}, ids(8)},
 	}

@@ -21,6 +21,10 @@ type SupersedeRequest struct {
 	// first line says what is true now (the old title may not).
 	Title  string
 	Reason string
+	// Source and Client are the replacement's source (empty: SourceUser)
+	// and the MCP client that asked for it (Provenance.Client).
+	Source Source
+	Client string
 }
 
 // SupersedeResult reports the status change and the replacement, if any.
@@ -80,7 +84,7 @@ func (s *Service) Supersede(ctx context.Context, req SupersedeRequest) (*Superse
 			repl, err = s.newMemory("replacement", SaveRequest{
 				Content: req.Replacement, Title: req.Title, Tags: old.Tags, Project: old.Project,
 				Area: old.Area, Type: knownType(old.Type), Importance: old.Importance,
-				Provenance: Provenance{DerivedFrom: old.ID},
+				Source: req.Source, Provenance: Provenance{DerivedFrom: old.ID, Client: req.Client},
 			})
 			if err != nil {
 				return err

@@ -225,8 +225,20 @@ func CheckImportance(n int) (int, error) {
 	if n == 0 {
 		return DefaultImportance, nil
 	}
-	if n < MinImportance || n > MaxImportance {
-		return 0, invalid("importance", "is %d; it must be from %d to %d", n, MinImportance, MaxImportance)
+	if err := CheckRange("importance", n, MinImportance, MaxImportance); err != nil {
+		return 0, err
 	}
 	return n, nil
+}
+
+// CheckRange checks that a whole-number argument is from lo to hi. Requests
+// take 0 as "not given"; a transport that can tell a 0 typed by the caller
+// from an argument left out (a CLI flag that was set, an MCP argument that is
+// present) checks what was typed with CheckRange, so that 0 is refused with the
+// same words everywhere.
+func CheckRange(arg string, n, lo, hi int) error {
+	if n < lo || n > hi {
+		return invalid(arg, "is %d; it must be from %d to %d", n, lo, hi)
+	}
+	return nil
 }

@@ -191,6 +191,7 @@ func provenance(p memories.Provenance) *yaml.Node {
 	add("event_ids", list(p.EventIDs, false))
 	add("source_session", str(p.SourceSession))
 	add("source_tool", str(p.SourceTool))
+	add("client", str(p.Client))
 	add("source_path", str(p.SourcePath))
 	add("derived_from", str(p.DerivedFrom))
 	add("source_hash", str(p.SourceHash))
@@ -274,6 +275,7 @@ func (n *Note) Memory(relPath string, mtime time.Time) *memories.Memory {
 			SourcePath:    scalarValue(get("source_path")),
 			DerivedFrom:   scalarValue(get("derived_from")),
 			SourceHash:    scalarValue(get("source_hash")),
+			Client:        scalarValue(get("client")),
 		}
 	}
 	return m

@@ -91,6 +91,12 @@ func TestNewNoteReadsBack(t *testing.T) {
 			Tags: []string{"naïve", "日本語"}, Source: memories.SourceUser, Status: memories.StatusOpen, Importance: 1,
 			Created: editTime, Updated: editTime, Body: "Ünïcödé ✓",
 		}},
+		{name: "saved through MCP", m: &memories.Memory{
+			ID: "01hv4x8k2m3n4p5q6r7s8t9v0w", Title: "Pool size", Type: memories.TypeFact, Project: "api",
+			Source: memories.SourceMCP, Status: memories.StatusActive, Importance: 3,
+			Created: editTime, Updated: editTime, Body: "The pool is 20.",
+			Provenance: memories.Provenance{Client: "claude-code 2.1.3", DerivedFrom: "01hv4x8k2m3n4p5q6r7s8t9v00"},
+		}},
 		{name: "strings that look like other types", m: &memories.Memory{
 			ID: "01hv4x8k2m3n4p5q6r7s8t9v0w", Title: "true", Type: memories.TypeNote, Project: "007",
 			Area: "null", Tags: []string{"yes", "no"}, Source: memories.SourceUser, Status: memories.StatusActive,
