@@ -101,6 +101,11 @@ func explainOf(r memories.Recalled) *explainJSON {
 func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
 
 func runRecall(ctx context.Context, a *app, o recallOptions, query string) error {
+	// The flag defaults to 10, so a 0 here was typed: refused, not taken as
+	// the default the service gives 0.
+	if err := memories.CheckRange("limit", o.limit, 1, memories.MaxRecallLimit); err != nil {
+		return err
+	}
 	svc, err := a.open()
 	if err != nil {
 		return err

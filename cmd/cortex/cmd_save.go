@@ -13,6 +13,7 @@ type saveOptions struct {
 	title, project, area, typ string
 	tags                      []string
 	importance                int
+	importanceSet             bool // --importance was given
 }
 
 func newSaveCmd(a *app) *cobra.Command {
@@ -28,6 +29,7 @@ piped). The title defaults to the first line (60 characters).`,
     "Use RS256 (not HS256) for JWT in production: HS256 shares the signing secret."
   git log -1 --format=%B | cortex save --type lesson -`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.importanceSet = cmd.Flags().Changed("importance")
 			return runSave(cmd.Context(), a, o, args)
 		},
 	}
@@ -46,8 +48,11 @@ func runSave(ctx context.Context, a *app, o saveOptions, words []string) error {
 	if err != nil {
 		return err
 	}
-	if o.importance != 0 && (o.importance < memories.MinImportance || o.importance > memories.MaxImportance) {
-		return &memories.ArgError{Arg: "importance", Rule: fmt.Sprintf("is %d; it must be from 1 to 5", o.importance)}
+	// 0 is the service's "not given": a 0 typed on the command line is refused.
+	if o.importanceSet {
+		if err := memories.CheckRange("importance", o.importance, memories.MinImportance, memories.MaxImportance); err != nil {
+			return err
+		}
 	}
 	svc, err := a.open()
 	if err != nil {

@@ -156,7 +156,52 @@ func runScribeParse(ctx context.Context, a *app, o scribeParseOptions, path stri
 type scribeVerifyOptions struct {
 	as           string
 	resumePoints int
-	capture      string
+	capture      captureFlag
+}
+
+// captureFlag is --capture. Alone it checks the golden fixtures under
+// ./fixtures; the folder may be given as --capture=DIR or, as the README
+// writes it, --capture DIR (the folder is then the one argument).
+type captureFlag struct {
+	on  bool
+	dir string // given after "="
+}
+
+func (c *captureFlag) String() string { return c.dir }
+
+// Set takes "true" (pflag's value for the flag alone), "false", or a folder.
+func (c *captureFlag) Set(v string) error {
+	switch v {
+	case "true":
+		c.on, c.dir = true, ""
+	case "false":
+		c.on, c.dir = false, ""
+	default:
+		c.on, c.dir = true, v
+	}
+	return nil
+}
+
+// Type is "bool" so that the flag alone does not take the next argument as
+// its value, and help shows it without a value.
+func (c *captureFlag) Type() string { return "bool" }
+
+// folder is the folder of golden fixtures to check: the flag's value, else
+// the one argument given when it is not a file, else ./fixtures.
+func (c *captureFlag) folder(files []string) (string, error) {
+	none := &memories.ArgError{Arg: "--capture", Rule: "checks the golden fixtures of a folder; name no files with it"}
+	switch {
+	case c.dir != "" && len(files) > 0, len(files) > 1:
+		return "", none
+	case c.dir != "":
+		return c.dir, nil
+	case len(files) == 1:
+		if fi, err := os.Stat(files[0]); err == nil && !fi.IsDir() {
+			return "", none
+		}
+		return files[0], nil
+	}
+	return "fixtures", nil
 }
 
 func newScribeVerifyCmd(a *app) *cobra.Command {
@@ -187,8 +232,8 @@ beside each transcript must be exactly what cortex makes of it today.`,
 	f := cmd.Flags()
 	f.StringVar(&o.as, "as", "", "the tool that wrote the files (default: recognised from each file's content)")
 	f.IntVar(&o.resumePoints, "resume-points", 4, "record boundaries to check resumption at, spread over each file (0: every one)")
-	f.StringVar(&o.capture, "capture", "", "check the golden fixtures under this folder (<tool>/…/<name>.events.ndjson and .nodes.ndjson beside each transcript)")
-	f.Lookup("capture").NoOptDefVal = "fixtures"
+	f.Var(&o.capture, "capture", "check the golden fixtures under a folder instead: --capture DIR (default fixtures; <tool>/…/<name>.events.ndjson and .nodes.ndjson beside each transcript)")
+	f.Lookup("capture").NoOptDefVal = "true"
 	return cmd
 }
 
@@ -200,11 +245,12 @@ type verifyJSON struct {
 }
 
 func runScribeVerify(ctx context.Context, a *app, o scribeVerifyOptions, files []string) error {
-	if o.capture != "" {
-		if len(files) > 0 {
-			return &memories.ArgError{Arg: "--capture", Rule: "checks the golden fixtures of a folder; name no files with it"}
+	if o.capture.on {
+		dir, err := o.capture.folder(files)
+		if err != nil {
+			return err
 		}
-		return runScribeCapture(ctx, a, o.capture)
+		return runScribeCapture(ctx, a, dir)
 	}
 	if o.resumePoints < 0 {
 		return &memories.ArgError{Arg: "--resume-points", Rule: "must be 0 or more"}

@@ -18,14 +18,32 @@ func newVersionCmd(a *app) *cobra.Command {
 		Short: "Print cortex's version",
 		Args:  args(0, 0, "takes no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v := buildVersion()
-			if a.asJSON {
-				return a.printJSON(map[string]string{"version": v, "go": runtime.Version(), "platform": runtime.GOOS + "/" + runtime.GOARCH})
-			}
-			fmt.Fprintf(a.stdout, "cortex %s (%s, %s/%s)\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-			return nil
+			return runVersion(a)
 		},
 	}
+}
+
+// addVersionFlag gives the root command --version, which prints what
+// 'cortex version' prints (JSON too, with --json).
+func addVersionFlag(root *cobra.Command, a *app) {
+	var show bool
+	root.Flags().BoolVar(&show, "version", false, "print cortex's version (as 'cortex version' does)")
+	help := root.RunE
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if show {
+			return runVersion(a)
+		}
+		return help(cmd, args)
+	}
+}
+
+func runVersion(a *app) error {
+	v := buildVersion()
+	if a.asJSON {
+		return a.printJSON(map[string]string{"version": v, "go": runtime.Version(), "platform": runtime.GOOS + "/" + runtime.GOARCH})
+	}
+	fmt.Fprintf(a.stdout, "cortex %s (%s, %s/%s)\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return nil
 }
 
 func buildVersion() string {

@@ -82,6 +82,7 @@ command sees it. Indexes live in the state folder and are rebuilt at will.`,
 		newSaveCmd(a), newRecallCmd(a), newListCmd(a), newSupersedeCmd(a),
 		newImportCmd(a), newMCPCmd(a), newScribeCmd(a), newReindexCmd(a), newDoctorCmd(a), newEvalCmd(a), newDemoCmd(a), newVersionCmd(a),
 	)
+	addVersionFlag(root, a)
 	return root
 }
 
