@@ -11,14 +11,17 @@
 package eval
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"time"
 
 	"github.com/cortexmem/cortex/memories"
@@ -51,7 +54,9 @@ type Query struct {
 }
 
 // Load reads and checks a dataset: unique ids, every relevant id a document,
-// a query text on every query. The message names the file and the entry.
+// a query text on every query. Keys the format does not have (a "category",
+// a note) are ignored; a known key of the wrong type is an error. The message
+// names the file and the entry.
 func Load(path string) (*Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -66,14 +71,30 @@ func Read(r io.Reader, name string) (*Dataset, error) {
 	bad := func(format string, a ...any) error {
 		return &memories.ArgError{Arg: "dataset", Rule: name + ": " + fmt.Sprintf(format, a...)}
 	}
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, bad("%v", err)
+	}
 	var d Dataset
-	if err := dec.Decode(&d); err != nil {
+	if err := json.Unmarshal(data, &d); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return nil, bad("line %d: %s must be %s, not a JSON %s", lineOf(data, te.Offset), te.Field, words(te.Type), te.Value)
+		}
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, bad("line %d: %v", lineOf(data, se.Offset), err)
+		}
+		if where := badDate(data); where != "" {
+			return nil, bad("%s must be a date (RFC 3339): %v", where, err)
+		}
 		return nil, bad("%v", err)
 	}
 	if len(d.Documents) == 0 {
 		return nil, bad("no documents")
+	}
+	if len(d.Queries) == 0 {
+		return nil, bad("no queries")
 	}
 	docs := make(map[string]bool, len(d.Documents))
 	for i, doc := range d.Documents {
@@ -105,6 +126,50 @@ func Read(r io.Reader, name string) (*Dataset, error) {
 	return &d, nil
 }
 
+// badDate names the first document whose created is not a date, "" when
+// none is: time.Time's own errors do not say where they are.
+func badDate(data []byte) string {
+	var d struct {
+		Documents []struct {
+			ID      json.RawMessage `json:"id"`
+			Created json.RawMessage `json:"created"`
+		} `json:"documents"`
+	}
+	if json.Unmarshal(data, &d) != nil {
+		return ""
+	}
+	for i, doc := range d.Documents {
+		var t time.Time
+		if len(doc.Created) > 0 && json.Unmarshal(doc.Created, &t) != nil {
+			return fmt.Sprintf("document %d (id %s): created", i+1, doc.ID)
+		}
+	}
+	return ""
+}
+
+// lineOf is the line of data that offset is on.
+func lineOf(data []byte, offset int64) int {
+	offset = min(max(offset, 0), int64(len(data)))
+	return bytes.Count(data[:offset], []byte("\n")) + 1
+}
+
+// words names a Go type of the format as a dataset's author knows it.
+func words(t reflect.Type) string {
+	switch {
+	case t == reflect.TypeFor[time.Time]():
+		return "a date (RFC 3339)"
+	case t.Kind() == reflect.String:
+		return "a string"
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String:
+		return "a list of strings"
+	case t.Kind() == reflect.Slice:
+		return "a list"
+	case t.Kind() == reflect.Struct:
+		return "an object"
+	}
+	return t.String()
+}
+
 // Metrics are the averages over the queries evaluated.
 type Metrics struct {
 	RecallAt1  float64 `json:"recall@1"`
@@ -116,21 +181,46 @@ type Metrics struct {
 
 // Report is the outcome of a run.
 type Report struct {
-	// Queries is how many queries were evaluated; Skipped how many had no
-	// relevant document and were left out.
+	// Documents is how many documents were loaded; DocumentsSkipped how
+	// many could not be (too short, a title too long…), each in Skips.
+	Documents        int `json:"documents"`
+	DocumentsSkipped int `json:"documents_skipped"`
+	// Queries is how many queries were evaluated; Skipped how many were left
+	// out, each in Skips: no relevant document, every relevant document
+	// skipped, or a query recall refuses.
 	Queries  int     `json:"queries"`
 	Skipped  int     `json:"skipped"`
 	Cortex   Metrics `json:"cortex"`
 	Baseline Metrics `json:"baseline"`
-	// PerQuery holds, for each query evaluated, the rank (1-based) of its
-	// first relevant document in each system's top 10, 0 when none is there.
-	PerQuery []QueryResult `json:"-"`
+	// Skips are the documents and queries left out, and why, in dataset
+	// order (documents first).
+	Skips []Skip `json:"skips"`
+	// PerQuery is each evaluated query's outcome, in dataset order.
+	PerQuery []QueryResult `json:"per_query,omitempty"`
 }
 
-// QueryResult is one query's outcome.
+// Skip is a document or a query left out of a run.
+type Skip struct {
+	Kind   string `json:"kind"` // "document" or "query"
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+}
+
+// QueryResult is one query's outcome: the rank (1-based) of its first
+// relevant document in each system's top 10, 0 when none is there, and the
+// top 10 themselves.
 type QueryResult struct {
-	ID                   string
-	CortexRank, BaseRank int
+	ID      string `json:"id"`
+	Query   string `json:"query"`
+	Project string `json:"project,omitempty"`
+	// Relevant are the query's relevant documents that were loaded;
+	// RelevantSkipped those that were not.
+	Relevant        []string `json:"relevant"`
+	RelevantSkipped []string `json:"relevant_skipped,omitempty"`
+	CortexRank      int      `json:"cortex_rank"`
+	BaselineRank    int      `json:"baseline_rank"`
+	CortexTop       []string `json:"cortex_top"`
+	BaselineTop     []string `json:"baseline_top"`
 }
 
 // Options tune a run.
@@ -179,6 +269,8 @@ func Run(ctx context.Context, d *Dataset, o Options) (*Report, error) {
 	ids := memories.NewULIDGen(rand.NewChaCha8([32]byte{}))
 	saver := memories.NewService(st, memories.WithChecks(memories.Checks{}), memories.WithIDGen(ids))
 	docOf := make(map[string]string, len(d.Documents)) // memory id → document id
+	loaded := make(map[string]bool, len(d.Documents))  // document ids
+	rep := &Report{Skips: []Skip{}}
 	var newest time.Time
 	for start := 0; start < len(d.Documents); start += saveBatch {
 		docs := d.Documents[start:min(start+saveBatch, len(d.Documents))]
@@ -196,24 +288,58 @@ func Run(ctx context.Context, d *Dataset, o Options) (*Report, error) {
 			return nil, err
 		}
 		for i, it := range items {
-			if it.Err != nil {
+			switch {
+			case errors.Is(it.Err, memories.ErrInvalid), errors.Is(it.Err, memories.ErrRejected):
+				// A document the save path refuses is left out, not the run.
+				rep.Skips = append(rep.Skips, Skip{Kind: "document", ID: docs[i].ID, Reason: it.Err.Error()})
+				rep.DocumentsSkipped++
+			case it.Err != nil:
 				return nil, fmt.Errorf("document %s: %w", docs[i].ID, it.Err)
+			default:
+				docOf[it.Result.ID] = docs[i].ID
+				loaded[docs[i].ID] = true
+				rep.Documents++
 			}
-			docOf[it.Result.ID] = docs[i].ID
 		}
+	}
+	if rep.Documents == 0 {
+		rule := "no documents"
+		if len(rep.Skips) > 0 {
+			rule = fmt.Sprintf("no document could be loaded (%d skipped; the first: %s: %s)", rep.DocumentsSkipped, rep.Skips[0].ID, rep.Skips[0].Reason)
+		}
+		return nil, &memories.ArgError{Arg: "dataset", Rule: rule}
 	}
 	now := newest.Add(24 * time.Hour)
 	cortex := memories.NewService(st, memories.WithRanking(ranking), memories.WithClock(func() time.Time { return now }))
 	baseline := memories.NewService(st, memories.WithRanking(BaselineRanking()), memories.WithClock(func() time.Time { return now }))
 
-	rep := &Report{}
 	var sumC, sumB Metrics
+	skip := func(q Query, reason string) {
+		rep.Skips = append(rep.Skips, Skip{Kind: "query", ID: q.ID, Reason: reason})
+		rep.Skipped++
+	}
 	for _, q := range d.Queries {
-		if len(q.Relevant) == 0 {
-			rep.Skipped++
+		var rel, relSkipped []string
+		for _, id := range q.Relevant {
+			if loaded[id] {
+				rel = append(rel, id)
+			} else {
+				relSkipped = append(relSkipped, id)
+			}
+		}
+		switch {
+		case len(q.Relevant) == 0:
+			skip(q, "no relevant document")
+			continue
+		case len(rel) == 0:
+			skip(q, "every relevant document was skipped")
 			continue
 		}
 		got, err := ranked(ctx, cortex, q, docOf, false)
+		if errors.Is(err, memories.ErrInvalid) {
+			skip(q, err.Error())
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("query %s: %w", q.ID, err)
 		}
@@ -221,14 +347,18 @@ func Run(ctx context.Context, d *Dataset, o Options) (*Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("query %s (baseline): %w", q.ID, err)
 		}
-		mc, mb := score(got, q.Relevant), score(base, q.Relevant)
+		mc, mb := score(got, rel), score(base, rel)
 		add(&sumC, mc)
 		add(&sumB, mb)
-		rep.PerQuery = append(rep.PerQuery, QueryResult{ID: q.ID, CortexRank: firstRank(got, q.Relevant), BaseRank: firstRank(base, q.Relevant)})
+		rep.PerQuery = append(rep.PerQuery, QueryResult{
+			ID: q.ID, Query: q.Query, Project: q.Project, Relevant: rel, RelevantSkipped: relSkipped,
+			CortexRank: firstRank(got, rel), BaselineRank: firstRank(base, rel),
+			CortexTop: nonNil(got), BaselineTop: nonNil(base),
+		})
 		rep.Queries++
 	}
 	if rep.Queries == 0 {
-		return nil, &memories.ArgError{Arg: "dataset", Rule: "no query has a relevant document"}
+		return nil, &memories.ArgError{Arg: "dataset", Rule: fmt.Sprintf("no query could be evaluated (%d skipped)", rep.Skipped)}
 	}
 	rep.Cortex, rep.Baseline = average(sumC, rep.Queries), average(sumB, rep.Queries)
 	return rep, nil
@@ -306,6 +436,13 @@ func firstRank(got, relevant []string) int {
 		}
 	}
 	return 0
+}
+
+func nonNil(ids []string) []string {
+	if ids == nil {
+		return []string{}
+	}
+	return ids
 }
 
 func add(sum *Metrics, m Metrics) {

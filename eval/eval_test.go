@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -40,15 +41,19 @@ func TestScore(t *testing.T) {
 
 func TestReadErrors(t *testing.T) {
 	tests := []struct{ name, data, want string }{
-		{"not json", `{`, "unexpected EOF"},
-		{"unknown key", `{"documents":[{"id":"d1","content":"x"}],"querys":[]}`, `unknown field "querys"`},
+		{"not json", `{`, "line 1: unexpected end of JSON input"},
+		{"queries misspelt", `{"documents":[{"id":"d1","content":"x"}],"querys":[]}`, `no queries`},
 		{"no documents", `{"documents":[],"queries":[]}`, "no documents"},
-		{"document without id", `{"documents":[{"content":"x"}]}`, "document 1 has no id"},
-		{"document twice", `{"documents":[{"id":"d1"},{"id":"d1"}]}`, `document id "d1" is used twice`},
+		{"document without id", `{"documents":[{"content":"x"}],"queries":[{"id":"q","query":"x"}]}`, "document 1 has no id"},
+		{"document twice", `{"documents":[{"id":"d1"},{"id":"d1"}],"queries":[{"id":"q","query":"x"}]}`, `document id "d1" is used twice`},
+		{"tags not a list", "{\"documents\": [\n{\"id\":\"d1\",\"tags\":\"auth\"}]}", "line 2: documents.tags must be a list of strings, not a JSON string"},
+		{"id a number", `{"documents":[{"id":7}]}`, "line 1: documents.id must be a string, not a JSON number"},
+		{"relevant not a list", `{"documents":[{"id":"d1"}],"queries":[{"id":"q","query":"x","relevant":"d1"}]}`, "queries.relevant must be a list of strings, not a JSON string"},
+		{"created not a date", `{"documents":[{"id":"d1","created":"2026-01-01T00:00:00Z"},{"id":"d2","created":5}]}`, `document 2 (id "d2"): created must be a date (RFC 3339)`},
 		{"query twice", `{"documents":[{"id":"d1"}],"queries":[{"id":"q","query":"x"},{"id":"q","query":"y"}]}`, `query id "q" is used twice`},
 		{"query without text", `{"documents":[{"id":"d1"}],"queries":[{"id":"q"}]}`, "query q has no query text"},
 		{"unknown relevant", `{"documents":[{"id":"d1"}],"queries":[{"id":"q","query":"x","relevant":["d9"]}]}`, `relevant document "d9" is not in the dataset`},
-		{"bad date", `{"documents":[{"id":"d1","created":"yesterday"}]}`, "cannot parse"},
+		{"bad date", `{"documents":[{"id":"d1","created":"yesterday"}]}`, `document 1 (id "d1"): created must be a date (RFC 3339): parsing time "yesterday"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,6 +66,24 @@ func TestReadErrors(t *testing.T) {
 				t.Errorf("err %v is not an argument error about the dataset", err)
 			}
 		})
+	}
+}
+
+// TestReadIgnoresExtraKeys: keys the format does not have, at any level, are
+// ignored.
+func TestReadIgnoresExtraKeys(t *testing.T) {
+	data := `{"name":"set","documents":[{"id":"d1","content":"Some content here.","category":"infra","source":{"url":"x"}}],
+		"queries":[{"id":"q1","query":"content","relevant":["d1"],"category":"lookup","difficulty":2}]}`
+	d, err := Read(strings.NewReader(data), "set.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Dataset{
+		Documents: []Document{{ID: "d1", Content: "Some content here."}},
+		Queries:   []Query{{ID: "q1", Query: "content", Relevant: []string{"d1"}}},
+	}
+	if diff := cmp.Diff(d, want); diff != "" {
+		t.Errorf("(-got +want):\n%s", diff)
 	}
 }
 
@@ -114,6 +137,64 @@ func TestRunSmall(t *testing.T) {
 	}
 	if diff := cmp.Diff(again, rep); diff != "" {
 		t.Errorf("a second run differs (-second +first):\n%s", diff)
+	}
+}
+
+// TestRunSkipsUnusable: a document the save path refuses is skipped, not
+// the run; so is a query whose relevant documents were all skipped, or that
+// recall refuses. Each is counted and listed with its reason, and a query
+// keeps its relevant documents that were loaded.
+func TestRunSkipsUnusable(t *testing.T) {
+	d := small()
+	d.Documents = append(d.Documents,
+		Document{ID: "tiny", Content: "ok go"},
+		Document{ID: "long-title", Title: strings.Repeat("t", 121), Content: "A document whose title is far too long."},
+	)
+	d.Queries = append(d.Queries,
+		Query{ID: "q5", Query: "ok go", Relevant: []string{"tiny"}},
+		Query{ID: "q6", Query: "jwt signing", Relevant: []string{"jwt", "long-title"}},
+		Query{ID: "q7", Query: strings.Repeat("long ", 101), Relevant: []string{"jwt"}},
+	)
+	rep, err := Run(context.Background(), d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Documents != 4 || rep.DocumentsSkipped != 2 || rep.Queries != 4 || rep.Skipped != 3 {
+		t.Errorf("documents %d (%d skipped), queries %d (%d skipped); want 4 (2), 4 (3)", rep.Documents, rep.DocumentsSkipped, rep.Queries, rep.Skipped)
+	}
+	want := []Skip{
+		{"document", "tiny", "content: has 4 letters or digits; at least 10 are needed"},
+		{"document", "long-title", "title: is 121 characters; the maximum is 120"},
+		{"query", "q4", "no relevant document"},
+		{"query", "q5", "every relevant document was skipped"},
+		{"query", "q7", "query: is 504 characters; the maximum is 500"},
+	}
+	if diff := cmp.Diff(rep.Skips, want); diff != "" {
+		t.Errorf("skips (-got +want):\n%s", diff)
+	}
+	last := rep.PerQuery[len(rep.PerQuery)-1]
+	if last.ID != "q6" || !cmp.Equal(last.Relevant, []string{"jwt"}) || !cmp.Equal(last.RelevantSkipped, []string{"long-title"}) || last.CortexRank != 1 {
+		t.Errorf("q6: %+v; want jwt relevant and found first, long-title skipped", last)
+	}
+}
+
+// TestRunPerQuery: each query evaluated has its ranks and top 10 ids.
+func TestRunPerQuery(t *testing.T) {
+	rep, err := Run(context.Background(), small(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, q := range rep.PerQuery {
+		got = append(got, fmt.Sprintf("%s %q %v cortex:%d %v baseline:%d %v", q.ID, q.Query, q.Relevant, q.CortexRank, q.CortexTop[:q.CortexRank], q.BaselineRank, q.BaselineTop))
+	}
+	want := []string{
+		`q1 "how big is the db pool on staging" [pool] cortex:1 [pool] baseline:1 [pool]`,
+		`q2 "k8s" [k8s] cortex:1 [k8s] baseline:0 []`,
+		`q3 "jwt algorithm" [jwt] cortex:1 [jwt] baseline:1 [jwt]`,
+	}
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("(-got +want):\n%s", diff)
 	}
 }
 
