@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -55,7 +56,7 @@ func TestMCPOverStdio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
 	}
-	bin, env, _ := cortexBin(t)
+	bin, env, root := cortexBin(t)
 	cs, stderr := mcpClient(t, bin, env)
 	if got := cs.InitializeResult(); got.ServerInfo.Name != "cortex" || !strings.Contains(got.Instructions, "Recall before you decide") {
 		t.Errorf("initialize: server %+v, instructions %.80q", got.ServerInfo, got.Instructions)
@@ -75,9 +76,15 @@ func TestMCPOverStdio(t *testing.T) {
 	if !strings.Contains(text, "connection pool is 20") {
 		t.Errorf("recall: %s", text)
 	}
+	// What an agent saves is the agent's, and says which client it was.
 	text, _ = callTool(t, cs, "memory_list", map[string]any{})
-	if !strings.HasPrefix(text, "1 memory\nSources: user:1\n- [") {
+	if !strings.HasPrefix(text, "1 memory\nSources: mcp:1\n- [") {
 		t.Errorf("list: %s", text)
+	}
+	if ns := notes(t, root); len(ns) != 1 {
+		t.Errorf("%d notes, want 1", len(ns))
+	} else if data, err := os.ReadFile(ns[0]); err != nil || !strings.Contains(string(data), "\nsource: mcp\n") || !strings.Contains(string(data), "\nprovenance:\n  client: test 1\n") {
+		t.Errorf("the note saved through MCP does not name its source and client (%v):\n%s", err, data)
 	}
 	id := text[strings.Index(text, "[")+1 : strings.Index(text, "]")]
 	text, isErr = callTool(t, cs, "supersede", map[string]any{"id": id, "replacement": "The staging database connection pool is 40 per pod since the load test.", "reason": "load test"})
@@ -110,6 +117,9 @@ func TestMCPMessagesMatchCLI(t *testing.T) {
 		{[]string{"save", "--project", "api", "The staging database connection pool is 20 per pod because of max_connections!"}, "memory_save",
 			map[string]any{"content": "The staging database connection pool is 20 per pod because of max_connections!", "project": "api"}},
 		{[]string{"recall", "--limit", "51", "pool"}, "memory_recall", map[string]any{"query": "pool", "limit": 51}},
+		{[]string{"recall", "--limit", "0", "pool"}, "memory_recall", map[string]any{"query": "pool", "limit": 0}},
+		{[]string{"save", "--importance", "0", "A memory about the importance of zero."}, "memory_save",
+			map[string]any{"content": "A memory about the importance of zero.", "importance": 0}},
 		{[]string{"supersede", "01zzzzzzzzzz"}, "supersede", map[string]any{"id": "01zzzzzzzzzz"}},
 		{[]string{"import", "/etc"}, "memory_import", map[string]any{"source_path": "/etc"}},
 	} {
