@@ -328,3 +328,37 @@ func wordsFor(n int) string {
 	}
 	return strings.Join(w, " ")
 }
+
+// FuzzDecodeArgs: whatever arrives as a call's arguments, decodeArgs neither
+// panics nor lets through what the input type cannot hold, and each line of
+// a refusal names an argument.
+func FuzzDecodeArgs(f *testing.F) {
+	for _, seed := range []string{
+		``, `null`, `{}`, `[]`, `"x"`, `{"query":"q","limit":5}`, `{"limit":"ten"}`, `{"limit":1e400}`,
+		`{"limit":-0.0}`, `{"tags":[null]}`, `{"tags":"a,b","explain":null}`, `{"query":null}`, `{"query":"q","query":5}`,
+		`{"colour":1,"limit":0}`, `{"limit":5.0000000000000001}`, `{"since":"7d"`,
+	} {
+		f.Add([]byte(seed))
+	}
+	s := inputSchema[RecallInput](intRange{"limit", 1, memories.MaxRecallLimit})
+	names := append(propertyNames(s), "arguments")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var in RecallInput
+		err := decodeArgs("memory_recall", s, data, &in)
+		if err == nil {
+			if in.Limit != 0 && (in.Limit < 1 || in.Limit > memories.MaxRecallLimit) {
+				t.Errorf("%s: limit %d let through", data, in.Limit)
+			}
+			return
+		}
+		for _, line := range strings.Split(err.Error(), "\n") {
+			arg, _, ok := strings.Cut(line, ": ")
+			if !ok || strings.Contains(line, "reflect") {
+				t.Errorf("%s: %q does not name an argument", data, line)
+			}
+			if !slices.Contains(names, arg) && !strings.HasPrefix(line, arg+": is not an argument of") {
+				t.Errorf("%s: %q names %q", data, line, arg)
+			}
+		}
+	})
+}
