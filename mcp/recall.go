@@ -14,7 +14,7 @@ import (
 
 // RecallInput is memory_recall's arguments (and recall's).
 type RecallInput struct {
-	Query   string     `json:"query,omitempty" jsonschema:"what you want to know, in plain words: a question, keywords, an error message, a path or an identifier (taken literally; quotes, colons and dashes are just text). At most 500 characters. May be left out when project or scope is given, to get a scope's most useful memories"`
+	Query   string     `json:"query,omitempty" jsonschema:"what you want to know, in plain words: a question, keywords, an error message, a path or an identifier (taken literally; quotes, colons and dashes are just text). At most 500 characters. May be left out when project, scope, tags, type or since is given, to get the most useful memories they keep"`
 	Project string     `json:"project,omitempty" jsonschema:"the project you are working in (as saved, e.g. my-webapp): its memories and general's are searched. Leave out to search every project"`
 	ScopeID string     `json:"scope_id,omitempty" jsonschema:"another name for project"`
 	Scope   string     `json:"scope,omitempty" jsonschema:"a project name, an area name, recent (updated in the last 7 days, or since), open (open action items), meetings, meeting:<id> (a meeting and what came of it) or all"`

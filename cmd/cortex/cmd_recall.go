@@ -32,7 +32,7 @@ A project keeps that project's memories and general's. A scope is a project
 name, an area name, recent (updated in the last 7 days, or --since), open (open
 action items), meetings, meeting:<id> (a meeting and what came of it) or all.
 Without a query, recall ranks a scope's memories by recency, activation and
-importance.`,
+importance; --tags, --type or --since alone recall from every project.`,
 		Example: `  cortex recall jwt signing algorithm
   cortex recall --project my-webapp "connection pool size"
   cortex recall --scope recent --since 3d
