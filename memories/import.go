@@ -117,8 +117,9 @@ const (
 // the save path (validation, the security scan, dedup against the stored
 // memories and the earlier candidates, related links), in batches. A source
 // imported before adds nothing: candidates whose fingerprint (provenance
-// source_hash) a stored memory has, superseded or not, count as duplicates.
-// One bad candidate never stops the others.
+// source_hash) a stored memory has, superseded or not, count as duplicates,
+// and the others are compared with those memories as the first import
+// compared them (see dropImported). One bad candidate never stops the others.
 func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult, error) {
 	if strings.TrimSpace(req.Path) == "" {
 		return nil, invalid("path", "give a file or folder to import")
@@ -154,33 +155,43 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 		}
 		cands[i] = c
 	}
-	cands, err = s.dropImported(ctx, cands, res)
+	work, err := s.dropImported(ctx, cands, res)
 	if err != nil {
 		return nil, err
 	}
 	pool := newMemoryPool()
 	preloaded := false
-	if s.checks.Dedup && len(cands) >= preloadAbove {
-		if err := s.preload(ctx, pool, cands); err != nil {
+	if s.checks.Dedup && len(work.save) > 0 && work.distinct >= preloadAbove {
+		if err := s.preload(ctx, pool, cands, work.knownIDs()); err != nil {
 			return nil, err
 		}
 		preloaded = true
 	}
 	save := progress("saving")
-	for start := 0; start < len(cands); start += importBatch {
-		chunk := cands[start:min(start+importBatch, len(cands))]
+	items := work.items
+	if !s.checks.Dedup {
+		items = work.save
+	}
+	saved := 0
+	for start := 0; start < len(items); start += importBatch {
+		chunk := items[start:min(start+importBatch, len(items))]
 		reqs := make([]SaveRequest, len(chunk))
-		for i, c := range chunk {
-			reqs[i] = c.Request
+		known := make([]*Entry, len(chunk))
+		for i, it := range chunk {
+			reqs[i] = cands[it.index].Request
+			known[i] = it.known
 		}
-		items, err := s.saveBatch(ctx, reqs, batchOptions{dryRun: req.DryRun, pool: pool, poolHasStored: preloaded, noShortIDs: true})
+		out, err := s.saveBatch(ctx, reqs, batchOptions{dryRun: req.DryRun, pool: pool, poolHasStored: preloaded, noShortIDs: true, known: known})
 		if err != nil {
 			return nil, err
 		}
-		for i, it := range items {
-			res.add(chunk[i], it)
+		for i, it := range chunk {
+			if it.known == nil {
+				res.add(cands[it.index], out[i])
+				saved++
+			}
 		}
-		save(start+len(chunk), len(cands))
+		save(saved, len(work.save))
 	}
 	res.Skipped = len(res.Skips)
 	if !req.DryRun && res.Imported > 0 {
@@ -239,11 +250,54 @@ func (r *ImportResult) add(c ImportCandidate, it BatchItem) {
 	}
 }
 
+// importWork is what an import has left to do once the candidates already
+// imported are known.
+type importWork struct {
+	// items are the candidates in import order, each imported repeat of an
+	// earlier one's fingerprint left out: those to save, and before the last
+	// of them those already imported, to replay into the dedup pool.
+	items []importItem
+	// save are the items to save.
+	save []importItem
+	// distinct is how many candidates are not imported repeats: as many as
+	// the first import of the same source had to save.
+	distinct int
+}
+
+// importItem is a candidate to save, or one already imported.
+type importItem struct {
+	index int    // in the import's candidates
+	known *Entry // the memory imported from it before, nil for one to save
+}
+
+// knownIDs are the ids of the memories the items were imported as before.
+func (w *importWork) knownIDs() map[string]bool {
+	ids := map[string]bool{}
+	for _, it := range w.items {
+		if it.known != nil {
+			ids[it.known.ID] = true
+		}
+	}
+	return ids
+}
+
 // dropImported takes out the candidates a stored memory was imported from (by
 // source fingerprint) and those that repeat an earlier candidate's, recording
 // them as duplicates.
-func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res *ImportResult) ([]ImportCandidate, error) {
-	known := map[string]Entry{}
+//
+// The candidates already imported stay in the work, before the last one to
+// save, so that the others are compared with them as the first import
+// compared them: in order, through the same pool. A second run then refuses
+// every candidate the first refused as a near-duplicate of an earlier one —
+// what the index proposes for a candidate changes once the first run's
+// memories are in it, and the pool finds candidates by the words rarest in
+// it, so neither alone repeats the first run's decision.
+func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res *ImportResult) (*importWork, error) {
+	type stored struct {
+		entry Entry
+		short string
+	}
+	known := map[string]stored{}
 	err := s.backend.View(ctx, func(snap Snapshot) error {
 		for start := 0; start < len(cands); start += importBatch {
 			chunk := cands[start:min(start+importBatch, len(cands))]
@@ -272,32 +326,33 @@ func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res
 					if _, ok := known[hash]; !ok {
 						e := h.Entry
 						e.Title = m.Title
-						known[hash] = e
+						known[hash] = stored{entry: e, short: snap.ShortID(e.ID)}
 					}
 				}
 			}
-		}
-		for hash, e := range known {
-			e.Path = snap.ShortID(e.ID) // reused below for the short id
-			known[hash] = e
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	w := &importWork{}
 	seen := map[string]string{} // hash → title of the first candidate
-	out := cands[:0:0]
-	for _, c := range cands {
+	for i, c := range cands {
 		h := c.Request.Provenance.SourceHash
 		title := c.Request.Title
 		if title == "" {
 			title = TitleFrom(cleanContent(c.Request.Content))
 		}
-		if e, ok := known[h]; ok && h != "" {
-			res.Rejected = append(res.Rejected, ImportRejection{Source: c.Source, Title: title, Kind: "duplicate", Existing: e.ID,
-				Reason: fmt.Sprintf("already imported: [%s] %s", e.Path, e.Title)})
+		if k, ok := known[h]; ok && h != "" {
+			res.Rejected = append(res.Rejected, ImportRejection{Source: c.Source, Title: title, Kind: "duplicate", Existing: k.entry.ID,
+				Reason: fmt.Sprintf("already imported: [%s] %s", k.short, k.entry.Title)})
 			res.Duplicates++
+			if _, ok := seen[h]; !ok {
+				seen[h] = title
+				e := k.entry
+				w.items = append(w.items, importItem{index: i, known: &e})
+			}
 			continue
 		}
 		if first, ok := seen[h]; ok && h != "" {
@@ -307,15 +362,24 @@ func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res
 			continue
 		}
 		seen[h] = title
-		out = append(out, c)
+		it := importItem{index: i}
+		w.items = append(w.items, it)
+		w.save = append(w.save, it)
 	}
-	return out, nil
+	// Those already imported after the last one to save change nothing.
+	w.distinct = len(w.items)
+	last := len(w.items)
+	for last > 0 && w.items[last-1].known != nil {
+		last--
+	}
+	w.items = w.items[:last]
+	return w, nil
 }
 
 // preload puts in the pool every live memory of the candidates' projects and
-// general, so that the candidates are compared with them without an index
-// search each.
-func (s *Service) preload(ctx context.Context, pool *memoryPool, cands []ImportCandidate) error {
+// general but those of except, so that the candidates are compared with them
+// without an index search each.
+func (s *Service) preload(ctx context.Context, pool *memoryPool, cands []ImportCandidate, except map[string]bool) error {
 	projects := map[string]bool{DefaultProject: true}
 	for _, c := range cands {
 		projects[c.Request.Project] = true
@@ -327,7 +391,7 @@ func (s *Service) preload(ctx context.Context, pool *memoryPool, cands []ImportC
 		}
 		var keep []Entry
 		for _, e := range entries {
-			if e.Live() && projects[e.Project] {
+			if e.Live() && projects[e.Project] && !except[e.ID] {
 				keep = append(keep, e)
 			}
 		}

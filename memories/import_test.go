@@ -200,3 +200,75 @@ func TestImportLargeMatchesSmall(t *testing.T) {
 		t.Errorf("large import (-) and small ones (+) differ:\n%s", diff)
 	}
 }
+
+// TestImportAgainRefusesRepeats: a candidate the first import refused as a
+// near-duplicate of an earlier candidate is refused again by the second, even
+// when the index does not propose the memory that earlier candidate became
+// (once the first import's memories are in it, the index proposes others).
+// A candidate new in the source is compared with the memories imported
+// before, and imported when it is new.
+func TestImportAgainRefusesRepeats(t *testing.T) {
+	pool := "The staging connection pool holds 20 connections per pod; prod uses 50 connections."
+	poolAgain := "The staging connection pool holds 20 connections per pod, prod uses 50 connections!"
+	for _, filler := range []int{0, preloadAbove} { // asking the index, and loading every memory
+		t.Run(fmt.Sprintf("%d more", filler), func(t *testing.T) {
+			cands := []ImportCandidate{cand("a.md#Pool", pool, "h-pool")}
+			for i := range filler {
+				h := sha256.Sum256([]byte(fmt.Sprint(i)))
+				cands = append(cands, cand(fmt.Sprintf("f%03d.md", i),
+					fmt.Sprintf("Filler note %x %x %x %x %x.", h[0:3], h[3:6], h[6:9], h[9:12], h[12:15]), fmt.Sprintf("h-f%d", i)))
+			}
+			cands = append(cands,
+				cand("b.md#Pool", poolAgain, "h-pool-again"),
+				cand("c.md", "Deploys go out on Tuesdays and Thursdays after the standup.", "h-deploy"))
+			f := newFake(t)
+			im := &fakeImporter{set: &ImportSet{Candidates: cands}}
+			svc, _ := newTestService(f, WithImporter(im))
+			first, err := svc.Import(context.Background(), ImportRequest{Path: "notes"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first.Imported != filler+2 || first.Duplicates != 1 {
+				t.Fatalf("first import: %s", first.Message())
+			}
+			f.unproposed = map[string]bool{}
+			for p := range f.mems {
+				f.unproposed[p] = true
+			}
+			again, err := svc.Import(context.Background(), ImportRequest{Path: "notes"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := again.Message(), fmt.Sprintf("Imported 0 memories from %d candidates (rejected %d duplicates, 0 unsafe, 0 skipped)", len(cands), len(cands)); got != want {
+				t.Errorf("second import: %q, want %q", got, want)
+			}
+			var poolID string
+			for _, m := range f.mems {
+				if m.Provenance.SourceHash == "h-pool" {
+					poolID = m.ID
+				}
+			}
+			for _, r := range again.Rejected {
+				if r.Source == "b.md#Pool" && (r.Existing != poolID || !strings.HasPrefix(r.Reason, "Memory already exists:")) {
+					t.Errorf("b.md#Pool refused as %+v, want a duplicate of %s", r, poolID)
+				}
+			}
+			// The source gains a section that repeats one imported, and one
+			// that is new.
+			im.set.Candidates = append(cands,
+				cand("d.md", "Deploys go out on Tuesdays and Thursdays, after the standup!", "h-deploy-again"),
+				cand("e.md", "Release notes are written by whoever merges the last pull request of the week.", "h-release"))
+			third, err := svc.Import(context.Background(), ImportRequest{Path: "notes"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, m := range third.Memories {
+				got = append(got, m.Source)
+			}
+			if diff := cmp.Diff([]string{"e.md"}, got); diff != "" {
+				t.Errorf("third import (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
