@@ -9,7 +9,9 @@
 // but for the instructions and auto memory inside .claude/, and attachments;
 // following symlinked folders without looping), refuses binary, oversized and
 // undecodable files with a reason, detects each file's kind by its content as
-// well as its name, and parses files in parallel. The output is in a stable
+// well as its name, and parses files in parallel. In a folder it reads notes
+// and the formats it knows by their content; other data files (JSON of any
+// other shape, text, tables) are read only when named on their own. The output is in a stable
 // order: the same tree gives the same items.
 //
 // One parser a source kind, each a pure function of a file's path and bytes

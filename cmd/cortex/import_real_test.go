@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -95,6 +96,13 @@ func TestImportRealFolderTwice(t *testing.T) {
 			first := importJSON(t, home, one, src)
 			if first.Imported == 0 || first.Duplicates == 0 {
 				t.Fatalf("first import: %+v; want memories imported and repeats refused", first)
+			}
+			for _, m := range first.Memories {
+				// Only notes: the data files beside them (package.json,
+				// lunaria.config.json, robots.txt) are not memories.
+				if file, _, _ := strings.Cut(m.Source, "#"); filepath.Ext(file) != ".md" {
+					t.Errorf("a memory from %s, not a note", m.Source)
+				}
 			}
 			for run := 2; run <= 3; run++ {
 				again := importJSON(t, home, one, src)
