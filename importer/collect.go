@@ -36,6 +36,9 @@ type Options struct {
 	AllowedRoots []string
 	// Exclude lists folders never read (cortex's own folder in the vault).
 	Exclude []string
+	// Vault is the Obsidian vault cortex writes in: an imported note's link
+	// to a file of it is kept as written, since it resolves there.
+	Vault string
 	// MaxFileSize is the largest file read; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
 	// Workers parse files at once; 0 means one per core.

@@ -44,6 +44,10 @@ type batchOptions struct {
 	// requests after it are compared with it as when it was saved. Its item
 	// stays empty.
 	known []*Entry
+	// beforeWrite, when set, is called before anything of the batch is
+	// written, once the memories to write have their paths (those refused
+	// have none, and their error in items); it may change their bodies.
+	beforeWrite func(mems []*Memory, items []BatchItem)
 }
 
 // isKnown says whether request i of the batch was saved before.
@@ -166,6 +170,9 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems 
 		return nil
 	}
 	if len(accepted) == 0 {
+		if o.beforeWrite != nil {
+			o.beforeWrite(mems, items)
+		}
 		return nil
 	}
 	// Paths first, so that memories of the batch can link to each other.
@@ -174,6 +181,9 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems 
 	}
 	for _, m := range accepted {
 		m.Related = noteNames(related[m])
+	}
+	if o.beforeWrite != nil {
+		o.beforeWrite(mems, items)
 	}
 	if err := tx.CreateAll(ctx, accepted); err != nil {
 		return err

@@ -18,6 +18,23 @@ type ImportCandidate struct {
 	Request SaveRequest
 	// Source says where the candidate came from, for people.
 	Source string
+	// Links, when set, are the candidate's links to others of the same
+	// import: the content is written with them pointing at the notes the
+	// memories holding those got.
+	Links *ImportLinks
+}
+
+// ImportLinks are a candidate's links to other candidates of its import.
+type ImportLinks struct {
+	// Targets are the candidates the links point at (indexes in the
+	// ImportSet's Candidates).
+	Targets []int
+	// Render is the content with each link to a target pointing at the note
+	// name(target) — the note of the memory that holds the target's text:
+	// the one imported from it, or the one it repeats — and the other links
+	// rendered as the importer sees fit (as text, say). name gives "" for a
+	// target that has no note.
+	Render func(name func(target int) string) string
 }
 
 // ImportSkip is a part of a source that was not read, and why.
@@ -54,6 +71,10 @@ type ImportRequest struct {
 	// Progress, when set, is told how far each stage is: "reading" the files,
 	// "saving" the memories.
 	Progress func(stage string, done, total int)
+
+	// batch is how many memories are saved per lock and commit; 0 is
+	// importBatch (tests make it small).
+	batch int
 }
 
 // ImportedMemory is a memory an import saved (or, in a dry run, would save).
@@ -172,16 +193,25 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 	if !s.checks.Dedup {
 		items = work.save
 	}
+	batch := req.batch
+	if batch <= 0 {
+		batch = importBatch
+	}
+	lk := newImportLinker(cands, work)
 	saved := 0
-	for start := 0; start < len(items); start += importBatch {
-		chunk := items[start:min(start+importBatch, len(items))]
+	for start := 0; start < len(items); start += batch {
+		chunk := items[start:min(start+batch, len(items))]
 		reqs := make([]SaveRequest, len(chunk))
 		known := make([]*Entry, len(chunk))
 		for i, it := range chunk {
 			reqs[i] = cands[it.index].Request
 			known[i] = it.known
 		}
-		out, err := s.saveBatch(ctx, reqs, batchOptions{dryRun: req.DryRun, pool: pool, poolHasStored: preloaded, noShortIDs: true, known: known})
+		o := batchOptions{dryRun: req.DryRun, pool: pool, poolHasStored: preloaded, noShortIDs: true, known: known}
+		if lk != nil {
+			o.beforeWrite = func(mems []*Memory, out []BatchItem) { lk.decide(chunk, mems, out) }
+		}
+		out, err := s.saveBatch(ctx, reqs, o)
 		if err != nil {
 			return nil, err
 		}
@@ -192,6 +222,11 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 			}
 		}
 		save(saved, len(work.save))
+	}
+	if lk != nil && !req.DryRun {
+		if err := s.linkLater(ctx, lk); err != nil {
+			return nil, err
+		}
 	}
 	res.Skipped = len(res.Skips)
 	if !req.DryRun && res.Imported > 0 {
@@ -262,6 +297,10 @@ type importWork struct {
 	// distinct is how many candidates are not imported repeats: as many as
 	// the first import of the same source had to save.
 	distinct int
+	// known are the memories imported before, by candidate, and sameAs the
+	// earlier candidate each imported repeat of a fingerprint repeats.
+	known  map[int]Entry
+	sameAs map[int]int
 }
 
 // importItem is a candidate to save, or one already imported.
@@ -336,8 +375,9 @@ func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res
 	if err != nil {
 		return nil, err
 	}
-	w := &importWork{}
+	w := &importWork{known: map[int]Entry{}, sameAs: map[int]int{}}
 	seen := map[string]string{} // hash → title of the first candidate
+	first := map[string]int{}   // hash → the first candidate
 	for i, c := range cands {
 		h := c.Request.Provenance.SourceHash
 		title := c.Request.Title
@@ -348,20 +388,24 @@ func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res
 			res.Rejected = append(res.Rejected, ImportRejection{Source: c.Source, Title: title, Kind: "duplicate", Existing: k.entry.ID,
 				Reason: fmt.Sprintf("already imported: [%s] %s", k.short, k.entry.Title)})
 			res.Duplicates++
-			if _, ok := seen[h]; !ok {
-				seen[h] = title
-				e := k.entry
-				w.items = append(w.items, importItem{index: i, known: &e})
+			if f, ok := first[h]; ok {
+				w.sameAs[i] = f
+				continue
 			}
+			seen[h], first[h] = title, i
+			e := k.entry
+			w.known[i] = e
+			w.items = append(w.items, importItem{index: i, known: &e})
 			continue
 		}
-		if first, ok := seen[h]; ok && h != "" {
+		if t, ok := seen[h]; ok && h != "" {
 			res.Rejected = append(res.Rejected, ImportRejection{Source: c.Source, Title: title, Kind: "duplicate",
-				Reason: fmt.Sprintf("repeats %q, earlier in this import", first)})
+				Reason: fmt.Sprintf("repeats %q, earlier in this import", t)})
 			res.Duplicates++
+			w.sameAs[i] = first[h]
 			continue
 		}
-		seen[h] = title
+		seen[h], first[h] = title, i
 		it := importItem{index: i}
 		w.items = append(w.items, it)
 		w.save = append(w.save, it)
@@ -413,6 +457,126 @@ func (s *Service) preload(ctx context.Context, pool *memoryPool, cands []ImportC
 			}
 			if fps[i] != nil {
 				pool.add(scored{entry: e}, fps[i])
+			}
+		}
+		return nil
+	})
+}
+
+// importLinker points the links of the memories an import writes at the
+// notes of the memories holding what they link to. Those are known batch by
+// batch: a link to a candidate of a later batch is rendered again, and its
+// note rewritten, once the import is over.
+type importLinker struct {
+	cands  []ImportCandidate
+	sameAs map[int]int
+	// names are the notes of the memories holding each candidate's text:
+	// the one imported from it, or the one it repeats; "" for none.
+	names   []string
+	decided []bool
+	byID    map[string]string // note names of the memories written or repeated, by id
+	later   []laterLinks
+}
+
+// laterLinks is a memory written with a link to a candidate not yet decided.
+type laterLinks struct {
+	m     *Memory
+	links *ImportLinks
+}
+
+// newImportLinker is nil when no candidate has links.
+func newImportLinker(cands []ImportCandidate, w *importWork) *importLinker {
+	any := false
+	for _, c := range cands {
+		any = any || c.Links != nil
+	}
+	if !any {
+		return nil
+	}
+	lk := &importLinker{cands: cands, sameAs: w.sameAs, names: make([]string, len(cands)), decided: make([]bool, len(cands)), byID: map[string]string{}}
+	for i, e := range w.known {
+		lk.names[i], lk.decided[i] = noteName(e.Path), true
+		lk.byID[e.ID] = lk.names[i]
+	}
+	return lk
+}
+
+// name is the note of target's memory, and whether it is known yet.
+func (lk *importLinker) name(target int) (string, bool) {
+	if f, ok := lk.sameAs[target]; ok {
+		target = f
+	}
+	if target < 0 || target >= len(lk.names) {
+		return "", true
+	}
+	return lk.names[target], lk.decided[target]
+}
+
+// decide records what became of a batch's candidates, once the memories to
+// write have their paths, and renders the links of those memories.
+func (lk *importLinker) decide(chunk []importItem, mems []*Memory, out []BatchItem) {
+	for i, it := range chunk {
+		if it.known != nil {
+			continue
+		}
+		c := it.index
+		lk.decided[c] = true
+		var rej *RejectedError
+		switch m := mems[i]; {
+		case m != nil && out[i].Err == nil && m.Path != "":
+			lk.names[c] = noteName(m.Path)
+			lk.byID[m.ID] = lk.names[c]
+		case errors.As(out[i].Err, &rej) && rej.Existing != nil:
+			if n, ok := lk.byID[rej.Existing.ID]; ok {
+				lk.names[c] = n
+			} else if rej.Existing.Path != "" {
+				lk.names[c] = noteName(rej.Existing.Path)
+			}
+		}
+	}
+	for i, it := range chunk {
+		m, links := mems[i], lk.cands[it.index].Links
+		if it.known != nil || links == nil || m == nil || out[i].Err != nil || m.Path == "" {
+			continue
+		}
+		if lk.render(m, links) {
+			lk.later = append(lk.later, laterLinks{m: m, links: links})
+		}
+	}
+}
+
+// render sets m's body from its links, and says whether a target was not
+// decided yet.
+func (lk *importLinker) render(m *Memory, links *ImportLinks) (pending bool) {
+	body := cleanContent(links.Render(func(target int) string {
+		n, ok := lk.name(target)
+		pending = pending || !ok
+		return n
+	}))
+	if strings.TrimSpace(body) != "" {
+		m.Body = body
+	}
+	return pending
+}
+
+// linkLater rewrites the notes written with a link to a candidate of a later
+// batch, now that every candidate is decided.
+func (s *Service) linkLater(ctx context.Context, lk *importLinker) error {
+	var changed []*Memory
+	for _, l := range lk.later {
+		before := l.m.Body
+		lk.render(l.m, l.links)
+		if l.m.Body != before {
+			changed = append(changed, l.m)
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	return s.backend.Update(ctx, func(tx Tx) error {
+		for _, m := range changed {
+			if _, err := tx.Rewrite(ctx, m); err != nil {
+				return fmt.Errorf("link %s: %w", m.Path, err)
 			}
 		}
 		return nil

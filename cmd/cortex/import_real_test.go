@@ -6,11 +6,15 @@ import (
 	"encoding/json"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cortexmem/cortex/importer"
+	"github.com/cortexmem/cortex/vault"
 )
 
 // importCounts is what an import's JSON summary says it did.
@@ -94,6 +98,9 @@ func TestImportRealFolderTwice(t *testing.T) {
 			}
 			strip := func(c importCounts) importCounts { c.Memories = nil; return c }
 			first := importJSON(t, home, one, src)
+			if n, examples := danglingLinks(t, filepath.Join(one, "vault")); n > 0 {
+				t.Errorf("%d links of the imported notes lead nowhere, such as %q", n, examples)
+			}
 			if first.Imported == 0 || first.Duplicates == 0 {
 				t.Fatalf("first import: %+v; want memories imported and repeats refused", first)
 			}
@@ -126,4 +133,47 @@ func TestImportRealFolderTwice(t *testing.T) {
 			}
 		})
 	}
+}
+
+// danglingLinks counts the wikilinks and embeds in the bodies of the notes
+// under root that name no file of it, and gives a few.
+func danglingLinks(t *testing.T, root string) (int, []string) {
+	t.Helper()
+	files := map[string]bool{}
+	var notes []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		name := strings.ToLower(d.Name())
+		files[name], files[strings.TrimSuffix(name, ".md")] = true, true
+		if strings.HasSuffix(name, ".md") && !strings.HasPrefix(name, "_") {
+			notes = append(notes, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	var examples []string
+	for _, p := range notes {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		note, err := vault.ParseNote(data)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for _, target := range importer.LinkTargets(string(note.Body)) {
+			if target != "" && !files[strings.ToLower(path.Base(target))] {
+				n++
+				if len(examples) < 5 {
+					examples = append(examples, target)
+				}
+			}
+		}
+	}
+	return n, examples
 }
