@@ -321,13 +321,21 @@ func (x *linkIndex) resolve(from int, l *wikiLink) int {
 	return ids[0]
 }
 
+// maxVaultFiles bounds the walk of the vault: a vault set to a folder as
+// large as a home folder must not hold an import up. Links to files past
+// it show their text.
+const maxVaultFiles = 1 << 20
+
 // vaultFiles are the files of the vault cortex writes in, found by what a
 // link calls them: notes without their extension, other files with it.
+// Hidden folders (.obsidian, .trash) and dependency folders are left out, as
+// Obsidian leaves them out; symbolic links are not followed.
 func vaultFiles(root string) *names {
 	n := newNames()
 	if root == "" {
 		return n
 	}
+	count := 0
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if d != nil && d.IsDir() {
@@ -335,7 +343,7 @@ func vaultFiles(root string) *names {
 			}
 			return nil
 		}
-		if strings.HasPrefix(d.Name(), ".") && p != root {
+		if p != root && (strings.HasPrefix(d.Name(), ".") || d.IsDir() && skippedDirs[d.Name()]) {
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -343,6 +351,9 @@ func vaultFiles(root string) *names {
 		}
 		if d.IsDir() {
 			return nil
+		}
+		if count++; count > maxVaultFiles {
+			return fs.SkipAll
 		}
 		rel, err := filepath.Rel(root, p)
 		if err == nil {
