@@ -480,17 +480,18 @@ type importLinker struct {
 
 // laterLinks is a memory written with a link to a candidate not yet decided.
 type laterLinks struct {
-	m     *Memory
-	links *ImportLinks
+	m       *Memory
+	links   *ImportLinks
+	written string // the body written
 }
 
 // newImportLinker is nil when no candidate has links.
 func newImportLinker(cands []ImportCandidate, w *importWork) *importLinker {
-	any := false
+	linked := false
 	for _, c := range cands {
-		any = any || c.Links != nil
+		linked = linked || c.Links != nil
 	}
-	if !any {
+	if !linked {
 		return nil
 	}
 	lk := &importLinker{cands: cands, sameAs: w.sameAs, names: make([]string, len(cands)), decided: make([]bool, len(cands)), byID: map[string]string{}}
@@ -540,7 +541,7 @@ func (lk *importLinker) decide(chunk []importItem, mems []*Memory, out []BatchIt
 			continue
 		}
 		if lk.render(m, links) {
-			lk.later = append(lk.later, laterLinks{m: m, links: links})
+			lk.later = append(lk.later, laterLinks{m: m, links: links, written: m.Body})
 		}
 	}
 }
@@ -560,23 +561,33 @@ func (lk *importLinker) render(m *Memory, links *ImportLinks) (pending bool) {
 }
 
 // linkLater rewrites the notes written with a link to a candidate of a later
-// batch, now that every candidate is decided.
+// batch, now that every candidate is decided; a note edited meanwhile is the
+// person's and is left as it is.
 func (s *Service) linkLater(ctx context.Context, lk *importLinker) error {
-	var changed []*Memory
+	var changed []laterLinks
 	for _, l := range lk.later {
-		before := l.m.Body
 		lk.render(l.m, l.links)
-		if l.m.Body != before {
-			changed = append(changed, l.m)
+		if l.m.Body != l.written {
+			changed = append(changed, l)
 		}
 	}
 	if len(changed) == 0 {
 		return nil
 	}
 	return s.backend.Update(ctx, func(tx Tx) error {
-		for _, m := range changed {
-			if _, err := tx.Rewrite(ctx, m); err != nil {
-				return fmt.Errorf("link %s: %w", m.Path, err)
+		for _, l := range changed {
+			now, err := tx.Load(ctx, l.m.Path)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if strings.TrimSpace(now.Body) != strings.TrimSpace(l.written) {
+				continue
+			}
+			if _, err := tx.Rewrite(ctx, l.m); err != nil {
+				return fmt.Errorf("link %s: %w", l.m.Path, err)
 			}
 		}
 		return nil

@@ -355,3 +355,32 @@ func TestImportLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestImportLinkLaterKeepsEdits: a note written with a link to a later batch
+// is rewritten once the import is over, unless it was edited meanwhile.
+func TestImportLinkLaterKeepsEdits(t *testing.T) {
+	for _, tt := range []struct {
+		name, stored, want string
+	}{
+		{"as written", "Deploys: see the notes (links below)\n→ ?", "Deploys: see the notes (links below)\n→ deploy-note"},
+		{"edited", "Deploys: the person's own words now", "Deploys: the person's own words now"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := mem(numbered(1), "Deploys", tt.stored)
+			f := newFake(t, m)
+			svc, _ := newTestService(f)
+			c := linking("a.md", "Deploys: see the notes", "h-a", 1)
+			lk := &importLinker{cands: []ImportCandidate{c, cand("b.md", "x", "h-b")}, sameAs: map[int]int{},
+				names: []string{"", "deploy-note"}, decided: []bool{true, true}, byID: map[string]string{}}
+			written := mem(numbered(1), "Deploys", "")
+			written.Path = fakePath(m)
+			lk.later = []laterLinks{{m: written, links: c.Links, written: "Deploys: see the notes (links below)\n→ ?"}}
+			if err := svc.linkLater(context.Background(), lk); err != nil {
+				t.Fatal(err)
+			}
+			if got := f.stored(written.Path).Body; got != tt.want {
+				t.Errorf("body %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
