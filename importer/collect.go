@@ -36,6 +36,9 @@ type Options struct {
 	AllowedRoots []string
 	// Exclude lists folders never read (cortex's own folder in the vault).
 	Exclude []string
+	// Vault is the Obsidian vault cortex writes in: an imported note's link
+	// to a file of it is kept as written, since it resolves there.
+	Vault string
 	// MaxFileSize is the largest file read; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
 	// Workers parse files at once; 0 means one per core.
@@ -58,6 +61,8 @@ type file struct {
 	real string // symlinks resolved
 	size int64
 	mod  time.Time
+	// named says the user named the file itself, not a folder holding it.
+	named bool
 }
 
 // Collect reads every source under path, a file or a folder. The path must
@@ -301,11 +306,20 @@ var attachments = map[string]bool{
 	".xlsx": true, ".pptx": true, ".canvas": true, ".excalidraw": true, ".base": true,
 }
 
-// noteExts are read when found in a folder; any other file is read only when
-// named on its own.
+// noteExts are read when found in a folder: notes, and the JSON that may be
+// one of the formats known by their content (the MCP memory server's graph,
+// a conversations.json export). Any other file is data — a translation map,
+// a site's settings, a table — and is read only when named on its own: in a
+// folder of notes, such files made memories nobody asked for that crowded
+// recall.
 var noteExts = map[string]bool{
-	".md": true, ".markdown": true, ".mdown": true, ".mkd": true, ".txt": true, ".text": true,
+	".md": true, ".markdown": true, ".mdown": true, ".mkd": true,
 	".json": true, ".jsonl": true, ".ndjson": true,
+}
+
+// dataFile is the reason a file found in a folder is not read.
+func dataFile(ext string) string {
+	return fmt.Sprintf("a data file (%s), not a note; name it explicitly to import it", ext)
 }
 
 // file queues the file at path (real: resolved) when it is one to read. named
@@ -324,7 +338,7 @@ func (w *walker) file(path, real string, fi fs.FileInfo, named bool) {
 		if ext == "" {
 			ext = "no extension"
 		}
-		w.skip(path, "not a note file (%s); name it on its own to import it as text", ext)
+		w.skip(path, "%s", dataFile(ext))
 		return
 	case fi.Size() > w.o.MaxFileSize:
 		w.skip(path, "%s, more than the %s a file may have (import.max_file_mb)", sizeString(fi.Size()), sizeString(w.o.MaxFileSize))
@@ -335,7 +349,7 @@ func (w *walker) file(path, real string, fi fs.FileInfo, named bool) {
 		return
 	}
 	w.seenFiles[real] = path
-	w.files = append(w.files, file{path: path, real: real, size: fi.Size(), mod: fi.ModTime()})
+	w.files = append(w.files, file{path: path, real: real, size: fi.Size(), mod: fi.ModTime(), named: named})
 }
 
 // sizeString words a size in bytes for people.
@@ -418,6 +432,12 @@ func parseFile(f file, pc parseContext) ([]Item, []Skip) {
 		return nil, []Skip{{Source: f.path, Reason: reason}}
 	}
 	kind := detect(f.path, data)
+	if !f.named && (kind == KindJSON || kind == KindText) {
+		// JSON that is neither a memory graph nor an export, found in a
+		// folder.
+		ext := strings.ToLower(filepath.Ext(f.path))
+		return nil, []Skip{{Source: f.path, Reason: dataFile(ext)}}
+	}
 	items, skips := parse(kind, f.path, data, pc)
 	for i := range items {
 		items[i].Kind = kind

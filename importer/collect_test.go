@@ -413,12 +413,12 @@ func TestCollectWalk(t *testing.T) {
 		"notes/img/photo.JPG":                    "\xff\xd8\xff\xe0 not really a photo",
 		"notes/img/board.canvas":                 `{"nodes": [], "edges": []}`,
 		"notes/big.md":                           strings.Repeat("Long enough, and too long to be read. ", 10),
-		"notes/binary.txt":                       "some text\x00with a NUL byte in it, which text never has",
+		"notes/binary.md":                        "some text\x00with a NUL byte in it, which text never has",
 		"notes/latin1.md":                        "Cr\xe8me br\xfbl\xe9e: a recipe saved in Latin-1\nnot UTF-8.",
 		"notes/main.go":                          "package main\n\n// main prints a greeting to whoever runs it.\nfunc main() { println(\"hello\") }\n",
 		"notes/Makefile":                         "test:\n\tgo test ./...\n",
 		"notes/bom.md":                           "\xef\xbb\xbf# With a BOM\n\nThe byte order mark in front of the heading is dropped.\n",
-		"notes/utf16.txt":                        utf16LE("A note saved by Notepad as UTF-16, with its byte order mark.\r\n"),
+		"notes/utf16.md":                         utf16LE("A note saved by Notepad as UTF-16, with its byte order mark.\r\n"),
 		"notes/sub/deeper/deepest/note.markdown": note,
 	})
 	notes := filepath.Join(root, "notes")
@@ -430,16 +430,16 @@ func TestCollectWalk(t *testing.T) {
 		"notes/a.md",
 		"notes/bom.md#With a BOM",
 		"notes/sub/deeper/deepest/note.markdown",
-		"notes/utf16.txt",
+		"notes/utf16.md",
 	}
 	wantSkips := []string{
-		"notes/Makefile: not a note file (no extension); name it on its own to import it as text",
+		"notes/Makefile: a data file (no extension), not a note; name it explicitly to import it",
 		"notes/big.md: 380 bytes, more than the 300 bytes a file may have (import.max_file_mb)",
-		"notes/binary.txt: a binary file (it holds a NUL byte)",
+		"notes/binary.md: a binary file (it holds a NUL byte)",
 		"notes/img/board.canvas: an attachment (.canvas), not a note",
 		"notes/img/photo.JPG: an attachment (.jpg), not a note",
 		"notes/latin1.md: not valid UTF-8 text: byte 0xe8 at line 1, column 3",
-		"notes/main.go: not a note file (.go); name it on its own to import it as text",
+		"notes/main.go: a data file (.go), not a note; name it explicitly to import it",
 	}
 	if diff := cmp.Diff(wantItems, items); diff != "" {
 		t.Errorf("items (-want +got):\n%s", diff)
@@ -447,7 +447,7 @@ func TestCollectWalk(t *testing.T) {
 	if diff := cmp.Diff(wantSkips, skips); diff != "" {
 		t.Errorf("skips (-want +got):\n%s", diff)
 	}
-	if res.Files != len(wantItems)+2 { // and binary.txt and latin1.md, read and refused
+	if res.Files != len(wantItems)+2 { // and binary.md and latin1.md, read and refused
 		t.Errorf("Files = %d, want %d", res.Files, len(wantItems)+2)
 	}
 	for _, it := range res.Items {
@@ -625,5 +625,79 @@ func TestReadInClaudeDir(t *testing.T) {
 		if got := readInClaudeDir(filepath.FromSlash(tt.path), tt.isDir); got != tt.want {
 			t.Errorf("readInClaudeDir(%s, %v) = %v, want %v", tt.path, tt.isDir, got, tt.want)
 		}
+	}
+}
+
+// TestCollectDataFiles: in a folder, only notes and the formats known by
+// their content are read; other data files — a site's settings, translation
+// maps, tables, JSON that is neither a memory graph nor an export — are
+// skipped with the reason, and each is read when named on its own.
+func TestCollectDataFiles(t *testing.T) {
+	root := realTempDir(t)
+	writeFiles(t, root, map[string]string{
+		"docs/Home.md":                   "# Home\n\nThe documentation starts here, with the install guide first.\n",
+		"docs/site-options.json":         `{"siteName": "Help", "defaultTheme": "dark", "showGraph": true, "navigationOrder": ["Home", "Install"]}`,
+		"docs/translations/fr.txt":       "Home.md → Accueil\nInstall.md → Installation\nGuides/Sync.md → Synchroniser vos notes\n",
+		"docs/table.csv":                 "name,port\nstaging database,5433\nproduction database,5432\n",
+		"docs/settings.yaml":             "theme: dark\nlanguages: [en, fr, ja]\nsearch: true\n",
+		"docs/events.jsonl":              "{\"event\": \"opened\", \"page\": \"Home\"}\n{\"event\": \"opened\", \"page\": \"Install\"}\n",
+		"docs/graph/memory.jsonl":        string(fixtureBytes(t, "mcp/memory.jsonl")),
+		"docs/export/conversations.json": string(fixtureBytes(t, "chat/claude/conversations.json")),
+	})
+	docs := filepath.Join(root, "docs")
+	o := Options{Home: root}
+	res := collect(t, docs, o)
+	kinds := map[string]Kind{}
+	for _, it := range res.Items {
+		file, _, _ := strings.Cut(strings.TrimPrefix(it.Source, root+string(filepath.Separator)), "#")
+		kinds[filepath.ToSlash(file)] = it.Kind
+	}
+	wantKinds := map[string]Kind{
+		"docs/Home.md":                   KindMarkdown,
+		"docs/graph/memory.jsonl":        KindMCPMemory,
+		"docs/export/conversations.json": KindClaudeExport,
+	}
+	if diff := cmp.Diff(wantKinds, kinds); diff != "" {
+		t.Errorf("files read (-want +got):\n%s", diff)
+	}
+	_, skips := sources(res, root)
+	var dataSkips []string
+	for _, s := range skips {
+		if strings.Contains(s, "a data file") {
+			dataSkips = append(dataSkips, s)
+		}
+	}
+	wantSkips := []string{
+		"docs/events.jsonl: a data file (.jsonl), not a note; name it explicitly to import it",
+		"docs/settings.yaml: a data file (.yaml), not a note; name it explicitly to import it",
+		"docs/site-options.json: a data file (.json), not a note; name it explicitly to import it",
+		"docs/table.csv: a data file (.csv), not a note; name it explicitly to import it",
+		"docs/translations/fr.txt: a data file (.txt), not a note; name it explicitly to import it",
+	}
+	if diff := cmp.Diff(wantSkips, dataSkips); diff != "" {
+		t.Errorf("data files skipped (-want +got):\n%s", diff)
+	}
+
+	for _, tt := range []struct {
+		file string
+		kind Kind
+	}{
+		{"site-options.json", KindJSON},
+		{"translations/fr.txt", KindText},
+		{"table.csv", KindText},
+		{"settings.yaml", KindText},
+		{"events.jsonl", KindText},
+	} {
+		t.Run("named "+tt.file, func(t *testing.T) {
+			res := collect(t, filepath.Join(docs, filepath.FromSlash(tt.file)), o)
+			if len(res.Items) == 0 || len(res.Skips) != 0 {
+				t.Fatalf("items %d, skips %+v; want it read", len(res.Items), res.Skips)
+			}
+			for _, it := range res.Items {
+				if it.Kind != tt.kind {
+					t.Errorf("%s: kind %q, want %q", it.Source, it.Kind, tt.kind)
+				}
+			}
+		})
 	}
 }

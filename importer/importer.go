@@ -9,12 +9,15 @@
 // but for the instructions and auto memory inside .claude/, and attachments;
 // following symlinked folders without looping), refuses binary, oversized and
 // undecodable files with a reason, detects each file's kind by its content as
-// well as its name, and parses files in parallel. The output is in a stable
+// well as its name, and parses files in parallel. In a folder it reads notes
+// and the formats it knows by their content; other data files (JSON of any
+// other shape, text, tables) are read only when named on their own. The output is in a stable
 // order: the same tree gives the same items.
 //
 // One parser a source kind, each a pure function of a file's path and bytes
 // (markdown.go, claude.go, mcp.go, json.go, chat.go, text.go); every one has a
-// fuzz target.
+// fuzz target. links.go resolves the wikilinks of the items to each other,
+// for memories.Import to point them at the notes the memories get.
 package importer
 
 import (
@@ -63,6 +66,14 @@ type Item struct {
 	// "#conversation title" for a chat.
 	Source string
 	Kind   Kind
+	// LinkName is the name the wikilinks of other items use for the note the
+	// item is a part of: a markdown file's path (a link names it by its
+	// file name, or by the end of its path), an MCP graph entity's title. It
+	// is "" for an item no link points at.
+	LinkName string
+	// Anchors are what a link's "#…" can name in the item: its heading and
+	// the deeper headings it holds, its block ids ("^id").
+	Anchors []string
 }
 
 // Hash is the item's source fingerprint: what it says, not where it was, so

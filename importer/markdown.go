@@ -107,6 +107,10 @@ func parseMarkdown(path string, data []byte) ([]Item, []Skip) {
 type section struct {
 	path    []string // the heading path; empty for the text before the first heading
 	content string
+	// heading is the section's own heading, and deeper those of levels 4–6
+	// inside it: what a link can name in it ("[[Note#Heading]]").
+	heading string
+	deeper  []string
 }
 
 // sectionItems makes the items of a note's body: one per long enough section,
@@ -121,6 +125,7 @@ func sectionItems(path, title string, body []byte, base Item) ([]Item, []Skip) {
 	for _, s := range secs {
 		it := base
 		it.Title = joinTitle(s.path, title)
+		it.LinkName = path
 		it.Source = path
 		if len(s.path) > 0 {
 			it.Source = path + "#" + strings.Join(s.path, titleSep)
@@ -148,6 +153,7 @@ func sectionItems(path, title string, body []byte, base Item) ([]Item, []Skip) {
 			if len(items) > 0 {
 				p.Aliases = nil // a note's aliases name it once, on its first memory
 			}
+			p.Anchors = pieceAnchors(s, p.Content, i == 0)
 			items = append(items, *p)
 		}
 	}
@@ -222,9 +228,20 @@ func sections(body []byte, noteTitle string) []section {
 		start, end int // the heading's lines in body
 	}
 	var hs []heading
+	type deep struct {
+		text string
+		pos  int
+	}
+	var deeper []deep // headings of levels 4–6
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		h, ok := n.(*ast.Heading)
-		if !ok || h.Level > maxSplitLevel || h.Pos() < 0 || h.Pos() >= len(body) {
+		if !ok || h.Pos() < 0 || h.Pos() >= len(body) {
+			continue
+		}
+		if h.Level > maxSplitLevel {
+			if t := cleanTitle(string(h.Lines().Value(body))); t != "" {
+				deeper = append(deeper, deep{t, h.Pos()})
+			}
 			continue
 		}
 		pos := h.Pos()
@@ -260,7 +277,36 @@ func sections(body []byte, noteTitle string) []section {
 		if i+1 < len(hs) {
 			end = hs[i+1].start
 		}
-		out = append(out, section{path: path, content: trimBlank(string(body[min(h.end, end):end]))})
+		sec := section{path: path, content: trimBlank(string(body[min(h.end, end):end])), heading: h.text}
+		for _, d := range deeper {
+			if d.pos >= h.start && d.pos < end {
+				sec.deeper = append(sec.deeper, d.text)
+			}
+		}
+		out = append(out, sec)
+	}
+	return out
+}
+
+// blockID finds the block ids of a text: "^id" at the end of a line, which
+// a link names as "[[Note#^id]]".
+var blockID = regexp.MustCompile(`(?m)(?:^|[ \t])(\^[A-Za-z0-9-]+)[ \t]*$`)
+
+// pieceAnchors are the anchors of a piece of section s: the section's own
+// heading on its first piece, the deeper headings the piece holds, and its
+// block ids.
+func pieceAnchors(s section, content string, first bool) []string {
+	var out []string
+	if first && s.heading != "" {
+		out = append(out, s.heading)
+	}
+	for _, a := range s.deeper {
+		if strings.Contains(content, a) {
+			out = append(out, a)
+		}
+	}
+	for _, m := range blockID.FindAllStringSubmatch(content, -1) {
+		out = append(out, m[1])
 	}
 	return out
 }

@@ -156,11 +156,12 @@ func parseMCPMemory(path string, data []byte) ([]Item, []Skip) {
 			continue
 		}
 		is, ss := split(Item{
-			Title:  e.title,
-			Tags:   tagsOf(e.types),
-			Type:   memories.TypeFact,
-			Source: source,
-			Kind:   KindMCPMemory,
+			Title:    e.title,
+			Tags:     tagsOf(e.types),
+			Type:     memories.TypeFact,
+			Source:   source,
+			Kind:     KindMCPMemory,
+			LinkName: wikilinkReplacer.Replace(e.title), // as the relations of others name it
 		}, content)
 		items = append(items, is...)
 		skips = append(skips, ss...)

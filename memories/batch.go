@@ -38,7 +38,20 @@ type batchOptions struct {
 	// noShortIDs leaves the results' ShortID empty: an import works them out
 	// once at the end rather than per memory.
 	noShortIDs bool
+	// known, when set, runs beside the requests: a request whose entry is
+	// not nil was saved before as that memory. It is neither scanned nor
+	// written, only put in the pool in its place in the batch, so that the
+	// requests after it are compared with it as when it was saved. Its item
+	// stays empty.
+	known []*Entry
+	// beforeWrite, when set, is called before anything of the batch is
+	// written, once the memories to write have their paths (those refused
+	// have none, and their error in items); it may change their bodies.
+	beforeWrite func(mems []*Memory, items []BatchItem)
 }
+
+// isKnown says whether request i of the batch was saved before.
+func (o *batchOptions) isKnown(i int) bool { return i < len(o.known) && o.known[i] != nil }
 
 // memoryPool is fingerprints of memories to compare new ones with.
 type memoryPool struct {
@@ -81,7 +94,7 @@ func (s *Service) saveBatch(ctx context.Context, reqs []SaveRequest, o batchOpti
 	// on every core.
 	refusals := make([]*RejectedError, len(reqs))
 	parallel(len(mems), func(i int) {
-		if m := mems[i]; m != nil {
+		if m := mems[i]; m != nil && !o.isKnown(i) {
 			refusals[i] = s.scan(m.Title, m.Body)
 		}
 	})
@@ -123,6 +136,12 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems 
 		if m == nil {
 			continue
 		}
+		if o.isKnown(i) {
+			if s.checks.Dedup {
+				pool.add(scored{entry: *o.known[i]}, dedup.New(m.Title+"\n"+m.Body))
+			}
+			continue
+		}
 		if s.checks.Dedup {
 			fp := dedup.New(m.Title + "\n" + m.Body)
 			var all []scored
@@ -132,7 +151,7 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems 
 					return err
 				}
 			}
-			all = append(all, pool.similar(m, fp)...)
+			all = bestPerMemory(append(all, pool.similar(m, fp)...))
 			dup, rel := pick(s.checks.Thresholds, all)
 			if dup != nil {
 				items[i].Err = s.refuseDuplicate(tx, snap, m, dup)
@@ -151,6 +170,9 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems 
 		return nil
 	}
 	if len(accepted) == 0 {
+		if o.beforeWrite != nil {
+			o.beforeWrite(mems, items)
+		}
 		return nil
 	}
 	// Paths first, so that memories of the batch can link to each other.
@@ -159,6 +181,9 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems 
 	}
 	for _, m := range accepted {
 		m.Related = noteNames(related[m])
+	}
+	if o.beforeWrite != nil {
+		o.beforeWrite(mems, items)
 	}
 	if err := tx.CreateAll(ctx, accepted); err != nil {
 		return err
@@ -176,6 +201,24 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems 
 		items[index[m]].Result = r
 	}
 	return nil
+}
+
+// bestPerMemory keeps the best score of each memory: the index and the pool
+// can both propose a memory saved before.
+func bestPerMemory(all []scored) []scored {
+	best := map[string]int{} // id → index in out
+	out := all[:0]
+	for _, c := range all {
+		if j, ok := best[c.entry.ID]; ok {
+			if c.score > out[j].score {
+				out[j] = c
+			}
+			continue
+		}
+		best[c.entry.ID] = len(out)
+		out = append(out, c)
+	}
+	return out
 }
 
 // parallel calls fn for 0 … n-1 on as many goroutines as there are cores.

@@ -35,6 +35,9 @@ type fakeBackend struct {
 	reverse   bool
 	searchErr error
 	createErr error
+	// unproposed lists notes (by path) a text search never returns, as an
+	// index that proposes other memories first.
+	unproposed map[string]bool
 }
 
 type patchCall struct {
@@ -190,7 +193,8 @@ func (x *fakeTx) Search(_ context.Context, req SearchRequest) ([]Hit, error) {
 	var hits []Hit
 	for _, m := range x.f.mems {
 		e := x.entry(m)
-		if req.Project != "" && e.Project != req.Project ||
+		if req.Text != "" && x.f.unproposed[m.Path] ||
+			req.Project != "" && e.Project != req.Project ||
 			len(req.Projects) > 0 && !slices.Contains(req.Projects, e.Project) ||
 			req.Area != "" && e.Area != req.Area ||
 			req.Type != "" && e.Type != req.Type ||

@@ -18,6 +18,23 @@ type ImportCandidate struct {
 	Request SaveRequest
 	// Source says where the candidate came from, for people.
 	Source string
+	// Links, when set, are the candidate's links to others of the same
+	// import: the content is written with them pointing at the notes the
+	// memories holding those got.
+	Links *ImportLinks
+}
+
+// ImportLinks are a candidate's links to other candidates of its import.
+type ImportLinks struct {
+	// Targets are the candidates the links point at (indexes in the
+	// ImportSet's Candidates).
+	Targets []int
+	// Render is the content with each link to a target pointing at the note
+	// name(target) — the note of the memory that holds the target's text:
+	// the one imported from it, or the one it repeats — and the other links
+	// rendered as the importer sees fit (as text, say). name gives "" for a
+	// target that has no note.
+	Render func(name func(target int) string) string
 }
 
 // ImportSkip is a part of a source that was not read, and why.
@@ -57,6 +74,10 @@ type ImportRequest struct {
 	// Progress, when set, is told how far each stage is: "reading" the files,
 	// "saving" the memories.
 	Progress func(stage string, done, total int)
+
+	// batch is how many memories are saved per lock and commit; 0 is
+	// importBatch (tests make it small).
+	batch int
 }
 
 // ImportedMemory is a memory an import saved (or, in a dry run, would save).
@@ -120,8 +141,9 @@ const (
 // the save path (validation, the security scan, dedup against the stored
 // memories and the earlier candidates, related links), in batches. A source
 // imported before adds nothing: candidates whose fingerprint (provenance
-// source_hash) a stored memory has, superseded or not, count as duplicates.
-// One bad candidate never stops the others.
+// source_hash) a stored memory has, superseded or not, count as duplicates,
+// and the others are compared with those memories as the first import
+// compared them (see dropImported). One bad candidate never stops the others.
 func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult, error) {
 	if strings.TrimSpace(req.Path) == "" {
 		return nil, invalid("path", "give a file or folder to import")
@@ -158,33 +180,57 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 		}
 		cands[i] = c
 	}
-	cands, err = s.dropImported(ctx, cands, res)
+	work, err := s.dropImported(ctx, cands, res)
 	if err != nil {
 		return nil, err
 	}
 	pool := newMemoryPool()
 	preloaded := false
-	if s.checks.Dedup && len(cands) >= preloadAbove {
-		if err := s.preload(ctx, pool, cands); err != nil {
+	if s.checks.Dedup && len(work.save) > 0 && work.distinct >= preloadAbove {
+		if err := s.preload(ctx, pool, cands, work.knownIDs()); err != nil {
 			return nil, err
 		}
 		preloaded = true
 	}
 	save := progress("saving")
-	for start := 0; start < len(cands); start += importBatch {
-		chunk := cands[start:min(start+importBatch, len(cands))]
+	items := work.items
+	if !s.checks.Dedup {
+		items = work.save
+	}
+	batch := req.batch
+	if batch <= 0 {
+		batch = importBatch
+	}
+	lk := newImportLinker(cands, work)
+	saved := 0
+	for start := 0; start < len(items); start += batch {
+		chunk := items[start:min(start+batch, len(items))]
 		reqs := make([]SaveRequest, len(chunk))
-		for i, c := range chunk {
-			reqs[i] = c.Request
+		known := make([]*Entry, len(chunk))
+		for i, it := range chunk {
+			reqs[i] = cands[it.index].Request
+			known[i] = it.known
 		}
-		items, err := s.saveBatch(ctx, reqs, batchOptions{dryRun: req.DryRun, pool: pool, poolHasStored: preloaded, noShortIDs: true})
+		o := batchOptions{dryRun: req.DryRun, pool: pool, poolHasStored: preloaded, noShortIDs: true, known: known}
+		if lk != nil {
+			o.beforeWrite = func(mems []*Memory, out []BatchItem) { lk.decide(chunk, mems, out) }
+		}
+		out, err := s.saveBatch(ctx, reqs, o)
 		if err != nil {
 			return nil, err
 		}
-		for i, it := range items {
-			res.add(chunk[i], it)
+		for i, it := range chunk {
+			if it.known == nil {
+				res.add(cands[it.index], out[i])
+				saved++
+			}
 		}
-		save(start+len(chunk), len(cands))
+		save(saved, len(work.save))
+	}
+	if lk != nil && !req.DryRun {
+		if err := s.linkLater(ctx, lk); err != nil {
+			return nil, err
+		}
 	}
 	res.Skipped = len(res.Skips)
 	if !req.DryRun && res.Imported > 0 {
@@ -243,11 +289,58 @@ func (r *ImportResult) add(c ImportCandidate, it BatchItem) {
 	}
 }
 
+// importWork is what an import has left to do once the candidates already
+// imported are known.
+type importWork struct {
+	// items are the candidates in import order, each imported repeat of an
+	// earlier one's fingerprint left out: those to save, and before the last
+	// of them those already imported, to replay into the dedup pool.
+	items []importItem
+	// save are the items to save.
+	save []importItem
+	// distinct is how many candidates are not imported repeats: as many as
+	// the first import of the same source had to save.
+	distinct int
+	// known are the memories imported before, by candidate, and sameAs the
+	// earlier candidate each imported repeat of a fingerprint repeats.
+	known  map[int]Entry
+	sameAs map[int]int
+}
+
+// importItem is a candidate to save, or one already imported.
+type importItem struct {
+	index int    // in the import's candidates
+	known *Entry // the memory imported from it before, nil for one to save
+}
+
+// knownIDs are the ids of the memories the items were imported as before.
+func (w *importWork) knownIDs() map[string]bool {
+	ids := map[string]bool{}
+	for _, it := range w.items {
+		if it.known != nil {
+			ids[it.known.ID] = true
+		}
+	}
+	return ids
+}
+
 // dropImported takes out the candidates a stored memory was imported from (by
 // source fingerprint) and those that repeat an earlier candidate's, recording
 // them as duplicates.
-func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res *ImportResult) ([]ImportCandidate, error) {
-	known := map[string]Entry{}
+//
+// The candidates already imported stay in the work, before the last one to
+// save, so that the others are compared with them as the first import
+// compared them: in order, through the same pool. A second run then refuses
+// every candidate the first refused as a near-duplicate of an earlier one —
+// what the index proposes for a candidate changes once the first run's
+// memories are in it, and the pool finds candidates by the words rarest in
+// it, so neither alone repeats the first run's decision.
+func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res *ImportResult) (*importWork, error) {
+	type stored struct {
+		entry Entry
+		short string
+	}
+	known := map[string]stored{}
 	err := s.backend.View(ctx, func(snap Snapshot) error {
 		for start := 0; start < len(cands); start += importBatch {
 			chunk := cands[start:min(start+importBatch, len(cands))]
@@ -276,50 +369,65 @@ func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res
 					if _, ok := known[hash]; !ok {
 						e := h.Entry
 						e.Title = m.Title
-						known[hash] = e
+						known[hash] = stored{entry: e, short: snap.ShortID(e.ID)}
 					}
 				}
 			}
-		}
-		for hash, e := range known {
-			e.Path = snap.ShortID(e.ID) // reused below for the short id
-			known[hash] = e
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	w := &importWork{known: map[int]Entry{}, sameAs: map[int]int{}}
 	seen := map[string]string{} // hash → title of the first candidate
-	out := cands[:0:0]
-	for _, c := range cands {
+	first := map[string]int{}   // hash → the first candidate
+	for i, c := range cands {
 		h := c.Request.Provenance.SourceHash
 		title := c.Request.Title
 		if title == "" {
 			title = TitleFrom(cleanContent(c.Request.Content))
 		}
-		if e, ok := known[h]; ok && h != "" {
-			res.Rejected = append(res.Rejected, ImportRejection{Source: c.Source, Title: title, Kind: "duplicate", Existing: e.ID,
-				Reason: fmt.Sprintf("already imported: [%s] %s", e.Path, e.Title)})
+		if k, ok := known[h]; ok && h != "" {
+			res.Rejected = append(res.Rejected, ImportRejection{Source: c.Source, Title: title, Kind: "duplicate", Existing: k.entry.ID,
+				Reason: fmt.Sprintf("already imported: [%s] %s", k.short, k.entry.Title)})
 			res.Duplicates++
+			if f, ok := first[h]; ok {
+				w.sameAs[i] = f
+				continue
+			}
+			seen[h], first[h] = title, i
+			e := k.entry
+			w.known[i] = e
+			w.items = append(w.items, importItem{index: i, known: &e})
 			continue
 		}
-		if first, ok := seen[h]; ok && h != "" {
+		if t, ok := seen[h]; ok && h != "" {
 			res.Rejected = append(res.Rejected, ImportRejection{Source: c.Source, Title: title, Kind: "duplicate",
-				Reason: fmt.Sprintf("repeats %q, earlier in this import", first)})
+				Reason: fmt.Sprintf("repeats %q, earlier in this import", t)})
 			res.Duplicates++
+			w.sameAs[i] = first[h]
 			continue
 		}
-		seen[h] = title
-		out = append(out, c)
+		seen[h], first[h] = title, i
+		it := importItem{index: i}
+		w.items = append(w.items, it)
+		w.save = append(w.save, it)
 	}
-	return out, nil
+	// Those already imported after the last one to save change nothing.
+	w.distinct = len(w.items)
+	last := len(w.items)
+	for last > 0 && w.items[last-1].known != nil {
+		last--
+	}
+	w.items = w.items[:last]
+	return w, nil
 }
 
 // preload puts in the pool every live memory of the candidates' projects and
-// general, so that the candidates are compared with them without an index
-// search each.
-func (s *Service) preload(ctx context.Context, pool *memoryPool, cands []ImportCandidate) error {
+// general but those of except, so that the candidates are compared with them
+// without an index search each.
+func (s *Service) preload(ctx context.Context, pool *memoryPool, cands []ImportCandidate, except map[string]bool) error {
 	projects := map[string]bool{DefaultProject: true}
 	for _, c := range cands {
 		projects[c.Request.Project] = true
@@ -331,7 +439,7 @@ func (s *Service) preload(ctx context.Context, pool *memoryPool, cands []ImportC
 		}
 		var keep []Entry
 		for _, e := range entries {
-			if e.Live() && projects[e.Project] {
+			if e.Live() && projects[e.Project] && !except[e.ID] {
 				keep = append(keep, e)
 			}
 		}
@@ -353,6 +461,137 @@ func (s *Service) preload(ctx context.Context, pool *memoryPool, cands []ImportC
 			}
 			if fps[i] != nil {
 				pool.add(scored{entry: e}, fps[i])
+			}
+		}
+		return nil
+	})
+}
+
+// importLinker points the links of the memories an import writes at the
+// notes of the memories holding what they link to. Those are known batch by
+// batch: a link to a candidate of a later batch is rendered again, and its
+// note rewritten, once the import is over.
+type importLinker struct {
+	cands  []ImportCandidate
+	sameAs map[int]int
+	// names are the notes of the memories holding each candidate's text:
+	// the one imported from it, or the one it repeats; "" for none.
+	names   []string
+	decided []bool
+	byID    map[string]string // note names of the memories written or repeated, by id
+	later   []laterLinks
+}
+
+// laterLinks is a memory written with a link to a candidate not yet decided.
+type laterLinks struct {
+	m       *Memory
+	links   *ImportLinks
+	written string // the body written
+}
+
+// newImportLinker is nil when no candidate has links.
+func newImportLinker(cands []ImportCandidate, w *importWork) *importLinker {
+	linked := false
+	for _, c := range cands {
+		linked = linked || c.Links != nil
+	}
+	if !linked {
+		return nil
+	}
+	lk := &importLinker{cands: cands, sameAs: w.sameAs, names: make([]string, len(cands)), decided: make([]bool, len(cands)), byID: map[string]string{}}
+	for i, e := range w.known {
+		lk.names[i], lk.decided[i] = noteName(e.Path), true
+		lk.byID[e.ID] = lk.names[i]
+	}
+	return lk
+}
+
+// name is the note of target's memory, and whether it is known yet.
+func (lk *importLinker) name(target int) (string, bool) {
+	if f, ok := lk.sameAs[target]; ok {
+		target = f
+	}
+	if target < 0 || target >= len(lk.names) {
+		return "", true
+	}
+	return lk.names[target], lk.decided[target]
+}
+
+// decide records what became of a batch's candidates, once the memories to
+// write have their paths, and renders the links of those memories.
+func (lk *importLinker) decide(chunk []importItem, mems []*Memory, out []BatchItem) {
+	for i, it := range chunk {
+		if it.known != nil {
+			continue
+		}
+		c := it.index
+		lk.decided[c] = true
+		var rej *RejectedError
+		switch m := mems[i]; {
+		case m != nil && out[i].Err == nil && m.Path != "":
+			lk.names[c] = noteName(m.Path)
+			lk.byID[m.ID] = lk.names[c]
+		case errors.As(out[i].Err, &rej) && rej.Existing != nil:
+			if n, ok := lk.byID[rej.Existing.ID]; ok {
+				lk.names[c] = n
+			} else if rej.Existing.Path != "" {
+				lk.names[c] = noteName(rej.Existing.Path)
+			}
+		}
+	}
+	for i, it := range chunk {
+		m, links := mems[i], lk.cands[it.index].Links
+		if it.known != nil || links == nil || m == nil || out[i].Err != nil || m.Path == "" {
+			continue
+		}
+		if lk.render(m, links) {
+			lk.later = append(lk.later, laterLinks{m: m, links: links, written: m.Body})
+		}
+	}
+}
+
+// render sets m's body from its links, and says whether a target was not
+// decided yet.
+func (lk *importLinker) render(m *Memory, links *ImportLinks) (pending bool) {
+	body := cleanContent(links.Render(func(target int) string {
+		n, ok := lk.name(target)
+		pending = pending || !ok
+		return n
+	}))
+	if strings.TrimSpace(body) != "" {
+		m.Body = body
+	}
+	return pending
+}
+
+// linkLater rewrites the notes written with a link to a candidate of a later
+// batch, now that every candidate is decided; a note edited meanwhile is the
+// person's and is left as it is.
+func (s *Service) linkLater(ctx context.Context, lk *importLinker) error {
+	var changed []laterLinks
+	for _, l := range lk.later {
+		lk.render(l.m, l.links)
+		if l.m.Body != l.written {
+			changed = append(changed, l)
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	return s.backend.Update(ctx, func(tx Tx) error {
+		for _, l := range changed {
+			now, err := tx.Load(ctx, l.m.Path)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if strings.TrimSpace(now.Body) != strings.TrimSpace(l.written) {
+				continue
+			}
+			if _, err := tx.Rewrite(ctx, l.m); err != nil {
+				return fmt.Errorf("link %s: %w", l.m.Path, err)
 			}
 		}
 		return nil

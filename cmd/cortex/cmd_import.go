@@ -26,8 +26,10 @@ markdown notes and Obsidian vaults (split at headings of levels 1 to 3, each
 section a memory titled by its heading path; a note's own title, tags, aliases
 and dates are kept), CLAUDE.md and AGENTS.md (each section a convention of the
 project they sit in), Claude Code's auto memory, the MCP memory server's JSONL
-knowledge graph, JSON, plain text, and Claude.ai and ChatGPT conversations.json
-exports. The kind of each file is told from its content as well as its name.
+knowledge graph, and Claude.ai and ChatGPT conversations.json exports. The kind
+of each file is told from its content as well as its name. Other files found in
+a folder (JSON, .txt, .csv, .yaml…) are data, skipped with a reason; name one
+on its own to import it (JSON as notes, anything else as plain text).
 
 Every memory passes the checks of save: the security scan and dedup against the
 memories already there and the ones imported before it. Importing the same source

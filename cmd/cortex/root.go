@@ -142,7 +142,7 @@ func (a *app) open() (*memories.Service, error) {
 	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
 	log := access.Open(access.Options{Dir: a.settings.Home, LockTimeout: a.settings.LockTimeout})
 	src := &importer.Source{Options: importer.Options{
-		Home: a.home(), AllowedRoots: a.settings.ImportRoots, Exclude: []string{v.Dir}, MaxFileSize: a.settings.ImportMaxFile,
+		Home: a.home(), AllowedRoots: a.settings.ImportRoots, Exclude: []string{v.Dir}, Vault: v.Root, MaxFileSize: a.settings.ImportMaxFile,
 	}}
 	a.svc = memories.NewService(st, memories.WithRanking(a.settings.Ranking), memories.WithChecks(a.settings.Checks),
 		memories.WithAccessLog(log), memories.WithWarn(warn), memories.WithImporter(src))
