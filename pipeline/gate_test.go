@@ -277,6 +277,8 @@ func TestGateTasks(t *testing.T) {
 		{"Remember this: the payments service owns the ledger.", true, []mark{{"memory.remember", ""}, {"memory.remember_that", ""}}},
 		{"Remember that the cache keys include the tenant id.", true, []mark{{"memory.remember", ""}, {"memory.remember_that", ""}}},
 		{"Keep sessions in memory instead of Redis.", true, []mark{{"rejection.instead_of", ""}}},
+		{"Always log errors to cortex's event log.", true, []mark{{"imperative.always", ""}}},
+		{"Never add a migration to the memory store by hand.", true, []mark{{"ban.never_use", ""}, {"imperative.never", ""}}},
 		{"From now on, use a subagent for every search.", true, []mark{{"memory.from_now_on", ""}, {"decision.use", TaskTool}}},
 		{"Use a subagent to list the files. Then use Postgres for the store.", true, []mark{{"decision.use", TaskTool}, {"decision.use", ""}}},
 		{"Use a subagent?", false, []mark{{"decision.use", ""}}},

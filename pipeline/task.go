@@ -75,7 +75,7 @@ func ruleKind(id string) string {
 // or to get it from there: a verb of keeping or finding, then (in the same
 // sentence) cortex or the agent's memory as where; or cortex used or asked
 // directly. "In memory" alone is a place for data, not the agent's memory.
-var memoryRequest = regexp.MustCompile(`(?i)\b(?:remember|memori[sz]e|save|store|record|note|log|add|put|write|keep|recall|retrieve|look\s+up|search|check|find|ask|query)\b[^.!?\n]*?\b(?:in|into|to|from|with|using|via|on)\s+(?:cortex\b|(?:your|the\s+agent['’]s|its|long[- ]term)\s+memor(?:y|ies)\b|(?:the\s+)?memory\s+(?:tool|server|store|bank)\b)` +
+var memoryRequest = regexp.MustCompile(`(?i)\b(?:remember|memori[sz]e|save|store|record|note|add|put|write|keep|recall|retrieve|look\s+up|search|check|find|ask|query)\b[^.!?\n]*?\b(?:in|into|to|from|with|using|via|on)\s+(?:cortex\b|(?:your|the\s+agent['’]s|its|long[- ]term)\s+memor(?:y|ies)\b|(?:the\s+|your\s+)?memory\s+(?:tool|bank)\b)` +
 	`|\b(?:use|ask|query|search|check)\s+(?:the\s+)?cortex\b|\bmemory_(?:save|recall)\b`)
 
 // agentMeansHeads name the agent's own means of working when they end the
