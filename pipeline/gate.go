@@ -215,6 +215,7 @@ func (g *Gate) Check(text string) Verdict {
 	code := codeSpans(text)
 	lower := strings.ToLower(text)
 	var sentences []span // computed when the first marker is found
+	memoryWords := mentionsMemory(lower)
 	for _, r := range g.rules {
 		if len(r.Hints) > 0 && !slices.ContainsFunc(r.Hints, func(h string) bool { return strings.Contains(lower, h) }) {
 			continue
@@ -232,7 +233,7 @@ func (g *Gate) Check(text string) Verdict {
 				if sn.question {
 					m.Question = true
 				} else {
-					m.Task = taskOf(text, sn, m)
+					m.Task = taskOf(text, sn, m, memoryWords)
 				}
 			}
 			v.Matches = append(v.Matches, m)

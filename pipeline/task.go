@@ -28,10 +28,12 @@ const (
 
 // taskOf says what a marker that stands outside a question asks of the task
 // at hand ("" when it states a choice). sentence is the sentence holding the
-// marker. Rules are told apart by their id's last part, as optionOf does, so
-// rules from config with the default ids' endings are read the same way.
-func taskOf(text string, sentence span, m Match) string {
-	if memoryRequest.MatchString(clauseAt(text, sentence, m)) {
+// marker; memoryWords tells whether the text names the memory at all
+// (mentionsMemory), so that most turns skip that search. Rules are told
+// apart by their id's last part, as optionOf does, so rules from config
+// with the default ids' endings are read the same way.
+func taskOf(text string, sentence span, m Match, memoryWords bool) string {
+	if memoryWords && memoryRequest.MatchString(clauseAt(text, sentence, m)) {
 		return TaskMemory
 	}
 	rest := text[m.End:sentence.end]
@@ -77,6 +79,12 @@ func ruleKind(id string) string {
 // directly. "In memory" alone is a place for data, not the agent's memory.
 var memoryRequest = regexp.MustCompile(`(?i)\b(?:remember|memori[sz]e|save|store|record|note|add|put|write|keep|recall|retrieve|look\s+up|search|check|find|ask|query)\b[^.!?\n]*?\b(?:in|into|to|from|with|using|via|on)\s+(?:cortex\b|(?:your|the\s+agent['’]s|its|long[- ]term)\s+memor(?:y|ies)\b|(?:the\s+|your\s+)?memory\s+(?:tool|bank)\b)` +
 	`|\b(?:use|ask|query|search|check)\s+(?:the\s+)?cortex\b|\bmemory_(?:save|recall)\b`)
+
+// mentionsMemory reports whether lower (a text in lower case) holds a word
+// memoryRequest needs: without one it cannot match.
+func mentionsMemory(lower string) bool {
+	return strings.Contains(lower, "cortex") || strings.Contains(lower, "memor")
+}
 
 // agentMeansHeads name the agent's own means of working when they end the
 // object of "use": a subagent always; an agent's tool unless the sentence
