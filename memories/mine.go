@@ -20,8 +20,9 @@ import (
 // of the transcript, so running the pipeline again finds each note it wrote
 // before and changes nothing unless the transcript did. A note a person has
 // edited since cortex wrote it is never overwritten: its provenance keeps a
-// hash of the body cortex wrote (source_hash), and a body that no longer
-// matches it is theirs.
+// hash of what cortex wrote (source_hash: the body, title, type, project and
+// tags), and a note that no longer matches it is theirs. Properties a person
+// adds are kept on every rewrite, as on any note.
 
 // MinedNote is one rendered note: the memory to write — ID, Path (relative
 // to the cortex folder), Title, Type, Project, Source (mined), dates, Fields
@@ -85,11 +86,33 @@ func (r *MineResult) Count(outcome string) int {
 	return n
 }
 
-// BodyHash is the fingerprint of a mined note's body kept in its provenance
-// (source_hash): a body that no longer has it was edited by a person.
-func BodyHash(body string) string {
+// MinedHash is the fingerprint a mined note keeps in its provenance
+// (source_hash) of what cortex wrote: the body, and the properties a person
+// edits in Obsidian's properties panel — title, type, project and tags. A
+// note whose content no longer has it was edited by a person, and is theirs.
+func MinedHash(m *Memory) string {
+	h := sha256.New()
+	h.Write([]byte(strings.TrimSpace(m.Body)))
+	for _, v := range []string{m.Title, string(m.Type), m.Project, strings.Join(m.Tags, ",")} {
+		h.Write([]byte{0})
+		h.Write([]byte(v))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// bodyHash is what source_hash held before it covered the properties: a
+// hash of the body alone. A note that still has it is cortex's as long as
+// its body is.
+func bodyHash(body string) string {
 	sum := sha256.Sum256([]byte(strings.TrimSpace(body)))
 	return hex.EncodeToString(sum[:8])
+}
+
+// editedByPerson reports whether a mined note read from the vault differs
+// from what cortex wrote into it.
+func editedByPerson(cur *Memory) bool {
+	h := cur.Provenance.SourceHash
+	return h != MinedHash(cur) && h != bodyHash(cur.Body)
 }
 
 // mineKeys are the frontmatter keys a mined note's update rewrites; the
@@ -217,23 +240,26 @@ func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memor
 			continue
 		}
 		relink(m, renames)
-		m.Provenance.SourceHash = BodyHash(m.Body)
+		m.Provenance.SourceHash = MinedHash(m)
 		cur := current[i]
-		if cur == nil {
+		switch {
+		case cur == nil:
 			res.Items[i].Outcome = MineCreated
 			continue
-		}
-		switch {
-		case cur.Provenance.SourceHash == m.Provenance.SourceHash:
-			res.Items[i].Outcome = MineUnchanged // nothing new (and any edit of theirs stays)
-		case BodyHash(cur.Body) != cur.Provenance.SourceHash:
+		case editedByPerson(cur):
+			// Theirs now, whatever the transcript says: nothing of it is
+			// written, not even the properties.
 			res.Items[i].Outcome = MineKept
+			continue
+		case cur.Provenance.SourceHash == m.Provenance.SourceHash:
+			res.Items[i].Outcome = MineUnchanged
 		default:
 			res.Items[i].Outcome = MineUpdated
 		}
-		// Fields change with the transcript alone: rewritten while the
-		// body is cortex's (unchanged or updated).
-		if tx == nil || res.Items[i].Outcome == MineKept {
+		// What the hash does not cover (the links and options of Fields,
+		// the provenance) can change with the transcript alone: rewritten
+		// while the note is cortex's.
+		if tx == nil {
 			continue
 		}
 		m.Created, m.Related, m.Status = cur.Created, cur.Related, cur.Status

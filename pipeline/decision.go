@@ -64,7 +64,7 @@ var vagueOptions = map[string]bool{
 func decide(text string, v Verdict) (epitome string, chosen, rejected []string) {
 	sentences := splitSentences(text)
 	for _, m := range v.Matches {
-		if m.Question {
+		if !m.Commits() {
 			continue
 		}
 		if epitome == "" {

@@ -7,8 +7,10 @@
 //
 //   - Gate (gate.go) reads a person's turn and reports every commitment
 //     marker in it — decision verbs, rejections, bans, imperatives, memory
-//     directives — with byte offsets; it admits the turn when a marker stands
-//     outside a question. Its rule table is data and can come from config.
+//     directives — with byte offsets; it admits the turn when a marker
+//     commits: it stands outside a question and asks nothing of the task at
+//     hand (task.go: the agent's means, a value held for the conversation,
+//     the memory itself). Its rule table is data and can come from config.
 //   - Segment (segment.go) walks the events once: rewinds supersede the
 //     abandoned branch and a message rewritten in place supersedes its older
 //     version (kept, flagged); a compaction flags the range it replaced as

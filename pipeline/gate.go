@@ -50,15 +50,25 @@ type Match struct {
 	// Question marks a marker inside a sentence that asks ("should we use
 	// X?"): recorded, but it admits nothing.
 	Question bool `json:"question,omitempty"`
+	// Task, when set, says what the marker asks of the task at hand
+	// (TaskTool, TaskRecall, TaskMemory) instead of stating a choice about
+	// the project ("use a subagent to list the files"): recorded, but it
+	// admits nothing.
+	Task string `json:"task,omitempty"`
 }
+
+// Commits reports whether the marker commits the person to something
+// beyond the task at hand: it stands outside a question and asks nothing
+// of the task. Only such markers admit a turn.
+func (m Match) Commits() bool { return !m.Question && m.Task == "" }
 
 // Verdict is what the gate found in a turn.
 type Verdict struct {
 	// Matches are every marker, by offset (then rule order).
 	Matches []Match
-	// Admits is set when a marker stands outside a question.
+	// Admits is set when a marker commits (Match.Commits).
 	Admits bool
-	// IsBan is set when a ban marker stands outside a question.
+	// IsBan is set when a ban marker commits.
 	IsBan bool
 }
 
@@ -205,6 +215,7 @@ func (g *Gate) Check(text string) Verdict {
 	code := codeSpans(text)
 	lower := strings.ToLower(text)
 	var sentences []span // computed when the first marker is found
+	memoryWords := mentionsMemory(lower)
 	for _, r := range g.rules {
 		if len(r.Hints) > 0 && !slices.ContainsFunc(r.Hints, func(h string) bool { return strings.Contains(lower, h) }) {
 			continue
@@ -218,22 +229,44 @@ func (g *Gate) Check(text string) Verdict {
 				sentences = splitSentences(text)
 			}
 			m := Match{Rule: r.ID, Category: r.Category, Start: s, End: e, Text: text[s:e]}
-			if sn, ok := sentenceAt(sentences, s); ok && sn.question {
-				m.Question = true
-			}
-			v.Matches = append(v.Matches, m)
-			if !m.Question {
-				v.Admits = true
-				if r.Category == CategoryBan {
-					v.IsBan = true
+			if sn, ok := sentenceAt(sentences, s); ok {
+				if sn.question {
+					m.Question = true
+				} else {
+					m.Task = taskOf(text, sn, m, memoryWords)
 				}
 			}
+			v.Matches = append(v.Matches, m)
 		}
 	}
 	// Matches were found rule by rule: a stable sort by offset keeps rule
 	// order among markers at the same place.
 	slices.SortStableFunc(v.Matches, func(a, b Match) int { return a.Start - b.Start })
+	meansOnly(sentences, v.Matches)
+	for _, m := range v.Matches {
+		if m.Commits() {
+			v.Admits = true
+			v.IsBan = v.IsBan || m.Category == CategoryBan
+		}
+	}
 	return v
+}
+
+// meansOnly extends a choice of the agent's means to the alternatives its
+// sentence rejects: in "use a subagent instead of doing it yourself" the
+// rejection is of the task's means too.
+func meansOnly(sentences []span, ms []Match) {
+	for i := range ms {
+		if ms[i].Task != TaskTool {
+			continue
+		}
+		sn, _ := sentenceAt(sentences, ms[i].Start)
+		for j := range ms {
+			if ms[j].Category == CategoryRejection && ms[j].Commits() && ms[j].Start >= sn.start && ms[j].Start < sn.end {
+				ms[j].Task = TaskTool
+			}
+		}
+	}
 }
 
 // span is a byte range [start, end) of a text.

@@ -40,10 +40,10 @@ func TestDefaultRulesExamples(t *testing.T) {
 		{"imperative.never", []string{"[Never] push to main.", "we [never] squash"}, []string{"It never worked."}},
 		{"imperative.shall", []string{"Each package [shall] have a doc.go."}, []string{"shallow"}},
 		{"imperative.required_to", []string{"You are [required to] sign commits."}, []string{"required field"}},
-		{"memory.remember", []string{"[Remember] the port is 8080.", "please [remember] this"}, []string{"I remember when"}},
-		{"memory.remember_that", []string{"I [remember that] X", "[remember this]: Y"}, []string{"remembered"}},
-		{"memory.keep_in_mind", []string{"[Keep in mind] the quota."}, []string{"keep it"}},
-		{"memory.note_that", []string{"[Note that] v2 is broken.", "Please [note that] X"}, []string{"a note that I wrote"}},
+		{"memory.remember", []string{"[Remember] the port is 8080.", "please [remember] this: tabs, not spaces"}, []string{"I remember when"}},
+		{"memory.remember_that", []string{"I [remember that] we pinned Go 1.22", "[remember this]: the API is rate limited"}, []string{"remembered"}},
+		{"memory.keep_in_mind", []string{"[Keep in mind] the quota is 100 requests a minute."}, []string{"keep it"}},
+		{"memory.note_that", []string{"[Note that] v2 is broken.", "Please [note that] v1 is gone"}, []string{"a note that I wrote"}},
 		{"memory.for_future_reference", []string{"[For future reference], X."}, []string{"future"}},
 		{"memory.from_now_on", []string{"[From now on] use ruff."}, []string{"from now"}},
 		{"memory.going_forward", []string{"[Going forward], tag releases."}, []string{"going for"}},
@@ -191,7 +191,8 @@ func TestSplitSentences(t *testing.T) {
 // and on the words they name, matches in order, the verdict agreeing with
 // them.
 func FuzzGate(f *testing.F) {
-	for _, s := range []string{"Use SQLite. Never use Redis instead of X?", "```\nmust\n```\nFrom now on, use zap.", "a`b`c must", "Don’t use it.\r\n- always", "\xff\xfeuse x"} {
+	for _, s := range []string{"Use SQLite. Never use Redis instead of X?", "```\nmust\n```\nFrom now on, use zap.", "a`b`c must", "Don’t use it.\r\n- always", "\xff\xfeuse x",
+		"Use a subagent instead of grep. Remember the number 42: 7, 8.", "Remember that we: it’s x. Save it in cortex!"} {
 		f.Add(s)
 	}
 	g := DefaultGate()
@@ -218,7 +219,10 @@ func FuzzGate(f *testing.F) {
 				t.Fatalf("matches out of order: %+v", v.Matches)
 			}
 			prev = m.Start
-			if !m.Question {
+			if m.Question && m.Task != "" {
+				t.Fatalf("a marker in a question asks something of the task: %+v", m)
+			}
+			if m.Commits() {
 				admits = true
 				ban = ban || m.Category == CategoryBan
 			}
@@ -233,4 +237,65 @@ func FuzzGate(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestGateTasks: markers that ask something of the task at hand — the
+// agent's means of working, a value to hold for the conversation, the
+// memory itself — are recorded with what they ask and admit nothing; the
+// same words stating a choice about the project still do.
+func TestGateTasks(t *testing.T) {
+	g := DefaultGate()
+	type mark struct{ Rule, Task string }
+	tests := []struct {
+		text   string
+		admits bool
+		marks  []mark
+	}{
+		{"Use a subagent to list the files.", false, []mark{{"decision.use", TaskTool}}},
+		{"Use two subagents in parallel to check the docs.", false, []mark{{"decision.use", TaskTool}}},
+		{"Use the Task tool to explore the codebase.", false, []mark{{"decision.use", TaskTool}}},
+		{"Use grep to find the callers.", false, []mark{{"decision.use", TaskTool}}},
+		{"Use plan mode for this.", false, []mark{{"decision.use", TaskTool}}},
+		{"Use a subagent instead of doing it yourself.", false, []mark{{"decision.use", TaskTool}, {"rejection.instead_of", TaskTool}}},
+		{"Remember the number 42. [[S:turn1]]", false, []mark{{"memory.remember", TaskRecall}}},
+		{"Please remember this.", false, []mark{{"memory.remember", TaskRecall}, {"memory.remember_that", TaskRecall}}},
+		{"Remember these numbers: 3, 5, 8.", false, []mark{{"memory.remember", TaskRecall}}},
+		{"Remember what I said about the tests.", false, []mark{{"memory.remember", TaskRecall}}},
+		{"Remember the error from the last run.", false, []mark{{"memory.remember", TaskRecall}}},
+		{"Remember our database decision in cortex.", false, []mark{{"memory.remember", TaskMemory}}},
+		{"Use cortex to recall what we decided.", false, []mark{{"decision.use", TaskMemory}, {"decision.decide", TaskMemory}}},
+		{"Save it in your memory; always run gofmt.", true, []mark{{"imperative.always", ""}}},
+		{"Always save it in your memory; run gofmt.", false, []mark{{"imperative.always", TaskMemory}}},
+
+		{"Use ripgrep instead of grep in the scripts.", true, []mark{{"decision.use", ""}, {"rejection.instead_of", ""}}},
+		{"Use the golangci-lint tool for linting.", true, []mark{{"decision.use", ""}}},
+		{"Use the agent SDK for the support bot.", true, []mark{{"decision.use", ""}}},
+		{"Use errors.Join to combine the close errors.", true, []mark{{"decision.use", ""}}},
+		{"Remember the port is 8080.", true, []mark{{"memory.remember", ""}}},
+		{"Remember to run gofmt before every commit.", true, []mark{{"memory.remember", ""}}},
+		{"Remember, we deploy only from the release branch.", true, []mark{{"memory.remember", ""}}},
+		{"Remember this: the payments service owns the ledger.", true, []mark{{"memory.remember", ""}, {"memory.remember_that", ""}}},
+		{"Remember that the cache keys include the tenant id.", true, []mark{{"memory.remember", ""}, {"memory.remember_that", ""}}},
+		{"Keep sessions in memory instead of Redis.", true, []mark{{"rejection.instead_of", ""}}},
+		{"Always log errors to cortex's event log.", true, []mark{{"imperative.always", ""}}},
+		{"Never add a migration to the memory store by hand.", true, []mark{{"ban.never_use", ""}, {"imperative.never", ""}}},
+		{"From now on, use a subagent for every search.", true, []mark{{"memory.from_now_on", ""}, {"decision.use", TaskTool}}},
+		{"Use a subagent to list the files. Then use Postgres for the store.", true, []mark{{"decision.use", TaskTool}, {"decision.use", ""}}},
+		{"Use a subagent?", false, []mark{{"decision.use", ""}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			v := g.Check(tt.text)
+			var got []mark
+			for _, m := range v.Matches {
+				got = append(got, mark{m.Rule, m.Task})
+			}
+			if diff := cmp.Diff(tt.marks, got); diff != "" {
+				t.Errorf("markers (-want +got):\n%s", diff)
+			}
+			if v.Admits != tt.admits {
+				t.Errorf("admits %v, want %v", v.Admits, tt.admits)
+			}
+		})
+	}
 }

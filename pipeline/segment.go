@@ -271,7 +271,7 @@ func (seg *Segmentation) addDecision(i int, v Verdict) {
 	var cats []Category
 	for _, c := range categories {
 		for _, m := range v.Matches {
-			if m.Category == c && !m.Question {
+			if m.Category == c && m.Commits() {
 				cats = append(cats, c)
 				break
 			}

@@ -175,7 +175,7 @@ func (r *renderer) decisionNote(d *pipeline.Node) *memories.Memory {
 	k := sessionKey{d.Source, d.SessionID}
 	t := nodeTime(d)
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", r.titles[d.ID])
+	fmt.Fprintf(&b, "# %s\n\n", literal(r.titles[d.ID]))
 	if c := r.conversations[dec.Conversation]; c != nil && len(c.Conversation.Turns) > 0 {
 		if text := c.Conversation.Turns[0].Text; strings.TrimSpace(text) != strings.TrimSpace(dec.Epitome) {
 			b.WriteString(quote(text))
@@ -183,10 +183,10 @@ func (r *renderer) decisionNote(d *pipeline.Node) *memories.Memory {
 		}
 	}
 	if len(dec.Chosen) > 0 {
-		fmt.Fprintf(&b, "- Chosen: %s\n", strings.Join(dec.Chosen, "; "))
+		fmt.Fprintf(&b, "- Chosen: %s\n", literal(strings.Join(dec.Chosen, "; ")))
 	}
 	if len(dec.Rejected) > 0 {
-		fmt.Fprintf(&b, "- Rejected: %s\n", strings.Join(dec.Rejected, "; "))
+		fmt.Fprintf(&b, "- Rejected: %s\n", literal(strings.Join(dec.Rejected, "; ")))
 	}
 	if dec.IsBan {
 		b.WriteString("- A ban: what it names is not to be used.\n")
@@ -239,7 +239,7 @@ func (r *renderer) episodeNote(e *pipeline.Node) *memories.Memory {
 	k := sessionKey{e.Source, e.SessionID}
 	t := nodeTime(e)
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", r.titles[e.ID])
+	fmt.Fprintf(&b, "# %s\n\n", literal(r.titles[e.ID]))
 	facts := []string{"`" + ep.Path + "`"}
 	if ep.MovePath != "" {
 		facts = append(facts, "moved to `"+ep.MovePath+"`")
@@ -315,7 +315,7 @@ func (r *renderer) sessionNote(k sessionKey) *memories.Memory {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", r.titles[ref])
+	fmt.Fprintf(&b, "# %s\n\n", literal(r.titles[ref]))
 	tool := k.source.Name()
 	if s.ToolVersion != "" {
 		tool += " " + s.ToolVersion
@@ -522,10 +522,11 @@ func opWord(op string) string {
 	return "Edit"
 }
 
-// quote renders text as a markdown block quote, line by line.
+// quote renders text a person or an agent wrote as a markdown block quote,
+// line by line, its [[…]] kept literal.
 func quote(text string) string {
 	var b strings.Builder
-	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(literal(text), "\n"), "\n") {
 		l = strings.TrimRight(l, " \t\r")
 		if l == "" {
 			b.WriteString(">\n")
@@ -597,4 +598,129 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// literal makes the [[…]] and ![[…]] of text a person or an agent wrote
+// show as written. In Obsidian they would be links and embeds of notes the
+// vault does not have (a person's "[[S:turn1]]", a model quoting wiki
+// syntax): each goes into an inline code span, which Obsidian shows
+// verbatim and takes no link from. The links cortex makes are written
+// around the text, never through literal. Brackets already inside code —
+// a code span or a fenced block — are left as they are.
+func literal(text string) string {
+	if !strings.Contains(text, "[[") {
+		return text
+	}
+	var b strings.Builder
+	fence := ""
+	for _, line := range strings.SplitAfter(text, "\n") {
+		trimmed := strings.TrimLeft(line, " \t")
+		switch {
+		case fence != "":
+			if strings.HasPrefix(trimmed, fence) {
+				fence = ""
+			}
+			b.WriteString(line)
+		case strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~"):
+			fence = trimmed[:3]
+			b.WriteString(line)
+		default:
+			b.WriteString(literalLine(line))
+		}
+	}
+	return b.String()
+}
+
+// literalLine puts each [[…]] of a line outside code spans into a code span.
+func literalLine(line string) string {
+	var b strings.Builder
+	// loose holds the lengths of the backtick runs left literal so far (no
+	// run closes them): a code span opened with one of these would close
+	// it instead.
+	loose := map[int]bool{}
+	for i := 0; i < len(line); {
+		switch {
+		case line[i] == '`':
+			// A code span runs to the next run of as many backticks; a
+			// run with no match is literal backticks.
+			n := runOf(line, i, '`')
+			if end := closingRun(line, i+n, n); end >= 0 {
+				b.WriteString(line[i : end+n])
+				i = end + n
+				continue
+			}
+			b.WriteString(line[i : i+n])
+			loose[n] = true
+			i += n
+		case strings.HasPrefix(line[i:], "[[") || strings.HasPrefix(line[i:], "![["):
+			open := i + strings.Index(line[i:], "[[")
+			if end := strings.Index(line[open+2:], "]]"); end >= 0 {
+				stop := open + 2 + end + 2
+				// A backtick next to the span would join its fence.
+				if strings.HasSuffix(b.String(), "`") {
+					b.WriteByte(' ')
+				}
+				b.WriteString(codeSpan(line[i:stop], loose))
+				if stop < len(line) && line[stop] == '`' {
+					b.WriteByte(' ')
+				}
+				i = stop
+				continue
+			}
+			b.WriteString(line[i : open+2])
+			i = open + 2
+		default:
+			b.WriteByte(line[i])
+			i++
+		}
+	}
+	return b.String()
+}
+
+// runOf is the length of the run of c at line[i:].
+func runOf(line string, i int, c byte) int {
+	n := 0
+	for i+n < len(line) && line[i+n] == c {
+		n++
+	}
+	return n
+}
+
+// closingRun finds, from line[from:], a run of exactly n backticks; -1 when
+// there is none.
+func closingRun(line string, from, n int) int {
+	for j := from; j < len(line); {
+		if line[j] != '`' {
+			j++
+			continue
+		}
+		m := runOf(line, j, '`')
+		if m == n {
+			return j
+		}
+		j += m
+	}
+	return -1
+}
+
+// codeSpan is s (which starts with "[[" or "![[" and ends with "]]") as an
+// inline code span: fenced by a run of backticks longer than any in it and
+// of none of the lengths in avoid.
+func codeSpan(s string, avoid map[int]bool) string {
+	longest := 0
+	for i := 0; i < len(s); {
+		if s[i] == '`' {
+			n := runOf(s, i, '`')
+			longest = max(longest, n)
+			i += n
+			continue
+		}
+		i++
+	}
+	k := longest + 1
+	for avoid[k] {
+		k++
+	}
+	fence := strings.Repeat("`", k)
+	return fence + s + fence
 }

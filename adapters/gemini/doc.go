@@ -30,10 +30,9 @@
 //     @-file expansion) when there is one, with the <hook_context> blocks
 //     hooks added taken out (the content the model got stays in Extra);
 //     Meta "injected" for the CLI's <session_context> and for hook output
-//     alone. A <state_snapshot> summary → compaction. A message of function
-//     responses only (sent back to the model) gives a tool_result only for
-//     a call whose result the model's message did not hold, else unknown
-//     (unmapped, "user/functionResponse").
+//     alone. A message of function responses only (sent back to the
+//     model) gives a tool_result only for a call whose result the model's
+//     message did not hold, else unknown (unmapped, "user/functionResponse").
 //   - type "gemini" → assistant_turn (text, thinking from thoughts[], model,
 //     usage from tokens; none for a message of tool calls alone with
 //     nothing else), and for each toolCalls[] entry a tool_call, then once
@@ -49,8 +48,14 @@
 //     /$set/messages/<i>; messages read before give none, whatever the
 //     checkpoint changed in them — the CLI rewrites history to save context
 //     (masked tool outputs, parts re-encoded), which is not a new version of
-//     what happened. Other $set records (lastUpdated, summary, directories)
-//     → unknown (unmapped) after they update the session and project.
+//     what happened. A checkpoint that leaves out messages the
+//     conversation held and brings a user message never read is a
+//     compression: that message is its summary → compaction, told by the
+//     file's structure and not by what the model wrote in it (a load or a
+//     resume leaves messages out too, but brings none never read besides
+//     the session context). Other $set records (lastUpdated, summary,
+//     directories) → unknown (unmapped) after they update the session and
+//     project.
 //   - {"$rewindTo": id} → rewind: the message and everything after it are
 //     dropped (an id the conversation does not hold clears it, as the CLI's
 //     loader does); To is the last event kept, Dropped the first dropped,

@@ -135,7 +135,7 @@ func (p *parser) parse() {
 	case rawjson.IsString(m.Get("$rewindTo")):
 		p.rewind()
 	case rawjson.IsString(m.Get("id")):
-		p.message(m, p.rec.Data, false)
+		p.message(m, p.rec.Data, false, false)
 	case rawjson.IsObject(m.Get("$set")):
 		p.set()
 	case isHeader(m):
@@ -329,21 +329,39 @@ func (p *parser) set() {
 // CLI rewrites history to save context (a masked tool output, a summary in
 // place of old turns), which is not a new version of what happened. Each
 // event points at its entry.
+//
+// A checkpoint that leaves out messages the conversation held and brings
+// messages never read is a compression: what it brings replaced what it
+// left out. Its new user message is the summary (a compaction), told by the
+// file's structure alone — the model writes the summary, and its words
+// (a <state_snapshot> or anything else) prove nothing. A load or a resume
+// leaves messages out too (the ones the model is not given), but brings
+// none never read besides the CLI's session context.
 func (p *parser) checkpoint(list [][]byte, prefix string) {
 	order := make([]string, 0, len(list))
 	in := make(map[string]bool, len(list))
+	objs := make([]rawjson.Object, len(list))
 	for i, raw := range list {
-		mo := object(raw)
-		id, ok := stringValue(mo.Get("id"))
-		if !ok {
-			continue
-		}
-		if !in[id] {
+		objs[i] = object(raw)
+		id, ok := stringValue(objs[i].Get("id"))
+		if ok && !in[id] {
 			in[id] = true
 			order = append(order, id)
 		}
+	}
+	replaced := false
+	for _, id := range p.st.Order {
+		if m := p.st.Messages[id]; m != nil && m.Main != "" && !in[id] {
+			replaced = true
+			break
+		}
+	}
+	for i, raw := range list {
+		if _, ok := stringValue(objs[i].Get("id")); !ok {
+			continue
+		}
 		p.pointer = prefix + strconv.Itoa(i)
-		p.message(mo, raw, true)
+		p.message(objs[i], raw, true, replaced)
 	}
 	p.pointer = p.base
 	p.st.Order, p.st.inOrder = order, in
@@ -418,8 +436,9 @@ func (p *parser) rewind() {
 // of an id wins. Only what changed is emitted, each new version of an event
 // with Replaces naming the one it supersedes. Byte-identical bytes are a
 // duplicate; a rewritten record that changes nothing the events carry is
-// unknown (unmapped).
-func (p *parser) message(mo rawjson.Object, raw []byte, inCheckpoint bool) {
+// unknown (unmapped). replacing is set for the entries of a checkpoint that
+// replaced messages of the conversation (see checkpoint).
+func (p *parser) message(mo rawjson.Object, raw []byte, inCheckpoint, replacing bool) {
 	id := str(mo.Get("id"))
 	typ := str(mo.Get("type"))
 	ts := str(mo.Get("timestamp"))
@@ -445,7 +464,7 @@ func (p *parser) message(mo rawjson.Object, raw []byte, inCheckpoint bool) {
 	}
 	msg.Record = h
 	start := len(p.out)
-	mp := &msgParser{parser: p, mo: mo, msg: msg, id: id, ts: ts, record: !inCheckpoint}
+	mp := &msgParser{parser: p, mo: mo, msg: msg, id: id, ts: ts, record: !inCheckpoint, replacing: replacing && !known}
 	switch typ {
 	case "user":
 		mp.user()
@@ -486,6 +505,9 @@ type msgParser struct {
 	msg    *message
 	id, ts string
 	record bool // the message is the record (not a checkpoint's entry)
+	// replacing marks a message never read that a checkpoint brought in
+	// place of messages it left out: a compression's.
+	replacing bool
 }
 
 // mainID is the id of a version of the message's main event.
@@ -554,10 +576,9 @@ func (h *hasher) parts(ps []transcript.Part) *hasher {
 
 // The tags Gemini CLI wraps what it adds to a prompt in.
 const (
-	hookOpen        = "<hook_context>"
-	hookClose       = "</hook_context>"
-	sessionContext  = "<session_context>"
-	compressSummary = "<state_snapshot>"
+	hookOpen       = "<hook_context>"
+	hookClose      = "</hook_context>"
+	sessionContext = "<session_context>"
 )
 
 // user reads a user message: the person's prompt, context the CLI injected,
@@ -594,8 +615,6 @@ func (mp *msgParser) user() {
 	trimmed := strings.TrimLeft(text, " \t\r\n")
 	typed, hooked := stripHooks(text)
 	switch {
-	case strings.HasPrefix(trimmed, compressSummary):
-		summary = true
 	case strings.HasPrefix(trimmed, sessionContext):
 		meta = transcript.MetaInjected
 		if cwd := contextCwd(trimmed); cwd != "" {
@@ -603,6 +622,10 @@ func (mp *msgParser) user() {
 		}
 	case len(c.resps) > 0, hooked && typed == "":
 		meta = transcript.MetaInjected
+	case mp.replacing:
+		// Brought by a compression in place of the turns it left out:
+		// the summary, whatever the model wrote in it.
+		summary = true
 	case hooked:
 		// Hook output the CLI put around the prompt (SessionStart and
 		// BeforeAgent additionalContext): not typed; the record's content

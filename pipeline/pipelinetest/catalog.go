@@ -31,6 +31,7 @@ const (
 	RewindCompaction    = "rewind_compaction"
 	SubagentThread      = "subagent_thread"
 	NoMarker            = "no_marker"
+	TaskRequests        = "task_requests"
 )
 
 // Node kinds, short, for the shapes below.
@@ -254,6 +255,19 @@ func Catalog() []Scenario {
 			Name: NoMarker,
 			Shows: "\"Fix the typo in the README.\" commits to nothing: no conversation, no decision; " +
 				"the edit is still an episode, bound to nothing.",
+			Want: Shape{
+				Kinds:    []pipeline.NodeKind{ep},
+				Episodes: []EpisodeShape{{File: "README.md", Op: transcript.OpUpdate, Added: 1, Removed: 1}},
+			},
+		},
+		{
+			Name: TaskRequests,
+			Shows: "Three requests for the task at hand, each answered in words — \"Remember the number 42.\" " +
+				"(a value held for the conversation), \"Use a subagent to list the files.\" (the agent's " +
+				"means of working), \"Remember our database decision in cortex.\" (a request about the " +
+				"memory itself) — then \"Fix the typo in the README.\" and its edit. None is a decision " +
+				"about the project, though each holds a marker: no conversation, no decision; the edit is " +
+				"an episode bound to nothing.",
 			Want: Shape{
 				Kinds:    []pipeline.NodeKind{ep},
 				Episodes: []EpisodeShape{{File: "README.md", Op: transcript.OpUpdate, Added: 1, Removed: 1}},

@@ -1,4 +1,4 @@
-// Package pipelinetest is the cross-tool conformance catalog of SPEC §7: nine
+// Package pipelinetest is the cross-tool conformance catalog of SPEC §7: ten
 // scenarios every transcript adapter must normalise to the same shape of
 // nodes, whatever tool wrote the transcript.
 //
@@ -6,8 +6,9 @@
 // pipeline; the catalog is how that claim is tested. Each Scenario names a
 // situation (a decision then an edit, a rejected alternative, a ban, two
 // interleaved arcs, several edits under one decision, a failed edit, a
-// rewind and a compaction, a subagent's edit, a turn with no marker) and the
-// Shape the pipeline must give for it. The shared fixtures hold one
+// rewind and a compaction, a subagent's edit, a turn with no marker, and
+// requests for the task at hand that hold markers but decide nothing) and
+// the Shape the pipeline must give for it. The shared fixtures hold one
 // transcript per tool and scenario, written in each tool's own format
 // (fixtures/conformance/<tool>/<scenario>.jsonl, and under <scenario>/ the
 // session's other files, such as a subagent's, where the tool puts them);
@@ -29,7 +30,7 @@
 // and options, and where a diff came from.
 //
 // ShapeOf computes a Shape from nodes; Check compares it with a scenario's
-// and reports a readable difference. Adding a tool means writing its nine
+// and reports a readable difference. Adding a tool means writing its ten
 // fixtures; adding a scenario means adding it to Catalog and writing one
 // fixture per tool.
 package pipelinetest

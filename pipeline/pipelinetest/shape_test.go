@@ -144,13 +144,15 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// TestCatalog checks the catalog itself: nine scenarios with distinct names,
-// each shape consistent (its kinds in Prep's order and counting its lists,
-// bindings pointing at standing decisions and episodes).
+// TestCatalog checks the catalog itself: the nine scenarios of SPEC §7 and
+// task_requests (instructions for the task at hand, which are no
+// decisions), with distinct names, each shape consistent (its kinds in
+// Prep's order and counting its lists, bindings pointing at standing
+// decisions and episodes).
 func TestCatalog(t *testing.T) {
 	cat := Catalog()
-	if len(cat) != 9 {
-		t.Errorf("%d scenarios, want the nine of SPEC §7", len(cat))
+	if len(cat) != 10 {
+		t.Errorf("%d scenarios, want the nine of SPEC §7 and task_requests", len(cat))
 	}
 	seen := map[string]bool{}
 	for _, sc := range cat {
