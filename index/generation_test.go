@@ -30,7 +30,7 @@ func ls(t *testing.T, dir string) []string {
 }
 
 func TestGenerations(t *testing.T) {
-	x := New(filepath.Join(t.TempDir(), "index"))
+	x := New(filepath.Join(t.TempDir(), "index"), "/notes")
 	if _, err := x.Current(); !errors.Is(err, ErrNoCatalog) {
 		t.Fatalf("Current of a new index: %v, want ErrNoCatalog", err)
 	}
@@ -125,7 +125,7 @@ func TestCurrentCorrupt(t *testing.T) {
 		{"CURRENT", ""},
 	} {
 		t.Run(tc.content, func(t *testing.T) {
-			x := New(t.TempDir())
+			x := New(t.TempDir(), "/notes")
 			if err := os.WriteFile(filepath.Join(x.Dir, currentFile), []byte(tc.content), 0o600); err != nil {
 				t.Fatal(err)
 			}
@@ -148,7 +148,7 @@ func TestCurrentCorrupt(t *testing.T) {
 }
 
 func TestCheckGeneration(t *testing.T) {
-	x := New(t.TempDir())
+	x := New(t.TempDir(), "/notes")
 	gen, b, err := x.NewGeneration(time.Now())
 	if err != nil {
 		t.Fatal(err)

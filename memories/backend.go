@@ -124,6 +124,9 @@ type Event struct {
 	// refused text, which itself is written nowhere.
 	Rule string `json:"rule,omitempty"`
 	Hash string `json:"hash,omitempty"`
+	// Vault is the vault the change was made in: the log is shared by every
+	// vault of a state folder. The store fills it in.
+	Vault string `json:"vault,omitempty"`
 }
 
 // Audit log operations.

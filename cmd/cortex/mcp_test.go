@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -218,6 +219,9 @@ func TestLoopback(t *testing.T) {
 // through it.
 func TestMCPOverHTTP(t *testing.T) {
 	dir := t.TempDir()
+	if err := os.Mkdir(dir+"/vault", 0o700); err != nil {
+		t.Fatal(err)
+	}
 	env := map[string]string{"CORTEX_VAULT": dir + "/vault", "CORTEX_HOME": dir + "/state", "CORTEX_CONFIG": dir + "/c.yaml", "HOME": dir}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
