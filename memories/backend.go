@@ -113,6 +113,8 @@ type Hit struct {
 
 // Event is one line of the audit log (events.jsonl).
 type Event struct {
+	// Time is when the change was made (Service.eventTime), never the date
+	// a note carries: an imported or mined note is dated by its source.
 	Time   time.Time `json:"ts"`
 	Op     string    `json:"op"`
 	ID     string    `json:"id"`

@@ -168,7 +168,7 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems 
 		if m.Source == SourceImport {
 			op = OpImport
 		}
-		tx.Record(Event{Time: m.Created, Op: op, ID: m.ID, Path: m.Path, Title: m.Title})
+		tx.Record(Event{Time: s.eventTime(), Op: op, ID: m.ID, Path: m.Path, Title: m.Title})
 		r := &SaveResult{ID: m.ID, Title: m.Title, Project: m.Project, Path: m.Path}
 		if !o.noShortIDs {
 			r.ShortID = tx.ShortID(m.ID)

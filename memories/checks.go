@@ -222,7 +222,7 @@ func noteNames(related []scored) []string {
 // duplicate.
 func (s *Service) refuseDuplicate(tx Tx, snap Snapshot, m *Memory, dup *scored) error {
 	if tx != nil {
-		tx.Record(Event{Time: m.Created, Op: OpReject, Rule: "duplicate", Ref: dup.entry.ID, Hash: textHash(m.Title, m.Body)})
+		tx.Record(Event{Time: s.eventTime(), Op: OpReject, Rule: "duplicate", Ref: dup.entry.ID, Hash: textHash(m.Title, m.Body)})
 	}
 	e := dup.entry
 	short := e.ID[:min(MinPrefix, len(e.ID))]

@@ -247,7 +247,7 @@ func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memor
 		}
 		if changed {
 			res.Items[i].Outcome = MineUpdated
-			tx.Record(Event{Time: m.Updated, Op: OpUpdate, ID: m.ID, Path: m.Path, Title: m.Title})
+			tx.Record(Event{Time: s.eventTime(), Op: OpUpdate, ID: m.ID, Path: m.Path, Title: m.Title})
 		} else {
 			res.Items[i].Outcome = MineUnchanged
 		}
@@ -259,7 +259,7 @@ func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memor
 		return err
 	}
 	for _, m := range created {
-		tx.Record(Event{Time: m.Created, Op: OpMine, ID: m.ID, Path: m.Path, Title: m.Title})
+		tx.Record(Event{Time: s.eventTime(), Op: OpMine, ID: m.ID, Path: m.Path, Title: m.Title})
 	}
 	return nil
 }

@@ -66,7 +66,7 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 		if err := tx.Create(ctx, m); err != nil {
 			return err
 		}
-		tx.Record(Event{Time: m.Created, Op: OpSave, ID: m.ID, Path: m.Path, Title: m.Title})
+		tx.Record(Event{Time: s.eventTime(), Op: OpSave, ID: m.ID, Path: m.Path, Title: m.Title})
 		res = &SaveResult{ID: m.ID, ShortID: tx.ShortID(m.ID), Title: m.Title, Project: m.Project, Path: m.Path}
 		return nil
 	})

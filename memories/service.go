@@ -47,3 +47,7 @@ func NewService(b Backend, opts ...Option) *Service {
 	}
 	return s
 }
+
+// eventTime is the time an audit event records: the clock's, to the second,
+// when the change is made.
+func (s *Service) eventTime() time.Time { return s.now().UTC().Truncate(time.Second) }
