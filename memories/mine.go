@@ -155,6 +155,7 @@ func (s *Service) Mine(ctx context.Context, req MineRequest) (*MineResult, error
 }
 
 func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memory, compare []string, res *MineResult) error {
+	stamp := s.stamper()           // a mined note is dated by its transcript, not its events
 	renames := map[string]string{} // note name → the name links go to instead
 	current := make([]*Memory, len(notes))
 	pool := newMemoryPool()
@@ -247,7 +248,7 @@ func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memor
 		}
 		if changed {
 			res.Items[i].Outcome = MineUpdated
-			tx.Record(Event{Time: s.eventTime(), Op: OpUpdate, ID: m.ID, Path: m.Path, Title: m.Title})
+			tx.Record(Event{Time: stamp(), Op: OpUpdate, ID: m.ID, Path: m.Path, Title: m.Title})
 		} else {
 			res.Items[i].Outcome = MineUnchanged
 		}
@@ -259,7 +260,7 @@ func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memor
 		return err
 	}
 	for _, m := range created {
-		tx.Record(Event{Time: s.eventTime(), Op: OpMine, ID: m.ID, Path: m.Path, Title: m.Title})
+		tx.Record(Event{Time: stamp(), Op: OpMine, ID: m.ID, Path: m.Path, Title: m.Title})
 	}
 	return nil
 }
