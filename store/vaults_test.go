@@ -61,7 +61,7 @@ func TestVaultsKeepTheirOwnIndex(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	stA, svcA := openAt(t, rootA, home, 5*time.Second)
+	_, svcA := openAt(t, rootA, home, 5*time.Second)
 	var want []string
 	for _, c := range []string{"The walrus tank is cleaned on Mondays", "The penguin feed arrives frozen on Thursdays"} {
 		res, err := svcA.Save(ctx, memories.SaveRequest{Content: c, Project: "zoo"})
@@ -84,7 +84,7 @@ func TestVaultsKeepTheirOwnIndex(t *testing.T) {
 		t.Fatalf("vault b refused a memory only vault a holds: %v", err)
 	}
 
-	stA, svcA = openAt(t, rootA, home, 5*time.Second)
+	stA, svcA := openAt(t, rootA, home, 5*time.Second)
 	if got := listIDs(t, svcA); !cmp.Equal(got, want) {
 		t.Errorf("after vault b was used, vault a lists %v, want %v", got, want)
 	}
