@@ -5,6 +5,11 @@
 //	vault root     --vault   CORTEX_VAULT    vault:          ~/obsidian-brain
 //	state folder   --home    CORTEX_HOME     (not in file)   ~/.cortex
 //	config file    --config  CORTEX_CONFIG   (n/a)           <state folder>/config.yaml
+//
+// The vault must exist: a command never creates one (CheckVault), so a typo
+// in --vault is an error, not a new empty vault. The state folder is a cache
+// and is created when missing; inside it each vault has its own index (see
+// package store).
 package config
 
 import (
@@ -42,6 +47,7 @@ const (
 	// DefaultImportMaxFile is the largest file import reads.
 	DefaultImportMaxFile = 64 << 20
 	configName           = "config.yaml"
+	vaultDefault         = "default"
 )
 
 // Flags are the global command-line flags; empty means not given.
@@ -100,7 +106,10 @@ type File struct {
 
 // Settings are the resolved paths and settings.
 type Settings struct {
-	Vault       string // absolute
+	Vault string // absolute
+	// VaultFrom says where Vault came from, for messages: "--vault",
+	// "CORTEX_VAULT", "vault: in <config file>" or "default".
+	VaultFrom   string
 	VaultFolder string
 	Home        string // absolute
 	ConfigFile  string // absolute; may not exist
@@ -135,6 +144,16 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 	}
 	if s.Vault, err = pick("vault", f.Vault, getenv(EnvVault), file.Vault, DefaultVault, userHome, filepath.Dir(s.ConfigFile)); err != nil {
 		return nil, err
+	}
+	switch {
+	case f.Vault != "":
+		s.VaultFrom = "--vault"
+	case getenv(EnvVault) != "":
+		s.VaultFrom = EnvVault
+	case file.Vault != "":
+		s.VaultFrom = "vault: in " + s.ConfigFile
+	default:
+		s.VaultFrom = vaultDefault
 	}
 	if file.VaultFolder != "" {
 		s.VaultFolder = file.VaultFolder
@@ -203,6 +222,30 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 		return nil, err
 	}
 	return s, nil
+}
+
+// CheckVault verifies that the vault's folder exists. Commands call it before
+// anything else touches the vault: one that only reads must never create a
+// vault, and one that writes creates cortex's folder inside an existing vault
+// but never the vault itself, so that a mistyped path is an error naming the
+// path and where it came from rather than a new, empty vault.
+func CheckVault(s *Settings) error {
+	fi, err := os.Stat(s.Vault)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		from := "set by " + s.VaultFrom
+		if s.VaultFrom == "" || s.VaultFrom == vaultDefault {
+			from = "the default vault"
+		}
+		return &memories.ArgError{Arg: "vault", Rule: fmt.Sprintf(
+			"%s (%s) does not exist: give the folder of your Obsidian vault with --vault or %s, or create it first (mkdir -p %s)",
+			s.Vault, from, EnvVault, s.Vault)}
+	case err != nil:
+		return fmt.Errorf("vault %s: %w", s.Vault, err)
+	case !fi.IsDir():
+		return &memories.ArgError{Arg: "vault", Rule: fmt.Sprintf("%s is a file; the vault must be a folder", s.Vault)}
+	}
+	return nil
 }
 
 // pipelineOptions reads the scribe section.

@@ -40,38 +40,38 @@ func TestResolvePrecedence(t *testing.T) {
 	}{
 		{
 			name: "config file in the default state folder, relative to the file",
-			want: Settings{Vault: filepath.Join(state, "notes-from-file"), Home: state, ConfigFile: fileInState,
+			want: Settings{Vault: filepath.Join(state, "notes-from-file"), VaultFrom: "vault: in " + fileInState, Home: state, ConfigFile: fileInState,
 				LockTimeout: 3 * time.Second, Freshness: 250 * time.Millisecond},
 		},
 		{
 			name: "environment beats the file",
 			env:  map[string]string{EnvVault: "/env/vault"},
-			want: Settings{Vault: "/env/vault", Home: state, ConfigFile: fileInState,
+			want: Settings{Vault: "/env/vault", VaultFrom: EnvVault, Home: state, ConfigFile: fileInState,
 				LockTimeout: 3 * time.Second, Freshness: 250 * time.Millisecond},
 		},
 		{
 			name:  "flag beats the environment",
 			flags: Flags{Vault: "/flag/vault"},
 			env:   map[string]string{EnvVault: "/env/vault"},
-			want: Settings{Vault: "/flag/vault", Home: state, ConfigFile: fileInState,
+			want: Settings{Vault: "/flag/vault", VaultFrom: "--vault", Home: state, ConfigFile: fileInState,
 				LockTimeout: 3 * time.Second, Freshness: 250 * time.Millisecond},
 		},
 		{
 			name: "config file from the environment, ~ expanded",
 			env:  map[string]string{EnvConfig: other},
-			want: Settings{Vault: filepath.Join(home, "other-vault"), Home: state, ConfigFile: other,
+			want: Settings{Vault: filepath.Join(home, "other-vault"), VaultFrom: "vault: in " + other, Home: state, ConfigFile: other,
 				LockTimeout: DefaultLockTimeout, Freshness: DefaultFreshness},
 		},
 		{
 			name:  "a state folder from the flag moves the default config file",
 			flags: Flags{Home: filepath.Join(home, "elsewhere")},
-			want: Settings{Vault: filepath.Join(home, "obsidian-brain"), Home: filepath.Join(home, "elsewhere"),
+			want: Settings{Vault: filepath.Join(home, "obsidian-brain"), VaultFrom: "default", Home: filepath.Join(home, "elsewhere"),
 				ConfigFile: filepath.Join(home, "elsewhere", "config.yaml"), LockTimeout: DefaultLockTimeout, Freshness: DefaultFreshness},
 		},
 		{
 			name: "a state folder from the environment",
 			env:  map[string]string{EnvHome: "~/st"},
-			want: Settings{Vault: filepath.Join(home, "obsidian-brain"), Home: filepath.Join(home, "st"),
+			want: Settings{Vault: filepath.Join(home, "obsidian-brain"), VaultFrom: "default", Home: filepath.Join(home, "st"),
 				ConfigFile: filepath.Join(home, "st", "config.yaml"), LockTimeout: DefaultLockTimeout, Freshness: DefaultFreshness},
 		},
 	}
@@ -87,6 +87,49 @@ func TestResolvePrecedence(t *testing.T) {
 			tt.want.ImportMaxFile = DefaultImportMaxFile
 			if diff := cmp.Diff(*got, tt.want); diff != "" {
 				t.Errorf("settings (-got +want):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCheckVault(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Skipf("no symbolic links: %v", err)
+	}
+	missing := filepath.Join(dir, "nonexistent", "xyz")
+	for _, tc := range []struct {
+		name, vault, from string
+		want              []string // parts of the error; none for no error
+	}{
+		{"a folder", dir, "--vault", nil},
+		{"a link to a folder", link, "--vault", nil},
+		{"missing, from the flag", missing, "--vault", []string{missing + " (set by --vault) does not exist", "--vault or CORTEX_VAULT", "mkdir -p " + missing}},
+		{"missing, from the environment", missing, EnvVault, []string{"(set by CORTEX_VAULT) does not exist"}},
+		{"missing, the default", missing, "default", []string{"(the default vault) does not exist"}},
+		{"a file", file, "--vault", []string{file + " is a file; the vault must be a folder"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckVault(&Settings{Vault: tc.vault, VaultFrom: tc.from})
+			if tc.want == nil {
+				if err != nil {
+					t.Errorf("CheckVault: %v", err)
+				}
+				return
+			}
+			var ae *memories.ArgError
+			if !errors.As(err, &ae) || ae.Arg != "vault" || !errors.Is(err, memories.ErrInvalid) {
+				t.Fatalf("CheckVault: %v (%T), want an ArgError about vault", err, err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("CheckVault: %q lacks %q", err, w)
+				}
 			}
 		})
 	}

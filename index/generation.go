@@ -18,15 +18,22 @@ const (
 	currentFile = "CURRENT"
 	bleveDir    = "bleve"
 	genPrefix   = "gen-"
+	// sourceFile, in a generation, names the folder of notes it was built
+	// from: an index is a cache of one vault, and must never answer for
+	// another.
+	sourceFile = "source"
 )
 
-// Index is the folder of index generations.
+// Index is the folder of index generations of one folder of notes.
 type Index struct {
 	Dir string
+	// Source is the folder of notes the generations index (its canonical
+	// path); every new generation records it, and CheckSource compares it.
+	Source string
 }
 
-// New returns the index kept in dir.
-func New(dir string) *Index { return &Index{Dir: dir} }
+// New returns the index kept in dir of the notes in source.
+func New(dir, source string) *Index { return &Index{Dir: dir, Source: source} }
 
 // Current is the folder of the live generation; ErrNoCatalog when there is none.
 func (x *Index) Current() (string, error) {
@@ -55,6 +62,10 @@ func (x *Index) NewGeneration(now time.Time) (string, *Bleve, error) {
 	if err := vault.MkdirAll(gen); err != nil {
 		return "", nil, err
 	}
+	if err := vault.WriteFile(filepath.Join(gen, sourceFile), []byte(x.Source+"\n")); err != nil {
+		_ = os.RemoveAll(gen)
+		return "", nil, fmt.Errorf("new index generation: %w", err)
+	}
 	b, err := createBleve(filepath.Join(gen, bleveDir))
 	if err != nil {
 		_ = os.RemoveAll(gen)
@@ -73,18 +84,69 @@ func (x *Index) Publish(gen string) error {
 	return nil
 }
 
-// RemoveOthers deletes every generation but keep (abandoned builds included).
-// Failures are harmless: the next rebuild tries again.
+// RemoveOthers deletes every generation but keep (abandoned builds included)
+// and leftover temporary files of the index folder. The caller makes sure no
+// one uses them: it holds the write lock (no generation is being built) and
+// the index lock exclusively (no reader is inside one). Failures are
+// harmless: the next command tries again.
 func (x *Index) RemoveOthers(keep string) {
-	des, err := os.ReadDir(x.Dir)
+	stale, err := x.Stale(keep)
 	if err != nil {
 		return
 	}
+	for _, p := range stale {
+		_ = os.RemoveAll(p)
+	}
+}
+
+// Stale lists what the index folder holds besides the generation keep and the
+// pointer to it: other generations — old ones, and builds a killed process
+// abandoned or a live one is making — and temporary files. It reads one small
+// folder, so a command can afford to look after every answer.
+func (x *Index) Stale(keep string) ([]string, error) {
+	des, err := os.ReadDir(x.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
 	for _, de := range des {
-		if de.IsDir() && strings.HasPrefix(de.Name(), genPrefix) && de.Name() != filepath.Base(keep) {
-			_ = os.RemoveAll(filepath.Join(x.Dir, de.Name()))
+		name := de.Name()
+		if de.IsDir() && strings.HasPrefix(name, genPrefix) && name != filepath.Base(keep) || !de.IsDir() && vault.IsTemp(name) {
+			out = append(out, filepath.Join(x.Dir, name))
 		}
 	}
+	return out, nil
+}
+
+// CheckSource verifies that gen was built from the index's Source. A
+// generation of another folder of notes, or one that does not say (made by an
+// older cortex, whose state folder served every vault alike), is a
+// CorruptError: it must be rebuilt, never trusted.
+func (x *Index) CheckSource(gen string) error {
+	got, err := GenerationSource(gen)
+	if err != nil {
+		return err
+	}
+	if got != x.Source {
+		return &CorruptError{File: sourceFile, Msg: fmt.Sprintf("built from %s, not %s", got, x.Source)}
+	}
+	return nil
+}
+
+// GenerationSource reads the folder of notes gen was built from.
+func GenerationSource(gen string) (string, error) {
+	data, err := os.ReadFile(filepath.Join(gen, sourceFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", &CorruptError{File: sourceFile, Msg: "missing: the index does not say which vault it was built from"}
+	}
+	if err != nil {
+		return "", fmt.Errorf("read index source: %w", err)
+	}
+	src, ok := strings.CutSuffix(string(data), "\n")
+	if !ok || src == "" || strings.ContainsAny(src, "\n\x00") {
+		return "", &CorruptError{File: sourceFile, Line: 1, Msg: "does not name a folder"}
+	}
+	return src, nil
 }
 
 // CheckGeneration verifies cheaply that gen's Bleve files are there (their

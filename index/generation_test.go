@@ -30,7 +30,7 @@ func ls(t *testing.T, dir string) []string {
 }
 
 func TestGenerations(t *testing.T) {
-	x := New(filepath.Join(t.TempDir(), "index"))
+	x := New(filepath.Join(t.TempDir(), "index"), "/notes")
 	if _, err := x.Current(); !errors.Is(err, ErrNoCatalog) {
 		t.Fatalf("Current of a new index: %v, want ErrNoCatalog", err)
 	}
@@ -125,7 +125,7 @@ func TestCurrentCorrupt(t *testing.T) {
 		{"CURRENT", ""},
 	} {
 		t.Run(tc.content, func(t *testing.T) {
-			x := New(t.TempDir())
+			x := New(t.TempDir(), "/notes")
 			if err := os.WriteFile(filepath.Join(x.Dir, currentFile), []byte(tc.content), 0o600); err != nil {
 				t.Fatal(err)
 			}
@@ -148,7 +148,7 @@ func TestCurrentCorrupt(t *testing.T) {
 }
 
 func TestCheckGeneration(t *testing.T) {
-	x := New(t.TempDir())
+	x := New(t.TempDir(), "/notes")
 	gen, b, err := x.NewGeneration(time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -168,5 +168,107 @@ func TestCheckGeneration(t *testing.T) {
 	}
 	if _, err := OpenGeneration(filepath.Join(x.Dir, "gen-missing"), true); !errors.As(err, &ce) {
 		t.Errorf("OpenGeneration of a missing generation: %v, want a CorruptError", err)
+	}
+}
+
+func TestGenerationSource(t *testing.T) {
+	x := New(t.TempDir(), "/home/me/vault/cortex")
+	gen, b, err := x.NewGeneration(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := GenerationSource(gen); err != nil || got != x.Source {
+		t.Errorf("GenerationSource = %q, %v; want %q", got, err, x.Source)
+	}
+	if err := x.CheckSource(gen); err != nil {
+		t.Errorf("CheckSource of its own generation: %v", err)
+	}
+	other := New(x.Dir, "/home/me/other/cortex")
+	var ce *CorruptError
+	if err := other.CheckSource(gen); !errors.As(err, &ce) || !strings.Contains(err.Error(), "built from /home/me/vault/cortex, not /home/me/other/cortex") {
+		t.Errorf("CheckSource of another vault's generation: %v, want a CorruptError naming both", err)
+	}
+	for _, tc := range []struct{ name, content string }{
+		{"missing", ""}, {"empty", "\n"}, {"no newline", "/home/me/vault/cortex"}, {"two lines", "/a\n/b\n"}, {"nul", "/a\x00b\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(gen, sourceFile)
+			if tc.name == "missing" {
+				_ = os.Remove(p)
+			} else if err := os.WriteFile(p, []byte(tc.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := x.CheckSource(gen); !errors.As(err, &ce) {
+				t.Errorf("CheckSource with a source file %q: %v, want a CorruptError", tc.content, err)
+			}
+		})
+	}
+}
+
+func TestStale(t *testing.T) {
+	x := New(t.TempDir(), "/notes")
+	var gens []string
+	for range 3 {
+		gen, b, err := x.NewGeneration(time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+		gens = append(gens, filepath.Base(gen))
+	}
+	if err := x.Publish(filepath.Join(x.Dir, gens[0])); err != nil {
+		t.Fatal(err)
+	}
+	// What a killed rebuild leaves: a generation being built, a temporary
+	// file of the pointer. Not the index's: kept.
+	abandoned, b, err := x.NewGeneration(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	temp := ".CURRENT.cortex-tmp-00aa11bb"
+	for name, dir := range map[string]bool{temp: false, "notes.txt": false, "gen-file": false, "other": true} {
+		p := filepath.Join(x.Dir, name)
+		if dir {
+			err = os.Mkdir(p, 0o700)
+		} else {
+			err = os.WriteFile(p, nil, 0o600)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	live, err := x.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale, err := x.Stale(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range stale {
+		got = append(got, filepath.Base(p))
+	}
+	want := []string{temp, filepath.Base(abandoned)}
+	slices.Sort(want)
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("Stale (-got +want):\n%s", diff)
+	}
+	x.RemoveOthers(live)
+	want = []string{currentFile, filepath.Base(live), "gen-file", "notes.txt", "other"}
+	slices.Sort(want)
+	if diff := cmp.Diff(ls(t, x.Dir), want); diff != "" {
+		t.Errorf("index folder after RemoveOthers (-got +want):\n%s", diff)
+	}
+	if stale, err := x.Stale(live); err != nil || len(stale) != 0 {
+		t.Errorf("Stale after RemoveOthers = %v, %v", stale, err)
 	}
 }

@@ -113,6 +113,8 @@ type Hit struct {
 
 // Event is one line of the audit log (events.jsonl).
 type Event struct {
+	// Time is when the change was made (Service.eventTime), never the date
+	// a note carries: an imported or mined note is dated by its source.
 	Time   time.Time `json:"ts"`
 	Op     string    `json:"op"`
 	ID     string    `json:"id"`
@@ -124,6 +126,9 @@ type Event struct {
 	// refused text, which itself is written nowhere.
 	Rule string `json:"rule,omitempty"`
 	Hash string `json:"hash,omitempty"`
+	// Vault is the vault the change was made in: the log is shared by every
+	// vault of a state folder. The store fills it in.
+	Vault string `json:"vault,omitempty"`
 }
 
 // Audit log operations.

@@ -131,6 +131,7 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems 
 	}
 	related := map[*Memory][]scored{}
 	var accepted []*Memory
+	stamp := s.stamper() // an imported memory keeps its source's date, not its events
 	index := map[*Memory]int{}
 	for i, m := range mems {
 		if m == nil {
@@ -154,7 +155,7 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems 
 			all = bestPerMemory(append(all, pool.similar(m, fp)...))
 			dup, rel := pick(s.checks.Thresholds, all)
 			if dup != nil {
-				items[i].Err = s.refuseDuplicate(tx, snap, m, dup)
+				items[i].Err = s.refuseDuplicateAt(tx, snap, m, dup, stamp())
 				continue
 			}
 			related[m] = rel
@@ -193,7 +194,7 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems 
 		if m.Source == SourceImport {
 			op = OpImport
 		}
-		tx.Record(Event{Time: m.Created, Op: op, ID: m.ID, Path: m.Path, Title: m.Title})
+		tx.Record(Event{Time: stamp(), Op: op, ID: m.ID, Path: m.Path, Title: m.Title})
 		r := &SaveResult{ID: m.ID, Title: m.Title, Project: m.Project, Path: m.Path}
 		if !o.noShortIDs {
 			r.ShortID = tx.ShortID(m.ID)

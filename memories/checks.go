@@ -10,6 +10,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/cortexmem/cortex/dedup"
 	"github.com/cortexmem/cortex/security"
@@ -219,10 +220,16 @@ func noteNames(related []scored) []string {
 }
 
 // refuseDuplicate records (when tx is not nil) and returns the refusal of a
-// duplicate.
+// duplicate m, made now: its creation time is the time of the refusal.
 func (s *Service) refuseDuplicate(tx Tx, snap Snapshot, m *Memory, dup *scored) error {
+	return s.refuseDuplicateAt(tx, snap, m, dup, m.Created)
+}
+
+// refuseDuplicateAt is refuseDuplicate of a memory dated otherwise (an
+// imported one keeps its source's date): the refusal is recorded at at.
+func (s *Service) refuseDuplicateAt(tx Tx, snap Snapshot, m *Memory, dup *scored, at time.Time) error {
 	if tx != nil {
-		tx.Record(Event{Time: m.Created, Op: OpReject, Rule: "duplicate", Ref: dup.entry.ID, Hash: textHash(m.Title, m.Body)})
+		tx.Record(Event{Time: at, Op: OpReject, Rule: "duplicate", Ref: dup.entry.ID, Hash: textHash(m.Title, m.Body)})
 	}
 	e := dup.entry
 	short := e.ID[:min(MinPrefix, len(e.ID))]

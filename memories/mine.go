@@ -178,6 +178,7 @@ func (s *Service) Mine(ctx context.Context, req MineRequest) (*MineResult, error
 }
 
 func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memory, compare []string, res *MineResult) error {
+	stamp := s.stamper()           // a mined note is dated by its transcript, not its events
 	renames := map[string]string{} // note name → the name links go to instead
 	current := make([]*Memory, len(notes))
 	pool := newMemoryPool()
@@ -273,7 +274,7 @@ func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memor
 		}
 		if changed {
 			res.Items[i].Outcome = MineUpdated
-			tx.Record(Event{Time: m.Updated, Op: OpUpdate, ID: m.ID, Path: m.Path, Title: m.Title})
+			tx.Record(Event{Time: stamp(), Op: OpUpdate, ID: m.ID, Path: m.Path, Title: m.Title})
 		} else {
 			res.Items[i].Outcome = MineUnchanged
 		}
@@ -285,7 +286,7 @@ func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memor
 		return err
 	}
 	for _, m := range created {
-		tx.Record(Event{Time: m.Created, Op: OpMine, ID: m.ID, Path: m.Path, Title: m.Title})
+		tx.Record(Event{Time: stamp(), Op: OpMine, ID: m.ID, Path: m.Path, Title: m.Title})
 	}
 	return nil
 }

@@ -51,6 +51,12 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 	if err := s.screen(ctx, m.Title, m.Body); err != nil {
 		return nil, err
 	}
+	// The time of the change: the memory's creation, unless the request
+	// dates it.
+	at := m.Created
+	if !req.Created.IsZero() {
+		at = s.eventTime()
+	}
 	var res *SaveResult
 	err = s.backend.Update(ctx, func(tx Tx) error {
 		// Compared under the write lock, so that two saves of one text at
@@ -60,13 +66,13 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 			return err
 		}
 		if dup != nil {
-			return s.refuseDuplicate(tx, tx, m, dup)
+			return s.refuseDuplicateAt(tx, tx, m, dup, at)
 		}
 		m.Related = noteNames(related)
 		if err := tx.Create(ctx, m); err != nil {
 			return err
 		}
-		tx.Record(Event{Time: m.Created, Op: OpSave, ID: m.ID, Path: m.Path, Title: m.Title})
+		tx.Record(Event{Time: at, Op: OpSave, ID: m.ID, Path: m.Path, Title: m.Title})
 		res = &SaveResult{ID: m.ID, ShortID: tx.ShortID(m.ID), Title: m.Title, Project: m.Project, Path: m.Path}
 		return nil
 	})

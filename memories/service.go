@@ -47,3 +47,19 @@ func NewService(b Backend, opts ...Option) *Service {
 	}
 	return s
 }
+
+// eventTime is the time an audit event records: the clock's, to the second,
+// when the change is made.
+func (s *Service) eventTime() time.Time { return s.now().UTC().Truncate(time.Second) }
+
+// stamper returns the event time of one operation: the clock is read once,
+// on first use, so that a batch's events share one time.
+func (s *Service) stamper() func() time.Time {
+	var at time.Time
+	return func() time.Time {
+		if at.IsZero() {
+			at = s.eventTime()
+		}
+		return at
+	}
+}

@@ -12,12 +12,25 @@ import (
 
 // Health is what `cortex doctor` reports about the store.
 type Health struct {
+	// Vault is the folder of notes checked (the cortex folder, symbolic links
+	// resolved); BuiltFrom the one the index says it was built from. An index
+	// of other notes is never in step, however well it agrees with itself.
+	Vault     string `json:"vault"`
+	BuiltFrom string `json:"built_from"`
 	// Notes is the number of readable notes in the catalog; Documents the
 	// number of documents in the full-text index. They must agree.
 	Notes     int    `json:"notes"`
 	Documents uint64 `json:"documents"`
 	// Pending counts vault changes the index has not taken in (0 when in step).
 	Pending int `json:"pending"`
+	// Mismatched counts notes the catalog does not hold as they are on disk,
+	// and records of notes that are gone, found by reading every folder and
+	// stat'ing every note: the check every command makes trusts folders whose
+	// time is as the catalog recorded, doctor trusts nothing.
+	Mismatched int `json:"mismatched"`
+	// Rebuilt counts what a first look found mismatched (see Mismatched),
+	// after which the index was rebuilt from the notes and checked again.
+	Rebuilt int `json:"rebuilt"`
 	// Broken lists notes that cannot be read, each with where and why.
 	Broken []string `json:"broken"`
 	// SharedIDs lists ids written in more than one note.
@@ -40,12 +53,32 @@ type SharedID struct {
 }
 
 // Check brings the index up to date and then verifies it against the vault.
-func (s *Store) Check(ctx context.Context) (h *Health, err error) {
+// An index that does not hold the notes as they are on disk is rebuilt from
+// them (the notes are the truth) and checked again.
+func (s *Store) Check(ctx context.Context) (*Health, error) {
 	rep, err := s.Sync(ctx)
 	if err != nil {
 		return nil, err
 	}
-	h = &Health{Sync: rep, Broken: []string{}, SharedIDs: []SharedID{}, Temps: []string{}}
+	h, err := s.check(ctx, rep)
+	if err != nil || h.Mismatched == 0 {
+		return h, err
+	}
+	if rep, err = s.Rebuild(ctx); err != nil {
+		return nil, err
+	}
+	after, err := s.check(ctx, rep)
+	if err != nil {
+		return nil, err
+	}
+	after.Rebuilt = h.Mismatched
+	return after, nil
+}
+
+// check verifies the index against the vault, after the sync that rep tells
+// of. It repairs the map of contents only when the index holds every note.
+func (s *Store) check(ctx context.Context, rep *SyncReport) (h *Health, err error) {
+	h = &Health{Sync: rep, Vault: s.idx.Source, Broken: []string{}, SharedIDs: []SharedID{}, Temps: []string{}}
 	rl, err := s.lockIndex(ctx, true)
 	if err != nil {
 		return nil, err
@@ -62,6 +95,9 @@ func (s *Store) Check(ctx context.Context) (h *Health, err error) {
 		return nil, err
 	}
 	defer closeCatalog(cat, &err)
+	if h.BuiltFrom, err = index.GenerationSource(gen); err != nil {
+		return nil, err
+	}
 	scan, err := s.scan(gen, cat, true)
 	if err != nil {
 		return nil, err
@@ -70,6 +106,9 @@ func (s *Store) Check(ctx context.Context) (h *Health, err error) {
 		h.Temps = append(h.Temps, s.v.VaultPath(t))
 	}
 	h.Pending = len(scan.Changed) + len(scan.Removed)
+	if h.Mismatched, err = s.mismatched(cat); err != nil {
+		return nil, err
+	}
 	if scan.Clean() && scan.Unsettled > 0 {
 		writtenAt := cat.WrittenAt
 		settle = func() { s.settle(ctx, gen, writtenAt, scan) }
@@ -100,7 +139,7 @@ func (s *Store) Check(ctx context.Context) (h *Health, err error) {
 	}
 	h.Notes = len(entries)
 	want := vault.RenderIndex(entries)
-	if got, err := os.ReadFile(s.v.IndexPath()); err != nil || !bytes.Equal(got, want) {
+	if got, err := os.ReadFile(s.v.IndexPath()); h.Mismatched == 0 && s.hasFolder() && (err != nil || !bytes.Equal(got, want)) {
 		if err := s.v.WriteIndex(want); err != nil {
 			return nil, err
 		}
@@ -117,5 +156,34 @@ func (s *Store) Check(ctx context.Context) (h *Health, err error) {
 	return h, err
 }
 
+// mismatched compares every note on disk with the catalog.
+func (s *Store) mismatched(cat *index.Catalog) (int, error) {
+	all, err := s.v.Scan(vault.NoKnown{}, vault.ScanOptions{StatNotes: true})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	onDisk := make(map[string]bool, len(all.Changed))
+	for _, f := range all.Changed {
+		onDisk[f.Path] = true
+		r, err := cat.Get(f.Path)
+		if err != nil {
+			return 0, err
+		}
+		if r == nil || r.Size != f.Size || r.MTime != f.MTime {
+			n++
+		}
+	}
+	err = cat.Records(func(r *index.Record) error {
+		if !onDisk[r.Path] {
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
 // InStep reports whether the index agrees with the vault.
-func (h *Health) InStep() bool { return h.Pending == 0 && uint64(h.Notes) == h.Documents }
+func (h *Health) InStep() bool {
+	return h.BuiltFrom == h.Vault && h.Pending == 0 && h.Mismatched == 0 && uint64(h.Notes) == h.Documents
+}

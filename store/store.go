@@ -10,10 +10,32 @@
 // rebuild) for the whole of their work; index.lock is shared by readers while they
 // use the index and taken exclusively by a writer only for the moment it changes
 // the index files. A full rebuild therefore never blocks readers while it builds.
+//
+// One state folder serves every vault a person uses (a second vault, a typo in
+// --vault, an MCP client with another CORTEX_VAULT), so what belongs to a vault
+// is kept apart, in a folder of its own named after the canonical path of the
+// vault's cortex folder (symbolic links resolved):
+//
+//	<state>/vaults/<vault name>-<hash>/index/   the index generations and CURRENT
+//	<state>/vaults/<vault name>-<hash>/*.lock   the locks of that index
+//	<state>/events.jsonl                        every vault's changes; each line names its vault
+//
+// An index indexes the notes of one folder and is trusted only for it: the
+// catalog's paths are relative to the cortex folder, and its folder times let
+// a scan skip folders that did not change, so an index shared by two vaults
+// once made one of them look empty. Each generation records the folder it was
+// built from, and one built from another (or made before generations said) is
+// rebuilt. The access log stays shared: it is keyed by memory id, which is
+// unique across vaults. The index folder of older versions, <state>/index/,
+// served whichever vault came; it is a cache, so it is not adopted: each vault
+// builds its own from its notes, and the old folder is removed once no older
+// process uses it.
 package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -36,6 +58,8 @@ const (
 	indexLockFile = "index.lock"
 	indexDir      = "index"
 	eventsFile    = "events.jsonl"
+	// vaultsDir holds one folder per vault (see the package comment).
+	vaultsDir = "vaults"
 	// racyWindow: a note or folder modified this close to the last catalog
 	// write is verified by content, since file times can be as coarse as two
 	// seconds.
@@ -48,7 +72,8 @@ const (
 // Options configure a Store.
 type Options struct {
 	Vault *vault.Vault
-	// StateDir holds the index, locks and the event log (never inside the vault).
+	// StateDir holds the event log and, in a folder per vault, the index and
+	// its locks (never inside the vault).
 	StateDir string
 	// LockTimeout bounds every wait for a lock.
 	LockTimeout time.Duration
@@ -71,14 +96,16 @@ type Options struct {
 
 // Store is the vault and its index.
 type Store struct {
-	v         *vault.Vault
-	idx       *index.Index
-	state     string
-	timeout   time.Duration
-	freshness time.Duration
-	now       func() time.Time
-	warn      func(string)
-	res       *resident // nil unless Options.Resident
+	v   *vault.Vault
+	idx *index.Index
+	// state is the state folder; vstate the vault's own folder in it, which
+	// holds the index and its locks.
+	state, vstate string
+	timeout       time.Duration
+	freshness     time.Duration
+	now           func() time.Time
+	warn          func(string)
+	res           *resident // nil unless Options.Resident
 }
 
 var _ memories.Backend = (*Store)(nil)
@@ -91,11 +118,16 @@ func Open(o Options) (*Store, error) {
 	if fi, err := os.Stat(o.StateDir); err == nil && !fi.IsDir() {
 		return nil, &memories.ArgError{Arg: "home", Rule: fmt.Sprintf("%s is a file; the state folder must be a folder", o.StateDir)}
 	}
-	if err := vault.MkdirAll(filepath.Join(o.StateDir, indexDir)); err != nil {
+	source, err := canonical(o.Vault.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("vault %s: %w", o.Vault.Root, err)
+	}
+	vstate := filepath.Join(o.StateDir, vaultsDir, vaultKey(source))
+	if err := vault.MkdirAll(filepath.Join(vstate, indexDir)); err != nil {
 		return nil, fmt.Errorf("state folder %s: %w", o.StateDir, err)
 	}
 	s := &Store{
-		v: o.Vault, idx: index.New(filepath.Join(o.StateDir, indexDir)), state: o.StateDir,
+		v: o.Vault, idx: index.New(filepath.Join(vstate, indexDir), source), state: o.StateDir, vstate: vstate,
 		timeout: o.LockTimeout, freshness: o.Freshness, now: o.Now, warn: o.Warn,
 	}
 	if o.Resident {
@@ -116,11 +148,61 @@ func Open(o Options) (*Store, error) {
 // Vault is the store's vault.
 func (s *Store) Vault() *vault.Vault { return s.v }
 
+// VaultState is the vault's own folder in the state folder: its index and
+// locks.
+func (s *Store) VaultState() string { return s.vstate }
+
+// canonical is the absolute path of p with symbolic links resolved, for as
+// much of it as exists (a cortex folder not yet created is named as it will
+// be), so that two spellings of one folder share one index.
+func canonical(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err == nil {
+		return real, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	parent := filepath.Dir(abs)
+	if parent == abs {
+		return abs, nil
+	}
+	rp, err := canonical(parent)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(rp, filepath.Base(abs)), nil
+}
+
+// vaultKey names a vault's folder in the state folder: the vault's folder
+// name, for a person looking, and a hash of the cortex folder's canonical
+// path, which tells vaults apart.
+func vaultKey(source string) string {
+	name := []byte(filepath.Base(filepath.Dir(source)))
+	for i, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			name[i] = '_'
+		}
+	}
+	if len(name) > 32 {
+		name = name[:32]
+	}
+	if len(name) == 0 || name[0] == '.' {
+		name = append([]byte("vault"), name...)
+	}
+	sum := sha256.Sum256([]byte(source))
+	return string(name) + "-" + hex.EncodeToString(sum[:8])
+}
+
 // EventLog is the path of the audit log.
 func (s *Store) EventLog() string { return filepath.Join(s.state, eventsFile) }
 
 func (s *Store) lockWrite(ctx context.Context) (*vault.Lock, error) {
-	return vault.Acquire(ctx, filepath.Join(s.state, writeLockFile), s.timeout)
+	return vault.Acquire(ctx, filepath.Join(s.vstate, writeLockFile), s.timeout)
 }
 
 func (s *Store) lockIndex(ctx context.Context, shared bool) (*vault.Lock, error) {
@@ -128,7 +210,7 @@ func (s *Store) lockIndex(ctx context.Context, shared bool) (*vault.Lock, error)
 		// This process's own lingering reader would keep its writer out.
 		s.res.drop()
 	}
-	p := filepath.Join(s.state, indexLockFile)
+	p := filepath.Join(s.vstate, indexLockFile)
 	if shared {
 		return vault.AcquireShared(ctx, p, s.timeout)
 	}
@@ -194,6 +276,9 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 			}
 			if err == nil && scan.full && scan.Clean() && scan.Unsettled > 0 {
 				s.settle(ctx, gen, writtenAt, scan)
+			}
+			if err == nil {
+				s.cleanIndexIfIdle(gen, false)
 			}
 			return err
 		}
@@ -266,7 +351,7 @@ type check struct {
 // that later scans trust them. It is an optimisation: it gives up at once when a
 // writer is at work or the catalog changed since the check.
 func (s *Store) settle(ctx context.Context, gen string, writtenAt int64, scan *check) {
-	wl, err := vault.TryAcquire(filepath.Join(s.state, writeLockFile))
+	wl, err := vault.TryAcquire(filepath.Join(s.vstate, writeLockFile))
 	if err != nil || wl == nil {
 		return
 	}
@@ -305,13 +390,66 @@ func (s *Store) markChecked(stamp string, t time.Time) {
 
 // cleanTempsIfIdle removes leftover temporary files when no writer is at work.
 func (s *Store) cleanTempsIfIdle(temps []string) {
-	l, err := vault.TryAcquire(filepath.Join(s.state, writeLockFile))
+	l, err := vault.TryAcquire(filepath.Join(s.vstate, writeLockFile))
 	if err != nil || l == nil {
 		return
 	}
 	defer l.Release()
 	if err := s.v.CleanTemps(temps); err != nil {
 		s.warn(fmt.Sprintf("could not remove leftover temporary files: %v", err))
+	}
+}
+
+// cleanIndexIfIdle removes what the index folder holds besides the live
+// generation gen — old generations, builds a killed process abandoned,
+// temporary files — when no one uses them: no writer may be building a
+// generation (the write lock is free, or the caller holds it: haveWrite) and
+// no reader may be inside one (the index lock can be taken exclusively). It
+// never waits: when either is busy, a later command cleans up.
+func (s *Store) cleanIndexIfIdle(gen string, haveWrite bool) {
+	if stale, err := s.idx.Stale(gen); err != nil || len(stale) == 0 {
+		return
+	}
+	if !haveWrite {
+		wl, err := vault.TryAcquire(filepath.Join(s.vstate, writeLockFile))
+		if err != nil || wl == nil {
+			return
+		}
+		defer wl.Release()
+	}
+	il, err := vault.TryAcquire(filepath.Join(s.vstate, indexLockFile))
+	if err != nil || il == nil {
+		return
+	}
+	defer il.Release()
+	// Read again under the locks: the generation published last is live.
+	if cur, err := s.idx.Current(); err == nil {
+		s.idx.RemoveOthers(cur)
+	}
+}
+
+// removeLegacy removes the index folder of versions that kept one index for
+// every vault (<state>/index/; see the package comment), once no process of
+// such a version uses it: that takes its write lock and then its index lock,
+// without waiting. The caller holds the vault's write lock, so two stores do
+// not try at once.
+func (s *Store) removeLegacy() {
+	dir := filepath.Join(s.state, indexDir)
+	if _, err := os.Lstat(dir); err != nil {
+		return
+	}
+	wl, err := vault.TryAcquire(filepath.Join(s.state, writeLockFile))
+	if err != nil || wl == nil {
+		return
+	}
+	defer wl.Release()
+	il, err := vault.TryAcquire(filepath.Join(s.state, indexLockFile))
+	if err != nil || il == nil {
+		return
+	}
+	defer il.Release()
+	if err := os.RemoveAll(dir); err != nil {
+		s.warn(fmt.Sprintf("could not remove the index of an older cortex: %v", err))
 	}
 }
 
@@ -323,6 +461,9 @@ func (s *Store) load() (string, *index.Catalog, error) {
 		return "", nil, err
 	}
 	if err := index.CheckGeneration(gen); err != nil {
+		return "", nil, err
+	}
+	if err := s.idx.CheckSource(gen); err != nil {
 		return "", nil, err
 	}
 	cat, err := index.LoadCatalog(gen)
@@ -351,7 +492,10 @@ func hash(data []byte) uint64 {
 
 // SyncReport counts what a sync or rebuild did.
 type SyncReport struct {
-	Full    bool     `json:"full"`
+	Full bool `json:"full"`
+	// Reason says why a rebuild nobody asked for was needed: no index yet
+	// for this vault, a damaged one, one built from another vault.
+	Reason  string   `json:"reason,omitempty"`
 	Added   int      `json:"added"`
 	Updated int      `json:"updated"`
 	Removed int      `json:"removed"`
@@ -413,8 +557,10 @@ func (s *Store) begin(ctx context.Context, full bool) (*writeState, error) {
 		if !needsRebuild(err) {
 			return nil, err
 		}
-		return s.rebuild(ctx)
+		return s.rebuildFor(ctx, err)
 	}
+	s.cleanIndexIfIdle(gen, true)
+	s.removeLegacy()
 	observed := s.now()
 	scan, err := s.scan(gen, cat, full)
 	if err != nil {
@@ -438,7 +584,7 @@ func (s *Store) begin(ctx context.Context, full bool) (*writeState, error) {
 		if st.report, err = s.apply(ctx, st, scan); err != nil {
 			_ = cat.Close()
 			if needsRebuild(err) {
-				return s.rebuild(ctx)
+				return s.rebuildFor(ctx, err)
 			}
 			return nil, err
 		}
@@ -596,6 +742,9 @@ func (s *Store) compact(ctx context.Context, st *writeState) (err error) {
 // spliced into the file as it is; otherwise, or when the file is not as cortex
 // left it, the whole map is rendered again.
 func (s *Store) writeMap(cat *index.Catalog, recs map[string]*index.Record) error {
+	if !s.hasFolder() {
+		return nil
+	}
 	if len(recs) > 0 && len(recs) <= spliceMax {
 		data, err := os.ReadFile(s.v.IndexPath())
 		if err == nil {
@@ -632,12 +781,45 @@ func (s *Store) writeMap(cat *index.Catalog, recs map[string]*index.Record) erro
 	if err != nil {
 		return err
 	}
-	return s.v.WriteIndex(vault.RenderIndex(entries))
+	return s.writeIndexFile(vault.RenderIndex(entries))
+}
+
+// hasFolder reports whether the vault's cortex folder exists. The map of
+// contents is written only into one that does: a command that only reads
+// never creates the folder (nor, through it, a vault), and a folder a person
+// deleted is not brought back to hold an empty map. A write creates the
+// folder with its first note.
+func (s *Store) hasFolder() bool {
+	fi, err := os.Stat(s.v.Dir)
+	return err == nil && fi.IsDir()
+}
+
+// writeIndexFile writes the map of contents when the cortex folder exists.
+func (s *Store) writeIndexFile(data []byte) error {
+	if !s.hasFolder() {
+		return nil
+	}
+	return s.v.WriteIndex(data)
 }
 
 // spliceMax is the most changes spliced into the map of contents; more are
 // rendered afresh.
 const spliceMax = 16
+
+// rebuildFor rebuilds the index because of why, a load error, and says so in
+// the report.
+func (s *Store) rebuildFor(ctx context.Context, why error) (*writeState, error) {
+	st, err := s.rebuild(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if errors.Is(why, index.ErrNoCatalog) {
+		st.report.Reason = "there was no index of this vault yet"
+	} else {
+		st.report.Reason = why.Error()
+	}
+	return st, nil
+}
 
 // rebuild indexes the whole vault into a new generation and publishes it. The
 // caller holds the write lock and closes the state's catalog.
@@ -743,10 +925,11 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 		_ = cat.Close()
 		return nil, err
 	}
-	if err := s.v.WriteIndex(vault.RenderIndex(entries)); err != nil {
+	if err := s.writeIndexFile(vault.RenderIndex(entries)); err != nil {
 		s.warn(fmt.Sprintf("map of contents not updated: %v", err))
 	}
 	s.markChecked(filepath.Join(gen, checkedFile), observed)
+	s.removeLegacy()
 	rep.Added = len(recs)
 	rep.Notes = len(entries)
 	return &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: rep}, nil

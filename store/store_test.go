@@ -384,7 +384,7 @@ func TestIndexIsRebuiltWhenMissingOrCorrupt(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t, 0)
 			m := e.save("The lemur island bridge is closed for repairs", "p")
-			c.break_(t, e.home)
+			c.break_(t, e.st.VaultState())
 			e.open(0)
 			if got := e.recall("lemur"); !cmp.Equal(got, []string{m.ID}) {
 				t.Errorf("after the index was %s: recall = %v", c.name, got)
@@ -397,7 +397,7 @@ func TestIndexIsRebuiltWhenMissingOrCorrupt(t *testing.T) {
 func TestRebuildSwapsGenerations(t *testing.T) {
 	e := newEnv(t, 0)
 	e.save("The flamingo lagoon is drained in winter", "p")
-	before, _ := filepath.Glob(filepath.Join(e.home, "index", "gen-*"))
+	before, _ := filepath.Glob(filepath.Join(e.st.VaultState(), "index", "gen-*"))
 	rep, err := e.st.Rebuild(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -405,7 +405,7 @@ func TestRebuildSwapsGenerations(t *testing.T) {
 	if !rep.Full || rep.Notes != 1 {
 		t.Errorf("report = %+v", rep)
 	}
-	after, _ := filepath.Glob(filepath.Join(e.home, "index", "gen-*"))
+	after, _ := filepath.Glob(filepath.Join(e.st.VaultState(), "index", "gen-*"))
 	if len(after) != 1 || (len(before) == 1 && before[0] == after[0]) {
 		t.Errorf("generations before %v, after %v: want one new generation", before, after)
 	}
@@ -430,7 +430,7 @@ func TestManySingleSavesKeepSegmentsFew(t *testing.T) {
 	for i := 0; i < 30; i++ {
 		e.save(fmt.Sprintf("Enclosure %d cleaning schedule is every %d days", i, i+2), "zoo")
 	}
-	zaps, _ := filepath.Glob(filepath.Join(e.home, "index", "gen-*", "bleve", "store", "*.zap"))
+	zaps, _ := filepath.Glob(filepath.Join(e.st.VaultState(), "index", "gen-*", "bleve", "store", "*.zap"))
 	if len(zaps) > 12 {
 		t.Errorf("%d segment files after 30 saves; merging should keep them few", len(zaps))
 	}
@@ -523,7 +523,7 @@ func TestFullCheckSettlesRecentChanges(t *testing.T) {
 	e := newEnv(t, 0)
 	e.save("The aquarium pump is checked every morning", "zoo")
 	journal := func() string {
-		files, _ := filepath.Glob(filepath.Join(e.home, "index", "gen-*", "catalog.journal"))
+		files, _ := filepath.Glob(filepath.Join(e.st.VaultState(), "index", "gen-*", "catalog.journal"))
 		if len(files) != 1 {
 			t.Fatalf("journals: %v", files)
 		}

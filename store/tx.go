@@ -216,7 +216,7 @@ func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, event
 	if before != nil {
 		run(1, func() error { return s.writeMap(before, recs) })
 	}
-	run(2, func() error { return vault.AppendEvents(s.EventLog(), events) })
+	run(2, func() error { return vault.AppendEvents(s.EventLog(), s.stamp(events)) })
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {
 		return err
@@ -301,5 +301,13 @@ func (t *tx) Record(ev memories.Event) { t.events = append(t.events, ev) }
 // Log implements memories.Backend: one event appended to the audit log, with no
 // lock (an append of one line is atomic).
 func (s *Store) Log(_ context.Context, ev memories.Event) error {
-	return vault.AppendEvents(s.EventLog(), []memories.Event{ev})
+	return vault.AppendEvents(s.EventLog(), s.stamp([]memories.Event{ev}))
+}
+
+// stamp names the store's vault in events bound for the shared log.
+func (s *Store) stamp(events []memories.Event) []memories.Event {
+	for i := range events {
+		events[i].Vault = s.v.Root
+	}
+	return events
 }

@@ -18,7 +18,10 @@ func newDoctorCmd(a *app) *cobra.Command {
 		Short: "Check the vault, the index and the configuration",
 		Long: `Doctor brings the index up to date, then checks that it agrees with the vault,
 and lists notes cortex cannot read, ids shared by several notes, and leftover
-temporary files. It exits with 1 when the index disagrees with the vault.`,
+temporary files. It trusts nothing the index remembers: it checks that the
+index was built from this vault, reads every folder and compares every note;
+an index that does not hold the notes as they are is rebuilt from them. It
+exits with 1 when the index still disagrees with the vault.`,
 		Args: args(0, 0, "takes no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDoctor(cmd.Context(), a)
@@ -30,6 +33,7 @@ type doctorJSON struct {
 	Vault      string        `json:"vault"`
 	Folder     string        `json:"folder"`
 	State      string        `json:"state"`
+	VaultState string        `json:"vault_state"`
 	ConfigFile string        `json:"config_file"`
 	ConfigUsed bool          `json:"config_found"`
 	Healthy    bool          `json:"healthy"`
@@ -52,7 +56,7 @@ func runDoctor(ctx context.Context, a *app) error {
 	found := !errors.Is(cerr, fs.ErrNotExist)
 	if a.asJSON {
 		if err := a.printJSON(doctorJSON{
-			Vault: s.Vault, Folder: s.VaultFolder, State: s.Home, ConfigFile: s.ConfigFile,
+			Vault: s.Vault, Folder: s.VaultFolder, State: s.Home, VaultState: a.store.VaultState(), ConfigFile: s.ConfigFile,
 			ConfigUsed: found, Healthy: h.InStep(), Health: h,
 		}); err != nil {
 			return err
@@ -60,17 +64,26 @@ func runDoctor(ctx context.Context, a *app) error {
 	} else {
 		w := a.stdout
 		fmt.Fprintf(w, "  vault       %s (cortex writes only in %s/)\n", s.Vault, s.VaultFolder)
-		fmt.Fprintf(w, "  state       %s\n", s.Home)
+		fmt.Fprintf(w, "  state       %s (this vault's index: %s)\n", s.Home, a.store.VaultState())
 		if found {
 			fmt.Fprintf(w, "  config      %s\n", s.ConfigFile)
 		} else {
 			fmt.Fprintf(w, "  config      %s (not found: defaults in use)\n", s.ConfigFile)
 		}
-		if h.InStep() {
+		if r := h.Sync; r != nil && r.Full && r.Reason != "" {
+			fmt.Fprintf(w, "! index       rebuilt from the notes: %s\n", r.Reason)
+		}
+		if h.Rebuilt > 0 {
+			fmt.Fprintf(w, "! index       %d notes were not indexed as they are on disk; rebuilt from the notes\n", h.Rebuilt)
+		}
+		switch {
+		case h.InStep():
 			fmt.Fprintf(w, "✓ index       %d notes, in step with the vault\n", h.Notes)
-		} else {
-			fmt.Fprintf(w, "✗ index       %d notes in the catalog, %d documents in the full-text index, %d changes not indexed\n",
-				h.Notes, h.Documents, h.Pending)
+		case h.BuiltFrom != h.Vault:
+			fmt.Fprintf(w, "✗ index       built from %s, not from this vault (%s)\n", h.BuiltFrom, h.Vault)
+		default:
+			fmt.Fprintf(w, "✗ index       %d notes in the catalog, %d documents in the full-text index, %d changes not indexed, %d notes not as on disk\n",
+				h.Notes, h.Documents, h.Pending, h.Mismatched)
 		}
 		if len(h.Broken) == 0 {
 			fmt.Fprintln(w, "✓ notes       every note can be read")

@@ -35,6 +35,10 @@ func TestScripts(t *testing.T) {
 			"jsonvar": jsonvar, "edit": edit, "sleep": sleep,
 		},
 		Setup: func(env *testscript.Env) error {
+			// The vault exists, as a person's does: cortex never creates one.
+			if err := os.Mkdir(filepath.Join(env.WorkDir, "vault"), 0o700); err != nil && !os.IsExist(err) {
+				return err
+			}
 			env.Setenv("CORTEX_VAULT", filepath.Join(env.WorkDir, "vault"))
 			env.Setenv("CORTEX_HOME", filepath.Join(env.WorkDir, "state"))
 			env.Setenv("CORTEX_CONFIG", filepath.Join(env.WorkDir, "config.yaml"))

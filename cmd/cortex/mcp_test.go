@@ -228,6 +228,9 @@ func TestLoopback(t *testing.T) {
 // through it.
 func TestMCPOverHTTP(t *testing.T) {
 	dir := t.TempDir()
+	if err := os.Mkdir(dir+"/vault", 0o700); err != nil {
+		t.Fatal(err)
+	}
 	env := map[string]string{"CORTEX_VAULT": dir + "/vault", "CORTEX_HOME": dir + "/state", "CORTEX_CONFIG": dir + "/c.yaml", "HOME": dir}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

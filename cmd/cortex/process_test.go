@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -39,6 +41,9 @@ func cortexBin(t *testing.T) (string, []string, string) {
 		t.Skipf("cannot link the test binary: %v", err)
 	}
 	root := filepath.Join(dir, "vault")
+	if err := os.Mkdir(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	// A machine busy with other tests can be slow: wait for locks longer than
 	// the default, so the test checks correctness, not speed.
 	config := filepath.Join(dir, "config.yaml")
@@ -235,8 +240,12 @@ func TestArgumentErrors(t *testing.T) {
 			t.Log("root ignores folder permissions; the read-only case needs Linux's /sys")
 			readOnly = ""
 		} else {
-			readOnly = "/sys/cortex-test-vault" // not writable, even by root
+			readOnly = "/sys" // not writable, even by root
 		}
+	}
+	v1 := filepath.Join(dir, "v1")
+	if err := os.Mkdir(v1, 0o700); err != nil {
+		t.Fatal(err)
 	}
 	cases := []struct {
 		name     string
@@ -246,9 +255,10 @@ func TestArgumentErrors(t *testing.T) {
 		stderr   string
 		notExist string
 	}{
-		{"title with a newline", filepath.Join(dir, "v1"), []string{"save", "--title", "two\nlines", "Content that is long enough to save"}, exitUsage, "cortex: title: must be one line\n", filepath.Join(dir, "v1")},
-		{"reason with a newline", filepath.Join(dir, "v1"), []string{"supersede", "01m80txm7zzz", "--reason", "a\nb"}, exitUsage, "cortex: reason: must be one line of UTF-8 text\n", ""},
+		{"title with a newline", v1, []string{"save", "--title", "two\nlines", "Content that is long enough to save"}, exitUsage, "cortex: title: must be one line\n", filepath.Join(v1, "cortex")},
+		{"reason with a newline", v1, []string{"supersede", "01m80txm7zzz", "--reason", "a\nb"}, exitUsage, "cortex: reason: must be one line of UTF-8 text\n", filepath.Join(v1, "cortex")},
 		{"read-only vault", readOnly, []string{"save", "Content that is long enough to save"}, exitInternal, "(is the vault or state folder read-only?)", ""},
+		{"missing vault", filepath.Join(dir, "missing"), []string{"save", "Content that is long enough to save"}, exitUsage, "does not exist", filepath.Join(dir, "missing")},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -266,5 +276,93 @@ func TestArgumentErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestKilledRebuildLeavesOneGeneration kills `cortex reindex --full` at random
+// moments; the generations the killed rebuilds were building must be gone
+// after the next command, which must answer from the live one. It runs 6
+// kills; CORTEX_CRASH_TRIALS=N runs N.
+func TestKilledRebuildLeavesOneGeneration(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGKILL")
+	}
+	trials := 6
+	if s := os.Getenv("CORTEX_CRASH_TRIALS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("CORTEX_CRASH_TRIALS=%q is not a positive number", s)
+		}
+		trials = n
+	}
+	bin, env, root := cortexBin(t)
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	// Enough notes that a rebuild takes a while to be killed in.
+	if _, err := bench.WriteVault(root, 400, 7, time.Now().Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := runCortex(t, bin, env, "save", "--project", "crash", "The walrus tank filter is rinsed every second Tuesday"); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := runCortex(t, bin, env, "reindex", "--full"); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	indexDir := func() string {
+		dirs, _ := filepath.Glob(filepath.Join(filepath.Dir(root), "state", "vaults", "*", "index"))
+		if len(dirs) != 1 {
+			t.Fatalf("index folders: %v, want one", dirs)
+		}
+		return dirs[0]
+	}
+	// check asserts the index folder holds the pointer and the generation
+	// it names, nothing else, and that recall answers.
+	check := func(after string) {
+		t.Helper()
+		out, err := runCortex(t, bin, env, "recall", "walrus", "filter")
+		if err != nil {
+			t.Fatalf("%s: the next command failed: %v", after, err)
+		}
+		if !strings.Contains(out, "walrus tank filter") {
+			t.Errorf("%s: recall does not find the memory:\n%s", after, out)
+		}
+		dir := indexDir()
+		cur, err := os.ReadFile(filepath.Join(dir, "CURRENT"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		des, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, de := range des {
+			got = append(got, de.Name())
+		}
+		if want := []string{"CURRENT", strings.TrimSpace(string(cur))}; !slices.Equal(got, want) {
+			t.Errorf("%s: the index folder holds %v, want only %v", after, got, want)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < trials; i++ {
+		cmd := exec.Command(bin, "reindex", "--full")
+		cmd.Env = env
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Anywhere from start-up to a little past a whole rebuild.
+		time.Sleep(time.Duration(rng.Int64N(int64(took) * 5 / 4)))
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		// Killed rebuilds pile up until a command runs.
+		if i%3 == 2 || i == trials-1 {
+			check(fmt.Sprintf("after kill %d", i+1))
+		}
+	}
+	if _, err := runCortex(t, bin, env, "doctor"); err != nil {
+		t.Errorf("doctor after the kills: %v", err)
 	}
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -34,6 +36,9 @@ type app struct {
 	settings *config.Settings
 	store    *store.Store
 	svc      *memories.Service
+	// newFolder is cortex's folder in the vault when it did not exist as
+	// the store was opened: a command that creates it says so.
+	newFolder string
 }
 
 // run is the whole program: it parses args, runs one command and returns the exit
@@ -45,10 +50,23 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	if err := root.ExecuteContext(ctx); err != nil {
+	err := root.ExecuteContext(ctx)
+	a.announceFolder()
+	if err != nil {
 		return report(err, a.asJSON, stdout, stderr)
 	}
 	return exitOK
+}
+
+// announceFolder tells the person when a command created cortex's folder in
+// their vault, which happens once per vault, with the first memory written.
+func (a *app) announceFolder() {
+	if a.newFolder == "" {
+		return
+	}
+	if fi, err := os.Stat(a.newFolder); err == nil && fi.IsDir() {
+		fmt.Fprintf(a.stderr, "cortex: created %s for cortex's notes in the vault %s\n", a.newFolder, a.settings.Vault)
+	}
 }
 
 func newRootCmd(a *app) *cobra.Command {
@@ -126,9 +144,15 @@ func (a *app) open() (*memories.Service, error) {
 	if err := a.resolve(); err != nil {
 		return nil, err
 	}
+	if err := config.CheckVault(a.settings); err != nil {
+		return nil, err
+	}
 	v, err := vault.New(a.settings.Vault, a.settings.VaultFolder)
 	if err != nil {
 		return nil, err
+	}
+	if _, err := os.Stat(v.Dir); errors.Is(err, fs.ErrNotExist) {
+		a.newFolder = v.Dir
 	}
 	st, err := store.Open(store.Options{
 		Vault: v, StateDir: a.settings.Home, LockTimeout: a.settings.LockTimeout, Freshness: a.settings.Freshness,
