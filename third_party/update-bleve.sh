@@ -128,7 +128,7 @@ if [ "$check" = 1 ]; then
 	echo "update-bleve.sh: third_party/bleve differs from $MODULE@$version plus third_party/bleve-patches" >&2
 	echo "  (A: only in the re-created tree, D: only in $target, M: differs):" >&2
 	sed "s|$new/||; s|$target/||" "$tmp/stat" >&2
-	git diff --no-index --no-renames -- "$target" "$new" | head -n 200 >&2 || true
+	git diff --no-index --no-renames --no-ext-diff -- "$target" "$new" | head -n 200 >&2 || true
 	echo "  change bleve only through a patch in third_party/bleve-patches, then run third_party/update-bleve.sh" >&2
 	exit 1
 fi
