@@ -7,7 +7,7 @@ RUNS     ?= 40
 FUZZTIME ?= 30s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build demo test test-short race bench bench-100k timing fuzz lint clean
+.PHONY: all build demo test test-short race bench bench-100k timing fuzz lint bleve-check clean
 
 all: build
 
@@ -49,10 +49,16 @@ fuzz:
 		done; \
 	done
 
-lint:
+lint: bleve-check
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '^third_party/'))" || (gofmt -l $$(git ls-files '*.go' | grep -v '^third_party/'); exit 1)
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+
+# third_party/bleve must be the pinned release plus third_party/bleve-patches,
+# nothing else. Fetches the release into the module cache (go.mod's replace
+# directive keeps go mod download from doing it).
+bleve-check:
+	GO=$(GO) sh third_party/update-bleve.sh --check
 
 clean:
 	rm -rf bin

@@ -1,0 +1,143 @@
+#!/bin/sh
+# update-bleve.sh re-creates third_party/bleve from the Go module cache: the
+# release's files cortex keeps (Go sources without tests, go.mod, go.sum and
+# every licence and notice file), then the patches in third_party/bleve-patches
+# applied in name order. See third_party/bleve/CORTEX-PATCHES.md.
+#
+# Usage: third_party/update-bleve.sh [--check] [--no-patches] [VERSION]
+#
+#   VERSION       the bleve release to copy; default: the version go.mod requires.
+#   --check       re-create into a temporary folder and compare it with
+#                 third_party/bleve; exit 1 on any difference. Changes nothing.
+#   --no-patches  copy the release without applying the patches (to redo a
+#                 patch that no longer applies).
+#
+# It needs sh, find, tar, git and go. The module is fetched with go mod download,
+# which is a no-op when the module cache already holds it.
+set -eu
+
+MODULE=github.com/blevesearch/bleve/v2
+GO=${GO:-go}
+
+usage() {
+	sed -n '7,14s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+check=0
+patches=1
+version=
+for arg in "$@"; do
+	case $arg in
+	--check) check=1 ;;
+	--no-patches) patches=0 ;;
+	-h | --help) usage ;;
+	-*)
+		echo "update-bleve.sh: unknown flag $arg" >&2
+		usage
+		;;
+	*)
+		if [ -n "$version" ]; then
+			echo "update-bleve.sh: one VERSION at most, got $version and $arg" >&2
+			usage
+		fi
+		version=$arg
+		;;
+	esac
+done
+if [ "$check" = 1 ] && [ "$patches" = 0 ]; then
+	echo "update-bleve.sh: --check compares the patched copy; it cannot take --no-patches" >&2
+	exit 2
+fi
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+target=third_party/bleve
+patchdir=$root/third_party/bleve-patches
+
+required=$("$GO" list -m -f '{{.Version}}' "$MODULE")
+if [ -z "$version" ]; then
+	version=$required
+fi
+case $version in
+v[0-9]*) ;;
+*)
+	echo "update-bleve.sh: VERSION must be a release such as v2.6.1, got $version" >&2
+	exit 2
+	;;
+esac
+
+# go.mod's replace directive keeps the build from downloading bleve, so fetch
+# the release itself (from the module cache when it is already there).
+if ! "$GO" mod download "$MODULE@$version"; then
+	echo "update-bleve.sh: cannot download $MODULE@$version" >&2
+	exit 1
+fi
+src=$("$GO" list -m -f '{{.Dir}}' "$MODULE@$version")
+if [ -z "$src" ] || [ ! -f "$src/go.mod" ]; then
+	echo "update-bleve.sh: $MODULE@$version is not in the module cache (got dir '$src')" >&2
+	exit 1
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+new=$tmp/bleve
+mkdir "$new"
+
+# The files kept: Go sources except tests, the command-line tool (cmd/) and the
+# integration tests (test/); go.mod and go.sum; licence and notice files
+# wherever they are. Docs, test data and embedded data files are left out.
+(
+	cd "$src"
+	find . -type f \( \
+		\( -name '*.go' ! -name '*_test.go' \) \
+		-o -name go.mod -o -name go.sum \
+		-o -name 'LICENSE*' -o -name 'LICENCE*' -o -name 'NOTICE*' -o -name 'COPYING*' \
+		\) ! -path './cmd/*' ! -path './test/*' ! -path '*/testdata/*' | LC_ALL=C sort
+) >"$tmp/files"
+(cd "$src" && tar -cf - -T "$tmp/files") | (cd "$new" && tar -xf -)
+# The module cache is read-only; the copy is an ordinary tree.
+find "$new" -type d -exec chmod 755 {} + && find "$new" -type f -exec chmod 644 {} +
+
+# cortex's own notes about the copy travel with it.
+if [ -f "$target/CORTEX-PATCHES.md" ]; then
+	cp "$target/CORTEX-PATCHES.md" "$new/CORTEX-PATCHES.md"
+fi
+
+applied=0
+if [ "$patches" = 1 ]; then
+	for p in "$patchdir"/*.patch; do
+		[ -f "$p" ] || continue
+		# The ceiling keeps git apply from finding a repository around the
+		# temporary folder: paths in the patch are relative to the module.
+		if ! (cd "$new" && GIT_CEILING_DIRECTORIES=$tmp git apply -p1 "$p"); then
+			echo "update-bleve.sh: $(basename "$p") does not apply to $MODULE@$version;" >&2
+			echo "  redo it by hand (see third_party/bleve/CORTEX-PATCHES.md); $target is unchanged" >&2
+			exit 1
+		fi
+		applied=$((applied + 1))
+	done
+fi
+
+if [ "$check" = 1 ]; then
+	if git diff --no-index --no-renames --exit-code --name-status -- "$target" "$new" >"$tmp/stat" 2>&1; then
+		echo "third_party/bleve matches $MODULE@$version with $applied patch(es)"
+		exit 0
+	fi
+	echo "update-bleve.sh: third_party/bleve differs from $MODULE@$version plus third_party/bleve-patches" >&2
+	echo "  (A: only in the re-created tree, D: only in $target, M: differs):" >&2
+	sed "s|$new/||; s|$target/||" "$tmp/stat" >&2
+	git diff --no-index --no-renames --no-ext-diff -- "$target" "$new" | head -n 200 >&2 || true
+	echo "  change bleve only through a patch in third_party/bleve-patches, then run third_party/update-bleve.sh" >&2
+	exit 1
+fi
+
+rm -rf "$target"
+mv "$new" "$target"
+echo "third_party/bleve is now $MODULE@$version$([ "$patches" = 1 ] && echo ' with the patches in third_party/bleve-patches' || echo ', unpatched')"
+if [ "$version" != "$required" ]; then
+	"$GO" mod edit -require="$MODULE@$version"
+	echo "go.mod now requires $MODULE@$version; next: go mod tidy, update the version in"
+	echo "third_party/bleve/CORTEX-PATCHES.md and README.md, then make lint test bench"
+fi
