@@ -45,7 +45,7 @@ type Options struct {
 
 // server holds what the tools share.
 type server struct {
-	svc *memories.Service
+	svc  *memories.Service
 	abs  func(string) string
 	warn func(string)
 	// mu runs one tool at a time: the service is cheap per call, and one

@@ -125,7 +125,7 @@ type stdioConn struct {
 	mu         sync.Mutex
 	pending    map[jsonrpc.ID]json.RawMessage // calls passed on, not yet answered: the id to answer with, nil for the SDK's own
 	surrogates map[string]jsonrpc.ID          // by the client's id as written
-	writing    int // answers being written
+	writing    int                            // answers being written
 	seq        uint64
 	idle       chan struct{} // closed when nothing is pending or being written, while draining
 }
