@@ -228,7 +228,7 @@ func (g *tokenGuard) current() ([]byte, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	fi, err := os.Stat(g.path)
-	if err == nil && g.stat != nil && os.SameFile(fi, g.stat) && fi.ModTime().Equal(g.stat.ModTime()) && fi.Size() == g.stat.Size() {
+	if err == nil && g.stat != nil && os.SameFile(fi, g.stat) && fi.ModTime().Equal(g.stat.ModTime()) && fi.Size() == g.stat.Size() && fi.Mode() == g.stat.Mode() {
 		return g.token, nil
 	}
 	token, err := readToken(g.path)

@@ -54,10 +54,20 @@ usual, and the server sees its changes on its next call.`,
 }
 
 func runMCP(ctx context.Context, a *app, o mcpOptions) error {
-	var ln net.Listener
+	var (
+		ln      net.Listener
+		token   string
+		created bool
+	)
 	if o.http != "" {
 		addr, err := loopback(o.http)
 		if err != nil {
+			return err
+		}
+		if err := a.resolve(); err != nil {
+			return err
+		}
+		if token, created, err = mcp.LoadToken(a.settings.Home); err != nil {
 			return err
 		}
 		if ln, err = net.Listen("tcp", addr); err != nil {
@@ -74,10 +84,6 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 	srv := mcp.New(svc, mcp.Options{Version: buildVersion(), Abs: a.store.Vault().Abs, Warn: warn})
 	if ln == nil {
 		return mcp.ServeStdio(ctx, srv, a.stdin, a.stdout, mcp.StdioOptions{Warn: warn})
-	}
-	token, created, err := mcp.LoadToken(a.settings.Home)
-	if err != nil {
-		return err
 	}
 	if created {
 		fmt.Fprintf(a.stderr, "cortex: created the MCP token %s in %s; clients send it as \"Authorization: Bearer <token>\" ('cortex mcp token' prints it again)\n",
@@ -116,7 +122,7 @@ users can read.
 token from its next request on, so update your clients' configuration.`,
 		Example: `  cortex mcp token
   cortex mcp token --rotate
-  claude mcp add --transport http cortex http://127.0.0.1:7411/ --header "Authorization: Bearer $(cortex mcp token)"`,
+  claude mcp add --transport http --header "Authorization: Bearer $(cortex mcp token)" cortex http://127.0.0.1:7411/`,
 		Args: args(0, 0, "takes no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMCPToken(a, o)
