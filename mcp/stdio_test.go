@@ -486,3 +486,35 @@ func TestPanickingTool(t *testing.T) {
 		t.Errorf("warnings: %q", warned)
 	}
 }
+
+// TestProtocolErrorsReadable: the errors the SDK gives for malformed call
+// parameters, and the results of calls with odd arguments, never read like
+// Go's reflection ("<invalid reflect.Value>").
+func TestProtocolErrorsReadable(t *testing.T) {
+	w := serveWire(t, context.Background(), newServer(t, t.TempDir(), Options{Version: "test"}), StdioOptions{})
+	w.initialize()
+	params := []string{`{"name":5}`, `{"name":"memory_save","arguments":5}`, `{"name":"memory_save","arguments":[1]}`,
+		`{"name":"memory_save","arguments":null}`, `{}`, `[]`, `{"name":"nope"}`, `{"name":"memory_list","_meta":5}`,
+		`{"name":"memory_list","_meta":{"progressToken":null}}`}
+	for _, tool := range []string{"memory_recall", "recall", "memory_save", "memory_list", "memory_import", "supersede"} {
+		for _, arg := range []string{"query", "content", "project", "scope", "limit", "tags", "id", "source_path", "importance", "type", "since"} {
+			for _, v := range []string{"null", "[null]", "{}", "true", "1.5", `""`, "1e400"} {
+				params = append(params, `{"name":"`+tool+`","arguments":{"`+arg+`":`+v+`}}`)
+			}
+		}
+	}
+	for i, p := range params {
+		id := fmt.Sprint(i + 1)
+		w.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":` + p + `}`)
+		before, answer := w.until(id) // parseReply fails on "reflect"
+		if len(before) != 0 {
+			t.Errorf("%s: stray lines %v", p, before)
+		}
+		if answer.Error == nil && answer.Result == nil {
+			t.Errorf("%s: %s", p, answer.raw)
+		}
+	}
+	if err := w.finish(); err != nil {
+		t.Error(err)
+	}
+}

@@ -54,11 +54,7 @@ usual, and the server sees its changes on its next call.`,
 }
 
 func runMCP(ctx context.Context, a *app, o mcpOptions) error {
-	var (
-		ln      net.Listener
-		token   string
-		created bool
-	)
+	var ln net.Listener
 	if o.http != "" {
 		addr, err := loopback(o.http)
 		if err != nil {
@@ -67,8 +63,13 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 		if err := a.resolve(); err != nil {
 			return err
 		}
-		if token, created, err = mcp.LoadToken(a.settings.Home); err != nil {
+		token, created, err := mcp.LoadToken(a.settings.Home)
+		if err != nil {
 			return err
+		}
+		if created { // the one time the token is printed
+			fmt.Fprintf(a.stderr, "cortex: created the MCP token %s in %s; clients send it as \"Authorization: Bearer <token>\" ('cortex mcp token' prints it again)\n",
+				token, mcp.TokenPath(a.settings.Home))
 		}
 		if ln, err = net.Listen("tcp", addr); err != nil {
 			return fmt.Errorf("mcp: %w", err)
@@ -84,10 +85,6 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 	srv := mcp.New(svc, mcp.Options{Version: buildVersion(), Abs: a.store.Vault().Abs, Warn: warn})
 	if ln == nil {
 		return mcp.ServeStdio(ctx, srv, a.stdin, a.stdout, mcp.StdioOptions{Warn: warn})
-	}
-	if created {
-		fmt.Fprintf(a.stderr, "cortex: created the MCP token %s in %s; clients send it as \"Authorization: Bearer <token>\" ('cortex mcp token' prints it again)\n",
-			token, mcp.TokenPath(a.settings.Home))
 	}
 	fmt.Fprintf(a.stderr, "cortex: MCP over streamable HTTP at http://%s/\n", ln.Addr())
 	h := mcp.RequireToken(a.settings.Home, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil), warn)
