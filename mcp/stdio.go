@@ -58,10 +58,12 @@ func ServeStdio(ctx context.Context, srv *sdk.Server, in io.Reader, out io.Write
 	}
 	done := make(chan error, 1)
 	go func() { done <- ss.Wait() }()
+	why := "the client closed its input"
 	select {
 	case err := <-done:
 		return sessionEnd(err)
 	case <-ctx.Done():
+		why = "the server was asked to stop"
 		c.shutdown()
 	case <-c.ended:
 	}
@@ -78,7 +80,7 @@ func ServeStdio(ctx context.Context, srv *sdk.Server, in io.Reader, out io.Write
 	case <-time.After(time.Second):
 	}
 	if n := c.unanswered(); n > 0 {
-		o.Warn(fmt.Sprintf("%d call(s) still running %s after the client closed its input; exiting without their answers", n, o.Drain))
+		o.Warn(fmt.Sprintf("%d call(s) still running %s after %s; exiting without their answers", n, o.Drain, why))
 	}
 	return nil
 }
@@ -111,12 +113,12 @@ type stdioConn struct {
 	frames  chan frame // from the goroutine reading the input
 	readErr error      // why the input ended; set before frames is closed
 
-	stop     chan struct{} // closed by shutdown: read no more
-	stopOnce sync.Once
-	closed   chan struct{} // closed by Close
-	closeMu  sync.Once
-	ended    chan struct{} // closed once Read has given its last answer
-	endOnce  sync.Once
+	stop      chan struct{} // closed by shutdown: read no more
+	stopOnce  sync.Once
+	closed    chan struct{} // closed by Close
+	closeOnce sync.Once
+	ended     chan struct{} // closed once Read has given its last answer
+	endOnce   sync.Once
 
 	wmu  sync.Mutex // one writer: no two lines interleave
 	out  io.Writer
@@ -459,6 +461,6 @@ func (c *stdioConn) writeLine(data []byte) error {
 // Close implements sdk.Connection. Standard input and output stay open: they
 // are the process's.
 func (c *stdioConn) Close() error {
-	c.closeMu.Do(func() { close(c.closed) })
+	c.closeOnce.Do(func() { close(c.closed) })
 	return nil
 }
