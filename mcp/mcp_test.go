@@ -44,6 +44,24 @@ func newEnv(t *testing.T) *env {
 func newEnvAs(t *testing.T, client *mcp.Implementation) *env {
 	t.Helper()
 	root := t.TempDir()
+	srv := newServer(t, root, Options{Version: "test"})
+	ct, st2 := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	if _, err := srv.Connect(ctx, st2, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(client, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return &env{t: t, root: root, session: cs}
+}
+
+// newServer is the server over a throwaway vault in root: its home, vault and
+// state.
+func newServer(t *testing.T, root string, o Options) *mcp.Server {
+	t.Helper()
 	v, err := vault.New(filepath.Join(root, "vault"), "cortex")
 	if err != nil {
 		t.Fatal(err)
@@ -57,18 +75,8 @@ func newEnvAs(t *testing.T, client *mcp.Implementation) *env {
 		memories.WithClock(func() time.Time { clock = clock.Add(time.Minute); return clock }),
 		memories.WithIDGen(memories.NewULIDGen(rand.NewChaCha8([32]byte{1}))),
 		memories.WithImporter(&importer.Source{Options: importer.Options{Home: filepath.Join(root, "home")}}))
-	srv := New(svc, Options{Version: "test", Abs: v.Abs})
-	ct, st2 := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	if _, err := srv.Connect(ctx, st2, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(client, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	return &env{t: t, root: root, session: cs}
+	o.Abs = v.Abs
+	return New(svc, o)
 }
 
 // checkOutput holds a result's structured content to the output schema the

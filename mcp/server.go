@@ -16,6 +16,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"unicode"
@@ -37,12 +38,16 @@ type Options struct {
 	// Abs turns a note path relative to cortex's folder into an absolute one,
 	// for results.
 	Abs func(rel string) string
+	// Warn tells the person running the server about a failure they should
+	// see (a tool that crashed); nil drops it.
+	Warn func(string)
 }
 
 // server holds what the tools share.
 type server struct {
-	svc *memories.Service
-	abs func(string) string
+	svc  *memories.Service
+	abs  func(string) string
+	warn func(string)
 	// mu runs one tool at a time: the service is cheap per call, and one
 	// store per process keeps its cached state simple.
 	mu sync.Mutex
@@ -62,9 +67,12 @@ func New(svc *memories.Service, o Options) *mcp.Server {
 	if o.Abs == nil {
 		o.Abs = func(rel string) string { return rel }
 	}
+	if o.Warn == nil {
+		o.Warn = func(string) {}
+	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cortex", Title: "cortex memory", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	s := &server{svc: svc, abs: o.Abs}
+	s := &server{svc: svc, abs: o.Abs, warn: o.Warn}
 	for _, t := range tools {
 		t(srv, s)
 	}
@@ -76,7 +84,9 @@ func New(svc *memories.Service, o Options) *mcp.Server {
 // the SDK, so that every mistake reads "<argument>: <rule>". The call runs
 // one at a time, with the client's name in its context (clientFrom); its text
 // rendering goes beside the structured output. A failed call becomes a tool
-// result with isError and the message the CLI prints, never a protocol error.
+// result with isError and the message the CLI prints, never a protocol error;
+// a call that panics becomes one too, so that one bad call does not end the
+// server for the rest of the agent's session.
 func addTool[In, Out any](srv *mcp.Server, s *server, t *mcp.Tool, call func(context.Context, In) (Out, string, error)) {
 	in, ok := t.InputSchema.(*jsonschema.Schema)
 	if !ok {
@@ -88,18 +98,24 @@ func addTool[In, Out any](srv *mcp.Server, s *server, t *mcp.Tool, call func(con
 	}
 	tt := *t
 	tt.OutputSchema = out
-	srv.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	srv.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				s.warn(fmt.Sprintf("%s crashed: %v\n%s", t.Name, r, debug.Stack()))
+				res, err = errorResult(fmt.Errorf("%s: internal error: %v", t.Name, r)), nil
+			}
+		}()
 		var args In
 		if err := decodeArgs(t.Name, in, req.Params.Arguments, &args); err != nil {
 			return errorResult(err), nil
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		res, text, err := call(withClient(ctx, clientName(req.ClientInfo())), args)
+		result, text, err := call(withClient(ctx, clientName(req.ClientInfo())), args)
 		if err != nil {
 			return errorResult(err), nil
 		}
-		data, err := json.Marshal(res)
+		data, err := json.Marshal(result)
 		if err != nil {
 			return nil, fmt.Errorf("%s: encode the result: %w", t.Name, err)
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"time"
@@ -29,21 +28,28 @@ func newMCPCmd(a *app) *cobra.Command {
 memory_list, memory_import and supersede, over the same services as the CLI. By
 default it speaks MCP over standard input and output, as Claude Code, Codex,
 Cursor and Gemini CLI start it; standard output carries protocol only, and
-warnings go to standard error.
+warnings go to standard error. A malformed message is answered with a JSON-RPC
+error and the server goes on; when the client closes its input, the calls it
+has sent are answered before the server exits.
 
 With --http it serves streamable HTTP instead, on a loopback address only
-(127.0.0.1, ::1 or localhost); any other address is refused.
+(127.0.0.1, ::1 or localhost); any other address is refused. Every request
+must carry "Authorization: Bearer <token>": the token is created on the first
+--http start, kept in <home>/mcp-token (private to you) and printed then on
+standard error; 'cortex mcp token' prints it again.
 
 The server holds no lock while idle: a cortex command run beside it works as
 usual, and the server sees its changes on its next call.`,
 		Example: `  cortex mcp
-  cortex mcp --http 127.0.0.1:7411`,
+  cortex mcp --http 127.0.0.1:7411
+  cortex mcp token`,
 		Args: args(0, 0, "takes no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMCP(cmd.Context(), a, o)
 		},
 	}
 	cmd.Flags().StringVar(&o.http, "http", "", "serve streamable HTTP on this loopback address (host:port) instead of stdio")
+	cmd.AddCommand(newMCPTokenCmd(a))
 	return cmd
 }
 
@@ -53,6 +59,17 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 		addr, err := loopback(o.http)
 		if err != nil {
 			return err
+		}
+		if err := a.resolve(); err != nil {
+			return err
+		}
+		token, created, err := mcp.LoadToken(a.settings.Home)
+		if err != nil {
+			return err
+		}
+		if created { // the one time the token is printed
+			fmt.Fprintf(a.stderr, "cortex: created the MCP token %s in %s; clients send it as \"Authorization: Bearer <token>\" ('cortex mcp token' prints it again)\n",
+				token, mcp.TokenPath(a.settings.Home))
 		}
 		if ln, err = net.Listen("tcp", addr); err != nil {
 			return fmt.Errorf("mcp: %w", err)
@@ -64,12 +81,13 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	srv := mcp.New(svc, mcp.Options{Version: buildVersion(), Abs: a.store.Vault().Abs})
+	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
+	srv := mcp.New(svc, mcp.Options{Version: buildVersion(), Abs: a.store.Vault().Abs, Warn: warn})
 	if ln == nil {
-		return serveStdio(ctx, srv, a.stdin, a.stdout)
+		return mcp.ServeStdio(ctx, srv, a.stdin, a.stdout, mcp.StdioOptions{Warn: warn})
 	}
 	fmt.Fprintf(a.stderr, "cortex: MCP over streamable HTTP at http://%s/\n", ln.Addr())
-	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
+	h := mcp.RequireToken(a.settings.Home, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil), warn)
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
@@ -83,19 +101,61 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 	return nil
 }
 
-// serveStdio speaks MCP over in and out until the client closes its end.
-func serveStdio(ctx context.Context, srv *sdk.Server, in io.Reader, out io.Writer) error {
-	t := &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}}
-	err := srv.Run(ctx, t)
-	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
-		return nil
-	}
-	return fmt.Errorf("mcp: %w", err)
+type mcpTokenOptions struct {
+	rotate bool
 }
 
-type nopWriteCloser struct{ io.Writer }
+func newMCPTokenCmd(a *app) *cobra.Command {
+	var o mcpTokenOptions
+	cmd := &cobra.Command{
+		Use:   "token",
+		Short: "Print (or replace) the bearer token of the MCP server's HTTP transport",
+		Long: `token prints the token that 'cortex mcp --http' requires on every request as
+"Authorization: Bearer <token>", creating it if there is none yet. It lives in
+<home>/mcp-token, readable by you only; cortex refuses a token file that other
+users can read.
 
-func (nopWriteCloser) Close() error { return nil }
+--rotate replaces it with a new one: a server already running refuses the old
+token from its next request on, so update your clients' configuration.`,
+		Example: `  cortex mcp token
+  cortex mcp token --rotate
+  claude mcp add --transport http --header "Authorization: Bearer $(cortex mcp token)" cortex http://127.0.0.1:7411/`,
+		Args: args(0, 0, "takes no arguments"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMCPToken(a, o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.rotate, "rotate", false, "replace the token with a new one, and print it")
+	return cmd
+}
+
+func runMCPToken(a *app, o mcpTokenOptions) error {
+	if err := a.resolve(); err != nil {
+		return err
+	}
+	dir := a.settings.Home
+	var (
+		token   string
+		created bool
+		err     error
+	)
+	if o.rotate {
+		token, err = mcp.RotateToken(dir)
+	} else {
+		token, created, err = mcp.LoadToken(dir)
+	}
+	if err != nil {
+		return err
+	}
+	if a.asJSON {
+		return a.printJSON(map[string]any{"token": token, "path": mcp.TokenPath(dir), "created": created, "rotated": o.rotate})
+	}
+	if created {
+		fmt.Fprintf(a.stderr, "cortex: created the MCP token in %s\n", mcp.TokenPath(dir))
+	}
+	fmt.Fprintln(a.stdout, token)
+	return nil
+}
 
 // loopback checks that addr (host:port) is on a loopback interface.
 func loopback(addr string) (string, error) {
