@@ -116,45 +116,58 @@ func runScribeVerify(ctx context.Context, a *app, o scribeVerifyOptions) error {
 	if err := opt.Check(); err != nil {
 		return err
 	}
-	var files []scribe.File
-	if len(o.files) == 0 {
-		var err error
-		if files, _, err = scribe.Select(scribe.Selection{All: true, Env: a.scribeEnv()}); err != nil {
-			return err
-		}
-		if len(files) == 0 && !a.asJSON {
-			fmt.Fprintln(a.stdout, "No transcripts found (see cortex scribe sources).")
-			return nil
-		}
+	files, err := o.targets(a)
+	if err != nil {
+		return err
 	}
-	for _, f := range o.files {
-		files = append(files, scribe.File{Path: f})
+	if len(files) == 0 && !a.asJSON {
+		fmt.Fprintln(a.stdout, "No transcripts found (see cortex scribe sources).")
+		return nil
 	}
 	res, err := scribe.Verify(ctx, files, opt, func(v scribe.Verified) error {
-		switch {
-		case a.asJSON:
-		case v.Err != nil:
-			fmt.Fprintf(a.stdout, "%s: skipped: %v\n", v.Path, v.Err)
-		default:
-			printReport(a.stdout, &v.Report)
+		if !a.asJSON {
+			printVerified(a.stdout, &v)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	n := len(files)
+	n, what := len(files), scribePlural(len(files), "transcript", "transcripts")
 	if a.asJSON {
 		if err := a.printJSON(res); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(a.stdout, "%d %s: %d ok, %d failed\n", n, scribePlural(n, "transcript", "transcripts"), res.OK, res.Failed)
+		fmt.Fprintf(a.stdout, "%d %s: %d ok, %d failed\n", n, what, res.OK, res.Failed)
 	}
 	if res.Failed > 0 {
-		return fmt.Errorf("%d of %d %s failed verification", res.Failed, n, scribePlural(n, "transcript", "transcripts"))
+		return fmt.Errorf("%d of %d %s failed verification", res.Failed, n, what)
 	}
 	return nil
+}
+
+// targets are the files named, each to be recognised from its content, or
+// with none every transcript discovery finds.
+func (o scribeVerifyOptions) targets(a *app) ([]scribe.File, error) {
+	if len(o.files) == 0 {
+		files, _, err := scribe.Select(scribe.Selection{All: true, Env: a.scribeEnv()})
+		return files, err
+	}
+	var files []scribe.File
+	for _, f := range o.files {
+		files = append(files, scribe.File{Path: f})
+	}
+	return files, nil
+}
+
+// printVerified says what verify found of one file.
+func printVerified(w io.Writer, v *scribe.Verified) {
+	if v.Err != nil {
+		fmt.Fprintf(w, "%s: skipped: %v\n", v.Path, v.Err)
+		return
+	}
+	printReport(w, &v.Report)
 }
 
 func printReport(w io.Writer, r *transcript.Report) {
