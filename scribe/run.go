@@ -2,13 +2,9 @@ package scribe
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -16,12 +12,13 @@ import (
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/pipeline"
 	"github.com/cortexmem/cortex/transcript"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // File is a transcript to read and the adapter that reads it.
 type File struct {
-	Path    string
+	Path string
+	// Adapter reads the file; when nil, the one that recognises the
+	// file's first records does.
 	Adapter transcript.Adapter
 	// Final says the file is complete: a last line without a newline is a
 	// record. Otherwise the tool may still be writing it, and it waits for
@@ -40,7 +37,8 @@ type Runner struct {
 	// Run only prepares nodes.
 	Service *memories.Service
 	// StateDir, when set, keeps each file's read offset (offsets.json), so
-	// that a later run reads only the sessions whose files changed.
+	// that a later run reads only the sessions whose files changed. The
+	// caller names it: the state folder's layout is not scribe's to know.
 	StateDir string
 	// StateKey names what the offsets are of — the vault the notes go to —
 	// so that runs into another vault read everything again.
@@ -66,33 +64,6 @@ type RunResult struct {
 	Mine     *memories.MineResult `json:"mine,omitempty"`
 }
 
-// OffsetsFile is the name of the offsets file in the state folder, for a
-// runner's StateKey.
-func OffsetsFile(key string) string {
-	if key == "" {
-		return "offsets.json"
-	}
-	sum := sha256.Sum256([]byte(key))
-	return "offsets-" + hex.EncodeToString(sum[:6]) + ".json"
-}
-
-// offsets is the state a run keeps between runs: per transcript file, how far
-// it was read and the sessions it holds.
-type offsets struct {
-	Version int                  `json:"version"`
-	Files   map[string]fileState `json:"files"`
-}
-
-type fileState struct {
-	Source   transcript.SourceKind `json:"source"`
-	Size     int64                 `json:"size"`
-	MTime    int64                 `json:"mtime_ns"`
-	Offset   int64                 `json:"offset"`
-	Sessions []string              `json:"sessions"`
-}
-
-const offsetsVersion = 1
-
 // Run reads files (each session's files together: main, subagents, resumed
 // copies, merged in time order), prepares their nodes and, with a Service,
 // writes them to the vault as notes. With a StateDir, files unchanged since
@@ -100,147 +71,44 @@ const offsetsVersion = 1
 // that changed — and a changed file's session is read whole, so its notes are
 // rendered from everything the session holds; notes that already say it are
 // not written.
+//
+// Its stages, in order: the state is locked and loaded (openState); the
+// files are stat'd (statFiles) and those changed since the last run marked
+// (markChanged); they and the files sharing a session with them are read
+// (readSessions) and their events merged (mergeRead); the pipeline makes
+// nodes and sessions of them (Prepare), which go to the vault as notes
+// (MineToVault); last, the offsets of what was read are recorded
+// (recordOffsets).
 func (r *Runner) Run(ctx context.Context, files []File) (*RunResult, error) {
-	now := time.Now
-	if r.Now != nil {
-		now = r.Now
+	st, err := openState(ctx, r.StateDir, r.StateKey, r.lockTimeout())
+	if err != nil {
+		return nil, err
 	}
-	st := &offsets{Version: offsetsVersion, Files: map[string]fileState{}}
-	var statePath string
-	if r.StateDir != "" {
-		if err := vault.MkdirAll(r.StateDir); err != nil {
-			return nil, err
-		}
-		lock, err := vault.Acquire(ctx, filepath.Join(r.StateDir, "scribe.lock"), r.lockTimeout())
-		if err != nil {
-			return nil, err
-		}
-		defer lock.Release()
-		statePath = filepath.Join(r.StateDir, OffsetsFile(r.StateKey))
-		st = loadOffsets(statePath)
+	defer st.release()
+	rfs, err := statFiles(files)
+	if err != nil {
+		return nil, err
 	}
-
-	files = slices.Clone(files)
-	slices.SortStableFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
-	files = slices.CompactFunc(files, func(a, b File) bool { return a.Path == b.Path })
-	infos := make([]fs.FileInfo, len(files))
-	for i, f := range files {
-		fi, err := os.Stat(f.Path)
-		if err != nil {
-			return nil, fmt.Errorf("transcript %s: %w", f.Path, err)
-		}
-		infos[i] = fi
+	markChanged(rfs, st, r.now())
+	if err := readSessions(rfs, st.offsets); err != nil {
+		return nil, err
 	}
 	res := &RunResult{}
-	changed := make([]bool, len(files))
-	final := make([]bool, len(files))
-	for i, f := range files {
-		final[i] = f.Final || now().Sub(infos[i].ModTime()) >= SettleTime
-		old, ok := st.Files[f.Path]
-		changed[i] = statePath == "" || !ok || old.Source != f.Adapter.Source() || old.Size != infos[i].Size() ||
-			old.MTime != infos[i].ModTime().UnixNano() || final[i] && old.Offset < old.Size
-	}
-	// A changed file's sessions are read whole: every file that held one
-	// of them is read too.
-	touched := map[string]bool{}
-	for i, f := range files {
-		if changed[i] {
-			for _, s := range st.Files[f.Path].Sessions {
-				touched[s] = true
-			}
-		}
-	}
-	type parsed struct {
-		events []transcript.Event
-		pos    transcript.Position
-	}
-	out := make([]*parsed, len(files))
-	read := func(i int) error {
-		data, err := os.ReadFile(files[i].Path)
-		if err != nil {
-			return fmt.Errorf("transcript %s: %w", files[i].Path, err)
-		}
-		evs, pos := transcript.ParseBytes(files[i].Adapter, files[i].Path, data, final[i])
-		out[i] = &parsed{events: evs, pos: pos}
-		for _, e := range evs {
-			touched[string(e.Source)+"/"+e.SessionID] = true
-		}
-		return nil
-	}
-	for i := range files {
-		if changed[i] {
-			if err := read(i); err != nil {
-				return nil, err
-			}
-		}
-	}
-	for i, f := range files {
-		if out[i] != nil {
-			continue
-		}
-		for _, s := range st.Files[f.Path].Sessions {
-			if touched[s] {
-				if err := read(i); err != nil {
-					return nil, err
-				}
-				break
-			}
-		}
-	}
-	var streams [][]transcript.Event
-	for i, f := range files {
-		if out[i] == nil {
-			res.Unchanged = append(res.Unchanged, f.Path)
-			continue
-		}
-		res.Read = append(res.Read, f.Path)
-		streams = append(streams, out[i].events)
-	}
-	events, replayed := pipeline.Merge(streams...)
-	res.Events, res.Replayed = len(events), replayed
-	p := r.Pipeline
-	if p == nil {
-		p = pipeline.New()
-	}
-	res.Nodes = p.Prepare(events)
-	sessions := Sessions(events)
-	Redact(sessions, p)
-	res.Sessions = len(sessions)
+	prep := Prepare(r.pipeline(), mergeRead(rfs, res))
+	res.Nodes, res.Sessions = prep.Nodes, len(prep.Sessions)
 	if r.Service != nil {
-		notes := Render(res.Nodes, sessions)
-		mr, err := r.Service.Mine(ctx, memories.MineRequest{Notes: notes, DryRun: r.DryRun})
+		mr, err := MineToVault(ctx, r.Service, prep, r.DryRun)
 		if err != nil {
 			return nil, err
 		}
 		res.Mine = mr
 	}
-	if statePath == "" || r.DryRun {
+	if !st.kept() || r.DryRun {
 		return res, nil
 	}
-	for i, f := range files {
-		if out[i] == nil {
-			continue
-		}
-		seen := map[string]bool{}
-		var ss []string
-		for _, e := range out[i].events {
-			if k := string(e.Source) + "/" + e.SessionID; !seen[k] {
-				seen[k] = true
-				ss = append(ss, k)
-			}
-		}
-		slices.Sort(ss)
-		st.Files[f.Path] = fileState{
-			Source: f.Adapter.Source(), Size: infos[i].Size(), MTime: infos[i].ModTime().UnixNano(),
-			Offset: out[i].pos.Offset, Sessions: ss,
-		}
-	}
-	data, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
+	recordOffsets(rfs, st.offsets)
+	if err := st.save(); err != nil {
 		return nil, err
-	}
-	if err := vault.WriteFile(statePath, append(data, '\n')); err != nil {
-		return nil, fmt.Errorf("save transcript offsets: %w", err)
 	}
 	return res, nil
 }
@@ -252,18 +120,193 @@ func (r *Runner) lockTimeout() time.Duration {
 	return 10 * time.Second
 }
 
-// loadOffsets reads the offsets file; a missing or unreadable one is an empty
-// state (it is a cache: the next run reads everything, and writes nothing the
-// vault already has).
-func loadOffsets(path string) *offsets {
-	st := &offsets{Version: offsetsVersion, Files: map[string]fileState{}}
-	data, err := os.ReadFile(path)
+func (r *Runner) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+func (r *Runner) pipeline() *pipeline.Pipeline {
+	if r.Pipeline != nil {
+		return r.Pipeline
+	}
+	return pipeline.New()
+}
+
+// runFile is one file of a run and what the run learns of it.
+type runFile struct {
+	File
+	info fs.FileInfo
+	// changed says the file is not as the last run left it (or no state
+	// is kept): it is read.
+	changed bool
+	// final says its last line counts even without a newline: the file
+	// is complete or has settled.
+	final bool
+	// read says it was read, into events up to pos.
+	read   bool
+	events []transcript.Event
+	pos    transcript.Position
+}
+
+// statFiles orders files by path, drops repeats, and stats each: a file that
+// is gone is an error, as is one whose tool cannot be told.
+func statFiles(files []File) ([]runFile, error) {
+	files = slices.Clone(files)
+	slices.SortStableFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	files = slices.CompactFunc(files, func(a, b File) bool { return a.Path == b.Path })
+	out := make([]runFile, len(files))
+	for i, f := range files {
+		fi, err := os.Stat(f.Path)
+		if err != nil {
+			return nil, fmt.Errorf("transcript %s: %w", f.Path, err)
+		}
+		if f.Adapter == nil {
+			t, err := f.Open()
+			if err != nil {
+				return nil, err
+			}
+			f.Adapter = t.Adapter
+			t.Close()
+		}
+		out[i] = runFile{File: f, info: fi}
+	}
+	return out, nil
+}
+
+// markChanged marks the files whose size, time or tool differ from what
+// the offsets say (every file when no state is kept), and those that became
+// final since they were read short of their end.
+func markChanged(files []runFile, st *runState, now time.Time) {
+	for i := range files {
+		f := &files[i]
+		f.final = f.Final || now.Sub(f.info.ModTime()) >= SettleTime
+		old, ok := st.offsets.Files[f.Path]
+		f.changed = !st.kept() || !ok || old.Source != f.Adapter.Source() || old.Size != f.info.Size() ||
+			old.MTime != f.info.ModTime().UnixNano() || f.final && old.Offset < old.Size
+	}
+}
+
+// readSessions reads the changed files and, so that a changed session is
+// read whole, every other file that held one of their sessions last time or
+// holds one of the sessions read now.
+func readSessions(files []runFile, st *offsets) error {
+	touched := map[string]bool{}
+	for _, f := range files {
+		if f.changed {
+			for _, s := range st.Files[f.Path].Sessions {
+				touched[s] = true
+			}
+		}
+	}
+	for i := range files {
+		if files[i].changed {
+			if err := files[i].parse(touched); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range files {
+		f := &files[i]
+		if f.read {
+			continue
+		}
+		if slices.ContainsFunc(st.Files[f.Path].Sessions, func(s string) bool { return touched[s] }) {
+			if err := f.parse(touched); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// parse reads the file's events and marks their sessions touched.
+func (f *runFile) parse(touched map[string]bool) error {
+	data, err := os.ReadFile(f.Path)
 	if err != nil {
-		return st
+		return fmt.Errorf("transcript %s: %w", f.Path, err)
 	}
-	var got offsets
-	if err := json.Unmarshal(data, &got); err != nil || got.Version != offsetsVersion || got.Files == nil {
-		return st
+	f.events, f.pos = transcript.ParseBytes(f.Adapter, f.Path, data, f.final)
+	f.read = true
+	for _, e := range f.events {
+		touched[sessionOf(&e)] = true
 	}
-	return &got
+	return nil
+}
+
+// sessionOf is the key of an event's session in the offsets.
+func sessionOf(e *transcript.Event) string {
+	return string(e.Source) + "/" + e.SessionID
+}
+
+// mergeRead lists in res the files read and those left unchanged, and
+// merges the events of those read into one stream (pipeline.Merge: time
+// order, a resumed session's repeats of its parent dropped).
+func mergeRead(files []runFile, res *RunResult) []transcript.Event {
+	var streams [][]transcript.Event
+	for _, f := range files {
+		if !f.read {
+			res.Unchanged = append(res.Unchanged, f.Path)
+			continue
+		}
+		res.Read = append(res.Read, f.Path)
+		streams = append(streams, f.events)
+	}
+	events, replayed := pipeline.Merge(streams...)
+	res.Events, res.Replayed = len(events), replayed
+	return events
+}
+
+// Prepared is what the pipeline made of a stream of events.
+type Prepared struct {
+	Nodes []pipeline.Node
+	// Sessions are the sessions the events hold, redacted as the nodes
+	// are.
+	Sessions []Session
+}
+
+// Prepare runs the pipeline over events (merged, as Run merges a session's
+// files) and reads their sessions.
+func Prepare(p *pipeline.Pipeline, events []transcript.Event) Prepared {
+	nodes := p.Prepare(events)
+	sessions := Sessions(events)
+	Redact(sessions, p)
+	return Prepared{Nodes: nodes, Sessions: sessions}
+}
+
+// Miner writes notes into the vault: memories.Service.
+type Miner interface {
+	Mine(ctx context.Context, req memories.MineRequest) (*memories.MineResult, error)
+}
+
+// MineToVault renders what Prepare made as session, decision and episode
+// notes and has m write them (idempotently: a note that already says it is
+// not written, one the person edited is kept); with dryRun it says what it
+// would do and writes nothing.
+func MineToVault(ctx context.Context, m Miner, prep Prepared, dryRun bool) (*memories.MineResult, error) {
+	return m.Mine(ctx, memories.MineRequest{Notes: Render(prep.Nodes, prep.Sessions), DryRun: dryRun})
+}
+
+// recordOffsets sets, for every file read, how far it was read and the
+// sessions it holds (sorted), for the next run to compare with.
+func recordOffsets(files []runFile, st *offsets) {
+	for _, f := range files {
+		if !f.read {
+			continue
+		}
+		seen := map[string]bool{}
+		var ss []string
+		for i := range f.events {
+			if k := sessionOf(&f.events[i]); !seen[k] {
+				seen[k] = true
+				ss = append(ss, k)
+			}
+		}
+		slices.Sort(ss)
+		st.Files[f.Path] = fileState{
+			Source: f.Adapter.Source(), Size: f.info.Size(), MTime: f.info.ModTime().UnixNano(),
+			Offset: f.pos.Offset, Sessions: ss,
+		}
+	}
 }

@@ -1,0 +1,110 @@
+package scribe
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// OffsetsFile is the name of the offsets file in the state folder, for a
+// runner's StateKey.
+func OffsetsFile(key string) string {
+	if key == "" {
+		return "offsets.json"
+	}
+	sum := sha256.Sum256([]byte(key))
+	return "offsets-" + hex.EncodeToString(sum[:6]) + ".json"
+}
+
+// offsets is the state a run keeps between runs: per transcript file, how far
+// it was read and the sessions it holds.
+type offsets struct {
+	Version int                  `json:"version"`
+	Files   map[string]fileState `json:"files"`
+}
+
+type fileState struct {
+	Source   transcript.SourceKind `json:"source"`
+	Size     int64                 `json:"size"`
+	MTime    int64                 `json:"mtime_ns"`
+	Offset   int64                 `json:"offset"`
+	Sessions []string              `json:"sessions"`
+}
+
+const offsetsVersion = 1
+
+func newOffsets() *offsets {
+	return &offsets{Version: offsetsVersion, Files: map[string]fileState{}}
+}
+
+// runState is a run's hold on its offsets: loaded under the state folder's
+// lock, which it keeps until release. Without a state folder (path empty)
+// every file counts as changed and nothing is saved.
+type runState struct {
+	path    string // the offsets file; empty: none kept
+	offsets *offsets
+	lock    *vault.Lock
+}
+
+// openState takes the lock of the state folder dir and loads the offsets of
+// key; with no dir, it is an empty state that is never saved.
+func openState(ctx context.Context, dir, key string, timeout time.Duration) (*runState, error) {
+	if dir == "" {
+		return &runState{offsets: newOffsets()}, nil
+	}
+	if err := vault.MkdirAll(dir); err != nil {
+		return nil, err
+	}
+	lock, err := vault.Acquire(ctx, filepath.Join(dir, "scribe.lock"), timeout)
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, OffsetsFile(key))
+	return &runState{path: path, offsets: loadOffsets(path), lock: lock}, nil
+}
+
+// kept says whether the state is kept between runs.
+func (s *runState) kept() bool { return s.path != "" }
+
+// release lets the next run take the lock.
+func (s *runState) release() {
+	if s.lock != nil {
+		s.lock.Release()
+	}
+}
+
+// save writes the offsets atomically.
+func (s *runState) save() error {
+	data, err := json.MarshalIndent(s.offsets, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := vault.WriteFile(s.path, append(data, '\n')); err != nil {
+		return fmt.Errorf("save transcript offsets: %w", err)
+	}
+	return nil
+}
+
+// loadOffsets reads the offsets file; a missing or unreadable one is an empty
+// state (it is a cache: the next run reads everything, and writes nothing the
+// vault already has).
+func loadOffsets(path string) *offsets {
+	st := newOffsets()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return st
+	}
+	var got offsets
+	if err := json.Unmarshal(data, &got); err != nil || got.Version != offsetsVersion || got.Files == nil {
+		return st
+	}
+	return &got
+}
