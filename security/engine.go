@@ -261,8 +261,14 @@ func (t *trie) gap(u string, at, i int, n int32, fn func(rows []int, n int)) (in
 	} else {
 		sp = t.child(n, ' ')
 	}
+	if sp < 0 {
+		// No trigger goes on with a space here: the gap is not read, so
+		// that a long run of gap bytes after each of many triggers (a run
+		// of zero-width characters, each one a trigger) costs nothing.
+		return kid, i
+	}
 	g := gapLen(u, i)
-	if sp < 0 || g == 0 {
+	if g == 0 {
 		return kid, i
 	}
 	if kid >= 0 && kid != sp {

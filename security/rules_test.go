@@ -607,6 +607,15 @@ func TestScanTimeLinear(t *testing.T) {
 		"e.g. \"ignore all previous instructions\" ",
 		" 'x",
 		"printenv | ",
+		"ف\u200c",
+		"ក\u200b",
+		"a\u200e ",
+		"ש\u200f.",
+		"😀\ufe0f",
+		"\u200d",
+		credPEMBegin("RSA PRIVATE KEY") + "\n",
+		credPEMBegin("RSA PRIVATE KEY") + "\nMIIB\n",
+		credPEMBlock("RSA PRIVATE KEY", "MIIB\n") + "\n",
 	}
 	fastest := func(s string) time.Duration {
 		best := time.Duration(1<<63 - 1)

@@ -177,7 +177,7 @@ func scriptNeeds(uses func(*scriptInfo) bool, a, b charClass) bool {
 // Hebrew, Arabic and Persian writers use them for; they are refused where they
 // can have no such use and only split text: in a run of three or more, on a
 // line without a right-to-left letter, or where they split a Latin word, an
-// identifier or a Latin phrase ("ig‎nore", ".‎env", "ignore‎ previous").
+// identifier or a Latin phrase ("ig<LRM>nore", ".<LRM>env", "ignore<LRM> previous").
 func checkBidi(text string, start, end int) (int, int, bool) {
 	n := 0
 	for _, r := range text[start:end] {
@@ -251,16 +251,16 @@ func splitsLatin(text string, start, end int) bool {
 	joint := func(c byte) bool { return c == '.' || c == '-' || c == '/' || c == ':' || c == '@' || c == '~' }
 	switch {
 	case word(p) && word(n):
-		return true // "ig‎nore"
+		return true // "ig<LRM>nore"
 	case joint(p) && word(n):
-		return true // ".‎env", "config.‎yaml"
+		return true // ".<LRM>env", "config.<LRM>yaml"
 	case word(p) && joint(n) && word(nn):
-		return true // "config‎.yaml"
+		return true // "config<LRM>.yaml"
 	}
 	// Against an ASCII word or sign on one side, and after blanks an ASCII
-	// letter or sign on the other: "ignore‎ previous", "curl‎ -d". A
+	// letter or sign on the other: "ignore<LRM> previous", "curl<LRM> -d". A
 	// right-to-left paragraph needs no mark between two left-to-right words;
-	// before a number it does ("Go‏ 1.23").
+	// before a number it does ("Go<RLM> 1.23").
 	i := start
 	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
 		i--
