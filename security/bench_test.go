@@ -1,6 +1,7 @@
 package security
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -31,6 +32,38 @@ func benchScan(b *testing.B, n int) {
 
 func BenchmarkScan2KB(b *testing.B)  { benchScan(b, 2048) }
 func BenchmarkScan10KB(b *testing.B) { benchScan(b, 10000) }
+
+// BenchmarkScanMultilingual10KB scans 10 KB of the multilingual corpus:
+// Persian, Khmer, Sinhala and emoji put a zero-width character every few
+// words, and each is judged by the characters around it.
+func BenchmarkScanMultilingual10KB(b *testing.B) {
+	files, err := filepath.Glob(filepath.Join(multilingualDir, "*.txt"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no multilingual corpus: %v", err)
+	}
+	var sb strings.Builder
+	for sb.Len() < 10000 {
+		for _, f := range files {
+			if filepath.Base(f) == "attacks.txt" {
+				continue
+			}
+			for _, s := range readSamples(&testing.T{}, f) {
+				// A byte order mark is allowed only at the very start.
+				sb.WriteString(strings.TrimPrefix(s, "\ufeff"))
+				sb.WriteString("\n\n")
+			}
+		}
+	}
+	note := sb.String()[:alignEnd(sb.String(), 10000)]
+	if fs := Scan(note); len(fs) > 0 {
+		b.Fatalf("the multilingual note is refused: %v", fs[0])
+	}
+	b.SetBytes(int64(len(note)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Scan(note)
+	}
+}
 
 func BenchmarkRedact(b *testing.B) {
 	note := benchNote(b, 10000)

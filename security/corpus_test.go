@@ -16,7 +16,13 @@ const maxFalsePositiveRate = 0.01
 // file is content (a markdown heading).
 func readCorpus(t *testing.T, name string) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "corpus", name))
+	return readSamples(t, filepath.Join("testdata", "corpus", name))
+}
+
+// readSamples reads a file in the corpus format (see readCorpus).
+func readSamples(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("reading corpus: %v", err)
 	}

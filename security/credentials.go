@@ -3,6 +3,7 @@ package security
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 )
 
 // Credential rules. Many shapes come from gitleaks (MIT, see NOTICE), rewritten
@@ -94,8 +95,8 @@ func credentialRules() []*rule {
 		cred("database_url", "database or broker URL with a password (postgres, mysql, mongodb(+srv), redis, amqp, mssql…); defaults and placeholders are exempt",
 			[]string{"postgres", "mysql", "mariadb", "mongodb", "redis", "amqp", "mssql", "sqlserver", "clickhouse", "cockroach", "couchdb", "neo4j", "jdbc:"},
 			`(?:jdbc:)?(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|cockroachdb|couchdb|neo4j(?:\+s)?)://[^\s:@/?#"'<>]*:([^\s@/?#"'<>]{1,128})@`),
-		cred("private_key", "private key block (RSA, EC, DSA, OPENSSH, PGP, encrypted PKCS#8…) with key material; a header alone is not a key", []string{"-----begin"},
-			`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?:[A-Za-z0-9+/=\s:,\\.]|-[A-Za-z0-9])*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)`),
+		cred("private_key", "private key block (RSA, EC, DSA, OPENSSH, PGP, encrypted PKCS#8…): BEGIN and END lines around base64 of any length, or a BEGIN line followed by 64 or more characters of it; a header alone, or a body of \"...\" or <key>, is not a key", []string{"-----begin"},
+			`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`),
 		cred("password_assignment", "password assigned in code, config or a command line (password=…, passwd:, DB_PASSWORD=…, --password …, .netrc); references, placeholders and defaults are exempt",
 			[]string{"password", "passwd", "passphrase", "pwd", "pass"}, ``),
 		cred("secret_assignment", "random-looking value assigned to a secret, token, api_key, access_key or client_secret name; references and placeholders are exempt",
@@ -189,7 +190,8 @@ func credentialRules() []*rule {
 			r.on, r.before, r.after = folded, anyByte, anyByte
 			r.check = checkURLPassword(true)
 		case "credential.private_key":
-			r.before, r.after, r.maxLen = anyByte, anyByte, 16384
+			// The check reads the body past the window, up to maxPEMBody.
+			r.before, r.after, r.maxLen = anyByte, anyByte, 256
 			r.check = checkPrivateKey
 		case "credential.password_assignment":
 			r.on, r.before, r.after, r.maxLen = folded, anyByte, anyByte, 512
@@ -282,33 +284,131 @@ func lineNames(word string) func(string, int, int) (int, int, bool) {
 // lookAround bounds how far a credential check looks around a finding.
 const lookAround = 256
 
-// minKeyMaterial is how much base64 a private key block must hold: a header
-// alone, or "...", is a mention, not a key.
+// minKeyMaterial is how much base64 a private key block must hold when
+// something else stands in its body ("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC...")
+// or when it has no END line: less than a line of a PEM body is the start of
+// a key shown in documentation, or prose after a header.
 const minKeyMaterial = 64
 
-// checkPrivateKey keeps a block whose body (after the BEGIN line, and after
-// the Proc-Type and DEK-Info headers of an encrypted key) holds key material
-// that looks random.
+// maxPEMBody bounds how far a private key block's body is read.
+const maxPEMBody = 16384
+
+// pemEndRE is the END line of a private key block.
+var pemEndRE = lazyRE(`^-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`)
+
+// checkPrivateKey decides whether the BEGIN line text[s:e] starts a private
+// key, and extends the finding over it. With an END line, any base64 body is a
+// key, however short: a key is a key whether it was cut or not, and entropy
+// says nothing about a body this short or this regular (an OpenSSH key
+// starts with long runs of A). What is not a key is a body that holds no
+// base64 but placeholders and words ("...", "<key>", "your key here", "and
+// ends with"), or little base64 beside a placeholder. Without an END line, the
+// lines right after BEGIN must hold minKeyMaterial characters of base64.
 func checkPrivateKey(text string, s, e int) (int, int, bool) {
-	body := text[s:e]
-	if i := strings.Index(body[len("-----BEGIN"):], "-----"); i >= 0 {
-		body = body[len("-----BEGIN")+i+len("-----"):]
-	}
-	if i := strings.Index(body, "-----END"); i >= 0 {
-		body = body[:i]
-	}
-	var material []byte
-	for _, line := range strings.Split(strings.ReplaceAll(body, `\n`, "\n"), "\n") {
-		if strings.Contains(line, ":") {
-			continue // a header: Proc-Type, DEK-Info, Comment, Version
+	rest := text[e:min(len(text), e+maxPEMBody)]
+	bodyEnd, blockEnd := len(rest), -1
+	if k := strings.Index(rest, "-----"); k >= 0 {
+		bodyEnd = k
+		if loc := pemEndRE().FindStringIndex(rest[k:]); loc != nil {
+			blockEnd = e + k + loc[1]
 		}
-		for i := 0; i < len(line); i++ {
-			if c := line[i]; isAlnum(c) || c == '+' || c == '/' {
-				material = append(material, c)
+	}
+	body := readPEMBody(rest[:bodyEnd], blockEnd < 0)
+	if body.material == "" || isPlaceholder(body.material) {
+		return 0, 0, false
+	}
+	if blockEnd < 0 {
+		return s, e + body.end, len(body.material) >= minKeyMaterial
+	}
+	if body.others > 0 && len(body.material) < minKeyMaterial {
+		return 0, 0, false
+	}
+	return s, blockEnd, true
+}
+
+// pemBody is what the body of a private key block holds.
+type pemBody struct {
+	material string // the base64 that looks like key material
+	others   int    // tokens that are not: placeholders, words, prose
+	end      int    // the end of the last line with material
+}
+
+// readPEMBody reads the body of a block: lines of base64, after headers
+// (Proc-Type, DEK-Info, Version, Comment) that an encrypted or PGP key has,
+// with JSON's \n and the quotes and continuation marks of code and config
+// around the lines. A token with other characters is a placeholder or prose;
+// the base64 it starts with still counts ("MIIEvQ..."). Without an END line
+// (open), reading stops at the first line that is not base64.
+func readPEMBody(body string, open bool) pemBody {
+	var (
+		out      pemBody
+		material strings.Builder
+	)
+	for at := 0; at < len(body); {
+		line := body[at:]
+		next := len(body)
+		if i := strings.IndexByte(line, '\n'); i >= 0 {
+			line, next = line[:i], at+i+1
+		}
+		// JSON and shell strings write the line ends as \n.
+		for part := range strings.SplitSeq(line, `\n`) {
+			if strings.Contains(part, ":") {
+				continue // a header
+			}
+			n := material.Len()
+			for tok := range strings.FieldsSeq(part) {
+				tok = strings.Trim(tok, "\"'`\\,;|>")
+				if tok == "" {
+					continue
+				}
+				b64 := tok
+				if i := strings.IndexFunc(tok, func(r rune) bool { return !isBase64Rune(r) }); i >= 0 {
+					b64 = tok[:i]
+					out.others++
+				}
+				if keyish(b64) {
+					material.WriteString(b64)
+				} else if b64 == tok {
+					out.others++ // a word: "and", "key", "KEY"
+				}
+			}
+			if open && (material.Len() == n || out.others > 0) && strings.TrimSpace(part) != "" {
+				// Not a line of key material: the key, if any, ended before.
+				out.material = material.String()[:n]
+				return out
+			}
+			if material.Len() > n {
+				out.end = at + len(line)
 			}
 		}
+		at = next
 	}
-	return s, e, len(material) >= minKeyMaterial && entropy(string(material)) >= 4.5
+	out.material = material.String()
+	return out
+}
+
+func isBase64Rune(r rune) bool {
+	return r < utf8.RuneSelf && (isAlnum(byte(r)) || r == '+' || r == '/' || r == '=')
+}
+
+// keyish reports a run of base64 that looks like encoded bytes rather than a
+// word: it has a digit or a sign, or mixes upper and lower case.
+func keyish(s string) bool {
+	if s == "" {
+		return false
+	}
+	upper, lower := false, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z':
+			lower = true
+		case 'A' <= c && c <= 'Z':
+			upper = true
+		default:
+			return true // a digit, +, / or =
+		}
+	}
+	return upper && lower
 }
 
 // assignmentForms match name = value, name: "value" and the like, and a

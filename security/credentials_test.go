@@ -85,6 +85,27 @@ func credPEM(kind, body string) string {
 	return dash + "BEGIN " + kind + " KEY" + dash + "\n" + body + dash + "END " + kind + " KEY" + dash
 }
 
+// credPEMBegin and credPEMEnd are the lines around a block of the given
+// label ("RSA PRIVATE KEY").
+func credPEMBegin(label string) string {
+	return strings.Repeat("-", 5) + "BEGIN " + label + strings.Repeat("-", 5)
+}
+func credPEMEnd(label string) string {
+	return strings.Repeat("-", 5) + "END " + label + strings.Repeat("-", 5)
+}
+
+// credPEMBlock is a block of any label (PGP's ends in BLOCK).
+func credPEMBlock(label, body string) string {
+	return credPEMBegin(label) + "\n" + body + credPEMEnd(label)
+}
+
+// credOpenSSHStart is the base64 that every unencrypted OpenSSH ed25519 key
+// starts with: the magic, the cipher and KDF names ("none"), one key, and the
+// key type.
+var credOpenSSHStart = base64.StdEncoding.EncodeToString([]byte("openssh-key-v1\x00" +
+	"\x00\x00\x00\x04none\x00\x00\x00\x04none\x00\x00\x00\x00\x00\x00\x00\x01" +
+	"\x00\x00\x00\x33\x00\x00\x00\x0bssh-ed25519"))
+
 // pemBody is base64 key material in 64-character lines.
 func (g *credFakes) pemBody(lines int) string {
 	var b strings.Builder
@@ -652,11 +673,29 @@ func credentialCases(round uint64) []credCase {
 				{name: "markdown", text: "Deploy key (read-only):\n\n```\n«" + credPEM("OPENSSH PRIVATE", g.pemBody(6)) + "»\n```\n"},
 				{name: "json escaped", text: "{\"type\": \"service_account\", \"private_key\": \"«" + strings.ReplaceAll(credPEM("PRIVATE", g.pemBody(4)), "\n", `\n`) + "»\\n\"}"},
 				{name: "rsa", text: "«" + credPEM("RSA PRIVATE", g.pemBody(8)) + "»"},
+				// A short body is a key: 78 characters of base64 were saved.
+				{name: "short body", text: "«" + credPEM("PRIVATE", of(credB64, 64)+"\n"+of(credB64, 14)+"\n") + "»"},
+				{name: "one short line", text: "ssh key:\n«" + credPEM("EC PRIVATE", of(credB64, 20)+"\n") + "»\n"},
+				// The start of every OpenSSH key: long runs of A, entropy far
+				// under what a random body has.
+				{name: "openssh, low entropy", text: "«" + credPEM("OPENSSH PRIVATE", credOpenSSHStart+"\n") + "»"},
+				{name: "flattened to one line", text: "PEM=\"«" + strings.ReplaceAll(credPEM("RSA PRIVATE", of(credB64, 64)+"\n"+of(credB64, 40)+"\n"), "\n", " ") + "»\""},
+				{name: "pgp with a header", text: "«" + credPEMBlock("PGP PRIVATE KEY BLOCK", "Version: GnuPG v2\n\n"+of(credB64, 64)+"\n"+of(credB64, 30)+"\n="+of(credB64, 4)+"\n") + "»"},
+				{name: "encrypted, short", text: "«" + credPEM("RSA PRIVATE", "Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,"+of(credHex, 32)+"\n\n"+of(credB64, 44)+"\n") + "»"},
+				{name: "yaml block", text: "tls:\n  key: |\n    «" + strings.ReplaceAll(credPEM("EC PRIVATE", of(credB64, 64)+"\n"+of(credB64, 56)+"\n"), "\n", "\n    ") + "»\n"},
+				{name: "no end line", text: "pasted half of it:\n«" + credPEMBegin("RSA PRIVATE KEY") + "\n" + of(credB64, 64) + "\n" + of(credB64, 64) + "»\nthe rest is in the vault"},
 			},
 			neg: []credVector{
 				{name: "header in prose", text: "The file must start with `" + strings.Repeat("-", 5) + "BEGIN OPENSSH PRIVATE KEY" + strings.Repeat("-", 5) + "`; if it does not, regenerate it."},
 				{name: "public key", text: credPEM("PUBLIC", g.pemBody(4))},
 				{name: "elided", text: credPEM("RSA PRIVATE", "...\n")},
+				{name: "angle placeholder", text: credPEM("PRIVATE", "<key>\n")},
+				{name: "words", text: credPEM("RSA PRIVATE", "your key goes here\n")},
+				{name: "header and footer in prose", text: "The file starts with " + credPEMBegin("RSA PRIVATE KEY") + " and ends with " + credPEMEnd("RSA PRIVATE KEY") + ", with base64 between."},
+				{name: "truncated in documentation", text: credPEM("PRIVATE", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC...\n")},
+				{name: "escaped placeholder in code", text: "Set `GOOGLE_KEY` to `" + strings.ReplaceAll(credPEM("PRIVATE", "...\n"), "\n", `\n`) + "`."},
+				{name: "no end line, short", text: credPEMBegin("RSA PRIVATE KEY") + "\nMIIEowIBAAKCAQEA\n(cut here)"},
+				{name: "filler", text: credPEM("PRIVATE", strings.Repeat("A", 64)+"\n")},
 				{name: "certificate", text: strings.ReplaceAll(credPEM("X", g.pemBody(4)), "X KEY", "CERTIFICATE")},
 			}},
 

@@ -20,6 +20,20 @@
 // it with every trigger on it, so that a scan's time grows with the length of
 // the text, not with its square.
 //
+// # Invisible characters
+//
+// The unicode rules refuse characters that render as nothing or reorder the
+// display where they hide text, not where a script needs them: a zero-width
+// non-joiner or joiner between letters of Persian, Arabic, the Indic scripts,
+// Sinhala or Khmer, a zero-width space between words of Thai, Lao, Khmer or
+// Burmese, a directional mark in right-to-left text, the joiners, tags and
+// selectors of emoji are allowed; the same characters inside or next to a
+// Latin word or identifier, in runs, or among letters of a script that has no
+// use for them (Cyrillic, Greek, Chinese…) are refused. Each is judged by the
+// characters either side of it. The phrase rules read an invisible character
+// between two words as part of the gap, so a mark that right-to-left text is
+// allowed cannot split an instruction either.
+//
 // # Mentions are not instructions
 //
 // Notes that document attacks must still save, so an injection or exfiltration

@@ -261,8 +261,14 @@ func (t *trie) gap(u string, at, i int, n int32, fn func(rows []int, n int)) (in
 	} else {
 		sp = t.child(n, ' ')
 	}
+	if sp < 0 {
+		// No trigger goes on with a space here: the gap is not read, so
+		// that a long run of gap bytes after each of many triggers (a run
+		// of zero-width characters, each one a trigger) costs nothing.
+		return kid, i
+	}
 	g := gapLen(u, i)
-	if sp < 0 || g == 0 {
+	if g == 0 {
 		return kid, i
 	}
 	if kid >= 0 && kid != sp {
@@ -272,7 +278,7 @@ func (t *trie) gap(u string, at, i int, n int32, fn func(rows []int, n int)) (in
 }
 
 // gapStart marks the bytes a gap between words can start with.
-var gapStart = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\f': true, '*': true, '_': true, '~': true, 0xc2: true}
+var gapStart = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\f': true, '*': true, '_': true, '~': true, 0xc2: true, 0xd8: true, 0xe2: true}
 
 // child returns the child of node n labelled c, or -1.
 func (t *trie) child(n int32, c byte) int32 {
@@ -297,6 +303,11 @@ func gapLen(u string, i int) int {
 		case 0xc2:
 			if j+1 < len(u) && u[j+1] == 0xa0 {
 				j += 2
+				continue
+			}
+		case 0xd8, 0xe2:
+			if n := invisibleGap(u[j:]); n > 0 {
+				j += n
 				continue
 			}
 		}
@@ -700,4 +711,20 @@ func foldString(s string) string {
 		i += n
 	}
 	return string(b)
+}
+
+// invisibleGap returns the length of the invisible character that s starts
+// with when sep counts it as part of a gap between words (U+200B–U+200F,
+// U+2060, U+061C), or 0. The directional marks are allowed in right-to-left
+// text, and an instruction must not slip past the phrase rules by putting one
+// between its words.
+func invisibleGap(s string) int {
+	switch {
+	case len(s) >= 2 && s[0] == 0xd8 && s[1] == 0x9c:
+		return 2
+	case len(s) >= 3 && s[0] == 0xe2 && s[1] == 0x80 && s[2] >= 0x8b && s[2] <= 0x8f,
+		len(s) >= 3 && s[0] == 0xe2 && s[1] == 0x81 && s[2] == 0xa0:
+		return 3
+	}
+	return 0
 }

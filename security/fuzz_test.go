@@ -2,6 +2,7 @@ package security
 
 import (
 	"cmp"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -22,6 +23,18 @@ func fuzzSeeds(t *testing.T) []string {
 	}
 	for _, tt := range redactTests {
 		seeds = append(seeds, tt.in)
+	}
+	files, err := filepath.Glob(filepath.Join(multilingualDir, "*.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if filepath.Base(f) != "attacks.txt" {
+			seeds = append(seeds, readSamples(t, f)...)
+		}
+	}
+	for _, a := range readAttacks(t) {
+		seeds = append(seeds, a.text)
 	}
 	return seeds
 }

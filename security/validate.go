@@ -228,8 +228,10 @@ func decodeBase64(s string) ([]byte, bool) {
 }
 
 // sep is the flexible gap between the words of a phrase: white space (with
-// no-break space) and markdown emphasis.
-const sep = `[\s\x{a0}*_~]+`
+// no-break space), markdown emphasis, and the invisible characters that can
+// sit between words (zero-width space, joiners, directional marks, word
+// joiner; see invisibleGap).
+const sep = `[\s\x{a0}\x{200b}-\x{200f}\x{2060}\x{061c}*_~]+`
 
 // words turns a phrase written with single spaces into a pattern whose words
 // may be separated by any sep.
