@@ -3,12 +3,15 @@ package index
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -27,7 +30,7 @@ import (
 
 // Schema names the mapping below. Changing the mapping or the analyzers must
 // change it: an index built under another schema is rebuilt on first use.
-const Schema = "memories-4"
+const Schema = "memories-5"
 
 // Field names.
 const (
@@ -44,16 +47,24 @@ const (
 	fieldCreated    = "created"
 	fieldUpdated    = "updated"
 	fieldSourceHash = "source_hash" // an imported memory's source fingerprint
-	// fieldPairs holds each pair of neighbouring terms of title and body
-	// (stop words left out), so that a query's phrases count: a note about
-	// the "config file" outranks one that says "config" and "file" apart.
+	// fieldPairs holds each pair of neighbouring terms of title and body, so
+	// that a query's phrases count: a note about the "config file" outranks
+	// one that says "config" and "file" apart. Two terms are a pair only when
+	// nothing stands between them but a space, a hyphen or a slash: no
+	// punctuation ("Deborah: like" is no pair) and no stop word left out.
 	fieldPairs = "pairs"
+	// fieldJoined holds the hyphenated words of title and body written as one
+	// ("check-up" as "checkup"), so that the one-word spelling finds them.
+	fieldJoined = "joined"
 
 	textAnalyzer  = "cortex_text"
 	pairsAnalyzer = "cortex_pairs"
 	// pairSep joins the two terms of a pair; it never occurs in a term.
 	pairSep    = "\x1f"
 	titleBoost = 2.0
+	// compoundBoost weighs a word written another way (joined, split,
+	// hyphenated) against the word as the query writes it.
+	compoundBoost = 0.5
 )
 
 // boltTimeout bounds Bleve's own wait for its files. cortex's locks serialise
@@ -129,6 +140,7 @@ func newMapping() (mapping.IndexMapping, error) {
 	pairs := text(fieldPairs)
 	pairs.Analyzer = pairsAnalyzer
 	doc.AddFieldMappingsAt(fieldPairs, pairs)
+	doc.AddFieldMappingsAt(fieldJoined, text(fieldJoined))
 	for _, k := range []string{fieldProject, fieldArea, fieldType, fieldStatus, fieldSource, fieldSourceHash} {
 		doc.AddFieldMappingsAt(k, kw(k))
 	}
@@ -143,9 +155,10 @@ func newMapping() (mapping.IndexMapping, error) {
 type Bleve struct {
 	idx      bleve.Index
 	readOnly bool
-	// analyzer gives the distinct terms of a text, sequence all of them in
-	// order.
-	analyzer, sequence func(string) []string
+	// analyzer gives the distinct terms of a text; tokens all its tokens, in
+	// order, with their positions and byte offsets.
+	analyzer func(string) []string
+	tokens   func(string) analysis.TokenStream
 }
 
 // openBleve opens the Bleve index in dir. The caller holds the index lock: shared
@@ -194,14 +207,7 @@ func wrap(idx bleve.Index, readOnly bool) (*Bleve, error) {
 		return nil, &CorruptError{File: "index", Msg: "mapping has no " + textAnalyzer + " analyzer"}
 	}
 	b := &Bleve{idx: idx, readOnly: readOnly}
-	b.sequence = func(s string) []string {
-		toks := a.Analyze([]byte(s))
-		terms := make([]string, len(toks))
-		for i, t := range toks {
-			terms[i] = string(t.Term)
-		}
-		return terms
-	}
+	b.tokens = func(s string) analysis.TokenStream { return a.Analyze([]byte(s)) }
 	b.analyzer = func(s string) []string {
 		var terms []string
 		seen := map[string]bool{}
@@ -291,7 +297,8 @@ func (b *Bleve) Apply(docs []Doc) error {
 
 func (b *Bleve) document(m *memories.Memory) map[string]any {
 	d := map[string]any{
-		fieldPairs:      pairsOf(b.sequence(m.Title), b.sequence(m.Body)),
+		fieldPairs:      b.pairsOf(m.Title, m.Body),
+		fieldJoined:     joinedOf(m.Title, m.Body),
 		fieldTitle:      m.Title,
 		fieldBody:       m.Body,
 		fieldProject:    m.Project,
@@ -314,17 +321,65 @@ func (b *Bleve) document(m *memories.Memory) map[string]any {
 	return d
 }
 
-// pairsOf is the pairs of neighbouring terms of each text, space-separated,
-// each pair once.
-func pairsOf(texts ...[]string) string {
+// pairsOf is the pairs of neighbouring terms of each text (see fieldPairs),
+// space-separated, each pair once.
+func (b *Bleve) pairsOf(texts ...string) string {
 	var sb strings.Builder
 	seen := map[string]bool{}
-	for _, terms := range texts {
-		for i := 1; i < len(terms); i++ {
-			p := terms[i-1] + pairSep + terms[i]
+	for _, text := range texts {
+		for _, p := range b.pairs(text) {
 			if !seen[p] {
 				seen[p] = true
 				sb.WriteString(p)
+				sb.WriteByte(' ')
+			}
+		}
+	}
+	return sb.String()
+}
+
+// pairs lists the pairs of neighbouring terms of text, in order: two terms
+// next to each other (no stop word dropped between them) with only a space, a
+// hyphen or a slash between them.
+func (b *Bleve) pairs(text string) []string {
+	toks := b.tokens(text)
+	var out []string
+	for i := 1; i < len(toks); i++ {
+		a, c := toks[i-1], toks[i]
+		if c.Position != a.Position+1 || a.End > c.Start || c.Start > len(text) || !joins(text[a.End:c.Start]) {
+			continue
+		}
+		out = append(out, string(a.Term)+pairSep+string(c.Term))
+	}
+	return out
+}
+
+// joins reports whether what stands between two words keeps them one phrase:
+// spaces and at most one line break, or one hyphen or slash.
+func joins(gap string) bool {
+	switch strings.TrimSpace(gap) {
+	case "":
+		return strings.Count(gap, "\n") <= 1
+	case "-", "/":
+		return len(gap) <= 3
+	}
+	return false
+}
+
+// hyphenated matches words joined by hyphens: "check-up", "state-of-the-art".
+var hyphenated = regexp.MustCompile(`\pL+(?:-\pL+)+`)
+
+// joinedOf is the hyphenated words of the texts written as one word, space
+// separated, each once (see fieldJoined).
+func joinedOf(texts ...string) string {
+	var sb strings.Builder
+	seen := map[string]bool{}
+	for _, text := range texts {
+		for _, w := range hyphenated.FindAllString(text, -1) {
+			w = strings.ReplaceAll(w, "-", "")
+			if !seen[w] {
+				seen[w] = true
+				sb.WriteString(w)
 				sb.WriteByte(' ')
 			}
 		}
@@ -357,6 +412,52 @@ func (b *Bleve) synonyms(syn map[string][]string) map[string][]string {
 	}
 	return out
 }
+
+// compounds lists the other ways of writing the query's words: two
+// neighbouring words written as one ("road trip", "road-trip": roadtrip) is
+// another spelling of each of them (joined), and a word of six letters or
+// more may be two words side by side (split lists the pairs, see fieldPairs,
+// it splits into: roadtrip, road␟trip).
+func (b *Bleve) compounds(text string, terms []string) (joined, split map[string][]string) {
+	joined = make(map[string][]string)
+	words := rawWord.FindAllStringIndex(text, -1)
+	for i := 1; i < len(words); i++ {
+		a, c := words[i-1], words[i]
+		if !joins(text[a[1]:c[0]]) {
+			continue
+		}
+		one := b.analyzer(text[a[0]:a[1]] + text[c[0]:c[1]])
+		if len(one) != 1 {
+			continue
+		}
+		for _, w := range [2][]int{a, c} {
+			for _, t := range b.analyzer(text[w[0]:w[1]]) {
+				if t != one[0] && slices.Contains(terms, t) && !slices.Contains(joined[t], one[0]) {
+					joined[t] = append(joined[t], one[0])
+				}
+			}
+		}
+	}
+	split = make(map[string][]string)
+	for _, t := range terms {
+		if len(t) < 6 || strings.ContainsAny(t, "0123456789_") {
+			continue
+		}
+		for k := 3; k <= len(t)-3; k++ {
+			if !utf8.RuneStart(t[k]) {
+				continue
+			}
+			x, y := b.analyzer(t[:k]), b.analyzer(t[k:])
+			if len(x) == 1 && len(y) == 1 {
+				split[t] = append(split[t], x[0]+pairSep+y[0])
+			}
+		}
+	}
+	return joined, split
+}
+
+// rawWord is a run of letters, as compounds reads the query.
+var rawWord = regexp.MustCompile(`\pL+`)
 
 // rarest keeps the n terms found in the fewest documents (counted per field
 // searched, title, body and tags), dropping those found in none. A search for similar texts needs only the
@@ -435,20 +536,47 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			return nil, nil
 		}
 		alts := b.synonyms(req.Synonyms)
+		var joined, split map[string][]string
+		if req.Compounds {
+			joined, split = b.compounds(req.Text, terms)
+		}
 		perTerm := make([]query.Query, len(terms))
 		for i, t := range terms {
-			var fields []query.Query
-			for _, w := range append([]string{t}, alts[t]...) {
-				title := bleve.NewTermQuery(w)
-				title.SetField(fieldTitle)
-				title.SetBoost(titleBoost)
-				body := bleve.NewTermQuery(w)
-				body.SetField(fieldBody)
-				tags := bleve.NewTermQuery(w)
-				tags.SetField(fieldTags)
-				fields = append(fields, title, body, tags)
+			var clauses []query.Query
+			clause := func(field, term string, boost float64) {
+				q := bleve.NewTermQuery(term)
+				q.SetField(field)
+				q.SetBoost(boost)
+				clauses = append(clauses, q)
 			}
-			perTerm[i] = bleve.NewDisjunctionQuery(fields...)
+			for _, w := range append([]string{t}, alts[t]...) {
+				clause(fieldTitle, w, titleBoost)
+				clause(fieldBody, w, 1)
+				clause(fieldTags, w, 1)
+			}
+			if req.Compounds {
+				// Another way of writing the word counts for less than the
+				// word as written.
+				for _, w := range joined[t] {
+					clause(fieldTitle, w, titleBoost*compoundBoost)
+					clause(fieldBody, w, compoundBoost)
+				}
+				clause(fieldJoined, t, compoundBoost)
+				for _, p := range split[t] {
+					clause(fieldPairs, p, compoundBoost)
+				}
+			}
+			// A disjunction scales its score by the share of its clauses
+			// that match: every other spelling added would make the word
+			// itself count for less. Scaling the boosts back keeps a word
+			// found in the body worth the same with or without them.
+			if n := len(clauses); n > 3 {
+				for _, c := range clauses {
+					tq := c.(*query.TermQuery)
+					tq.SetBoost(tq.Boost() * float64(n) / 3)
+				}
+			}
+			perTerm[i] = bleve.NewDisjunctionQuery(clauses...)
 		}
 		if req.AnyTerm {
 			bq.AddMust(bleve.NewDisjunctionQuery(perTerm...))
@@ -458,11 +586,9 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		if req.Phrases {
 			// The query's pairs of neighbouring terms add to the score of
 			// the memories that have them too; they are not required.
-			seq := b.sequence(req.Text)
 			var pairs []query.Query
 			seen := map[string]bool{}
-			for i := 1; i < len(seq); i++ {
-				p := seq[i-1] + pairSep + seq[i]
+			for _, p := range b.pairs(req.Text) {
 				if seen[p] {
 					continue
 				}
@@ -519,6 +645,17 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 	}
 	for _, t := range req.Tags {
 		filter(fieldTag, t)
+	}
+	if len(req.CreatedIn) > 0 {
+		inclusive := true
+		anyOf := make([]query.Query, len(req.CreatedIn))
+		for i, sp := range req.CreatedIn {
+			q := bleve.NewDateRangeInclusiveQuery(sp.From, sp.To, &inclusive, &inclusive)
+			q.SetField(fieldCreated)
+			q.SetBoost(0)
+			anyOf[i] = q
+		}
+		bq.AddMust(bleve.NewDisjunctionQuery(anyOf...))
 	}
 	if !req.UpdatedSince.IsZero() {
 		inclusive := true

@@ -34,7 +34,10 @@ type IDGen interface {
 	NewID(t time.Time) string
 }
 
-// ULIDGen mints ULIDs from the system's secure random source.
+// ULIDGen mints ULIDs from the system's secure random source. Ids it mints in
+// the same millisecond increase, so they sort in the order they were minted:
+// the turns of a conversation saved at one time keep their order, which recall
+// reads to find a memory's neighbours.
 type ULIDGen struct {
 	mu      sync.Mutex
 	entropy io.Reader
@@ -47,7 +50,7 @@ func NewULIDGen(r io.Reader) *ULIDGen {
 	if r == nil {
 		r = rand.Reader
 	}
-	return &ULIDGen{entropy: r}
+	return &ULIDGen{entropy: ulid.Monotonic(r, 0)}
 }
 
 // NewID returns a new lower-case ULID for time t.

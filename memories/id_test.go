@@ -262,3 +262,27 @@ func TestResolveIDListerError(t *testing.T) {
 		t.Errorf("got %v, want the lister's error", err)
 	}
 }
+
+func TestULIDGenSameTimeKeepsOrder(t *testing.T) {
+	// Ids minted in one millisecond sort in the order they were minted, as
+	// SaveBatch mints them for a conversation saved at one time.
+	at := time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)
+	for _, r := range []func() *ULIDGen{
+		func() *ULIDGen { return NewULIDGen(&countingReader{n: 200}) },
+		func() *ULIDGen { return NewULIDGen(nil) },
+	} {
+		g := r()
+		var ids []string
+		for i := 0; i < 200; i++ {
+			id := g.NewID(at)
+			checkULID(t, id, at)
+			ids = append(ids, id)
+		}
+		if !slices.IsSorted(ids) {
+			t.Errorf("ids minted in one millisecond do not sort in minting order: %v", ids)
+		}
+		if len(slices.Compact(slices.Clone(ids))) != len(ids) {
+			t.Errorf("ids minted in one millisecond repeat")
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,6 +30,23 @@ const (
 	activeCandidates = 20
 	// DefaultRecentDays is the window of the "recent" scope without --since.
 	DefaultRecentDays = 7
+)
+
+// Neighbours: the memory of a project created just before another, within
+// neighbourGap of it, is its neighbour: the turn a reply answers in an imported
+// conversation, the note before it in one working session. A reply such as
+// "Thanks! They were scared but we reassured them" says what it is about only
+// in the turn before it, so a memory is lent neighbourShare of the relevance
+// of the memory before it. Memories saved days apart lend nothing. (Lending
+// from the memory after it as well was measured: it lifts the turns that
+// follow every good match, and costs more than it gives.)
+const (
+	neighbourGap   = time.Hour
+	neighbourShare = 0.35
+	// neighbourSeeds is how many of the best candidates lend relevance, and
+	// neighbourScan how many memories around them are read at most.
+	neighbourSeeds = 5
+	neighbourScan  = 2000
 )
 
 // Scopes that are not project or area names.
@@ -149,12 +167,17 @@ func (s *Service) recall(ctx context.Context, snap Snapshot, p *recallPlan, res 
 		}
 		fallthrough
 	default:
-		hits, err = candidates(ctx, snap, p.search)
+		hits, err = s.candidates(ctx, snap, p.search)
 	}
 	if err != nil {
 		return err
 	}
 	hasQuery := p.search.Text != ""
+	if hasQuery && p.meeting == "" && s.ranking.On(FeatureNeighbours) {
+		if hits, err = lendNeighbours(ctx, snap, p.search, hits); err != nil {
+			return err
+		}
+	}
 	if !hasQuery && s.access != nil && p.meeting == "" {
 		if hits, err = s.addActivated(ctx, snap, p.search, hits); err != nil {
 			return err
@@ -267,8 +290,11 @@ func (s *Service) planRecall(req *RecallRequest) (*recallPlan, error) {
 		p.source = AccessRecall
 	}
 	q.Text = text
-	q.Synonyms = dedup.Synonyms(text)
-	q.Phrases = text != ""
+	if s.ranking.On(FeatureSynonyms) {
+		q.Synonyms = dedup.Synonyms(text)
+	}
+	q.Phrases = text != "" && s.ranking.On(FeaturePhrases)
+	q.Compounds = text != "" && s.ranking.On(FeatureCompounds)
 	q.IncludeSuperseded = req.IncludeSuperseded
 	q.Size = max(p.limit*candidateFactor, minCandidates)
 	return p, nil
@@ -359,14 +385,19 @@ func intersectProjects(have, scope []string) []string {
 	return out
 }
 
-// candidates asks the index for every term of the query first, then for any term
-// when that finds fewer than a page of results.
-func candidates(ctx context.Context, snap Snapshot, q SearchRequest) ([]Hit, error) {
+// candidates asks the index for the memories that have any word of the query,
+// those with more of the words scoring higher. (Without FeatureAnyTerm: every
+// word first, then any word when that finds fewer than a page of results,
+// which leaves out a memory missing one word as soon as ten have them all.)
+func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest) ([]Hit, error) {
+	if q.Text != "" && s.ranking.On(FeatureAnyTerm) {
+		q.AnyTerm = true
+	}
 	hits, err := snap.Search(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	if q.Text == "" || len(hits) >= DefaultRecallLimit || len(strings.Fields(q.Text)) < 2 {
+	if q.AnyTerm || q.Text == "" || len(hits) >= DefaultRecallLimit || len(strings.Fields(q.Text)) < 2 {
 		return hits, nil
 	}
 	q.AnyTerm = true
@@ -375,6 +406,87 @@ func candidates(ctx context.Context, snap Snapshot, q SearchRequest) ([]Hit, err
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	return relaxed, nil
+}
+
+// lendNeighbours adds to each candidate's score neighbourShare of the score of
+// the memory before it (see neighbourGap), and adds the memories that follow
+// the best candidates and that the search did not find, with the score they
+// are lent. hits are sorted best first; so is the result.
+func lendNeighbours(ctx context.Context, snap Snapshot, q SearchRequest, hits []Hit) ([]Hit, error) {
+	if len(hits) == 0 {
+		return hits, nil
+	}
+	seeds := hits[:min(len(hits), neighbourSeeds)]
+	spans := make([]TimeSpan, 0, len(seeds))
+	for _, h := range seeds {
+		if h.Score > 0 {
+			spans = append(spans, TimeSpan{From: h.Created.Add(-neighbourGap), To: h.Created.Add(neighbourGap)})
+		}
+	}
+	spans = mergeSpans(spans)
+	if len(spans) == 0 {
+		return hits, nil
+	}
+	around := q
+	around.Text, around.Synonyms, around.Phrases, around.Compounds, around.AnyTerm = "", nil, false, false, false
+	around.CreatedIn, around.Size = spans, neighbourScan
+	near, err := snap.Search(ctx, around)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	own := make(map[string]float64, len(hits))
+	index := make(map[string]int, len(hits))
+	for i, h := range hits {
+		own[h.ID] = h.Score
+		index[h.ID] = i
+	}
+	// Neighbours are the next and previous memory of the same project in
+	// creation order; ids break ties in that order, since memories saved in
+	// one batch share their time to the second and ids grow as they are minted.
+	sort.Slice(near, func(i, j int) bool {
+		a, b := near[i], near[j]
+		if a.Project != b.Project {
+			return a.Project < b.Project
+		}
+		if !a.Created.Equal(b.Created) {
+			return a.Created.Before(b.Created)
+		}
+		return a.ID < b.ID
+	})
+	lent := make(map[string]float64)
+	for i := 1; i < len(near); i++ {
+		prev, e := near[i-1], near[i]
+		if prev.Project == e.Project && e.Created.Sub(prev.Created) <= neighbourGap && own[prev.ID] > 0 {
+			lent[e.ID] = neighbourShare * own[prev.ID]
+		}
+	}
+	out := slices.Clone(hits)
+	for i := range out {
+		out[i].Score += lent[out[i].ID]
+	}
+	for _, e := range near {
+		if _, found := index[e.ID]; !found && lent[e.ID] > 0 {
+			out = append(out, Hit{Entry: e.Entry, Score: lent[e.ID]})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out, nil
+}
+
+// mergeSpans sorts spans and joins those that overlap.
+func mergeSpans(spans []TimeSpan) []TimeSpan {
+	sort.Slice(spans, func(i, j int) bool { return spans[i].From.Before(spans[j].From) })
+	var out []TimeSpan
+	for _, sp := range spans {
+		if n := len(out); n > 0 && !sp.From.After(out[n-1].To) {
+			if sp.To.After(out[n-1].To) {
+				out[n-1].To = sp.To
+			}
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 // meetingHits are a meeting and the memories made from it (its action items and
@@ -676,7 +788,7 @@ func (s *Service) Search(ctx context.Context, req RecallRequest) (*RecallResult,
 			}
 		}
 		q := p.search
-		q.AnyTerm, q.Size, q.Synonyms, q.Phrases = true, p.limit, nil, false
+		q.AnyTerm, q.Size, q.Synonyms, q.Phrases, q.Compounds = true, p.limit, nil, false, false
 		hits, err := snap.Search(ctx, q)
 		if err != nil {
 			return fmt.Errorf("search: %w", err)

@@ -130,12 +130,12 @@ func TestRecallRequest(t *testing.T) {
 		{
 			name: "query only",
 			req:  RecallRequest{Query: "  cache  "},
-			want: SearchRequest{Text: "cache", Phrases: true, Size: 50},
+			want: SearchRequest{Text: "cache", AnyTerm: true, Phrases: true, Compounds: true, Size: 50},
 		},
 		{
 			name: "longest query",
 			req:  RecallRequest{Query: strings.Repeat("é", MaxQueryChars)},
-			want: SearchRequest{Text: strings.Repeat("é", MaxQueryChars), Phrases: true, Size: 50},
+			want: SearchRequest{Text: strings.Repeat("é", MaxQueryChars), AnyTerm: true, Phrases: true, Compounds: true, Size: 50},
 		},
 		{
 			name:        "project only: it and general",
@@ -153,7 +153,7 @@ func TestRecallRequest(t *testing.T) {
 			name: "every filter",
 			req: RecallRequest{Query: "cache", Project: "web", Type: "Gotcha", Limit: 20, IncludeSuperseded: true,
 				Tags: []string{"#Redis", "perf"}, Since: "2d"},
-			want: SearchRequest{Text: "cache", Phrases: true, Projects: []string{"web", "general"}, Type: TypeGotcha, IncludeSuperseded: true,
+			want: SearchRequest{Text: "cache", AnyTerm: true, Phrases: true, Compounds: true, Projects: []string{"web", "general"}, Type: TypeGotcha, IncludeSuperseded: true,
 				Tags: []string{"redis", "perf"}, UpdatedSince: testNow.Add(-48 * time.Hour), Size: 100},
 			wantProject: "web",
 		},
@@ -170,7 +170,7 @@ func TestRecallRequest(t *testing.T) {
 		{
 			name: "scope open",
 			req:  RecallRequest{Scope: "open", Query: "deploy"},
-			want: SearchRequest{Text: "deploy", Phrases: true, Status: StatusOpen, Size: 50},
+			want: SearchRequest{Text: "deploy", AnyTerm: true, Phrases: true, Compounds: true, Status: StatusOpen, Size: 50},
 		},
 		{
 			name: "scope meetings",
@@ -223,37 +223,51 @@ func TestRecallRelaxation(t *testing.T) {
 		query      string
 		wantAnyArg []bool // AnyTerm of each search, in order
 		wantN      int    // results
+		// every word first, then any word (FeatureAnyTerm off)
+		wantAnyArgOld []bool
+		wantNOld      int
 	}{
-		{"too few with every term", both(1), "alpha beta", []bool{false, true}, 3},
-		{"nine with every term", both(9), "alpha beta", []bool{false, true}, 10},
-		{"ten with every term", both(10), "alpha beta", []bool{false}, 10},
-		{"none with every term", both(0), "alpha beta", []bool{false, true}, 2},
-		{"one term", both(1), "alpha", []bool{false}, 2},
-		{"one term matching nothing", both(1), "gamma", []bool{false}, 0},
-		{"no query", both(1), "", []bool{false}, 4},
+		{"too few with every term", both(1), "alpha beta", []bool{true}, 3, []bool{false, true}, 3},
+		{"nine with every term", both(9), "alpha beta", []bool{true}, 11, []bool{false, true}, 11},
+		// Ten memories with both words used to hide the two with one word;
+		// any word finds them, after the ten.
+		{"ten with every term", both(10), "alpha beta", []bool{true}, 12, []bool{false}, 10},
+		{"none with every term", both(0), "alpha beta", []bool{true}, 2, []bool{false, true}, 2},
+		{"one term", both(1), "alpha", []bool{true}, 2, []bool{false}, 2},
+		{"one term matching nothing", both(1), "gamma", []bool{true}, 0, []bool{false}, 0},
+		{"no query", both(1), "", []bool{false}, 4, []bool{false}, 4},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := newFake(t, tt.ms...)
-			svc, _ := newTestService(f)
-			res, err := svc.Recall(context.Background(), RecallRequest{Query: tt.query, Project: "web"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []bool
-			for _, s := range f.searches {
-				got = append(got, s.AnyTerm)
-				if s.Text != tt.query {
-					t.Errorf("searched %q, want %q", s.Text, tt.query)
+		for _, old := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/old=%v", tt.name, old), func(t *testing.T) {
+				f := newFake(t, tt.ms...)
+				r := DefaultRanking()
+				r.Off = FeatureNeighbours
+				wantAny, wantN := tt.wantAnyArg, tt.wantN
+				if old {
+					r.Off |= FeatureAnyTerm
+					wantAny, wantN = tt.wantAnyArgOld, tt.wantNOld
 				}
-			}
-			if diff := cmp.Diff(got, tt.wantAnyArg); diff != "" {
-				t.Errorf("AnyTerm of the searches (-got +want):\n%s", diff)
-			}
-			if len(res.Results) != tt.wantN {
-				t.Errorf("got %d results %v, want %d", len(res.Results), recalledIDs(res), tt.wantN)
-			}
-		})
+				svc, _ := newTestService(f, WithRanking(r))
+				res, err := svc.Recall(context.Background(), RecallRequest{Query: tt.query, Project: "web", Limit: 20})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []bool
+				for _, s := range f.searches {
+					got = append(got, s.AnyTerm)
+					if s.Text != tt.query {
+						t.Errorf("searched %q, want %q", s.Text, tt.query)
+					}
+				}
+				if diff := cmp.Diff(got, wantAny); diff != "" {
+					t.Errorf("AnyTerm of the searches (-got +want):\n%s", diff)
+				}
+				if len(res.Results) != wantN {
+					t.Errorf("got %d results %v, want %d", len(res.Results), recalledIDs(res), wantN)
+				}
+			})
+		}
 	}
 }
 
@@ -308,24 +322,38 @@ func TestRecallRanking(t *testing.T) {
 				mem(numbered(3), "Other", "cache and redis", importance(3)),    // 2 of 4
 				mem(numbered(4), "Unrelated", "nothing to see", importance(5)), // no match
 			},
-			// The most important hit beats the most relevant one: 0.375+0.2
-			// against 0.5+0.04, with the same recency.
+			// Relevance first: the most important hit, a quarter less
+			// relevant, does not beat the most relevant one.
 			want: []recalledSignals{
-				{ID: numbered(1), Signals: Signals{Relevance: 0.75, Recency: rec(1), Importance: 1}},
 				{ID: numbered(2), Signals: Signals{Relevance: 1, Recency: rec(1), Importance: 0.2}},
+				{ID: numbered(1), Signals: Signals{Relevance: 0.75, Recency: rec(1), Importance: 1}},
 				{ID: numbered(3), Signals: Signals{Relevance: 0.5, Recency: rec(1), Importance: 0.6}},
 			},
 		},
 		{
-			name:  "recency can outweigh relevance",
+			name:  "importance outweighs relevance in the plain blend",
+			query: "cache redis",
+			ms: []*Memory{
+				mem(numbered(1), "Cache", "use redis", importance(5)),
+				mem(numbered(2), "Cache with Redis", "", importance(1)),
+			},
+			rank: &Ranking{Weights: DefaultRanking().Weights, RecencyBase: 0.995, TieBand: 1, Off: FeatureNeighbours},
+			// 0.375+0.2 against 0.5+0.04, with the same recency.
+			want: []recalledSignals{
+				{ID: numbered(1), Score: 0.5*0.75 + 0.15*rec(1) + 0.2*1, Signals: Signals{Relevance: 0.75, Recency: rec(1), Importance: 1}},
+				{ID: numbered(2), Score: 0.5*1 + 0.15*rec(1) + 0.2*0.2, Signals: Signals{Relevance: 1, Recency: rec(1), Importance: 0.2}},
+			},
+		},
+		{
+			name:  "recency does not outweigh relevance",
 			query: "cache redis",
 			ms: []*Memory{
 				mem(numbered(1), "Cache with Redis", "", updated(1000*time.Hour)),
 				mem(numbered(2), "Cache", "use redis", updated(0)),
 			},
 			want: []recalledSignals{
-				{ID: numbered(2), Signals: Signals{Relevance: 0.75, Recency: 1, Importance: 0.6}},
 				{ID: numbered(1), Signals: Signals{Relevance: 1, Recency: rec(1000), Importance: 0.6}},
+				{ID: numbered(2), Signals: Signals{Relevance: 0.75, Recency: 1, Importance: 0.6}},
 			},
 		},
 		{
@@ -337,7 +365,7 @@ func TestRecallRanking(t *testing.T) {
 				mem(numbered(2), "Cache", ""),
 				mem(numbered(4), "Cache", "", updated(0), importance(3)),
 			},
-			rank: &Ranking{Weights: Weights{Relevance: 1}, RecencyBase: 0.995},
+			rank: &Ranking{Weights: Weights{Relevance: 1}, RecencyBase: 0.995, Off: FeatureNeighbours},
 			want: []recalledSignals{
 				{ID: numbered(4), Score: 1, Signals: Signals{Relevance: 1, Recency: 1, Importance: 0.6}},
 				{ID: numbered(1), Score: 1, Signals: Signals{Relevance: 1, Recency: rec(1), Importance: 0.6}},
@@ -352,7 +380,7 @@ func TestRecallRanking(t *testing.T) {
 				mem(numbered(1), "Cache", "", importance(2)),
 				mem(numbered(2), "Something", "about the cache", importance(4)),
 			},
-			rank: &Ranking{Weights: Weights{Relevance: 1, Importance: 3}, RecencyBase: 0.995},
+			rank: &Ranking{Weights: Weights{Relevance: 1, Importance: 3}, RecencyBase: 0.995, TieBand: 1, Off: FeatureNeighbours},
 			want: []recalledSignals{
 				{ID: numbered(2), Score: (0.5 + 3*0.8) / 4, Signals: Signals{Relevance: 0.5, Recency: rec(1), Importance: 0.8}},
 				{ID: numbered(1), Score: (1 + 3*0.4) / 4, Signals: Signals{Relevance: 1, Recency: rec(1), Importance: 0.4}},
@@ -550,6 +578,92 @@ func TestRecallEmptyMessage(t *testing.T) {
 			}
 			if got := res.EmptyMessage(); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRecallNeighbours(t *testing.T) {
+	at := testNow.Add(-48 * time.Hour)
+	turn := func(n int, body string, opts ...func(*Memory)) *Memory {
+		return mem(numbered(n), body, body, append([]func(*Memory){created(at)}, opts...)...)
+	}
+	tests := []struct {
+		name  string
+		ms    []*Memory
+		query string
+		want  []string
+	}{
+		{
+			// The reply says nothing of the accident: the turn before it does.
+			name: "a reply is lent the relevance of the turn it answers",
+			ms: []*Memory{
+				turn(1, "Caroline: how did the kids take the accident"),
+				turn(2, "Melanie: they were scared but we reassured them"),
+				turn(3, "Caroline: lovely weather at the lake"),
+			},
+			query: "kids accident",
+			want:  []string{numbered(1), numbered(2)},
+		},
+		{
+			name: "the turn after a reply is not lent anything by it",
+			ms: []*Memory{
+				turn(1, "Melanie: they were scared but we reassured them"),
+				turn(2, "Caroline: how did the kids take the accident"),
+			},
+			query: "kids accident",
+			want:  []string{numbered(2)},
+		},
+		{
+			name: "memories saved days apart are not neighbours",
+			ms: []*Memory{
+				turn(1, "Caroline: how did the kids take the accident"),
+				turn(2, "Melanie: they were scared but we reassured them", created(at.Add(72*time.Hour))),
+			},
+			query: "kids accident",
+			want:  []string{numbered(1)},
+		},
+		{
+			name: "memories of another project are not neighbours",
+			ms: []*Memory{
+				turn(1, "Caroline: how did the kids take the accident"),
+				turn(2, "Melanie: they were scared but we reassured them", project("api")),
+			},
+			query: "kids accident",
+			want:  []string{numbered(1)},
+		},
+		{
+			// Saved in one batch, the turns share their time: ids keep their
+			// order.
+			name: "ids order the turns of one time",
+			ms: []*Memory{
+				turn(3, "Melanie: they were scared but we reassured them"),
+				turn(2, "Caroline: how did the kids take the accident"),
+				turn(1, "Melanie: we went camping last week"),
+			},
+			query: "kids accident",
+			want:  []string{numbered(2), numbered(3)},
+		},
+		{
+			name: "a reply that matches itself ranks on its own relevance plus the lent share",
+			ms: []*Memory{
+				turn(1, "Caroline: the accident"),
+				turn(2, "Melanie: the kids were scared after the accident"),
+			},
+			query: "kids accident",
+			want:  []string{numbered(2), numbered(1)},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFake(t, tt.ms...)
+			svc, _ := newTestService(f, WithRanking(DefaultRanking()))
+			res, err := svc.Recall(context.Background(), RecallRequest{Query: tt.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(recalledIDs(res), tt.want); diff != "" {
+				t.Errorf("ids (-got +want):\n%s", diff)
 			}
 		})
 	}
