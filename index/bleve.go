@@ -30,7 +30,7 @@ import (
 
 // Schema names the mapping below. Changing the mapping or the analyzers must
 // change it: an index built under another schema is rebuilt on first use.
-const Schema = "memories-5"
+const Schema = "memories-6"
 
 // Field names.
 const (
@@ -45,6 +45,10 @@ const (
 	fieldSource     = "source"
 	fieldImportance = "importance"
 	fieldCreated    = "created"
+	// fieldHour is the hour a memory was created in (UTC, "2006010215"): a
+	// memory's neighbours are found by a few exact terms, where a date range
+	// on created costs hundreds of dictionary look-ups.
+	fieldHour       = "hour"
 	fieldUpdated    = "updated"
 	fieldSourceHash = "source_hash" // an imported memory's source fingerprint
 	// fieldPairs holds each pair of neighbouring terms of title and body, so
@@ -141,7 +145,7 @@ func newMapping() (mapping.IndexMapping, error) {
 	pairs.Analyzer = pairsAnalyzer
 	doc.AddFieldMappingsAt(fieldPairs, pairs)
 	doc.AddFieldMappingsAt(fieldJoined, text(fieldJoined))
-	for _, k := range []string{fieldProject, fieldArea, fieldType, fieldStatus, fieldSource, fieldSourceHash} {
+	for _, k := range []string{fieldProject, fieldArea, fieldType, fieldStatus, fieldSource, fieldSourceHash, fieldHour} {
 		doc.AddFieldMappingsAt(k, kw(k))
 	}
 	doc.AddFieldMappingsAt(fieldImportance, imp)
@@ -307,6 +311,7 @@ func (b *Bleve) document(m *memories.Memory) map[string]any {
 		fieldSource:     string(m.Source),
 		fieldImportance: float64(m.Importance),
 		fieldCreated:    m.Created,
+		fieldHour:       hourOf(m.Created),
 		fieldUpdated:    m.Updated,
 	}
 	if m.Area != "" {
@@ -385,6 +390,27 @@ func joinedOf(texts ...string) string {
 		}
 	}
 	return sb.String()
+}
+
+// hourOf is the fieldHour term of t.
+func hourOf(t time.Time) string { return t.UTC().Format("2006010215") }
+
+// hoursOf lists, sorted and once each, the hours the spans touch (at most
+// maxHours in all: a longer span is cut).
+func hoursOf(spans []memories.TimeSpan) []string {
+	const maxHours = 1000
+	seen := map[string]bool{}
+	var out []string
+	for _, sp := range spans {
+		for t := sp.From.UTC().Truncate(time.Hour); !t.After(sp.To) && len(out) < maxHours; t = t.Add(time.Hour) {
+			if h := hourOf(t); !seen[h] {
+				seen[h] = true
+				out = append(out, h)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // DocCount is the number of documents in the index.
@@ -602,8 +628,13 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			}
 		}
 	} else {
-		bq.AddMust(bleve.NewMatchAllQuery())
-		sr.SortBy([]string{"-" + fieldUpdated, "_id"})
+		if len(req.CreatedIn) == 0 {
+			bq.AddMust(bleve.NewMatchAllQuery())
+			sr.SortBy([]string{"-" + fieldUpdated, "_id"})
+		}
+		// With CreatedIn its hours select the memories, which the caller
+		// puts in order: matching every memory and sorting would read each
+		// one.
 	}
 	filter := func(field, value string) {
 		q := bleve.NewTermQuery(value)
@@ -647,13 +678,12 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		filter(fieldTag, t)
 	}
 	if len(req.CreatedIn) > 0 {
-		inclusive := true
-		anyOf := make([]query.Query, len(req.CreatedIn))
-		for i, sp := range req.CreatedIn {
-			q := bleve.NewDateRangeInclusiveQuery(sp.From, sp.To, &inclusive, &inclusive)
-			q.SetField(fieldCreated)
+		var anyOf []query.Query
+		for _, h := range hoursOf(req.CreatedIn) {
+			q := bleve.NewTermQuery(h)
+			q.SetField(fieldHour)
 			q.SetBoost(0)
-			anyOf[i] = q
+			anyOf = append(anyOf, q)
 		}
 		bq.AddMust(bleve.NewDisjunctionQuery(anyOf...))
 	}

@@ -146,15 +146,22 @@ func TestCreatedIn(t *testing.T) {
 		at(mem("c", "Three", "third", "p", memories.TypeNote, 0), day0.Add(3*time.Hour)),
 		at(mem("d", "Four", "fourth", "q", memories.TypeNote, 0), day0.Add(30*time.Minute)),
 	)
+	span := func(from, to time.Duration) memories.TimeSpan {
+		return memories.TimeSpan{From: day0.Add(from), To: day0.Add(to)}
+	}
+	// A span keeps the memories created in the hours it touches.
 	tests := []struct {
 		name  string
 		spans []memories.TimeSpan
 		proj  []string
 		want  []string
 	}{
-		{"one span, bounds included", []memories.TimeSpan{{From: day0, To: day0.Add(30 * time.Minute)}}, []string{"p"}, []string{"a", "b"}},
-		{"two spans", []memories.TimeSpan{{From: day0, To: day0}, {From: day0.Add(2 * time.Hour), To: day0.Add(4 * time.Hour)}}, []string{"p"}, []string{"a", "c"}},
-		{"with the project filter", []memories.TimeSpan{{From: day0.Add(time.Minute), To: day0.Add(time.Hour)}}, []string{"p", "q"}, []string{"b", "d"}},
+		{"one instant", []memories.TimeSpan{span(0, 0)}, []string{"p"}, []string{"a", "b"}},
+		{"inside an hour", []memories.TimeSpan{span(3*time.Hour+10*time.Minute, 3*time.Hour+20*time.Minute)}, []string{"p"}, []string{"c"}},
+		{"two spans", []memories.TimeSpan{span(0, 0), span(2*time.Hour+30*time.Minute, 3*time.Hour)}, []string{"p"}, []string{"a", "b", "c"}},
+		{"across hours", []memories.TimeSpan{span(-10*time.Minute, time.Hour+10*time.Minute)}, []string{"p"}, []string{"a", "b"}},
+		{"an hour with none", []memories.TimeSpan{span(time.Hour, time.Hour+59*time.Minute)}, []string{"p"}, nil},
+		{"with the project filter", []memories.TimeSpan{span(10*time.Minute, 20*time.Minute)}, []string{"p", "q"}, []string{"a", "b", "d"}},
 	}
 	for _, tt := range tests {
 		got := search(t, b, memories.SearchRequest{CreatedIn: tt.spans, Projects: tt.proj})

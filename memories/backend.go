@@ -99,7 +99,9 @@ type SearchRequest struct {
 	Tags []string
 	// UpdatedSince, when set, keeps memories updated at or after it.
 	UpdatedSince time.Time
-	// CreatedIn, when set, keeps memories created in any of these spans.
+	// CreatedIn, when set, keeps memories created in the hours (UTC) these
+	// spans touch: every memory created in a span, and maybe some created
+	// less than an hour before or after it.
 	CreatedIn []TimeSpan
 	// SourceHashes, when set, keeps memories imported from a source with one
 	// of these fingerprints (Provenance.SourceHash).

@@ -89,7 +89,7 @@ func TestScore(t *testing.T) {
 }
 
 func withBand(r Ranking, band float64) Ranking { r.TieBand = band; return r }
-func withOff(r Ranking, f Features) Ranking   { r.Off = f; return r }
+func withOff(r Ranking, f Features) Ranking    { r.Off = f; return r }
 
 // TestTieBandKeepsRelevanceFirst is the property the tie band is for: with a
 // query, a memory less relevant by more than the band never outranks a more

@@ -385,19 +385,23 @@ func intersectProjects(have, scope []string) []string {
 	return out
 }
 
-// candidates asks the index for the memories that have any word of the query,
-// those with more of the words scoring higher. (Without FeatureAnyTerm: every
-// word first, then any word when that finds fewer than a page of results,
+// candidates asks the index for the memories that have every word of the
+// query and, unless they fill the whole candidate list, for those that have
+// any word, those with more of the words scoring higher. A search for any word
+// costs more; when a full list of memories has every word, a memory missing
+// one would rank below them anyway. (Without FeatureAnyTerm the any-word
+// search is made only when every word finds fewer than a page of results,
 // which leaves out a memory missing one word as soon as ten have them all.)
 func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest) ([]Hit, error) {
-	if q.Text != "" && s.ranking.On(FeatureAnyTerm) {
-		q.AnyTerm = true
-	}
 	hits, err := snap.Search(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	if q.AnyTerm || q.Text == "" || len(hits) >= DefaultRecallLimit || len(strings.Fields(q.Text)) < 2 {
+	enough := q.Size
+	if !s.ranking.On(FeatureAnyTerm) {
+		enough = DefaultRecallLimit
+	}
+	if q.Text == "" || len(hits) >= enough || len(strings.Fields(q.Text)) < 2 {
 		return hits, nil
 	}
 	q.AnyTerm = true
@@ -440,7 +444,7 @@ func lendNeighbours(ctx context.Context, snap Snapshot, q SearchRequest, hits []
 		own[h.ID] = h.Score
 		index[h.ID] = i
 	}
-	// Neighbours are the next and previous memory of the same project in
+	// A memory's neighbour is the one before it of the same project in
 	// creation order; ids break ties in that order, since memories saved in
 	// one batch share their time to the second and ids grow as they are minted.
 	sort.Slice(near, func(i, j int) bool {

@@ -130,12 +130,12 @@ func TestRecallRequest(t *testing.T) {
 		{
 			name: "query only",
 			req:  RecallRequest{Query: "  cache  "},
-			want: SearchRequest{Text: "cache", AnyTerm: true, Phrases: true, Compounds: true, Size: 50},
+			want: SearchRequest{Text: "cache", Phrases: true, Compounds: true, Size: 50},
 		},
 		{
 			name: "longest query",
 			req:  RecallRequest{Query: strings.Repeat("é", MaxQueryChars)},
-			want: SearchRequest{Text: strings.Repeat("é", MaxQueryChars), AnyTerm: true, Phrases: true, Compounds: true, Size: 50},
+			want: SearchRequest{Text: strings.Repeat("é", MaxQueryChars), Phrases: true, Compounds: true, Size: 50},
 		},
 		{
 			name:        "project only: it and general",
@@ -153,7 +153,7 @@ func TestRecallRequest(t *testing.T) {
 			name: "every filter",
 			req: RecallRequest{Query: "cache", Project: "web", Type: "Gotcha", Limit: 20, IncludeSuperseded: true,
 				Tags: []string{"#Redis", "perf"}, Since: "2d"},
-			want: SearchRequest{Text: "cache", AnyTerm: true, Phrases: true, Compounds: true, Projects: []string{"web", "general"}, Type: TypeGotcha, IncludeSuperseded: true,
+			want: SearchRequest{Text: "cache", Phrases: true, Compounds: true, Projects: []string{"web", "general"}, Type: TypeGotcha, IncludeSuperseded: true,
 				Tags: []string{"redis", "perf"}, UpdatedSince: testNow.Add(-48 * time.Hour), Size: 100},
 			wantProject: "web",
 		},
@@ -170,7 +170,7 @@ func TestRecallRequest(t *testing.T) {
 		{
 			name: "scope open",
 			req:  RecallRequest{Scope: "open", Query: "deploy"},
-			want: SearchRequest{Text: "deploy", AnyTerm: true, Phrases: true, Compounds: true, Status: StatusOpen, Size: 50},
+			want: SearchRequest{Text: "deploy", Phrases: true, Compounds: true, Status: StatusOpen, Size: 50},
 		},
 		{
 			name: "scope meetings",
@@ -213,9 +213,9 @@ func TestRecallRelaxation(t *testing.T) {
 			ms = append(ms, mem(numbered(i), "Alpha and beta", "both terms"))
 		}
 		return append(ms,
-			mem(numbered(100), "Only alpha", "one term"),
-			mem(numbered(101), "Only beta", "one term"),
-			mem(numbered(102), "Neither", "no term"))
+			mem(numbered(1000), "Only alpha", "one term"),
+			mem(numbered(1001), "Only beta", "one term"),
+			mem(numbered(1002), "Neither", "no term"))
 	}
 	tests := []struct {
 		name       string
@@ -227,14 +227,17 @@ func TestRecallRelaxation(t *testing.T) {
 		wantAnyArgOld []bool
 		wantNOld      int
 	}{
-		{"too few with every term", both(1), "alpha beta", []bool{true}, 3, []bool{false, true}, 3},
-		{"nine with every term", both(9), "alpha beta", []bool{true}, 11, []bool{false, true}, 11},
+		{"too few with every term", both(1), "alpha beta", []bool{false, true}, 3, []bool{false, true}, 3},
+		{"nine with every term", both(9), "alpha beta", []bool{false, true}, 11, []bool{false, true}, 11},
 		// Ten memories with both words used to hide the two with one word;
-		// any word finds them, after the ten.
-		{"ten with every term", both(10), "alpha beta", []bool{true}, 12, []bool{false}, 10},
-		{"none with every term", both(0), "alpha beta", []bool{true}, 2, []bool{false, true}, 2},
-		{"one term", both(1), "alpha", []bool{true}, 2, []bool{false}, 2},
-		{"one term matching nothing", both(1), "gamma", []bool{true}, 0, []bool{false}, 0},
+		// they are found now, after the ten.
+		{"ten with every term", both(10), "alpha beta", []bool{false, true}, 12, []bool{false}, 10},
+		// A full candidate list (5 × the limit of 20) with both words: one
+		// word is not searched.
+		{"a full list with every term", both(100), "alpha beta", []bool{false}, 20, []bool{false}, 20},
+		{"none with every term", both(0), "alpha beta", []bool{false, true}, 2, []bool{false, true}, 2},
+		{"one term", both(1), "alpha", []bool{false}, 2, []bool{false}, 2},
+		{"one term matching nothing", both(1), "gamma", []bool{false}, 0, []bool{false}, 0},
 		{"no query", both(1), "", []bool{false}, 4, []bool{false}, 4},
 	}
 	for _, tt := range tests {
