@@ -79,9 +79,9 @@ const (
 	// FeatureCompounds matches words written joined, apart or hyphenated
 	// (road trip, roadtrip, road-trip).
 	FeatureCompounds
-	// FeatureAnyTerm searches for any word of the query at once, every word
-	// found adding to the score; off, recall asks for every word first and
-	// for any word only when that finds too little.
+	// FeatureAnyTerm searches for any word of the query unless the memories
+	// with every word fill the candidate list; off, only when fewer than ten
+	// have every word.
 	FeatureAnyTerm
 	// FeatureTieBand keeps relevance first (Ranking.TieBand); off, the four
 	// signals are blended by their weights alone.

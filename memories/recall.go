@@ -43,8 +43,9 @@ const (
 const (
 	neighbourGap   = time.Hour
 	neighbourShare = 0.35
-	// neighbourSeeds is how many of the best candidates lend relevance, and
-	// neighbourScan how many memories around them are read at most.
+	// neighbourSeeds is how many of the best candidates (those scoring at
+	// least half the best) bring in the memory after them, and neighbourScan
+	// how many memories around them are read at most.
 	neighbourSeeds = 5
 	neighbourScan  = 2000
 )
@@ -420,10 +421,12 @@ func lendNeighbours(ctx context.Context, snap Snapshot, q SearchRequest, hits []
 	if len(hits) == 0 {
 		return hits, nil
 	}
-	seeds := hits[:min(len(hits), neighbourSeeds)]
-	spans := make([]TimeSpan, 0, len(seeds))
-	for _, h := range seeds {
-		if h.Score > 0 {
+	// Only a strong candidate brings in the memory after it: one that matches
+	// nothing itself and follows a weak match is noise.
+	best := hits[0].Score
+	spans := make([]TimeSpan, 0, neighbourSeeds)
+	for _, h := range hits[:min(len(hits), neighbourSeeds)] {
+		if h.Score > 0 && h.Score >= best/2 {
 			spans = append(spans, TimeSpan{From: h.Created.Add(-neighbourGap), To: h.Created.Add(neighbourGap)})
 		}
 	}
