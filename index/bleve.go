@@ -30,7 +30,7 @@ import (
 
 // Schema names the mapping below. Changing the mapping or the analyzers must
 // change it: an index built under another schema is rebuilt on first use.
-const Schema = "memories-6"
+const Schema = "memories-7"
 
 // Field names.
 const (
@@ -66,6 +66,10 @@ const (
 	// pairSep joins the two terms of a pair; it never occurs in a term.
 	pairSep    = "\x1f"
 	titleBoost = 2.0
+	// phraseBoost weighs a pair of the query's words found side by side: at
+	// full weight a long text that has a common phrase of the query ("web
+	// framework") outranked the one that answers it.
+	phraseBoost = 0.5
 	// compoundBoost weighs a word written another way (joined, split,
 	// hyphenated) against the word as the query writes it.
 	compoundBoost = 0.5
@@ -300,10 +304,19 @@ func (b *Bleve) Apply(docs []Doc) error {
 }
 
 func (b *Bleve) document(m *memories.Memory) map[string]any {
+	// A title save made from the body's first line (memories.TitleFrom) is
+	// not indexed as a title: it would count those words three times over
+	// (twice as a title, and again because two fields match), and rank a
+	// turn of a conversation by how its first words, often the speaker's
+	// name, match the query.
+	title := m.Title
+	if title == memories.TitleFrom(m.Body) {
+		title = ""
+	}
 	d := map[string]any{
-		fieldPairs:      b.pairsOf(m.Title, m.Body),
-		fieldJoined:     joinedOf(m.Title, m.Body),
-		fieldTitle:      m.Title,
+		fieldPairs:      b.pairsOf(title, m.Body),
+		fieldJoined:     joinedOf(title, m.Body),
+		fieldTitle:      title,
 		fieldBody:       m.Body,
 		fieldProject:    m.Project,
 		fieldType:       string(m.Type),
@@ -621,6 +634,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 				seen[p] = true
 				q := bleve.NewTermQuery(p)
 				q.SetField(fieldPairs)
+				q.SetBoost(phraseBoost)
 				pairs = append(pairs, q)
 			}
 			if len(pairs) > 0 {

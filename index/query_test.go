@@ -179,3 +179,29 @@ func slicesSort(s []string) {
 		}
 	}
 }
+
+func TestDerivedTitleIsNotATitle(t *testing.T) {
+	// Turns of a conversation saved without a title: save titles them with
+	// their first line, which holds the speaker's name.
+	derived := func(id, body string) *memories.Memory {
+		return mem(id, memories.TitleFrom(body), body, "p", memories.TypeNote, 0)
+	}
+	b := newBleveOf(t,
+		derived("name1", "Adam: What's it called?"),
+		derived("name2", "Adam: Oh, my gosh."),
+		derived("name3", "Adam: That's right, yes."),
+		derived("answer", "Jerod: Yes, that one. It was taken downtown last spring when we walked around, and it is the background of his phone now."),
+	)
+	q := memories.SearchRequest{Text: "Adam's background", AnyTerm: true}
+	if ids := search(t, b, q); len(ids) == 0 || ids[0] != "answer" {
+		t.Errorf("got %v, want answer first: the others only have the speaker's name in their first line", ids)
+	}
+	// A title of one's own still counts as a title.
+	b = newBleveOf(t,
+		mem("titled", "Phone background", "The theater downtown.", "p", memories.TypeNote, 0),
+		mem("body", "Notes", "The phone background shows the theater downtown.", "p", memories.TypeNote, 0),
+	)
+	if ids := search(t, b, memories.SearchRequest{Text: "phone background", AnyTerm: true}); len(ids) != 2 || ids[0] != "titled" {
+		t.Errorf("got %v, want titled first", ids)
+	}
+}

@@ -36,8 +36,9 @@ const (
 // neighbourGap of it, is its neighbour: the turn a reply answers in an imported
 // conversation, the note before it in one working session. A reply such as
 // "Thanks! They were scared but we reassured them" says what it is about only
-// in the turn before it, so a memory is lent neighbourShare of the relevance
-// of the memory before it. Memories saved days apart lend nothing. (Lending
+// in the turn before it, so a memory less relevant than the one before it is
+// lent neighbourShare of the difference: context lifts it towards its
+// neighbour, never past it. Memories saved days apart lend nothing. (Lending
 // from the memory after it as well was measured: it lifts the turns that
 // follow every good match, and costs more than it gives.)
 const (
@@ -413,10 +414,10 @@ func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest
 	return relaxed, nil
 }
 
-// lendNeighbours adds to each candidate's score neighbourShare of the score of
-// the memory before it (see neighbourGap), and adds the memories that follow
-// the best candidates and that the search did not find, with the score they
-// are lent. hits are sorted best first; so is the result.
+// lendNeighbours adds to each candidate's score neighbourShare of what the
+// memory before it (see neighbourGap) scores more, and adds the memories that
+// follow the best candidates and that the search did not find, with the score
+// they are lent. hits are sorted best first; so is the result.
 func lendNeighbours(ctx context.Context, snap Snapshot, q SearchRequest, hits []Hit) ([]Hit, error) {
 	if len(hits) == 0 {
 		return hits, nil
@@ -463,8 +464,8 @@ func lendNeighbours(ctx context.Context, snap Snapshot, q SearchRequest, hits []
 	lent := make(map[string]float64)
 	for i := 1; i < len(near); i++ {
 		prev, e := near[i-1], near[i]
-		if prev.Project == e.Project && e.Created.Sub(prev.Created) <= neighbourGap && own[prev.ID] > 0 {
-			lent[e.ID] = neighbourShare * own[prev.ID]
+		if prev.Project == e.Project && e.Created.Sub(prev.Created) <= neighbourGap && own[prev.ID] > own[e.ID] {
+			lent[e.ID] = neighbourShare * (own[prev.ID] - own[e.ID])
 		}
 	}
 	out := slices.Clone(hits)

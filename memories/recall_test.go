@@ -671,3 +671,26 @@ func TestRecallNeighbours(t *testing.T) {
 		})
 	}
 }
+
+func TestRecallNeighbourLendsOnlyTheDifference(t *testing.T) {
+	// The turn after a strong match that matches as well is lent nothing:
+	// context lifts a memory towards its neighbour, never past it.
+	at := testNow.Add(-48 * time.Hour)
+	ms := []*Memory{
+		mem(numbered(1), "Caroline: the accident", "Caroline: the accident and the kids", created(at)),
+		mem(numbered(2), "Melanie: the accident", "Melanie: the accident", created(at)),
+	}
+	f := newFake(t, ms...)
+	svc, _ := newTestService(f, WithRanking(DefaultRanking()))
+	res, err := svc.Recall(context.Background(), RecallRequest{Query: "kids accident"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(recalledIDs(res), []string{numbered(1), numbered(2)}); diff != "" {
+		t.Fatalf("ids (-got +want):\n%s", diff)
+	}
+	// The fake scores 3 (title and body) against 2 (title): 2 + 0.35 × (3 − 2).
+	if got, want := res.Results[1].Signals.Relevance, (2+neighbourShare*(3-2))/3.0; !approx(got, want) {
+		t.Errorf("the second turn's relevance is %g, want %g", got, want)
+	}
+}
