@@ -454,7 +454,7 @@ func (b *Bleve) synonyms(syn map[string][]string) map[string][]string {
 
 // compounds lists the other ways of writing the query's words: two
 // neighbouring words written as one ("road trip", "road-trip": roadtrip) is
-// another spelling of each of them (joined), and a word of six letters or
+// another spelling of each of them (joined), and a word of seven letters or
 // more may be two words side by side (split lists the pairs, see fieldPairs,
 // it splits into: roadtrip, road␟trip).
 func (b *Bleve) compounds(text string, terms []string) (joined, split map[string][]string) {
@@ -462,7 +462,7 @@ func (b *Bleve) compounds(text string, terms []string) (joined, split map[string
 	words := rawWord.FindAllStringIndex(text, -1)
 	for i := 1; i < len(words); i++ {
 		a, c := words[i-1], words[i]
-		if !joins(text[a[1]:c[0]]) {
+		if a[1]-a[0] < 3 || c[1]-c[0] < 2 || !joins(text[a[1]:c[0]]) {
 			continue
 		}
 		one := b.analyzer(text[a[0]:a[1]] + text[c[0]:c[1]])
@@ -479,7 +479,7 @@ func (b *Bleve) compounds(text string, terms []string) (joined, split map[string
 	}
 	split = make(map[string][]string)
 	for _, t := range terms {
-		if len(t) < 6 || strings.ContainsAny(t, "0123456789_") {
+		if len(t) < 7 || strings.ContainsAny(t, "0123456789_") {
 			continue
 		}
 		for k := 3; k <= len(t)-3; k++ {
@@ -493,6 +493,68 @@ func (b *Bleve) compounds(text string, terms []string) (joined, split map[string
 		}
 	}
 	return joined, split
+}
+
+// existing keeps, of the other spellings compounds found, those some memory
+// has (a joined word in its title or body, a pair in its pairs), and says
+// which terms some memory has as a hyphenated word (fieldJoined): most are
+// words nobody writes, and each would cost the search a clause.
+func (b *Bleve) existing(ctx context.Context, terms []string, joined, split map[string][]string) (map[string][]string, map[string][]string, map[string]bool, error) {
+	adv, err := b.idx.Advanced()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("search: %w", err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("search: %w", err)
+	}
+	defer r.Close()
+	has := func(term string, fields ...string) (bool, error) {
+		for _, f := range fields {
+			tfr, err := r.TermFieldReader(ctx, []byte(term), f, false, false, false)
+			if err != nil {
+				return false, fmt.Errorf("search: %w", err)
+			}
+			n := tfr.Count()
+			if err := tfr.Close(); err != nil {
+				return false, fmt.Errorf("search: %w", err)
+			}
+			if n > 0 {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	keep := func(m map[string][]string, fields ...string) (map[string][]string, error) {
+		out := make(map[string][]string, len(m))
+		for t, alts := range m {
+			for _, a := range alts {
+				ok, err := has(a, fields...)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					out[t] = append(out[t], a)
+				}
+			}
+		}
+		return out, nil
+	}
+	if joined, err = keep(joined, fieldBody, fieldTitle); err != nil {
+		return nil, nil, nil, err
+	}
+	if split, err = keep(split, fieldPairs); err != nil {
+		return nil, nil, nil, err
+	}
+	hyphened := make(map[string]bool)
+	for _, t := range terms {
+		ok, err := has(t, fieldJoined)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		hyphened[t] = ok
+	}
+	return joined, split, hyphened, nil
 }
 
 // rawWord is a run of letters, as compounds reads the query.
@@ -576,8 +638,13 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		}
 		alts := b.synonyms(req.Synonyms)
 		var joined, split map[string][]string
+		hyphened := map[string]bool{}
 		if req.Compounds {
 			joined, split = b.compounds(req.Text, terms)
+			var err error
+			if joined, split, hyphened, err = b.existing(ctx, terms, joined, split); err != nil {
+				return nil, err
+			}
 		}
 		perTerm := make([]query.Query, len(terms))
 		for i, t := range terms {
@@ -600,7 +667,9 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 					clause(fieldTitle, w, titleBoost*compoundBoost)
 					clause(fieldBody, w, compoundBoost)
 				}
-				clause(fieldJoined, t, compoundBoost)
+				if hyphened[t] {
+					clause(fieldJoined, t, compoundBoost)
+				}
 				for _, p := range split[t] {
 					clause(fieldPairs, p, compoundBoost)
 				}

@@ -48,7 +48,7 @@ const (
 	// least half the best) bring in the memory after them, and neighbourScan
 	// how many memories around them are read at most.
 	neighbourSeeds = 5
-	neighbourScan  = 2000
+	neighbourScan  = 200
 )
 
 // Scopes that are not project or area names.
