@@ -238,7 +238,9 @@ const k = 10
 // saveBatch is how many documents are saved per commit.
 const saveBatch = 200
 
-// defaultCreated dates a document that has no date.
+// defaultCreated dates the first document that has no date; each next one is
+// dated a second later, so that undated documents keep the file's order (recall
+// reads the order of memories saved together to find neighbours).
 var defaultCreated = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Run loads d into a fresh vault and scores cortex's recall and the baseline.
@@ -272,13 +274,15 @@ func Run(ctx context.Context, d *Dataset, o Options) (*Report, error) {
 	loaded := make(map[string]bool, len(d.Documents))  // document ids
 	rep := &Report{Skips: []Skip{}}
 	var newest time.Time
+	undated := 0
 	for start := 0; start < len(d.Documents); start += saveBatch {
 		docs := d.Documents[start:min(start+saveBatch, len(d.Documents))]
 		reqs := make([]memories.SaveRequest, len(docs))
 		for i, doc := range docs {
 			created := doc.Created
 			if created.IsZero() {
-				created = defaultCreated
+				created = defaultCreated.Add(time.Duration(undated) * time.Second)
+				undated++
 			}
 			newest = maxTime(newest, created)
 			reqs[i] = memories.SaveRequest{Content: doc.Content, Title: doc.Title, Project: doc.Project, Tags: doc.Tags, Created: created}

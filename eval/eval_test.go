@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/store"
+	"github.com/cortexmem/cortex/vault"
 )
 
 func TestScore(t *testing.T) {
@@ -219,5 +222,49 @@ func TestShippedDataset(t *testing.T) {
 	}
 	if rep.Cortex.RecallAt5 <= rep.Baseline.RecallAt5 || rep.Cortex.MRR <= rep.Baseline.MRR {
 		t.Errorf("cortex %+v does not beat the baseline %+v on Recall@5 and MRR", rep.Cortex, rep.Baseline)
+	}
+}
+
+// TestRunUndatedKeepsOrder: documents without a date are dated a second
+// apart in the file's order, so that the order survives the save (recall reads
+// it to find a memory's neighbours).
+func TestRunUndatedKeepsOrder(t *testing.T) {
+	var docs []Document
+	for i := 0; i < 5; i++ {
+		docs = append(docs, Document{ID: fmt.Sprintf("d%d", i), Content: fmt.Sprintf("Turn number %d of the conversation", i), Project: "chat"})
+	}
+	d := &Dataset{Documents: docs, Queries: []Query{{ID: "q", Query: "conversation", Project: "chat", Relevant: []string{"d0"}}}}
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), d, Options{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := vault.New(filepath.Join(dir, "vault"), "cortex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(store.Options{Vault: v, StateDir: filepath.Join(dir, "state"), LockTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := map[string]time.Time{}
+	err = st.View(context.Background(), func(snap memories.Snapshot) error {
+		es, err := snap.Entries()
+		for _, e := range es {
+			m, err := snap.Load(context.Background(), e.Path)
+			if err != nil {
+				return err
+			}
+			created[m.Content()] = e.Created
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(docs); i++ {
+		a, b := created[docs[i-1].Content], created[docs[i].Content]
+		if !b.Equal(a.Add(time.Second)) {
+			t.Errorf("document %d dated %v, the one before it %v: want a second later", i, b, a)
+		}
 	}
 }

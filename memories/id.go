@@ -37,11 +37,16 @@ type IDGen interface {
 // ULIDGen mints ULIDs from the system's secure random source. Ids it mints in
 // the same millisecond increase, so they sort in the order they were minted:
 // the turns of a conversation saved at one time keep their order, which recall
-// reads to find a memory's neighbours.
+// reads to find a memory's neighbours. The first byte of the random part
+// counts the ids of the millisecond (to 255; past that the order is lost, not
+// the uniqueness), so such ids still differ early and their short forms stay
+// short; the other nine bytes are random.
 type ULIDGen struct {
 	mu      sync.Mutex
 	entropy io.Reader
 	n       uint64 // ids minted, for the fallback
+	lastMS  uint64 // the millisecond of the last id
+	seq     uint8  // ids minted in lastMS before the next one
 }
 
 // NewULIDGen returns a generator reading randomness from r, or from crypto/rand
@@ -50,7 +55,7 @@ func NewULIDGen(r io.Reader) *ULIDGen {
 	if r == nil {
 		r = rand.Reader
 	}
-	return &ULIDGen{entropy: ulid.Monotonic(r, 0)}
+	return &ULIDGen{entropy: r}
 }
 
 // NewID returns a new lower-case ULID for time t.
@@ -58,17 +63,24 @@ func (g *ULIDGen) NewID(t time.Time) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.n++
-	id, err := ulid.New(ulid.Timestamp(t), g.entropy)
-	if err != nil {
+	ms := ulid.Timestamp(t)
+	if g.n > 1 && ms == g.lastMS {
+		g.seq++
+	} else {
+		g.lastMS, g.seq = ms, 0
+	}
+	var e [10]byte
+	e[0] = g.seq
+	var id ulid.ULID
+	_ = id.SetTime(ms)
+	if _, err := io.ReadFull(g.entropy, e[1:]); err != nil {
 		// crypto/rand never fails on supported platforms. Should the source
 		// break, the id still must not collide: hash the time with what sets
 		// this process and this call apart.
 		sum := sha256.Sum256(fmt.Appendf(nil, "%d/%d/%d/%d", t.UnixNano(), os.Getpid(), g.n, time.Now().UnixNano()))
-		var fallback ulid.ULID
-		_ = fallback.SetTime(ulid.Timestamp(t))
-		_ = fallback.SetEntropy(sum[:10])
-		id = fallback
+		copy(e[1:], sum[:9])
 	}
+	_ = id.SetEntropy(e[:])
 	return strings.ToLower(id.String())
 }
 

@@ -284,5 +284,12 @@ func TestULIDGenSameTimeKeepsOrder(t *testing.T) {
 		if len(slices.Compact(slices.Clone(ids))) != len(ids) {
 			t.Errorf("ids minted in one millisecond repeat")
 		}
+		// They differ early, so their short forms stay short.
+		for i := 1; i < len(ids); i++ {
+			if ids[i-1][:12] == ids[i][:12] {
+				t.Errorf("ids %s and %s share their first 12 characters", ids[i-1], ids[i])
+				break
+			}
+		}
 	}
 }

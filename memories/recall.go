@@ -35,9 +35,9 @@ const (
 // Neighbours: the memory of a project created just before another, within
 // neighbourGap of it, is its neighbour: the turn a reply answers in an imported
 // conversation, the note before it in one working session. A reply such as
-// "Thanks! They were scared but we reassured them" says what it is about only
-// in the turn before it, so a memory less relevant than the one before it is
-// lent neighbourShare of the difference: context lifts it towards its
+// "Yes, we reassured them, they were scared" says what it is about only in the
+// turn before it, so a memory that matches the query less than the one before
+// it is lent neighbourShare of the difference: context lifts it towards its
 // neighbour, never past it. Memories saved days apart lend nothing. (Lending
 // from the memory after it as well was measured: it lifts the turns that
 // follow every good match, and costs more than it gives.)
@@ -45,7 +45,7 @@ const (
 	neighbourGap   = time.Hour
 	neighbourShare = 0.35
 	// neighbourSeeds is how many of the best candidates (those scoring at
-	// least half the best) bring in the memory after them, and neighbourScan
+	// least half the best) lend to the memory after them, and neighbourScan
 	// how many memories around them are read at most.
 	neighbourSeeds = 5
 	neighbourScan  = 200
@@ -414,16 +414,17 @@ func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest
 	return relaxed, nil
 }
 
-// lendNeighbours adds to each candidate's score neighbourShare of what the
-// memory before it (see neighbourGap) scores more, and adds the memories that
-// follow the best candidates and that the search did not find, with the score
-// they are lent. hits are sorted best first; so is the result.
+// lendNeighbours adds to a candidate's score neighbourShare of what the memory
+// before it (see neighbourGap) scores more, when that memory is one of the
+// best candidates. Memories the search did not find are not added: lending them
+// relevance brought up notes that share no word with the query and were merely
+// saved after a match (and, measured, found no more answers). hits are sorted
+// best first; so is the result.
 func lendNeighbours(ctx context.Context, snap Snapshot, q SearchRequest, hits []Hit) ([]Hit, error) {
 	if len(hits) == 0 {
 		return hits, nil
 	}
-	// Only a strong candidate brings in the memory after it: one that matches
-	// nothing itself and follows a weak match is noise.
+	// Only a strong candidate lends: a weak match lends noise.
 	best := hits[0].Score
 	spans := make([]TimeSpan, 0, neighbourSeeds)
 	for _, h := range hits[:min(len(hits), neighbourSeeds)] {
@@ -443,10 +444,8 @@ func lendNeighbours(ctx context.Context, snap Snapshot, q SearchRequest, hits []
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	own := make(map[string]float64, len(hits))
-	index := make(map[string]int, len(hits))
-	for i, h := range hits {
+	for _, h := range hits {
 		own[h.ID] = h.Score
-		index[h.ID] = i
 	}
 	// A memory's neighbour is the one before it of the same project in
 	// creation order; ids break ties in that order, since memories saved in
@@ -471,11 +470,6 @@ func lendNeighbours(ctx context.Context, snap Snapshot, q SearchRequest, hits []
 	out := slices.Clone(hits)
 	for i := range out {
 		out[i].Score += lent[out[i].ID]
-	}
-	for _, e := range near {
-		if _, found := index[e.ID]; !found && lent[e.ID] > 0 {
-			out = append(out, Hit{Entry: e.Entry, Score: lent[e.ID]})
-		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out, nil

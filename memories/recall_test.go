@@ -589,7 +589,12 @@ func TestRecallEmptyMessage(t *testing.T) {
 func TestRecallNeighbours(t *testing.T) {
 	at := testNow.Add(-48 * time.Hour)
 	turn := func(n int, body string, opts ...func(*Memory)) *Memory {
-		return mem(numbered(n), body, body, append([]func(*Memory){created(at)}, opts...)...)
+		return mem(numbered(n), body, body, append([]func(*Memory){created(at), updated(48 * time.Hour)}, opts...)...)
+	}
+	// later is a turn of another day that matches as much as the reply: it is
+	// newer, so it wins the tie unless the reply is lent something.
+	later := func(n int) *Memory {
+		return turn(n, "Melanie: the kids love the beach", created(at.Add(72*time.Hour)), updated(0))
 	}
 	tests := []struct {
 		name  string
@@ -598,70 +603,76 @@ func TestRecallNeighbours(t *testing.T) {
 		want  []string
 	}{
 		{
-			// The reply says nothing of the accident: the turn before it does.
-			name: "a reply is lent the relevance of the turn it answers",
+			// The reply says little of the accident: the turn before it does.
+			name: "a reply is lifted by the turn it answers",
 			ms: []*Memory{
 				turn(1, "Caroline: how did the kids take the accident"),
-				turn(2, "Melanie: they were scared but we reassured them"),
-				turn(3, "Caroline: lovely weather at the lake"),
+				turn(2, "Melanie: the kids were scared but we reassured them"),
+				later(3),
 			},
 			query: "kids accident",
-			want:  []string{numbered(1), numbered(2)},
+			want:  []string{numbered(1), numbered(2), numbered(3)},
 		},
 		{
-			name: "the turn after a reply is not lent anything by it",
+			name: "the turn before a match is not lifted by it",
 			ms: []*Memory{
-				turn(1, "Melanie: they were scared but we reassured them"),
+				turn(1, "Melanie: the kids were scared but we reassured them"),
 				turn(2, "Caroline: how did the kids take the accident"),
+				later(3),
 			},
 			query: "kids accident",
-			want:  []string{numbered(2)},
+			want:  []string{numbered(2), numbered(3), numbered(1)},
 		},
 		{
 			name: "memories saved days apart are not neighbours",
 			ms: []*Memory{
 				turn(1, "Caroline: how did the kids take the accident"),
-				turn(2, "Melanie: they were scared but we reassured them", created(at.Add(72*time.Hour))),
+				turn(2, "Melanie: the kids were scared but we reassured them", created(at.Add(24*time.Hour))),
+				later(3),
 			},
 			query: "kids accident",
-			want:  []string{numbered(1)},
+			want:  []string{numbered(1), numbered(3), numbered(2)},
 		},
 		{
 			name: "memories of another project are not neighbours",
 			ms: []*Memory{
 				turn(1, "Caroline: how did the kids take the accident"),
-				turn(2, "Melanie: they were scared but we reassured them", project("api")),
+				turn(2, "Melanie: the kids were scared but we reassured them", project("general")),
+				later(3),
 			},
 			query: "kids accident",
-			want:  []string{numbered(1)},
+			want:  []string{numbered(1), numbered(3), numbered(2)},
 		},
 		{
 			// Saved in one batch, the turns share their time: ids keep their
 			// order.
 			name: "ids order the turns of one time",
 			ms: []*Memory{
-				turn(3, "Melanie: they were scared but we reassured them"),
+				turn(3, "Melanie: the kids were scared but we reassured them"),
 				turn(2, "Caroline: how did the kids take the accident"),
 				turn(1, "Melanie: we went camping last week"),
+				later(4),
 			},
 			query: "kids accident",
-			want:  []string{numbered(2), numbered(3)},
+			want:  []string{numbered(2), numbered(3), numbered(4)},
 		},
 		{
-			name: "a reply that matches itself ranks on its own relevance plus the lent share",
+			// A memory that shares no word with the query is not brought in,
+			// whatever it follows.
+			name: "no word, no result",
 			ms: []*Memory{
-				turn(1, "Caroline: the accident"),
-				turn(2, "Melanie: the kids were scared after the accident"),
+				turn(1, "Caroline: how did the kids take the accident"),
+				turn(2, "Melanie: they were scared but we reassured them"),
 			},
 			query: "kids accident",
-			want:  []string{numbered(2), numbered(1)},
+			want:  []string{numbered(1)},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFake(t, tt.ms...)
 			svc, _ := newTestService(f, WithRanking(DefaultRanking()))
-			res, err := svc.Recall(context.Background(), RecallRequest{Query: tt.query})
+			res, err := svc.Recall(context.Background(), RecallRequest{Query: tt.query, Project: "web"})
 			if err != nil {
 				t.Fatal(err)
 			}
