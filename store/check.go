@@ -7,7 +7,6 @@ import (
 	"sort"
 
 	"github.com/cortexmem/cortex/index"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // Health is what `cortex doctor` reports about the store.
@@ -99,7 +98,7 @@ func (s *Store) Check(ctx context.Context) (h *Health, err error) {
 		return nil, err
 	}
 	h.Notes = len(entries)
-	want := vault.RenderIndex(entries)
+	want := s.v.RenderIndex(entries)
 	if got, err := os.ReadFile(s.v.IndexPath()); err != nil || !bytes.Equal(got, want) {
 		if err := s.v.WriteIndex(want); err != nil {
 			return nil, err

@@ -614,14 +614,7 @@ func (s *Store) writeMap(cat *index.Catalog, recs map[string]*index.Record) erro
 				}
 				changes = append(changes, c)
 			}
-			newer := func(e *memories.Entry, project, first string) bool {
-				r, err := cat.ByNoteName(project, first)
-				if err != nil || r == nil {
-					return false
-				}
-				return e.Created.After(r.Created) || e.Created.Equal(r.Created) && e.ID > r.ID
-			}
-			if out, ok := vault.SpliceIndex(data, changes, newer); ok {
+			if out, ok := s.v.SpliceIndex(data, changes, catalogLookup{cat}); ok {
 				return s.v.ReplaceIndex(out)
 			}
 		}
@@ -632,7 +625,27 @@ func (s *Store) writeMap(cat *index.Catalog, recs map[string]*index.Record) erro
 	if err != nil {
 		return err
 	}
-	return s.v.WriteIndex(vault.RenderIndex(entries))
+	return s.v.WriteIndex(s.v.RenderIndex(entries))
+}
+
+// catalogLookup finds the readable notes of a catalog for the map of
+// contents (vault.IndexLookup).
+type catalogLookup struct{ cat *index.Catalog }
+
+func (l catalogLookup) ByPath(p string) (*memories.Entry, error) {
+	r, err := l.cat.Get(p)
+	if err != nil || r == nil || r.Broken != "" {
+		return nil, err
+	}
+	return &r.Entry, nil
+}
+
+func (l catalogLookup) ByID(id string) (*memories.Entry, error) {
+	r, err := l.cat.ByID(id)
+	if err != nil || r == nil || r.Broken != "" {
+		return nil, err
+	}
+	return &r.Entry, nil
 }
 
 // spliceMax is the most changes spliced into the map of contents; more are
@@ -743,7 +756,7 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 		_ = cat.Close()
 		return nil, err
 	}
-	if err := s.v.WriteIndex(vault.RenderIndex(entries)); err != nil {
+	if err := s.v.WriteIndex(s.v.RenderIndex(entries)); err != nil {
 		s.warn(fmt.Sprintf("map of contents not updated: %v", err))
 	}
 	s.markChecked(filepath.Join(gen, checkedFile), observed)

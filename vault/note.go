@@ -35,6 +35,10 @@ type Note struct {
 	crlf bool
 	// bom records a leading UTF-8 byte order mark; it is kept.
 	bom bool
+	// folder is cortex's folder relative to the vault root, which links the
+	// note writes to other notes start with ("" writes paths relative to
+	// cortex's folder).
+	folder string
 }
 
 // ParseError says why a note's frontmatter cannot be read, and where.

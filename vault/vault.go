@@ -92,6 +92,7 @@ func (v *Vault) Read(rel string) (*Note, FileStat, error) {
 		}
 		return nil, st, err
 	}
+	n.folder = v.linkFolder()
 	return n, st, nil
 }
 
@@ -134,7 +135,7 @@ func (v *Vault) Load(rel string) (*memories.Memory, error) {
 // file name is the title's slug and the id's first eight characters, more of the
 // id when that name is taken.
 func (v *Vault) Create(m *memories.Memory) error {
-	n, err := NewNote(m)
+	n, err := v.NewNote(m)
 	if err != nil {
 		return err
 	}
@@ -292,7 +293,7 @@ func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
 	errs := make([]error, len(ms))
 	inParallel(len(ms), func(i int) {
 		m := ms[i]
-		n, err := NewNote(m)
+		n, err := v.NewNote(m)
 		if err != nil {
 			errs[i] = err
 			return
