@@ -106,6 +106,10 @@ type Memory struct {
 	Body string
 	// Path is the note's path relative to the vault root, with forward slashes.
 	Path string
+	// Symlink, set when the note is a symbolic link a person made, is the
+	// file it leads to. cortex reads such a note (when it stays inside the
+	// vault) and never rewrites it: that would replace the link with a file.
+	Symlink string
 }
 
 // Provenance records where a memory came from.

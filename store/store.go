@@ -486,6 +486,7 @@ func (s *Store) noteRecord(st vault.FileStat, data []byte) (*index.Record, *memo
 		return r, nil, nil
 	}
 	m := n.Memory(f.Path, time.Unix(0, st.MTime))
+	m.Symlink = st.Symlink
 	r.FID = n.ID()
 	r.Entry = memories.EntryOf(m)
 	return r, m, nil
