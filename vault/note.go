@@ -271,6 +271,12 @@ func (n *Note) pair(key string) (*yaml.Node, *yaml.Node) {
 	return nil, nil
 }
 
+// IsList reports whether the property key is a list.
+func (n *Note) IsList(key string) bool {
+	v := n.value(key)
+	return v != nil && v.Kind == yaml.SequenceNode
+}
+
 // Keys lists the frontmatter keys in file order.
 func (n *Note) Keys() []string {
 	if n.fm == nil {
