@@ -239,7 +239,7 @@ func fenceOf(line string) string {
 	return ""
 }
 
-// withoutCode blanks the inline code spans of line (`…`, ``…``).
+// withoutCode blanks the inline code spans of line (`…`, “…“).
 func withoutCode(line string) string {
 	if !strings.Contains(line, "`") {
 		return line
