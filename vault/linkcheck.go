@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -203,7 +204,7 @@ func NoteLinks(note string, data []byte) []NoteLink {
 			if m := frontmatterKeyRe.FindStringSubmatch(line); m != nil {
 				key = strings.TrimSpace(m[1])
 			}
-			out = appendLinks(out, note, n, key, line)
+			out = appendLinks(out, note, n, key, line, false)
 			continue
 		}
 		// The body: code is no link.
@@ -222,7 +223,7 @@ func NoteLinks(note string, data []byte) []NoteLink {
 		if fence != "" {
 			continue
 		}
-		out = appendLinks(out, note, n, "", withoutCode(line))
+		out = appendLinks(out, note, n, "", line, true)
 	}
 	return out
 }
@@ -239,46 +240,53 @@ func fenceOf(line string) string {
 	return ""
 }
 
-// withoutCode blanks the inline code spans of line (`…`, “…“).
-func withoutCode(line string) string {
+// codeSpans are the inline code spans of line — text between runs of
+// backticks of one length — as [start, end) byte offsets.
+func codeSpans(line string) [][2]int {
 	if !strings.Contains(line, "`") {
-		return line
+		return nil
 	}
-	b := []byte(line)
-	for i := 0; i < len(b); {
-		if b[i] != '`' {
+	var spans [][2]int
+	for i := 0; i < len(line); {
+		if line[i] != '`' {
 			i++
 			continue
 		}
 		n := i
-		for n < len(b) && b[n] == '`' {
+		for n < len(line) && line[n] == '`' {
 			n++
 		}
-		ticks := string(b[i:n])
-		end := strings.Index(string(b[n:]), ticks)
+		end := strings.Index(line[n:], line[i:n])
 		if end < 0 {
 			break
 		}
-		for j := i; j < n+end+len(ticks); j++ {
-			b[j] = ' '
-		}
-		i = n + end + len(ticks)
+		spans = append(spans, [2]int{i, n + end + (n - i)})
+		i = n + end + (n - i)
 	}
-	return string(b)
+	return spans
 }
 
-func appendLinks(out []NoteLink, note string, n int, key, line string) []NoteLink {
+// appendLinks adds the links of line, leaving out those in or across inline
+// code when code is set.
+func appendLinks(out []NoteLink, note string, n int, key, line string, code bool) []NoteLink {
 	if !strings.Contains(line, "[[") {
 		return out
 	}
-	for _, m := range wikiLinkRe.FindAllStringSubmatch(line, -1) {
-		target, _, _ := strings.Cut(m[1], "|")
+	var spans [][2]int
+	if code {
+		spans = codeSpans(line)
+	}
+	for _, m := range wikiLinkRe.FindAllStringSubmatchIndex(line, -1) {
+		if slices.ContainsFunc(spans, func(sp [2]int) bool { return m[0] < sp[1] && sp[0] < m[1] }) {
+			continue
+		}
+		target, _, _ := strings.Cut(line[m[2]:m[3]], "|")
 		target, _, _ = strings.Cut(target, "#")
 		target = strings.TrimSpace(strings.ReplaceAll(target, `\`, ""))
 		if target == "" {
 			continue
 		}
-		out = append(out, NoteLink{Note: note, Line: n, Key: key, Link: m[0], Target: target})
+		out = append(out, NoteLink{Note: note, Line: n, Key: key, Link: line[m[0]:m[1]], Target: target})
 	}
 	return out
 }
