@@ -662,3 +662,44 @@ func TestRenderIndexMined(t *testing.T) {
 		t.Fatalf("spliced (-rendered +spliced):\n%s", diff)
 	}
 }
+
+// BenchmarkSpliceIndex: a save and a supersede spliced into the map of
+// 10,000 memories, 2,000 of them superseded (the superseded section is
+// searched for lines that link to a changed note).
+func BenchmarkSpliceIndex(b *testing.B) {
+	var entries []memories.Entry
+	for i := range 10000 {
+		e := entry(fmt.Sprintf("p%d", i%20), fmt.Sprintf("note-%d", i), i, "tag")
+		if i%5 == 0 {
+			e.Status, e.SupersededBy, e.Updated = memories.StatusSuperseded, fmt.Sprintf("01hv%022d", i+1), e.Created.Add(time.Hour)
+		}
+		entries = append(entries, e)
+	}
+	data := renderTest(entries)
+	l := lookupOf(entries)
+	newest := entry("p1", "new", 20000)
+	live := entries[1]
+	sup := live
+	sup.Status, sup.SupersededBy, sup.Updated = memories.StatusSuperseded, newest.ID, indexBase.Add(1000*time.Hour)
+	for _, bc := range []struct {
+		name    string
+		changes []IndexChange
+	}{
+		{"save", []IndexChange{{New: &newest}}},
+		{"supersede", []IndexChange{{Old: &live, New: &sup}, {New: &newest}}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, ok := mapVault.SpliceIndex(data, bc.changes, l); !ok {
+					b.Fatal("declined")
+				}
+			}
+		})
+	}
+	b.Run("render", func(b *testing.B) {
+		for b.Loop() {
+			renderTest(entries)
+		}
+	})
+}
