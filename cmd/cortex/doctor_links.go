@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
@@ -162,16 +163,17 @@ func planRepairs(v *vault.Vault, snap memories.Snapshot, links []vault.NoteLink)
 const maxCandidates = 64
 
 // linkedEntry finds the one memory whose id starts with ref. Notes made in
-// the same second share the id prefix a note name holds: then the one whose
-// title gives the rest of the name (cortex named the note after it) is the
-// one, if only one does.
+// the same second share the id prefix a note name holds; then the one meant
+// is the only one whose title gives the rest of the name (cortex named the
+// note after its title), else the only one no longer named as cortex names
+// notes ("<slug>-<id prefix>"): the note renamed, which left the link
+// dangling.
 func linkedEntry(snap memories.Snapshot, l vault.NoteLink, ref string) (memories.Entry, bool, error) {
 	ids, err := snap.IDsWithPrefix(ref, maxCandidates)
 	if err != nil || len(ids) == 0 {
 		return memories.Entry{}, false, err
 	}
-	slug := strings.ToLower(strings.TrimSuffix(path.Base(l.Target), "-"+ref))
-	var found []memories.Entry
+	var all []memories.Entry
 	for _, id := range ids {
 		e, err := snap.Get(id)
 		if errors.Is(err, memories.ErrNotFound) {
@@ -180,14 +182,33 @@ func linkedEntry(snap memories.Snapshot, l vault.NoteLink, ref string) (memories
 		if err != nil {
 			return memories.Entry{}, false, err
 		}
-		if len(ids) == 1 || vault.Slug(e.Title) == slug {
-			found = append(found, e)
+		all = append(all, e)
+	}
+	slug := strings.ToLower(strings.TrimSuffix(path.Base(l.Target), "-"+ref))
+	for _, keep := range []func(e memories.Entry) bool{
+		func(memories.Entry) bool { return true },
+		func(e memories.Entry) bool { return vault.Slug(e.Title) == slug },
+		func(e memories.Entry) bool { return !cortexNamed(e) },
+	} {
+		var found []memories.Entry
+		for _, e := range all {
+			if keep(e) {
+				found = append(found, e)
+			}
+		}
+		if len(found) == 1 {
+			return found[0], true, nil
 		}
 	}
-	if len(found) != 1 {
-		return memories.Entry{}, false, nil
-	}
-	return found[0], true, nil
+	return memories.Entry{}, false, nil
+}
+
+// cortexNamed reports whether e's note is named as cortex names notes: a
+// name ending with "-" and at least 8 first characters of its id.
+func cortexNamed(e memories.Entry) bool {
+	name := strings.TrimSuffix(path.Base(e.Path), ".md")
+	i := strings.LastIndexByte(name, '-')
+	return i >= 0 && len(name)-i-1 >= memories.MinPrefix && strings.HasPrefix(e.ID, strings.ToLower(name[i+1:]))
 }
 
 // linkRef is the id (or id prefix) a dangling link of cortex's names: the
@@ -283,6 +304,8 @@ func repairNote(ctx context.Context, v *vault.Vault, tx memories.Tx, p string, r
 		}
 		return false, "", err
 	}
+	tx.Record(memories.Event{Time: time.Now().UTC().Truncate(time.Second), Op: memories.OpUpdate, ID: m.ID, Path: m.Path,
+		Title: m.Title, Reason: "links repaired: " + strings.Join(keys, ", ")})
 	return true, "", nil
 }
 
