@@ -327,9 +327,9 @@ func (x *fakeTx) Patch(_ context.Context, m *Memory, keys ...string) error {
 		case "related":
 			dst.Related = slices.Clone(m.Related)
 		case "supersedes":
-			dst.Supersedes = m.Supersedes
+			dst.Supersedes, dst.SupersedesNote = m.Supersedes, m.SupersedesNote
 		case "superseded_by":
-			dst.SupersededBy = m.SupersededBy
+			dst.SupersededBy, dst.SupersededByNote = m.SupersededBy, m.SupersededByNote
 		case "superseded_at":
 			dst.SupersededAt = m.SupersededAt
 		case "supersede_reason":

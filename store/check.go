@@ -138,7 +138,7 @@ func (s *Store) check(ctx context.Context, rep *SyncReport) (h *Health, err erro
 		return nil, err
 	}
 	h.Notes = len(entries)
-	want := vault.RenderIndex(entries)
+	want := s.v.RenderIndex(entries)
 	if got, err := os.ReadFile(s.v.IndexPath()); h.Mismatched == 0 && s.hasFolder() && (err != nil || !bytes.Equal(got, want)) {
 		if err := s.v.WriteIndex(want); err != nil {
 			return nil, err

@@ -632,6 +632,7 @@ func (s *Store) noteRecord(st vault.FileStat, data []byte) (*index.Record, *memo
 		return r, nil, nil
 	}
 	m := n.Memory(f.Path, time.Unix(0, st.MTime))
+	m.Symlink = st.Symlink
 	r.FID = n.ID()
 	r.Entry = memories.EntryOf(m)
 	return r, m, nil
@@ -763,14 +764,7 @@ func (s *Store) writeMap(cat *index.Catalog, recs map[string]*index.Record) erro
 				}
 				changes = append(changes, c)
 			}
-			newer := func(e *memories.Entry, project, first string) bool {
-				r, err := cat.ByNoteName(project, first)
-				if err != nil || r == nil {
-					return false
-				}
-				return e.Created.After(r.Created) || e.Created.Equal(r.Created) && e.ID > r.ID
-			}
-			if out, ok := vault.SpliceIndex(data, changes, newer); ok {
+			if out, ok := s.v.SpliceIndex(data, changes, catalogLookup{cat}); ok {
 				return s.v.ReplaceIndex(out)
 			}
 		}
@@ -781,7 +775,7 @@ func (s *Store) writeMap(cat *index.Catalog, recs map[string]*index.Record) erro
 	if err != nil {
 		return err
 	}
-	return s.writeIndexFile(vault.RenderIndex(entries))
+	return s.writeIndexFile(s.v.RenderIndex(entries))
 }
 
 // hasFolder reports whether the vault's cortex folder exists. The map of
@@ -800,6 +794,26 @@ func (s *Store) writeIndexFile(data []byte) error {
 		return nil
 	}
 	return s.v.WriteIndex(data)
+}
+
+// catalogLookup finds the readable notes of a catalog for the map of
+// contents (vault.IndexLookup).
+type catalogLookup struct{ cat *index.Catalog }
+
+func (l catalogLookup) ByPath(p string) (*memories.Entry, error) {
+	r, err := l.cat.Get(p)
+	if err != nil || r == nil || r.Broken != "" {
+		return nil, err
+	}
+	return &r.Entry, nil
+}
+
+func (l catalogLookup) ByID(id string) (*memories.Entry, error) {
+	r, err := l.cat.ByID(id)
+	if err != nil || r == nil || r.Broken != "" {
+		return nil, err
+	}
+	return &r.Entry, nil
 }
 
 // spliceMax is the most changes spliced into the map of contents; more are
@@ -925,7 +939,7 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 		_ = cat.Close()
 		return nil, err
 	}
-	if err := s.writeIndexFile(vault.RenderIndex(entries)); err != nil {
+	if err := s.writeIndexFile(s.v.RenderIndex(entries)); err != nil {
 		s.warn(fmt.Sprintf("map of contents not updated: %v", err))
 	}
 	s.markChecked(filepath.Join(gen, checkedFile), observed)

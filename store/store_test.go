@@ -324,14 +324,17 @@ func TestSupersedeWithReplacement(t *testing.T) {
 	if got := e.recall("staging pool"); !cmp.Equal(got, []string{res.New.ID}) {
 		t.Errorf("recall = %v, want only the replacement %s", got, res.New.ID)
 	}
-	if !strings.Contains(e.read(old.Path), "superseded_by: "+res.New.ID) {
+	// Each links to the other's note, aliased with its id.
+	oldLink, newLink := e.st.Vault().LinkTarget(old.Path), e.st.Vault().LinkTarget(res.New.Path)
+	if !strings.Contains(e.read(old.Path), `superseded_by: "[[`+newLink+`|`+res.New.ID+`]]"`) {
 		t.Errorf("old note does not point at its replacement:\n%s", e.read(old.Path))
 	}
-	if !strings.Contains(e.read(res.New.Path), "supersedes: "+old.ID) {
+	if !strings.Contains(e.read(res.New.Path), `supersedes: "[[`+oldLink+`|`+old.ID+`]]"`) {
 		t.Errorf("replacement does not point back:\n%s", e.read(res.New.Path))
 	}
-	if got := e.read("_index.md"); strings.Contains(got, "[["+filepath.Base(strings.TrimSuffix(old.Path, ".md"))+"|") || !strings.Contains(got, "## webapp (1)") {
-		t.Errorf("map of contents still lists the superseded memory:\n%s", got)
+	if got := e.read("_index.md"); !strings.Contains(got, "## webapp (1)\n\n- [["+newLink+"|") ||
+		!strings.Contains(got, "## Superseded (1)\n\n- [["+oldLink+"|Staging database pool size is twenty]] → [["+newLink+"|") {
+		t.Errorf("map of contents does not list the superseded memory under Superseded, linking to its replacement:\n%s", got)
 	}
 	_, err = e.svc.Supersede(context.Background(), memories.SupersedeRequest{ID: old.ID})
 	if !errors.Is(err, memories.ErrRejected) {

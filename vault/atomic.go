@@ -27,8 +27,12 @@ func IsTemp(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
 }
 
-// WriteFile replaces path with data atomically and durably.
+// WriteFile replaces path with data atomically and durably. A path that is a
+// symbolic link is refused (a *LinkError): the link is the person's.
 func WriteFile(path string, data []byte) error {
+	if err := refuseLink(path, path); err != nil {
+		return err
+	}
 	tmp, err := writeTemp(path, data, true)
 	if err != nil {
 		return err
@@ -43,7 +47,11 @@ func WriteFile(path string, data []byte) error {
 // WriteDerived replaces path with data atomically but does not wait for the disk:
 // for files cortex derives from the notes (the map of contents), which a process
 // crash cannot tear and which the next change rewrites after a power loss.
+// Like WriteFile it refuses to replace a symbolic link.
 func WriteDerived(path string, data []byte) error {
+	if err := refuseLink(path, path); err != nil {
+		return err
+	}
 	tmp, err := writeTemp(path, data, false)
 	if err != nil {
 		return err

@@ -17,10 +17,15 @@ import (
 // between the exchange and the removal leaves the old content at tmp, a
 // temporary file that the next write cleans up.
 func replace(tmp, path string) error {
-	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+	fi, err := os.Lstat(path)
+	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		// Checked by the callers already; a link made since is refused too.
+		return refuseLink(path, path)
+	}
+	if err != nil || !fi.Mode().IsRegular() {
 		return os.Rename(tmp, path) // nothing to exchange with, or not a file
 	}
-	err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, path, unix.RENAME_EXCHANGE)
+	err = unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, path, unix.RENAME_EXCHANGE)
 	switch {
 	case err == nil:
 		if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {

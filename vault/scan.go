@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -16,6 +17,9 @@ type FileStat struct {
 	Path  string
 	Size  int64
 	MTime int64 // modification time, Unix nanoseconds
+	// Symlink is set by reads of a note that is a symbolic link: the file it
+	// leads to.
+	Symlink string
 }
 
 // Known is what the index remembers of the vault from its last look.
@@ -43,6 +47,11 @@ type ScanOptions struct {
 	// only new notes in folders whose time changed are looked at: creations,
 	// deletions and renames are found, in-place edits are not.
 	StatNotes bool
+	// Inside reports whether a note that is a symbolic link may be read: it
+	// gets the resolved path the link leads to. A link it refuses is no note.
+	// Nil allows links that lead below the scanned folder; Vault.Scan allows
+	// the whole vault.
+	Inside func(resolved string) bool
 }
 
 // DirStat is a folder as a scan found it.
@@ -91,6 +100,13 @@ var skipDirs = map[string]bool{"playbooks": true}
 // This runs before commands, so it is on their hot path: it works in parallel
 // and allocates little.
 func Scan(root string, known Known, opts ScanOptions) (*ScanResult, error) {
+	if opts.Inside == nil {
+		top, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			top = root
+		}
+		opts.Inside = func(p string) bool { return within(top, p) }
+	}
 	s := &scanner{root: root, opts: opts, res: &ScanResult{}, known: map[string]int64{}, files: known.Files}
 	for _, d := range known.Dirs() {
 		s.known[d.Path] = d.MTime
@@ -247,7 +263,7 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 	}
 	entries, err := readDir(s.abs(rel), func(name string) bool {
 		return s.opts.StatNotes || knownFiles[name] == nil
-	})
+	}, s.linkReadable)
 	if err != nil {
 		s.problem(err)
 		return
@@ -288,6 +304,19 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 	s.res.Removed = append(s.res.Removed, removed...)
 	s.res.Temps = append(s.res.Temps, temps...)
 	s.mu.Unlock()
+}
+
+// linkReadable reports whether the note at abs, a symbolic link, leads to a
+// file the scan may read (see ScanOptions.Inside).
+func (s *scanner) linkReadable(abs string) bool {
+	target, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return false // leads nowhere
+	}
+	if t, err := filepath.Abs(target); err == nil {
+		target = t
+	}
+	return s.opts.Inside(target)
 }
 
 func (s *scanner) problem(err error) {

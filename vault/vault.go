@@ -72,8 +72,12 @@ func (v *Vault) VaultPath(rel string) string {
 	return filepath.ToSlash(p)
 }
 
-// Scan compares the vault's notes with what the index knows (see Scan).
+// Scan compares the vault's notes with what the index knows (see Scan). A
+// note that is a symbolic link is a note when it leads inside the vault.
 func (v *Vault) Scan(known Known, opts ScanOptions) (*ScanResult, error) {
+	if opts.Inside == nil {
+		opts.Inside = v.inside
+	}
 	return Scan(v.Dir, known, opts)
 }
 
@@ -92,17 +96,22 @@ func (v *Vault) Read(rel string) (*Note, FileStat, error) {
 		}
 		return nil, st, err
 	}
+	n.folder = v.linkFolder()
 	return n, st, nil
 }
 
-// ReadRaw reads a note's bytes and its stat.
+// ReadRaw reads a note's bytes and its stat. A note that is a symbolic link
+// is read only when it leads to a file inside the vault (its stat then names
+// the file, in Symlink); one that leads outside is an *OutsideError, which
+// matches fs.ErrNotExist.
 func (v *Vault) ReadRaw(rel string) ([]byte, FileStat, error) {
 	st := FileStat{Path: rel}
-	f, err := os.Open(v.Abs(rel))
+	f, target, err := v.openNote(v.Abs(rel), v.VaultPath(rel))
 	if err != nil {
 		return nil, st, err
 	}
 	defer f.Close()
+	st.Symlink = target
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, st, err
@@ -127,14 +136,16 @@ func (v *Vault) Load(rel string) (*memories.Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	return n.Memory(rel, time.Unix(0, st.MTime)), nil
+	m := n.Memory(rel, time.Unix(0, st.MTime))
+	m.Symlink = st.Symlink
+	return m, nil
 }
 
 // Create writes m as a new note under memories/<project>/ and sets m.Path. The
 // file name is the title's slug and the id's first eight characters, more of the
 // id when that name is taken.
 func (v *Vault) Create(m *memories.Memory) error {
-	n, err := NewNote(m)
+	n, err := v.NewNote(m)
 	if err != nil {
 		return err
 	}
@@ -292,7 +303,7 @@ func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
 	errs := make([]error, len(ms))
 	inParallel(len(ms), func(i int) {
 		m := ms[i]
-		n, err := NewNote(m)
+		n, err := v.NewNote(m)
 		if err != nil {
 			errs[i] = err
 			return
@@ -337,8 +348,13 @@ func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
 }
 
 // Rewrite writes a changed note back in place. It writes nothing, and
-// reports false, when the bytes are what the file already holds.
+// reports false, when the bytes are what the file already holds. A note that
+// is a symbolic link is never rewritten (a *LinkError): that would replace
+// the person's link with a file.
 func (v *Vault) Rewrite(rel string, n *Note) (bool, error) {
+	if err := refuseLink(v.Abs(rel), v.VaultPath(rel)); err != nil {
+		return false, err
+	}
 	data, err := n.Bytes()
 	if err != nil {
 		return false, err

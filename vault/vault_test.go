@@ -374,7 +374,7 @@ func TestRewrite(t *testing.T) {
 
 func TestWriteIndex(t *testing.T) {
 	v := newVault(t) // cortex's folder does not exist yet
-	data := RenderIndex([]memories.Entry{entry("a", "x", 1)})
+	data := v.RenderIndex([]memories.Entry{entry("a", "x", 1)})
 	if err := v.WriteIndex(data); err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +386,7 @@ func TestWriteIndex(t *testing.T) {
 	if fi, err := os.Stat(v.IndexPath()); err != nil || !fi.ModTime().Equal(t0) {
 		t.Errorf("an unchanged map was written again (time %v, %v)", fi.ModTime(), err)
 	}
-	other := RenderIndex(nil)
+	other := v.RenderIndex(nil)
 	if err := v.ReplaceIndex(other); err != nil {
 		t.Fatal(err)
 	}
