@@ -82,12 +82,8 @@ func addTool[In, Out any](srv *mcp.Server, s *server, t *mcp.Tool, call func(con
 	if !ok {
 		panic(fmt.Sprintf("mcp: tool %s: the input schema must be a *jsonschema.Schema", t.Name))
 	}
-	out, err := jsonschema.For[Out](&jsonschema.ForOptions{})
-	if err != nil {
-		panic(fmt.Sprintf("mcp: tool %s: output schema: %v", t.Name, err))
-	}
 	tt := *t
-	tt.OutputSchema = out
+	tt.OutputSchema = outputSchema[Out]()
 	srv.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args In
 		if err := decodeArgs(t.Name, in, req.Params.Arguments, &args); err != nil {
