@@ -29,7 +29,9 @@ import (
 //     the schema of its values, and whether it takes other keys
 //     ("additionalProperties"); "required" names only properties it has;
 //   - no keyword outside the plain subset: $ref and $defs, oneOf, allOf, not,
-//     if/then/else, patternProperties, prefixItems, OpenAPI's nullable.
+//     if/then/else, patternProperties, prefixItems, OpenAPI's nullable; no
+//     $schema or $id (a dialect tag some clients refuse: MCP's default,
+//     2020-12, needs none).
 func portability(root any) []string {
 	var found []string
 	report := func(at, format string, args ...any) {
@@ -49,7 +51,7 @@ func portability(root any) []string {
 			report(at, "a schema must be an object, not %s", jsonOf(v))
 			return
 		}
-		for _, k := range []string{"$ref", "$defs", "definitions", "$dynamicRef", "oneOf", "allOf", "not", "if", "then", "else", "patternProperties", "prefixItems", "nullable"} {
+		for _, k := range []string{"$schema", "$id", "$ref", "$defs", "definitions", "$dynamicRef", "oneOf", "allOf", "not", "if", "then", "else", "patternProperties", "prefixItems", "nullable"} {
 			if _, ok := s[k]; ok {
 				report(at, "%q is not portable", k)
 			}
@@ -206,6 +208,8 @@ func TestPortability(t *testing.T) {
 			[]string{`/: required "b" is not a property`}},
 		{"ref", `{"type":"object","additionalProperties":false,"properties":{"a":{"$ref":"#/$defs/x"}},"$defs":{"x":{"type":"string"}}}`,
 			[]string{`/: "$defs" is not portable`, `/properties/a: "$ref" is not portable`, `/properties/a: no "type": the schema takes any value`}},
+		{"dialect", `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false,"properties":{}}`,
+			[]string{`/: "$schema" is not portable`}},
 		{"nullable", `{"type":"object","additionalProperties":false,"properties":{"a":{"type":"string","nullable":true}}}`,
 			[]string{`/properties/a: "nullable" is not portable`}},
 	} {

@@ -4,7 +4,8 @@
 //
 // Each tool is one file: a typed input with jsonschema descriptions that tell a
 // model when to use the tool and when not, a typed output (the structured
-// result), a readable text rendering, and annotations. Adding a tool is adding
+// result: a type of package view, the JSON the CLI prints with --json), a
+// readable text rendering, and annotations. Adding a tool is adding
 // its file and its line in the tools list below. Errors a person could make —
 // invalid arguments, refusals (a duplicate, an unsafe text), an unknown id —
 // come back as tool results with isError and the message the CLI prints, never
