@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/view"
 )
 
 // ImportInput is memory_import's arguments.
@@ -16,12 +17,6 @@ type ImportInput struct {
 	Project    string `json:"project,omitempty" jsonschema:"put every imported memory in this project (default: the project the source names, else general)"`
 	ScopeID    string `json:"scope_id,omitempty" jsonschema:"another name for project"`
 	DryRun     bool   `json:"dry_run,omitempty" jsonschema:"true to check everything and write nothing: see what would be imported"`
-}
-
-// ImportOutput is what an import did.
-type ImportOutput struct {
-	*memories.ImportResult
-	Message string `json:"message"`
 }
 
 const importDescription = `Import memories in bulk from files the user already has: a folder of markdown notes or an Obsidian vault (split at headings, each section a memory), CLAUDE.md / AGENTS.md (each section a convention of that project), Claude Code's auto memory, the MCP memory server's memory.jsonl, JSON, plain text, or Claude.ai / ChatGPT conversations.json exports.
@@ -40,22 +35,18 @@ func importTool(srv *mcp.Server, s *server) {
 // shown is how many rejections and skips the text lists.
 const shown = 20
 
-func (s *server) importPath(ctx context.Context, in ImportInput) (ImportOutput, string, error) {
+func (s *server) importPath(ctx context.Context, in ImportInput) (view.Import, string, error) {
 	p, err := project(in.Project, in.ScopeID)
 	if err != nil {
-		return ImportOutput{}, "", err
+		return view.Import{}, "", err
 	}
 	res, err := s.svc.Import(ctx, memories.ImportRequest{Path: in.SourcePath, Project: p, DryRun: in.DryRun, Client: clientFrom(ctx)})
 	if err != nil {
-		return ImportOutput{}, "", err
+		return view.Import{}, "", err
 	}
-	for i := range res.Memories {
-		if res.Memories[i].Path != "" {
-			res.Memories[i].Path = s.abs(res.Memories[i].Path)
-		}
-	}
+	out := view.ImportOf(res, s.abs)
 	var b strings.Builder
-	b.WriteString(res.Message() + "\n")
+	b.WriteString(out.Message + "\n")
 	list := func(head string, lines []string) {
 		if len(lines) == 0 {
 			return
@@ -69,13 +60,13 @@ func (s *server) importPath(ctx context.Context, in ImportInput) (ImportOutput, 
 		}
 	}
 	var rej, skip []string
-	for _, r := range res.Rejected {
+	for _, r := range out.Rejected {
 		rej = append(rej, r.Source+": "+r.Reason)
 	}
-	for _, k := range res.Skips {
+	for _, k := range out.Skips {
 		skip = append(skip, k.Source+": "+k.Reason)
 	}
 	list("Rejected", rej)
 	list("Skipped", skip)
-	return ImportOutput{ImportResult: res, Message: res.Message()}, b.String(), nil
+	return out, b.String(), nil
 }

@@ -4,7 +4,8 @@
 //
 // Each tool is one file: a typed input with jsonschema descriptions that tell a
 // model when to use the tool and when not, a typed output (the structured
-// result), a readable text rendering, and annotations. Adding a tool is adding
+// result: a type of package view, the JSON the CLI prints with --json), a
+// readable text rendering, and annotations. Adding a tool is adding
 // its file and its line in the tools list below. Errors a person could make —
 // invalid arguments, refusals (a duplicate, an unsafe text), an unknown id —
 // come back as tool results with isError and the message the CLI prints, never
@@ -92,12 +93,8 @@ func addTool[In, Out any](srv *mcp.Server, s *server, t *mcp.Tool, call func(con
 	if !ok {
 		panic(fmt.Sprintf("mcp: tool %s: the input schema must be a *jsonschema.Schema", t.Name))
 	}
-	out, err := jsonschema.For[Out](&jsonschema.ForOptions{})
-	if err != nil {
-		panic(fmt.Sprintf("mcp: tool %s: output schema: %v", t.Name, err))
-	}
 	tt := *t
-	tt.OutputSchema = out
+	tt.OutputSchema = outputSchema[Out]()
 	srv.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {

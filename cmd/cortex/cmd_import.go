@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/view"
 )
 
 type importOptions struct {
@@ -69,13 +70,8 @@ func runImport(ctx context.Context, a *app, o importOptions, path string) error 
 	if err != nil {
 		return err
 	}
-	for i := range res.Memories {
-		if p := res.Memories[i].Path; p != "" {
-			res.Memories[i].Path = a.store.Vault().Abs(p)
-		}
-	}
 	if a.asJSON {
-		return a.printJSON(res)
+		return a.printJSON(view.ImportOf(res, a.store.Vault().Abs))
 	}
 	w := a.stdout
 	fmt.Fprintln(w, res.Message())
