@@ -99,7 +99,9 @@ func build(text string, keepStop bool) *Fingerprint {
 	scan(text[len(firstLine):], buf[:0], h.add)
 	h.endSentence()
 
-	h.f.salient = h.subject()
+	if !lead(firstLine, text[len(firstLine):]) {
+		h.f.salient = h.subject()
+	}
 	h.f.titlePolar = sortPolar(slices.Clone(h.f.polar[:titlePolar]))
 	h.f.polar = sortPolar(h.f.polar)
 	h.f.words = sortSet(h.f.words, &scratch)
@@ -218,6 +220,18 @@ func (h *hasher) endSentence() {
 	h.sentence = h.sentence[:0]
 	h.negative = false
 	h.negate = 0
+}
+
+// lead reports whether title is the start of the text's first line, as the
+// title a memory saved without one is given (cut with "…" when long): then
+// it names nothing the text does not say, and is no subject.
+func lead(title, rest string) bool {
+	title = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(title), "…"))
+	rest = strings.TrimLeft(rest, " \t\r\n")
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	return title != "" && strings.Contains(rest, title)
 }
 
 // subject picks the words of the first line (the title) that the rest of
