@@ -362,6 +362,8 @@ type Similarity struct {
 	Conflict Conflict
 	// Score is Words, at most 0.5 when there is a conflict.
 	Score float64
+	// Related is how related the texts are, whichever is new (see Related).
+	Related float64
 }
 
 // Compare scores the new text against an old one and gives the parts. It is
@@ -371,7 +373,11 @@ func Compare(newer, older *Fingerprint) Similarity {
 	if newer.Empty() || older.Empty() {
 		return Similarity{}
 	}
-	s := Similarity{Words: Containment(newer.words, older.words)}
+	common := intersect(newer.words, older.words)
+	s := Similarity{
+		Words:   float64(common) / float64(len(newer.words)),
+		Related: 2 * float64(common) / float64(len(newer.words)+len(older.words)),
+	}
 	s.Score = s.Words
 	if s.Conflict = conflict(newer, older); s.Conflict != "" {
 		s.Score = min(s.Score, conflictCap)
@@ -392,12 +398,30 @@ func Compare(newer, older *Fingerprint) Similarity {
 // bigram.
 func Score(newer, older *Fingerprint) float64 { return Compare(newer, older).Score }
 
+// Related is how related two texts are, the same whichever is new: the
+// share of their words they have in common, counted on both (2|a∩b| /
+// (|a|+|b|)). It ranks the memories a new one links to: Score would rank
+// first a long note that holds many of a short one's common words, wherever
+// they are; Related asks that the words be a part of both. Conflicts do not
+// count: "enable X" and "disable X" are as related as notes get.
+func Related(a, b *Fingerprint) float64 {
+	if a.Empty() || b.Empty() {
+		return 0
+	}
+	return 2 * float64(intersect(a.words, b.words)) / float64(len(a.words)+len(b.words))
+}
+
 // Containment is |a∩b| / |a|: how much of a is in b; 0 when either is empty.
 // a and b must be sorted and free of repeats, as a Fingerprint's sets are.
 func Containment(a, b []uint64) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
+	return float64(intersect(a, b)) / float64(len(a))
+}
+
+// intersect is |a∩b| of two sorted sets.
+func intersect(a, b []uint64) int {
 	common := 0
 	for i, j := 0, 0; i < len(a) && j < len(b); {
 		switch {
@@ -411,5 +435,5 @@ func Containment(a, b []uint64) float64 {
 			j++
 		}
 	}
-	return float64(common) / float64(len(a))
+	return common
 }

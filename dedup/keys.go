@@ -387,7 +387,10 @@ type keyScanner struct {
 // scanKeys reads text field by field: runs of anything but white space,
 // backticks and table bars. A field inside backticks (inline code or a fenced
 // block) is code whatever it looks like. List, heading and quote markers at
-// the start of a line are not numbers.
+// the start of a line are not numbers. Links are references, not keys: the
+// target of a markdown link and a wiki link are left out (their words are
+// words like any other), so a link rewritten, or a citation like [[S:turn1]],
+// changes no key.
 func (k *keyScanner) scanKeys(text string) {
 	inCode, lineStart := false, true
 	ticks := 0 // backticks in a row, to know a fence's info string
@@ -414,6 +417,14 @@ func (k *keyScanner) scanKeys(text string) {
 			i++
 			continue
 		}
+		// A wiki link, [[note]] or [[note|text]], names another note: no key.
+		if strings.HasPrefix(text[i:], "[[") {
+			if end := strings.Index(text[i:], "]]"); end >= 0 && !strings.Contains(text[i:i+end], "\n") {
+				i += end + 2
+				lineStart, ticks = false, 0
+				continue
+			}
+		}
 		j := i
 		for j < len(text) && !isFieldEnd(text[j]) {
 			j++
@@ -430,11 +441,11 @@ func (k *keyScanner) scanKeys(text string) {
 		case inCode && (field == "$" || field == ">" || field == "#"):
 			continue // a prompt
 		}
-		// A markdown link, [text](target): the target is a field of its own.
+		// A markdown link, [text](target): its target is where the text
+		// points, not what the note says.
 		if strings.IndexByte(field, ']') >= 0 {
 			if p := strings.Index(field, "]("); p >= 0 {
-				k.field(field[:p], inCode)
-				field = field[p+2:]
+				field = field[:p]
 			}
 		}
 		k.field(field, inCode)

@@ -239,3 +239,33 @@ func proseText(size int) string {
 	}
 	return b.String()
 }
+
+// TestRelated: related links are ranked by Related, not by Score. A long note
+// that holds many of a short note's common words, scattered, covers more of
+// it than the note on its topic does; Related, which counts the shared words
+// on both sides, ranks the note on its topic first.
+func TestRelated(t *testing.T) {
+	newer := New("JWT signing keys for production rotate every 90 days; the RS256 public key is published at /.well-known/jwks.json.")
+	onTopic := New("Use RS256 for JWT signing in production because HS256 shares the signing secret with every service that verifies tokens.")
+	soup := New("Keys flag session day trace production worker retry latency public queue JWT cache days rotate deploy token bucket " +
+		"handler metric index parser release every build publish lint branch merge schema query replica shard router proxy")
+	if s1, s2 := Score(newer, soup), Score(newer, onTopic); s1 <= s2 {
+		t.Fatalf("the soup of words covers %.3f of the new note, the note on its topic %.3f: the test shows nothing", s1, s2)
+	}
+	if r1, r2 := Related(newer, onTopic), Related(newer, soup); r1 <= r2 {
+		t.Errorf("Related: %.3f to the note on its topic, %.3f to the soup of words; want the topic first", r1, r2)
+	}
+	th := DefaultThresholds()
+	if r := Related(newer, onTopic); r <= th.Related {
+		t.Errorf("Related to the note on its topic = %.3f, want above %g", r, th.Related)
+	}
+	for _, p := range relatedPairs {
+		a, b := New(p.newer), New(p.old)
+		if x, y := Related(a, b), Related(b, a); x != y {
+			t.Errorf("%s: Related(a, b) = %v, Related(b, a) = %v", p.name, x, y)
+		}
+		if got := Compare(a, b).Related; got != Related(a, b) {
+			t.Errorf("%s: Compare's Related %v, Related %v", p.name, got, Related(a, b))
+		}
+	}
+}
