@@ -20,6 +20,13 @@ func FuzzTokens(f *testing.F) {
 	for _, s := range []string{
 		"", " ", "pkg.Func snake_case", "日本語のテキスト", "Привет мир", "e\u0301cole \u0301x",
 		"ΣΊΣΥΦΟΣ", "İ", "ab\xffcd\xe3\x81", "🚀🎉", "the of and", "Note: x. y!\nz", "हिन्दी",
+		// Key words: code spans and blocks, pipes, links, negations, numbers
+		// next to other scripts, opposites after a verb.
+		"Run `docker café run -f x` and `make lint`", "```console\n$ docker plugin ls | grep x\nID  NAME\n```",
+		"| `-f` | `bool` | Force the disable |", "See [`docker plugin install`](plugin_install.md). [[S:turn1]] [[a|b]]",
+		"It doesn't export the contents; can't, won't, instead of X, without Y.", "数据库20个 `5s` 三 five v2.0 ~/.ssh/id_ed25519",
+		"Turn autolock off.\nLog in. Scale up", "/run:rw,noexec,size=65536k e.g. read/write macOS/Linux useQuery REDIS_URL",
+		"Ünïcödé `ßtraße_ok x` É `école-x`", "``` \n` a ``b`` c",
 	} {
 		f.Add(s, "Redis caches sessions")
 	}

@@ -36,7 +36,7 @@ type fixturePair struct {
 
 var fixtureFiles = []string{"dev.json", "holdout.json"}
 
-func loadPairs(t *testing.T, name string) []fixturePair {
+func loadPairs(t testing.TB, name string) []fixturePair {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "fixtures", "dedup", name))
 	if err != nil {
