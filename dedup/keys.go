@@ -13,21 +13,28 @@ import (
 //
 //   - numbers (digits, a number with a unit such as 30s or 120G, and the
 //     number words two to twelve, so "three" meets "3"), identifiers (words
-//     mixing letters and digits: rs256, arm64) and code tokens (flags, paths,
-//     file names, snake_case and camelCase names, URLs, and every word written
-//     in backticks or a code block): a new memory that names one the existing
-//     memory does not says something it does not;
+//     mixing letters and digits: rs256, arm64) and code tokens (flags, paths
+//     and file names, compared by their last element, snake_case and
+//     camelCase names, URLs, and every word written in backticks or a code
+//     block, with the order of the words of a command): a new memory that
+//     names one the existing memory does not says something it does not.
+//     Links are references, not keys;
 //   - opposites: pairs of words (enable/disable, add/remove, allow/deny,
-//     on/off, push/pull, …) and prefixed forms (publish/unpublish,
-//     connect/disconnect, valid/invalid): one text with one word and the
-//     other with its opposite, and neither with both;
-//   - negations (not, no, never, n't, without, instead of): the word a
-//     negation applies to, negated in one text and not in the other;
-//   - platforms (macOS, Windows, Linux, iOS, Android, distributions): each
-//     text naming one the other does not;
-//   - the subject: a word of the title said again in the text (the thing a
-//     note is about: "secret rm" against "config rm", "Create a new board"
-//     against "Create a new project"), each text with one the other lacks.
+//     push/pull, on/off after a verb that takes them, …) and prefixed forms
+//     (publish/unpublish, connect/disconnect, valid/invalid): one text with
+//     one word and the other with its opposite, neither with both, in the
+//     texts or in their titles;
+//   - negations (not, no, never, n't, without, instead of): a word negated
+//     in one text that the other says only in sentences without a negation
+//     ("is not supported" against "is supported"; not "no mocks" against
+//     "instead of mocking");
+//   - platforms and environments (macOS, Windows, Linux, iOS, Android,
+//     distributions, staging, production): each text naming one the other
+//     does not;
+//   - subjects: a word of the title the text says again (what an imported
+//     section is about: "secret rm" against "config rm", "Create a new board"
+//     against "Create a new project"), and names (a capitalised word inside a
+//     sentence: Frankfurt, Virginia); each text with one the other lacks.
 //
 // Any of these is a Conflict, and a conflicting pair scores at most 0.5:
 // never a duplicate, still related.
@@ -59,8 +66,8 @@ const (
 )
 
 // polarWord is a word that has an opposite: root names the pair (for a
-// prefixed word the rest of its stem, whose plain form is side 0), side which
-// of its forms this is, and word the hash a text holds for it.
+// prefixed word, the hash of the rest of its stem, whose plain form is side
+// 0), side which of its forms this is.
 type polarWord struct {
 	root uint64
 	side uint8
@@ -97,8 +104,9 @@ var opposites = [][2]string{
 var stopOpposites = [][2]string{{"on", "off"}, {"in", "out"}, {"up", "down"}}
 
 // polarPrefixes turn a word into its opposite, with the shortest rest of a
-// stem they apply to: "unpin" is a pair with "pin", "design" is not one with
-// "sign" only because the rest must be four letters after de-.
+// stem they apply to: "unpin" is a pair with "pin", "input" is none with
+// "put". Unrelated words that look prefixed ("design" and "sign") meet only
+// when each text has one of them and not the other.
 var polarPrefixes = []struct {
 	prefix string
 	min    int
@@ -130,7 +138,7 @@ var platforms = [][]string{
 	{"macos", "mac", "osx", "macbook", "darwin"}, {"windows", "win32", "win64", "win10", "win11"},
 	{"linux"}, {"ios", "iphone"}, {"ipados", "ipad"}, {"android"}, {"freebsd"}, {"openbsd"},
 	{"ubuntu"}, {"debian"}, {"fedora"}, {"centos"}, {"rhel"}, {"chromeos"}, {"watchos"},
-	{"production", "prod"}, {"staging", "stage"}, {"development", "dev"}, {"qa"}, {"sandbox"},
+	{"production", "prod"}, {"staging"}, {"development", "dev"}, {"qa"}, {"sandbox"},
 }
 
 // numberWords are the number words a paraphrase may spell out; "one" is left

@@ -113,6 +113,9 @@ func (s *dedupScore) check(t *testing.T, path string) {
 // TestDedupPairsSave saves the old memory of each pair, then the new one, and
 // counts the new ones refused as already existing.
 func TestDedupPairsSave(t *testing.T) {
+	if testing.Short() {
+		t.Skip("saves 584 memories; the pairs' scores are checked by the dedup package's tests")
+	}
 	pairs := loadDedupPairs(t)
 	e := newEnv(t, time.Second)
 	ctx := context.Background()
@@ -163,6 +166,9 @@ func TestDedupPairsSave(t *testing.T) {
 // note (the pause section is the old memory of one pair and the new one of
 // another), so the pairs are imported in groups that share none.
 func TestDedupPairsImport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports 1,168 notes in groups; the pairs' scores are checked by the dedup package's tests")
+	}
 	pairs := loadDedupPairs(t)
 	var groups [][]int
 	var seen []map[string]bool
