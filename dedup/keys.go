@@ -353,8 +353,8 @@ func missing(a, b []uint64) bool {
 	return false
 }
 
-// aboutOther reports whether each text has a subject word (see salient) the
-// other never says.
+// aboutOther reports whether each text has a subject word (a title word the
+// text says again) the other never says, or each a name the other never says.
 func aboutOther(a, b *Fingerprint) bool {
 	return missing(a.salient, b.words) && missing(b.salient, a.words) || missing(a.names, b.words) && missing(b.names, a.words)
 }
