@@ -72,7 +72,7 @@ func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint) []scored {
 	for _, x := range p.pool.Similar(fp, dedupCandidates) {
 		t := p.targets[x.Index]
 		if t.entry.Project == m.Project || t.entry.Project == DefaultProject {
-			t.score = x.Score
+			t.score, t.related = x.Score, x.Related
 			out = append(out, t)
 		}
 	}

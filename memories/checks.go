@@ -118,13 +118,16 @@ func textHash(title, content string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// scored is a memory with its similarity to the one being saved. mem is set
-// for a memory of the same batch, which is not in the index yet and whose
+// scored is a memory with its similarity to the one being saved: score, how
+// much of the new memory it already says (dedup.Score), decides a duplicate;
+// related, how related the two are (dedup.Related), ranks the links. mem is
+// set for a memory of the same batch, which is not in the index yet and whose
 // path is known only once the batch is written.
 type scored struct {
-	entry Entry
-	mem   *Memory
-	score float64
+	entry   Entry
+	mem     *Memory
+	score   float64
+	related float64
 }
 
 // path is the note path of the scored memory.
@@ -176,14 +179,15 @@ func (s *Service) similarInIndex(ctx context.Context, snap Snapshot, m *Memory, 
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, scored{entry: h.Entry, score: dedup.Score(fp, dedup.New(other.Title+"\n"+other.Body))})
+		sim := dedup.Compare(fp, dedup.New(other.Title+"\n"+other.Body))
+		all = append(all, scored{entry: h.Entry, score: sim.Score, related: sim.Related})
 	}
 	return all, nil
 }
 
-// pick orders scored memories best first and picks the duplicate (the best, at
-// or above the duplicate threshold) and the related ones (the next best above
-// the related threshold, up to maxRelated).
+// pick picks the duplicate (the best score, at or above the duplicate
+// threshold) and the related ones (the most related above the related
+// threshold, up to maxRelated, the duplicate aside).
 func pick(th dedup.Thresholds, all []scored) (*scored, []scored) {
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].score != all[j].score {
@@ -195,9 +199,16 @@ func pick(th dedup.Thresholds, all []scored) (*scored, []scored) {
 	if len(all) > 0 && all[0].score >= th.Duplicate {
 		dup = &all[0]
 	}
+	byRelated := append([]scored(nil), all...)
+	sort.SliceStable(byRelated, func(i, j int) bool {
+		if byRelated[i].related != byRelated[j].related {
+			return byRelated[i].related > byRelated[j].related
+		}
+		return byRelated[i].entry.ID < byRelated[j].entry.ID
+	})
 	var related []scored
-	for _, c := range all {
-		if len(related) == maxRelated || c.score <= th.Related {
+	for _, c := range byRelated {
+		if len(related) == maxRelated || c.related <= th.Related {
 			break
 		}
 		if dup == nil || c.entry.ID != dup.entry.ID {

@@ -199,7 +199,8 @@ func TestMineDedup(t *testing.T) {
 	p := pipeline.New(pipeline.WithoutRedaction())
 	s := session{id: "s3", t0: t0, steps: []string{
 		"say: Use bleve for the search index instead of sqlite.", "edit: index.go",
-		"say: From now on, run the release checklist before tagging a version, and log it.", "edit: release.sh",
+		// Related, not a repeat: it says more than the memory about the checklist.
+		"say: From now on, run the release checklist before tagging a version, then announce the new version with its changelog in the team channel.", "edit: release.sh",
 	}}
 	res := e.mine(t, p, s.events())
 	got := outcomes(res)
@@ -339,7 +340,11 @@ func TestVaultHoldsNoCredential(t *testing.T) {
 // the decision, once made a later decision its duplicate.)
 func TestMineAgainChangesNothing(t *testing.T) {
 	e := newEnv(t)
-	evs := benchEvents(6)
+	// The bench sessions each name another library and module: distinct
+	// decisions. A later session says the first one's decision again.
+	evs := append(benchEvents(6), session{id: "bench-again", t0: t0.Add(7 * 24 * time.Hour), steps: []string{
+		"say: Use library0 for the parser instead of the hand-written one in module 0.", "edit: parser0.go",
+	}}.events()...)
 	p := pipeline.New()
 	first := e.mine(t, p, evs)
 	if first.Count(memories.MineDuplicate) == 0 || first.Count(memories.MineCreated) == 0 {
