@@ -23,7 +23,7 @@ func safeInShell(c byte) bool {
 }
 
 // shellQuote quotes s for a shell when it needs quoting: in single quotes on
-// POSIX systems (a single quote inside is written '\''), in double quotes on
+// POSIX systems (a single quote inside is written '\”), in double quotes on
 // Windows, whose shell has no single quotes.
 func shellQuote(s string) string {
 	plain := s != ""

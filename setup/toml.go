@@ -76,21 +76,48 @@ func splitLines(src []byte) []tline {
 	return out
 }
 
+// commentLines are the offsets of the lines that are whole-line comments (a
+// "#" in a multi-line string is not one).
+func commentLines(src []byte) map[int]bool {
+	out := map[int]bool{}
+	p := unstable.Parser{KeepComments: true}
+	p.Reset(src)
+	for p.NextExpression() {
+		if e := p.Expression(); e.Kind == unstable.Comment {
+			off := int(e.Raw.Offset)
+			if ls := lineStart(src, off); ls == off {
+				out[off] = true
+			}
+		}
+	}
+	return out
+}
+
 // tomlMarkers finds cortex's block: the offsets of its first byte and of the
-// byte after its end marker's line, or -1 when there is none.
+// byte after its end marker's line, or -1 when there is none. The file has
+// been read as TOML already.
 func tomlMarkers(path string, src []byte) (start, end int, err error) {
 	start, end = -1, -1
+	var comments map[int]bool
 	for n, l := range splitLines(src) {
+		if !isBegin(l.text) && !isEnd(l.text) {
+			continue
+		}
+		if comments == nil {
+			comments = commentLines(src)
+		}
+		if !comments[l.start] {
+			continue
+		}
 		switch {
 		case isBegin(l.text):
 			if start >= 0 {
 				return 0, 0, &SyntaxError{Path: path, Line: n + 1, Column: 1, Msg: "a second '# >>> cortex setup' line: remove one of cortex's two blocks"}
 			}
 			start = l.start
-		case isEnd(l.text):
-			if start < 0 || end >= 0 {
-				return 0, 0, &SyntaxError{Path: path, Line: n + 1, Column: 1, Msg: "a '# <<< cortex setup' line without the '# >>> cortex setup' line before it"}
-			}
+		case start < 0 || end >= 0:
+			return 0, 0, &SyntaxError{Path: path, Line: n + 1, Column: 1, Msg: "a '# <<< cortex setup' line without the '# >>> cortex setup' line before it"}
+		default:
 			end = l.end
 		}
 	}
