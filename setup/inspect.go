@@ -67,47 +67,48 @@ func Inspect(e Env, binary string) []Status {
 }
 
 func inspectFile(t target, c *Client, binary string) FileStatus {
-	fs := FileStatus{Path: t.path, WantsHooks: t.hooks != nil, WantsMCP: t.mcp != nil || t.tomlMCP}
+	st := FileStatus{Path: t.path, WantsHooks: t.hooks != nil, WantsMCP: t.mcp != nil || t.tomlMCP}
 	src, existed, err := readFile(t.path)
-	fs.Exists = existed
+	st.Exists = existed
 	if err != nil || !existed {
-		fs.Err = err
-		return fs
+		st.Err = err
+		return st
 	}
 	if t.format == formatTOML {
 		m, err := readTOML(t.path, src)
 		if err != nil {
-			fs.Err = err
-			return fs
+			st.Err = err
+			return st
 		}
 		start, _, err := tomlMarkers(t.path, src)
 		if err != nil {
-			fs.Err = err
-			return fs
+			st.Err = err
+			return st
 		}
 		if e, ok := tomlServer(m); ok {
 			cmd, ours := runsCortex(e, binary)
-			fs.MCP = &ServerStatus{Command: cmd, Cortex: ours, ThisBinary: ours && SameBinary(cmd, binary), BySetup: start >= 0}
+			ours = ours || start >= 0 // the block setup wrote, whatever the binary is called
+			st.MCP = &ServerStatus{Command: cmd, Cortex: ours, ThisBinary: ours && SameBinary(cmd, binary), BySetup: start >= 0}
 		}
-		return fs
+		return st
 	}
 	d := &jsonEdit{path: t.path, src: src}
 	if err := d.reparse(); err != nil {
-		fs.Err = err
-		return fs
+		st.Err = err
+		return st
 	}
 	if d.root == nil {
-		return fs
+		return st
 	}
 	if t.hooks != nil {
 		if hooks, _, err := d.object(d.root, "hooks", "hooks"); err != nil {
-			fs.Err = err
+			st.Err = err
 		} else if hooks != nil {
 			for _, ev := range t.hooks.events {
 				list, _, err := d.list(hooks, ev.Native, "hooks."+ev.Native)
 				if err != nil {
-					fs.Err = err
-					return fs
+					st.Err = err
+					return st
 				}
 				if list == nil {
 					continue
@@ -115,7 +116,7 @@ func inspectFile(t target, c *Client, binary string) FileStatus {
 				for _, el := range list.elems {
 					if v := ourHook(src, el, t.hooks.shape, c.ID, binary); v != nil {
 						bin, _, _ := parseHookCommand(v.str, c.ID, binary)
-						fs.Hooks = append(fs.Hooks, HookStatus{Event: ev.Native, Command: v.str, Binary: bin, ThisBinary: SameBinary(bin, binary)})
+						st.Hooks = append(st.Hooks, HookStatus{Event: ev.Native, Command: v.str, Binary: bin, ThisBinary: SameBinary(bin, binary)})
 						break
 					}
 				}
@@ -125,20 +126,20 @@ func inspectFile(t target, c *Client, binary string) FileStatus {
 	if t.mcp != nil {
 		servers, _, err := d.object(d.root, "mcpServers", "mcpServers")
 		if err != nil {
-			fs.Err = err
-			return fs
+			st.Err = err
+			return st
 		}
 		if servers != nil {
 			if v, _, err := servers.member(src, ServerName); err == nil && v != nil {
-				st := &ServerStatus{BySetup: true}
+				srv := &ServerStatus{BySetup: true}
 				if cmd := ourServer(src, v, binary); cmd != nil {
-					st.Command, st.Cortex, st.ThisBinary = cmd.str, true, SameBinary(cmd.str, binary)
+					srv.Command, srv.Cortex, srv.ThisBinary = cmd.str, true, SameBinary(cmd.str, binary)
 				} else if c, _, _ := v.member(src, "command"); c != nil && c.kind == kindString {
-					st.Command = c.str
+					srv.Command = c.str
 				}
-				fs.MCP = st
+				st.MCP = srv
 			}
 		}
 	}
-	return fs
+	return st
 }

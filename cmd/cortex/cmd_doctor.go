@@ -38,6 +38,7 @@ type doctorJSON struct {
 	ConfigUsed bool          `json:"config_found"`
 	Healthy    bool          `json:"healthy"`
 	Health     *store.Health `json:"index"`
+	Agents     agentsJSON    `json:"agents"`
 }
 
 // errUnhealthy is doctor's verdict when the index disagrees with the vault.
@@ -54,10 +55,11 @@ func runDoctor(ctx context.Context, a *app) error {
 	s := a.settings
 	_, cerr := os.Stat(s.ConfigFile)
 	found := !errors.Is(cerr, fs.ErrNotExist)
+	bin, agents := a.agentsReport()
 	if a.asJSON {
 		if err := a.printJSON(doctorJSON{
 			Vault: s.Vault, Folder: s.VaultFolder, State: s.Home, VaultState: a.store.VaultState(), ConfigFile: s.ConfigFile,
-			ConfigUsed: found, Healthy: h.InStep(), Health: h,
+			ConfigUsed: found, Healthy: h.InStep(), Health: h, Agents: agentsToJSON(bin, agents),
 		}); err != nil {
 			return err
 		}
@@ -114,6 +116,7 @@ func runDoctor(ctx context.Context, a *app) error {
 				fmt.Fprintf(w, "                %s\n", t)
 			}
 		}
+		printAgents(w, bin, agents)
 	}
 	if !h.InStep() {
 		return errUnhealthy
