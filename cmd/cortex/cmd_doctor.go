@@ -48,6 +48,7 @@ type doctorJSON struct {
 	Healthy    bool          `json:"healthy"`
 	Health     *store.Health `json:"index"`
 	*vaultLinksReport
+	Agents agentsJSON `json:"agents"`
 }
 
 // errUnhealthy is doctor's verdict when the index disagrees with the vault.
@@ -68,10 +69,12 @@ func runDoctor(ctx context.Context, a *app, fix bool) error {
 	s := a.settings
 	_, cerr := os.Stat(s.ConfigFile)
 	found := !errors.Is(cerr, fs.ErrNotExist)
+	bin, agents := a.agentsReport()
 	if a.asJSON {
 		if err := a.printJSON(doctorJSON{
 			Vault: s.Vault, Folder: s.VaultFolder, State: s.Home, VaultState: a.store.VaultState(), ConfigFile: s.ConfigFile,
 			ConfigUsed: found, Healthy: h.InStep(), Health: h, vaultLinksReport: links,
+			Agents: agentsToJSON(bin, agents),
 		}); err != nil {
 			return err
 		}
@@ -129,6 +132,7 @@ func runDoctor(ctx context.Context, a *app, fix bool) error {
 			}
 		}
 		printVaultLinks(w, a.store.Vault(), links)
+		printAgents(w, bin, agents)
 	}
 	if !h.InStep() {
 		return errUnhealthy
