@@ -249,7 +249,7 @@ func (r *refusal) skipReason(agent bool) string {
 // agentError is the error of an agent's import of a path refused.
 func (r *refusal) agentError() error {
 	return &memories.ArgError{Arg: "path", Rule: fmt.Sprintf(
-		"%s is refused for an agent: %s%s (rule %s). An agent may not import hidden files, credential stores, shell histories or key files; "+
+		"%s is refused for an agent: it is %s%s (rule %s). An agent may not import hidden files, credential stores, shell histories or key files; "+
 			"a person can run \"cortex import %s\" from a shell, or allow the path for agents with import.agent_allow in the config file",
 		r.path, r.subject(), r.what, r.rule, r.path)}
 }
