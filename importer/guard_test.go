@@ -261,6 +261,27 @@ func TestCollectAgentGuard(t *testing.T) {
 		}
 	})
 
+	t.Run("a link into a hidden folder", func(t *testing.T) {
+		writeFiles(t, home, map[string]string{".config/nvim/notes.md": "Notes kept in a hidden folder about the editor setup.\n"})
+		symlink(t, filepath.Join(home, ".config", "nvim", "notes.md"), filepath.Join(home, "docs", "editor.md"))
+		_, skips := sources(collectAs(t, agent, filepath.Join(home, "docs"), o), root)
+		want := []string{`home/docs/editor.md: a link to $ROOT/home/.config, a hidden folder (rule hidden): an agent may not import it; a person can run "cortex import" from a shell, or allow it for agents with import.agent_allow`}
+		if diff := cmp.Diff(want, skips); diff != "" {
+			t.Errorf("skips (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("a hidden allowed root", func(t *testing.T) {
+		// An allowed root counts from itself: a hidden folder the person
+		// allowed as a root needs no agent entry.
+		writeFiles(t, home, map[string]string{".wiki/page.md": "A wiki page long enough to be a memory of its own.\n"})
+		o := Options{Home: home, AllowedRoots: []string{filepath.Join(home, ".wiki")}}
+		items, _ := sources(collectAs(t, agent, filepath.Join(home, ".wiki"), o), root)
+		if diff := cmp.Diff([]string{"home/.wiki/page.md"}, items); diff != "" {
+			t.Errorf("items (-want +got):\n%s", diff)
+		}
+	})
+
 	t.Run("agent_allow", func(t *testing.T) {
 		o := Options{Home: home, AgentAllow: []string{filepath.Join(home, ".config", "nvim"), filepath.Join(home, ".s*h")}}
 		if _, err := Collect(agent, filepath.Join(home, ".config", "nvim", "init.lua"), o); err != nil {
