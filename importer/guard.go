@@ -261,7 +261,10 @@ func (g *guard) refuse(p, real string, isDir, named bool) *refusal {
 	if g.agent && g.agentAllowed(p, real) {
 		return nil
 	}
-	for _, q := range []string{p, real} {
+	for i, q := range []string{p, real} {
+		if i == 1 && real == p {
+			break
+		}
 		root, names, ok := g.below(q)
 		if !ok {
 			continue
@@ -325,7 +328,7 @@ func secretIn(names []string) (*secretRule, int) {
 			}
 		}
 		for _, sp := range idx.globs {
-			if (best == nil || sp.rule < best.rule) && matchRun(sp.parts, lower[at:]) {
+			if (best == nil || sp.rule < best.rule) && sp.first(n) && matchRun(sp.parts[1:], lower[at+1:]) {
 				best = sp
 			}
 		}
@@ -340,6 +343,20 @@ func secretIn(names []string) (*secretRule, int) {
 type secretPattern struct {
 	rule  int // index in secretRules
 	parts []string
+	// pre and suf are the two sides of a first name with one "*" and no
+	// other wildcard (*.pem, *_history, .env.*), matched without path.Match:
+	// a walk asks for each name of each file.
+	pre, suf string
+	oneStar  bool
+}
+
+// first reports whether name matches the pattern's first name (folded).
+func (sp *secretPattern) first(name string) bool {
+	if sp.oneStar {
+		return len(name) >= len(sp.pre)+len(sp.suf) && strings.HasPrefix(name, sp.pre) && strings.HasSuffix(name, sp.suf)
+	}
+	ok, _ := path.Match(sp.parts[0], name)
+	return ok
 }
 
 // secretIndex sorts the patterns for a walk of thousands of files: those
@@ -353,6 +370,10 @@ var secretIndex = sync.OnceValue(func() (idx struct {
 	for i, rule := range secretRules {
 		for _, pat := range rule.patterns {
 			sp := &secretPattern{rule: i, parts: strings.Split(strings.ToLower(pat), "/")}
+			if f := sp.parts[0]; strings.Count(f, "*") == 1 && !strings.ContainsAny(f, "?[") {
+				sp.pre, sp.suf, _ = strings.Cut(f, "*")
+				sp.oneStar = true
+			}
 			if hasMeta(sp.parts[0]) {
 				idx.globs = append(idx.globs, sp)
 			} else {
@@ -376,23 +397,11 @@ func matchRun(pats, names []string) bool {
 			}
 			continue
 		}
-		if !matchName(p, names[i]) {
+		if ok, _ := path.Match(p, names[i]); !ok {
 			return false
 		}
 	}
 	return true
-}
-
-// matchName matches a folded name against a folded glob, the common shapes
-// (*.pem, *_history, .env.*) without path.Match: a walk asks for each name
-// of each file.
-func matchName(p, name string) bool {
-	if strings.Count(p, "*") == 1 && !strings.ContainsAny(p, "?[") {
-		pre, suf, _ := strings.Cut(p, "*")
-		return len(name) >= len(pre)+len(suf) && strings.HasPrefix(name, pre) && strings.HasSuffix(name, suf) && !strings.Contains(name, "/")
-	}
-	ok, _ := path.Match(p, name)
-	return ok
 }
 
 // hiddenIn returns the index of the first hidden name of names that no
