@@ -140,3 +140,19 @@ func TestCredentialFiles(t *testing.T) {
 		})
 	}
 }
+
+// FuzzCredentialFiles runs the scan and redaction over credential files
+// grown from the vectors of the credential-file rules, whose checks look back
+// over lines and sections and decode base64: no panic, findings in bounds,
+// redaction idempotent.
+func FuzzCredentialFiles(f *testing.F) {
+	for _, c := range configCredentialCases(&credFakes{}) {
+		for _, v := range append(c.pos, c.neg...) {
+			f.Add(strings.NewReplacer("«", "", "»", "").Replace(v.text))
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		checkScan(t, text, Scan(text))
+		checkRedact(t, text)
+	})
+}
