@@ -275,12 +275,12 @@ func (g *guard) refuse(p, real string, isDir, named bool) *refusal {
 		if !g.agent {
 			continue
 		}
-		if i := hiddenIn(names, isDir); i >= 0 {
+		if h := hiddenIn(names, isDir); h >= 0 {
 			what := "a hidden folder"
-			if i == len(names)-1 && !isDir {
+			if h == len(names)-1 && !isDir {
 				what = "a hidden file"
 			}
-			return &refusal{rule: hiddenRule, what: what, at: filepath.Join(root, filepath.FromSlash(strings.Join(names[:i+1], "/"))), path: p}
+			return &refusal{rule: hiddenRule, what: what, at: filepath.Join(root, filepath.FromSlash(strings.Join(names[:h+1], "/"))), path: p}
 		}
 	}
 	return nil
