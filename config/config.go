@@ -79,11 +79,13 @@ type File struct {
 			Sources map[string]float64 `yaml:"sources"`
 		} `yaml:"activation"`
 	} `yaml:"recall"`
-	// Import: the folders outside the home folder imports may read, and the
-	// largest file they read.
+	// Import: the folders outside the home folder imports may read, the
+	// largest file they read, and the hidden paths and secret stores an
+	// agent's import (MCP) may read all the same (paths or globs).
 	Import struct {
 		AllowedRoots []string `yaml:"allowed_roots"`
 		MaxFileMB    float64  `yaml:"max_file_mb"`
+		AgentAllow   []string `yaml:"agent_allow"`
 	} `yaml:"import"`
 	// Dedup sets the similarity thresholds of SPEC §5, each from 0 to 1.
 	Dedup struct {
@@ -121,6 +123,9 @@ type Settings struct {
 	// read (absolute); ImportMaxFile the largest file it reads, in bytes.
 	ImportRoots   []string
 	ImportMaxFile int64
+	// ImportAgentAllow are the paths and globs (absolute) an agent's import
+	// may read although they are hidden or secret stores.
+	ImportAgentAllow []string
 	// Pipeline is the transcript pipeline's settings, as options of
 	// pipeline.New.
 	Pipeline []pipeline.Option
@@ -197,6 +202,23 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 			return nil, err
 		}
 		s.ImportRoots = append(s.ImportRoots, root)
+	}
+	for i, a := range file.Import.AgentAllow {
+		arg := fmt.Sprintf("%s: import.agent_allow[%d]", s.ConfigFile, i)
+		if strings.TrimSpace(a) == "" {
+			return nil, &memories.ArgError{Arg: arg, Rule: "is empty; give a path or a glob such as ~/.notes or ~/.config/*/notes"}
+		}
+		p, err := pick(arg, "", "", a, "", userHome, filepath.Dir(s.ConfigFile))
+		if err != nil {
+			return nil, err
+		}
+		if _, err := filepath.Match(p, ""); err != nil {
+			return nil, &memories.ArgError{Arg: arg, Rule: fmt.Sprintf("%q is not a valid glob: %v", a, err)}
+		}
+		if p == filepath.Dir(p) || p == userHome {
+			return nil, &memories.ArgError{Arg: arg, Rule: fmt.Sprintf("%q would let an agent read every file; name the folders or files it may read", a)}
+		}
+		s.ImportAgentAllow = append(s.ImportAgentAllow, p)
 	}
 	s.ImportMaxFile = DefaultImportMaxFile
 	if mb := file.Import.MaxFileMB; mb != 0 {

@@ -254,6 +254,40 @@ func TestConfigImport(t *testing.T) {
 	}
 }
 
+func TestConfigAgentAllow(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(file, []byte("import:\n  agent_allow: [~/.notes, \"~/.config/*/notes\", /srv/shared/.wiki, here]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Resolve(Flags{Config: file, Home: dir}, func(string) string { return "" }, "/home/ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/home/ada/.notes", "/home/ada/.config/*/notes", "/srv/shared/.wiki", filepath.Join(dir, "here")}
+	if diff := cmp.Diff(got.ImportAgentAllow, want); diff != "" {
+		t.Errorf("agent_allow (-got +want):\n%s", diff)
+	}
+
+	for _, tt := range []struct{ name, yaml, want string }{
+		{"empty", "import:\n  agent_allow: [\"\"]\n", "import.agent_allow[0]: is empty"},
+		{"bad glob", "import:\n  agent_allow: [\"~/[notes\"]\n", `import.agent_allow[0]: "~/[notes" is not a valid glob`},
+		{"home", "import:\n  agent_allow: [~/.notes, \"~\"]\n", `import.agent_allow[1]: "~" would let an agent read every file`},
+		{"root", "import:\n  agent_allow: [/]\n", `import.agent_allow[0]: "/" would let an agent read every file`},
+		{"not a list", "import:\n  agent_allow: ~/.notes\n", "line 2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := os.WriteFile(file, []byte(tt.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Resolve(Flags{Config: file, Home: dir}, func(string) string { return "" }, "/home/ada")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Resolve = %v, want an error saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
 func TestConfigDedupThresholds(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "config.yaml")

@@ -36,6 +36,10 @@ type Options struct {
 	AllowedRoots []string
 	// Exclude lists folders never read (cortex's own folder in the vault).
 	Exclude []string
+	// AgentAllow lists paths and globs (import.agent_allow, absolute) that an
+	// agent's import (ForAgent) reads as a person's would, although they
+	// are hidden or secret stores (see guard.go).
+	AgentAllow []string
 	// Vault is the Obsidian vault cortex writes in: an imported note's link
 	// to a file of it is kept as written, since it resolves there.
 	Vault string
@@ -68,12 +72,14 @@ type file struct {
 // Collect reads every source under path, a file or a folder. The path must
 // resolve (symlinks followed, ".." resolved) to somewhere inside Home or an
 // allowed root; otherwise, or when it does not exist, the error is an
-// *memories.ArgError about "path". Problems with single files are Skips.
+// *memories.ArgError about "path". So is, for an agent's import (ForAgent),
+// a path that is hidden or in a secret store (see guard.go). Problems with
+// single files are Skips, secret stores in a folder among them.
 func Collect(ctx context.Context, path string, o Options) (*Result, error) {
 	if o.MaxFileSize <= 0 {
 		o.MaxFileSize = DefaultMaxFileSize
 	}
-	g, err := newGuard(o)
+	g, err := newGuard(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +103,11 @@ func Collect(ctx context.Context, path string, o Options) (*Result, error) {
 	if err != nil {
 		return nil, &memories.ArgError{Arg: "path", Rule: err.Error()}
 	}
+	if g.agent {
+		if r := g.refuse(abs, real, fi.IsDir(), true); r != nil {
+			return nil, r.agentError()
+		}
+	}
 	switch {
 	case fi.IsDir():
 		w.dir(abs, real)
@@ -117,58 +128,6 @@ func Collect(ctx context.Context, path string, o Options) (*Result, error) {
 	res.Skips = append(res.Skips, skips...)
 	slices.SortStableFunc(res.Skips, func(a, b Skip) int { return strings.Compare(a.Source, b.Source) })
 	return res, nil
-}
-
-// guard knows the folders imports may come from, symlinks resolved.
-type guard struct {
-	roots   []string
-	exclude []string
-}
-
-func newGuard(o Options) (*guard, error) {
-	g := &guard{}
-	for _, r := range append([]string{o.Home}, o.AllowedRoots...) {
-		if r == "" {
-			continue
-		}
-		if real, err := filepath.EvalSymlinks(r); err == nil {
-			g.roots = append(g.roots, real)
-		} else if abs, err := filepath.Abs(r); err == nil {
-			g.roots = append(g.roots, abs)
-		}
-	}
-	if len(g.roots) == 0 {
-		return nil, &memories.ArgError{Arg: "path", Rule: "the home folder is unknown and no root is allowed (import.allowed_roots)"}
-	}
-	for _, x := range o.Exclude {
-		if real, err := filepath.EvalSymlinks(x); err == nil {
-			g.exclude = append(g.exclude, real)
-		}
-	}
-	return g, nil
-}
-
-func within(path, root string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-func (g *guard) allowed(real string) bool {
-	for _, r := range g.roots {
-		if within(real, r) {
-			return true
-		}
-	}
-	return false
-}
-
-func (g *guard) excluded(real string) bool {
-	for _, x := range g.exclude {
-		if within(real, x) {
-			return true
-		}
-	}
-	return false
 }
 
 // walker finds the files to parse.
@@ -238,6 +197,10 @@ func (w *walker) dir(path, real string) {
 		w.skip(path, "cortex's own folder: its notes are memories already")
 		return
 	}
+	if r := w.guard.refuse(path, real, true, false); r != nil {
+		w.skip(path, "%s", r.skipReason(w.guard.agent))
+		return
+	}
 	entries, err := os.ReadDir(real)
 	if err != nil {
 		w.skip(path, "cannot read the folder: %v", err)
@@ -250,6 +213,7 @@ func (w *walker) dir(path, real string) {
 		// left out.
 		if strings.HasPrefix(name, ".") && name != claudeDir || skippedDirs[name] ||
 			!readInClaudeDir(p, true) && !readInClaudeDir(p, false) {
+			w.unread(p, r, e.IsDir())
 			continue
 		}
 		target, mode := r, e.Type()
@@ -322,11 +286,30 @@ func dataFile(ext string) string {
 	return fmt.Sprintf("a data file (%s), not a note; name it explicitly to import it", ext)
 }
 
+// unread reports, of a file or folder the walk leaves out by its name
+// (hidden, a dependency folder), the secret stores: itself, or those a
+// hidden folder holds. Nothing else left out by name is worth a line.
+func (w *walker) unread(path, real string, isDir bool) {
+	if r := w.guard.refuse(path, real, isDir, false); r != nil && r.rule != hiddenRule {
+		w.skip(path, "%s", r.skipReason(w.guard.agent))
+		return
+	}
+	if isDir && strings.HasPrefix(filepath.Base(path), ".") {
+		for _, r := range w.guard.nested(path, real) {
+			w.skip(r.path, "%s", r.skipReason(w.guard.agent))
+		}
+	}
+}
+
 // file queues the file at path (real: resolved) when it is one to read. named
 // is true when the user named it: then any text file is read.
 func (w *walker) file(path, real string, fi fs.FileInfo, named bool) {
 	if w.guard.excluded(real) {
 		w.skip(path, "in cortex's own folder: its notes are memories already")
+		return
+	}
+	if r := w.guard.refuse(path, real, false, named); r != nil {
+		w.skip(path, "%s", r.skipReason(w.guard.agent))
 		return
 	}
 	ext := strings.ToLower(filepath.Ext(path))

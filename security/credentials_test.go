@@ -180,7 +180,7 @@ func credentialCases(round uint64) []credCase {
 	dbPass := of(credAlnum, 18) + "-" + of(credAlnum, 6)
 	urlPass := of(credAlnum, 14) + "~" + of(credAlnum, 6)
 
-	return []credCase{
+	return append([]credCase{
 		{rule: "age_secret_key",
 			pos: []credVector{
 				{name: "keys.txt", text: "# created: 2024-05-02T09:14:55Z\n# public key: age1" + strings.ToLower(of(credBech32, 58)) + "\n«" + ageKey + of(credBech32, 58) + "»\n"},
@@ -430,7 +430,7 @@ func credentialCases(round uint64) []credCase {
 		{rule: "github_oauth_token",
 			pos: []credVector{
 				{name: "hosts.yml", text: "github.com:\n    user: octo\n    oauth_token: «" + gho + of(credAlnum, 36) + "»\n    git_protocol: https\n",
-					also: []string{"secret_assignment"}, why: "oauth_token is a token name"},
+					also: []string{"gh_hosts_token", "secret_assignment"}, why: "oauth_token is a token name, and gh's key in hosts.yml"},
 				{name: "prose", text: "gh printed «" + gho + of(credAlnum, 36) + "», do not paste it anywhere"},
 			},
 			neg: []credVector{
@@ -608,7 +608,7 @@ func credentialCases(round uint64) []credCase {
 		{rule: "npm_token",
 			pos: []credVector{
 				{name: "npmrc", text: "registry=https://registry.npmjs.org/\n//registry.npmjs.org/:_authToken=«" + npm + of(credAlnum, 36) + "»\n",
-					also: []string{"secret_assignment"}, why: "_authToken is a token name"},
+					also: []string{"npmrc_auth", "secret_assignment"}, why: "_authToken is a token name, and .npmrc's key"},
 				{name: "ci", text: "- run: npm publish\n  env:\n    NODE_AUTH_TOKEN: «" + npm + of(credAlnum, 36) + "»\n",
 					also: []string{"secret_assignment"}, why: "the name holds token"},
 			},
@@ -702,7 +702,7 @@ func credentialCases(round uint64) []credCase {
 		{rule: "pypi_token",
 			pos: []credVector{
 				{name: "pypirc", text: "[pypi]\n  username = __token__\n  password = «" + pypi + of(credB64URL, 150) + "»\n",
-					also: []string{"password_assignment"}, why: "the token is the password"},
+					also: []string{"password_assignment", "pypirc_password"}, why: "the token is the password, in .pypirc's [pypi] section"},
 				{name: "uv", text: "uv publish --token «" + pypi + of(credB64URL, 150) + "»",
 					also: []string{"secret_assignment"}, why: "--token is a token flag"},
 			},
@@ -913,7 +913,7 @@ func credentialCases(round uint64) []credCase {
 				{name: "placeholder", text: "VAULT_TOKEN=" + hvs + "<token>"},
 				{name: "filler", text: "VAULT_TOKEN=" + hvs + strings.Repeat("x", 90)},
 			}},
-	}
+	}, configCredentialCases(g)...)
 }
 
 // credSplitMarked removes the « » markers from a vector and returns the span

@@ -320,7 +320,7 @@ func gapLen(u string, i int) int {
 // pay for them.
 var table = sync.OnceValue(func() *ruleTable {
 	var rules []*rule
-	for _, group := range [][]*rule{unicodeRules(), injectionRules(), exfiltrationRules(), credentialRules()} {
+	for _, group := range [][]*rule{unicodeRules(), injectionRules(), exfiltrationRules(), credentialRules(), configCredentialRules()} {
 		rules = append(rules, group...)
 	}
 	return buildTable(rules)

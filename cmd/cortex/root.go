@@ -168,6 +168,7 @@ func (a *app) open() (*memories.Service, error) {
 	log := access.Open(access.Options{Dir: a.settings.Home, LockTimeout: a.settings.LockTimeout})
 	src := &importer.Source{Options: importer.Options{
 		Home: a.home(), AllowedRoots: a.settings.ImportRoots, Exclude: []string{v.Dir}, Vault: v.Root, MaxFileSize: a.settings.ImportMaxFile,
+		AgentAllow: a.settings.ImportAgentAllow,
 	}}
 	a.svc = memories.NewService(st, memories.WithRanking(a.settings.Ranking), memories.WithChecks(a.settings.Checks),
 		memories.WithAccessLog(log), memories.WithWarn(warn), memories.WithImporter(src))
