@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/rawjson"
 	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
 
@@ -100,10 +101,10 @@ func TestEditsMatchOriginals(t *testing.T) {
 			if e.FileEdit == nil || !e.FileEdit.OK || e.FileEdit.Fragment {
 				continue
 			}
-			res := object(results[e.FileEdit.CallID].Structured)
-			original, ok := stringValue(res.Get("originalFile"))
+			res := rawjson.AsObject(results[e.FileEdit.CallID].Structured)
+			original, ok := rawjson.String(res.Get("originalFile"))
 			if e.FileEdit.Tool == "MultiEdit" {
-				original, ok = stringValue(res.Get("originalFileContents"))
+				original, ok = rawjson.String(res.Get("originalFileContents"))
 			}
 			if !ok {
 				continue
@@ -111,14 +112,14 @@ func TestEditsMatchOriginals(t *testing.T) {
 			want := original
 			switch e.FileEdit.Tool {
 			case "Edit":
-				want = replace(original, str(res.Get("oldString")), str(res.Get("newString")), boolean(res.Get("replaceAll")))
+				want = replace(original, rawjson.AsString(res.Get("oldString")), rawjson.AsString(res.Get("newString")), rawjson.Bool(res.Get("replaceAll")))
 			case "MultiEdit":
-				for _, raw := range array(res.Get("edits")) {
-					m := object(raw)
-					want = replace(want, str(m.Get("old_string")), str(m.Get("new_string")), boolean(m.Get("replace_all")))
+				for _, raw := range rawjson.AsArray(res.Get("edits")) {
+					m := rawjson.AsObject(raw)
+					want = replace(want, rawjson.AsString(m.Get("old_string")), rawjson.AsString(m.Get("new_string")), rawjson.Bool(m.Get("replace_all")))
 				}
 			case "Write":
-				want = str(res.Get("content"))
+				want = rawjson.AsString(res.Get("content"))
 			}
 			if got := transcripttest.ApplyDiff(t, original, e.FileEdit.Unified); got != want {
 				t.Errorf("%s %s: the diff applied to the original gives\n%q\nwant\n%q", fx.Name, e.EventID, got, want)
@@ -333,6 +334,39 @@ func TestReplaysAndParallelCalls(t *testing.T) {
 	}
 	if reused != 1 {
 		t.Errorf("%d user turns from the reused uuid, want 1", reused)
+	}
+}
+
+// TestNullIsAbsent: a value the tool wrote as null (a call's input, a
+// result's content and structured result, a compaction's metadata) is left
+// out of the event, as Codex's and Gemini CLI's adapters leave it: null and
+// absent give the same NDJSON.
+func TestNullIsAbsent(t *testing.T) {
+	const env = `"sessionId":"s1","timestamp":"2026-11-22T10:00:00.000Z","cwd":"/w","version":"2.1.197"`
+	lines := []string{
+		`{"type":"assistant","uuid":"a1",` + env + `,"message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":null}],"usage":null}}`,
+		`{"type":"user","uuid":"u1","parentUuid":"a1",` + env + `,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":null}]},"toolUseResult":null}`,
+		`{"type":"system","subtype":"compact_boundary","uuid":"c1",` + env + `,"compactMetadata":null}`,
+	}
+	evs, _ := transcript.ParseBytes(New(), "test.jsonl", []byte(strings.Join(lines, "\n")+"\n"), true)
+	var kinds []transcript.Kind
+	for _, e := range evs {
+		kinds = append(kinds, e.Kind)
+		if e.Kind == transcript.KindSessionStart {
+			continue
+		}
+		line, err := transcript.Marshal([]transcript.Event{e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(line, []byte(":null")) {
+			t.Errorf("%s event keeps a null: %s", e.Kind, line)
+		}
+	}
+	want := []transcript.Kind{transcript.KindSessionStart, transcript.KindToolCall, transcript.KindToolResult,
+		transcript.KindCompaction}
+	if diff := cmp.Diff(want, kinds); diff != "" {
+		t.Errorf("kinds (-want +got):\n%s", diff)
 	}
 }
 

@@ -149,9 +149,9 @@ func (a *Adapter) Fingerprint(rec transcript.Record) transcript.Variant {
 	if len(rec.Data) == 0 || rec.Data[0] != '{' || !rawjson.Valid(rec.Data) {
 		return v
 	}
-	m := object(rec.Data)
+	m := rawjson.AsObject(rec.Data)
 	var version []byte
-	typ, hasType := stringValue(m.Get("type"))
+	typ, hasType := rawjson.String(m.Get("type"))
 	switch {
 	case m.Get("payload") != nil:
 		if !hasType || m.Get("timestamp") == nil {
@@ -159,7 +159,7 @@ func (a *Adapter) Fingerprint(rec transcript.Record) transcript.Variant {
 		}
 		v.Schema = SchemaEnvelope
 		if typ == "session_meta" {
-			version = object(m.Get("payload")).Get("cli_version")
+			version = rawjson.AsObject(m.Get("payload")).Get("cli_version")
 		}
 	case m.Get("uuid") != nil || m.Get("sessionId") != nil:
 		return v
@@ -176,7 +176,7 @@ func (a *Adapter) Fingerprint(rec transcript.Record) transcript.Variant {
 	default:
 		return v
 	}
-	v.ToolVersion = str(version)
+	v.ToolVersion = rawjson.AsString(version)
 	if parts := strings.SplitN(v.ToolVersion, ".", 3); len(parts) >= 2 && isDigits(parts[0]) && isDigits(parts[1]) {
 		v.Schema += "/v" + parts[0] + "." + parts[1]
 	}
@@ -186,7 +186,7 @@ func (a *Adapter) Fingerprint(rec transcript.Record) transcript.Variant {
 // isBareHeader reports whether m is the early Rust CLI's first line: an id, a
 // timestamp and the instructions or git fields, no type.
 func isBareHeader(m rawjson.Object) bool {
-	_, id := stringValue(m.Get("id"))
+	_, id := rawjson.String(m.Get("id"))
 	return id && m.Get("timestamp") != nil && (m.Get("instructions") != nil || m.Get("git") != nil)
 }
 

@@ -191,7 +191,7 @@ func fingerprint(data []byte, schema string, legacy bool) transcript.Variant {
 	if !rawjson.IsObject(data) || !rawjson.Valid(data) {
 		return v
 	}
-	m := object(data)
+	m := rawjson.AsObject(data)
 	switch {
 	case len(m) == 1 && rawjson.IsString(m.Get("$rewindTo")), len(m) == 1 && rawjson.IsObject(m.Get("$set")):
 		v.Schema = schema
@@ -218,7 +218,7 @@ func isHeader(m rawjson.Object) bool {
 // an id, one of its types and content (other tools' records with an id and
 // a type carry their text elsewhere).
 func isMessage(m rawjson.Object) bool {
-	return rawjson.IsString(m.Get("id")) && messageTypes[str(m.Get("type"))] && m.Has("content")
+	return rawjson.IsString(m.Get("id")) && messageTypes[rawjson.AsString(m.Get("type"))] && m.Has("content")
 }
 
 // isMetadata reports whether every member of m is one of the session's

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/rawjson"
 	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
 
@@ -151,14 +152,14 @@ func TestEditsMatchDisplays(t *testing.T) {
 			if e.FileEdit == nil || !e.FileEdit.OK || e.FileEdit.Fragment {
 				continue
 			}
-			d := object(results[e.FileEdit.CallID].Structured)
-			_, _, patch, err := transcript.ParseUnified(str(d.Get("fileDiff")))
+			d := rawjson.AsObject(results[e.FileEdit.CallID].Structured)
+			_, _, patch, err := transcript.ParseUnified(rawjson.AsString(d.Get("fileDiff")))
 			if err != nil {
 				t.Errorf("%s %s: the CLI's fileDiff: %v", fx.Name, e.EventID, err)
 				continue
 			}
-			before, after := str(d.Get("originalContent")), str(d.Get("newContent"))
-			if _, ok := stringValue(d.Get("newContent")); !ok {
+			before, after := rawjson.AsString(d.Get("originalContent")), rawjson.AsString(d.Get("newContent"))
+			if _, ok := rawjson.String(d.Get("newContent")); !ok {
 				after = transcripttest.ApplyDiff(t, before, transcript.FormatUnified("a", "b", patch))
 			}
 			if got := transcripttest.ApplyDiff(t, before, e.FileEdit.Unified); got != after {
