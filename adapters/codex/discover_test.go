@@ -122,3 +122,30 @@ func TestSessionOf(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoverLinkedRoot: a sessions folder that is a link (moved to
+// another disk) is read, as a linked Claude Code or Gemini CLI root is; the
+// links below it are still not followed.
+func TestDiscoverLinkedRoot(t *testing.T) {
+	home := t.TempDir()
+	const id = "019a4953-0c1d-7a62-9c5e-1f2a3b4c5d6e"
+	rollout := filepath.Join(home, "disk", "2025", "11", "03", "rollout-2025-11-03T09-14-00-"+id+".jsonl")
+	if err := os.MkdirAll(filepath.Dir(rollout), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rollout, []byte(`{"timestamp":"t","type":"session_meta","payload":{}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(home, ".codex"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, "disk"), filepath.Join(home, ".codex", "sessions")); err != nil {
+		t.Fatal(err)
+	}
+	d := New().Discover(transcript.Env{Home: home, Getenv: func(string) string { return "" }})
+	want := []transcript.Found{{Path: filepath.Join(home, ".codex", "sessions", "2025", "11", "03", filepath.Base(rollout)),
+		Session: id, Role: transcript.RoleSession, Size: 53}}
+	if diff := cmp.Diff(want, d.Files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+}
