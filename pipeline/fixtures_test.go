@@ -2,22 +2,18 @@ package pipeline_test
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/cortexmem/cortex/adapters"
+	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/pipeline"
 	"github.com/cortexmem/cortex/security"
 	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected nodes beside the fixtures")
 
 // NodesSuffix is the extension of a fixture's expected nodes, beside it:
 // <scenario>.jsonl → <scenario>.nodes.ndjson.
@@ -70,24 +66,7 @@ func TestGoldenNodes(t *testing.T) {
 			if !bytes.Equal(got, again) {
 				t.Fatal("two runs give different bytes")
 			}
-			path := strings.TrimSuffix(fx.Path, filepath.Ext(fx.Path)) + nodesSuffix
-			if *update {
-				if len(got) == 0 {
-					os.Remove(path)
-					return
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil && !os.IsNotExist(err) {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(want, got) {
-				t.Errorf("differs from %s (-want +got):\n%s", path, cmp.Diff(string(want), string(got)))
-			}
+			golden.CheckOrAbsent(t, strings.TrimSuffix(fx.Path, filepath.Ext(fx.Path))+nodesSuffix, got)
 		})
 	}
 }

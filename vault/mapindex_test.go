@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -52,7 +53,7 @@ func TestRenderIndexGolden(t *testing.T) {
 		odd,
 		entry("web", "newest", 60),
 	}
-	checkGolden(t, filepath.Join("testdata", "index", "render.golden"), RenderIndex(entries))
+	golden.Check(t, filepath.Join("testdata", "index", "render.golden"), RenderIndex(entries))
 }
 
 func TestRenderIndexTotals(t *testing.T) {

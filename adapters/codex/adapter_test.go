@@ -2,7 +2,6 @@ package codex
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +14,6 @@ import (
 )
 
 var _ transcript.Adapter = (*Adapter)(nil)
-
-var update = flag.Bool("update", false, "rewrite the expected events beside the fixtures")
 
 const fixtureDir = "../../fixtures/codex"
 
@@ -33,7 +30,7 @@ func TestInvariants(t *testing.T) {
 // TestGolden compares the events of every fixture with the expected stream
 // beside it (go test -run Golden -update rewrites them).
 func TestGolden(t *testing.T) {
-	transcripttest.Golden(t, New(), fixtures(t), *update)
+	transcripttest.Golden(t, New(), fixtures(t))
 }
 
 // parse reads a fixture whole.

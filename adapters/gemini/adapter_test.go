@@ -3,7 +3,6 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +14,6 @@ import (
 	"github.com/cortexmem/cortex/transcript/rawjson"
 	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected events beside the fixtures")
 
 const fixtureDir = "../../fixtures/gemini-cli"
 
@@ -68,8 +65,8 @@ func TestLegacyInvariants(t *testing.T) {
 // TestGolden compares the events of every fixture with the expected stream
 // beside it (go test -run Golden -update rewrites them).
 func TestGolden(t *testing.T) {
-	t.Run("jsonl", func(t *testing.T) { transcripttest.Golden(t, New(), fixtures(t), *update) })
-	t.Run("legacy", func(t *testing.T) { transcripttest.Golden(t, NewLegacy(), legacyFixtures(t), *update) })
+	t.Run("jsonl", func(t *testing.T) { transcripttest.Golden(t, New(), fixtures(t)) })
+	t.Run("legacy", func(t *testing.T) { transcripttest.Golden(t, NewLegacy(), legacyFixtures(t)) })
 }
 
 // parse reads a fixture whole, with the adapter its name calls for.
