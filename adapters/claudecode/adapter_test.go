@@ -37,12 +37,7 @@ func TestGolden(t *testing.T) {
 // parse reads a fixture whole.
 func parse(t *testing.T, name string) []transcript.Event {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixtureDir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs, _ := transcript.ParseBytes(New(), name, data, true)
-	return evs
+	return transcripttest.ParseFile(t, New(), fixtureDir, name)
 }
 
 // TestRealEditsReplay checks the file edits of the run of the real Claude Code
@@ -134,32 +129,8 @@ func TestEditsMatchOriginals(t *testing.T) {
 // the end (resumed, continued, compacted): the events are those of one read
 // of the final file.
 func TestIncrementalRealRun(t *testing.T) {
-	steps := []string{"d1_turn1", "d2_resume", "d3_continue", "e_compact", "e2_after_compact"}
-	a := New()
-	pos := transcript.Start(a, "session.jsonl")
-	var got []transcript.Event
-	for _, s := range steps {
-		data, err := os.ReadFile(filepath.Join(fixtureDir, "2.1.197", s+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, next, err := transcript.ReadAll(a, bytes.NewReader(data[pos.Offset:]), pos, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, evs...)
-		pos = next
-		if pos.Offset != int64(len(data)) {
-			t.Fatalf("%s: stopped at %d of %d bytes", s, pos.Offset, len(data))
-		}
-	}
-	data, _ := os.ReadFile(filepath.Join(fixtureDir, "2.1.197", "e2_after_compact.jsonl"))
-	want, _ := transcript.ParseBytes(a, "session.jsonl", data, true)
-	gb, _ := transcript.Marshal(got)
-	wb, _ := transcript.Marshal(want)
-	if diff := cmp.Diff(string(wb), string(gb)); diff != "" {
-		t.Fatalf("incremental read differs (-full +incremental):\n%s", diff)
-	}
+	transcripttest.IncrementalRead(t, New(), filepath.Join(fixtureDir, "2.1.197"),
+		"d1_turn1.jsonl", "d2_resume.jsonl", "d3_continue.jsonl", "e_compact.jsonl", "e2_after_compact.jsonl")
 }
 
 // TestPartialLastLine: a line still being written is left for the next read.
@@ -304,13 +275,7 @@ func TestToolFailures(t *testing.T) {
 
 func TestReplaysAndParallelCalls(t *testing.T) {
 	evs := parse(t, "hand-made/replayed_records.jsonl")
-	dup := 0
-	for _, e := range evs {
-		if e.Unknown != nil && e.Unknown.Reason == transcript.ReasonDuplicate {
-			dup++
-		}
-	}
-	if dup != 2 {
+	if dup := len(transcripttest.WithReason(evs, transcript.ReasonDuplicate)); dup != 2 {
 		t.Errorf("%d replayed records, want 2", dup)
 	}
 	names := map[string]bool{}
