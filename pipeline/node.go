@@ -6,8 +6,8 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/cortexmem/cortex/internal/ndjson"
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/ndjson"
 )
 
 // SchemaVersion is the version of the node encoding; it changes only when a

@@ -3,7 +3,7 @@ package transcript
 import (
 	"io"
 
-	"github.com/cortexmem/cortex/internal/ndjson"
+	"github.com/cortexmem/cortex/transcript/ndjson"
 )
 
 // Encoder writes events as NDJSON: one JSON object per line, keys in the

@@ -1,8 +1,9 @@
 // Package ndjson writes and reads newline-delimited JSON: one compact JSON
-// value per line. It is how cortex streams events and nodes between its
-// commands and into golden files, so its output is deterministic: the same
-// values always give the same bytes (struct fields in declaration order, map
-// keys sorted, HTML characters left unescaped).
+// value per line. It is how the transcript half streams its events
+// (package transcript) and nodes (package pipeline) between commands and
+// into golden files, so its output is deterministic: the same values always
+// give the same bytes (struct fields in declaration order, map keys sorted,
+// HTML characters left unescaped). It imports the standard library only.
 package ndjson
 
 import (
