@@ -16,6 +16,7 @@ import (
 	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/security"
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
 
 // session builds the events of a small session: each step is a person's
@@ -267,11 +268,7 @@ func TestVaultHoldsNoCredential(t *testing.T) {
 	e := newEnv(t)
 	var streams [][]transcript.Event
 	for _, f := range fixtureFiles(t, true) {
-		data, err := os.ReadFile(f.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, _ := transcript.ParseBytes(f.Adapter, f.Path, data, true)
+		evs := transcripttest.ParseFile(t, f.Adapter, "", f.Path)
 		evs = pipelinetest.PlantCredentials(evs)
 		streams = append(streams, evs)
 	}

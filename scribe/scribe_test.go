@@ -18,6 +18,7 @@ import (
 	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/transcripttest"
 	"github.com/cortexmem/cortex/vault"
 )
 
@@ -154,11 +155,7 @@ func TestRenderedExample(t *testing.T) {
 func TestRenderDeterministic(t *testing.T) {
 	var streams [][]transcript.Event
 	for _, f := range fixtureFiles(t, true) {
-		data, err := os.ReadFile(f.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, _ := transcript.ParseBytes(f.Adapter, f.Path, data, true)
+		evs := transcripttest.ParseFile(t, f.Adapter, "", f.Path)
 		streams = append(streams, evs)
 	}
 	events, _ := pipeline.Merge(streams...)
