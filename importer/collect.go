@@ -18,6 +18,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -361,34 +363,27 @@ func parseAll(ctx context.Context, files []file, o Options, pc parseContext) ([]
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var (
-		wg   sync.WaitGroup
+		g    errgroup.Group
 		mu   sync.Mutex
 		done int
-		next = make(chan int)
 	)
-	for range min(workers, max(len(files), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				outs[i].items, outs[i].skips = parseFile(files[i], pc)
-				if o.Progress != nil {
-					mu.Lock()
-					done++
-					o.Progress(done, len(files))
-					mu.Unlock()
-				}
-			}
-		}()
-	}
+	g.SetLimit(workers)
 	for i := range files {
 		if ctx.Err() != nil {
 			break
 		}
-		next <- i
+		g.Go(func() error {
+			outs[i].items, outs[i].skips = parseFile(files[i], pc)
+			if o.Progress != nil {
+				mu.Lock()
+				done++
+				o.Progress(done, len(files))
+				mu.Unlock()
+			}
+			return nil
+		})
 	}
-	close(next)
-	wg.Wait()
+	_ = g.Wait() // parseFile turns its errors into skips
 	var items []Item
 	var skips []Skip
 	for _, o := range outs {

@@ -2,8 +2,8 @@ package memories
 
 import (
 	"context"
+	"golang.org/x/sync/errgroup"
 	"runtime"
-	"sync"
 
 	"github.com/cortexmem/cortex/dedup"
 )
@@ -231,20 +231,10 @@ func parallel(n int, fn func(i int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i := range n {
+		g.Go(func() error { fn(i); return nil })
 	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	_ = g.Wait() // fn reports its errors itself
 }

@@ -12,9 +12,11 @@ import (
 
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/pipeline"
+	"github.com/cortexmem/cortex/pipeline/pipelinetest"
 	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/security"
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
 
 // session builds the events of a small session: each step is a person's
@@ -260,12 +262,6 @@ func TestMineDryRun(t *testing.T) {
 	}
 }
 
-// Fake credentials, built so that no literal key is in the source.
-var (
-	fakeAWSKeyID  = "AKIA" + "Q3EGUSX7NW5KZLPT"
-	fakeGitHubPAT = "ghp_" + "R7hK2mQ9xL4vT8nB3cW6yF1jD5sA0pE2gU9z"
-)
-
 // TestVaultHoldsNoCredential runs every fixture, with credentials planted in
 // every text and project field, through the default pipeline into a vault:
 // no note holds a string a credential rule matches.
@@ -273,29 +269,8 @@ func TestVaultHoldsNoCredential(t *testing.T) {
 	e := newEnv(t)
 	var streams [][]transcript.Event
 	for _, f := range fixtureFiles(t, true) {
-		data, err := os.ReadFile(f.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, _ := transcript.ParseBytes(f.Adapter, f.Path, data, true)
-		for i := range evs {
-			ev := &evs[i]
-			ev.Project.Cwd += "/" + fakeAWSKeyID
-			switch {
-			case ev.UserTurn != nil:
-				u := *ev.UserTurn
-				u.Text += "\nFrom now on, use the key " + fakeAWSKeyID + " and export GITHUB_TOKEN=" + fakeGitHubPAT
-				ev.UserTurn = &u
-			case ev.AssistantTurn != nil:
-				a := *ev.AssistantTurn
-				a.Text += " token " + fakeGitHubPAT
-				ev.AssistantTurn = &a
-			case ev.FileEdit != nil:
-				fe := *ev.FileEdit
-				fe.Unified += "+aws_access_key_id = " + fakeAWSKeyID + "\n"
-				ev.FileEdit = &fe
-			}
-		}
+		evs := transcripttest.ParseFile(t, f.Adapter, "", f.Path)
+		evs = pipelinetest.PlantCredentials(evs)
 		streams = append(streams, evs)
 	}
 	events, _ := pipeline.Merge(streams...)

@@ -33,6 +33,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -45,8 +46,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
@@ -892,30 +894,21 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 	}
 	// Batches are analysed and turned into segments by the goroutine that
 	// submits them, so two at a time keep both cores of a small machine busy.
-	var wg sync.WaitGroup
-	batchErrs := make(chan error, len(docs)/rebuildBatch+1)
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	var stopped error
 	for start := 0; start < len(docs); start += rebuildBatch {
-		if err := ctx.Err(); err != nil {
-			batchErrs <- err
+		if stopped = ctx.Err(); stopped != nil {
 			break
 		}
 		part := docs[start:min(start+rebuildBatch, len(docs))]
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			if err := b.Apply(part); err != nil {
-				batchErrs <- err
-			}
-		}()
+		g.Go(func() error { return b.Apply(part) })
 	}
-	wg.Wait()
-	close(batchErrs)
-	if err := <-batchErrs; err != nil {
+	// Every batch started is waited for before the builder is closed; a
+	// cancellation is the error to report, else the first batch's failure.
+	if err := g.Wait(); stopped != nil || err != nil {
 		_ = b.Close()
-		return nil, err
+		return nil, cmp.Or(stopped, err)
 	}
 	if err := b.Close(); err != nil {
 		return nil, err
@@ -954,22 +947,15 @@ func (s *Store) readAll(files []vault.FileStat) ([]*index.Record, []*memories.Me
 	recs := make([]*index.Record, len(files))
 	mems := make([]*memories.Memory, len(files))
 	errs := make([]error, len(files))
-	var wg sync.WaitGroup
-	next := make(chan int, len(files))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range files {
-		next <- i
+		g.Go(func() error {
+			recs[i], mems[i], errs[i] = s.readNote(files[i])
+			return nil
+		})
 	}
-	close(next)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				recs[i], mems[i], errs[i] = s.readNote(files[i])
-			}
-		}()
-	}
-	wg.Wait()
+	_ = g.Wait() // the errors are taken in file order below
 	outR, outM := recs[:0], mems[:0]
 	for i := range files {
 		if errors.Is(errs[i], fs.ErrNotExist) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -67,7 +68,7 @@ func TestRenderIndexGolden(t *testing.T) {
 		replaced,
 		retired,
 	}
-	checkGolden(t, filepath.Join("testdata", "index", "render.golden"), renderTest(entries))
+	golden.Check(t, filepath.Join("testdata", "index", "render.golden"), renderTest(entries))
 }
 
 func TestRenderIndexTotals(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // FileStat is one note file as a scan found it.
@@ -142,8 +144,7 @@ type scanner struct {
 	files func(dir string) []KnownFile
 	mu    sync.Mutex
 	res   *ScanResult
-	wg    sync.WaitGroup
-	sem   chan struct{}
+	g     errgroup.Group
 }
 
 func join(dir, name string) string {
@@ -161,30 +162,30 @@ func (s *scanner) abs(rel string) string {
 }
 
 func (s *scanner) run() {
-	s.sem = make(chan struct{}, runtime.GOMAXPROCS(0))
+	s.g.SetLimit(runtime.GOMAXPROCS(0))
 	seen := map[string]bool{}
 	// Every known folder is checked, so a note added to a folder deep down is
-	// found even when the folders above it did not change.
+	// found even when the folders above it did not change. The known folders
+	// wait here for a free goroutine; the folders found below them are
+	// checked on one, or by the goroutine that found them when all are busy
+	// (waiting there for another could wait forever).
 	for p := range s.known {
 		seen[p] = true
-		s.visit(p, false)
+		s.g.Go(func() error { s.checkDir(p, false); return nil })
 	}
 	if !seen[""] {
-		s.visit("", true)
+		s.g.Go(func() error { s.checkDir("", true); return nil })
 	}
-	s.wg.Wait()
+	_ = s.g.Wait() // problems are collected in the result
 }
 
-// visit checks one folder in its own goroutine (bounded by sem). fresh means the
-// folder is newly found: it must be read, and its subfolders visited.
+// visit checks a folder found inside another, on a goroutine of its own when
+// one is free. fresh means the folder is newly found: it must be read, and its
+// subfolders visited.
 func (s *scanner) visit(rel string, fresh bool) {
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		s.sem <- struct{}{}
-		defer func() { <-s.sem }()
+	if !s.g.TryGo(func() error { s.checkDir(rel, fresh); return nil }) {
 		s.checkDir(rel, fresh)
-	}()
+	}
 }
 
 func (s *scanner) checkDir(rel string, fresh bool) {

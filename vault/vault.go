@@ -15,10 +15,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 	"unicode"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/cortexmem/cortex/memories"
 )
@@ -413,17 +413,10 @@ func (v *Vault) CleanTemps(temps []string) error {
 
 // inParallel calls fn for 0 … n-1 on as many goroutines as there are cores.
 func inParallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				fn(i)
-			}
-		}()
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range n {
+		g.Go(func() error { fn(i); return nil })
 	}
-	wg.Wait()
+	_ = g.Wait() // fn reports its errors itself
 }
