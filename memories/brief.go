@@ -1,0 +1,470 @@
+package memories
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cortexmem/cortex/dedup"
+)
+
+// Sections of a briefing, in the order they are offered: what needs doing
+// first, then what the project knows, then its latest decisions, then what
+// holds beyond it.
+const (
+	SectionOpen      = "open"
+	SectionProject   = "project"
+	SectionDecisions = "decisions"
+	SectionArea      = "area"
+)
+
+// Briefing limits.
+const (
+	// DefaultBriefLimit is how many memories a section offers at most.
+	DefaultBriefLimit = 10
+	// maxOpenLoads bounds the open action items read for their due dates
+	// (the index does not hold them): the newest ones of the project.
+	maxOpenLoads = 100
+	// briefAreas is how many of the project's areas the area section draws on.
+	briefAreas = 2
+)
+
+// BriefRequest asks what an agent starting a session in a project should
+// know.
+type BriefRequest struct {
+	// Project is the L0 scope; empty briefs from general alone.
+	Project string
+	// Limit is how many memories each section offers (default 10, at most
+	// 50); the caller's budget then takes what fits.
+	Limit int
+}
+
+// BriefItem is one memory a briefing offers, with why.
+type BriefItem struct {
+	Recalled
+	Section string
+	// Due is an action item's due date; Overdue says it has passed.
+	Due     string
+	Overdue bool
+	// Why says in a few words why the memory is offered.
+	Why string
+}
+
+// Briefing is what a session starts with: each section's memories, best
+// first. Nothing is recorded as accessed: the caller records what it injects
+// (RecordAccess), once its budget has chosen.
+type Briefing struct {
+	Project string
+	// Areas are the L1 areas drawn on: those the project's memories are
+	// filed under, most used first.
+	Areas    []string
+	Sections []BriefSection
+	// Considered counts the memories looked at.
+	Considered int
+}
+
+// BriefSection is one section of a briefing.
+type BriefSection struct {
+	Name  string
+	Items []BriefItem
+}
+
+// Items are every item of the briefing, section by section.
+func (b *Briefing) Items() []BriefItem {
+	var out []BriefItem
+	for _, s := range b.Sections {
+		out = append(out, s.Items...)
+	}
+	return out
+}
+
+// briefExcluded are the types a briefing leaves out of its ranked sections:
+// records of sessions and edits are history, not knowledge, and action items
+// have their own section.
+func briefExcluded(t Type) bool {
+	return t == TypeSession || t == TypeEpisode || t == TypeAction
+}
+
+// Brief gathers, in one look at the store, what a session in a project
+// starts with (SPEC §4.13): the open action items of the project and general
+// (overdue first), the project's memories (L0) ranked by activation, recency
+// and importance, its latest decisions, and the memories of its areas and of
+// general (L1), ranked alike. A memory appears in one section only.
+func (s *Service) Brief(ctx context.Context, req BriefRequest) (*Briefing, error) {
+	project, err := NormalizeScope("project", req.Project)
+	if err != nil {
+		return nil, err
+	}
+	if project == "" {
+		project = DefaultProject
+	}
+	limit := req.Limit
+	if limit == 0 {
+		limit = DefaultBriefLimit
+	}
+	if err := CheckRange("limit", limit, 1, MaxRecallLimit); err != nil {
+		return nil, err
+	}
+	b := &Briefing{Project: project}
+	err = s.backend.View(ctx, func(snap Snapshot) error {
+		return s.brief(ctx, snap, b, limit)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit int) error {
+	now := s.now()
+	stats := s.allStats(ctx)
+	shown := map[string]bool{}
+	considered := map[string]bool{}
+	project := b.Project
+	scope := withGeneral(project)
+
+	// Open action items: read for their due dates.
+	open, err := snap.Search(ctx, SearchRequest{Projects: scope, Type: TypeAction, Status: StatusOpen, Size: maxOpenLoads})
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	var items []BriefItem
+	today := now.Format(time.DateOnly)
+	for _, h := range open {
+		considered[h.ID] = true
+		m, err := loadHit(ctx, snap, h)
+		if err != nil {
+			return err
+		}
+		if m == nil {
+			continue
+		}
+		it := BriefItem{Recalled: Recalled{Memory: m, ShortID: snap.ShortID(m.ID), Signals: s.signals(h.Entry, stats, now)},
+			Section: SectionOpen, Due: m.Due}
+		switch {
+		case m.Due != "" && m.Due < today:
+			it.Overdue, it.Why = true, "overdue since "+m.Due
+		case m.Due != "":
+			it.Why = "open, due " + m.Due
+		default:
+			it.Why = "open"
+		}
+		items = append(items, it)
+	}
+	sort.SliceStable(items, func(i, j int) bool {
+		a, c := items[i], items[j]
+		if a.Overdue != c.Overdue {
+			return a.Overdue
+		}
+		if (a.Due != "") != (c.Due != "") {
+			return a.Due != ""
+		}
+		if a.Due != c.Due {
+			return a.Due < c.Due
+		}
+		if !a.Memory.Updated.Equal(c.Memory.Updated) {
+			return a.Memory.Updated.After(c.Memory.Updated)
+		}
+		return a.Memory.ID < c.Memory.ID
+	})
+	if len(items) > limit {
+		items = items[:limit]
+	}
+	for _, it := range items {
+		shown[it.Memory.ID] = true
+	}
+	b.Sections = append(b.Sections, BriefSection{Name: SectionOpen, Items: items})
+
+	// L0: the project's own memories, ranked without a query.
+	size := max(limit*candidateFactor, minCandidates)
+	q := SearchRequest{Projects: []string{project}, Size: size}
+	hits, err := snap.Search(ctx, q)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	hits, err = s.withActivated(snap, q, hits, stats, now)
+	if err != nil {
+		return err
+	}
+	areas := map[string]int{}
+	for _, h := range hits {
+		considered[h.ID] = true
+		if h.Area != "" {
+			areas[h.Area]++
+		}
+	}
+	l0, err := s.briefRanked(ctx, snap, hits, stats, shown, limit, SectionProject, func(Recalled) string { return "project memory" })
+	if err != nil {
+		return err
+	}
+	b.Sections = append(b.Sections, BriefSection{Name: SectionProject, Items: l0})
+
+	// The project's latest decisions not already shown.
+	decs, err := snap.Search(ctx, SearchRequest{Projects: []string{project}, Type: TypeDecision, Size: limit * 3})
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	sort.SliceStable(decs, func(i, j int) bool {
+		if !decs[i].Created.Equal(decs[j].Created) {
+			return decs[i].Created.After(decs[j].Created)
+		}
+		return decs[i].ID > decs[j].ID
+	})
+	var latest []BriefItem
+	for _, h := range decs {
+		considered[h.ID] = true
+		if len(latest) == limit {
+			break
+		}
+		if shown[h.ID] {
+			continue
+		}
+		m, err := loadHit(ctx, snap, h)
+		if err != nil {
+			return err
+		}
+		if m == nil {
+			continue
+		}
+		shown[m.ID] = true
+		sig := s.signals(h.Entry, stats, now)
+		latest = append(latest, BriefItem{Recalled: Recalled{Memory: m, ShortID: snap.ShortID(m.ID), Signals: sig,
+			Score: s.ranking.Score(sig, false), Weights: s.ranking.Effective(false)},
+			Section: SectionDecisions, Why: "decided " + m.Created.UTC().Format(time.DateOnly)})
+	}
+	b.Sections = append(b.Sections, BriefSection{Name: SectionDecisions, Items: latest})
+
+	// L1: the project's areas (memories of other projects filed under them)
+	// and general.
+	b.Areas = topAreas(areas, briefAreas)
+	var wide []Hit
+	seen := map[string]bool{}
+	add := func(hs []Hit) {
+		for _, h := range hs {
+			if !seen[h.ID] && h.Project != project {
+				seen[h.ID] = true
+				wide = append(wide, h)
+			}
+		}
+	}
+	for _, a := range b.Areas {
+		q := SearchRequest{Area: a, Size: size}
+		hs, err := snap.Search(ctx, q)
+		if err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		add(hs)
+	}
+	if project != DefaultProject {
+		q := SearchRequest{Projects: []string{DefaultProject}, Size: size}
+		hs, err := snap.Search(ctx, q)
+		if err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		if hs, err = s.withActivated(snap, q, hs, stats, now); err != nil {
+			return err
+		}
+		add(hs)
+	}
+	for _, h := range wide {
+		considered[h.ID] = true
+	}
+	l1, err := s.briefRanked(ctx, snap, wide, stats, shown, limit, SectionArea, func(r Recalled) string {
+		if r.Memory.Project == DefaultProject {
+			return "general memory"
+		}
+		return "area " + r.Memory.Area
+	})
+	if err != nil {
+		return err
+	}
+	b.Sections = append(b.Sections, BriefSection{Name: SectionArea, Items: l1})
+	b.Considered = len(considered)
+	return nil
+}
+
+// briefRanked ranks hits without a query and loads the best limit of those
+// not yet shown and not excluded.
+func (s *Service) briefRanked(ctx context.Context, snap Snapshot, hits []Hit, stats map[string]AccessStat, shown map[string]bool,
+	limit int, section string, why func(Recalled) string) ([]BriefItem, error) {
+	var out []BriefItem
+	for _, r := range s.rank(hits, stats, false) {
+		if len(out) == limit {
+			break
+		}
+		if shown[r.hit.ID] || briefExcluded(r.hit.Type) || !r.hit.Live() {
+			continue
+		}
+		m, err := loadHit(ctx, snap, r.hit)
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			continue
+		}
+		shown[m.ID] = true
+		rec := Recalled{Memory: m, ShortID: snap.ShortID(m.ID), Score: r.score, Signals: r.signals, Weights: s.ranking.Effective(false)}
+		out = append(out, BriefItem{Recalled: rec, Section: section, Why: why(rec)})
+	}
+	return out, nil
+}
+
+// loadHit reads the note of a hit, with the index's id; nil when it is gone
+// since it was indexed.
+func loadHit(ctx context.Context, snap Snapshot, h Hit) (*Memory, error) {
+	m, err := snap.Load(ctx, h.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	m.ID = h.ID
+	return m, nil
+}
+
+// allStats reads every memory's accesses once; nil without an access log or
+// when it cannot be read (every activation is then 0).
+func (s *Service) allStats(ctx context.Context) map[string]AccessStat {
+	if s.access == nil {
+		return nil
+	}
+	stats, err := s.access.Stats(ctx, nil)
+	if err != nil {
+		s.warn(fmt.Sprintf("access log: %v", err))
+		return nil
+	}
+	return stats
+}
+
+// withActivated adds to hits the most activated memories that pass q's
+// filters (see addActivated), from stats already read.
+func (s *Service) withActivated(snap Snapshot, q SearchRequest, hits []Hit, stats map[string]AccessStat, now time.Time) ([]Hit, error) {
+	type act struct {
+		id string
+		a  float64
+	}
+	var acts []act
+	for id, st := range stats {
+		if a := s.ranking.Activation.Of(st, now); a > 0 {
+			acts = append(acts, act{id, a})
+		}
+	}
+	sort.Slice(acts, func(i, j int) bool {
+		if acts[i].a != acts[j].a {
+			return acts[i].a > acts[j].a
+		}
+		return acts[i].id < acts[j].id
+	})
+	have := make(map[string]bool, len(hits))
+	for _, h := range hits {
+		have[h.ID] = true
+	}
+	added := 0
+	for _, a := range acts {
+		if added == activeCandidates {
+			break
+		}
+		if have[a.id] {
+			continue
+		}
+		e, err := snap.Get(a.id)
+		var nf *NotFoundError
+		if errors.As(err, &nf) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if passes(e, q) {
+			hits = append(hits, Hit{Entry: e})
+			added++
+		}
+	}
+	return hits, nil
+}
+
+// topAreas are the n areas named most often, ties by name.
+func topAreas(counts map[string]int, n int) []string {
+	var names []string
+	for a := range counts {
+		names = append(names, a)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if counts[names[i]] != counts[names[j]] {
+			return counts[names[i]] > counts[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	if len(names) > n {
+		names = names[:n]
+	}
+	return names
+}
+
+// RecordAccess records that the memories with these ids were shown, from
+// source (AccessSessionStart for a briefing). A failure is returned: the
+// caller decides whether it matters.
+func (s *Service) RecordAccess(ctx context.Context, ids []string, source string) error {
+	if s.access == nil || len(ids) == 0 {
+		return nil
+	}
+	now := s.now().UTC()
+	as := make([]Access, len(ids))
+	for i, id := range ids {
+		as[i] = Access{ID: id, Time: now, Source: source}
+	}
+	if err := s.access.Record(ctx, as); err != nil {
+		return fmt.Errorf("access log: %w", err)
+	}
+	return nil
+}
+
+// PromptMatch is a recalled memory with how much of a prompt it answers.
+type PromptMatch struct {
+	Recalled
+	// Coverage is the share of the prompt's key words the memory holds, 0
+	// to 1: recall's own relevance is relative to the other results, so it
+	// cannot say whether the best of them is any good.
+	Coverage float64
+}
+
+// promptTerms is how many key words of a prompt are searched for.
+const promptTerms = 12
+
+// PromptRecall recalls for a prompt a person just typed (the prompt hook): the
+// prompt's key words are the query, the project's memories and general's are
+// searched, and each result says how many of those words it holds. Related
+// memories are left out, and nothing is recorded as accessed: the caller
+// records what it injects.
+func (s *Service) PromptRecall(ctx context.Context, prompt, project string, limit int) ([]PromptMatch, error) {
+	terms := dedup.QueryTerms("", prompt, promptTerms)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	query := strings.Join(terms, " ")
+	req := RecallRequest{Query: query, Project: project, Limit: limit}
+	p, err := s.planRecall(&req)
+	if err != nil {
+		return nil, err
+	}
+	res := &RecallResult{Query: p.search.Text}
+	if err := s.backend.View(ctx, func(snap Snapshot) error { return s.recall(ctx, snap, p, res) }); err != nil {
+		return nil, err
+	}
+	want := dedup.New(query)
+	var out []PromptMatch
+	for _, r := range res.Results {
+		if r.Related {
+			continue
+		}
+		m := r.Memory
+		have := dedup.New(m.Title + "\n" + m.Content() + "\n" + strings.Join(m.Tags, " "))
+		out = append(out, PromptMatch{Recalled: r, Coverage: dedup.Compare(want, have).Words})
+	}
+	return out, nil
+}
