@@ -48,8 +48,8 @@ type Injected struct {
 	Coverage float64 `json:"coverage,omitempty"`
 	// Chars is what the memory took of the budget; Cut says its text was
 	// shortened (to an excerpt, or to its title alone).
-	Chars int  `json:"chars"`
-	Cut   bool `json:"cut,omitempty"`
+	Chars int    `json:"chars"`
+	Cut   bool   `json:"cut,omitempty"`
 	Path  string `json:"path"`
 }
 
@@ -186,7 +186,9 @@ func itemBlock(it memories.BriefItem, limit int) (string, bool) {
 	if m.Project != "" {
 		meta = append(meta, "project "+m.Project)
 	}
-	if it.Why != "" {
+	// The receipt says why each memory was chosen; the text says it where it
+	// tells the model something (overdue, an area, a date of decision).
+	if it.Why != "" && it.Section != memories.SectionProject {
 		meta = append(meta, it.Why)
 	}
 	meta = append(meta, "updated "+m.Updated.UTC().Format(time.DateOnly))

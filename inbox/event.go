@@ -202,7 +202,10 @@ func Parse(data []byte) (*Event, error) {
 		Project: h.Project, Tags: h.Tags, Transcript: h.Transcript, TranscriptSize: -1, Cwd: h.Cwd,
 		Trigger: h.Trigger, Reason: h.Reason, Body: string(body),
 	}
-	if h.TranscriptSize != nil {
+	if len(e.Tags) == 0 {
+		e.Tags = nil
+	}
+	if h.TranscriptSize != nil && h.Transcript != "" {
 		e.TranscriptSize = *h.TranscriptSize
 	}
 	return e, nil
