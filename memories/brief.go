@@ -197,7 +197,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 			areas[h.Area]++
 		}
 	}
-	l0, err := s.briefRanked(ctx, snap, hits, stats, shown, limit, SectionProject, func(Recalled) string { return "project memory" })
+	l0, err := s.briefRanked(ctx, snap, hits, stats, shown, limit, SectionProject, func(Recalled) string { return "ranked by use, recency and importance" })
 	if err != nil {
 		return err
 	}

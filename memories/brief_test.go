@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func due(d string) func(*Memory)  { return func(m *Memory) { m.Due = d } }
+func due(d string) func(*Memory) { return func(m *Memory) { m.Due = d } }
 
 // briefIDs lists, per section, the ids a briefing offers.
 func briefIDs(b *Briefing) map[string][]string {
@@ -56,7 +56,7 @@ func TestBriefSections(t *testing.T) {
 	want := map[string][]string{
 		SectionOpen:      {numbered(2), numbered(4)}, // overdue, then by due date; limit 2
 		SectionProject:   {numbered(10), numbered(11)},
-		SectionDecisions: {numbered(12)}, // the latest decision not shown above
+		SectionDecisions: {numbered(12)},               // the latest decision not shown above
 		SectionArea:      {numbered(20), numbered(21)}, // equal scores: by id
 	}
 	if diff := cmp.Diff(briefIDs(b), want); diff != "" {
