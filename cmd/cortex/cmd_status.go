@@ -101,7 +101,7 @@ func writeStatus(w io.Writer, r *memories.StatusResult) {
 	for _, it := range rc.Items {
 		fmt.Fprintf(w, "  [%s] %s · %s · %s · %s\n", it.ShortID, it.Title, it.Project, it.Type, day(it.Updated))
 	}
-	fmt.Fprintf(w, "\nOverdue   %s past its due date\n", quantity(r.OverdueCount, "open action item", "open action items"))
+	fmt.Fprintf(w, "\nOverdue   %s past due\n", quantity(r.OverdueCount, "open action item", "open action items"))
 	for _, it := range r.Overdue {
 		fmt.Fprintf(w, "  [%s] %s · %s · due %s\n", it.ShortID, it.Title, it.Project, it.Due)
 	}
