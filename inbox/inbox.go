@@ -8,7 +8,7 @@
 // id, type, time, origin, session, project, tags, transcript, …) and the body
 // under a "## Raw Content" heading (see Event.Marshal). It is written as a
 // hidden temporary file, flushed to disk, and linked into place, so a crash
-// leaves the whole event or nothing. Ids are ULIDs, so the names sort in the
+// leaves the whole event or nothing (createEvent). Ids are ULIDs, so the names sort in the
 // order events arrived.
 //
 // Capture reads nothing of the body and touches no index and no vault lock:
@@ -91,7 +91,7 @@ func WithIDGen(g memories.IDGen) Option { return func(b *Inbox) { b.ids = g } }
 
 // New returns the inbox in dir; nothing is created until an event is added.
 func New(dir string, opts ...Option) *Inbox {
-	b := &Inbox{dir: dir, ids: memories.NewULIDGen(nil), now: time.Now, create: vault.CreateFile}
+	b := &Inbox{dir: dir, ids: memories.NewULIDGen(nil), now: time.Now, create: createEvent}
 	for _, o := range opts {
 		o(b)
 	}
@@ -229,6 +229,45 @@ func (b *Inbox) Add(ev *Event) (string, error) {
 			return "", fmt.Errorf("capture: %w", err)
 		}
 	}
+}
+
+// createEvent writes data to path as a new file: a hidden temporary file
+// beside it, flushed to disk, then linked into place (failing with
+// fs.ErrExist when path exists) and removed. A crash leaves the whole event
+// or none: never a torn or empty one. The folder is not flushed: a power
+// loss right after may lose the newest event, as it loses what the agent was
+// doing then; a flush more would double what capture costs (hooks wait for
+// it).
+func createEvent(path string, data []byte) error {
+	dir, base := filepath.Split(path)
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp)
+	if err := f.Chmod(vault.FilePerm); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Link(tmp, path); err != nil {
+		var le *os.LinkError
+		if errors.As(err, &le) && errors.Is(le.Err, fs.ErrExist) {
+			return fmt.Errorf("create %s: %w", path, fs.ErrExist)
+		}
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	return nil
 }
 
 // check refuses what would not survive a round trip through the file.

@@ -179,17 +179,28 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	}
 	b.Sections = append(b.Sections, BriefSection{Name: SectionOpen, Items: items})
 
-	// L0: the project's own memories, ranked without a query.
+	// L0 and general: one search of both, newest first, and the most
+	// activated memories of each (an old memory used every day must be
+	// found; without a query the index orders by date alone).
 	size := max(limit*candidateFactor, minCandidates)
-	q := SearchRequest{Projects: []string{project}, Size: size}
-	hits, err := snap.Search(ctx, q)
+	recent, err := snap.Search(ctx, SearchRequest{Projects: scope, Size: 2 * size})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
-	hits, err = s.withActivated(snap, q, hits, stats, now)
+	byProject := map[string][]Hit{}
+	seen := map[string]bool{}
+	for _, h := range recent {
+		seen[h.ID] = true
+		byProject[h.Project] = append(byProject[h.Project], h)
+	}
+	active, err := s.activated(snap, stats, now, scope, seen)
 	if err != nil {
 		return err
 	}
+	for _, h := range active {
+		byProject[h.Project] = append(byProject[h.Project], h)
+	}
+	hits := byProject[project]
 	areas := map[string]int{}
 	for _, h := range hits {
 		considered[h.ID] = true
@@ -242,33 +253,24 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	// and general.
 	b.Areas = topAreas(areas, briefAreas)
 	var wide []Hit
-	seen := map[string]bool{}
+	inWide := map[string]bool{}
 	add := func(hs []Hit) {
 		for _, h := range hs {
-			if !seen[h.ID] && h.Project != project {
-				seen[h.ID] = true
+			if !inWide[h.ID] && h.Project != project {
+				inWide[h.ID] = true
 				wide = append(wide, h)
 			}
 		}
 	}
 	for _, a := range b.Areas {
-		q := SearchRequest{Area: a, Size: size}
-		hs, err := snap.Search(ctx, q)
+		hs, err := snap.Search(ctx, SearchRequest{Area: a, Size: size})
 		if err != nil {
 			return fmt.Errorf("search: %w", err)
 		}
 		add(hs)
 	}
 	if project != DefaultProject {
-		q := SearchRequest{Projects: []string{DefaultProject}, Size: size}
-		hs, err := snap.Search(ctx, q)
-		if err != nil {
-			return fmt.Errorf("search: %w", err)
-		}
-		if hs, err = s.withActivated(snap, q, hs, stats, now); err != nil {
-			return err
-		}
-		add(hs)
+		add(byProject[DefaultProject])
 	}
 	for _, h := range wide {
 		considered[h.ID] = true
@@ -341,15 +343,23 @@ func (s *Service) allStats(ctx context.Context) map[string]AccessStat {
 	return stats
 }
 
-// withActivated adds to hits the most activated memories that pass q's
-// filters (see addActivated), from stats already read.
-func (s *Service) withActivated(snap Snapshot, q SearchRequest, hits []Hit, stats map[string]AccessStat, now time.Time) ([]Hit, error) {
+// maxActivatedLooks bounds the most activated memories a briefing looks up
+// to find those of its projects.
+const maxActivatedLooks = 200
+
+// activated is, of the live memories of projects not in seen, the most
+// activated ones: up to activeCandidates per project, from stats already
+// read, looking at no more than maxActivatedLooks of them.
+func (s *Service) activated(snap Snapshot, stats map[string]AccessStat, now time.Time, projects []string, seen map[string]bool) ([]Hit, error) {
 	type act struct {
 		id string
 		a  float64
 	}
 	var acts []act
 	for id, st := range stats {
+		if seen[id] {
+			continue
+		}
 		if a := s.ranking.Activation.Of(st, now); a > 0 {
 			acts = append(acts, act{id, a})
 		}
@@ -360,17 +370,12 @@ func (s *Service) withActivated(snap Snapshot, q SearchRequest, hits []Hit, stat
 		}
 		return acts[i].id < acts[j].id
 	})
-	have := make(map[string]bool, len(hits))
-	for _, h := range hits {
-		have[h.ID] = true
-	}
-	added := 0
-	for _, a := range acts {
-		if added == activeCandidates {
+	added := map[string]int{}
+	full := 0
+	var out []Hit
+	for i, a := range acts {
+		if i == maxActivatedLooks || full == len(projects) {
 			break
-		}
-		if have[a.id] {
-			continue
 		}
 		e, err := snap.Get(a.id)
 		var nf *NotFoundError
@@ -380,12 +385,15 @@ func (s *Service) withActivated(snap Snapshot, q SearchRequest, hits []Hit, stat
 		if err != nil {
 			return nil, err
 		}
-		if passes(e, q) {
-			hits = append(hits, Hit{Entry: e})
-			added++
+		if !e.Live() || !containsString(projects, e.Project) || added[e.Project] == activeCandidates {
+			continue
+		}
+		out = append(out, Hit{Entry: e})
+		if added[e.Project]++; added[e.Project] == activeCandidates {
+			full++
 		}
 	}
-	return hits, nil
+	return out, nil
 }
 
 // topAreas are the n areas named most often, ties by name.
