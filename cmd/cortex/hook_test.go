@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,7 +26,6 @@ type cliEnv struct {
 	dir, vault, state    string
 	config               string
 	env                  map[string]string
-	stdinOverride        io.Reader
 	lastStdout, lastErrs string
 }
 
