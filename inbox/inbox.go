@@ -4,7 +4,8 @@
 // outbox pattern: write to a durable medium, return, let a consumer do the
 // rest).
 //
-// An event is one file, <id>.md, in pending/: YAML frontmatter (the event's
+// An event is one file, <id>.md (<id>-<key>.md for a hook's, see FileName),
+// in pending/: YAML frontmatter (the event's
 // id, type, time, origin, session, project, tags, transcript, …) and the body
 // under a "## Raw Content" heading (see Event.Marshal). It is written as a
 // hidden temporary file, flushed to disk, and linked into place, so a crash
@@ -21,15 +22,17 @@
 //
 // The consumer's side, as normalize must keep it:
 //
-//	pending/<id>.md     waiting; read in name order
-//	processed/<id>.md   consumed (moved, not copied)
-//	failed/<id>.md      could not be used; failed/<id>.error says why
+//	pending/<name>.md     waiting; read in name order (IDOf gives the id)
+//	processed/<name>.md   consumed (moved, not copied)
+//	failed/<name>.md      could not be used; failed/<id>.error says why
 //	normalize.lock      held by normalize for its whole pass
 //
 // Files starting with "." are temporary and never events.
 package inbox
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -219,7 +222,7 @@ func (b *Inbox) Add(ev *Event) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		err = b.create(filepath.Join(dir, ev.ID+eventSuffix), data)
+		err = b.create(filepath.Join(dir, FileName(ev)), data)
 		if err == nil {
 			return ev.ID, nil
 		}
@@ -327,6 +330,32 @@ type Key struct {
 	Type                        Type
 }
 
+// hash is a short fingerprint of the key, for file names.
+func (k Key) hash() string {
+	sum := sha256.Sum256([]byte(strings.Join([]string{k.Client, k.Session, k.Transcript, string(k.Type)}, "\x00")))
+	return hex.EncodeToString(sum[:4])
+}
+
+// FileName is the name of ev's file in the inbox: its id, and for a hook's
+// event the fingerprint of its de-duplication key, so that a repeat is found
+// by the names of the pending events alone ("<id>.md", "<id>-<key>.md").
+// Names sort in the order events arrived.
+func FileName(ev *Event) string {
+	if ev.Origin == OriginHook {
+		return ev.ID + "-" + KeyOf(ev).hash() + eventSuffix
+	}
+	return ev.ID + eventSuffix
+}
+
+// IDOf is the id of the event whose file is named name.
+func IDOf(name string) string {
+	id := strings.TrimSuffix(name, eventSuffix)
+	if i := strings.IndexByte(id, '-'); i >= 0 {
+		id = id[:i]
+	}
+	return id
+}
+
 // KeyOf is the de-duplication key of ev.
 func KeyOf(ev *Event) Key {
 	return Key{Client: ev.Client, Session: ev.Session, Transcript: ev.Transcript, Type: ev.Type}
@@ -370,15 +399,19 @@ func (b *Inbox) pendingLike(ev *Event, window time.Duration) (string, error) {
 	}
 	defer lock.Release()
 	key := KeyOf(ev)
+	suffix := "-" + key.hash() + eventSuffix
 	from := ev.Time.Add(-window)
 	// Newest first: the last firing is the likeliest match.
 	for _, name := range slices.Backward(names) {
-		t, ok := idTime(strings.TrimSuffix(name, eventSuffix))
+		t, ok := idTime(IDOf(name))
 		if !ok {
 			continue
 		}
 		if t.Before(from) {
 			break
+		}
+		if !strings.HasSuffix(name, suffix) {
+			continue
 		}
 		data, err := os.ReadFile(filepath.Join(b.Pending(), name))
 		if err != nil {
@@ -440,7 +473,7 @@ func (b *Inbox) Backlog() (memories.InboxBacklog, error) {
 	}
 	bl.Pending = len(pending)
 	if len(pending) > 0 {
-		if t, ok := idTime(strings.TrimSuffix(pending[0], eventSuffix)); ok {
+		if t, ok := idTime(IDOf(pending[0])); ok {
 			bl.OldestPending = t
 		}
 	}
@@ -450,7 +483,7 @@ func (b *Inbox) Backlog() (memories.InboxBacklog, error) {
 	}
 	bl.Failed = len(failed)
 	if len(failed) > 0 {
-		last := strings.TrimSuffix(failed[len(failed)-1], eventSuffix)
+		last := IDOf(failed[len(failed)-1])
 		bl.LastFailure = last
 		if data, err := os.ReadFile(filepath.Join(b.Failed(), last+ErrorSuffix)); err == nil {
 			line, _, _ := strings.Cut(strings.TrimSpace(string(data)), "\n")

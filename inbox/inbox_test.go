@@ -332,3 +332,25 @@ func TestBacklog(t *testing.T) {
 		t.Errorf("backlog (-got +want):\n%s", diff)
 	}
 }
+
+// A hook's event is named after its id and its key, so that a repeat is
+// found by the names of the pending events alone; IDOf reads the id back.
+func TestFileName(t *testing.T) {
+	a := hookEvent("s1", "/t/s1.jsonl", TypeStop)
+	a.ID = "01jn0000000000000000000001"
+	b := hookEvent("s2", "/t/s1.jsonl", TypeStop)
+	b.ID = a.ID
+	na, nb := FileName(a), FileName(b)
+	if !strings.HasPrefix(na, a.ID+"-") || !strings.HasSuffix(na, ".md") || na == nb || len(na) != len(a.ID)+1+8+3 {
+		t.Errorf("names %q, %q", na, nb)
+	}
+	manual := &Event{ID: a.ID, Type: TypeManual, Origin: OriginCLI}
+	if got := FileName(manual); got != a.ID+".md" {
+		t.Errorf("a capture's name %q", got)
+	}
+	for _, n := range []string{na, nb, a.ID + ".md"} {
+		if got := IDOf(n); got != a.ID {
+			t.Errorf("IDOf(%q) = %q", n, got)
+		}
+	}
+}

@@ -92,8 +92,9 @@ func briefExcluded(t Type) bool {
 // Brief gathers, in one look at the store, what a session in a project
 // starts with (SPEC §4.13): the open action items of the project and general
 // (overdue first), the project's memories (L0) ranked by activation, recency
-// and importance, its latest decisions, and the memories of its areas and of
-// general (L1), ranked alike. A memory appears in one section only.
+// and importance, its latest decisions (last updated first), and the
+// memories of its areas and of general (L1), ranked alike. A memory appears
+// in one section only.
 func (s *Service) Brief(ctx context.Context, req BriefRequest) (*Briefing, error) {
 	project, err := NormalizeScope("project", req.Project)
 	if err != nil {
@@ -214,14 +215,26 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	}
 	b.Sections = append(b.Sections, BriefSection{Name: SectionProject, Items: l0})
 
-	// The project's latest decisions not already shown.
-	decs, err := snap.Search(ctx, SearchRequest{Projects: []string{project}, Type: TypeDecision, Size: limit * 3})
-	if err != nil {
-		return fmt.Errorf("search: %w", err)
+	// The project's latest decisions (last updated first) not already shown:
+	// from the newest memories already found when they hold enough of them,
+	// or hold all the project's (the search was not cut short), else from a
+	// search of the project's decisions.
+	var decs []Hit
+	for _, h := range recent {
+		if h.Project == project && h.Type == TypeDecision {
+			decs = append(decs, h)
+		}
+	}
+	if len(recent) == 2*size && len(decs) < limit {
+		more, err := snap.Search(ctx, SearchRequest{Projects: []string{project}, Type: TypeDecision, Size: limit * 3})
+		if err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		decs = more
 	}
 	sort.SliceStable(decs, func(i, j int) bool {
-		if !decs[i].Created.Equal(decs[j].Created) {
-			return decs[i].Created.After(decs[j].Created)
+		if !decs[i].Updated.Equal(decs[j].Updated) {
+			return decs[i].Updated.After(decs[j].Updated)
 		}
 		return decs[i].ID > decs[j].ID
 	})

@@ -155,3 +155,44 @@ func TestPromptRecall(t *testing.T) {
 		t.Errorf("a prompt of stop words: %v, %v", got, err)
 	}
 }
+
+// The latest decisions come from the newest memories already found when
+// those hold all of the project's; when the newest were cut short and hold
+// too few decisions, from a search of the project's decisions.
+func TestBriefDecisionsSearch(t *testing.T) {
+	decisionSearches := func(f *fakeBackend) int {
+		n := 0
+		for _, q := range f.searches {
+			if q.Type == TypeDecision {
+				n++
+			}
+		}
+		return n
+	}
+	small := newFake(t,
+		mem(numbered(1), "Recent note", "body"),
+		mem(numbered(2), "Old decision", "body", typ(TypeDecision), updated(900*24*time.Hour)))
+	svc, _ := newTestService(small)
+	b, err := svc.Brief(context.Background(), BriefRequest{Project: "web", Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := briefIDs(b)[SectionDecisions]; !cmp.Equal(got, []string{numbered(2)}) || decisionSearches(small) != 0 {
+		t.Errorf("decisions %v after %d searches, want the old decision found without a search", got, decisionSearches(small))
+	}
+
+	var ms []*Memory
+	for i := 1; i <= 2*minCandidates+10; i++ {
+		ms = append(ms, mem(numbered(i), "Note", "body", updated(time.Duration(i)*time.Minute)))
+	}
+	ms = append(ms, mem(numbered(500), "A decision older than every note", "body", typ(TypeDecision), updated(900*24*time.Hour)))
+	big := newFake(t, ms...)
+	svc, _ = newTestService(big)
+	b, err = svc.Brief(context.Background(), BriefRequest{Project: "web", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := briefIDs(b)[SectionDecisions]; !cmp.Equal(got, []string{numbered(500)}) || decisionSearches(big) != 1 {
+		t.Errorf("decisions %v after %d searches, want the old decision found by one search", got, decisionSearches(big))
+	}
+}
