@@ -38,8 +38,10 @@ const (
 type BriefRequest struct {
 	// Project is the L0 scope; empty briefs from general alone.
 	Project string
-	// Limit is how many memories each section offers (default 10, at most
-	// 50); the caller's budget then takes what fits.
+	// Limit is how many memories the briefing is for (default 10, at most
+	// 50): the open items, the latest decisions and the area's and general
+	// memories offer a quarter of it each, the project's memories the rest,
+	// at least half. The caller's budget then takes what fits.
 	Limit int
 }
 
@@ -120,7 +122,15 @@ func (s *Service) Brief(ctx context.Context, req BriefRequest) (*Briefing, error
 	return b, nil
 }
 
+// briefShare is the share of a briefing's limit each section but the
+// project's may offer (a quarter); the project's memories take the rest, at
+// least half. A briefing then always holds some of each section that has
+// anything — general conventions are not crowded out by a busy project — and
+// no more notes are read than a briefing can hold.
+func briefShare(limit int) int { return max(1, (limit+3)/4) }
+
 func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit int) error {
+	share := briefShare(limit)
 	now := s.now()
 	stats := s.allStats(ctx)
 	shown := map[string]bool{}
@@ -172,8 +182,8 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 		}
 		return a.Memory.ID < c.Memory.ID
 	})
-	if len(items) > limit {
-		items = items[:limit]
+	if len(items) > share {
+		items = items[:share]
 	}
 	for _, it := range items {
 		shown[it.Memory.ID] = true
@@ -184,6 +194,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	// activated memories of each (an old memory used every day must be
 	// found; without a query the index orders by date alone).
 	size := max(limit*candidateFactor, minCandidates)
+	l0Limit := max((limit+1)/2, limit-len(items)-2*share)
 	recent, err := snap.Search(ctx, SearchRequest{Projects: scope, Size: 2 * size})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
@@ -209,7 +220,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 			areas[h.Area]++
 		}
 	}
-	l0, err := s.briefRanked(ctx, snap, hits, stats, shown, limit, SectionProject, func(Recalled) string { return "ranked by use, recency and importance" })
+	l0, err := s.briefRanked(ctx, snap, hits, stats, shown, l0Limit, SectionProject, func(Recalled) string { return "ranked by use, recency and importance" })
 	if err != nil {
 		return err
 	}
@@ -225,8 +236,8 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 			decs = append(decs, h)
 		}
 	}
-	if len(recent) == 2*size && len(decs) < limit {
-		more, err := snap.Search(ctx, SearchRequest{Projects: []string{project}, Type: TypeDecision, Size: limit * 3})
+	if len(recent) == 2*size && len(decs) < l0Limit+share {
+		more, err := snap.Search(ctx, SearchRequest{Projects: []string{project}, Type: TypeDecision, Size: l0Limit + 2*share})
 		if err != nil {
 			return fmt.Errorf("search: %w", err)
 		}
@@ -241,7 +252,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	var latest []BriefItem
 	for _, h := range decs {
 		considered[h.ID] = true
-		if len(latest) == limit {
+		if len(latest) == share {
 			break
 		}
 		if shown[h.ID] {
@@ -288,7 +299,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	for _, h := range wide {
 		considered[h.ID] = true
 	}
-	l1, err := s.briefRanked(ctx, snap, wide, stats, shown, limit, SectionArea, func(r Recalled) string {
+	l1, err := s.briefRanked(ctx, snap, wide, stats, shown, share, SectionArea, func(r Recalled) string {
 		if r.Memory.Project == DefaultProject {
 			return "general memory"
 		}

@@ -43,21 +43,26 @@ func TestBriefSections(t *testing.T) {
 		mem(numbered(13), "A session record", "history", typ(TypeSession)),
 		mem(numbered(14), "An edit episode", "history", typ(TypeEpisode)),
 		mem(numbered(15), "Superseded", "gone", status(StatusSuperseded)),
+		mem(numbered(16), "Staging is in eu-west-1", "the region", typ(TypeFact)),
+		mem(numbered(17), "Deploys on Tuesdays", "never Fridays", typ(TypeConvention), updated(3*day)),
 		// L1: the project's area in other projects, and general.
 		mem(numbered(20), "Security area note", "from another project", project("api"), area("security")),
 		mem(numbered(21), "General convention", "for every project", project("general"), typ(TypeConvention)),
 		mem(numbered(22), "Unrelated project", "not in the area", project("api")),
 	)
 	svc, _ := newTestService(f)
-	b, err := svc.Brief(context.Background(), BriefRequest{Project: "Web", Limit: 2})
+	// A limit of 5: a quarter (2) for the open items, the decisions and the
+	// area's and general memories each, the project's memories at least half
+	// (3).
+	b, err := svc.Brief(context.Background(), BriefRequest{Project: "Web", Limit: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		SectionOpen:      {numbered(2), numbered(4)}, // overdue, then by due date; limit 2
-		SectionProject:   {numbered(10), numbered(11)},
-		SectionDecisions: {numbered(12)},               // the latest decision not shown above
-		SectionArea:      {numbered(20), numbered(21)}, // equal scores: by id
+		SectionOpen:      {numbered(2), numbered(4)},                 // overdue, then by due date
+		SectionProject:   {numbered(10), numbered(11), numbered(16)}, // importance, then recency, then id
+		SectionDecisions: {numbered(12)},                             // the latest decision not shown above
+		SectionArea:      {numbered(20), numbered(21)},               // equal scores: by id
 	}
 	if diff := cmp.Diff(briefIDs(b), want); diff != "" {
 		t.Errorf("sections (-got +want):\n%s", diff)
