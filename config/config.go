@@ -104,6 +104,13 @@ type File struct {
 		Redact      []pipeline.Pattern `yaml:"redact"`
 		Window      string             `yaml:"window"`
 	} `yaml:"scribe"`
+	// Projects maps folders to project names for the hooks: a session
+	// started in one of them, or below it, belongs to that project (the
+	// longest folder wins). Elsewhere a session's project is the name of its
+	// git repository's folder.
+	Projects map[string]string `yaml:"projects"`
+	// Hooks tunes `cortex hook`; see HooksFile.
+	Hooks HooksFile `yaml:"hooks"`
 }
 
 // Settings are the resolved paths and settings.
@@ -129,6 +136,10 @@ type Settings struct {
 	// Pipeline is the transcript pipeline's settings, as options of
 	// pipeline.New.
 	Pipeline []pipeline.Option
+	// Projects maps folders to project names, longest folder first.
+	Projects []ProjectFolder
+	// Hooks are the hooks' settings.
+	Hooks Hooks
 }
 
 // Resolve works out the settings from flags, the environment (getenv) and the
@@ -241,6 +252,12 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 		return nil, &memories.ArgError{Arg: s.ConfigFile, Rule: err.Error()}
 	}
 	if s.Pipeline, err = pipelineOptions(s.ConfigFile, file); err != nil {
+		return nil, err
+	}
+	if s.Projects, err = projectFolders(s.ConfigFile, file.Projects, userHome); err != nil {
+		return nil, err
+	}
+	if s.Hooks, err = hooks(s.ConfigFile, file.Hooks); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cortexmem/cortex/importer"
+	"github.com/cortexmem/cortex/inbox"
 	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
@@ -68,11 +69,13 @@ func newServer(t *testing.T, root string, o Options) *mcp.Server {
 		t.Fatal(err)
 	}
 	clock := now
+	in := inbox.New(st.Layout().Inbox())
 	svc := memories.NewService(st,
 		memories.WithClock(func() time.Time { clock = clock.Add(time.Minute); return clock }),
 		memories.WithIDGen(memories.NewULIDGen(rand.NewChaCha8([32]byte{1}))),
-		memories.WithImporter(&importer.Source{Options: importer.Options{Home: filepath.Join(root, "home")}}))
-	o.Abs = v.Abs
+		memories.WithImporter(&importer.Source{Options: importer.Options{Home: filepath.Join(root, "home")}}),
+		memories.WithInbox(in))
+	o.Abs, o.Inbox = v.Abs, in
 	return New(svc, o)
 }
 
@@ -165,7 +168,7 @@ func TestToolsList(t *testing.T) {
 			t.Errorf("%s: a description of %d characters cannot say when to use the tool and when not", tool.Name, len(tool.Description))
 		}
 	}
-	want := []string{"memory_import", "memory_list", "memory_recall", "memory_save", "recall", "supersede"}
+	want := []string{"capture", "memory_import", "memory_list", "memory_recall", "memory_save", "recall", "status", "supersede"}
 	if diff := cmp.Diff(names, want); diff != "" {
 		t.Errorf("tools (-got +want):\n%s", diff)
 	}

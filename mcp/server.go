@@ -26,6 +26,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cortexmem/cortex/inbox"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -42,13 +43,16 @@ type Options struct {
 	// Warn tells the person running the server about a failure they should
 	// see (a tool that crashed); nil drops it.
 	Warn func(string)
+	// Inbox is the vault's capture inbox, for the capture tool.
+	Inbox *inbox.Inbox
 }
 
 // server holds what the tools share.
 type server struct {
-	svc  *memories.Service
-	abs  func(string) string
-	warn func(string)
+	svc   *memories.Service
+	abs   func(string) string
+	warn  func(string)
+	inbox *inbox.Inbox
 	// mu runs one tool at a time: the service is cheap per call, and one
 	// store per process keeps its cached state simple.
 	mu sync.Mutex
@@ -58,7 +62,7 @@ type server struct {
 type tool func(*mcp.Server, *server)
 
 // tools are every tool the server offers, in the order tools/list gives them.
-var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool}
+var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool, captureTool, statusTool}
 
 // New returns the MCP server for svc.
 func New(svc *memories.Service, o Options) *mcp.Server {
@@ -73,7 +77,7 @@ func New(svc *memories.Service, o Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cortex", Title: "cortex memory", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	s := &server{svc: svc, abs: o.Abs, warn: o.Warn}
+	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, inbox: o.Inbox}
 	for _, t := range tools {
 		t(srv, s)
 	}

@@ -94,6 +94,11 @@ type Options struct {
 	// as the MCP server, where most of a recall's time would otherwise go to
 	// loading them again.
 	Resident bool
+	// NoRebuild makes a missing or damaged index an error (ErrRebuildNeeded)
+	// instead of a rebuild from the vault: for a caller that must answer
+	// within a second whatever happens — a hook — and for which a rebuild of
+	// a large vault would be cut short anyway. Any other command rebuilds it.
+	NoRebuild bool
 }
 
 // Store is the vault and its index.
@@ -108,6 +113,7 @@ type Store struct {
 	now           func() time.Time
 	warn          func(string)
 	res           *resident // nil unless Options.Resident
+	noRebuild     bool
 }
 
 var _ memories.Backend = (*Store)(nil)
@@ -124,13 +130,13 @@ func Open(o Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vault %s: %w", o.Vault.Root, err)
 	}
-	vstate := filepath.Join(o.StateDir, vaultsDir, vaultKey(source))
-	if err := vault.MkdirAll(filepath.Join(vstate, indexDir)); err != nil {
+	layout := Layout{State: o.StateDir, Dir: filepath.Join(o.StateDir, vaultsDir, vaultKey(source))}
+	if err := vault.MkdirAll(layout.Index()); err != nil {
 		return nil, fmt.Errorf("state folder %s: %w", o.StateDir, err)
 	}
 	s := &Store{
-		v: o.Vault, idx: index.New(filepath.Join(vstate, indexDir), source), state: o.StateDir, vstate: vstate,
-		timeout: o.LockTimeout, freshness: o.Freshness, now: o.Now, warn: o.Warn,
+		v: o.Vault, idx: index.New(layout.Index(), source), state: o.StateDir, vstate: layout.Dir,
+		timeout: o.LockTimeout, freshness: o.Freshness, now: o.Now, warn: o.Warn, noRebuild: o.NoRebuild,
 	}
 	if o.Resident {
 		s.res = &resident{}
@@ -266,6 +272,9 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 			snap.close(&err)
 			closeCatalog(cat, &err)
 			release(rl, &err)
+			if needsRebuild(err) && s.noRebuild {
+				return fmt.Errorf("%w: %w", ErrRebuildNeeded, err)
+			}
 			if needsRebuild(err) && !rebuilt {
 				// The full-text index is damaged in a way only opening it
 				// shows: rebuild it from the vault and answer again.
@@ -479,6 +488,10 @@ func (s *Store) load() (string, *index.Catalog, error) {
 	return gen, cat, nil
 }
 
+// ErrRebuildNeeded is the error of a store opened with NoRebuild whose index
+// must be rebuilt from the vault first.
+var ErrRebuildNeeded = errors.New("the index must be rebuilt from the vault first (any cortex command, or cortex reindex, does it)")
+
 // needsRebuild reports whether a load error means the index must be rebuilt
 // (rather than a failure to report).
 func needsRebuild(err error) bool {
@@ -559,6 +572,9 @@ func (s *Store) begin(ctx context.Context, full bool) (*writeState, error) {
 		if !needsRebuild(err) {
 			return nil, err
 		}
+		if s.noRebuild {
+			return nil, fmt.Errorf("%w: %w", ErrRebuildNeeded, err)
+		}
 		return s.rebuildFor(ctx, err)
 	}
 	s.cleanIndexIfIdle(gen, true)
@@ -586,6 +602,9 @@ func (s *Store) begin(ctx context.Context, full bool) (*writeState, error) {
 		if st.report, err = s.apply(ctx, st, scan); err != nil {
 			_ = cat.Close()
 			if needsRebuild(err) {
+				if s.noRebuild {
+					return nil, fmt.Errorf("%w: %w", ErrRebuildNeeded, err)
+				}
 				return s.rebuildFor(ctx, err)
 			}
 			return nil, err

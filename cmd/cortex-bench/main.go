@@ -131,7 +131,13 @@ func (e *env) cmd(args ...string) *exec.Cmd {
 
 // timeProcess runs the binary once and returns its wall time and peak RSS (MB).
 func (e *env) timeProcess(args ...string) (time.Duration, float64, error) {
+	return e.timeProcessIn("", args...)
+}
+
+// timeProcessIn is timeProcess with stdin as the process's standard input.
+func (e *env) timeProcessIn(stdin string, args ...string) (time.Duration, float64, error) {
 	c := e.cmd(args...)
+	c.Stdin = strings.NewReader(stdin)
 	var stderr strings.Builder
 	c.Stdout, c.Stderr = io.Discard, &stderr
 	start := time.Now()
@@ -233,6 +239,14 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 	}
 	add("recall (process)", target(n, "p50 ≤ 10 ms, ≤ 50 MB", "p50 ≤ 25 ms"), ds, rss)
 
+	hookRows, err := hookRuns(e, tmp, o.runs, n)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range hookRows {
+		add(r.Op, r.Target, r.ds, r.rss)
+	}
+
 	ds, rss, err = series(max(o.runs/4, 5), func(int) []string { return []string{"list"} })
 	if err != nil {
 		return nil, err
@@ -289,6 +303,66 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 		}
 	}
 	return rs, nil
+}
+
+// timed is one whole-process series.
+type timed struct {
+	Op, Target string
+	ds         []time.Duration
+	rss        []float64
+}
+
+// hookRuns times the hooks and capture as agents run them, whole process:
+// `cortex hook claude-code session-start` with Claude Code's payload, from a
+// git repository of one of the vault's projects (so the briefing draws on
+// its memories, the open items and decisions, the areas and general);
+// `cortex hook claude-code stop`, which writes an event into the inbox; and
+// `cortex capture`.
+func hookRuns(e *env, tmp string, runs, n int) ([]timed, error) {
+	project := filepath.Join(tmp, "work", bench.Projects[0])
+	if err := os.MkdirAll(filepath.Join(project, ".git"), 0o700); err != nil {
+		return nil, err
+	}
+	payload := func(event string, i int) string {
+		return fmt.Sprintf(`{"session_id":"bench-%d","transcript_path":%q,"cwd":%q,"hook_event_name":%q,"source":"startup"}`,
+			i, filepath.Join(tmp, "transcript.jsonl"), project, event)
+	}
+	// The briefing must be there: a hook that fails prints nothing, and
+	// would be timed as fast.
+	c := e.cmd("hook", "claude-code", "session-start")
+	c.Stdin = strings.NewReader(payload("SessionStart", 0))
+	out, err := c.Output()
+	if err != nil || !strings.HasPrefix(string(out), `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# Memories`) {
+		log, _ := os.ReadFile(filepath.Join(e.home, "hooks.log"))
+		return nil, fmt.Errorf("hook session-start gave %q (%v); hooks.log:\n%s", out, err, log)
+	}
+	var rows []timed
+	for _, h := range []struct {
+		op, target string
+		stdin      func(i int) string
+		args       func(i int) []string
+	}{
+		{"hook session-start (process)", target(n, "p50 ≤ 15 ms", ""), func(i int) string { return payload("SessionStart", i) },
+			func(int) []string { return []string{"hook", "claude-code", "session-start"} }},
+		{"hook stop: an event (process)", "", func(i int) string { return payload("Stop", i) },
+			func(int) []string { return []string{"hook", "claude-code", "stop"} }},
+		{"capture (process)", "p50 ≤ 5 ms", func(int) string { return "" },
+			func(i int) []string {
+				return []string{"capture", "--project", bench.Projects[0], fmt.Sprintf("Benchmark event %d: ask about the replica lag.", i)}
+			}},
+	} {
+		var t timed
+		t.Op, t.Target = h.op, h.target
+		for i := 1; i <= runs; i++ {
+			d, m, err := e.timeProcessIn(h.stdin(i), h.args(i)...)
+			if err != nil {
+				return nil, err
+			}
+			t.ds, t.rss = append(t.ds, d), append(t.rss, m)
+		}
+		rows = append(rows, t)
+	}
+	return rows, nil
 }
 
 // importRuns times `cortex import` of n generated markdown notes (frontmatter

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -43,7 +45,7 @@ func newDemoCmd(a *app) *cobra.Command {
 	var keep bool
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Run save, recall, list, import and supersede on a sample vault in a temporary folder",
+		Short: "Run save, recall, list, import, supersede and the hooks on a sample vault in a temporary folder",
 		Long: `Demo copies a small sample vault into a temporary folder and runs real cortex
 commands against it, printing what each one prints. Your own vault and state
 folder are not touched.`,
@@ -143,6 +145,9 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 			return err
 		}
 	}
+	if err := demoHooks(ctx, a, tmp, vaultDir, home, configFile, session); err != nil {
+		return err
+	}
 	note, err := filepath.Glob(filepath.Join(vaultDir, "cortex", "memories", "my-webapp", "bulk-redis-jobs-*.md"))
 	if err != nil || len(note) != 1 {
 		return fmt.Errorf("demo: the saved note is not where it should be")
@@ -167,6 +172,45 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 			tmp, vaultDir, vaultDir, home)
 	} else {
 		fmt.Fprintf(w, "\nDone; the temporary vault is removed (use cortex demo --keep to look around in it).\n")
+	}
+	return nil
+}
+
+// demoHooks shows what an agent's hooks do: a session starting in the
+// project's repository is briefed (the text the model reads, decoded from
+// the hook's JSON), the session's end leaves an event in the inbox, and
+// status shows both.
+func demoHooks(ctx context.Context, a *app, tmp, vaultDir, home, configFile, session string) error {
+	w := a.stdout
+	project := filepath.Join(tmp, "work", "my-webapp")
+	if err := vault.MkdirAll(filepath.Join(project, ".git")); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	flags := []string{"--vault", vaultDir, "--home", home, "--config", configFile}
+	start := fmt.Sprintf(`{"session_id":"demo-session","transcript_path":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, session, project)
+	fmt.Fprintf(w, "\n## An agent starts a session in the repository: Claude Code's SessionStart hook briefs it\n$ echo '%s' | cortex hook claude-code session-start\n", start)
+	var out bytes.Buffer
+	if code := run(ctx, append(flags, "hook", "claude-code", "session-start"), strings.NewReader(start), &out, w, a.getenv); code != exitOK {
+		return fmt.Errorf("demo: cortex hook exited with %d", code)
+	}
+	var answer struct {
+		HookSpecificOutput struct {
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &answer); err != nil || answer.HookSpecificOutput.AdditionalContext == "" {
+		return fmt.Errorf("demo: the session-start hook gave no briefing: %q", out.String())
+	}
+	fmt.Fprintf(w, "(it prints {\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":…}}; the model reads:)\n\n%s",
+		answer.HookSpecificOutput.AdditionalContext)
+	stop := fmt.Sprintf(`{"session_id":"demo-session","transcript_path":%q,"cwd":%q,"hook_event_name":"Stop"}`, session, project)
+	fmt.Fprintf(w, "\n## The session ends: its Stop hook leaves an event for normalize, and prints nothing\n$ echo '%s' | cortex hook claude-code stop\n", stop)
+	if code := run(ctx, append(flags, "hook", "claude-code", "stop"), strings.NewReader(stop), w, w, a.getenv); code != exitOK {
+		return fmt.Errorf("demo: cortex hook exited with %d", code)
+	}
+	fmt.Fprintf(w, "\n## What needs attention, the inbox, and what the hooks did\n$ cortex status\n")
+	if code := run(ctx, append(flags, "status"), strings.NewReader(""), w, w, a.getenv); code != exitOK {
+		return fmt.Errorf("demo: cortex status exited with %d", code)
 	}
 	return nil
 }

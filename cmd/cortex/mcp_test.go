@@ -68,7 +68,7 @@ func TestMCPOverStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 6 {
+	if len(tools.Tools) != 8 {
 		t.Errorf("%d tools", len(tools.Tools))
 	}
 	text, isErr := callTool(t, cs, "memory_save", map[string]any{"content": "The staging database connection pool is 20 per pod, because of max_connections.", "project": "api", "tags": "db,pool"})
@@ -93,6 +93,14 @@ func TestMCPOverStdio(t *testing.T) {
 	text, isErr = callTool(t, cs, "supersede", map[string]any{"id": id, "replacement": "The staging database connection pool is 40 per pod since the load test.", "reason": "load test"})
 	if isErr || !strings.HasPrefix(text, "Memory superseded: "+id) {
 		t.Errorf("supersede: %s", text)
+	}
+	// capture drops an event in this vault's inbox; status counts it.
+	text, isErr = callTool(t, cs, "capture", map[string]any{"type": "manual", "content": "Ask the DBA about the replica lag alerts.", "project": "api"})
+	if isErr || len(text) != 26 {
+		t.Errorf("capture: %s", text)
+	}
+	if text, _ = callTool(t, cs, "status", map[string]any{}); !strings.Contains(text, "#### Inbox: 1 pending, 0 failed") {
+		t.Errorf("status: %s", text)
 	}
 	if s := stderr.String(); s != "" {
 		t.Errorf("the server wrote to stderr: %s", s)

@@ -13,7 +13,9 @@ import (
 
 	"github.com/cortexmem/cortex/access"
 	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/hooks"
 	"github.com/cortexmem/cortex/importer"
+	"github.com/cortexmem/cortex/inbox"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/vault"
@@ -32,10 +34,15 @@ type app struct {
 	// resident keeps the store's catalog, index and parsed notes between
 	// calls: for the long-running MCP server.
 	resident bool
+	// noRebuild makes a damaged index an error rather than a rebuild: for
+	// the hooks, which must answer within a second.
+	noRebuild bool
 
 	settings *config.Settings
 	store    *store.Store
 	svc      *memories.Service
+	// inbox is the vault's capture inbox.
+	inbox *inbox.Inbox
 	// newFolder is cortex's folder in the vault when it did not exist as
 	// the store was opened: a command that creates it says so.
 	newFolder string
@@ -100,6 +107,7 @@ command sees it. Indexes live in the state folder and are rebuilt at will.`,
 		newSaveCmd(a), newRecallCmd(a), newListCmd(a), newSupersedeCmd(a),
 		newImportCmd(a), newMCPCmd(a), newScribeCmd(a), newReindexCmd(a), newDoctorCmd(a), newEvalCmd(a), newDemoCmd(a), newVersionCmd(a),
 		newSetupCmd(a),
+		newCaptureCmd(a), newHookCmd(a), newStatusCmd(a),
 	)
 	addVersionFlag(root, a)
 	return root
@@ -157,13 +165,16 @@ func (a *app) open() (*memories.Service, error) {
 	}
 	st, err := store.Open(store.Options{
 		Vault: v, StateDir: a.settings.Home, LockTimeout: a.settings.LockTimeout, Freshness: a.settings.Freshness,
-		Resident: a.resident,
-		Warn:     func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) },
+		Resident: a.resident, NoRebuild: a.noRebuild,
+		Warn: func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) },
 	})
 	if err != nil {
 		return nil, err
 	}
 	a.store = st
+	layout := st.Layout()
+	a.inbox = inbox.New(layout.Inbox())
+	hookActivity := hooks.Reporter{Log: store.HookLog(a.settings.Home), Receipts: layout.Receipts(), Vault: a.settings.Vault}
 	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
 	log := access.Open(access.Options{Dir: a.settings.Home, LockTimeout: a.settings.LockTimeout})
 	src := &importer.Source{Options: importer.Options{
@@ -171,7 +182,8 @@ func (a *app) open() (*memories.Service, error) {
 		AgentAllow: a.settings.ImportAgentAllow,
 	}}
 	a.svc = memories.NewService(st, memories.WithRanking(a.settings.Ranking), memories.WithChecks(a.settings.Checks),
-		memories.WithAccessLog(log), memories.WithWarn(warn), memories.WithImporter(src))
+		memories.WithAccessLog(log), memories.WithWarn(warn), memories.WithImporter(src),
+		memories.WithInbox(a.inbox), memories.WithHooks(hookActivity))
 	return a.svc, nil
 }
 
