@@ -24,6 +24,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/vault"
@@ -256,7 +257,7 @@ func Run(ctx context.Context, d *Dataset, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: filepath.Join(dir, "state"), LockTimeout: time.Minute})
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: filepath.Join(dir, "state")}, LockTimeout: time.Minute})
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
@@ -66,7 +67,7 @@ func newServer(t *testing.T, root string, o Options) *mcp.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: filepath.Join(root, "state"), LockTimeout: 10 * time.Second, Freshness: time.Second})
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: filepath.Join(root, "state")}, LockTimeout: 10 * time.Second, Freshness: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
@@ -26,7 +27,7 @@ func openAt(t *testing.T, root, home string, skew time.Duration) (*store.Store, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: home, LockTimeout: 10 * time.Second,
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: home}, LockTimeout: 10 * time.Second,
 		Now: func() time.Time { return time.Now().Add(skew) }})
 	if err != nil {
 		t.Fatal(err)

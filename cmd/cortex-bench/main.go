@@ -362,11 +362,11 @@ func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]res
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: e.home, Freshness: config.DefaultFreshness})
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, Freshness: config.DefaultFreshness})
 	if err != nil {
 		return nil, err
 	}
-	svc := memories.NewService(st, memories.WithAccessLog(access.Open(access.Options{Dir: e.home})))
+	svc := memories.NewService(st, memories.WithAccessLog(access.Open(access.Options{State: config.State{Home: e.home}})))
 	ctx := context.Background()
 	if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
 		return nil, err
@@ -449,7 +449,7 @@ func seedAccesses(home string, ids []string, end time.Time) error {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return err
 	}
-	l := access.Open(access.Options{Dir: home})
+	l := access.Open(access.Options{State: config.State{Home: home}})
 	r := rand.New(rand.NewPCG(uint64(len(ids)), 5))
 	var batch []memories.Access
 	for i := 0; i < 2*len(ids); i++ {
@@ -483,11 +483,11 @@ func mcpServer(e *env, qs []string, gen *bench.Generator) ([]result, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: e.home, Freshness: config.DefaultFreshness, Resident: true})
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, Freshness: config.DefaultFreshness, Resident: true})
 	if err != nil {
 		return nil, err
 	}
-	svc := memories.NewService(st, memories.WithAccessLog(access.Open(access.Options{Dir: e.home})))
+	svc := memories.NewService(st, memories.WithAccessLog(access.Open(access.Options{State: config.State{Home: e.home}})))
 	if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
 		return nil, err
 	}

@@ -155,7 +155,7 @@ func (a *app) open() (*memories.Service, error) {
 		a.newFolder = v.Dir
 	}
 	st, err := store.Open(store.Options{
-		Vault: v, StateDir: a.settings.Home, LockTimeout: a.settings.LockTimeout, Freshness: a.settings.Freshness,
+		Vault: v, State: a.settings.State(), LockTimeout: a.settings.LockTimeout, Freshness: a.settings.Freshness,
 		Resident: a.resident,
 		Warn:     func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) },
 	})
@@ -164,7 +164,7 @@ func (a *app) open() (*memories.Service, error) {
 	}
 	a.store = st
 	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
-	log := access.Open(access.Options{Dir: a.settings.Home, LockTimeout: a.settings.LockTimeout})
+	log := access.Open(access.Options{State: a.settings.State(), LockTimeout: a.settings.LockTimeout})
 	src := &importer.Source{Options: importer.Options{
 		Home: a.home(), AllowedRoots: a.settings.ImportRoots, Exclude: []string{v.Dir}, Vault: v.Root, MaxFileSize: a.settings.ImportMaxFile,
 	}}
