@@ -16,9 +16,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/memories"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // Defaults of Options.
@@ -104,10 +105,10 @@ func (l *Log) Record(ctx context.Context, accesses []memories.Access) error {
 		}
 		buf = append(append(buf, b...), '\n')
 	}
-	if err := vault.MkdirAll(filepath.Dir(l.o.State.AccessLog())); err != nil {
+	if err := atomicfile.MkdirAll(filepath.Dir(l.o.State.AccessLog())); err != nil {
 		return fmt.Errorf("access log: %w", err)
 	}
-	lk, err := vault.AcquireShared(ctx, l.o.State.AccessLock(), l.o.LockTimeout)
+	lk, err := filelock.AcquireShared(ctx, l.o.State.AccessLock(), l.o.LockTimeout)
 	if err != nil {
 		return err
 	}
@@ -136,7 +137,7 @@ func (l *Log) append(buf []byte) (int64, error) {
 	if errors.Is(err, fs.ErrNotExist) {
 		// Created whole, with its header, or not at all: another writer may
 		// be creating it at the same moment.
-		if err := vault.CreateFile(p, header(newToken())); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := atomicfile.Create(p, header(newToken())); err != nil && !errors.Is(err, fs.ErrExist) {
 			return 0, fmt.Errorf("access log: %w", err)
 		}
 		f, err = os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
@@ -218,7 +219,7 @@ func (l *Log) Stats(ctx context.Context, ids []string) (map[string]memories.Acce
 		}
 		recs := toRecords(all)
 		nc := &cache{token: token, offset: m.tailTo, n: len(recs), recs: recs}
-		if err := vault.WriteDerived(l.o.State.AccessIndex(), nc.encode()); err != nil {
+		if err := atomicfile.WriteDerived(l.o.State.AccessIndex(), nc.encode()); err != nil {
 			return nil, fmt.Errorf("access cache: %w", err)
 		}
 		l.memo.c, l.memo.fi, l.memo.token = nc, nil, token
@@ -361,12 +362,12 @@ func (l *Log) Compact(ctx context.Context) error {
 // compact does Compact; without wait it gives up at once when the lock is
 // held, and reports whether it ran.
 func (l *Log) compact(ctx context.Context, wait bool) (bool, error) {
-	var lk *vault.Lock
+	var lk *filelock.Lock
 	var err error
 	if wait {
-		lk, err = vault.Acquire(ctx, l.o.State.AccessLock(), l.o.LockTimeout)
+		lk, err = filelock.Acquire(ctx, l.o.State.AccessLock(), l.o.LockTimeout)
 	} else {
-		lk, err = vault.TryAcquire(l.o.State.AccessLock())
+		lk, err = filelock.TryAcquire(l.o.State.AccessLock())
 	}
 	if err != nil || lk == nil {
 		return false, err
@@ -418,12 +419,12 @@ func (l *Log) compact(ctx context.Context, wait bool) (bool, error) {
 		out = append(append(out, b...), '\n')
 	}
 	foldLines(out, stats, nil)
-	if err := vault.WriteFile(l.o.State.AccessLog(), out); err != nil {
+	if err := atomicfile.Write(l.o.State.AccessLog(), out); err != nil {
 		return false, fmt.Errorf("access log: %w", err)
 	}
 	recs := toRecords(stats)
 	c := &cache{token: token, offset: int64(len(out)), n: len(recs), recs: recs}
-	if err := vault.WriteDerived(l.o.State.AccessIndex(), c.encode()); err != nil {
+	if err := atomicfile.WriteDerived(l.o.State.AccessIndex(), c.encode()); err != nil {
 		return true, fmt.Errorf("access cache: %w", err)
 	}
 	return true, nil

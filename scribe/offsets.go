@@ -8,9 +8,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/transcript"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // offsets is the state a run keeps between runs: per transcript file, how far
@@ -40,7 +41,7 @@ func newOffsets() *offsets {
 type runState struct {
 	path    string // the offsets file; empty: none kept
 	offsets *offsets
-	lock    *vault.Lock
+	lock    *filelock.Lock
 }
 
 // openState takes the lock of runs in the state folder st and loads the
@@ -52,11 +53,11 @@ func openState(ctx context.Context, st config.State, key string, timeout time.Du
 	}
 	lockPath, path := st.TranscriptLock(), st.TranscriptOffsets(key)
 	for _, dir := range []string{filepath.Dir(lockPath), filepath.Dir(path)} {
-		if err := vault.MkdirAll(dir); err != nil {
+		if err := atomicfile.MkdirAll(dir); err != nil {
 			return nil, err
 		}
 	}
-	lock, err := vault.Acquire(ctx, lockPath, timeout)
+	lock, err := filelock.Acquire(ctx, lockPath, timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func (s *runState) save() error {
 	if err != nil {
 		return err
 	}
-	if err := vault.WriteFile(s.path, append(data, '\n')); err != nil {
+	if err := atomicfile.Write(s.path, append(data, '\n')); err != nil {
 		return fmt.Errorf("save transcript offsets: %w", err)
 	}
 	return nil

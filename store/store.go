@@ -44,7 +44,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
@@ -114,7 +116,7 @@ func Open(o Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vault %s: %w", o.Vault.Root, err)
 	}
-	if err := vault.MkdirAll(vstate.IndexDir()); err != nil {
+	if err := atomicfile.MkdirAll(vstate.IndexDir()); err != nil {
 		return nil, fmt.Errorf("state folder %s: %w", o.State.Home, err)
 	}
 	s := &Store{
@@ -146,24 +148,24 @@ func (s *Store) VaultState() string { return s.vstate.Dir }
 // EventLog is the path of the audit log.
 func (s *Store) EventLog() string { return s.state.EventsFile() }
 
-func (s *Store) lockWrite(ctx context.Context) (*vault.Lock, error) {
-	return vault.Acquire(ctx, s.vstate.WriteLock(), s.timeout)
+func (s *Store) lockWrite(ctx context.Context) (*filelock.Lock, error) {
+	return filelock.Acquire(ctx, s.vstate.WriteLock(), s.timeout)
 }
 
-func (s *Store) lockIndex(ctx context.Context, shared bool) (*vault.Lock, error) {
+func (s *Store) lockIndex(ctx context.Context, shared bool) (*filelock.Lock, error) {
 	if !shared && s.res != nil {
 		// This process's own lingering reader would keep its writer out.
 		s.res.drop()
 	}
 	p := s.vstate.IndexLock()
 	if shared {
-		return vault.AcquireShared(ctx, p, s.timeout)
+		return filelock.AcquireShared(ctx, p, s.timeout)
 	}
-	return vault.Acquire(ctx, p, s.timeout)
+	return filelock.Acquire(ctx, p, s.timeout)
 }
 
 // release gives a lock up, keeping the first error.
-func release(l *vault.Lock, err *error) {
+func release(l *filelock.Lock, err *error) {
 	if rerr := l.Release(); *err == nil {
 		*err = rerr
 	}
@@ -296,7 +298,7 @@ type check struct {
 // that later scans trust them. It is an optimisation: it gives up at once when a
 // writer is at work or the catalog changed since the check.
 func (s *Store) settle(ctx context.Context, gen string, writtenAt int64, scan *check) {
-	wl, err := vault.TryAcquire(s.vstate.WriteLock())
+	wl, err := filelock.TryAcquire(s.vstate.WriteLock())
 	if err != nil || wl == nil {
 		return
 	}
@@ -326,7 +328,7 @@ func (s *Store) confirm(ctx context.Context, cat *index.Catalog, gen string, sca
 // are ignored: the next command simply checks fully again.
 func (s *Store) markChecked(stamp string, t time.Time) {
 	if err := os.Chtimes(stamp, t, t); errors.Is(err, fs.ErrNotExist) {
-		if f, err := os.OpenFile(stamp, os.O_CREATE|os.O_WRONLY, vault.FilePerm); err == nil {
+		if f, err := os.OpenFile(stamp, os.O_CREATE|os.O_WRONLY, atomicfile.FilePerm); err == nil {
 			_ = f.Close()
 			_ = os.Chtimes(stamp, t, t)
 		}
@@ -335,7 +337,7 @@ func (s *Store) markChecked(stamp string, t time.Time) {
 
 // cleanTempsIfIdle removes leftover temporary files when no writer is at work.
 func (s *Store) cleanTempsIfIdle(temps []string) {
-	l, err := vault.TryAcquire(s.vstate.WriteLock())
+	l, err := filelock.TryAcquire(s.vstate.WriteLock())
 	if err != nil || l == nil {
 		return
 	}
@@ -356,13 +358,13 @@ func (s *Store) cleanIndexIfIdle(gen string, haveWrite bool) {
 		return
 	}
 	if !haveWrite {
-		wl, err := vault.TryAcquire(s.vstate.WriteLock())
+		wl, err := filelock.TryAcquire(s.vstate.WriteLock())
 		if err != nil || wl == nil {
 			return
 		}
 		defer wl.Release()
 	}
-	il, err := vault.TryAcquire(s.vstate.IndexLock())
+	il, err := filelock.TryAcquire(s.vstate.IndexLock())
 	if err != nil || il == nil {
 		return
 	}
@@ -383,12 +385,12 @@ func (s *Store) removeLegacy() {
 	if _, err := os.Lstat(dir); err != nil {
 		return
 	}
-	wl, err := vault.TryAcquire(writeLock)
+	wl, err := filelock.TryAcquire(writeLock)
 	if err != nil || wl == nil {
 		return
 	}
 	defer wl.Release()
-	il, err := vault.TryAcquire(indexLock)
+	il, err := filelock.TryAcquire(indexLock)
 	if err != nil || il == nil {
 		return
 	}

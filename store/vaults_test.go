@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
@@ -406,14 +407,14 @@ func TestStaleGenerationsAreRemoved(t *testing.T) {
 		want []string
 	}{
 		{"a writer at work: may be building it", func() func() {
-			l, err := vault.Acquire(ctx, lockFile("write.lock"), time.Second)
+			l, err := filelock.Acquire(ctx, lockFile("write.lock"), time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return func() { _ = l.Release() }
 		}, nil},
 		{"a reader inside", func() func() {
-			l, err := vault.AcquireShared(ctx, lockFile("index.lock"), time.Second)
+			l, err := filelock.AcquireShared(ctx, lockFile("index.lock"), time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -488,7 +489,7 @@ func TestLegacyIndexIsReplaced(t *testing.T) {
 	if err := os.Remove(filepath.Join(gen, "source")); err != nil {
 		t.Fatal(err)
 	}
-	old, err := vault.Acquire(ctx, filepath.Join(home, "write.lock"), time.Second)
+	old, err := filelock.Acquire(ctx, filepath.Join(home, "write.lock"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

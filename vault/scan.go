@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/cortexmem/cortex/atomicfile"
 )
 
 // FileStat is one note file as a scan found it.
@@ -273,7 +275,7 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 	for _, e := range entries {
 		p := join(rel, e.name)
 		switch {
-		case IsTemp(e.name):
+		case atomicfile.IsTemp(e.name):
 			temps = append(temps, p)
 		case strings.HasPrefix(e.name, "."):
 		case e.dir:

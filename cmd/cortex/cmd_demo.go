@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/atomicfile"
 )
 
 // demoVault is a small sample vault: memories of two projects, one note made by
@@ -87,7 +87,7 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 		return fmt.Errorf("demo: %w", err)
 	}
 	session := filepath.Join(transcriptsDir, "claude-code-session.jsonl")
-	if err := os.WriteFile(configFile, []byte(fmt.Sprintf("import:\n  allowed_roots: [%q]\n", notesDir)), vault.FilePerm); err != nil {
+	if err := os.WriteFile(configFile, []byte(fmt.Sprintf("import:\n  allowed_roots: [%q]\n", notesDir)), atomicfile.FilePerm); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	w := a.stdout
@@ -180,13 +180,13 @@ func copyFS(fsys fs.FS, root, dir string) error {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
 		target := filepath.Join(dir, filepath.FromSlash(rel))
 		if d.IsDir() {
-			return vault.MkdirAll(target)
+			return atomicfile.MkdirAll(target)
 		}
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(target, data, vault.FilePerm)
+		return os.WriteFile(target, data, atomicfile.FilePerm)
 	})
 }
 
