@@ -34,8 +34,7 @@ import (
 	cmcp "github.com/cortexmem/cortex/mcp"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/security"
-	"github.com/cortexmem/cortex/store"
-	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/wiring"
 )
 
 func main() {
@@ -122,11 +121,30 @@ type env struct {
 	bin, vault, home string
 }
 
+// environ is the environment the binary runs in: this vault and state
+// folder, and a config file that does not exist.
+func (e *env) environ() map[string]string {
+	return map[string]string{config.EnvVault: e.vault, config.EnvHome: e.home, config.EnvConfig: filepath.Join(e.home, "none.yaml")}
+}
+
 func (e *env) cmd(args ...string) *exec.Cmd {
 	c := exec.Command(e.bin, args...)
-	c.Env = append(os.Environ(), "CORTEX_VAULT="+e.vault, "CORTEX_HOME="+e.home, "CORTEX_CONFIG="+filepath.Join(e.home, "none.yaml"))
+	c.Env = os.Environ()
+	for k, v := range e.environ() {
+		c.Env = append(c.Env, k+"="+v)
+	}
 	c.Stdin = strings.NewReader("")
 	return c
+}
+
+// open opens cortex in this process as the binary opens it: the settings
+// resolved from the same environment, and the same wiring.
+func (e *env) open(o wiring.Options) (*wiring.Cortex, error) {
+	s, err := config.Resolve(config.Flags{}, func(k string) string { return e.environ()[k] }, "")
+	if err != nil {
+		return nil, err
+	}
+	return wiring.Open(s, o)
 }
 
 // timeProcess runs the binary once and returns its wall time and peak RSS (MB).
@@ -358,15 +376,11 @@ func writeNotes(dir string, n int, seed uint64) error {
 
 // inProcess times the services inside one process, as the MCP server runs them.
 func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]result, error) {
-	v, err := vault.New(e.vault, "cortex")
+	c, err := e.open(wiring.Options{})
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, Freshness: config.DefaultFreshness})
-	if err != nil {
-		return nil, err
-	}
-	svc := memories.NewService(st, memories.WithAccessLog(access.Open(access.Options{State: config.State{Home: e.home}})))
+	svc := c.Service
 	ctx := context.Background()
 	if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
 		return nil, err
@@ -414,7 +428,7 @@ func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]res
 	saves := make([][]time.Duration, len(variants))
 	svcs := make([]*memories.Service, len(variants))
 	for i, v := range variants {
-		svcs[i] = memories.NewService(st, memories.WithChecks(v.checks))
+		svcs[i] = c.NewService(memories.WithChecks(v.checks))
 	}
 	for round := 0; round < 40; round++ {
 		for i, s := range svcs {
@@ -479,15 +493,11 @@ func seedAccesses(home string, ids []string, end time.Time) error {
 // real binary over stdio.
 func mcpServer(e *env, qs []string, gen *bench.Generator) ([]result, error) {
 	ctx := context.Background()
-	v, err := vault.New(e.vault, "cortex")
+	c, err := e.open(wiring.Options{Resident: true})
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, Freshness: config.DefaultFreshness, Resident: true})
-	if err != nil {
-		return nil, err
-	}
-	svc := memories.NewService(st, memories.WithAccessLog(access.Open(access.Options{State: config.State{Home: e.home}})))
+	svc := c.Service
 	if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
 		return nil, err
 	}
@@ -510,7 +520,7 @@ func mcpServer(e *env, qs []string, gen *bench.Generator) ([]result, error) {
 		}
 		return d, err
 	}
-	srv := cmcp.New(svc, cmcp.Options{Abs: v.Abs})
+	srv := cmcp.New(svc, cmcp.Options{Abs: c.Vault.Abs})
 	ct, stt := sdk.NewInMemoryTransports()
 	if _, err := srv.Connect(ctx, stt, nil); err != nil {
 		return nil, err
