@@ -322,6 +322,10 @@ func importRuns(e *env, tmp string, n, size int) ([]result, error) {
 	// A person's notes are on disk already: flush the ones just written, so
 	// that the import's own flush does not pay for them.
 	syscall.Sync()
+	// The empty vault is a folder that exists (cortex never creates a vault).
+	if err := os.MkdirAll(filepath.Join(tmp, "import-vault"), 0o700); err != nil {
+		return nil, err
+	}
 	var rs []result
 	for _, into := range []struct {
 		name  string

@@ -29,6 +29,20 @@ func newEnv(t *testing.T, notes int) (*env, string) {
 	return e, tmp
 }
 
+// TestImportRuns: the harness times imports into an empty vault and into the
+// generated one (it stopped at the empty vault once cortex refused to create
+// a vault that does not exist).
+func TestImportRuns(t *testing.T) {
+	e, tmp := newEnv(t, 20)
+	rs, err := importRuns(e, tmp, 5, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 2 {
+		t.Fatalf("%d results, want 2: %+v", len(rs), rs)
+	}
+}
+
 // TestOpenAsTheBinary: the in-process timings open cortex with the settings
 // the binary resolves from the harness's environment.
 func TestOpenAsTheBinary(t *testing.T) {
