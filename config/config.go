@@ -10,6 +10,11 @@
 // in --vault is an error, not a new empty vault. The state folder is a cache
 // and is created when missing; its layout — each vault's own index, the
 // logs, the locks — is State's to say.
+//
+// config knows none of the packages that use its paths and settings: they
+// take them in their options. Besides the standard library and YAML it
+// imports only memories and pipeline, whose settings it resolves
+// (arch_test.go checks).
 package config
 
 import (

@@ -44,4 +44,8 @@
 // Position can be saved. Records are JSON lines unless the adapter implements
 // Framer. Package rawjson takes validated JSON apart without decoding it
 // twice; Diff, FormatUnified and Apply build and check unified diffs.
+//
+// It imports nothing of cortex but its own subpackages, so the adapters, which
+// import only it and rawjson, stay free of the memory half (arch_test.go
+// checks both).
 package transcript

@@ -28,7 +28,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cortexmem/cortex/access"
 	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/config"
 	cmcp "github.com/cortexmem/cortex/mcp"
@@ -183,7 +182,7 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := seedAccesses(e.home, ids, end); err != nil {
+	if err := seedAccesses(e, ids, end); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(out, "\n%d notes generated in %s (%s)\n", n, time.Since(start).Round(time.Millisecond), tmp)
@@ -463,11 +462,12 @@ func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]res
 
 // seedAccesses fills the access log as a month of use would: two recalls per
 // memory on average, skewed to a fifth of them, over the thirty days before end.
-func seedAccesses(home string, ids []string, end time.Time) error {
-	if err := os.MkdirAll(home, 0o700); err != nil {
+func seedAccesses(e *env, ids []string, end time.Time) error {
+	c, err := e.open(wiring.Options{})
+	if err != nil {
 		return err
 	}
-	l := access.Open(access.Options{State: config.State{Home: home}})
+	l := c.Access
 	r := rand.New(rand.NewPCG(uint64(len(ids)), 5))
 	var batch []memories.Access
 	for i := 0; i < 2*len(ids); i++ {
@@ -487,7 +487,7 @@ func seedAccesses(home string, ids []string, end time.Time) error {
 	if err := l.Record(context.Background(), batch); err != nil {
 		return err
 	}
-	_, err := l.Stats(context.Background(), nil) // as the first reader would, write the cache
+	_, err = l.Stats(context.Background(), nil) // as the first reader would, write the cache
 	return err
 }
 
