@@ -64,7 +64,8 @@ type Log struct {
 
 var _ memories.AccessLog = (*Log)(nil)
 
-// Open returns the log of the state folder o.State; nothing is read or written until it is used.
+// Open returns the log of the state folder o.State; nothing is read or
+// written until it is used.
 func Open(o Options) *Log {
 	if o.LockTimeout <= 0 {
 		o.LockTimeout = DefaultLockTimeout

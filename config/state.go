@@ -112,7 +112,7 @@ func (st State) LegacyIndex() (dir, writeLockFile, indexLockFile string) {
 // Vault is the folder of the vault whose cortex folder is cortexDir (which
 // need not exist yet).
 func (st State) Vault(cortexDir string) (VaultState, error) {
-	source, err := Canonical(cortexDir)
+	source, err := canonical(cortexDir)
 	if err != nil {
 		return VaultState{}, err
 	}
@@ -154,10 +154,10 @@ type InboxDirs struct {
 // Receipts is the folder of the vault's session-start receipts.
 func (v VaultState) Receipts() string { return filepath.Join(v.Dir, "receipts") }
 
-// Canonical is the absolute path of p with symbolic links resolved, for as
+// canonical is the absolute path of p with symbolic links resolved, for as
 // much of it as exists (a cortex folder not yet created is named as it will
 // be), so that two spellings of one folder share one state.
-func Canonical(p string) (string, error) {
+func canonical(p string) (string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return "", err
@@ -173,7 +173,7 @@ func Canonical(p string) (string, error) {
 	if parent == abs {
 		return abs, nil
 	}
-	rp, err := Canonical(parent)
+	rp, err := canonical(parent)
 	if err != nil {
 		return "", err
 	}
