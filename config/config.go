@@ -8,8 +8,13 @@
 //
 // The vault must exist: a command never creates one (CheckVault), so a typo
 // in --vault is an error, not a new empty vault. The state folder is a cache
-// and is created when missing; inside it each vault has its own index (see
-// package store).
+// and is created when missing; its layout — each vault's own index, the
+// logs, the locks — is State's to say.
+//
+// config knows none of the packages that use its paths and settings: they
+// take them in their options. Besides the standard library and YAML it
+// imports only memories and pipeline, whose settings it resolves
+// (arch_test.go checks).
 package config
 
 import (
@@ -151,7 +156,7 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 	if s.Home, err = pick("home", f.Home, getenv(EnvHome), "", DefaultHome, userHome, ""); err != nil {
 		return nil, err
 	}
-	if s.ConfigFile, err = pick("config", f.Config, getenv(EnvConfig), "", filepath.Join(s.Home, configName), userHome, ""); err != nil {
+	if s.ConfigFile, err = pick("config", f.Config, getenv(EnvConfig), "", State{Home: s.Home}.ConfigFile(), userHome, ""); err != nil {
 		return nil, err
 	}
 	file, err := Load(s.ConfigFile)

@@ -177,7 +177,15 @@ func (s *Service) Mine(ctx context.Context, req MineRequest) (*MineResult, error
 	return res, nil
 }
 
-func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memory, compare []string, res *MineResult) error {
+// mineWriter is what mining writes with: new notes, rewrites of the ones it
+// wrote before, and their events. A Tx is one.
+type mineWriter interface {
+	CreateAll(ctx context.Context, ms []*Memory) error
+	Rewrite(ctx context.Context, m *Memory, keys ...string) (bool, error)
+	Record(ev Event)
+}
+
+func (s *Service) mine(ctx context.Context, snap Snapshot, tx mineWriter, notes []*Memory, compare []string, res *MineResult) error {
 	stamp := s.stamper()           // a mined note is dated by its transcript, not its events
 	renames := map[string]string{} // note name → the name links go to instead
 	current := make([]*Memory, len(notes))
@@ -294,7 +302,7 @@ func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memor
 // similarMemories scores the memories of m's project and general that the
 // index proposes as like m, leaving out sessions and episodes (they quote the
 // decisions they hold).
-func (s *Service) similarMemories(ctx context.Context, snap Snapshot, m *Memory, fp *dedup.Fingerprint, text string) ([]scored, error) {
+func (s *Service) similarMemories(ctx context.Context, snap finder, m *Memory, fp *dedup.Fingerprint, text string) ([]scored, error) {
 	terms := dedup.QueryTerms(m.Title, text, dedupQueryTerms)
 	if fp.Empty() || len(terms) == 0 {
 		return nil, nil
@@ -358,8 +366,13 @@ func pickMined(th dedup.Thresholds, all []scored) (*scored, []scored) {
 	return nil, related
 }
 
+// pathFinder finds the note at a path. A Snapshot is one.
+type pathFinder interface {
+	ByPath(path string) (Entry, bool, error)
+}
+
 // pathTaken reports whether a file is at path.
-func (s *Service) pathTaken(_ context.Context, snap Snapshot, p string) (bool, error) {
+func (s *Service) pathTaken(_ context.Context, snap pathFinder, p string) (bool, error) {
 	_, ok, err := snap.ByPath(p)
 	return ok, err
 }
@@ -367,7 +380,7 @@ func (s *Service) pathTaken(_ context.Context, snap Snapshot, p string) (bool, e
 // freePath is m's path with more of its id in the name, when the short one
 // is taken: "<name>-<8 chars>.md" becomes "<name>-<12 chars>.md", then the
 // whole id.
-func (s *Service) freePath(ctx context.Context, snap Snapshot, m *Memory) (string, error) {
+func (s *Service) freePath(ctx context.Context, snap pathFinder, m *Memory) (string, error) {
 	dir, base := path.Split(m.Path)
 	short := m.ID[:min(MinPrefix, len(m.ID))]
 	stem, ok := strings.CutSuffix(base, "-"+short+".md")

@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/atomicfile"
 )
 
 // demoVault is a small sample vault: memories of two projects, one note made by
@@ -89,7 +89,7 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 		return fmt.Errorf("demo: %w", err)
 	}
 	session := filepath.Join(transcriptsDir, "claude-code-session.jsonl")
-	if err := os.WriteFile(configFile, []byte(fmt.Sprintf("import:\n  allowed_roots: [%q]\n", notesDir)), vault.FilePerm); err != nil {
+	if err := os.WriteFile(configFile, []byte(fmt.Sprintf("import:\n  allowed_roots: [%q]\n", notesDir)), atomicfile.FilePerm); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	w := a.stdout
@@ -183,7 +183,7 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 func demoHooks(ctx context.Context, a *app, tmp, vaultDir, home, configFile, session string) error {
 	w := a.stdout
 	project := filepath.Join(tmp, "work", "my-webapp")
-	if err := vault.MkdirAll(filepath.Join(project, ".git")); err != nil {
+	if err := atomicfile.MkdirAll(filepath.Join(project, ".git")); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	flags := []string{"--vault", vaultDir, "--home", home, "--config", configFile}
@@ -224,13 +224,13 @@ func copyFS(fsys fs.FS, root, dir string) error {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
 		target := filepath.Join(dir, filepath.FromSlash(rel))
 		if d.IsDir() {
-			return vault.MkdirAll(target)
+			return atomicfile.MkdirAll(target)
 		}
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(target, data, vault.FilePerm)
+		return os.WriteFile(target, data, atomicfile.FilePerm)
 	})
 }
 
