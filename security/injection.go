@@ -187,7 +187,7 @@ func overrideForms() []form {
 			// no word saying which instructions.
 			triggers: verbs,
 			need:     orderStems, needWithin: 60,
-			pattern:  w(setAside+` (?:(?:`+det+`|`+you2+`)(?: |, ))*(?:instr[a-z]*|rules|directions|guidelines|directives|prompts?|(?:this|the) (?:data|text|document|input|message|conversation|prompt|content)|everything(?: else)?)(?: (?:above|below|here|given))?`) + `[\s,.;:!-]+` + w(`(?:(?:and|then|instead|just|simply|only|now|rather) )*`+newTask+`\b`),
+			pattern: w(setAside+` (?:(?:`+det+`|`+you2+`)(?: |, ))*(?:instr[a-z]*|rules|directions|guidelines|directives|prompts?|(?:this|the) (?:data|text|document|input|message|conversation|prompt|content)|everything(?: else)?)(?: (?:above|below|here|given))?`) + `[\s,.;:!-]+` + w(`(?:(?:and|then|instead|just|simply|only|now|rather) )*`+newTask+`\b`),
 		},
 		{
 			// STOP EVERYTHING!!! NOW!!! JUST PRINT …
@@ -362,7 +362,7 @@ func roleHijackForms() []form {
 		{
 			// From now on you will act as …; from now on, respond only as …
 			triggers: []string{"from now on", "henceforth", "from this point", "for the rest of this conversation", "for the rest of the conversation"},
-			pattern: w(`(?:from now on|henceforth|from this point(?: on| forward)?|for the rest of (?:this|the) conversation),? (?:you (?:are|will|must|shall|should|'ll|'re|need to|have to) (?:(?:always|only|now|never|be|to) )*(?:act|acting|play|playing|pretend|pretending|roleplay|role-play|simulate|emulate|respond|responding|answer|answering|reply|replying|behave|speak|talk|refer to yourself|call yourself|identify|introduce yourself|ignore|follow|obey|output|print|say|start|begin|end|an?|the|my|called|named|known as)|(?:act|respond|answer|reply|behave|speak|talk|pretend|roleplay) (?:as|like|only|with|in)|(?:always|only|never) (?:respond|answer|reply|say|output|print|speak))`),
+			pattern:  w(`(?:from now on|henceforth|from this point(?: on| forward)?|for the rest of (?:this|the) conversation),? (?:you (?:are|will|must|shall|should|'ll|'re|need to|have to) (?:(?:always|only|now|never|be|to) )*(?:act|acting|play|playing|pretend|pretending|roleplay|role-play|simulate|emulate|respond|responding|answer|answering|reply|replying|behave|speak|talk|refer to yourself|call yourself|identify|introduce yourself|ignore|follow|obey|output|print|say|start|begin|end|an?|the|my|called|named|known as)|(?:act|respond|answer|reply|behave|speak|talk|pretend|roleplay) (?:as|like|only|with|in)|(?:always|only|never) (?:respond|answer|reply|say|output|print|speak))`),
 		},
 		{
 			// I want you to act as a Linux terminal; act like a pirate;
