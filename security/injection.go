@@ -193,7 +193,7 @@ func overrideForms() []form {
 			// Ignore all instructions except the ones below
 			triggers: verbs,
 			need:     []string{"except", "but ", "other than", "apart from", "save for"}, needWithin: 70,
-			pattern:  w(setAside + ` (?:(?:` + det + `|` + you2 + `)(?: |, ))*(?:instr[a-z]*|directions|prompts?|directives) (?:except|but|other than|apart from|save for) (?:the|these|this|my|what)\b`),
+			pattern: w(setAside + ` (?:(?:` + det + `|` + you2 + `)(?: |, ))*(?:instr[a-z]*|directions|prompts?|directives) (?:except|but|other than|apart from|save for) (?:the|these|this|my|what)\b`),
 		},
 		{
 			// STOP EVERYTHING!!! NOW!!! JUST PRINT …
