@@ -43,8 +43,12 @@ func credForms(name, desc string, forms ...form) *rule {
 }
 
 // assign is the gap between a key's name and its value in code and config:
-// `: `, `=`, `:=`, `=>`, with optional quotes around the name.
-const assign = `["']?\s*(?::=|=>|=|:)\s*`
+// `: `, `=`, `:=`, `=>`, Make's `?=`, `::=` and `:::=`, PHP's `.=`, `||=`,
+// with optional quotes around the name, and the comma or closing bracket of
+// a call or an index with the name quoted (System.setProperty("TOKEN", …),
+// headers["X-Api-Key"] = …). A Go declaration may put the type between
+// (var token string = …).
+const assign = `(?:["'\x60]?\s*(?::{1,3}=|=>|\?=|\.=|\|\|=|=|:)|["']\s*(?:,|\]\s*=|\)\s*=)|\s+(?:string|str|String|&str)\s*=)\s*`
 
 func credentialRules() []*rule {
 	rules := []*rule{
@@ -86,8 +90,8 @@ func credentialRules() []*rule {
 		cred("huggingface_token", "Hugging Face access token (hf_…, api_org_…)", []string{"hf_", "api_org_"}, `(?:hf|api_org)_[A-Za-z0-9]{34}`),
 		cred("jwt", "JSON Web Token: three base64url parts whose header decodes to JSON with \"alg\"", []string{"eyj"},
 			`eyJ[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]*={0,2}`),
-		cred("bearer_token", "bearer token in an Authorization header", []string{"authorization"},
-			`authorization["']?\s*[:=]\s*["']?bearer\s+([a-z0-9._~+/=-]{16,})`),
+		cred("bearer_token", "bearer token, or a token of another scheme (Token, ApiKey, none), in an Authorization header", []string{"authorization"},
+			`authorization["']?\s*[:=]\s*["']?(?:(?:bearer|token|apikey|api-key|key|sso-key|otp)\s+)?([a-z0-9._~+/=-]{16,})`),
 		cred("basic_auth_header", "HTTP basic credentials in an Authorization header", []string{"authorization"},
 			`authorization["']?\s*[:=]\s*["']?basic\s+([a-z0-9+/]{8,}={0,2})`),
 		cred("url_credentials", "user:password@ in a URL (http, ftp, git, ssh…); templates and placeholders are exempt", []string{"://"},
@@ -139,6 +143,7 @@ func credentialRules() []*rule {
 		cred("grafana_token", "Grafana service-account or cloud token (glsa_…, glc_…)", []string{"glsa_", "glc_"},
 			`glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}`),
 		cred("groq_api_key", "Groq API key (gsk_…)", []string{"gsk_"}, `gsk_[A-Za-z0-9]{52}`),
+		credForms("vendor_token", "a token with the prefix of its vendor: Pulumi (pul-), RubyGems (rubygems_), Sentry (sntryu_, sntrys_), PlanetScale (pscale_tkn_, pscale_pw_, pscale_oauth_), Prefect (pnu_), ReadMe (rdme_), Brevo (xkeysib-), Perplexity (pplx-), Notion (ntn_), Sourcegraph (sgp_), Fly.io (fo1_, fm2_), OpenShift (sha256~), Grafana (eyJrIjoi…), Shippo, Duffel, Flutterwave and EasyPost keys, live or test, Dynatrace (dt0c01.), Clojars, New Relic (NRAK-, NRJS-, NRII-), Typeform (tfp_), SettleMint, GitLab (glffct-, GR1348941, _gitlab_session), Harness, Frame.io, Infracost, Amazon Bedrock, Authress, Airtable, 1Password, Scalingo, Plaid, Facebook, Alibaba, Defined Networking, Yandex, Mapbox, Twitter, Slack legacy tokens, 42, Sidekiq, and JWTs in base64", vendorForms()...),
 	}
 	for _, r := range rules {
 		switch r.id {
@@ -198,7 +203,11 @@ func credentialRules() []*rule {
 			r.forms = append(assignmentForms(r.triggers, `(?:[\w.-]*(?:password|passwd|passphrase)[\w.-]*|(?:[\w.-]*[_.-])?(?:pwd|pass|pw)(?:[_.-][\w.-]*)?)`, 6),
 				// ~/.netrc: machine host login user password secret, on one
 				// line or several.
-				form{triggers: []string{"machine"}, pattern: `machine[ \t]+\S+(?:\s+(?:login|account|port)[ \t]+\S+)*\s+password[ \t]+([^\s"']{6,})`})
+				form{triggers: []string{"machine"}, pattern: `machine[ \t]+\S+(?:\s+(?:login|account|port)[ \t]+\S+)*\s+password[ \t]+([^\s"']{6,})`},
+				// NuGet.config: <add key="ClearTextPassword" value="…" />
+				form{triggers: []string{"cleartextpassword"}, pattern: `cleartextpassword["']\s+value\s*=\s*["']([^"'\s]{6,})["']`},
+				// curl -u user:password, curl --user 'user:password'
+				form{triggers: []string{"curl"}, need: []string{" -u", "--user"}, pattern: `curl\b[^\n|;&]{0,200}?\s(?:-u|--user)[ \t=]*["']?[^\s:"'$]+:([^\s"']{4,})`})
 			r.check = checkAssignment(false)
 		case "credential.secret_assignment":
 			r.on, r.before, r.after, r.maxLen = folded, anyByte, anyByte, 512
@@ -211,6 +220,9 @@ func credentialRules() []*rule {
 			"credential.google_oauth_token", "credential.vault_token", "credential.square_token", "credential.doppler_token":
 			r.after = anyByte
 			r.check = allOf(endsKey, notFiller)
+		case "credential.vendor_token":
+			r.after, r.maxLen = anyByte, 1024
+			r.check = allOf(endsKey, vendorTokenCheck)
 		case "credential.stripe_key":
 			r.check = allOf(notFiller, notDocumented)
 		}
@@ -420,11 +432,26 @@ func keyish(s string) bool {
 // closely. Groups: the value, quoted with " or ', or bare.
 func assignmentForms(triggers []string, name string, minLen int) []form {
 	n := itoa(minLen)
-	value := `(?:"([^"\s]{` + n + `,})"|'([^'\s]{` + n + `,})'|([^\s"'` + "`" + `,;)}\]<>]{` + n + `,}))`
+	value := `(?:"([^"\s]{` + n + `,})"|'([^'\s]{` + n + `,})'|` + "`" + `([^` + "`" + `\s]{` + n + `,})` + "`" + `|([^\s"'` + "`" + `,;)}\]<>]{` + n + `,}))`
 	return []form{
 		{triggers: triggers, pattern: name + assign + value},
 		{triggers: []string{"--"}, need: triggers, needWithin: 48, pattern: `--` + name + `\s+` + value},
+		// <apiToken>…</apiToken> in XML: the element names the secret.
+		{triggers: triggers, pattern: name + `>\s*([^<\s]{` + n + `,})\s*</`, check: xmlElement},
 	}
+}
+
+// xmlElement requires the name of an element form to open a tag: "<" just
+// before the name.
+func xmlElement(text string, s, e int) (int, int, bool) {
+	i := s
+	for i > 0 && strings.IndexByte(" \t\r\n>", text[i-1]) >= 0 {
+		i--
+	}
+	for i > 0 && text[i-1] != '<' && (isAlnum(text[i-1]) || strings.IndexByte("_.-:", text[i-1]) >= 0) {
+		i--
+	}
+	return s, e, i > 0 && text[i-1] == '<'
 }
 
 // nameStart returns where the key name that a value at s is assigned to

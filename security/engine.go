@@ -370,7 +370,9 @@ func (t *ruleTable) triggered(text, u string, fn func(rows []int, at, n int)) {
 	for at = 0; at < len(u); at++ {
 		c := u[at]
 		if isAlnum(c) {
-			if word || 'A' <= text[at] && text[at] <= 'Z' && 'a' <= text[at-1] && text[at-1] <= 'z' {
+			if word || 'A' <= text[at] && text[at] <= 'Z' && ('a' <= text[at-1] && text[at-1] <= 'z' ||
+				// the end of an acronym: the T of ETSYToken
+				'A' <= text[at-1] && text[at-1] <= 'Z' && at+1 < len(text) && 'a' <= text[at+1] && text[at+1] <= 'z') {
 				t.atWord.match(u, at, each)
 			}
 			word = false

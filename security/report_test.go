@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -35,6 +36,23 @@ import (
 
 // scanSetsEnv names the folder of the external sets.
 const scanSetsEnv = "CORTEX_SCAN_SETS"
+
+// scanShowEnv names how many samples an external set gets wrong are logged
+// (40 when unset).
+const scanShowEnv = "CORTEX_SCAN_SHOW"
+
+func showWrong(t *testing.T) int {
+	t.Helper()
+	v := os.Getenv(scanShowEnv)
+	if v == "" {
+		return 40
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		t.Fatalf("%s=%q: want a count of samples", scanShowEnv, v)
+	}
+	return n
+}
 
 // scanDir holds the committed sets written for the report.
 const scanDir = "../fixtures/scan"
@@ -317,7 +335,7 @@ func TestScanReport(t *testing.T) {
 		}
 		limit := len(r.wrong)
 		if !committed {
-			limit = min(limit, 40)
+			limit = min(limit, showWrong(t))
 		}
 		for _, w := range r.wrong[:limit] {
 			t.Logf("%s: %s", s.name, w)

@@ -71,12 +71,35 @@ func isPlaceholder(v string) bool {
 			}
 			j += i
 			if k := j + len(w); (j == 0 || !isAlnum(f[j-1])) && (k == len(f) || !isAlnum(f[k])) {
+				if w == "test" && testModeKey(f, j, k) {
+					// duffel_test_…, FLWSECK_TEST-…: a payment vendor's
+					// test-mode key is still a key.
+					i = j + 1
+					continue
+				}
 				return true
 			}
 			i = j + 1
 		}
 	}
 	return isReference(f) || isRepeated(f)
+}
+
+// testModeKey reports whether the word "test" at f[j:k] marks the mode of a
+// key rather than a made-up value: what follows it holds a long random run.
+func testModeKey(f string, j, k int) bool {
+	run := 0
+	for i := k; i <= len(f); i++ {
+		if i < len(f) && (isAlnum(f[i]) || f[i] == '_' || f[i] == '-' || f[i] == '=') {
+			run++
+			continue
+		}
+		if run >= longRandom && randomEnough(strings.Trim(f[i-run:i], "_-="), 3.0) && hasDigit(f[i-run:i]) {
+			return true
+		}
+		run = 0
+	}
+	return false
 }
 
 // isReference reports whether a folded value names where a secret lives: an
