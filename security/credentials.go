@@ -48,7 +48,7 @@ func credForms(name, desc string, forms ...form) *rule {
 // a call or an index with the name quoted (System.setProperty("TOKEN", …),
 // headers["X-Api-Key"] = …). A Go declaration may put the type between
 // (var token string = …).
-const assign = `(?:["'\x60]?\s*(?::{1,3}=|=>|\?=|\.=|\|\|=|=|:)|["']\s*(?:,|\]\s*=|\)\s*=)|\s+(?:string|str|String|&str)\s*=)\s*`
+const assign = `(?:["'\x60]?[ \t]*(?::{1,3}=|=>|\?=|\.=|\|\|=|=|:)|["']\s*(?:,|\]\s*=|\)\s*=)|\s+(?:string|str|String|&str)\s*=)[ \t]*`
 
 func credentialRules() []*rule {
 	rules := []*rule{
@@ -75,7 +75,7 @@ func credentialRules() []*rule {
 		cred("slack_app_token", "Slack app-level token (xapp-…)", []string{"xapp-"}, `xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`),
 		cred("slack_webhook_url", "Slack incoming-webhook or workflow URL", []string{"hooks.slack.com/"},
 			`(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}`),
-		cred("google_api_key", "Google API key (AIza…)", []string{"aiza"}, `AIza[0-9A-Za-z_-]{35}`),
+		cred("google_api_key", "Google API key (AIza…); the example keys of Firebase's SDK are exempt", []string{"aiza"}, `AIza[0-9A-Za-z_-]{35}`),
 		cred("google_oauth_client_secret", "Google OAuth client secret (GOCSPX-…)", []string{"gocspx-"}, `GOCSPX-[A-Za-z0-9_-]{28}`),
 		cred("google_oauth_token", "Google OAuth access token (ya29.…, ya29.c.…)", []string{"ya29."}, `ya29\.(?:[0-9A-Za-z]{1,4}\.)?[0-9A-Za-z_-]{30,}`),
 		cred("stripe_key", "Stripe secret or restricted key, live or test (sk_live_…, rk_test_…)",
@@ -207,7 +207,7 @@ func credentialRules() []*rule {
 				// NuGet.config: <add key="ClearTextPassword" value="…" />
 				form{triggers: []string{"cleartextpassword"}, pattern: `cleartextpassword["']\s+value\s*=\s*["']([^"'\s]{6,})["']`},
 				// curl -u user:password, curl --user 'user:password'
-				form{triggers: []string{"curl"}, need: []string{" -u", "--user"}, pattern: `curl\b[^\n|;&]{0,200}?\s(?:-u|--user)[ \t=]*["']?[^\s:"'$]+:([^\s"']{4,})`})
+				form{triggers: []string{"curl"}, need: []string{" -u", "--user"}, pattern: `curl\b(?:[^\n|;&\\]|\\\n|\\){0,300}?\s(?:-u|--user)[ \t=]*["']?[^\s:"'$]+:([^\s"']{4,})`})
 			r.check = checkAssignment(false)
 		case "credential.secret_assignment":
 			r.on, r.before, r.after, r.maxLen = folded, anyByte, anyByte, 512
@@ -223,6 +223,8 @@ func credentialRules() []*rule {
 		case "credential.vendor_token":
 			r.after, r.maxLen = anyByte, 1024
 			r.check = allOf(endsKey, vendorTokenCheck)
+		case "credential.google_api_key":
+			r.check = allOf(notFiller, notDocumented)
 		case "credential.stripe_key":
 			r.check = allOf(notFiller, notDocumented)
 		}
@@ -499,11 +501,18 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 		// line, no further back than a name runs.
 		from := max(0, s-lookAround)
 		ls := from + strings.LastIndexByte(text[from:s], '\n') + 1
-		head := strings.TrimRight(foldString(text[ls:s]), " \t\"'=:>")
+		raw := strings.TrimRight(text[ls:s], " \t\"'=:>")
+		head := foldString(raw)
 		for _, suf := range nameSuffixesNotSecret {
 			if strings.HasSuffix(head, suf) {
 				return 0, 0, false
 			}
+		}
+		if notSecretName(raw) {
+			return 0, 0, false
+		}
+		if random && camelWords(v) {
+			return 0, 0, false // AgencyIdentificationCodeContentType is a name
 		}
 		f := foldString(v)
 		if isPlaceholder(v) || strings.HasPrefix(f, "/") || strings.HasPrefix(f, "./") || strings.HasPrefix(f, "~") ||
@@ -525,6 +534,54 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 		}
 		return s, e, true
 	}
+}
+
+// notSecretName reports a key name, as written before its value, that names
+// what is not a secret: an id in camel case (credentialsId, UserSecretsId:
+// Jenkins and .NET name the secret, they do not hold it), a public or CSRF
+// token.
+func notSecretName(raw string) bool {
+	i := len(raw)
+	for i > 0 && (isAlnum(raw[i-1]) || strings.IndexByte("_.-", raw[i-1]) >= 0) {
+		i--
+	}
+	name := raw[i:]
+	if n := len(name); n > 2 && (strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")) && 'a' <= name[n-3] && name[n-3] <= 'z' {
+		return true
+	}
+	f := foldString(name)
+	for _, w := range []string{"public", "publishable", "csrf", "xsrf", "nonce"} {
+		if strings.Contains(f, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// camelWords reports a value made of capitalised words
+// (AgencyIdentificationCodeContentType), after an optional prefix up to a
+// colon: a type or field name, not a generated key.
+func camelWords(v string) bool {
+	if i := strings.LastIndexByte(v, ':'); i >= 0 {
+		v = v[i+1:]
+	}
+	words := 0
+	for i := 0; i < len(v); {
+		c := v[i]
+		if c < 'A' || c > 'Z' {
+			return false
+		}
+		j := i + 1
+		for j < len(v) && 'a' <= v[j] && v[j] <= 'z' {
+			j++
+		}
+		if j-i < 3 {
+			return false
+		}
+		words++
+		i = j
+	}
+	return words >= 3
 }
 
 func isIdentPath(v string) bool {
@@ -565,8 +622,9 @@ func checkBasicAuth(text string, s, e int) (int, int, bool) {
 	if !ok || bytes.IndexByte(b, ':') <= 0 {
 		return 0, 0, false
 	}
-	pass := string(b[bytes.IndexByte(b, ':')+1:])
-	return s, e, pass != "" && !isPlaceholder(pass)
+	user, pass, _ := strings.Cut(string(b), ":")
+	// JSON is not user:password ({"alg":"HS256"} is a JWT's header).
+	return s, e, pass != "" && !isPlaceholder(pass) && !strings.ContainsAny(user, "{\"")
 }
 
 // checkJWT requires the header to decode to a JSON object naming an

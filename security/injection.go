@@ -376,7 +376,7 @@ func roleHijackForms() []form {
 			triggers: []string{"act", "behave", "respond as", "answer as", "reply as", "speak as", "talk as", "respond like", "speak like", "talk like", "play the", "assume the", "take on", "adopt the", "pretend", "roleplay", "role-play", "role play", "impersonate"},
 			pattern: w(`(?:act|behave|respond|answer|reply|speak|talk|function|pose) (?:as|like) (?:(?:a|an|my|if you|though you|if you were|the (?:(?:[\w-]+ ){0,2}?(?:ai|assistant|chatbot|bot|model|system|terminal|interpreter|console|shell|character|persona|villain|hacker|grandma|grandmother|pirate)\b)))\b`) +
 				`|` + w(`(?:play|assume|take on|adopt|take) (?:the|a|an) (?:role|part|persona|character|identity) of (?:a|an|my|someone|somebody)\b`) +
-				`|` + w(`(?:pretend|roleplay|role-play|role play|simulate being)(?: (?:to be|that you are|you are|you're|as|being))? (?:a|an|my|the)\b|impersonate (?:a|an|my)\b`),
+				`|` + w(`(?:pretend|roleplay|role-play|role play|simulate being)(?: (?:to be|that you are|you are|you're|as|being) (?:a|an|my|the)| (?:a|an|my))\b|impersonate (?:a|an|my)\b`),
 			check: isRequest,
 		},
 		{
@@ -568,7 +568,7 @@ func fakeMarkerForms() []form {
 			// ===== then new instructions; ======END. Now we will perform a
 			// different task
 			triggers: []string{"new instr", "new task", "new rules", "new directive", "new prompt", "new system", "now we will", "now you will", "now you must", "updated instr", "real instr", "actual instr", "your new", "different task", "next task", "revised instr", "additional instr", "important instr", "new orders"},
-			pattern:  w(`(?:(?:your )?(?:new|updated|real|actual|revised|additional|important|next|different) (?:instr[a-z]*|tasks?|rules|directives?|prompt|system prompt|orders)|now (?:we|you) (?:will|must|shall|are going to))\b`),
+			pattern:  w(`(?:(?:your )?(?:new|updated|real|actual|revised|additional|important|next|different) (?:instr[a-z]*|tasks?|rules|directives?|prompt|system prompt|orders)|now (?:we|you) (?:will|must|shall|are going to) (?:(?:now|instead|only|first|then) )*(?:perform|do|execute|start|begin|ignore|disregard|forget|act|respond|answer|reply|print|say|output|reveal|follow|obey|switch|change|pretend|play|write|repeat|tell))\b`),
 			check:    afterBanner,
 		},
 		{

@@ -10,59 +10,63 @@ import "strings"
 func vendorForms() []form {
 	v := func(triggers []string, pattern string) form { return form{triggers: triggers, pattern: pattern} }
 	return []form{
-		v([]string{"pul-"}, `pul-[a-f0-9]{40}`),                           // Pulumi
-		v([]string{"rubygems_"}, `rubygems_[a-f0-9]{48}`),                 // RubyGems
-		v([]string{"sntryu_"}, `sntryu_[a-f0-9]{64}`),                     // Sentry user token
-		v([]string{"sntrys_eyj"}, `sntrys_eyJ[a-zA-Z0-9+/]{20,400}={0,2}_[a-zA-Z0-9+/]{43}`), // Sentry org token
-		v([]string{"pscale_tkn_", "pscale_pw_", "pscale_oauth_"}, `pscale_(?:tkn|pw|oauth)_[\w=.-]{32,64}`), // PlanetScale
-		v([]string{"pnu_"}, `pnu_[a-zA-Z0-9]{36}`),                         // Prefect
-		v([]string{"rdme_"}, `rdme_[a-z0-9]{70}`),                          // ReadMe
-		v([]string{"xkeysib-"}, `xkeysib-[a-f0-9]{64}-[a-zA-Z0-9]{16}`),    // Brevo (Sendinblue)
-		v([]string{"pplx-"}, `pplx-[a-zA-Z0-9]{48}`),                       // Perplexity
-		v([]string{"ntn_"}, `ntn_[0-9]{11}[A-Za-z0-9]{35}`),                // Notion
-		v([]string{"sgp_"}, `sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}`), // Sourcegraph
-		v([]string{"fo1_", "fm1a_", "fm1r_", "fm2_"}, `fo1_[\w-]{43}|fm1[ar]_[a-zA-Z0-9+/]{100,}={0,3}|fm2_[a-zA-Z0-9+/]{100,}={0,3}`), // Fly.io (FlyV1 fm2_…)
-		v([]string{"sha256~"}, `sha256~[\w-]{43}`),                         // OpenShift user token
-		v([]string{"eyjrijoi"}, `eyJrIjoi[A-Za-z0-9]{70,400}={0,3}`),       // Grafana API key
-		v([]string{"shippo_live_", "shippo_test_"}, `shippo_(?:live|test)_[a-fA-F0-9]{40}`), // Shippo
-		v([]string{"duffel_test_", "duffel_live_"}, `duffel_(?:test|live)_[A-Za-z0-9_=-]{43}`), // Duffel
+		v([]string{"pul-"}, `pul-[a-f0-9]{40}`),                                                                                                                 // Pulumi
+		v([]string{"rubygems_"}, `rubygems_[a-f0-9]{48}`),                                                                                                       // RubyGems
+		v([]string{"sntryu_"}, `sntryu_[a-f0-9]{64}`),                                                                                                           // Sentry user token
+		v([]string{"sntrys_eyj"}, `sntrys_eyJ[a-zA-Z0-9+/]{20,400}={0,2}_[a-zA-Z0-9+/]{43}`),                                                                    // Sentry org token
+		v([]string{"pscale_tkn_", "pscale_pw_", "pscale_oauth_"}, `pscale_(?:tkn|pw|oauth)_[\w=.-]{32,64}`),                                                     // PlanetScale
+		v([]string{"pnu_"}, `pnu_[a-zA-Z0-9]{36}`),                                                                                                              // Prefect
+		v([]string{"rdme_"}, `rdme_[a-z0-9]{70}`),                                                                                                               // ReadMe
+		v([]string{"xkeysib-"}, `xkeysib-[a-f0-9]{64}-[a-zA-Z0-9]{16}`),                                                                                         // Brevo (Sendinblue)
+		v([]string{"pplx-"}, `pplx-[a-zA-Z0-9]{48}`),                                                                                                            // Perplexity
+		v([]string{"ntn_"}, `ntn_[0-9]{11}[A-Za-z0-9]{35}`),                                                                                                     // Notion
+		v([]string{"sgp_"}, `sgp_(?:[a-fA-F0-9]{16}|local)_[a-fA-F0-9]{40}|sgp_[a-fA-F0-9]{40}`),                                                                // Sourcegraph
+		v([]string{"fo1_", "fm1a_", "fm1r_", "fm2_"}, `fo1_[\w-]{43}|fm1[ar]_[a-zA-Z0-9+/]{100,}={0,3}|fm2_[a-zA-Z0-9+/]{100,}={0,3}`),                          // Fly.io (FlyV1 fm2_…)
+		v([]string{"sha256~"}, `sha256~[\w-]{43}`),                                                                                                              // OpenShift user token
+		v([]string{"eyjrijoi"}, `eyJrIjoi[A-Za-z0-9]{70,400}={0,3}`),                                                                                            // Grafana API key
+		v([]string{"shippo_live_", "shippo_test_"}, `shippo_(?:live|test)_[a-fA-F0-9]{40}`),                                                                     // Shippo
+		v([]string{"duffel_test_", "duffel_live_"}, `duffel_(?:test|live)_[A-Za-z0-9_=-]{43}`),                                                                  // Duffel
 		v([]string{"flwseck_test-", "flwpubk_test-", "flwseck-", "flwpubk-"}, `FLW(?:SECK|PUBK)(?:_TEST)?-[a-hA-H0-9]{32}-X|FLWSECK(?:_TEST)?-[a-hA-H0-9]{12}`), // Flutterwave
-		v([]string{"ezak", "eztk"}, `EZ[AT]K[a-zA-Z0-9]{54}`),              // EasyPost
-		v([]string{"dt0c01."}, `dt0c01\.[a-zA-Z0-9]{24}\.[a-zA-Z0-9]{64}`), // Dynatrace
-		v([]string{"clojars_"}, `CLOJARS_[a-zA-Z0-9]{60}`),                 // Clojars
-		v([]string{"nrak-", "nrjs-", "nrii-"}, `NRAK-[a-zA-Z0-9]{27}|NRJS-[a-f0-9]{19}|NRII-[a-zA-Z0-9-]{32}`), // New Relic
-		v([]string{"tfp_"}, `tfp_[a-zA-Z0-9_.=-]{59}`),                     // Typeform
-		v([]string{"sm_pat_", "sm_aat_", "sm_sat_"}, `sm_(?:pat|aat|sat)_[a-zA-Z0-9]{16}`), // SettleMint
-		v([]string{"glffct-"}, `glffct-[0-9a-zA-Z_-]{20}`),                 // GitLab feature-flag client token
-		v([]string{"gr1348941"}, `GR1348941[\w-]{20}`),                     // GitLab runner registration token
-		v([]string{"_gitlab_session="}, `_gitlab_session=([0-9a-z]{32})`),  // GitLab session cookie
-		v([]string{"pat.", "sat."}, `(?:pat|sat)\.[a-zA-Z0-9_-]{22}\.[a-zA-Z0-9]{24}\.[a-zA-Z0-9]{20}`), // Harness
-		v([]string{"fio-u-"}, `fio-u-[a-zA-Z0-9_=-]{64}`),                  // Frame.io
-		v([]string{"ico-"}, `ico-[a-zA-Z0-9]{32}`),                         // Infracost
-		v([]string{"bedrock-api-key-", "absk"}, `bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]*|ABSK[A-Za-z0-9+/]{109,269}={0,2}`), // Amazon Bedrock
+		v([]string{"ezak", "eztk"}, `EZ[AT]K[a-zA-Z0-9]{54}`),                                                                                                   // EasyPost
+		v([]string{"dt0c01."}, `dt0c01\.[a-zA-Z0-9]{24}\.[a-zA-Z0-9]{64}`),                                                                                      // Dynatrace
+		v([]string{"clojars_"}, `CLOJARS_[a-zA-Z0-9]{60}`),                                                                                                      // Clojars
+		v([]string{"nrak-", "nrjs-", "nrii-"}, `NRAK-[a-zA-Z0-9]{27}|NRJS-[a-f0-9]{19}|NRII-[a-zA-Z0-9-]{32}`),                                                  // New Relic
+		v([]string{"tfp_"}, `tfp_[a-zA-Z0-9_.=-]{59}`),                                                                                                          // Typeform
+		v([]string{"sm_pat_", "sm_aat_", "sm_sat_"}, `sm_(?:pat|aat|sat)_[a-zA-Z0-9]{16}`),                                                                      // SettleMint
+		v([]string{"glffct-"}, `glffct-[0-9a-zA-Z_-]{20}`),                                                                                                      // GitLab feature-flag client token
+		v([]string{"gr1348941"}, `GR1348941[\w-]{20}`),                                                                                                          // GitLab runner registration token
+		v([]string{"_gitlab_session="}, `_gitlab_session=([0-9a-z]{32})`),                                                                                       // GitLab session cookie
+		v([]string{"pat.", "sat."}, `(?:pat|sat)\.[a-zA-Z0-9_-]{22}\.[a-zA-Z0-9]{24}\.[a-zA-Z0-9]{20}`),                                                         // Harness
+		v([]string{"fio-u-"}, `fio-u-[a-zA-Z0-9_=-]{64}`),                                                                                                       // Frame.io
+		v([]string{"ico-"}, `ico-[a-zA-Z0-9]{32}`),                                                                                                              // Infracost
+		v([]string{"bedrock-api-key-", "absk"}, `bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]*|ABSK[A-Za-z0-9+/]{109,269}={0,2}`),                 // Amazon Bedrock
 		v([]string{"sc_", "ext_", "scauth_", "authress_"}, `(?:sc|ext|scauth|authress)_[a-zA-Z0-9]{5,30}\.[a-zA-Z0-9]{4,6}\.acc[_-][a-zA-Z0-9-]{10,32}\.[a-zA-Z0-9+/_=-]{30,120}`), // Authress
-		v([]string{"pat"}, `pat[a-zA-Z0-9]{14}\.[a-f0-9]{64}`),             // Airtable personal access token
+		v([]string{"pat"}, `pat[a-zA-Z0-9]{14}\.[a-f0-9]{64}`),                                                            // Airtable personal access token
 		v([]string{"a3-"}, `A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}`), // 1Password secret key
-		v([]string{"ops_eyj"}, `ops_eyJ[a-zA-Z0-9+/]{250,}={0,3}`),        // 1Password service account
-		v([]string{"tk-us-"}, `tk-us-[\w-]{48}`),                           // Scalingo
+		v([]string{"ops_eyj"}, `ops_eyJ[a-zA-Z0-9+/]{250,}={0,3}`),                                                        // 1Password service account
+		v([]string{"tk-us-"}, `tk-us-[\w-]{48}`),                                                                          // Scalingo
 		v([]string{"access-sandbox-", "access-development-", "access-production-"}, `access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`), // Plaid
-		v([]string{"eaam", "eaac"}, `EAA[MC][a-zA-Z0-9]{100,}`),            // Facebook page access token
-		v([]string{"ltai"}, `LTAI[a-zA-Z0-9]{20}`),                         // Alibaba Cloud access key ID
-		v([]string{"dnkey-"}, `dnkey-[a-zA-Z0-9=_-]{26}-[a-zA-Z0-9=_-]{52}`), // Defined Networking
-		v([]string{"aqvn"}, `AQVN[A-Za-z0-9_-]{35,38}`),                    // Yandex API key
+		v([]string{"eaam", "eaac"}, `EAA[MC][a-zA-Z0-9]{100,}`),                 // Facebook page access token
+		v([]string{"ltai"}, `LTAI[a-zA-Z0-9]{20}`),                              // Alibaba Cloud access key ID
+		v([]string{"dnkey-"}, `dnkey-[a-zA-Z0-9=_-]{26}-[a-zA-Z0-9=_-]{52}`),    // Defined Networking
+		v([]string{"aqvn"}, `AQVN[A-Za-z0-9_-]{35,38}`),                         // Yandex API key
 		v([]string{"t1."}, `t1\.[A-Z0-9a-z_-]+={0,2}\.[A-Z0-9a-z_-]{86}={0,2}`), // Yandex access token
-		v([]string{"pk.", "sk."}, `[ps]k\.[a-zA-Z0-9]{60}\.[a-zA-Z0-9]{22}`), // Mapbox
-		v([]string{"aaaaaaaaaaaaaaaaaaaaaa"}, `A{22}[a-zA-Z0-9%]{80,100}`), // Twitter bearer token
-		v([]string{"xoxa-", "xoxr-", "xoxo-", "xoxs-", "xoxb-"}, `xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}|xox[os]-\d+-\d+-\d+-[a-fA-F\d]+|xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}`), // Slack legacy tokens
-		v([]string{"s-s4t2ud-", "s-s4t2af-"}, `s-s4t2(?:ud|af)-[a-f0-9]{64}`), // 42 intra client secret
+		v([]string{"pk.", "sk."}, `[ps]k\.[a-zA-Z0-9]{60}\.[a-zA-Z0-9]{22}`),    // Mapbox
+		v([]string{"aaaaaaaaaaaaaaaaaaaaaa"}, `A{22}[a-zA-Z0-9%]{80,100}`),      // Twitter bearer token
+		v([]string{"xoxa-", "xoxr-", "xoxo-", "xoxs-", "xoxb-"}, `xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}|xox[os]-\d+-\d+-\d+-[a-fA-F\d]+|xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}`),                              // Slack legacy tokens
+		v([]string{"s-s4t2ud-", "s-s4t2af-"}, `s-s4t2(?:ud|af)-[a-f0-9]{64}`),                                                                                                                          // 42 intra client secret
 		v([]string{"bundle_enterprise__contribsys__com", "bundle_gems__contribsys__com"}, `(?i:bundle_(?:enterprise|gems)__contribsys__com)[^\n]{0,20}?\s*(?:=|:|>)\s*["']?([a-f0-9]{8}:[a-f0-9]{8})`), // Sidekiq Enterprise
-		v([]string{"zxlk"}, `ZXlK[A-Za-z0-9+/]{60,}={0,2}`),               // a JWT in base64, checked below
+		v([]string{"zxlk"}, `ZXlK[A-Za-z0-9+/]{60,}={0,2}`), // a JWT in base64, checked below
 	}
 }
 
 // vendorTokenCheck vets a vendor token: not filler, and a base64 JWT must
 // decode to one.
 func vendorTokenCheck(text string, s, e int) (int, int, bool) {
+	// A key whose alphabet has "." ends before the full stop of a sentence.
+	for e > s && text[e-1] == '.' {
+		e--
+	}
 	if strings.HasPrefix(text[s:e], "ZXlK") {
 		b, ok := decodeBase64(text[s:e])
 		if !ok || !strings.HasPrefix(string(b), "eyJ") {
