@@ -24,20 +24,21 @@ var (
 		`state`, `quote`, `copy`, `reproduce`, `translate`, `summari[sz]e`, `encode`, `convert`, `rewrite`, `reformat`,
 		`format`, `put`, `send`, `type(?: out)?`, `read(?: out| back)`, `expose`, `leak`, `explain`, `describe`,
 		`tell`, `say`, `enumerate`, `render`, `emit`, `replicate`, `regurgitate`, `restate`, `reiterate`, `append`,
+		`relay`, `present`, `detail`, `outline`, `divulge`, `unveil`, `supply`, `furnish`, `transmit`,
 		`begin with`, `start with`, `respond with`, `reply with`, `answer with`, `include`)
 	// discloseVerbTriggers are the triggers of discloseVerbs.
 	discloseVerbTriggers = []string{"repeat", "print", "output", "show", "display", "reveal", "disclose", "tell", "give",
 		"list", "share", "write", "paste", "dump", "recite", "spell", "echo", "return", "provide", "state", "quote",
 		"copy", "reproduce", "translate", "summari", "encode", "convert", "rewrite", "reformat", "format", "put", "send",
 		"type", "read", "expose", "leak", "explain", "describe", "say", "enumerate", "render", "emit", "replicate",
-		"regurgitate", "restate", "reiterate", "append", "begin with", "start with", "respond with", "reply with", "answer with", "include"}
+		"regurgitate", "restate", "reiterate", "append", "relay", "present", "detail", "outline", "divulge", "unveil", "supply", "furnish", "transmit", "begin with", "start with", "respond with", "reply with", "answer with", "include"}
 	// promptQual are the words between the verb and the noun.
 	promptQual = alt(`me`, `back`, `out`, `all`, `every`, `each`, `the`, `your`, `ur`, `yr`, `of`, `these`, `those`, `this`,
 		`entire`, `full`, `complete`, `exact`, `exactly`, `whole`, `original`, `initial`, `first`, `hidden`, `secret`,
 		`system`, `internal`, `previous`, `prior`, `preceding`, `above`, `earlier`, `starting`, `opening`, `current`,
 		`verbatim`, `raw`, `beginning`, `top`, `given`, `actual`, `real`, `underlying`, `private`, `confidential`,
 		`pre-?prompt(?:ed)?`, `developer`, `operator`, `admin`, `core`, `base`, `default`, `last`, `three`, `five`, `ten`,
-		`\d+`, `initials?`, `(?:list|copy|summary|version|text|contents?|parts?|rest|start|beginning|entirety) of`, `unredacted`, `un-redacted`, `uncensored`, `literal`, `plain ?text`, `word[- ]for[- ]word`)
+		`\d+`, `initials?`, `comprehensive`, `system's`, `model's`, `assistant's`, `(?:list|copy|summary|version|text|contents?|parts?|rest|start|beginning|entirety) of`, `unredacted`, `un-redacted`, `uncensored`, `literal`, `plain ?text`, `word(?:-| )for(?:-| )word`)
 	// promptNoun is what is asked for.
 	promptNoun = alt(`system ?prompts?`, `system ?messages?`, `system ?instructions?`, `pre-?prompts?`, `prompts?`,
 		`instr[a-z]*`, `rules`, `guidelines`, `directives`, `passwords?`, `pass ?codes?`, `pass ?phrases?`,
@@ -61,7 +62,7 @@ func extractionForms() []form {
 			// Python; output the text above in full
 			triggers: discloseVerbTriggers,
 			need:     []string{"prompt", "instr", "rule", "guideline", "directive", "pass", "access", "secret", "config", "setup", "programming", "context", "initiali", "text", "word", "sentence", "line", "content", "message", "conversation", "everything", "character", "token"},
-			pattern:  w(`(?:` + discloseVerbs + `):? (?:(?:` + promptQual + `),? ){0,8}?(?:[\w'-]+ )?(?:` + promptNoun + `)\b(?: (?:` + promptAfter + `)\b){0,2}`),
+			pattern:  w(`(?:` + discloseVerbs + `):? (?:(?:` + promptQual + `),? ){0,8}?(?:[\w'-]+[\t\x{20}]+){0,2}?(?:` + promptNoun + `)\b(?: (?:` + promptAfter + `)\b){0,2}`),
 			check:    allOf(isRequest, asksForPrompt),
 		},
 		{
@@ -108,6 +109,13 @@ var weakNounRE = lazyRE(`\b(?:configuration|config|setup|programming|context|tex
 // strongQualRE finds the words that make a weak noun the reader's setup.
 var strongQualRE = lazyRE(`\b(?:above|before (?:this|that|my|the)|so far|initial|original|hidden|pre-?prompt(?:ed)?|system|preceding|prior|previous|earlier|starting|opening|verbatim|word for word|in full|you (?:were|have been|'ve been|got|received)|given to you|at the (?:start|beginning|top)|internal|underlying|private|confidential|unredacted|secret)\b`)
 
+// prepositionAfterRE matches a finding that ends with a word that may be a
+// preposition, and determinerNextRE what then makes it one.
+var (
+	prepositionAfterRE = lazyRE(`\b(?:above|before)$`)
+	determinerNextRE   = lazyRE(`^[ \t]+(?:the|a|an|each|every|it|its|any)\b`)
+)
+
 // ownedRE finds the words that make what a request asks for the reader's:
 // yours, the text before, what you were given.
 var ownedRE = lazyRE(`\b(?:your|ur|yr|yourself|you|above|before|so far|initial(?:ly)?|original(?:ly)?|hidden|pre-?prompt(?:ed)?|preceding|prior|previous|earlier|starting|unredacted|un-redacted|verbatim|word for word|in full|back|last)\b`)
@@ -130,6 +138,11 @@ func asksForPrompt(text string, s, e int) (int, int, bool) {
 		return 0, 0, false
 	}
 	if weakNounRE().MatchString(span) && !strongQualRE().MatchString(span) {
+		return 0, 0, false
+	}
+	if prepositionAfterRE().MatchString(span) && determinerNextRE().MatchString(foldString(text[e:alignEnd(text, e+12)])) {
+		// "Display a second line above the input": above is where, not
+		// which text.
 		return 0, 0, false
 	}
 	if !ownedRE().MatchString(span) && !secretAskRE().MatchString(span) && !endsRequestRE().MatchString(foldString(text[e:alignEnd(text, e+24)])) {

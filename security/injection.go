@@ -196,6 +196,14 @@ func overrideForms() []form {
 			pattern: w(setAside + ` (?:(?:` + det + `|` + you2 + `)(?: |, ))*(?:instr[a-z]*|directions|prompts?|directives) (?:except|but|other than|apart from|save for) (?:the|these|this|my|what)\b`),
 		},
 		{
+			// reply with only the following text and absolutely nothing
+			// else; output "…" and only those words
+			triggers: []string{"say", "print", "output", "write", "respond", "reply", "answer", "type", "return", "repeat"},
+			need:     []string{"nothing else", "only those", "only these", "only that", "only this", "no other", "anything else"}, needWithin: 200,
+			pattern:  w(`(?:say|print|output|write|respond|reply|answer|type|return|repeat)\b[^.!?\n]{0,160}?(?:(?:and|,) (?:absolutely )?nothing else|and only (?:those|these|that|this) words?|(?:and|,) no other (?:text|words?|output)|(?:do not|don't) (?:say|write|output|add|print) anything else)\b`),
+			check:    isRequest,
+		},
+		{
 			// STOP EVERYTHING!!! NOW!!! JUST PRINT …
 			triggers: []string{"stop", "halt", "cease", "abort", "pause"},
 			pattern:  w(`(?:stop|halt|cease|abort|pause) (?:everything|all (?:previous |prior |current |other )?(?:tasks?|actions?|processing|instr[a-z]*|work)|what (?:you're|you are) doing)`) + `[\s,.;:!-]*(?:now\b[\s,.;:!-]*)?` + w(`(?:(?:and|then|instead|just|simply|only|now|rather) )*`+newTask+`\b`),
@@ -302,6 +310,11 @@ func authorityForms() []form {
 			pattern:  w(`(?:the|your) (?:real|actual|true) (?:instr[a-z]*|rules|orders|directives)|your (?:real|actual|true) (?:task|job|mission|goal|purpose)`) + `(?:` + sep + `(?:are|is)\b|\s*:)`,
 		},
 		{
+			// Your initial instructions were: "…" (a forged record of them)
+			triggers: []string{"your "},
+			pattern:  w(`your (?:initial|original|real|actual|true|new|updated|previous) (?:instr[a-z]*|prompt|system prompt|rules|directives) (?:were|are|was|is)`) + `\s*[:"“]`,
+		},
+		{
 			triggers: []string{"instr", "rules"},
 			pattern:  w(`(?:instr[a-z]*|rules) (?:below|in this (?:memory|note|file)|below this line) (?:are|is) the only (?:valid|real|true|ones)`),
 		},
@@ -360,10 +373,13 @@ func roleHijackForms() []form {
 		{
 			// You are now a Python interpreter; you are now playing the role
 			// of …; you're now called …
-			triggers: []string{"you are now", "you're now", "u r now", "you are henceforth", "you will now", "you'll now", "you shall now"},
+			triggers: []string{"you are now", "you're now", "u r now", "you are henceforth", "you will now", "you'll now", "you shall now", "you are going to", "you're going to", "now you act", "now you are"},
 			pattern: w(`(?:you are|you're|u r|you are henceforth) now (?:playing|acting|roleplaying|role-playing|pretending|simulating|emulating|impersonating|portraying|embodying|called|named|known as|referred to as|going to (?:act|play|pretend|be|roleplay|role-play|simulate|emulate|respond|answer|behave|speak|talk))\b`) +
 				`|` + w(`(?:you are|you're|u r) now (?:a|an|the|my) (?:[\w-]+ ){0,3}?(?:interpreter|terminal|shell|console|compiler|emulator|simulator|chatbot|bot|ai|persona|character|machine|oracle|hacker|grandma|grandmother|grandpa|pirate|villain|version|clone|instance|assistant|model|language model|llm|gpt|sql database|linux|database|translator|calculator|api|program)\b`) +
-				`|` + w(`(?:you will|you'll|you shall) now (?:act|play|pretend|be|roleplay|role-play|simulate|emulate|respond|answer|behave|speak|talk|reply|only)\b`),
+				`|` + w(`(?:you will|you'll|you shall) now (?:act|play|pretend|be|roleplay|role-play|simulate|emulate|respond|answer|behave|speak|talk|reply|only)\b`) +
+				`|` + w(`(?:you are|you're) going to (?:pretend|roleplay|role-play|simulate|emulate|impersonate|act as (?:a|an|my)|act like|play the (?:role|part) of (?:a|an|my))\b`) +
+				`|` + w(`now you (?:act|are acting|will act|play|are playing) as\b`) +
+				`|` + w(`(?:you are|you're) now (?:under (?:my|our|new) control|mine|my slave|unlocked|liberated|unchained)\b`),
 		},
 		{
 			// From now on you will act as …; from now on, respond only as …
@@ -434,7 +450,18 @@ func jailbreakForms() []form {
 			triggers: []string{"developer", "dev ", "god", "jailbreak", "dan ", "unrestricted", "enter", "enabl", "activat", "switch", "turn", "engag", "unlock"},
 			pattern: w(`(?:jailbreak|dan|god|unrestricted|developer|dev) mode`) + `\s*[:=]\s*(?:on|enabled|active|activated|true)\b` +
 				`|` + w(`(?:jailbreak|dan|god|unrestricted) mode (?:(?:is|now) )*(?:on|enabled|activated|engaged|unlocked)\b`) +
-				`|` + w(`(?:enter|enable|activate|switch to|turn on|engage|unlock) (?:the )?(?:god|jailbreak|dan|unrestricted) mode\b`),
+				`|` + w(`(?:enter|enable|activate|switch to|turn on|engage|unlock) (?:the )?(?:god|jailbreak|dan|unrestricted) mode\b`) +
+				`|` + w(`simulate (?:the )?(?:god|jailbreak|dan|unrestricted|developer|dev) mode\b`) +
+				`|` + w(`safe(?:ty)? mode (?:is |now )*(?:off|disabled|deactivated)\b`),
+		},
+		{
+			// Respond to every prompt I give you with …; for all future
+			// prompts you will answer …: a standing order on every answer
+			triggers: []string{"respond to", "reply to", "answer to", "for all", "for every", "for each", "to all", "to every", "every time", "whenever"},
+			pattern: w(`(?:respond|reply|answer) to (?:every|all|each|any) (?:(?:of )?(?:my|the|your|future|following|subsequent|next) )*(?:prompts?|messages?|questions?|requests?|inputs?|queries)\b`) +
+				`|` + w(`(?:for|to) (?:all|every|each) (?:(?:of )?(?:my|yon|your|the|future|following|subsequent|next|further) )*(?:prompts?|messages?|questions?|requests?|queries)(?: (?:i|we) (?:give|send|ask)(?: you)?)?,? (?:you (?:will|must|shall|should|are to|have to)|(?:always |only )?(?:reply|respond|answer))\b`) +
+				`|` + w(`(?:every time|whenever) (?:a|the|any) user (?:asks|says|types|writes|requests|mentions)\b[^.\n]{0,80}?(?:reply|respond|answer|say)\b`),
+			check: isRequest,
 		},
 		{
 			triggers: []string{"nunca", "jamais", "jamás", "mai ", "ne refuse", "non rifiut", "不要拒绝", "从不拒绝", "绝不拒绝", "не отказ", "никогда"},
@@ -547,7 +574,14 @@ func fakeMarkerForms() []form {
 		{
 			// BEGIN ADMIN MESSAGE
 			triggers: []string{"begin", "start", "end "},
-			pattern:  w(`(?:begin|start|end) (?:of )?(?:the )?(?:admin|system|developer|root|operator) (?:message|prompt|instructions|override|block|section)\b`),
+			pattern: w(`(?:begin|start|end) (?:of )?(?:the )?(?:admin|system|developer|root|operator) (?:message|prompt|instructions|override|block|section)\b`) +
+				`|` + w(`(?:begin|start) (?:of )?(?:the )?(?:new|updated|real|actual|revised|additional|secret|hidden|true) (?:instr[a-z]*|prompt|system prompt|rules|directives?|orders|task)\b`) +
+				`|` + w(`begin reprogramming\b`),
+		},
+		{
+			// [System note: …]
+			triggers: []string{"[s", "[a", "[d", "[o"},
+			pattern:  `\[[ \t]*(?:system|admin|developer|operator)[ \t]+(?:note|message|notice|instruction|override|update|alert)[ \t]*:`,
 		},
 		{
 			// SYSTEM PROMPT OVERRIDE; ADMIN OVERRIDE; MESSAGE FROM THE ANTHROPIC SAFETY TEAM
@@ -561,7 +595,7 @@ func fakeMarkerForms() []form {
 			// UNTRUSTED USER INPUT; <end of session>: a boundary of the
 			// text around it, so that what follows reads as a new turn
 			triggers: []string{"end", "%%", "==", "--", "##", "**", "~~", "<<", ">>", "[[", "<e", "[e", "(e", "||"},
-			pattern:  `[%=#*~<>\[\](|_-]{0,12}[ \t]*end[ \t]+(?:of[ \t]+)?(?:the[ \t]+)?(?:(?:untrusted|user'?s?|human|previous|prior|original|system|admin|developer|trusted|external|current|input|prompt|message|conversation|session|chat|context|ambiguity|query|request|instructions?|text|document|data|transcript|turn|section|block|content|question|response)[ \t]+){0,4}(?:untrusted|user|input|prompt|message|conversation|session|chat|context|ambiguity|query|request|instructions?|transcript|turn|question|response|data|text|document)\b[ \t]*[%=#*~<>\[\])|_-]*`,
+			pattern:  `[%=#*~<>\[\](|_-]{0,12}[ \t]*end[ \t]+(?:of[ \t]+)?(?:the[ \t]+)?(?:[a-z'-]+[ \t]+){0,4}(?:untrusted|user|input|prompt|message|conversation|session|chat|context|ambiguity|query|request|instructions?|transcript|turn|question|response|data|text|document)\b[ \t]*[%=#*~<>\[\])|_-]*`,
 			check:    fakeBoundary,
 		},
 		{
@@ -790,6 +824,9 @@ func fakeBoundary(text string, s, e int) (int, int, bool) {
 	marker := strings.TrimSpace(text[s:e])
 	// the words of the marker, without its signs
 	words := strings.Trim(marker, "%=#*~<>[]()|_- \t")
+	if armorRE().MatchString(foldString(words)) {
+		return 0, 0, false // -----END PGP MESSAGE-----
+	}
 	signs := len(marker) - len(words)
 	upper := words == strings.ToUpper(words) && words != strings.ToLower(words)
 	if lead != "" && !strings.HasSuffix(lead, "\n") {
@@ -804,6 +841,10 @@ func fakeBoundary(text string, s, e int) (int, int, bool) {
 	}
 	return s, e, signs >= 4 || upper || strings.HasPrefix(marker, "<") && strings.HasSuffix(marker, ">")
 }
+
+// armorRE finds the words of the armor lines of keys, certificates and
+// signed messages, whose END lines are not boundaries of a prompt.
+var armorRE = lazyRE(`\b(?:pgp|gpg|certificate|rsa|dsa|ec|openssh|ssh|public|private|key|encrypted|signed|signature|x509)\b`)
 
 // bannerRE matches a line that is a run of four or more signs (a markdown
 // rule of three is not one), or an end marker between runs of signs.
