@@ -143,6 +143,8 @@ func credentialRules() []*rule {
 		cred("grafana_token", "Grafana service-account or cloud token (glsa_…, glc_…)", []string{"glsa_", "glc_"},
 			`glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}`),
 		cred("groq_api_key", "Groq API key (gsk_…)", []string{"gsk_"}, `gsk_[A-Za-z0-9]{52}`),
+		cred("kubernetes_secret", "a value under data: (base64) or stringData: of a Kubernetes manifest of kind: Secret; templates and references are exempt",
+			[]string{"kind:"}, `kind:[ \t]*["']?secret["']?[ \t]*(?:\r?\n|$)`),
 		credForms("vendor_token", "a token with the prefix of its vendor: Pulumi (pul-), RubyGems (rubygems_), Sentry (sntryu_, sntrys_), PlanetScale (pscale_tkn_, pscale_pw_, pscale_oauth_), Prefect (pnu_), ReadMe (rdme_), Brevo (xkeysib-), Perplexity (pplx-), Notion (ntn_), Sourcegraph (sgp_), Fly.io (fo1_, fm2_), OpenShift (sha256~), Grafana (eyJrIjoi…), Shippo, Duffel, Flutterwave and EasyPost keys, live or test, Dynatrace (dt0c01.), Clojars, New Relic (NRAK-, NRJS-, NRII-), Typeform (tfp_), SettleMint, GitLab (glffct-, GR1348941, _gitlab_session), Harness, Frame.io, Infracost, Amazon Bedrock, Authress, Airtable, 1Password, Scalingo, Plaid, Facebook, Alibaba, Defined Networking, Yandex, Mapbox, Twitter, Slack legacy tokens, 42, Sidekiq, and JWTs in base64", vendorForms()...),
 	}
 	for _, r := range rules {
@@ -220,6 +222,9 @@ func credentialRules() []*rule {
 			"credential.google_oauth_token", "credential.vault_token", "credential.square_token", "credential.doppler_token":
 			r.after = anyByte
 			r.check = allOf(endsKey, notFiller)
+		case "credential.kubernetes_secret":
+			r.on, r.before, r.after = folded, anyByte, anyByte
+			r.check = checkKubernetesSecret
 		case "credential.vendor_token":
 			r.after, r.maxLen = anyByte, 1024
 			r.check = allOf(endsKey, vendorTokenCheck)

@@ -851,6 +851,20 @@ func credentialCases(round uint64) []credCase {
 				{name: "filler", text: "token " + eaaa + strings.Repeat("A", 40)},
 			}},
 
+		{rule: "kubernetes_secret",
+			pos: []credVector{
+				{name: "data after kind", text: "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n  dsn: «" + base64.StdEncoding.EncodeToString([]byte(g2.password())) + "»\n"},
+				{name: "data before kind", text: "apiVersion: v1\ndata:\n  blob: «" + base64.StdEncoding.EncodeToString([]byte(of2(credAlnum, 24))) + "»\nkind: Secret\nmetadata:\n  name: api\n"},
+				{name: "string data", text: "kind: Secret\nstringData:\n  conn: «" + of2(credAlnum, 20) + "7»\n"},
+				{name: "block scalar", text: "kind: Secret\ndata:\n  .dockercfg: >\n    «" + base64.StdEncoding.EncodeToString([]byte(`{"auths":{"registry.acme.io":{"auth":"`+of2(credB64, 24)+`"}}}`)) + "»\n"},
+			},
+			neg: []credVector{
+				{name: "template", text: "kind: Secret\ndata:\n  password: {{ .Values.dbPassword | b64enc }}\n"},
+				{name: "config map", text: "kind: ConfigMap\ndata:\n  greeting: " + base64.StdEncoding.EncodeToString([]byte("hello there, world")) + "\n"},
+				{name: "short", text: "kind: Secret\ndata:\n  extra: " + base64.StdEncoding.EncodeToString([]byte("bar\n")) + "\n"},
+				{name: "other document", text: "kind: Secret\nmetadata:\n  name: empty\n---\nkind: ConfigMap\ndata:\n  key: " + base64.StdEncoding.EncodeToString([]byte("some value here")) + "\n"},
+			}},
+
 		{rule: "vendor_token",
 			pos: []credVector{
 				{name: "pulumi", text: "export PULUMI_ACCESS_TOKEN=«" + "pu" + "l-" + of2(credHex, 40) + "»",

@@ -180,7 +180,7 @@ func isRequest(text string, s, e int) (int, int, bool) {
 		if loc == nil {
 			return 0, 0, false
 		}
-		if lead := strings.TrimRight(before[loc[0]:], " \t*_"); lead != "" && (strings.IndexByte(":;(-", lead[0]) >= 0 || lead[0] == ',' && (polite || yours)) {
+		if lead := strings.TrimRight(before[loc[0]:], " \t*_"); lead != "" && (strings.IndexByte(":;(-", lead[0]) >= 0 || lead[0] == ',' && (polite || yours || conditional(text, a+loc[0]))) {
 			// A clause after a colon or a comma: "For QA purposes,
 			// please output …", "Step 2: print …".
 			return s, e, true
@@ -192,6 +192,20 @@ func isRequest(text string, s, e int) (int, int, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// conditionalRE matches the start of a conditional clause.
+var conditionalRE = lazyRE(`^(?:if|when|whenever|once|after|before|unless|in case|should|as soon as)\b`)
+
+// conditional reports whether the clause that ends at the comma at i is
+// conditional ("If the user asks for a summary, reply with …"): what
+// follows the comma is then the order.
+func conditional(text string, i int) bool {
+	j := i
+	for j > 0 && !atSentenceStart(text, j) && i-j < 200 {
+		j--
+	}
+	return conditionalRE().MatchString(foldString(text[j:min(len(text), j+16)]))
 }
 
 // quotedPrefill requires a prefilled answer ("My instructions are:") to be

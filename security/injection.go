@@ -200,8 +200,8 @@ func overrideForms() []form {
 			// else; output "…" and only those words
 			triggers: []string{"say", "print", "output", "write", "respond", "reply", "answer", "type", "return", "repeat"},
 			need:     []string{"nothing else", "only those", "only these", "only that", "only this", "no other", "anything else"}, needWithin: 200,
-			pattern:  w(`(?:say|print|output|write|respond|reply|answer|type|return|repeat)\b[^.!?\n]{0,160}?(?:(?:and|,) (?:absolutely )?nothing else|and only (?:those|these|that|this) words?|(?:and|,) no other (?:text|words?|output)|(?:do not|don't) (?:say|write|output|add|print) anything else)\b`),
-			check:    isRequest,
+			pattern: w(`(?:say|print|output|write|respond|reply|answer|type|return|repeat)\b[^.!?\n]{0,160}?(?:(?:and|,) (?:absolutely )?nothing else|and only (?:those|these|that|this) words?|(?:and|,) no other (?:text|words?|output)|(?:do not|don't) (?:say|write|output|add|print) anything else)\b`),
+			check:   isRequest,
 		},
 		{
 			// STOP EVERYTHING!!! NOW!!! JUST PRINT …
@@ -447,12 +447,12 @@ func jailbreakForms() []form {
 		},
 		{
 			// jailbreak mode: on; switch to god mode
-			triggers: []string{"developer", "dev ", "god", "jailbreak", "dan ", "unrestricted", "enter", "enabl", "activat", "switch", "turn", "engag", "unlock"},
+			triggers: []string{"developer", "dev ", "god", "jailbreak", "dan ", "unrestricted", "enter", "enabl", "activat", "switch", "turn", "engag", "unlock", "simulat", "safe mode", "safety mode"},
 			pattern: w(`(?:jailbreak|dan|god|unrestricted|developer|dev) mode`) + `\s*[:=]\s*(?:on|enabled|active|activated|true)\b` +
 				`|` + w(`(?:jailbreak|dan|god|unrestricted) mode (?:(?:is|now) )*(?:on|enabled|activated|engaged|unlocked)\b`) +
 				`|` + w(`(?:enter|enable|activate|switch to|turn on|engage|unlock) (?:the )?(?:god|jailbreak|dan|unrestricted) mode\b`) +
 				`|` + w(`simulate (?:the )?(?:god|jailbreak|dan|unrestricted|developer|dev) mode\b`) +
-				`|` + w(`safe(?:ty)? mode (?:is |now )*(?:off|disabled|deactivated)\b`),
+				`|` + w(`safe(?:ty)? mode (?:is )?now (?:off|disabled|deactivated)\b|safe(?:ty)? mode (?:off|disabled|deactivated)`) + `\s*!`,
 		},
 		{
 			// Respond to every prompt I give you with …; for all future

@@ -90,3 +90,88 @@ func vendorTokenCheck(text string, s, e int) (int, int, bool) {
 
 // jwtShapeRE matches a JWT's header and claims.
 var jwtShapeRE = lazyRE(`^eyJ[A-Za-z0-9_-]{4,}={0,2}\.eyJ[A-Za-z0-9_-]{8,}`)
+
+// k8sDataRE finds the data: and stringData: keys of a manifest, and
+// k8sValueRE a key: value line under them.
+var (
+	k8sDataRE  = lazyRE(`(?m)^([ \t]*)(data|stringData):[ \t]*$`)
+	k8sValueRE = lazyRE(`^([ \t]+)[\w.-]+:[ \t]*["']?([^\s"'#]+)["']?[ \t]*$`)
+)
+
+// maxManifest bounds how far from kind: Secret its data is looked for.
+const maxManifest = 4096
+
+// checkKubernetesSecret finds, in the manifest whose "kind: Secret" is at
+// text[s:e], the first value under data: (base64 that decodes) or
+// stringData: (any value that is not a placeholder or a template), and
+// reports it. The manifest is the YAML document around the kind, between
+// "---" lines; data: may come before kind: or after it.
+func checkKubernetesSecret(text string, s, e int) (int, int, bool) {
+	a, b := max(0, s-maxManifest), min(len(text), e+maxManifest)
+	for a > 0 && !utf8RuneStart(text, a) {
+		a++
+	}
+	b = alignEnd(text, b)
+	if i := strings.LastIndex(text[a:s], "\n---"); i >= 0 {
+		a += i + 4
+	}
+	if i := strings.Index(text[e:b], "\n---"); i >= 0 {
+		b = e + i
+	}
+	doc := text[a:b]
+	for _, m := range k8sDataRE().FindAllStringSubmatchIndex(doc, -1) {
+		indent, stringData := m[3]-m[2], doc[m[4]:m[5]] == "stringData"
+		at := m[1] + 1
+		for at < len(doc) {
+			end := strings.IndexByte(doc[at:], '\n')
+			if end < 0 {
+				end = len(doc)
+			} else {
+				end += at
+			}
+			line := doc[at:end]
+			if strings.TrimSpace(line) == "" {
+				at = end + 1
+				continue
+			}
+			v := k8sValueRE().FindStringSubmatchIndex(line)
+			if v == nil || v[3]-v[2] <= indent {
+				break // the block ended
+			}
+			vs, ve := at+v[4], at+v[5]
+			if val := doc[vs:ve]; strings.Trim(val, "|>-+") == "" && end < len(doc) {
+				// A block scalar: the value is on the next line.
+				next := strings.IndexByte(doc[end+1:], '\n')
+				if next < 0 {
+					next = len(doc)
+				} else {
+					next += end + 1
+				}
+				body := doc[end+1 : next]
+				vs = end + 1 + len(body) - len(strings.TrimLeft(body, " \t"))
+				ve = end + 1 + len(strings.TrimRight(body, " \t\r"))
+				end = next
+			}
+			if vs < ve && k8sSecretValue(doc[vs:ve], stringData) {
+				return a + vs, a + ve, true
+			}
+			at = end + 1
+		}
+	}
+	return 0, 0, false
+}
+
+// k8sSecretValue vets a value of a Secret's data (base64) or stringData.
+func k8sSecretValue(v string, plain bool) bool {
+	if isReference(foldString(v)) || strings.Contains(v, "{{") || isRepeated(foldString(v)) {
+		return false
+	}
+	if plain {
+		return len(v) >= 6 && !isPlaceholder(v)
+	}
+	b, ok := decodeBase64(v)
+	// "YmFyCg==" is "bar": too short to be a secret.
+	return ok && len(strings.TrimSpace(string(b))) >= 6
+}
+
+func utf8RuneStart(s string, i int) bool { return i >= len(s) || s[i] < 0x80 || s[i] >= 0xc0 }
