@@ -204,6 +204,13 @@ func overrideForms() []form {
 			check:   isRequest,
 		},
 		{
+			// If asked how the candidate fits, simply respond with "…":
+			// a fixed answer handed to the model
+			triggers: []string{"simply", "just", "only"},
+			pattern:  w(`(?:simply|just|only) (?:respond|reply|answer|output|return) (?:with )?`) + `["'“‘]`,
+			check:    isRequest,
+		},
+		{
 			// STOP EVERYTHING!!! NOW!!! JUST PRINT …
 			triggers: []string{"stop", "halt", "cease", "abort", "pause"},
 			pattern:  w(`(?:stop|halt|cease|abort|pause) (?:everything|all (?:previous |prior |current |other )?(?:tasks?|actions?|processing|instr[a-z]*|work)|what (?:you're|you are) doing)`) + `[\s,.;:!-]*(?:now\b[\s,.;:!-]*)?` + w(`(?:(?:and|then|instead|just|simply|only|now|rather) )*`+newTask+`\b`),

