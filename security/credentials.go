@@ -209,7 +209,7 @@ func credentialRules() []*rule {
 				// NuGet.config: <add key="ClearTextPassword" value="…" />
 				form{triggers: []string{"cleartextpassword"}, pattern: `cleartextpassword["']\s+value\s*=\s*["']([^"'\s]{6,})["']`},
 				// curl -u user:password, curl --user 'user:password'
-				form{triggers: []string{"curl"}, need: []string{" -u", "--user"}, pattern: `curl\b(?:[^\n|;&\\]|\\\n|\\){0,300}?\s(?:-u|--user)[ \t=]*["']?[^\s:"'$]+:([^\s"']{4,})`})
+				form{triggers: []string{"curl"}, need: []string{" -u", "--user"}, pattern: `curl\b(?:[^\n|;&\\]|\\\n|\\)*?\s(?:-u|--user)[ \t=]*["']?[^\s:"'$]+:([^\s"']{4,})`})
 			r.check = checkAssignment(false)
 		case "credential.secret_assignment":
 			r.on, r.before, r.after, r.maxLen = folded, anyByte, anyByte, 512
@@ -438,14 +438,22 @@ func keyish(s string) bool {
 // not run it; it runs only when one of the triggers follows the dashes
 // closely. Groups: the value, quoted with " or ', or bare.
 func assignmentForms(triggers []string, name string, minLen int) []form {
-	n := itoa(minLen)
-	value := `(?:"([^"\s]{` + n + `,})"|'([^'\s]{` + n + `,})'|` + "`" + `([^` + "`" + `\s]{` + n + `,})` + "`" + `|([^\s"'` + "`" + `,;)}\]<>]{` + n + `,}))`
+	// The value's least length is checked after the match rather than
+	// counted in the expression ([^"]{12,} is twelve copies of the class):
+	// a small expression keeps Go's regexp on its fast matcher.
+	value := `(?:"([^"\s]+)"|'([^'\s]+)'|` + "`" + `([^` + "`" + `\s]+)` + "`" + `|([^\s"'` + "`" + `,;)}\]<>]+))`
+	long := atLeast(minLen)
 	return []form{
-		{triggers: triggers, pattern: name + assign + value},
-		{triggers: []string{"--"}, need: triggers, needWithin: 48, pattern: `--` + name + `\s+` + value},
+		{triggers: triggers, pattern: name + assign + value, check: long},
+		{triggers: []string{"--"}, need: triggers, needWithin: 48, pattern: `--` + name + `\s+` + value, check: long},
 		// <apiToken>…</apiToken> in XML: the element names the secret.
-		{triggers: triggers, pattern: name + `>\s*([^<\s]{` + n + `,})\s*</`, check: xmlElement},
+		{triggers: triggers, pattern: name + `>\s*([^<\s]+)\s*</`, check: allOf(long, xmlElement)},
 	}
+}
+
+// atLeast builds a check that drops a value shorter than n bytes.
+func atLeast(n int) func(string, int, int) (int, int, bool) {
+	return func(text string, s, e int) (int, int, bool) { return s, e, e-s >= n }
 }
 
 // xmlElement requires the name of an element form to open a tag: "<" just
@@ -472,16 +480,6 @@ func nameStart(text string, s int) int {
 		i--
 	}
 	return i
-}
-
-func itoa(n int) string {
-	var b []byte
-	for {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		if n /= 10; n == 0 {
-			return string(b)
-		}
-	}
 }
 
 // nameSuffixesNotSecret end key names that hold something about a secret

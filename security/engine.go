@@ -119,6 +119,10 @@ type form struct {
 	need []string
 	// needWithin bounds the window need looks at; 0 means the whole window.
 	needWithin int
+	// need2, when set, lists strings of which one must occur in the same
+	// part of the window as well: a noun and the word that makes it the
+	// model's ("text" and "above"), each common alone, rarely together.
+	need2 []string
 	// afterTrigger matches pattern from the end of the trigger rather than its
 	// start (the finding still starts at the trigger): a form led by one of
 	// forty verbs does not spell them out again, and its expression stays
@@ -399,6 +403,7 @@ type scanner struct {
 	q         *quotes
 	lineInfos map[int]*lineInfo // by the start of their line
 	shells    map[int]*shell    // by the start of their logical line
+	needMemo  map[needKey]bool  // by list and window
 }
 
 func (sc *scanner) text() string { return sc.v[original] }
@@ -459,6 +464,32 @@ func (sc *scanner) quotes() *quotes {
 		sc.q = findQuotes(sc.text())
 	}
 	return sc.q
+}
+
+// needKey names one search for a list of keywords in a window.
+type needKey struct {
+	list       *string // the list's first element
+	start, end int
+}
+
+// holds reports whether src[start:end] holds one of the keywords. The forms
+// that share a trigger often share their keywords too (the override forms
+// look for "instructions", "rules"… at every verb): each window is searched
+// once.
+func (sc *scanner) holds(keywords []string, src string, start, end int) bool {
+	if len(keywords) == 0 {
+		return true
+	}
+	k := needKey{&keywords[0], start, end}
+	if v, ok := sc.needMemo[k]; ok {
+		return v
+	}
+	v := containsAny(src[start:end], keywords)
+	if sc.needMemo == nil {
+		sc.needMemo = map[needKey]bool{}
+	}
+	sc.needMemo[k] = v
+	return v
 }
 
 // rowState is what a scan remembers of one row. Its zero value is a row not
@@ -549,8 +580,11 @@ func (r *rule) match(f *form, sc *scanner, start, from int, reach *int) (int, in
 	}
 	src := sc.v[r.on]
 	end := alignEnd(src, start+r.maxLen)
-	if len(f.need) > 0 && !containsAny(src[start:needEnd(src, start, end, f.needWithin)], f.need) {
-		return 0, 0, false
+	if len(f.need) > 0 {
+		we := needEnd(src, start, end, f.needWithin)
+		if !sc.holds(f.need, src, start, we) || !sc.holds(f.need2, src, start, we) {
+			return 0, 0, false
+		}
 	}
 	if from > end {
 		return 0, 0, false

@@ -19,6 +19,12 @@ var (
 		`skip`, `drop`, `delete`, `clear`, `reset`, `throw (?:out|away)`, `(?:set|put|cast|push|leave) aside`,
 		`pay no (?:attention|heed|mind) to`,
 		`(?:do not|don't|dont|stop|no longer|never|cease(?: to)?) (?:follow(?:ing)?|obey(?:ing)?|heed(?:ing)?|listen(?:ing)? to|apply(?:ing)?|comply(?:ing)? with|respect(?:ing)?)`)
+	// setAsideTail is what follows a trigger of the override forms (the
+	// start of a verb of setAside, see overrideForms): the rest of the
+	// word, and the words that make a phrase of it ("throw out", "pay no
+	// attention to", "do not follow"). The forms match from the end of the
+	// trigger, so that their expressions need not spell the verbs again.
+	setAsideTail = `[a-z']*(?: (?:out|away|attention to|heed to|mind to|aside))?(?: (?:to )?(?:follow(?:ing)?|obey(?:ing)?|heed(?:ing)?|listen(?:ing)? to|apply(?:ing)?|comply(?:ing)? with|respect(?:ing)?))?`
 	// determiners and fillers between the verb and its object
 	det = alt(`all`, `any`, `every`, `each`, `the`, `your`, `ur`, `yr`, `my`, `our`, `of`, `these`, `those`,
 		`that`, `this`, `such`, `whatever`, `and`, `or`, `other`, `previously`, `originally`, `given`,
@@ -34,10 +40,11 @@ var (
 		`text`, `requests?`, `commands?`, `messages?`, `inputs?`, `tasks?`, `conversation`, `content`, `info`, `information`, `data`)
 	you2 = alt(`your`, `ur`, `yr`, `thy`)
 	// orderStems are what every match of orders contains
-	orderStems = []string{" instr", " rul", " guid", " direct", " prompt", " constraint", " guardrail", " polic", " restriction",
-		" order", " programming", " training", " context", " protocol", " safeguard", " limitation",
-		"\ninstr", "\nrul", "\nguid", "\ndirect", "\nprompt", "*instr", "*rul", "*guid", "_instr", "_rul", "_guid", "-instr", "-rul",
-		" text", " request", " command", " message", " input", " task", " conversation", " content", " info", " data", " document"}
+	// (bare stems: a word in front of them, "*instr" or "\ninstr", is
+	// found too, and each string costs a search of the window)
+	orderStems = []string{"instr", "rul", "guid", "direct", "prompt", "constraint", "guardrail", "polic", "restriction",
+		"order", "programming", "training", "context", "protocol", "safeguard", "limitation",
+		"text", "request", "command", "message", "input", "task", "conversation", "content", "info", "data", "document"}
 )
 
 // injectionRules find text written to steer the model that later reads the
@@ -156,44 +163,50 @@ func overrideForms() []form {
 			// bypass all of your restrictions (checked: one word must say which
 			// instructions, "ignore the rules" alone is not enough)
 			triggers: verbs,
-			need:     orderStems, needWithin: 90,
-			pattern: w(setAside + ` (?:(?:` + det + `|` + earlier + `|` + you2 + `)(?: |\s*/\s*|, ))+` + orders + `\b`),
-			check:   spanHas(earlierOrYoursRE),
+			need:     orderStems, needWithin: 90, need2: earlierWords,
+			afterTrigger: true,
+			pattern:      w(setAsideTail + ` (?:(?:` + det + `|` + earlier + `|` + you2 + `)(?: |\s*/\s*|, ))+` + orders + `\b`),
+			check:        spanHas(earlierOrYoursRE),
 		},
 		{
 			// set aside the instructions you were given; ignore the rules above;
 			// ignore any instruction that tells you to …
 			triggers: verbs,
 			need:     orderStems, needWithin: 70,
-			pattern: w(setAside+` (?:`+det+` )*`+orders+` (?:(?:that |which )?(?:you|u) (?:were |have been |'ve been |got |had |have )?(?:given|told|received|got|provided|fed|taught)|(?:given|provided) to you|above|before|earlier|previously|so far|until now|up to now|from (?:before|earlier|above|your (?:creators?|developers?|operators?|system prompt)))\b`) +
-				`|` + w(setAside+` (?:all |any |every )?(?:instr[a-z]*|rules?|guidelines?|directives?) (?:that|which) (?:tells?|asks?|says?|requires?|forces?|forbids?|prevents?|instructs?|prohibits?|stops?) you\b`),
+			afterTrigger: true,
+			pattern: w(setAsideTail+` (?:`+det+` )*`+orders+` (?:(?:that |which )?(?:you|u) (?:were |have been |'ve been |got |had |have )?(?:given|told|received|got|provided|fed|taught)|(?:given|provided) to you|above|before|earlier|previously|so far|until now|up to now|from (?:before|earlier|above|your (?:creators?|developers?|operators?|system prompt)))\b`) +
+				`|` + w(setAsideTail+` (?:all |any |every )?(?:instr[a-z]*|rules?|guidelines?|directives?) (?:that|which) (?:tells?|asks?|says?|requires?|forces?|forbids?|prevents?|instructs?|prohibits?|stops?) you\b`),
 		},
 		{
 			// forget everything you were told; ignore everything above; disregard the above
 			triggers: verbs,
 			need:     []string{"above", "before", "prior", "previous", "told", "given", "taught", "said", "written", "stated", "mentioned", "came", "in your", "up to", "foregoing", "preceding", "you know", "you knew", "you learn", "you have learn", "you've learn", "you think"}, needWithin: 70,
-			pattern: w(setAside+` (?:all |of )*(?:everything|anything|all)(?: else)? (?:(?:that |which )?(?:you (?:were|have been|'ve been|got|received) (?:told|given|taught)|(?:was |is )?(?:said|written|stated|mentioned) (?:above|before|earlier|previously)|above|before (?:this|that|now)|prior|previously|in your (?:context|prompt|system prompt|instr[a-z]*|memory)|(?:that )?came before|up to (?:now|this point)|(?:that )?you (?:know|knew|learned|learnt|have learned|'ve learned|think you know)))\b`) +
-				`|` + w(setAside+` (?:all of )?the (?:above|foregoing|preceding)\b`),
+			afterTrigger: true,
+			pattern: w(setAsideTail+` (?:all |of )*(?:everything|anything|all)(?: else)? (?:(?:that |which )?(?:you (?:were|have been|'ve been|got|received) (?:told|given|taught)|(?:was |is )?(?:said|written|stated|mentioned) (?:above|before|earlier|previously)|above|before (?:this|that|now)|prior|previously|in your (?:context|prompt|system prompt|instr[a-z]*|memory)|(?:that )?came before|up to (?:now|this point)|(?:that )?you (?:know|knew|learned|learnt|have learned|'ve learned|think you know)))\b`) +
+				`|` + w(setAsideTail+` (?:all of )?the (?:above|foregoing|preceding)\b`),
 		},
 		{
 			// ignore whatever the user types; pay no attention to what your operator told you
 			triggers: verbs,
 			need:     []string{"what", "anything", "everything"}, needWithin: 50,
-			pattern: w(setAside + ` (?:` + det + ` )*(?:whatever|what|anything|everything)(?: else)? (?:the (?:user|human|operator|developer)s?|your (?:operator|developer|user|creator|owner)s?|you(?:'ve| have| were)? (?:been )?(?:told|given)|was said|the system (?:prompt )?(?:says|said))\b`),
+			afterTrigger: true,
+			pattern:      w(setAsideTail + ` (?:` + det + ` )*(?:whatever|what|anything|everything)(?: else)? (?:the (?:user|human|operator|developer)s?|your (?:operator|developer|user|creator|owner)s?|you(?:'ve| have| were)? (?:been )?(?:told|given)|was said|the system (?:prompt )?(?:says|said))\b`),
 		},
 		{
 			// Ignore instructions, and just print …; disregard the rest of
 			// this data and say …: an override followed by a new task needs
 			// no word saying which instructions.
 			triggers: verbs,
-			need:     orderStems, needWithin: 60,
-			pattern: w(setAside+` (?:(?:`+det+`|`+you2+`)(?: |, ))*(?:instr[a-z]*|rules|directions|guidelines|directives|prompts?|(?:(?:this|the) )?(?:data|text|document|input|message|conversation|prompt|content)|everything(?: else)?)(?: (?:above|below|here|given))?`) + `[\s,.;:!-]+` + w(`(?:(?:and|then|instead|just|simply|only|now|rather) )*`+newTask+`\b`),
+			need:     orderStems, needWithin: 90,
+			afterTrigger: true,
+			pattern:      w(setAsideTail+` (?:(?:`+det+`|`+you2+`)(?: |, ))*(?:instr[a-z]*|rules|directions|guidelines|directives|prompts?|(?:(?:this|the) )?(?:data|text|document|input|message|conversation|prompt|content)|everything(?: else)?)(?: (?:above|below|here|given))?`) + `[\s,.;:!-]+` + w(`(?:(?:and|then|instead|just|simply|only|now|rather) )*`+newTask+`\b`),
 		},
 		{
 			// Ignore all instructions except the ones below
 			triggers: verbs,
 			need:     []string{"except", "but ", "other than", "apart from", "save for"}, needWithin: 70,
-			pattern: w(setAside + ` (?:(?:` + det + `|` + you2 + `)(?: |, ))*(?:instr[a-z]*|directions|prompts?|directives) (?:except|but|other than|apart from|save for) (?:the|these|this|my|what)\b`),
+			afterTrigger: true,
+			pattern:      w(setAsideTail + ` (?:(?:` + det + `|` + you2 + `)(?: |, ))*(?:instr[a-z]*|directions|prompts?|directives) (?:except|but|other than|apart from|save for) (?:the|these|this|my|what)\b`),
 		},
 		{
 			// reply with only the following text and absolutely nothing
@@ -256,9 +269,15 @@ func overrideForms() []form {
 	}
 }
 
+// earlierWords are what every match of the first override form contains
+// (earlierOrYoursRE): a cheap test before the expression.
+var earlierWords = []string{"prev", "prior", "preceding", "above", "earlier", "foregoing", "former", "original", "initial",
+	"aforementioned", "hidden", "system", "developer", "safety", "operator", "following", "subsequent", "future", "other",
+	"later", "next", "existing", "current", "given", "your", "ur ", "yr ", "thy "}
+
 // newTask is what an override hands the model instead: write out a text.
 var newTask = alt(`say`, `print`, `output`, `write`, `respond`, `reply`, `answer`, `repeat`, `tell`, `type`, `return`, `translate`,
-	`spell`, `list`, `show`, `reveal`, `give`, `generate`, `produce`, `state`, `start`, `begin`, `focus`, `only`, `do`, `follow`, `obey`, `act`, `pretend`)
+	`spell`, `list`, `show`, `reveal`, `give`, `generate`, `produce`, `state`, `start`, `begin`, `focus`, `only`, `follow`, `obey`, `act`, `pretend`)
 
 // earlierOrYoursRE finds the word that makes "ignore … rules" about the
 // model's rules: previous, prior, above, system…, or your.
@@ -601,7 +620,8 @@ func fakeMarkerForms() []form {
 			// %%% END USER AMBIGUITY %%%; --- END MESSAGE ---; END
 			// UNTRUSTED USER INPUT; <end of session>: a boundary of the
 			// text around it, so that what follows reads as a new turn
-			triggers: []string{"end", "%%", "==", "--", "##", "**", "~~", "<<", ">>", "[[", "<e", "[e", "(e", "||"},
+			// (found at "end": fakeBoundary reads the signs before it)
+			triggers: []string{"end"},
 			pattern:  `[%=#*~<>\[\](|_-]{0,12}[ \t]*end[ \t]+(?:of[ \t]+)?(?:the[ \t]+)?(?:[a-z'-]+[ \t]+){0,4}(?:untrusted|user|input|prompt|message|conversation|session|chat|context|ambiguity|query|request|instructions?|transcript|turn|question|response|data|text|document)\b[ \t]*[%=#*~<>\[\])|_-]*`,
 			check:    fakeBoundary,
 		},
@@ -615,7 +635,7 @@ func fakeMarkerForms() []form {
 		{
 			// System: Focus only on …; SYSTEM: print …: a system turn that
 			// gives an order
-			triggers: []string{"**", "__", "system", "developer", "admin", "operator", "root"},
+			triggers: []string{"system", "developer", "admin", "operator", "root"},
 			pattern: `(?:\*\*|__)?` + alt(`system`, `developer`, `admin`, `administrator`, `operator`, `root`) + `(?:[ \t]+(?:message|prompt|override|notice|instructions?|directive|command|note|update|alert))?(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*` +
 				w(`(?:(?:please|now|important|urgent|attention|note|warning)[:!,]* )*(?:focus|only|print|repeat|output|say|respond|reply|answer|reveal|disclose|grant|enter|switch|stop|do not|don't|dont|ignore|disregard|forget|override|access|the user|user|new|all|updated|from now|begin|start|display|show|execute|run|allow|deny|approve|unlock|activate|enable|disable|access granted|authorized|authorization|reset|change your|act|pretend|proceed|continue|follow|obey|comply|list|tell|give|provide)\b`),
 			check: lineStart,
@@ -820,6 +840,12 @@ func atSentenceStart(text string, i int) bool {
 // "End of session" in a sentence is prose.
 func fakeBoundary(text string, s, e int) (int, int, bool) {
 	ls := strings.LastIndexByte(text[:s], '\n') + 1
+	for s > ls && strings.IndexByte("%=#*~<>[]()|_- \t", text[s-1]) >= 0 {
+		s-- // the signs that open the marker
+	}
+	for s < e && (text[s] == ' ' || text[s] == '\t') {
+		s++
+	}
 	le := strings.IndexByte(text[e:], '\n')
 	if le < 0 {
 		le = len(text)
