@@ -14,10 +14,13 @@ import (
 // shopify_token, mailgun_api_key, discord_webhook_url, telegram_bot_token,
 // heroku_api_key, square_token, atlassian_api_token, linear_api_key,
 // doppler_token, vault_token, cloudflare_api_token, age_secret_key,
-// postman_api_key, databricks_token, grafana_token and groq_api_key. The
-// routable GitLab tokens (glpat-….01.…) follow the shape GitLab publishes in
-// its own secret-detection rules. The assignment, header, URL and private-key
-// rules, and every check, are cortex's.
+// postman_api_key, databricks_token, grafana_token, groq_api_key, the
+// prefixes of vendor_token (vendors.go) and the manifests of
+// kubernetes_secret; the assignment operators (Make's ?= and ::=, PHP's .=,
+// a quoted name and a comma) follow gitleaks' generic rule. The routable
+// GitLab tokens (glpat-….01.…) follow the shape GitLab publishes in its own
+// secret-detection rules. The assignment, header, URL and private-key rules,
+// and every check, are cortex's.
 
 // cred builds a credential rule matched against the original text, bounded by
 // non-alphanumeric bytes. Its check drops filler typed in the key's shape

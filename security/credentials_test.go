@@ -497,7 +497,7 @@ func credentialCases(round uint64) []credCase {
 				{name: "filler", text: "key=" + aiza + "Sy" + strings.Repeat("X", 33)},
 				{name: "placeholder", text: "key=" + aiza + "Sy...YOUR_KEY"},
 				{name: "firebase example", text: "<string name=\"google_api_key\">" + aiza + "SyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs</string>"},
-				{name: "typed runs", text: "key=" + aiza + "Syabcdefghijklmnopqrstuvwxyz1234567"},
+				{name: "documented sequence", text: "key=" + aiza + "Syabcdefghijklmnopqrstuvwxyz1234567"},
 			}},
 
 		{rule: "google_oauth_client_secret",

@@ -220,7 +220,7 @@ func entropyAtLeast(min float64) func(string, int, int) (int, int, bool) {
 // byte, even in hex (32 random hex digits score about 3.7).
 func isFiller(v string) bool {
 	return entropy(v) < 3.0 || strings.Contains(v, "xxxxx") || strings.Contains(v, "XXXXX") ||
-		strings.Contains(foldString(v), "example") || mostlyRuns(v)
+		strings.Contains(foldString(v), "example")
 }
 
 // mostlyRuns reports a value typed along the keyboard in stretches
