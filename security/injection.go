@@ -13,15 +13,9 @@ func alt(xs ...string) string { return `(?:` + strings.Join(xs, `|`) + `)` }
 // case, digits read as letters). Stems rather than words, so that suffixes and
 // the typos of a hurried attacker ("ignroe", "previus", "instructoins") match.
 var (
-	// verbs that set instructions aside
-	setAside = alt(`ign[a-z]*`, `disregard[a-z]*`, `forg[eo]t[a-z]*`, `bypass[a-z]*`, `overrid[a-z]*`,
-		`neglect`, `discard`, `dismiss`, `abandon`, `omit`, `overlook`, `erase`, `wipe`, `scrap`, `ditch`,
-		`skip`, `drop`, `delete`, `clear`, `reset`, `throw (?:out|away)`, `(?:set|put|cast|push|leave) aside`,
-		`pay no (?:attention|heed|mind) to`,
-		`(?:do not|don't|dont|stop|no longer|never|cease(?: to)?) (?:follow(?:ing)?|obey(?:ing)?|heed(?:ing)?|listen(?:ing)? to|apply(?:ing)?|comply(?:ing)? with|respect(?:ing)?)`)
 	// setAsideTail is what follows a trigger of the override forms (the
-	// start of a verb of setAside, see overrideForms): the rest of the
-	// word, and the words that make a phrase of it ("throw out", "pay no
+	// start of a verb that sets instructions aside: ign…, disregard,
+	// forg…, do not, pay no…; see overrideForms): the rest of the word, and the words that make a phrase of it ("throw out", "pay no
 	// attention to", "do not follow"). The forms match from the end of the
 	// trigger, so that their expressions need not spell the verbs again.
 	setAsideTail = `[a-z']*(?: (?:out|away|attention to|heed to|mind to|aside))?(?: (?:to )?(?:follow(?:ing)?|obey(?:ing)?|heed(?:ing)?|listen(?:ing)? to|apply(?:ing)?|comply(?:ing)? with|respect(?:ing)?))?`
