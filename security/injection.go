@@ -15,7 +15,8 @@ func alt(xs ...string) string { return `(?:` + strings.Join(xs, `|`) + `)` }
 var (
 	// setAsideTail is what follows a trigger of the override forms (the
 	// start of a verb that sets instructions aside: ign…, disregard,
-	// forg…, do not, pay no…; see overrideForms): the rest of the word, and the words that make a phrase of it ("throw out", "pay no
+	// forg…, do not, pay no…; see overrideForms): the rest of the word,
+	// and the words that make a phrase of it ("throw out", "pay no
 	// attention to", "do not follow"). The forms match from the end of the
 	// trigger, so that their expressions need not spell the verbs again.
 	setAsideTail = `[a-z']*(?: (?:out|away|attention to|heed to|mind to|aside))?(?: (?:to )?(?:follow(?:ing)?|obey(?:ing)?|heed(?:ing)?|listen(?:ing)? to|apply(?:ing)?|comply(?:ing)? with|respect(?:ing)?))?`
