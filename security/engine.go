@@ -557,7 +557,7 @@ func scan(text string, keep func(*rule) bool) []Finding {
 				continue
 			}
 			st.prev = [2]int{s, e}
-			if r.category == CategoryInjection && question(sc, s) {
+			if r.category == CategoryInjection && (question(sc, s) || reported(sc.text(), s)) {
 				continue
 			}
 			if (r.category == CategoryInjection || r.category == CategoryExfiltration) && sc.mention(s, e) {

@@ -79,7 +79,7 @@ func extractionForms() []form {
 			// the noun, are checked after the match (qualsOnly,
 			// withPromptAfter): a small expression runs on Go's fast
 			// matcher, a large one on its slow one.
-			pattern: `[a-z]*` + w(`(?: (?:me|out|down|back))?:? `) + `(?:[\w'-]+,?[\t\x{20}]+){0,10}?` + w(`(?:`+promptNoun+`)\b`),
+			pattern: `(?:ze|se)?` + w(`(?: (?:me|out|down|back))?:? `) + `(?:[\w'-]+,?[\t\x{20}]+){0,10}?` + w(`(?:`+promptNoun+`)\b`),
 			check:   allOf(qualsOnly, withPromptAfter, isRequest, asksForPrompt),
 		},
 		{
