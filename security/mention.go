@@ -411,7 +411,7 @@ func question(sc *scanner, s int) bool {
 // moderation prompt that lists "it asks you to forget about your rules"
 // describes one. "The user asks you to …" is not reported speech here: an
 // injected note speaks as the user.
-var reportedRE = lazyRE(`\b(?:it|they|he|she|this|that|which|who|attackers?|someone|somebody|the (?:input|prompt|message|text|request|attacker|attack|payload|document|page|email|e-mail)s?)[\s*_]+(?:asks?|asked|asking|tries|tried|trying|attempts?|attempted|attempting|wants|wanted|tells?|told|telling|instructs?|instructed|requests?|requested|urges?|urged|would (?:ask|tell|want))[\s*_]+(?:you|the (?:model|assistant|ai|bot|agent|llm)|the [\w-]+ (?:model|assistant|bot|agent))?[\s*_]*to[\s*_]+$`)
+var reportedRE = lazyRE(`\b(?:it|they|he|she|this|that|which|who|attackers?|someone|somebody|the (?:input|prompt|message|text|request|attacker|attack|payload|document|page|email|e-mail)s?)[\s*_]+(?:asks?|asked|asking|try|tries|tried|trying|attempts?|attempted|attempting|wants?|wanted|tells?|told|telling|instructs?|instructed|requests?|requested|urges?|urged|would (?:ask|tell|want))[\s*_]+(?:you|the (?:model|assistant|ai|bot|agent|llm)|the [\w-]+ (?:model|assistant|bot|agent))?[\s*_]*to[\s*_]+$`)
 
 // reported reports whether the instruction at s is reported rather than
 // given (see reportedRE).
