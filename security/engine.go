@@ -403,7 +403,8 @@ type scanner struct {
 	q         *quotes
 	lineInfos map[int]*lineInfo // by the start of their line
 	shells    map[int]*shell    // by the start of their logical line
-	needMemo  map[needKey]bool  // by list and window
+	needMemo  [8]needResult     // the last searches for keywords
+	needNext  int
 }
 
 func (sc *scanner) text() string { return sc.v[original] }
@@ -481,15 +482,23 @@ func (sc *scanner) holds(keywords []string, src string, start, end int) bool {
 		return true
 	}
 	k := needKey{&keywords[0], start, end}
-	if v, ok := sc.needMemo[k]; ok {
-		return v
+	for i := range sc.needMemo {
+		if sc.needMemo[i].key == k {
+			return sc.needMemo[i].holds
+		}
 	}
 	v := containsAny(src[start:end], keywords)
-	if sc.needMemo == nil {
-		sc.needMemo = map[needKey]bool{}
-	}
-	sc.needMemo[k] = v
+	// The forms of one trigger are tried together: the last few searches
+	// are all a memo needs to keep.
+	sc.needMemo[sc.needNext%len(sc.needMemo)] = needResult{k, v}
+	sc.needNext++
 	return v
+}
+
+// needResult is a remembered search for keywords.
+type needResult struct {
+	key   needKey
+	holds bool
 }
 
 // rowState is what a scan remembers of one row. Its zero value is a row not

@@ -167,7 +167,7 @@ func overrideForms() []form {
 			// set aside the instructions you were given; ignore the rules above;
 			// ignore any instruction that tells you to …
 			triggers: verbs,
-			need:     orderStems, needWithin: 70,
+			need:     orderStems, needWithin: 90,
 			afterTrigger: true,
 			pattern: w(setAsideTail+` (?:`+det+` )*`+orders+` (?:(?:that |which )?(?:you|u) (?:were |have been |'ve been |got |had |have )?(?:given|told|received|got|provided|fed|taught)|(?:given|provided) to you|above|before|earlier|previously|so far|until now|up to now|from (?:before|earlier|above|your (?:creators?|developers?|operators?|system prompt)))\b`) +
 				`|` + w(setAsideTail+` (?:all |any |every )?(?:instr[a-z]*|rules?|guidelines?|directives?) (?:that|which) (?:tells?|asks?|says?|requires?|forces?|forbids?|prevents?|instructs?|prohibits?|stops?) you\b`),
