@@ -103,7 +103,10 @@ func extractionForms() []form {
 			triggers: []string{"what", "which"},
 			pattern: w(`(?:what|which)(?: are| were| is| was|'s|'re) (?:(?:all|exactly|the|your|ur) )*(?:(?:initial|original|first|full|exact|complete|hidden|secret|system|starting|underlying|real|actual|current|given|previous|prior|preceding) )*(?:system ?prompt|prompt|instr[a-z]*|rules|guidelines|directives|passwords?|pass ?codes?|access ?codes?|secret (?:codes?|words?|phrases?|keys?|passwords?)|system messages?)\b`) +
 				`|` + w(`what (?:were|have) you (?:been )?(?:told|given|instructed|programmed)\b(?: (?:to|before|at|by|in|initially|originally|earlier))?`) +
-				`|` + w(`what (?:are|were) you (?:not )?(?:supposed|allowed|instructed|told|programmed) (?:not )?to (?:say|tell|reveal|disclose|share)`),
+				`|` + w(`what (?:are|were) you (?:not )?(?:supposed|allowed|instructed|told|programmed) (?:not )?to (?:say|tell|reveal|disclose|share)`) +
+				`|` + w(`what (?:was|is|were|has been) (?:written|said|stated|typed|included|mentioned|given|provided) (?:before (?:this|that|my)|earlier|previously|at the (?:start|beginning|top))\b`) +
+				`|` + w(`what (?:was|is|were|has been) (?:written|said|stated|typed|included|mentioned|given|provided) `) + aboveNoun +
+				`|` + w(`what (?:does|did|do) (?:the|your) (?:system prompt|prompt|instr[a-z]*|rules|text above|message above) (?:above )?(?:say|tell you|contain)\b`),
 			check: asksForPrompt,
 		},
 		{

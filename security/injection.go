@@ -219,6 +219,20 @@ func overrideForms() []form {
 			check:    isRequest,
 		},
 		{
+			// Instead of saying "Access denied", say "…": one answer swapped
+			// for another
+			triggers: []string{"instead of"},
+			pattern:  w(`instead of (?:saying|printing|outputting|writing|responding with|replying with|answering with|returning) `) + `["'“‘][^"'”’\n]{1,80}["'”’][\s,;:]*` + w(`(?:(?:just|simply|only|now|please) )*(?:say|print|output|write|respond with|reply with|answer with|return)\b`),
+			check:    isRequest,
+		},
+		{
+			// (say, reply: words for the model; "print X instead of Y" is
+			// how a program is described)
+			triggers: []string{"say", "respond with", "reply with", "answer with"},
+			pattern:  w(`(?:say|respond with|reply with|answer with) `) + `["'“‘][^"'”’\n]{1,80}["'”’]` + w(` instead of\b`),
+			check:    isRequest,
+		},
+		{
 			// STOP EVERYTHING!!! NOW!!! JUST PRINT …
 			triggers: []string{"stop", "halt", "cease", "abort", "pause"},
 			pattern:  w(`(?:stop|halt|cease|abort|pause) (?:everything|all (?:previous |prior |current |other )?(?:tasks?|actions?|processing|instr[a-z]*|work)|what (?:you're|you are) doing)`) + `[\s,.;:!-]*(?:now\b[\s,.;:!-]*)?` + w(`(?:(?:and|then|instead|just|simply|only|now|rather) )*`+newTask+`\b`),
