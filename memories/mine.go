@@ -40,6 +40,9 @@ type MineRequest struct {
 	Notes []MinedNote
 	// DryRun decides every outcome and writes nothing.
 	DryRun bool
+	// Op is the audit-log operation of the notes created: OpMine when
+	// empty (normalize gives OpNormalize).
+	Op string
 }
 
 // The outcomes of a mined note.
@@ -153,8 +156,12 @@ func (s *Service) Mine(ctx context.Context, req MineRequest) (*MineResult, error
 			compare[i] = n.Memory.Body
 		}
 	}
+	op := req.Op
+	if op == "" {
+		op = OpMine
+	}
 	write := func(snap Snapshot, tx Tx) error {
-		return s.mine(ctx, snap, tx, notes, compare, res)
+		return s.mine(ctx, snap, tx, notes, compare, op, res)
 	}
 	var err error
 	if req.DryRun {
@@ -177,7 +184,7 @@ func (s *Service) Mine(ctx context.Context, req MineRequest) (*MineResult, error
 	return res, nil
 }
 
-func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memory, compare []string, res *MineResult) error {
+func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memory, compare []string, op string, res *MineResult) error {
 	stamp := s.stamper()           // a mined note is dated by its transcript, not its events
 	renames := map[string]string{} // note name → the name links go to instead
 	current := make([]*Memory, len(notes))
@@ -286,7 +293,7 @@ func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memor
 		return err
 	}
 	for _, m := range created {
-		tx.Record(Event{Time: stamp(), Op: OpMine, ID: m.ID, Path: m.Path, Title: m.Title})
+		tx.Record(Event{Time: stamp(), Op: op, ID: m.ID, Path: m.Path, Title: m.Title})
 	}
 	return nil
 }
