@@ -3,6 +3,7 @@ package normalize
 import (
 	"bytes"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -69,7 +70,9 @@ const (
 var meetingMD = goldmark.New(goldmark.WithExtensions(extension.TaskList))
 
 // ParseMeeting reads meeting notes (markdown, with or without frontmatter)
-// with goldmark's parser:
+// with goldmark's parser. The title is the title property, else the first
+// level-1 heading, else the first line; the date the date property, else a
+// date in the title. Then:
 //
 //   - a task list item ("- [ ] …", "- [x] …") anywhere is an action item;
 //   - under a heading such as "Action items", "Actions", "To do", "Next
@@ -127,7 +130,11 @@ type meetingParser struct {
 	src []byte
 	// lineBase is how many lines of the notes come before src (the
 	// frontmatter's).
-	lineBase     int
+	lineBase int
+	// lineStarts are the offsets in src where lines start, made on first
+	// use.
+	lineStarts []int
+	// firstHeading is the first level-1 heading's text.
 	firstHeading string
 	// headings are the open headings' levels and sections, outermost first.
 	headings  []heading
@@ -157,7 +164,7 @@ func (p *meetingParser) walk(n ast.Node) {
 		switch b := c.(type) {
 		case *ast.Heading:
 			t := p.blockText(b)
-			if p.firstHeading == "" {
+			if p.firstHeading == "" && b.Level == 1 {
 				p.firstHeading = oneLine(t, maxItemTitle)
 			}
 			for len(p.headings) > 0 && p.headings[len(p.headings)-1].level >= b.Level {
@@ -249,7 +256,7 @@ func (p *meetingParser) paragraph(b *ast.Paragraph) {
 func (p *meetingParser) addAction(raw string, done bool, line int) {
 	raw = strings.TrimSpace(raw)
 	due, rest := findDue(raw)
-	title := oneLine(rest, maxItemTitle)
+	title := oneLine(tasksDates.ReplaceAllString(rest, " "), maxItemTitle)
 	if title == "" {
 		return
 	}
@@ -282,12 +289,26 @@ func (p *meetingParser) lineOf(n ast.Node) int {
 	if lines.Len() == 0 {
 		return 0
 	}
-	start := min(lines.At(0).Start, len(p.src))
-	return p.lineBase + bytes.Count(p.src[:start], []byte("\n")) + 1
+	if p.lineStarts == nil {
+		p.lineStarts = []int{0}
+		for i, c := range p.src {
+			if c == '\n' {
+				p.lineStarts = append(p.lineStarts, i+1)
+			}
+		}
+	}
+	start := lines.At(0).Start
+	// The last line that starts at or before start.
+	i := sort.SearchInts(p.lineStarts, start+1)
+	return p.lineBase + i
 }
 
 // taskBox is the checkbox at the start of a task list item's text.
 var taskBox = regexp.MustCompile(`^\[[ xX]\]\s*`)
+
+// tasksDates are the Obsidian Tasks dates that are not the due date — done
+// ✅, created ➕, scheduled ⏳, start 🛫 — which an action's title leaves out.
+var tasksDates = regexp.MustCompile(`\s*[✅➕⏳🛫]\x{FE0F}?\s*\d{4}-\d{2}-\d{2}`)
 
 // The labels that make a line an item wherever it is.
 var (
@@ -362,8 +383,13 @@ func findDue(item string) (due, rest string) {
 			if d == "" {
 				continue
 			}
-			rest := item[:m[0]] + " " + item[m[1]:]
-			return d, strings.TrimRight(strings.TrimSpace(rest), " ,;—–-")
+			before := strings.TrimRight(item[:m[0]], " \t,;—–-")
+			after := strings.TrimLeft(item[m[1]:], " \t")
+			rest := before
+			if before != "" && after != "" {
+				rest += " "
+			}
+			return d, strings.TrimSpace(rest + after)
 		}
 	}
 	return "", item
@@ -487,7 +513,7 @@ func splitFrontmatter(notes string) (string, *frontmatter, int) {
 // markers at its start taken off.
 func firstLine(s string) string {
 	for _, l := range strings.Split(s, "\n") {
-		l = strings.TrimLeft(strings.TrimSpace(l), "#>*-+ \t")
+		l = taskBox.ReplaceAllString(strings.TrimLeft(strings.TrimSpace(l), "#>*-+ \t"), "")
 		if t := oneLine(l, maxItemTitle); t != "" {
 			return t
 		}
