@@ -298,9 +298,14 @@ func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memor
 	return nil
 }
 
+// quotes says whether notes of type t quote the decisions they hold —
+// sessions, episodes and meetings — and so are never the memory a decision
+// repeats: a meeting's decision is not its own meeting note again.
+func quotes(t Type) bool { return t == TypeSession || t == TypeEpisode || t == TypeMeeting }
+
 // similarMemories scores the memories of m's project and general that the
-// index proposes as like m, leaving out sessions and episodes (they quote the
-// decisions they hold).
+// index proposes as like m, leaving out the notes that quote decisions
+// (quotes).
 func (s *Service) similarMemories(ctx context.Context, snap Snapshot, m *Memory, fp *dedup.Fingerprint, text string) ([]scored, error) {
 	terms := dedup.QueryTerms(m.Title, text, dedupQueryTerms)
 	if fp.Empty() || len(terms) == 0 {
@@ -314,7 +319,7 @@ func (s *Service) similarMemories(ctx context.Context, snap Snapshot, m *Memory,
 	}
 	var all []scored
 	for _, h := range hits {
-		if h.Type == TypeSession || h.Type == TypeEpisode || len(all) == dedupCandidates {
+		if quotes(h.Type) || len(all) == dedupCandidates {
 			continue
 		}
 		other, err := snap.Load(ctx, h.Path)

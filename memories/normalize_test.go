@@ -213,3 +213,24 @@ func TestKeyedID(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestMineDecisionIsNotItsMeeting: a meeting note quotes its decisions; a
+// decision is never refused as a repeat of a meeting note, only of another
+// memory (a decision), so that where it links does not depend on which notes
+// of its own meeting are written yet.
+func TestMineDecisionIsNotItsMeeting(t *testing.T) {
+	const text = "Staging moves to Postgres 17 before the December freeze."
+	meeting := &Memory{ID: "01jd0000000000000000000001", Title: "Weekly", Type: TypeMeeting, Project: "p", Source: SourceCapture,
+		Status: StatusActive, Path: "meetings/weekly-01jd0000.md", Body: "# Weekly\n\n## Decisions\n\n- " + text + "\n"}
+	f := newFake(t, meeting)
+	s, _ := newTestService(f)
+	d := &Memory{ID: "01jd0000000000000000000002", Title: text, Type: TypeDecision, Project: "p", Source: SourceCapture,
+		Status: StatusActive, Path: "meetings/weekly-01jd0000/staging-01jd0000.md", Body: text + "\n\nDecided in [[weekly-01jd0000|Weekly]].\n"}
+	res, err := s.Mine(context.Background(), MineRequest{Notes: []MinedNote{{Memory: d, Compare: text}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Items[0]; got.Outcome != MineCreated {
+		t.Errorf("the decision: %+v, want it created", got)
+	}
+}

@@ -540,3 +540,33 @@ func copyFile(t *testing.T, from, to string) string {
 	}
 	return to
 }
+
+// TestMeetingRepeatedDecision: a decision a later meeting repeats is not
+// written again — its links go to the decision already remembered, not to a
+// meeting note that quotes it — and the later meeting replayed after a crash
+// links the same way.
+func TestMeetingRepeatedDecision(t *testing.T) {
+	e := newEnv(t)
+	notes := func(week int) string {
+		return "# Weekly " + string(rune('0'+week)) + "\n\n## Decisions\n\n- Staging moves to Postgres 17 before the December freeze.\n"
+	}
+	e.capture(t, inbox.Request{Type: "meeting", Content: notes(1), Project: "platform"})
+	second := e.capture(t, inbox.Request{Type: "meeting", Content: notes(2), Project: "platform"})
+	res := e.run(t)
+	first := res.Events[0].Notes
+	dup := res.Events[1].Notes[1]
+	if dup.Outcome != memories.MineDuplicate || dup.Path != "" {
+		t.Fatalf("the repeated decision: %+v", dup)
+	}
+	decisionName := strings.TrimSuffix(filepath.Base(first[1].Path), ".md")
+	meeting := e.files(t)[res.Events[1].Notes[0].Path]
+	if !strings.Contains(meeting, "decisions:\n  - \"[["+decisionName+"]]\"") {
+		t.Errorf("the second meeting's decisions do not link %s:\n%s", decisionName, meeting)
+	}
+	before := e.files(t)
+	e.replay(t, second)
+	e.run(t)
+	if diff := cmp.Diff(before, e.files(t)); diff != "" {
+		t.Errorf("the replayed meeting changed the vault (-before +after):\n%s", diff)
+	}
+}
