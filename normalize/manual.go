@@ -34,7 +34,7 @@ func (n *Normalizer) manual(ctx context.Context, ev *inbox.Event, er *EventResul
 	}
 	outcome, verb := memories.MineCreated, "saved"
 	if res.Existed {
-		outcome, verb = "existed", "saved by an earlier pass"
+		outcome, verb = NoteExisted, "saved by an earlier pass"
 	}
 	er.Notes = append(er.Notes, Note{ID: res.ID, Type: memories.DefaultType, Title: res.Title, Path: res.Path, Outcome: outcome})
 	er.Detail = fmt.Sprintf("memory %s [%s] '%s' in %s", verb, res.ShortID, res.Title, res.Project)

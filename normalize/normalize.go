@@ -127,6 +127,10 @@ type EventResult struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
+// NoteExisted is the outcome of a note an earlier pass wrote for the same
+// event (a pass interrupted before it moved the event on).
+const NoteExisted = "existed"
+
 // Note is one note an event made or found.
 type Note struct {
 	ID    string        `json:"id"`

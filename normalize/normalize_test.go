@@ -43,7 +43,7 @@ type testEnv struct {
 	now   time.Time
 }
 
-func newEnv(t *testing.T) *testEnv {
+func newEnv(t testing.TB) *testEnv {
 	t.Helper()
 	root := t.TempDir()
 	v, err := vault.New(filepath.Join(root, "vault"), "cortex")
@@ -70,7 +70,7 @@ func (e *testEnv) clock() time.Time {
 	return e.now
 }
 
-func (e *testEnv) capture(t *testing.T, req inbox.Request) string {
+func (e *testEnv) capture(t testing.TB, req inbox.Request) string {
 	t.Helper()
 	id, err := e.inbox.Capture(req)
 	if err != nil {
@@ -80,7 +80,7 @@ func (e *testEnv) capture(t *testing.T, req inbox.Request) string {
 }
 
 // hookEvent adds the event a stop hook writes.
-func (e *testEnv) hookEvent(t *testing.T, client, hook, session, transcriptPath string) string {
+func (e *testEnv) hookEvent(t testing.TB, client, hook, session, transcriptPath string) string {
 	t.Helper()
 	ev := &inbox.Event{Type: inbox.TypeStop, Origin: inbox.OriginHook, Client: client, Hook: hook, Session: session,
 		Project: "demo-project", Cwd: "/home/dev/work/demo-project", Transcript: transcriptPath, TranscriptSize: -1, Body: "{}"}
@@ -526,7 +526,7 @@ func TestPrune(t *testing.T) {
 	}
 }
 
-func copyFile(t *testing.T, from, to string) string {
+func copyFile(t testing.TB, from, to string) string {
 	t.Helper()
 	data, err := os.ReadFile(from)
 	if err != nil {
@@ -568,5 +568,30 @@ func TestMeetingRepeatedDecision(t *testing.T) {
 	e.run(t)
 	if diff := cmp.Diff(before, e.files(t)); diff != "" {
 		t.Errorf("the replayed meeting changed the vault (-before +after):\n%s", diff)
+	}
+}
+
+// TestStopFindsGeminiTranscript: Gemini CLI's file names hold only the
+// start of the session id; the records decide, so a file of another session
+// whose name starts alike is not taken.
+func TestStopFindsGeminiTranscript(t *testing.T) {
+	const session = "524bc342-c35c-411a-a9ea-531c4d5f2b24"
+	chats := filepath.Join("home", ".gemini", "tmp", "demo-project", "chats")
+	for _, tc := range []struct {
+		name, file string
+		found      bool
+	}{
+		{"its own file", "../fixtures/gemini-cli/0.61.0/b_write_edit.jsonl", true},
+		{"another session's, named alike", "../fixtures/gemini-cli/0.61.0/a_qa.jsonl", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			copyFile(t, tc.file, filepath.Join(e.root, chats, "session-2026-11-22T04-07-524bc342.jsonl"))
+			e.hookEvent(t, "gemini-cli", "AfterAgent", session, "")
+			d := e.run(t).Events[0].Detail
+			if got := strings.Contains(d, "found by its session id; transcript read ("); got != tc.found {
+				t.Errorf("detail %q; found %v, want %v", d, got, tc.found)
+			}
+		})
 	}
 }

@@ -86,8 +86,8 @@ func (n *Normalizer) readTranscript(ctx context.Context, ev *inbox.Event, er *Ev
 			say("no transcript: the event names neither a transcript nor a session")
 			return tr
 		}
-		p, err := n.findTranscript(ctx, ev.Client, ev.Session)
-		if err != nil || p == "" {
+		p := n.findTranscript(ctx, ev.Client, ev.Session)
+		if p == "" {
 			say("no transcript: the event names none, and discovery found none of this session")
 			return tr
 		}
@@ -216,15 +216,15 @@ func (tr *transcriptRead) describe(res *scribe.RunResult) {
 // among the files discovery finds for the client's tool, the one whose name
 // holds the session id (Codex's rollout-<time>-<id>.jsonl, Claude Code's
 // <id>.jsonl) or, for a name that holds only the id's start (Gemini CLI's
-// session-<time>-<id8>.jsonl), whose records say so. "" when there is none.
-func (n *Normalizer) findTranscript(ctx context.Context, client, session string) (string, error) {
+// session-<time>-<id8>.jsonl), whose records say so; "" when there is none.
+func (n *Normalizer) findTranscript(ctx context.Context, client, session string) string {
 	k, ok := transcript.ParseSource(client)
 	if !ok {
-		return "", nil
+		return ""
 	}
 	ad, ok := adapters.For(k)
 	if !ok {
-		return "", nil
+		return ""
 	}
 	d := ad.Discover(n.Env)
 	var maybe []string
@@ -233,7 +233,7 @@ func (n *Normalizer) findTranscript(ctx context.Context, client, session string)
 			continue
 		}
 		if f.Session == session {
-			return f.Path, nil
+			return f.Path
 		}
 		if f.Session == "" && len(session) >= 8 && strings.Contains(filepath.Base(f.Path), session[:8]) {
 			maybe = append(maybe, f.Path)
@@ -241,10 +241,10 @@ func (n *Normalizer) findTranscript(ctx context.Context, client, session string)
 	}
 	for _, p := range maybe {
 		if id, err := sessionOfFile(ctx, p, string(k)); err == nil && id == session {
-			return p, nil
+			return p
 		}
 	}
-	return "", nil
+	return ""
 }
 
 // errFound stops a read once the session id is known.

@@ -145,7 +145,7 @@ func printNormalize(w io.Writer, res *norm.Result, in *inbox.Inbox) {
 		}
 		fmt.Fprintf(w, "  %s %s: %s\n", e.ID, who, e.Detail)
 		if e.Outcome == norm.Failed {
-			fmt.Fprintf(w, "    the event is in %s; why: %s\n", filepath.Join(in.Failed()), filepath.Join(in.Failed(), e.ID+inbox.ErrorSuffix))
+			fmt.Fprintf(w, "    the event is in %s; why: %s\n", in.Failed(), filepath.Join(in.Failed(), e.ID+inbox.ErrorSuffix))
 		}
 		for _, wmsg := range e.Warnings {
 			fmt.Fprintf(w, "    warning: %s\n", wmsg)
