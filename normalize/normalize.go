@@ -57,7 +57,8 @@ var (
 	_ TranscriptRunner = (*scribe.Runner)(nil)
 )
 
-// DefaultWait is how long a run waits for another run's pass to end.
+// DefaultWait is how long `cortex normalize` waits for another run's pass
+// to end.
 const DefaultWait = 2 * time.Second
 
 // Normalizer consumes one vault's capture inbox.
@@ -70,7 +71,8 @@ type Normalizer struct {
 	// Env is where discovery looks for the transcript of an event that
 	// names a session but no transcript (Codex may give none).
 	Env transcript.Env
-	// Wait bounds the wait for another run's pass; DefaultWait when 0.
+	// Wait bounds the wait for another run's pass (the CLI's default is
+	// DefaultWait); 0 does not wait.
 	Wait time.Duration
 	// KeepProcessed is how long consumed events stay in processed/: those
 	// captured longer ago are removed at the end of each pass. 0 removes
@@ -169,10 +171,7 @@ func refuse(format string, a ...any) error { return &refusal{msg: fmt.Sprintf(fo
 // stops the pass: the result says what was done before it, and the event
 // stays pending.
 func (n *Normalizer) Run(ctx context.Context) (*Result, error) {
-	wait := n.Wait
-	if wait <= 0 {
-		wait = DefaultWait
-	}
+	wait := max(n.Wait, 0)
 	lock, err := n.Inbox.Lock(ctx, wait)
 	if err != nil {
 		var le *vault.LockError

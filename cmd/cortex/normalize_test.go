@@ -10,9 +10,11 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/inbox"
 	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/transcript"
 )
@@ -247,5 +249,36 @@ func TestNormalizeCodexWithoutTranscript(t *testing.T) {
 	out := e.must("", "normalize")
 	if !strings.Contains(out, "found by its session id; transcript read (") {
 		t.Errorf("normalize said:\n%s", out)
+	}
+}
+
+// TestNormalizeBusy: while another normalize holds the inbox, a second one
+// waits --wait, says so, leaves the events and exits 0 (and says it in JSON).
+func TestNormalizeBusy(t *testing.T) {
+	e := newCLIEnv(t)
+	e.must("", "capture", "Release trains leave on Wednesdays at noon.")
+	dirs, err := filepath.Glob(filepath.Join(e.state, "vaults", "*", "inbox"))
+	if err != nil || len(dirs) != 1 {
+		t.Fatalf("inbox %v (%v)", dirs, err)
+	}
+	lock, err := inbox.New(dirs[0]).Lock(context.Background(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Release()
+	out := e.must("", "normalize", "--wait", "50ms")
+	if !strings.HasPrefix(out, "Nothing done: another normalize is running (it has held ") || !strings.HasSuffix(out, "its pass takes the pending events.\n") {
+		t.Errorf("stdout %q", out)
+	}
+	var res struct {
+		Busy    bool
+		Message string
+		Events  []any
+	}
+	if err := json.Unmarshal([]byte(e.must("", "--json", "normalize", "--wait", "0s")), &res); err != nil || !res.Busy || res.Events == nil {
+		t.Errorf("JSON %+v (%v)", res, err)
+	}
+	if n := len(e.pending()); n != 1 {
+		t.Errorf("%d events pending, want the one", n)
 	}
 }
