@@ -11,9 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
-	"github.com/cortexmem/cortex/store"
-	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/wiring"
 )
 
 func TestScore(t *testing.T) {
@@ -231,39 +231,33 @@ func TestShippedDataset(t *testing.T) {
 func TestRunUndatedKeepsOrder(t *testing.T) {
 	var docs []Document
 	for i := 0; i < 5; i++ {
-		docs = append(docs, Document{ID: fmt.Sprintf("d%d", i), Content: fmt.Sprintf("Turn number %d of the conversation", i), Project: "chat"})
+		docs = append(docs, Document{ID: fmt.Sprintf("d%d", i), Title: fmt.Sprintf("turn %d", i), Content: fmt.Sprintf("Turn number %d of the conversation", i), Project: "chat"})
 	}
 	d := &Dataset{Documents: docs, Queries: []Query{{ID: "q", Query: "conversation", Project: "chat", Relevant: []string{"d0"}}}}
 	dir := t.TempDir()
 	if _, err := Run(context.Background(), d, Options{Dir: dir}); err != nil {
 		t.Fatal(err)
 	}
-	v, err := vault.New(filepath.Join(dir, "vault"), "cortex")
+	s, err := config.Resolve(config.Flags{Vault: filepath.Join(dir, "vault"), Home: filepath.Join(dir, "state")},
+		func(string) string { return "" }, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: filepath.Join(dir, "state"), LockTimeout: time.Minute})
+	c, err := wiring.Open(s, wiring.Options{NoAccessLog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.NewService().List(context.Background(), memories.ListRequest{Project: "chat"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	created := map[string]time.Time{}
-	err = st.View(context.Background(), func(snap memories.Snapshot) error {
-		es, err := snap.Entries()
-		for _, e := range es {
-			m, err := snap.Load(context.Background(), e.Path)
-			if err != nil {
-				return err
-			}
-			created[m.Content()] = e.Created
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, it := range res.Items {
+		created[it.Title] = it.Created
 	}
 	for i := 1; i < len(docs); i++ {
-		a, b := created[docs[i-1].Content], created[docs[i].Content]
-		if !b.Equal(a.Add(time.Second)) {
+		a, b := created[docs[i-1].Title], created[docs[i].Title]
+		if a.IsZero() || !b.Equal(a.Add(time.Second)) {
 			t.Errorf("document %d dated %v, the one before it %v: want a second later", i, b, a)
 		}
 	}
