@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -452,6 +453,79 @@ func (b *Bleve) synonyms(syn map[string][]string) map[string][]string {
 	return out
 }
 
+// synonymBoosts weighs each other spelling of a query's word, per field
+// (title, body, tags), so that it never counts for more than the word itself:
+// a spelling rarer than the word has a higher IDF, and unscaled, a memory
+// saying "application" outranked those saying "app" for a query about an app.
+// The boost is the square of the word's IDF over the spelling's (Bleve's
+// score counts the IDF twice: in the term's weight and in the query's) where
+// both are in the field; 1 where the word is not (the spelling is then all the
+// query has).
+func (b *Bleve) synonymBoosts(ctx context.Context, alts map[string][]string) (map[[2]string][3]float64, error) {
+	if len(alts) == 0 {
+		return nil, nil
+	}
+	adv, err := b.idx.Advanced()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer r.Close()
+	total, err := r.DocCount()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	fields := [3]string{fieldTitle, fieldBody, fieldTags}
+	dfs := map[[2]string]uint64{} // field, term → documents
+	df := func(field, term string) (uint64, error) {
+		k := [2]string{field, term}
+		if n, ok := dfs[k]; ok {
+			return n, nil
+		}
+		tfr, err := r.TermFieldReader(ctx, []byte(term), field, false, false, false)
+		if err != nil {
+			return 0, fmt.Errorf("search: %w", err)
+		}
+		n := tfr.Count()
+		if err := tfr.Close(); err != nil {
+			return 0, fmt.Errorf("search: %w", err)
+		}
+		dfs[k] = n
+		return n, nil
+	}
+	out := make(map[[2]string][3]float64)
+	for t, ws := range alts {
+		for _, w := range ws {
+			var f [3]float64
+			for i, field := range fields {
+				f[i] = 1
+				dt, err := df(field, t)
+				if err != nil {
+					return nil, err
+				}
+				dw, err := df(field, w)
+				if err != nil {
+					return nil, err
+				}
+				if dt > 0 && dw > 0 {
+					r := bm25IDF(total, dt) / bm25IDF(total, dw)
+					f[i] = min(1, r*r)
+				}
+			}
+			out[[2]string{t, w}] = f
+		}
+	}
+	return out, nil
+}
+
+// bm25IDF is the inverse document frequency of Bleve's BM25 scoring.
+func bm25IDF(total, df uint64) float64 {
+	return math.Log(1 + (float64(total)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
 // compounds lists the other ways of writing the query's words: two
 // neighbouring words written as one ("road trip", "road-trip": roadtrip) is
 // another spelling of each of them (joined), and a word of seven letters or
@@ -638,6 +712,10 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			return nil, nil
 		}
 		alts := b.synonyms(req.Synonyms)
+		altBoost, err := b.synonymBoosts(ctx, alts)
+		if err != nil {
+			return nil, err
+		}
 		var joined, split map[string][]string
 		hyphened := map[string]bool{}
 		if req.Compounds {
@@ -656,10 +734,14 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 				q.SetBoost(boost)
 				clauses = append(clauses, q)
 			}
-			for _, w := range append([]string{t}, alts[t]...) {
-				clause(fieldTitle, w, titleBoost)
-				clause(fieldBody, w, 1)
-				clause(fieldTags, w, 1)
+			clause(fieldTitle, t, titleBoost)
+			clause(fieldBody, t, 1)
+			clause(fieldTags, t, 1)
+			for _, w := range alts[t] {
+				f := altBoost[[2]string{t, w}]
+				clause(fieldTitle, w, titleBoost*f[0])
+				clause(fieldBody, w, f[1])
+				clause(fieldTags, w, f[2])
 			}
 			if req.Compounds {
 				// Another way of writing the word counts for less than the

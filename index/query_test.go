@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -135,6 +136,28 @@ func TestSynonymsKeepTheWordsWeight(t *testing.T) {
 	}
 	if ids := search(t, b, q); len(ids) != 3 || ids[2] != "pool" {
 		t.Errorf("with a synonym got %v, want db and database before pool", ids)
+	}
+}
+
+// TestSynonymRarerThanTheWord: a spelling fewer memories use has a higher IDF;
+// it must not make a memory that spells the word that way outrank one that
+// writes the word as the query does.
+func TestSynonymRarerThanTheWord(t *testing.T) {
+	ms := []*memories.Memory{
+		mem("application", "Notes", "Jerod likes the application for notes.", "p", memories.TypeNote, 0),
+		mem("app", "Notes", "Jerod likes the app for notes.", "p", memories.TypeNote, 0),
+	}
+	for i := range 6 { // the word is common, the other spelling is not
+		ms = append(ms, mem(fmt.Sprintf("other%d", i), "Notes", fmt.Sprintf("An app number %d for something else entirely.", i), "p", memories.TypeNote, 0))
+	}
+	b := newBleveOf(t, ms...)
+	q := memories.SearchRequest{Text: "notes app", Synonyms: map[string][]string{"app": {"application"}}}
+	word, other := score(t, b, q, "app"), score(t, b, q, "application")
+	if other == 0 {
+		t.Fatalf("the other spelling is not found")
+	}
+	if other > word {
+		t.Errorf("the memory with the rarer spelling scores %.4f, above the one with the word's %.4f", other, word)
 	}
 }
 
