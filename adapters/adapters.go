@@ -12,6 +12,7 @@ import (
 	"github.com/cortexmem/cortex/adapters/claudecode"
 	"github.com/cortexmem/cortex/adapters/codex"
 	"github.com/cortexmem/cortex/adapters/gemini"
+	"github.com/cortexmem/cortex/adapters/opencode"
 	"github.com/cortexmem/cortex/transcript"
 )
 
@@ -22,7 +23,7 @@ var ErrNoAdapter = errors.New("no transcript adapter")
 // All returns an adapter of every tool that has one, in the priority order of
 // transcript.Sources.
 func All() []transcript.Adapter {
-	return []transcript.Adapter{claudecode.New(), codex.New(), gemini.New()}
+	return []transcript.Adapter{claudecode.New(), codex.New(), gemini.New(), opencode.New()}
 }
 
 // For returns the adapter of a tool.
@@ -79,6 +80,13 @@ type fileResolver interface {
 	ForFile(path string) transcript.Adapter
 }
 
+// claimer is an adapter whose transcripts are read through Load (a SQLite
+// database, a tree of JSON files, a document of its own shape): it tells
+// its files by their path and first bytes.
+type claimer interface {
+	Claims(path string, head []byte) bool
+}
+
 // Resolve returns the adapter that reads the transcript at path: the one a
 // names for it when its tool writes several kinds of file, else a.
 func Resolve(a transcript.Adapter, path string) transcript.Adapter {
@@ -98,6 +106,11 @@ func Resolve(a transcript.Adapter, path string) transcript.Adapter {
 func DetectFile(path string, head []byte) (transcript.Adapter, error) {
 	if a, err := Detect(head); err == nil {
 		return Resolve(a, path), nil
+	}
+	for _, a := range All() {
+		if c, ok := a.(claimer); ok && c.Claims(path, head) {
+			return Resolve(a, path), nil
+		}
 	}
 	for _, a := range All() {
 		r := Resolve(a, path)

@@ -41,39 +41,6 @@ func buildDB(t testing.TB, dump string) string {
 	return path
 }
 
-// copyStorage copies the storage/ tree a session file is in to a fresh
-// folder, every file's time set to one fixed instant (the rows carry the
-// files' times), and returns the copied session file.
-func copyStorage(t testing.TB, sessionFile string) string {
-	t.Helper()
-	src := storageRoot(filepath.Join(fixtureDir, filepath.FromSlash(sessionFile)))
-	dst := filepath.Join(t.TempDir(), "storage")
-	stamp := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasSuffix(p, transcripttest.GoldenSuffix) {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		to := filepath.Join(dst, rel)
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(to, data, 0o644); err != nil {
-			return err
-		}
-		return os.Chtimes(to, stamp, stamp)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, _ := filepath.Rel(src, filepath.Join(fixtureDir, filepath.FromSlash(sessionFile)))
-	return filepath.Join(dst, rel)
-}
-
 // load reads the transcript at path whole (a fresh context).
 func load(t testing.TB, path string) []byte {
 	t.Helper()
@@ -107,9 +74,9 @@ func fixtures(t testing.TB) []transcripttest.Fixture {
 	for _, s := range []string{"agent-sessions/storage/session/proj_test/s_stage0_large.json",
 		"agent-sessions/storage/session/proj_test/ses_s_stage0_drift.json",
 		"git-ai/storage/session/global/test-session-123.json"} {
-		add(s, copyStorage(t, s))
+		add(s, filepath.Join(fixtureDir, filepath.FromSlash(s)))
 	}
-	return append(out, transcripttest.Load(t, filepath.Join(fixtureDir, "hand-made"), ".jsonl")...)
+	return append(out, transcripttest.Load(t, fixtureDir, ".jsonl")...)
 }
 
 // TestInvariants runs the shared suite on the rows of every fixture and on
@@ -121,13 +88,7 @@ func TestInvariants(t *testing.T) {
 // TestGolden compares the events of every fixture with the stream beside
 // it (go test ./adapters/opencode -run Golden -update rewrites them).
 func TestGolden(t *testing.T) {
-	fx := fixtures(t)
-	for i := range fx {
-		if fx[i].Name == "hand-made/updates.rows.jsonl" {
-			fx[i].Path = filepath.Join(fixtureDir, "hand-made", "updates.rows.jsonl")
-		}
-	}
-	transcripttest.Golden(t, New(), fx)
+	transcripttest.Golden(t, New(), fixtures(t))
 }
 
 // events reads the rows of the transcript at path.

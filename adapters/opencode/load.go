@@ -53,6 +53,7 @@ const (
 	kindDB kind = iota
 	kindStorage
 	kindExport
+	kindRows
 )
 
 // sniff tells what the file at path is from its place and first bytes.
@@ -67,8 +68,11 @@ func sniff(path string) (kind, error) {
 	defer f.Close()
 	head := make([]byte, 16)
 	n, _ := io.ReadFull(f, head)
-	if string(head[:n]) == "SQLite format 3\x00" {
+	switch {
+	case string(head[:n]) == "SQLite format 3\x00":
 		return kindDB, nil
+	case strings.HasPrefix(string(head[:n]), `{"table":`):
+		return kindRows, nil
 	}
 	return kindExport, nil
 }
@@ -80,7 +84,8 @@ func isStorageSession(path string) bool {
 }
 
 // Load reads the OpenCode transcript at path — the database, a storage/
-// session file or an export — into row lines: the rows written since the
+// session file, an export, or a file of row lines (which it gives as they
+// are) — into row lines: the rows written since the
 // position ctx holds (see transcript.Loader).
 func (a *Adapter) Load(path string, ctx *transcript.Context) ([]byte, error) {
 	st := transcript.StateOf[state](ctx)
@@ -94,6 +99,13 @@ func (a *Adapter) Load(path string, ctx *transcript.Context) ([]byte, error) {
 		rows, err = loadDB(path, st)
 	case kindStorage:
 		rows, err = loadStorage(path, st)
+	case kindRows:
+		// Row lines already (what Load gave once, kept in a file).
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		return data, nil
 	default:
 		rows, err = loadExport(path)
 	}
@@ -272,8 +284,10 @@ func fileID(f storageFile) string {
 	return cmp.Or(rawjson.AsString(f.obj.Get("id")), strings.TrimSuffix(filepath.Base(f.path), ".json"))
 }
 
-// loadStorage reads a storage/ session as rows: each file changed since the
-// marks (its time of change in nanoseconds standing for time_updated).
+// loadStorage reads a storage/ session as rows: each file whose content is
+// not what the stream's state last read of it. (Its time of change is no
+// part of the row: a row is then the same bytes in every copy of the tree,
+// and OpenCode no longer writes this layout.)
 func loadStorage(path string, st *state) ([]sqlitedb.Row, error) {
 	files, err := storageFiles(path)
 	if err != nil {
@@ -287,10 +301,6 @@ func loadStorage(path string, st *state) ([]sqlitedb.Row, error) {
 		if f.table == tableMessage {
 			msgID = id
 		}
-		updated := f.mtime.UnixNano()
-		if m := st.Marks[f.table]; updated < m.Time || updated == m.Time && slices.Contains(m.IDs, id) {
-			continue
-		}
 		r := sqlitedb.Row{Table: f.table, Columns: []string{"id"}, Values: []any{id}}
 		add := func(c string, v any) { r.Columns, r.Values = append(r.Columns, c), append(r.Values, v) }
 		switch f.table {
@@ -300,9 +310,12 @@ func loadStorage(path string, st *state) ([]sqlitedb.Row, error) {
 			add("message_id", msgID)
 			add("session_id", sid)
 		}
-		add("time_updated", updated)
 		add(colFile, f.rel)
 		add("data", string(f.data))
+		line := r.AppendJSON(nil, jsonColumns...)
+		if st.seen(f.table, msgID, id, transcript.HashID(line)) {
+			continue
+		}
 		rows = append(rows, r)
 	}
 	return rows, nil

@@ -77,16 +77,17 @@ type parser struct {
 	out  []transcript.Event
 	// session is the id events carry, agent the child session's.
 	sid, agent string
-	project        transcript.Project
-	time           string
+	project    transcript.Project
+	time       string
 }
 
 // Parse turns one row line into events.
 func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transcript.Event {
-	if _, bad := transcript.RecordObject(ctx, rec); bad != nil {
+	obj, bad := transcript.RecordObject(ctx, rec)
+	if bad != nil {
 		return bad
 	}
-	l, ok := sqlitedb.ParseLine(rec.Data)
+	l, ok := sqlitedb.LineOf(obj)
 	if !ok || rank(l.Table) < 0 {
 		return []transcript.Event{transcript.UnknownEvent(ctx, rec, "", transcript.ReasonUnrecognized)}
 	}
@@ -119,6 +120,19 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 	return p.out
 }
 
+// seen reports whether the row of table (a part's of message mid) was
+// last read with the hash h.
+func (st *state) seen(table, mid, id, h string) bool {
+	switch table {
+	case tableSession:
+		return st.Sessions[id] != nil && st.Sessions[id].Hash == h
+	case tableMessage:
+		return st.Messages[id] != nil && st.Messages[id].Hash == h
+	}
+	p := st.Parts[mid+"/"+id]
+	return p != nil && p.Hash == h
+}
+
 // advance moves the table's mark past the row.
 func (st *state) advance(l sqlitedb.Line, id string) {
 	tu := l.Values.Get("time_updated")
@@ -139,16 +153,19 @@ func (st *state) advance(l sqlitedb.Line, id string) {
 	}
 }
 
-// rowHash is the hash of a row's values but its time of update: a row
-// whose time alone changed is not a new version.
-func rowHash(l sqlitedb.Line) string {
-	var parts [][]byte
-	for _, m := range l.Values {
-		if k := m.KeyString(); k != "time_updated" {
-			parts = append(parts, []byte(k), m.Value)
-		}
+// rowHash is the hash of a row line but its time of update: a row whose
+// time alone changed is not a new version. (The value is a slice of the
+// line: where it starts is told by what is left of the line after it.)
+func rowHash(data []byte, l sqlitedb.Line) string {
+	v := l.Values.Get("time_updated")
+	if v == nil {
+		return transcript.HashID(data)
 	}
-	return transcript.HashID(parts...)
+	off := cap(data) - cap(v)
+	if off < 0 || off+len(v) > len(data) {
+		return transcript.HashID(data)
+	}
+	return transcript.HashID(data[:off], data[off+len(v):])
 }
 
 // event starts an event of the row.
@@ -237,7 +254,7 @@ func (p *parser) session() {
 		p.st.Sessions = map[string]*sessionInfo{}
 	}
 	p.time = millis(p.created())
-	hash := rowHash(p.line)
+	hash := rowHash(p.rec.Data, p.line)
 	revert := string(rawjson.Value(p.col("revert", "revert")))
 	archived := rawjson.Int(p.col("time_archived", "time", "archived")) > 0
 	s := p.st.Sessions[p.id]
@@ -313,7 +330,7 @@ func (p *parser) message() {
 	p.time = millis(p.created())
 	s := p.useSession(sid)
 	role := rawjson.AsString(p.data.Get("role"))
-	hash := rowHash(p.line)
+	hash := rowHash(p.rec.Data, p.line)
 	m := p.st.Messages[p.id]
 	if m != nil && m.Hash == hash {
 		p.unknown("message/"+role, transcript.ReasonDuplicate)
@@ -353,7 +370,7 @@ func (p *parser) part() {
 	s := p.useSession(m.Session)
 	p.project = transcript.Project{Cwd: cmp.Or(m.Cwd, s.Cwd), RepoRoot: m.Root}
 	typ := rawjson.AsString(p.data.Get("type"))
-	hash := rowHash(p.line)
+	hash := rowHash(p.rec.Data, p.line)
 	// Parts are kept by message and id: the storage/ layout names a part
 	// by its file below its message's folder.
 	key := mid + "/" + p.id

@@ -241,6 +241,11 @@ func ParseLine(data []byte) (Line, bool) {
 	if !ok {
 		return Line{}, false
 	}
+	return LineOf(m)
+}
+
+// LineOf reads a row line already split into its members.
+func LineOf(m rawjson.Object) (Line, bool) {
 	table, ok := rawjson.String(m.Get("table"))
 	if !ok || table == "" {
 		return Line{}, false
