@@ -58,7 +58,7 @@ type RunResult struct {
 	// Unreadable are the databases that could not be read this time (busy
 	// while copied, or damaged), with the reason: a later run tries again.
 	Unreadable []transcript.Skip `json:"unreadable,omitempty"`
-	Events    int      `json:"events"`
+	Events     int               `json:"events"`
 	// Replayed counts events dropped as repeats of another file's (a resumed
 	// or forked session's copy of its parent's records).
 	Replayed int                  `json:"replayed"`
