@@ -69,7 +69,9 @@ func sniff(path string) (kind, error) {
 	head := make([]byte, 16)
 	n, _ := io.ReadFull(f, head)
 	switch {
-	case string(head[:n]) == "SQLite format 3\x00":
+	case string(head[:n]) == "SQLite format 3\x00", strings.HasSuffix(path, ".db"):
+		// A file named as a database that is not one is refused as a
+		// damaged database, not read as something else.
 		return kindDB, nil
 	case strings.HasPrefix(string(head[:n]), `{"table":`):
 		return kindRows, nil

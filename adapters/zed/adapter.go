@@ -84,7 +84,8 @@ const tableThreads = "threads"
 
 // Load reads the rows of threads.db updated since the position ctx holds,
 // oldest thread first (see the package documentation). A file of row lines
-// already (what Load gave once, kept) is given as it is.
+// already (what Load gave once, kept) is given as it is; a file named .db
+// that is not a database is refused as a damaged one.
 func (a *Adapter) Load(path string, ctx *transcript.Context) ([]byte, error) {
 	st := transcript.StateOf[state](ctx)
 	head := make([]byte, 16)
@@ -95,7 +96,7 @@ func (a *Adapter) Load(path string, ctx *transcript.Context) ([]byte, error) {
 	} else {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	if !bytes.HasPrefix(head, []byte("SQLite format 3\x00")) {
+	if !bytes.HasPrefix(head, []byte("SQLite format 3\x00")) && !strings.HasSuffix(path, ".db") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", path, err)
