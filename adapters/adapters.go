@@ -11,6 +11,7 @@ import (
 
 	"github.com/cortexmem/cortex/adapters/claudecode"
 	"github.com/cortexmem/cortex/adapters/codex"
+	"github.com/cortexmem/cortex/adapters/cursor"
 	"github.com/cortexmem/cortex/adapters/gemini"
 	"github.com/cortexmem/cortex/adapters/opencode"
 	"github.com/cortexmem/cortex/adapters/zed"
@@ -24,7 +25,7 @@ var ErrNoAdapter = errors.New("no transcript adapter")
 // All returns an adapter of every tool that has one, in the priority order of
 // transcript.Sources.
 func All() []transcript.Adapter {
-	return []transcript.Adapter{claudecode.New(), codex.New(), gemini.New(), opencode.New(), zed.New()}
+	return []transcript.Adapter{claudecode.New(), codex.New(), gemini.New(), cursor.New(), opencode.New(), zed.New()}
 }
 
 // For returns the adapter of a tool.

@@ -1,0 +1,47 @@
+package cursor
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cortexmem/cortex/transcript/transcripttest"
+)
+
+func TestDiscover(t *testing.T) {
+	tests := []struct {
+		goos, user string
+	}{
+		{"linux", ".config/Cursor/User/"},
+		{"darwin", "Library/Application Support/Cursor/User/"},
+		{"windows", "AppData/Roaming/Cursor/User/"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.goos, func(t *testing.T) {
+			home := t.TempDir()
+			for _, rel := range []string{"globalStorage/state.vscdb", "globalStorage/state.vscdb.backup", "globalStorage/state.vscdb-wal",
+				"workspaceStorage/0a1b/state.vscdb", "workspaceStorage/0a1b/workspace.json", "workspaceStorage/2c3d/workspace.json"} {
+				transcripttest.WriteFile(t, home, tt.user+rel, "x")
+			}
+			transcripttest.WriteFile(t, home, tt.user+"workspaceStorage/empty/state.vscdb", "")
+			d := discover(transcripttest.Env(home, nil), tt.goos)
+			files, skipped := transcripttest.Listed(d, home)
+			want := []string{tt.user + "globalStorage/state.vscdb session ", tt.user + "workspaceStorage/0a1b/state.vscdb session "}
+			if diff := cmp.Diff(want, files); diff != "" {
+				t.Errorf("files (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]string{tt.user + "workspaceStorage/empty/state.vscdb: empty"}, skipped); diff != "" {
+				t.Errorf("skipped (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDiscoverOverride(t *testing.T) {
+	home, cfg := t.TempDir(), t.TempDir()
+	transcripttest.WriteFile(t, cfg, "Cursor/User/globalStorage/state.vscdb", "x")
+	d := discover(transcripttest.Env(home, map[string]string{EnvConfigHome: cfg}), "linux")
+	if len(d.Files) != 1 || d.Roots[0].From != EnvConfigHome {
+		t.Errorf("%+v", d)
+	}
+}
