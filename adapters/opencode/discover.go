@@ -44,9 +44,8 @@ func walkData(d *transcript.Discovery, dir string) {
 			walkStorage(d, path)
 		case e.IsDir():
 		case strings.HasPrefix(name, "opencode") && strings.HasSuffix(name, ".db"):
+			// Its -wal, -shm and -journal are read with it.
 			d.AddFile(path, "", transcript.RoleSession)
-		case strings.HasSuffix(name, ".db-wal"), strings.HasSuffix(name, ".db-shm"), strings.HasSuffix(name, ".db-journal"):
-			// Read with their database.
 		}
 	}
 }
