@@ -22,7 +22,8 @@ const (
 // ~/.config/Cursor/User on Linux ($XDG_CONFIG_HOME/Cursor/User),
 // ~/Library/Application Support/Cursor/User on macOS and
 // %APPDATA%\Cursor\User on Windows. Backups (state.vscdb.backup) and the
-// databases' -wal and -shm are not transcripts.
+// databases' -wal and -shm are not transcripts. The cursor-agent CLI's
+// ~/.cursor/chats is listed as skipped, with why.
 func (a *Adapter) Discover(env transcript.Env) transcript.Discovery {
 	return discover(env, runtime.GOOS)
 }
@@ -57,6 +58,13 @@ func discover(env transcript.Env, goos string) transcript.Discovery {
 			}
 		}
 	})
+	// The cursor-agent CLI's chats: said why they are not read.
+	if env.Home != "" {
+		chats := filepath.Join(env.Home, ".cursor", "chats")
+		if fi, err := os.Stat(chats); err == nil && fi.IsDir() {
+			d.Skip(chats, "cursor-agent's store.db files hold content-addressed blobs (protobuf tree nodes): not read")
+		}
+	}
 	d.Sort()
 	return d
 }

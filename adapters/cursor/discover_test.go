@@ -37,6 +37,17 @@ func TestDiscover(t *testing.T) {
 	}
 }
 
+func TestDiscoverAgentChats(t *testing.T) {
+	home := t.TempDir()
+	transcripttest.WriteFile(t, home, ".cursor/chats/0f1e/2d3c/store.db", "x")
+	_, skipped := transcripttest.Listed(discover(transcripttest.Env(home, nil), "linux"), home)
+	want := []string{".config/Cursor/User: no such folder",
+		".cursor/chats: cursor-agent's store.db files hold content-addressed blobs (protobuf tree nodes): not read"}
+	if diff := cmp.Diff(want, skipped); diff != "" {
+		t.Errorf("skipped (-want +got):\n%s", diff)
+	}
+}
+
 func TestDiscoverOverride(t *testing.T) {
 	home, cfg := t.TempDir(), t.TempDir()
 	transcripttest.WriteFile(t, cfg, "Cursor/User/globalStorage/state.vscdb", "x")
