@@ -2,8 +2,9 @@
 // agent tool beneath this one (adapters/claudecode, …), each implementing
 // transcript.Adapter. The CLI and the pipeline find an adapter here by tool,
 // or by reading the first records of a file. Adapters never import this
-// package or each other: they import only transcript and transcript/rawjson
-// (arch_test.go checks).
+// package or each other: they import only transcript, transcript/rawjson and
+// the transcript packages that wrap a driver or decoder (transcript/sqlitedb,
+// transcript/zstd) (arch_test.go checks).
 package adapters
 
 import (

@@ -3,24 +3,16 @@ package zed
 import (
 	"errors"
 	"fmt"
-	"sync"
-
-	"github.com/klauspost/compress/zstd"
 
 	"github.com/cortexmem/cortex/transcript/rawjson"
 	"github.com/cortexmem/cortex/transcript/sqlitedb"
+	"github.com/cortexmem/cortex/transcript/zstd"
 )
 
 // maxThread bounds a decoded thread: a zstd frame says how much it
-// decompresses to, and a damaged or hostile one may say gigabytes.
-const maxThread = 256 << 20
-
-// decoder is the one zstd decoder, built once (its DecodeAll is safe for
-// concurrent use), with the output and window bounded.
-var decoder = sync.OnceValues(func() (*zstd.Decoder, error) {
-	return zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxThread),
-		zstd.WithDecoderMaxWindow(64<<20))
-})
+// decompresses to, and a damaged or hostile one may say gigabytes
+// (transcript/zstd refuses a frame larger than this).
+const maxThread = zstd.MaxSize
 
 // Why a thread's data cannot be read.
 var (
@@ -38,11 +30,8 @@ func decodeThread(dataType string, data []byte) ([]byte, error) {
 	}
 	switch dataType {
 	case "zstd":
-		d, err := decoder()
-		if err != nil {
-			return nil, err
-		}
-		if b, err = d.DecodeAll(b, nil); err != nil {
+		var err error
+		if b, err = zstd.Decode(b); err != nil {
 			return nil, fmt.Errorf("%w: %w", errDecode, err)
 		}
 	case "json":

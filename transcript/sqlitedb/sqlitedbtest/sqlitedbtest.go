@@ -27,10 +27,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
 	_ "modernc.org/sqlite" // the driver
 
 	"github.com/cortexmem/cortex/transcript/rawjson"
+	"github.com/cortexmem/cortex/transcript/zstd"
 )
 
 // Build creates the database at path from the dump text. The database is in
@@ -197,10 +197,5 @@ func value(v []byte) (any, error) {
 
 // Zstd compresses b as Zed does (one zstd frame, level 3's equivalent).
 func Zstd(b []byte) []byte {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault))
-	if err != nil {
-		panic(err) // only for invalid options
-	}
-	defer enc.Close()
-	return enc.EncodeAll(b, nil)
+	return zstd.Encode(b)
 }
