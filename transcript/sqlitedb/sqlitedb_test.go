@@ -2,6 +2,7 @@ package sqlitedb_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -280,4 +281,101 @@ func TestStat(t *testing.T) {
 	if size1 <= size0 || !mt1.After(mt0) {
 		t.Errorf("a row written to the WAL: size %d → %d, time %v → %v; want both to grow", size0, size1, mt0, mt1)
 	}
+}
+
+// TestWriterHoldingTransaction reads a database while another process holds
+// a write transaction open on it — the write lock taken, rows inserted, its
+// pages spilled into the database file (rollback journal) or the WAL, not
+// committed: the read neither waits nor fails, sees only what was committed,
+// leaves the tool's files byte for byte as they were, and the writer then
+// commits with no busy timeout while the copy is still open.
+func TestWriterHoldingTransaction(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a writer process")
+	}
+	tests := []struct {
+		name      string
+		wal       bool
+		journal   string
+		cacheSize int
+	}{
+		{"WAL", true, "WAL", 0},
+		{"WAL, pages spilled", true, "WAL", 10},
+		{"rollback journal, pages spilled", false, "DELETE", 10},
+	}
+	const n = 200
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "held.db")
+			sqlitedbtest.Build(t, path, []byte(schema+`{"id":1,"body":"a"}`+"\n"+`{"id":2,"body":"b"}`+"\n"+`{"id":3,"body":"c"}`+"\n"), tt.wal)
+			hold := filepath.Join(dir, "hold")
+			w := sqlitedbtest.StartWriter(t, sqlitedbtest.WriterSpec{
+				DB:        path,
+				Statement: "INSERT INTO t (id, body, data) VALUES (100 + %d, printf('row %d %.*c', 2000, 'x'), randomblob(2000))",
+				N:         n, Journal: tt.journal, CacheSize: tt.cacheSize, Hold: hold,
+			})
+			w.WaitReady(t, hold, 30*time.Second)
+			if tt.journal == "DELETE" {
+				if fi, err := os.Stat(path + "-journal"); err != nil || fi.Size() == 0 {
+					t.Fatalf("the writer holds no rollback journal: %v", err)
+				}
+			}
+			before := fileBytes(t, path)
+
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			start := time.Now()
+			db, err := sqlitedb.Open(ctx, path, sqlitedb.Options{})
+			if err != nil {
+				t.Fatalf("read while the writer holds its transaction: %v", err)
+			}
+			var got []int64
+			err = db.Query(ctx, "t", "SELECT id FROM t ORDER BY id", nil, func(r sqlitedb.Row) error {
+				got = append(got, r.Values[0].(int64))
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("query: %v", err)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("the read took %s: it waited on the writer", d)
+			}
+			if diff := cmp.Diff([]int64{1, 2, 3}, got); diff != "" {
+				t.Errorf("rows seen mid-transaction (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(before, fileBytes(t, path)); diff != "" {
+				t.Errorf("the read changed the tool's files (-before +after):\n%s", diff)
+			}
+
+			sqlitedbtest.Release(t, hold)
+			if err := w.Wait(); err != nil {
+				t.Fatalf("the writer could not commit while the copy was open: %v", err)
+			}
+			if err := db.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if got := ids(t, path); len(got) != 3+n {
+				t.Errorf("after the commit, %d rows, want %d", len(got), 3+n)
+			}
+		})
+	}
+}
+
+// fileBytes is a digest of the database's files (it, -wal, -journal, -shm):
+// their sizes and contents.
+func fileBytes(t *testing.T, path string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, suffix := range []string{"", "-wal", "-journal", "-shm"} {
+		b, err := os.ReadFile(path + suffix)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[suffix] = fmt.Sprintf("%d bytes, %x", len(b), sha256.Sum256(b))
+	}
+	return out
 }

@@ -15,18 +15,36 @@ import (
 // writerEnv carries a WriterSpec to the test binary run as a writer.
 const writerEnv = "CORTEX_SQLITEDB_TEST_WRITER"
 
-// WriterSpec is what a writer process does: open DB in WAL mode with no
-// busy timeout (a lock anyone else holds fails its write at once, with
-// SQLITE_BUSY), checkpointing every AutoCheckpoint pages, and run Statement
-// N times, each in its own transaction, with %d replaced by the count from
-// 1, pausing Pause between them.
+// WriterSpec is what a writer process does: open DB in WAL mode (or the
+// rollback journal Journal names) with no busy timeout (a lock anyone else
+// holds fails its write at once, with SQLITE_BUSY), checkpointing every
+// AutoCheckpoint pages, and run Statement N times, each in its own
+// transaction, with %d replaced by the count from 1, pausing Pause between
+// them.
+//
+// With Hold set, the N statements run in one transaction instead (BEGIN
+// IMMEDIATE: the write lock taken at once), and before committing it the
+// writer creates the file Hold+".ready" and waits for Hold+".release": the
+// test reads the database while a running tool is mid-transaction.
 type WriterSpec struct {
 	DB             string        `json:"db"`
 	Statement      string        `json:"statement"`
 	N              int           `json:"n"`
 	Pause          time.Duration `json:"pause"`
 	AutoCheckpoint int           `json:"auto_checkpoint"`
+	// Journal is the journal mode: "" or "WAL", else a rollback journal
+	// mode ("DELETE", "TRUNCATE", "PERSIST").
+	Journal string `json:"journal,omitempty"`
+	// CacheSize, when not 0, is the page cache's size in pages: a small one
+	// makes a rollback-journal writer spill changed pages into the database
+	// file before it commits.
+	CacheSize int    `json:"cache_size,omitempty"`
+	Hold      string `json:"hold,omitempty"`
 }
+
+// holdLimit bounds how long a holding writer waits for its release: a test
+// that died must not leave a writer behind.
+const holdLimit = time.Minute
 
 // RunWriterIfAsked runs the writer and exits when the process was started
 // as one (StartWriter); otherwise it returns at once. Call it first in the
@@ -55,11 +73,23 @@ func runWriter(spec WriterSpec) error {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	if _, err := db.Exec("PRAGMA journal_mode=WAL"); err != nil {
-		return err
+	journal := spec.Journal
+	if journal == "" {
+		journal = "WAL"
 	}
-	if _, err := db.Exec(fmt.Sprintf("PRAGMA wal_autocheckpoint=%d", spec.AutoCheckpoint)); err != nil {
-		return err
+	pragmas := []string{"PRAGMA journal_mode=" + journal, fmt.Sprintf("PRAGMA wal_autocheckpoint=%d", spec.AutoCheckpoint)}
+	if spec.CacheSize != 0 {
+		pragmas = append(pragmas, fmt.Sprintf("PRAGMA cache_size=%d", spec.CacheSize))
+	}
+	for _, p := range pragmas {
+		if _, err := db.Exec(p); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+	}
+	if spec.Hold != "" {
+		if _, err := db.Exec("BEGIN IMMEDIATE"); err != nil {
+			return err
+		}
 	}
 	for i := 1; i <= spec.N; i++ {
 		if _, err := db.Exec(strings.ReplaceAll(spec.Statement, "%d", fmt.Sprint(i))); err != nil {
@@ -67,7 +97,46 @@ func runWriter(spec WriterSpec) error {
 		}
 		time.Sleep(spec.Pause)
 	}
+	if spec.Hold == "" {
+		return nil
+	}
+	if err := os.WriteFile(spec.Hold+".ready", nil, 0o600); err != nil {
+		return err
+	}
+	for deadline := time.Now().Add(holdLimit); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(spec.Hold + ".release"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("not released within %s", holdLimit)
+		}
+	}
+	if _, err := db.Exec("COMMIT"); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
 	return nil
+}
+
+// WaitReady waits for a writer started with Hold to be mid-transaction
+// (its ready file written), failing the test after limit.
+func (w *Writer) WaitReady(tb testing.TB, hold string, limit time.Duration) {
+	tb.Helper()
+	for deadline := time.Now().Add(limit); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(hold + ".ready"); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("the writer did not reach its held transaction within %s", limit)
+		}
+	}
+}
+
+// Release lets a writer started with Hold commit.
+func Release(tb testing.TB, hold string) {
+	tb.Helper()
+	if err := os.WriteFile(hold+".release", nil, 0o600); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // Writer is a writer process started by StartWriter.
