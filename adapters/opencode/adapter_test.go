@@ -32,6 +32,9 @@ const fixtureDir = "../../fixtures/opencode"
 // recorded runs.
 const realDump = "1.18.33/opencode.db.txt"
 
+// forkDump is the hand-made dump of a session and its fork.
+const forkDump = "hand-made/fork.db.txt"
+
 // buildDB builds the database of a dump in a fresh folder and returns its
 // path.
 func buildDB(t testing.TB, dump string) string {
@@ -62,6 +65,7 @@ func fixtures(t testing.TB) []transcripttest.Fixture {
 		out = append(out, transcripttest.Fixture{Name: name, Path: filepath.Join(fixtureDir, filepath.FromSlash(name)), Data: load(t, path)})
 	}
 	add(realDump, buildDB(t, realDump))
+	add(forkDump, buildDB(t, forkDump))
 	add("git-ai/opencode.db", filepath.Join(fixtureDir, "git-ai", "opencode.db"))
 	exports, err := filepath.Glob(filepath.Join(fixtureDir, "1.18.33", "export", "*.json"))
 	if err != nil || len(exports) == 0 {
@@ -566,5 +570,96 @@ func FuzzParse(f *testing.F) {
 	a := New()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		transcripttest.Fuzz(t, a, data)
+	})
+}
+
+// TestFork reads a session and its fork (hand-made/fork.db.txt): the fork's
+// start says fork, its copies of the parent's messages and parts are
+// duplicates — their turns and the parent's edit are the parent's, given
+// once — and what the fork did after is its own. Whether the fork is read
+// with its parent or in a later read, and whatever order the database
+// gives the rows in (the copies are older than the fork's session row).
+func TestFork(t *testing.T) {
+	const parent, fork = "ses_ffe0000000aaaParentSession", "ses_ffdf000000bbbForkedSession"
+	type summary struct {
+		Start      string
+		Turns      []string
+		Edits      []string
+		Duplicates int
+	}
+	summarize := func(evs []transcript.Event, sid string) summary {
+		var s summary
+		for _, e := range ofSession(evs, sid) {
+			switch e.Kind {
+			case transcript.KindSessionStart:
+				s.Start = e.SessionStart.Trigger
+			case transcript.KindUserTurn:
+				s.Turns = append(s.Turns, e.UserTurn.Text)
+			case transcript.KindAssistantTurn:
+				s.Turns = append(s.Turns, e.AssistantTurn.Text)
+			case transcript.KindFileEdit:
+				s.Edits = append(s.Edits, e.FileEdit.Path)
+			case transcript.KindUnknown:
+				if e.Unknown.Reason == transcript.ReasonDuplicate {
+					s.Duplicates++
+				}
+			}
+		}
+		return s
+	}
+	wantParent := summary{Turns: []string{"Let's use SQLite for the cache.", "I'll create cache.go with a SQLite store.",
+		"Add an eviction policy.", "Added LRU eviction."}, Edits: []string{"/home/dev/work/demo-project/cache.go"}}
+	wantFork := summary{Start: "fork", Turns: []string{"Use Redis for the cache instead.", "Switched the store to Redis."},
+		Edits: []string{"/home/dev/work/demo-project/redis.go"}, Duplicates: 5}
+
+	t.Run("read whole", func(t *testing.T) {
+		evs := events(t, buildDB(t, forkDump))
+		if diff := cmp.Diff(wantParent, summarize(evs, parent)); diff != "" {
+			t.Errorf("parent (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(wantFork, summarize(evs, fork)); diff != "" {
+			t.Errorf("fork (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("fork read later", func(t *testing.T) {
+		path := buildDB(t, forkDump)
+		var keep, restore []string
+		for _, table := range []string{"session", "message", "part"} {
+			col := "session_id"
+			if table == "session" {
+				col = "id"
+			}
+			keep = append(keep, "CREATE TABLE keep_"+table+" AS SELECT * FROM "+table+" WHERE "+col+" = '"+fork+"'")
+			restore = append(restore, "INSERT INTO "+table+" SELECT * FROM keep_"+table)
+		}
+		keep = append(keep, "DELETE FROM part WHERE session_id = '"+fork+"'", "DELETE FROM message WHERE session_id = '"+fork+"'",
+			"DELETE FROM session WHERE id = '"+fork+"'")
+		exec(t, path, keep...)
+		a := New()
+		pos := transcript.Start(a, "opencode.db")
+		first, err := a.Load(path, pos.Context)
+		if err != nil {
+			t.Fatal(err)
+		}
+		head, pos, err := transcript.ReadAll(a, bytes.NewReader(first), pos, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos = transcripttest.SavedPosition(t, pos)
+		exec(t, path, restore...)
+		second, err := a.Load(path, pos.Context)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tail, _, err := transcript.ReadAll(a, bytes.NewReader(second), transcript.Position{Context: pos.Context}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantParent, summarize(head, parent)); diff != "" {
+			t.Errorf("parent (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(wantFork, summarize(tail, fork)); diff != "" {
+			t.Errorf("fork read later (-want +got):\n%s", diff)
+		}
 	})
 }

@@ -16,7 +16,8 @@
 // All three become the same records: one JSON line per row (package
 // sqlitedb's row line, {"table", "rowid", "values"}), a row being a session,
 // a message or a part, ordered by creation time (session, then message,
-// then part on a tie) — the order OpenCode wrote them. Adapter implements
+// then part on a tie; a message never before its session, a part never
+// before its message) — the order OpenCode wrote them. Adapter implements
 // transcript.Loader: Load gives the rows of the database (or the tree, or
 // the export) written since the position the stream's state holds, the
 // highest time_updated read per table (and the rows at that time already
@@ -27,7 +28,11 @@
 //   - session → session_start (the version, the model, the directory as the
 //     working folder); a child session (parent_id: a subagent's task) gives
 //     events under its root session's id, with its own as AgentID and
-//     Sidechain set. Seen again: revert set by /undo → rewind (Dropped: the
+//     Sidechain set. A fork (no parent_id; OpenCode titles it "<title>
+//     (fork #n)") starts with trigger fork; the messages it copied from the
+//     session it forks, with new ids but their own times — older than the
+//     fork's session — and their parts → unknown (duplicate): the forked
+//     session gives them. Seen again: revert set by /undo → rewind (Dropped: the
 //     reverted message, or part); time_archived set → session_end
 //     (archived); anything else → unknown (unmapped, "session/update").
 //   - message → unknown (unmapped, "message/<role>"): its content is in its

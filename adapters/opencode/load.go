@@ -161,24 +161,58 @@ func loadDB(path string, st *state) ([]sqlitedb.Row, error) {
 	if found == 0 {
 		return nil, fmt.Errorf("read %s: not an OpenCode database (no session, message or part table)", path)
 	}
-	slices.SortStableFunc(rows, byCreation)
+	sortByCreation(rows)
 	return rows, nil
 }
 
-// byCreation orders rows by creation time, then session, message, part,
-// then id (OpenCode's ids sort in creation order).
-func byCreation(a, b sqlitedb.Row) int {
-	ta, _ := a.Value("time_created").(int64)
-	tb, _ := b.Value("time_created").(int64)
-	if c := cmp.Compare(ta, tb); c != 0 {
-		return c
+// sortByCreation orders rows by creation time, then session, message,
+// part, then id (OpenCode's ids sort in creation order). A row is never
+// put before its session's or message's row: a fork copies its parent's
+// messages into the new session keeping their times, which are older than
+// the fork's session row, so a message's time counts as no earlier than
+// its session's, and a part's as no earlier than its message's.
+func sortByCreation(rows []sqlitedb.Row) {
+	created := func(r sqlitedb.Row) int64 { t, _ := r.Value("time_created").(int64); return t }
+	str := func(r sqlitedb.Row, col string) string { s, _ := r.Value(col).(string); return s }
+	sessions := map[string]int64{}
+	for _, r := range rows {
+		if r.Table == tableSession {
+			sessions[str(r, "id")] = created(r)
+		}
 	}
-	if c := cmp.Compare(rank(a.Table), rank(b.Table)); c != 0 {
-		return c
+	messages := map[string]int64{}
+	for _, r := range rows {
+		if r.Table == tableMessage {
+			messages[str(r, "id")] = max(created(r), sessions[str(r, "session_id")])
+		}
 	}
-	ia, _ := a.Value("id").(string)
-	ib, _ := b.Value("id").(string)
-	return strings.Compare(ia, ib)
+	type keyed struct {
+		t   int64
+		row sqlitedb.Row
+	}
+	ks := make([]keyed, len(rows))
+	for i, r := range rows {
+		t := created(r)
+		switch r.Table {
+		case tableMessage:
+			t = messages[str(r, "id")]
+		case tablePart:
+			t = max(t, messages[str(r, "message_id")])
+		}
+		ks[i] = keyed{t, r}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int {
+		if c := cmp.Compare(a.t, b.t); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(rank(a.row.Table), rank(b.row.Table)); c != 0 {
+			return c
+		}
+		return strings.Compare(str(a.row, "id"), str(b.row, "id"))
+	})
+	for i := range ks {
+		rows[i] = ks[i].row
+	}
 }
 
 // storageRoot is the storage/ folder of a session file.

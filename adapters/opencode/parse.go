@@ -3,6 +3,7 @@ package opencode
 import (
 	"cmp"
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strconv"
 	"time"
@@ -38,6 +39,10 @@ type sessionInfo struct {
 	// Compaction is the trigger of the compaction under way: its summary
 	// message follows.
 	Compaction string `json:"compaction,omitempty"`
+	// Created is the session's time of creation (epoch ms), which tells a
+	// fork's copies of its parent's messages: they keep their own, older,
+	// times.
+	Created int64 `json:"created,omitempty"`
 }
 
 type messageInfo struct {
@@ -55,6 +60,9 @@ type messageInfo struct {
 	// Texts counts the assistant texts given events (the first carries
 	// the usage).
 	Texts int `json:"texts,omitempty"`
+	// Copy marks a message a fork copied from the session it was forked
+	// from: it and its parts are that session's, read there.
+	Copy bool `json:"copy,omitempty"`
 }
 
 type partInfo struct {
@@ -259,7 +267,7 @@ func (p *parser) session() {
 	archived := rawjson.Int(p.col("time_archived", "time", "archived")) > 0
 	s := p.st.Sessions[p.id]
 	if s == nil {
-		s = &sessionInfo{Cwd: rawjson.AsString(p.col("directory", "directory")), Hash: hash, Revert: revert}
+		s = &sessionInfo{Cwd: rawjson.AsString(p.col("directory", "directory")), Hash: hash, Revert: revert, Created: p.created()}
 		if parent := rawjson.AsString(p.col("parent_id", "parentID")); parent != "" && parent != p.id {
 			s.Root = parent
 			if ps := p.st.Sessions[parent]; ps != nil && ps.Root != "" {
@@ -271,8 +279,14 @@ func (p *parser) session() {
 		e := p.event(transcript.KindSessionStart, p.id+"#start")
 		e.SessionStart = &transcript.SessionStart{ToolVersion: rawjson.AsString(p.col("version", "version")),
 			Model: modelName(p.col("model", "model"))}
-		if s.Root != "" {
+		switch {
+		case s.Root != "":
 			e.SessionStart.Trigger = "subagent"
+		case forkTitle.MatchString(rawjson.AsString(p.col("title", "title"))):
+			// A fork has no parent_id; OpenCode titles it after the
+			// session it copies. Its copies are told by their times
+			// (see message).
+			e.SessionStart.Trigger = "fork"
 		}
 		if title := rawjson.Value(p.col("title", "title")); title != nil {
 			e.Extra = map[string]json.RawMessage{"title": title}
@@ -290,6 +304,7 @@ func (p *parser) session() {
 		return
 	}
 	s.Hash = hash
+	s.Created = cmp.Or(s.Created, p.created())
 	if dir := rawjson.AsString(p.col("directory", "directory")); dir != "" {
 		s.Cwd = dir
 		p.project.Cwd = dir
@@ -311,6 +326,10 @@ func (p *parser) session() {
 		p.unknown("session/update", transcript.ReasonUnmapped)
 	}
 }
+
+// forkTitle is the title OpenCode gives a fork: its session's, then
+// " (fork #<n>)".
+var forkTitle = regexp.MustCompile(` \(fork #\d+\)$`)
 
 // modelName reads a session's model: {"id", "providerID"} or a string.
 func modelName(v []byte) string {
@@ -353,7 +372,18 @@ func (p *parser) message() {
 	m.Tokens = string(rawjson.Value(p.data.Get("tokens")))
 	m.Created = p.created()
 	p.project = transcript.Project{Cwd: cmp.Or(m.Cwd, s.Cwd), RepoRoot: m.Root}
-	p.unknownID(id, rawType, transcript.ReasonUnmapped)
+	// A message is written after its session is made, but a fork copies
+	// its parent's messages (new ids, same content) keeping their times:
+	// one older than its session is such a copy, whose events the parent
+	// session gives.
+	if rawType == "message/"+role && m.Created > 0 && s.Created > 0 && m.Created < s.Created {
+		m.Copy = true
+	}
+	reason := transcript.ReasonUnmapped
+	if m.Copy {
+		reason = transcript.ReasonDuplicate
+	}
+	p.unknownID(id, rawType, reason)
 }
 
 // part reads a part row.
@@ -385,6 +415,15 @@ func (p *parser) part() {
 		p.st.Parts[key] = pt
 	}
 	pt.Hash = hash
+	if m.Copy {
+		// A fork's copy of a part of its parent's message.
+		if first {
+			p.unknownID(p.id, "part/"+typ, transcript.ReasonDuplicate)
+		} else {
+			p.unknown("part/"+typ, transcript.ReasonDuplicate)
+		}
+		return
+	}
 	switch typ {
 	case "text", "reasoning":
 		p.text(typ, m, s, pt)
