@@ -8,6 +8,7 @@ import (
 	"runtime"
 
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/sqlitedb"
 )
 
 // EnvConfigHome moves Cursor's User folder on Linux ($XDG_CONFIG_HOME/Cursor);
@@ -22,7 +23,9 @@ const (
 // ~/.config/Cursor/User on Linux ($XDG_CONFIG_HOME/Cursor/User),
 // ~/Library/Application Support/Cursor/User on macOS and
 // %APPDATA%\Cursor\User on Windows. Backups (state.vscdb.backup) and the
-// databases' -wal and -shm are not transcripts. The cursor-agent CLI's
+// databases' -wal and -shm are not transcripts; a database that cannot be
+// read (not one, or not readable by the person) is skipped with why. The
+// cursor-agent CLI's
 // ~/.cursor/chats is listed as skipped, with why.
 func (a *Adapter) Discover(env transcript.Env) transcript.Discovery {
 	return discover(env, runtime.GOOS)
@@ -69,10 +72,11 @@ func discover(env transcript.Env, goos string) transcript.Discovery {
 	return d
 }
 
-// addDB lists the database at path when there is one.
+// addDB lists the database at path when there is one (skipped, with why,
+// when it cannot be read).
 func addDB(d *transcript.Discovery, path string) {
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 		return
 	}
-	d.AddFile(path, "", transcript.RoleSession)
+	sqlitedb.AddDatabase(d, path, "", transcript.RoleSession)
 }

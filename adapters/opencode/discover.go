@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/sqlitedb"
 )
 
 // Discover lists OpenCode's transcripts in its data folder
@@ -45,7 +46,7 @@ func walkData(d *transcript.Discovery, dir string) {
 		case e.IsDir():
 		case strings.HasPrefix(name, "opencode") && strings.HasSuffix(name, ".db"):
 			// Its -wal, -shm and -journal are read with it.
-			d.AddFile(path, "", transcript.RoleSession)
+			sqlitedb.AddDatabase(d, path, "", transcript.RoleSession)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -9,11 +10,14 @@ import (
 	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
 
+// dbHeader is a database file's first 100 bytes: what discovery checks.
+var dbHeader = "SQLite format 3\x00" + strings.Repeat("\x00", 84)
+
 func TestDiscover(t *testing.T) {
 	home := t.TempDir()
 	write := func(rel, content string) { t.Helper(); transcripttest.WriteFile(t, home, rel, content) }
 	const data = ".local/share/opencode/"
-	write(data+"opencode.db", "SQLite format 3\x00")
+	write(data+"opencode.db", dbHeader)
 	write(data+"opencode.db-wal", "x")
 	write(data+"opencode.db-shm", "x")
 	write(data+"log/2026-11-22.log", "x")
@@ -49,7 +53,7 @@ func TestDiscover(t *testing.T) {
 
 func TestDiscoverXDG(t *testing.T) {
 	home, xdg := t.TempDir(), t.TempDir()
-	transcripttest.WriteFile(t, xdg, "opencode/opencode.db", "SQLite format 3\x00")
+	transcripttest.WriteFile(t, xdg, "opencode/opencode.db", dbHeader)
 	d := New().Discover(transcripttest.Env(home, map[string]string{EnvDataHome: xdg}))
 	if len(d.Roots) != 1 || d.Roots[0].From != EnvDataHome || len(d.Files) != 1 {
 		t.Errorf("discovery with %s: %+v", EnvDataHome, d)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/sqlitedb"
 )
 
 // Discover lists Zed's threads database (<data>/threads/threads.db) and its
@@ -66,7 +67,7 @@ func discover(env transcript.Env, goos string) transcript.Discovery {
 			path := filepath.Join(dir, e.Name())
 			switch name := e.Name(); {
 			case name == "threads.db":
-				d.AddFile(path, "", transcript.RoleSession)
+				sqlitedb.AddDatabase(&d, path, "", transcript.RoleSession)
 			case strings.HasPrefix(name, "threads.db-"):
 				// Its write-ahead log and index: read with it.
 			default:

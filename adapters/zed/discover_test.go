@@ -2,12 +2,16 @@ package zed
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
+
+// dbHeader is a database file's first 100 bytes: what discovery checks.
+var dbHeader = "SQLite format 3\x00" + strings.Repeat("\x00", 84)
 
 func TestDiscover(t *testing.T) {
 	tests := []struct {
@@ -18,7 +22,7 @@ func TestDiscover(t *testing.T) {
 		skips []string
 	}{
 		{"linux", map[string]string{
-			".local/share/zed/threads/threads.db":               "SQLite format 3\x00",
+			".local/share/zed/threads/threads.db":               dbHeader,
 			".local/share/zed/threads/threads.db-wal":           "x",
 			".local/share/zed/threads/notes.txt":                "x",
 			".local/share/zed/conversations/Cache - 1.zed.json": "{}",
@@ -33,7 +37,7 @@ func TestDiscover(t *testing.T) {
 			".local/share/zed/threads/notes.txt: not Zed's threads database",
 		}},
 		{"darwin", map[string]string{
-			"Library/Application Support/Zed/threads/threads.db": "SQLite format 3\x00",
+			"Library/Application Support/Zed/threads/threads.db": dbHeader,
 			".config/zed/conversations/Cache.zed.json":           "{}",
 		}, nil, []string{
 			".config/zed/conversations/Cache.zed.json session ",
@@ -62,7 +66,7 @@ func TestDiscover(t *testing.T) {
 
 func TestDiscoverXDG(t *testing.T) {
 	home, data := t.TempDir(), t.TempDir()
-	transcripttest.WriteFile(t, data, "zed/threads/threads.db", "SQLite format 3\x00")
+	transcripttest.WriteFile(t, data, "zed/threads/threads.db", dbHeader)
 	d := discover(transcripttest.Env(home, map[string]string{EnvDataHome: data}), "linux")
 	if len(d.Files) != 1 || d.Roots[0].From != EnvDataHome || d.Files[0].Path != filepath.Join(data, "zed", "threads", "threads.db") {
 		t.Errorf("%+v", d)
