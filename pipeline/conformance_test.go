@@ -21,7 +21,7 @@ import (
 var conformanceDir = filepath.Join("..", "fixtures", "conformance")
 
 // conformanceTools are the tools whose transcripts the catalog is written in.
-var conformanceTools = []transcript.SourceKind{transcript.ClaudeCode, transcript.Codex, transcript.GeminiCLI}
+var conformanceTools = []transcript.SourceKind{transcript.ClaudeCode, transcript.Codex, transcript.GeminiCLI, transcript.OpenCode}
 
 // TestConformance is SPEC §7's cross-tool conformance catalog: every
 // scenario, written in every tool's own format, normalises to the same shape
