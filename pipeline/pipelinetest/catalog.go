@@ -169,6 +169,7 @@ func Catalog() []Scenario {
 				transcript.Codex:      "apply_patch custom_tool_call whose output is \"apply_patch verification failed: …\", with no patch_apply_end",
 				transcript.GeminiCLI:  "replace tool call with status \"error\" and a functionResponse whose response is {error: \"Failed to edit, 0 occurrences found…\"}",
 				transcript.OpenCode:   "edit tool part whose state has status \"error\" and error \"Error: Could not find oldString in the file.…\"",
+				transcript.Zed:        "edit_file ToolUse whose tool result has is_error and no output",
 			},
 			Want: Shape{
 				Kinds:         []pipeline.NodeKind{conv, dec, ep, bind},
