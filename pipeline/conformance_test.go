@@ -22,7 +22,7 @@ var conformanceDir = filepath.Join("..", "fixtures", "conformance")
 
 // conformanceTools are the tools whose transcripts the catalog is written in.
 var conformanceTools = []transcript.SourceKind{transcript.ClaudeCode, transcript.Codex, transcript.GeminiCLI, transcript.OpenCode,
-	transcript.Zed}
+	transcript.Zed, transcript.Cursor}
 
 // inexpressible are the scenarios a tool's format cannot say, and why: the
 // tool has no fixture of them (and must have none).
@@ -31,6 +31,14 @@ var inexpressible = map[transcript.SourceKind]map[string]string{
 		pipelinetest.RewindCompaction: "Zed's agent threads are never compacted: a thread too long for the model is summarized into a new thread, not this one",
 		pipelinetest.SubagentThread: "Zed keeps no time per message, only a thread's last save: the subagent's thread, saved before its parent, " +
 			"carries a time earlier than the parent's decision, so its edit cannot be bound to it",
+	},
+	transcript.Cursor: {
+		pipelinetest.HappyPath: "Cursor's edit records as documented (edit_file's diff chunks, write's contents) do not say whether the file existed: " +
+			"a file made is read as a file changed",
+		pipelinetest.SeveralEdits: "a file made, as in happy_path",
+		pipelinetest.RewindCompaction: "no public sample or document shows how Cursor's databases record a checkpoint restored or a " +
+			"conversation summarized",
+		pipelinetest.SubagentThread: "no public sample or document shows how Cursor's databases record a subagent's work",
 	},
 }
 

@@ -170,6 +170,7 @@ func Catalog() []Scenario {
 				transcript.GeminiCLI:  "replace tool call with status \"error\" and a functionResponse whose response is {error: \"Failed to edit, 0 occurrences found…\"}",
 				transcript.OpenCode:   "edit tool part whose state has status \"error\" and error \"Error: Could not find oldString in the file.…\"",
 				transcript.Zed:        "edit_file ToolUse whose tool result has is_error and no output",
+				transcript.Cursor:     "search_replace bubble whose toolFormerData has status \"error\" and result {error: \"The string to replace was not found in the file.\"}",
 			},
 			Want: Shape{
 				Kinds:         []pipeline.NodeKind{conv, dec, ep, bind},
