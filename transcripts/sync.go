@@ -1,0 +1,641 @@
+package transcripts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/cortexmem/cortex/index"
+	"github.com/cortexmem/cortex/pipeline"
+	"github.com/cortexmem/cortex/scribe"
+	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// Options configure a Service.
+type Options struct {
+	// Dir is the transcript index's folder in the state folder (never in a
+	// vault).
+	Dir string
+	// Selection is what to index: every transcript discovery finds in its
+	// Env (All), or named files. Only what it selects stays in the index.
+	Selection scribe.Selection
+	// Redact rewrites every text before it is kept: the credential rules
+	// (pipeline.Pipeline.RedactText); the default pipeline's when nil.
+	Redact func(string) string
+	// LockTimeout bounds every wait for a lock.
+	LockTimeout time.Duration
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+	// Progress, when set, hears how many transcripts a long sync has read
+	// of how many.
+	Progress func(read, total int)
+}
+
+// Service is the transcript index of one state folder.
+type Service struct {
+	o Options
+}
+
+// New returns the service; nothing is read or written until it is used.
+func New(o Options) *Service {
+	if o.Redact == nil {
+		o.Redact = pipeline.New().RedactText
+	}
+	if o.LockTimeout <= 0 {
+		o.LockTimeout = 10 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if !o.Selection.All && len(o.Selection.Paths) == 0 {
+		o.Selection.All = true
+	}
+	return &Service{o: o}
+}
+
+// Dir is the index's folder.
+func (s *Service) Dir() string { return s.o.Dir }
+
+// SyncReport says what bringing the index up to date did.
+type SyncReport struct {
+	// Files is how many transcripts the index holds afterwards, Exchanges
+	// how many documents.
+	Files     int `json:"files"`
+	Exchanges int `json:"exchanges"`
+	// Read counts the transcripts read: New for the first time, Appended
+	// from where the last read stopped, Reread again whole (rewritten,
+	// replaced, or records reaching back); Removed the transcripts gone.
+	Read     int `json:"read"`
+	New      int `json:"new"`
+	Appended int `json:"appended"`
+	Reread   int `json:"reread"`
+	Removed  int `json:"removed"`
+	// Indexed counts documents written, Deleted documents removed,
+	// Messages the user and assistant turns read.
+	Indexed  int `json:"indexed"`
+	Deleted  int `json:"deleted"`
+	Messages int `json:"messages"`
+	// Rebuilt says why the whole index was built anew, when it was.
+	Rebuilt string `json:"rebuilt,omitempty"`
+	// Busy is set when another process was updating the index: searches
+	// answered from it as it stood.
+	Busy bool `json:"busy,omitempty"`
+	// Unreadable are the transcripts that could not be read, and why;
+	// Skipped what discovery passed over, and why.
+	Unreadable []transcript.Skip `json:"unreadable,omitempty"`
+	Skipped    []transcript.Skip `json:"skipped,omitempty"`
+	Took       time.Duration     `json:"took_ns"`
+}
+
+// target is a transcript to index and what is known of it now.
+type target struct {
+	scribe.File
+	info os.FileInfo
+}
+
+// targets are the transcripts the selection names, stat'ed, sorted by path.
+func (s *Service) targets() ([]target, []transcript.Skip, error) {
+	files, skipped, err := scribe.Select(s.o.Selection)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]target, 0, len(files))
+	for _, f := range files {
+		fi, err := os.Stat(f.Path)
+		if err != nil {
+			skipped = append(skipped, transcript.Skip{Path: f.Path, Reason: err.Error()})
+			continue
+		}
+		out = append(out, target{File: f, info: fi})
+	}
+	slices.SortFunc(out, func(a, b target) int {
+		switch {
+		case a.Path < b.Path:
+			return -1
+		case a.Path > b.Path:
+			return 1
+		}
+		return 0
+	})
+	out = slices.CompactFunc(out, func(a, b target) bool { return a.Path == b.Path })
+	return out, skipped, nil
+}
+
+// changes are what differs between the transcripts and the manifest.
+type changes struct {
+	read    []target // new or changed
+	removed []string // in the manifest, no longer selected
+}
+
+func (c *changes) empty() bool { return len(c.read) == 0 && len(c.removed) == 0 }
+
+func diff(m *manifest, ts []target) *changes {
+	c := &changes{}
+	seen := make(map[string]bool, len(ts))
+	for _, t := range ts {
+		seen[t.Path] = true
+		e := m.Files[t.Path]
+		if e == nil || e.Size != t.info.Size() || e.MTime != t.info.ModTime().UnixNano() || e.Tool != t.Adapter.Source() {
+			c.read = append(c.read, t)
+		}
+	}
+	for _, p := range m.paths() {
+		if !seen[p] {
+			c.removed = append(c.removed, p)
+		}
+	}
+	return c
+}
+
+func (s *Service) lock(ctx context.Context, name string, shared bool) (*vault.Lock, error) {
+	if err := vault.MkdirAll(s.o.Dir); err != nil {
+		return nil, fmt.Errorf("transcript index %s: %w", s.o.Dir, err)
+	}
+	p := filepath.Join(s.o.Dir, name)
+	if shared {
+		return vault.AcquireShared(ctx, p, s.o.LockTimeout)
+	}
+	return vault.Acquire(ctx, p, s.o.LockTimeout)
+}
+
+// Sync brings the index up to date with the transcripts on disk; it builds
+// the index when there is none (or one of another schema, or damaged).
+// When another process is writing, it does not wait: it reports Busy and
+// the index is searched as it stands (unless there is none yet, when it
+// waits for it, at most the lock timeout).
+func (s *Service) Sync(ctx context.Context) (*SyncReport, error) {
+	start := s.o.Now()
+	ts, skipped, err := s.targets()
+	if err != nil {
+		return nil, err
+	}
+	gen, m, err := s.load()
+	if err == nil {
+		if c := diff(m, ts); c.empty() {
+			return s.report(m, skipped, start, nil), nil
+		}
+	}
+	wl, err := vault.TryAcquire(filepath.Join(s.o.Dir, writeLock))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if wl == nil {
+		if gen != "" && m != nil {
+			rep := s.report(m, skipped, start, nil)
+			rep.Busy = true
+			return rep, nil
+		}
+		if wl, err = s.lock(ctx, writeLock, false); err != nil {
+			return nil, err
+		}
+	}
+	defer wl.Release()
+	return s.syncLocked(ctx, ts, skipped, start)
+}
+
+// syncLocked is Sync under the write lock.
+func (s *Service) syncLocked(ctx context.Context, ts []target, skipped []transcript.Skip, start time.Time) (*SyncReport, error) {
+	gen, m, err := s.load()
+	if err != nil {
+		var ce *corruptError
+		if !errors.Is(err, errNoIndex) && !errors.As(err, &ce) {
+			return nil, err
+		}
+		why := "no transcript index yet"
+		if ce != nil {
+			why = ce.Error()
+		}
+		return s.rebuildLocked(ctx, ts, skipped, start, why)
+	}
+	rep := &SyncReport{}
+	c := diff(m, ts)
+	w := &writer{s: s, gen: gen, m: m, rep: rep}
+	for _, p := range c.removed {
+		w.remove(p)
+	}
+	total := len(c.read)
+	for i, t := range c.read {
+		if err := w.read(ctx, t, m.Files[t.Path]); err != nil {
+			return nil, err
+		}
+		if err := w.flushIfFull(ctx); err != nil {
+			return nil, err
+		}
+		if s.o.Progress != nil && total > 20 {
+			s.o.Progress(i+1, total)
+		}
+	}
+	if err := w.flush(ctx, true); err != nil {
+		var ce *index.CorruptError
+		if errors.As(err, &ce) {
+			return s.rebuildLocked(ctx, ts, skipped, start, ce.Error())
+		}
+		return nil, err
+	}
+	out := s.report(m, skipped, start, rep)
+	return out, nil
+}
+
+// Rebuild builds the index anew from every transcript, in a new generation
+// that replaces the live one only when it is complete: searches meanwhile
+// answer from the old one.
+func (s *Service) Rebuild(ctx context.Context) (*SyncReport, error) {
+	start := s.o.Now()
+	wl, err := s.lock(ctx, writeLock, false)
+	if err != nil {
+		return nil, err
+	}
+	defer wl.Release()
+	ts, skipped, err := s.targets()
+	if err != nil {
+		return nil, err
+	}
+	return s.rebuildLocked(ctx, ts, skipped, start, "asked for")
+}
+
+func (s *Service) rebuildLocked(ctx context.Context, ts []target, skipped []transcript.Skip, start time.Time, why string) (*SyncReport, error) {
+	gen, err := newGeneration(s.o.Dir, s.o.Now())
+	if err != nil {
+		return nil, err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			_ = os.RemoveAll(gen)
+		}
+	}()
+	idx, err := index.CreateTranscriptIndex(filepath.Join(gen, bleveDir))
+	if err != nil {
+		return nil, err
+	}
+	rep := &SyncReport{Rebuilt: why}
+	m := newManifest()
+	// Nobody reads a generation before it is published: one writer, open
+	// all along, no index lock.
+	w := &writer{s: s, gen: gen, m: m, rep: rep, idx: idx, building: true}
+	for i, t := range ts {
+		if err := w.read(ctx, t, nil); err != nil {
+			_ = idx.Close()
+			return nil, err
+		}
+		if err := w.flushIfFull(ctx); err != nil {
+			_ = idx.Close()
+			return nil, err
+		}
+		if s.o.Progress != nil && len(ts) > 20 {
+			s.o.Progress(i+1, len(ts))
+		}
+	}
+	if err := w.flush(ctx, true); err != nil {
+		_ = idx.Close()
+		return nil, err
+	}
+	if err := idx.Close(); err != nil {
+		return nil, err
+	}
+	il, err := s.lock(ctx, indexLock, false)
+	if err != nil {
+		return nil, err
+	}
+	defer il.Release()
+	if err := vault.WriteFile(filepath.Join(s.o.Dir, currentFile), []byte(filepath.Base(gen)+"\n")); err != nil {
+		return nil, fmt.Errorf("publish transcript index: %w", err)
+	}
+	ok = true
+	for _, p := range staleGenerations(s.o.Dir, gen) {
+		_ = os.RemoveAll(p)
+	}
+	return s.report(m, skipped, start, rep), nil
+}
+
+// load reads the live generation's manifest; an index of another schema is
+// corrupt (rebuilt).
+func (s *Service) load() (string, *manifest, error) {
+	gen, err := current(s.o.Dir)
+	if err != nil {
+		return "", nil, err
+	}
+	m, err := loadManifest(gen)
+	if err != nil {
+		return "", nil, err
+	}
+	if m.Schema != index.TranscriptSchema {
+		return "", nil, &corruptError{"built with schema " + m.Schema}
+	}
+	return gen, m, nil
+}
+
+func (s *Service) report(m *manifest, skipped []transcript.Skip, start time.Time, rep *SyncReport) *SyncReport {
+	if rep == nil {
+		rep = &SyncReport{}
+	}
+	rep.Files, rep.Exchanges = 0, 0
+	for _, p := range m.paths() {
+		e := m.Files[p]
+		if e.Err != "" {
+			rep.Unreadable = append(rep.Unreadable, transcript.Skip{Path: e.Path, Reason: e.Err})
+			continue
+		}
+		rep.Files++
+		rep.Exchanges += e.Docs
+	}
+	rep.Skipped = skipped
+	rep.Took = s.o.Now().Sub(start)
+	return rep
+}
+
+// Bounds of one batch: a sync of many transcripts writes several, so that
+// it never holds them all in memory.
+const (
+	flushDocs  = 4000
+	flushBytes = 48 << 20
+)
+
+// writer applies what a sync reads to one generation.
+type writer struct {
+	s   *Service
+	gen string
+	m   *manifest
+	rep *SyncReport
+	// idx is the open index of a generation being built; nil for the live
+	// one, opened for each batch under the index lock.
+	idx      *index.TranscriptIndex
+	building bool
+
+	docs    []index.TranscriptDoc
+	size    int
+	entries []*fileEntry
+	// fresh are the files whose other documents must go: read whole, or
+	// gone (entries without a path in the manifest any more).
+	fresh   map[string]bool
+	removed []string
+}
+
+// remove drops a transcript that is gone.
+func (w *writer) remove(path string) {
+	w.removed = append(w.removed, path)
+	w.rep.Removed++
+}
+
+// read reads one transcript into the batch: from where the last read
+// stopped when it only grew, else whole.
+func (w *writer) read(ctx context.Context, t target, old *fileEntry) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	res, err := w.s.readFile(w.gen, t, old)
+	if err != nil {
+		return err
+	}
+	w.rep.Read++
+	switch {
+	case old == nil:
+		w.rep.New++
+	case res.full:
+		w.rep.Reread++
+	default:
+		w.rep.Appended++
+	}
+	w.rep.Messages += res.messages
+	if res.full {
+		if w.fresh == nil {
+			w.fresh = map[string]bool{}
+		}
+		w.fresh[t.Path] = true
+	}
+	for _, d := range res.docs {
+		w.size += len(d.User) + len(d.Reply) + 256
+	}
+	w.docs = append(w.docs, res.docs...)
+	w.entries = append(w.entries, res.entry)
+	return nil
+}
+
+func (w *writer) flushIfFull(ctx context.Context) error {
+	if len(w.docs) < flushDocs && w.size < flushBytes {
+		return nil
+	}
+	return w.flush(ctx, false)
+}
+
+// flush writes the batch: the documents to the index, then the reading
+// states and the manifest. A crash between the two leaves the manifest
+// behind the index; the next sync reads those records again and writes the
+// same documents (their ids come from the file and the offset).
+func (w *writer) flush(ctx context.Context, last bool) error {
+	if len(w.entries) == 0 && len(w.removed) == 0 && !last {
+		return nil
+	}
+	if len(w.docs) > 0 || len(w.removed) > 0 || len(w.fresh) > 0 {
+		if err := w.apply(ctx); err != nil {
+			return err
+		}
+	}
+	for _, p := range w.removed {
+		delete(w.m.Files, p)
+	}
+	for _, e := range w.entries {
+		w.m.Files[e.Path] = e
+	}
+	w.m.Synced = w.s.o.Now().UnixNano()
+	if len(w.entries) > 0 || len(w.removed) > 0 || last {
+		if err := w.m.save(w.gen); err != nil {
+			return err
+		}
+	}
+	if last {
+		keep := map[string]bool{}
+		for _, e := range w.m.Files {
+			if e.State != "" {
+				keep[e.State] = true
+			}
+		}
+		removeStates(w.gen, keep)
+	}
+	w.docs, w.size, w.entries, w.fresh, w.removed = nil, 0, nil, nil, nil
+	return nil
+}
+
+// apply writes the batch's documents, and deletes those of the transcripts
+// gone and the ones a whole read no longer made.
+func (w *writer) apply(ctx context.Context) error {
+	idx := w.idx
+	if idx == nil {
+		il, err := w.s.lock(ctx, indexLock, false)
+		if err != nil {
+			return err
+		}
+		defer il.Release()
+		if idx, err = index.OpenTranscriptIndex(filepath.Join(w.gen, bleveDir), false); err != nil {
+			return err
+		}
+		defer func() { _ = idx.Close() }()
+	}
+	var del []string
+	if !w.building {
+		keep := make(map[string]bool, len(w.docs))
+		for _, d := range w.docs {
+			keep[d.ID] = true
+		}
+		paths := append(slices.Sorted(func(yield func(string) bool) {
+			for p := range w.fresh {
+				if !yield(p) {
+					return
+				}
+			}
+		}), w.removed...)
+		for _, p := range paths {
+			ids, err := idx.IDsOfFile(ctx, fileKey(p))
+			if err != nil {
+				return err
+			}
+			for _, id := range ids {
+				if !keep[id] {
+					del = append(del, id)
+				}
+			}
+		}
+	}
+	if err := idx.Apply(w.docs, del); err != nil {
+		return err
+	}
+	w.rep.Indexed += len(w.docs)
+	w.rep.Deleted += len(del)
+	if w.idx == nil {
+		return idx.Close()
+	}
+	return nil
+}
+
+// readResult is what reading one transcript gave.
+type readResult struct {
+	entry    *fileEntry
+	docs     []index.TranscriptDoc
+	full     bool
+	messages int
+}
+
+// readFile reads a transcript from where old says the last read stopped —
+// when the file only grew since, its start and the bytes before the offset
+// unchanged, and the state of that read is kept — else whole.
+func (s *Service) readFile(gen string, t target, old *fileEntry) (*readResult, error) {
+	f, err := os.Open(t.Path)
+	if err != nil {
+		return &readResult{entry: &fileEntry{Path: t.Path, Tool: t.Adapter.Source(), Size: t.info.Size(),
+			MTime: t.info.ModTime().UnixNano(), Err: err.Error()}, full: true}, nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("transcript %s: %w", t.Path, err)
+	}
+	size := fi.Size()
+	st := s.resumable(gen, f, t, old, size)
+	res, err := s.readFrom(f, t, old, st, size, fi.ModTime())
+	if errors.Is(err, errNeedFull) {
+		res, err = s.readFrom(f, t, old, nil, size, fi.ModTime())
+	}
+	if err != nil {
+		return &readResult{entry: &fileEntry{Path: t.Path, Tool: t.Adapter.Source(), Size: size,
+			MTime: fi.ModTime().UnixNano(), Err: err.Error()}, full: true}, nil
+	}
+	e := res.entry
+	e.Size, e.MTime = size, fi.ModTime().UnixNano()
+	e.HeadLen = int(min(size, headBytes))
+	e.Head, _ = hashRange(f, 0, e.HeadLen)
+	mark := int(min(e.Offset, markBytes))
+	e.Mark, _ = hashRange(f, e.Offset-int64(mark), mark)
+	if name, err := saveState(gen, fileKey(t.Path), res.state, s.o.Redact); err == nil {
+		e.State = name
+	} else {
+		return nil, err
+	}
+	if !res.full && old != nil {
+		e.Docs = old.Docs + res.added
+		e.Messages = old.Messages + res.messages
+	} else {
+		e.Docs, e.Messages = len(res.docs), res.messages
+	}
+	return &readResult{entry: e, docs: res.docs, full: res.full, messages: res.messages}, nil
+}
+
+// resumable is the state to resume t's read from, nil when it must be read
+// whole: a new file, one whose tool rewrites it whole, one that shrank, whose
+// start or whose bytes before the offset changed (rewritten, replaced), one
+// whose last read took a line still unterminated, or one whose state is
+// gone.
+func (s *Service) resumable(gen string, f *os.File, t target, old *fileEntry, size int64) *readState {
+	if old == nil || old.Err != "" || old.Tail || old.Tool != t.Adapter.Source() || size < old.Offset || size < int64(old.HeadLen) {
+		return nil
+	}
+	if _, whole := t.Adapter.(transcript.Framer); whole {
+		return nil
+	}
+	if h, ok := hashRange(f, 0, old.HeadLen); !ok || h != old.Head {
+		return nil
+	}
+	mark := int(min(old.Offset, markBytes))
+	if h, ok := hashRange(f, old.Offset-int64(mark), mark); !ok || h != old.Mark {
+		return nil
+	}
+	return loadState(gen, old)
+}
+
+// fileRead is one read of a transcript.
+type fileRead struct {
+	entry    *fileEntry
+	docs     []index.TranscriptDoc
+	state    *readState
+	full     bool
+	added    int // documents not indexed before (a resumed read)
+	messages int
+}
+
+// readFrom reads f from st (from its start when st is nil) up to size.
+func (s *Service) readFrom(f *os.File, t target, old *fileEntry, st *readState, size int64, mtime time.Time) (*fileRead, error) {
+	full := st == nil
+	pos := transcript.Start(t.Adapter, t.Path)
+	if !full {
+		pos = transcript.Position{Offset: st.Offset, Line: st.Line, Context: st.Context}
+	}
+	if _, err := f.Seek(pos.Offset, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("transcript %s: %w", t.Path, err)
+	}
+	b := newBuilder(t.Path, fileKey(t.Path), t.Adapter.Source(), s.o.Redact, full)
+	restored := 0
+	if !full {
+		b.restore(st.Open)
+		restored = len(b.exchanges)
+	}
+	// A file that has not been written to for a while is complete: its last
+	// line counts even without a newline.
+	final := t.Final || s.o.Now().Sub(mtime) >= scribe.SettleTime
+	end, err := transcript.Read(t.Adapter, io.LimitReader(f, size-pos.Offset), pos, final, func(e transcript.Event) error {
+		return b.add(&e)
+	})
+	if err != nil {
+		return nil, err
+	}
+	r := &fileRead{full: full, messages: b.messages, added: len(b.exchanges) - restored}
+	r.entry = &fileEntry{Path: t.Path, Tool: t.Adapter.Source(), Offset: end.Offset, Line: end.Line}
+	if final && end.Offset == size && size > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, size-1); err == nil && last[0] != '\n' {
+			r.entry.Tail = true
+		}
+	}
+	r.docs = make([]index.TranscriptDoc, 0, len(b.exchanges))
+	for _, x := range b.exchanges {
+		r.docs = append(r.docs, x.doc(t.Path, s.o.Redact))
+	}
+	r.state = &readState{Version: stateVersion, Offset: end.Offset, Line: end.Line, Context: end.Context,
+		Open: b.openExchanges(), Tool: t.Adapter.Source()}
+	_ = old
+	return r, nil
+}
