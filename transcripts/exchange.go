@@ -221,6 +221,11 @@ func (b *builder) add(e *transcript.Event) error {
 
 // start opens the exchange of a turn the person typed.
 func (b *builder) start(e *transcript.Event, p int) {
+	if prev := b.open[lane{e.AgentID, e.Sidechain}]; prev != nil && e.Provenance.Line > prev.Line && prev.EndLine >= e.Provenance.Line {
+		// The record that holds this turn may also have given the previous
+		// exchange an event (a rewind marker): it begins this one.
+		prev.EndLine = e.Provenance.Line - 1
+	}
 	x := b.newExchange(e, p, index.KindExchange, "x")
 	x.UserID = e.EventID
 	x.User = trim(b.redact(e.UserTurn.Text), maxUser)

@@ -58,7 +58,8 @@ type Result struct {
 	Hits  []Hit  `json:"results"`
 	// Message is EmptyMessage when nothing matched.
 	Message string      `json:"message,omitempty"`
-	Sync    *SyncReport `json:"sync,omitempty"`
+	// Sync is what bringing the index up to date did first.
+	Sync *SyncReport `json:"-"`
 }
 
 // Hit is one exchange found.
@@ -406,16 +407,17 @@ func excerpt(s string, n int) string {
 // snippetBytes is about how long a snippet is.
 const snippetBytes = 260
 
-// snippet is the window of the exchange's text (the reply, else the
-// person's words) holding the most distinct query terms, the terms marked
-// **like this**; "" when no term is found (a match by path or tool only).
+// snippet is the window of the agent's side of the exchange (its replies,
+// else the files it touched) holding the most distinct query terms, the
+// terms marked **like this**; "" when none is there (the person's words
+// matched, which results show whole).
 func snippet(d index.TranscriptDoc, terms []string) string {
 	want := make(map[string]bool, len(terms))
 	for _, t := range terms {
 		want[t] = true
 	}
 	best, bestText := window{}, ""
-	for _, text := range []string{d.Reply, d.User, strings.Join(d.Paths, "\n")} {
+	for _, text := range []string{d.Reply, strings.Join(d.Paths, "\n")} {
 		if text == "" {
 			continue
 		}

@@ -140,11 +140,13 @@ func (s *Service) Show(ctx context.Context, r ShowRequest) (*SessionView, error)
 	}
 	lo, hi := 0, len(docs)
 	if r.Around > 0 {
+		// The exchange that starts last at or before the line, of those
+		// that reach it (in the main transcript first).
 		at := -1
 		for i, d := range docs {
-			if d.Line > 0 && d.Line <= r.Around && r.Around <= max(d.EndLine, d.Line) {
+			if d.Line > 0 && d.Line <= r.Around && r.Around <= max(d.EndLine, d.Line) &&
+				(at < 0 || d.File == docs[at].File && d.Line > docs[at].Line) {
 				at = i
-				break
 			}
 		}
 		if at < 0 {

@@ -256,7 +256,7 @@ func (s *Service) Rebuild(ctx context.Context) (*SyncReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.rebuildLocked(ctx, ts, skipped, start, "asked for")
+	return s.rebuildLocked(ctx, ts, skipped, start, "a full rebuild was asked for")
 }
 
 func (s *Service) rebuildLocked(ctx context.Context, ts []target, skipped []transcript.Skip, start time.Time, why string) (*SyncReport, error) {

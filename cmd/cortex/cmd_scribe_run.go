@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/scribe"
 )
@@ -134,7 +135,7 @@ func (a *app) scribeRunner(o scribeRunOptions) (*scribe.Runner, error) {
 		return nil, err
 	}
 	r.Service, r.DryRun = svc, o.dryRun
-	r.StateDir, r.LockTimeout = filepath.Join(a.settings.Home, "transcripts"), a.settings.LockTimeout
+	r.StateDir, r.LockTimeout = config.TranscriptsDir(a.settings.Home), a.settings.LockTimeout
 	r.StateKey = filepath.Join(a.settings.Vault, a.settings.VaultFolder)
 	return r, nil
 }
