@@ -1,6 +1,7 @@
 package transcripts
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,7 +54,7 @@ func fixturePlace(home, rel string) string {
 		if tool == "conformance" {
 			rest = rest[1:]
 		}
-		if len(rest) >= 3 && !strings.Contains(rest[len(rest)-2], ".") && rest[len(rest)-3] == "subagent" {
+		if len(rest) >= 3 && strings.HasPrefix(rest[len(rest)-3], "subagent") {
 			return filepath.Join(home, ".gemini", "tmp", "proj", "chats", rest[len(rest)-2], rest[len(rest)-1])
 		}
 		return filepath.Join(home, ".gemini", "tmp", "proj", "chats", "session-"+flat)
@@ -69,16 +70,31 @@ func indexOf(list []string, s string) int {
 	return -1
 }
 
-func layFixtures(t *testing.T, home string) {
+// fixtureFiles are the transcripts among the fixtures of the tools cortex
+// reads (the golden outputs beside them and sidecars left out), sorted.
+func fixtureFiles(t *testing.T) []string {
 	t.Helper()
-	for _, rel := range []string{
-		"claude-code/2.1.197/a_qa.jsonl", "claude-code/2.1.197/b_write_edit.jsonl", "claude-code/2.1.197/e2_after_compact.jsonl",
-		"claude-code/hand-made/rewind_fork.jsonl",
-		"claude-code/2.1.207/subagent/0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f.jsonl",
-		"claude-code/2.1.207/subagent/0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f/subagents/agent-a0ad4f44468bdf20d.jsonl",
-		"codex/0.169.0/a_qa.jsonl", "codex/hand-made/rollback_compaction.jsonl",
-		"gemini-cli/0.61.0/a_qa.jsonl", "gemini-cli/hand-made/compress_mask.jsonl", "gemini-cli/legacy/large.json",
-	} {
-		placeFixture(t, home, rel)
+	var out []string
+	for _, dir := range []string{"claude-code", "codex", "gemini-cli", "conformance"} {
+		err := filepath.WalkDir(filepath.Join(fixtureRoot, dir), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			name := d.Name()
+			if strings.HasSuffix(name, ".ndjson") || strings.HasSuffix(name, ".meta.json") || strings.HasSuffix(name, ".md") ||
+				!(strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json")) {
+				return nil
+			}
+			rel, err := filepath.Rel(fixtureRoot, p)
+			out = append(out, filepath.ToSlash(rel))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
+	if len(out) < 60 {
+		t.Fatalf("found %d fixture transcripts; expected the repository's (is the fixtures folder there?)", len(out))
+	}
+	return out
 }
