@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -464,7 +465,7 @@ func (w *writer) flush(ctx context.Context, last bool) error {
 
 // apply writes the batch's documents, and deletes those of the transcripts
 // gone and the ones a whole read no longer made.
-func (w *writer) apply(ctx context.Context) error {
+func (w *writer) apply(ctx context.Context) (err error) {
 	idx := w.idx
 	if idx == nil {
 		il, err := w.s.lock(ctx, indexLock, false)
@@ -475,7 +476,11 @@ func (w *writer) apply(ctx context.Context) error {
 		if idx, err = index.OpenTranscriptIndex(filepath.Join(w.gen, bleveDir), false); err != nil {
 			return err
 		}
-		defer func() { _ = idx.Close() }()
+		defer func() {
+			if cerr := idx.Close(); err == nil {
+				err = cerr
+			}
+		}()
 	}
 	var del []string
 	if !w.building {
@@ -483,13 +488,7 @@ func (w *writer) apply(ctx context.Context) error {
 		for _, d := range w.docs {
 			keep[d.ID] = true
 		}
-		paths := append(slices.Sorted(func(yield func(string) bool) {
-			for p := range w.fresh {
-				if !yield(p) {
-					return
-				}
-			}
-		}), w.removed...)
+		paths := append(slices.Sorted(maps.Keys(w.fresh)), w.removed...)
 		for _, p := range paths {
 			ids, err := idx.IDsOfFile(ctx, fileKey(p))
 			if err != nil {
@@ -507,9 +506,6 @@ func (w *writer) apply(ctx context.Context) error {
 	}
 	w.rep.Indexed += len(w.docs)
 	w.rep.Deleted += len(del)
-	if w.idx == nil {
-		return idx.Close()
-	}
 	return nil
 }
 
