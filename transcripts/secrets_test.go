@@ -70,7 +70,7 @@ func TestSecretsNeverStored(t *testing.T) {
 	// Not settled: the edit is still waiting for its result, so the parser
 	// keeps its arguments in the state saved for the next read.
 	s := newService(t, home, time.Now)
-	sync(t, s)
+	syncNow(t, s)
 	secrets := []string{plantedPAT, plantedAWS, plantedStripe, "S3cr3tPassw0rd"}
 	check := func(where, text string) {
 		t.Helper()

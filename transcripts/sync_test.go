@@ -92,7 +92,7 @@ func TestGrowingFiles(t *testing.T) {
 	for rel := range files {
 		placeFixture(t, full, rel)
 	}
-	want := comparable(allDocs(t, func() *Service { s := newService(t, full, time.Now); sync(t, s); return s }()), full)
+	want := comparable(allDocs(t, func() *Service { s := newService(t, full, time.Now); syncNow(t, s); return s }()), full)
 
 	for _, tc := range []struct {
 		name  string
@@ -114,7 +114,7 @@ func TestGrowingFiles(t *testing.T) {
 				rest[rel] = data[cut:]
 			}
 			s := newService(t, home, time.Now)
-			first := sync(t, s)
+			first := syncNow(t, s)
 			if first.New != len(files) {
 				t.Fatalf("first sync read %d new files, want %d", first.New, len(files))
 			}
@@ -125,7 +125,7 @@ func TestGrowingFiles(t *testing.T) {
 					grown++
 				}
 			}
-			rep := sync(t, s)
+			rep := syncNow(t, s)
 			if rep.Read != grown || rep.New != 0 {
 				t.Errorf("second sync read %d files (%d new), want the %d that grew", rep.Read, rep.New, grown)
 			}
@@ -138,7 +138,7 @@ func TestGrowingFiles(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("growing files indexed differently from whole files (-whole +grown):\n%s", diff)
 			}
-			if again := sync(t, s); again.Read != 0 || again.Indexed != 0 {
+			if again := syncNow(t, s); again.Read != 0 || again.Indexed != 0 {
 				t.Errorf("a third sync read %d files, indexed %d documents; nothing changed", again.Read, again.Indexed)
 			}
 		})
@@ -232,13 +232,13 @@ func TestRewrittenFile(t *testing.T) {
 			}
 			writeFile(t, path, tc.before)
 			s := newService(t, home, settled)
-			sync(t, s)
+			syncNow(t, s)
 			old := time.Now().Add(-time.Minute)
 			writeFile(t, path, tc.after)
 			if err := os.Chtimes(path, old, old); err != nil {
 				t.Fatal(err)
 			}
-			rep := sync(t, s)
+			rep := syncNow(t, s)
 			if rep.Reread != 1 {
 				t.Errorf("sync %+v: want the file read again whole", rep)
 			}
@@ -258,7 +258,7 @@ func TestRewrittenFile(t *testing.T) {
 				t.Errorf("%q finds nothing: %v", tc.found, err)
 			}
 			fresh := newService(t, home, settled)
-			sync(t, fresh)
+			syncNow(t, fresh)
 			if diff := cmp.Diff(comparable(allDocs(t, fresh), home), comparable(allDocs(t, s), home)); diff != "" {
 				t.Errorf("differs from an index of the file as it is now (-fresh +synced):\n%s", diff)
 			}
@@ -271,13 +271,13 @@ func TestRewrittenFile(t *testing.T) {
 func TestDeletedFile(t *testing.T) {
 	home := filterHome(t)
 	s := newService(t, home, settled)
-	sync(t, s)
+	syncNow(t, s)
 	gone := fixturePlace(home, "codex/0.169.0/a_qa.jsonl")
 	before := len(allDocs(t, s))
 	if err := os.Remove(gone); err != nil {
 		t.Fatal(err)
 	}
-	rep := sync(t, s)
+	rep := syncNow(t, s)
 	if rep.Removed != 1 || rep.Deleted != 1 {
 		t.Errorf("sync %+v: want one file removed and its one document deleted", rep)
 	}
@@ -311,7 +311,7 @@ func TestDeletedFile(t *testing.T) {
 func TestRebuildAndRepair(t *testing.T) {
 	home := filterHome(t)
 	s := newService(t, home, settled)
-	sync(t, s)
+	syncNow(t, s)
 	want := comparable(allDocs(t, s), home)
 	check := func(what string) {
 		t.Helper()

@@ -39,7 +39,7 @@ func newService(t *testing.T, home string, now func() time.Time) *Service {
 	})
 }
 
-func sync(t *testing.T, s *Service) *SyncReport {
+func syncNow(t *testing.T, s *Service) *SyncReport {
 	t.Helper()
 	rep, err := s.Sync(context.Background())
 	if err != nil {
@@ -133,7 +133,7 @@ func TestFixturesFindable(t *testing.T) {
 	home := t.TempDir()
 	placed := placeAll(t, home)
 	s := newService(t, home, settled)
-	rep := sync(t, s)
+	rep := syncNow(t, s)
 	if len(rep.Unreadable) > 0 {
 		t.Errorf("unreadable: %v", rep.Unreadable)
 	}
@@ -224,7 +224,7 @@ func filterHome(t *testing.T) string {
 func TestFilters(t *testing.T) {
 	home := filterHome(t)
 	s := newService(t, home, settled)
-	sync(t, s)
+	syncNow(t, s)
 	type want struct {
 		Tools    []string // of the hits, in order
 		Sessions []string // prefixes, in order; nil: not checked
@@ -321,7 +321,7 @@ func TestPointers(t *testing.T) {
 	home := t.TempDir()
 	placeAll(t, home)
 	s := newService(t, home, settled)
-	sync(t, s)
+	syncNow(t, s)
 	files := map[string][]byte{}
 	checked := 0
 	for _, d := range allDocs(t, s) {
@@ -447,7 +447,7 @@ func TestRewindAndCompactionMarked(t *testing.T) {
 	home := t.TempDir()
 	placed := placeAll(t, home)
 	s := newService(t, home, settled)
-	sync(t, s)
+	syncNow(t, s)
 	docs := allDocs(t, s)
 	byOffset := map[string]index.TranscriptDoc{}
 	for _, d := range docs {
