@@ -41,6 +41,8 @@ type Options struct {
 	// Warn tells the person running the server about a failure they should
 	// see (a tool that crashed); nil drops it.
 	Warn func(string)
+	// Transcripts, when set, serves transcript_search.
+	Transcripts TranscriptSearcher
 }
 
 // server holds what the tools share.
@@ -48,6 +50,8 @@ type server struct {
 	svc  *memories.Service
 	abs  func(string) string
 	warn func(string)
+	// transcripts searches agents' sessions; nil: no transcript_search.
+	transcripts TranscriptSearcher
 	// mu runs one tool at a time: the service is cheap per call, and one
 	// store per process keeps its cached state simple.
 	mu sync.Mutex
@@ -57,7 +61,7 @@ type server struct {
 type tool func(*mcp.Server, *server)
 
 // tools are every tool the server offers, in the order tools/list gives them.
-var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool}
+var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool, transcriptSearchTool}
 
 // New returns the MCP server for svc.
 func New(svc *memories.Service, o Options) *mcp.Server {
@@ -72,7 +76,7 @@ func New(svc *memories.Service, o Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cortex", Title: "cortex memory", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	s := &server{svc: svc, abs: o.Abs, warn: o.Warn}
+	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, transcripts: o.Transcripts}
 	for _, t := range tools {
 		t(srv, s)
 	}

@@ -35,11 +35,11 @@ type Request struct {
 	// Filters: the tool (any name transcript.ParseSource takes); the
 	// project, by name (a folder or repository name) or by path (a folder
 	// the session worked in or under: it holds a path separator or starts
-	// with ~ or .); exchanges begun at or after Since; a session id or a
-	// prefix of one.
+	// with ~ or .); exchanges begun since then (7d, 12h, 2w, 90m, a date
+	// or an RFC 3339 time); a session id or a prefix of one.
 	Tool    string
 	Project string
-	Since   time.Time
+	Since   string
 	Session string
 	// Limit is how many results, 1 to MaxLimit; 0 is DefaultLimit.
 	Limit int
@@ -169,7 +169,13 @@ func (s *Service) query(r *Request) (index.TranscriptQuery, int, error) {
 	} else if r.Session != "" {
 		return q, 0, &memories.ArgError{Arg: "session", Rule: "is blank"}
 	}
-	q.Since = r.Since
+	if since := strings.TrimSpace(r.Since); since != "" {
+		t, err := memories.ParseSince(since, s.o.Now())
+		if err != nil {
+			return q, 0, err
+		}
+		q.Since = t
+	}
 	return q, limit, nil
 }
 

@@ -243,8 +243,8 @@ func TestFilters(t *testing.T) {
 		{"folder above", Request{Query: "capital of France", Project: "/home/dev/work"}, want{Tools: []string{"claude-code", "codex", "gemini-cli"}}},
 		{"folder itself", Request{Query: "capital of France", Project: "/home/dev/work/demo-project/"}, want{Tools: []string{"claude-code", "codex", "gemini-cli"}}},
 		{"not a folder prefix", Request{Query: "capital of France", Project: "/home/dev/wor"}, want{}},
-		{"since", Request{Query: "cache", Since: time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)}, want{Tools: []string{"gemini-cli"}, Sessions: []string{"7d1f0c2e"}}},
-		{"since, every session", Request{Query: "cache", Since: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)}, want{Tools: []string{"claude-code", "gemini-cli"}}},
+		{"since", Request{Query: "cache", Since: "2026-11-23T00:00:00Z"}, want{Tools: []string{"gemini-cli"}, Sessions: []string{"7d1f0c2e"}}},
+		{"since, every session", Request{Query: "cache", Since: "2026-11-22T00:00:00Z"}, want{Tools: []string{"claude-code", "gemini-cli"}}},
 		{"session prefix", Request{Query: "cache", Session: "5c1e0a4e"}, want{Tools: []string{"claude-code"}, Sessions: []string{"5c1e0a4e"}}},
 		{"session, every exchange", Request{Query: "index on the key column", Session: "5c1e", AllExchanges: true},
 			want{Tools: []string{"claude-code", "claude-code"}, Sessions: []string{"5c1e0a4e", "5c1e0a4e"}}},
@@ -301,6 +301,7 @@ func TestBadRequests(t *testing.T) {
 		{Request{Query: "ok", Tool: "cursor"}, "tool"},
 		{Request{Query: "ok", Project: "  "}, "project"},
 		{Request{Query: "ok", Session: " "}, "session"},
+		{Request{Query: "ok", Since: "yesterday"}, "since"},
 	} {
 		_, err := s.Search(context.Background(), tc.req)
 		var ae *memories.ArgError

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -62,17 +61,10 @@ func runTranscriptsSearch(ctx context.Context, a *app, o transcriptsSearchOption
 	if err := a.resolve(); err != nil {
 		return err
 	}
-	req := transcripts.Request{Query: query, Tool: o.tool, Project: o.project, Session: o.session, Limit: o.limit,
-		AllExchanges: o.allExchanges}
+	req := transcripts.Request{Query: query, Tool: o.tool, Project: o.project, Since: o.since, Session: o.session,
+		Limit: o.limit, AllExchanges: o.allExchanges}
 	if o.limit == 0 {
 		return &memories.ArgError{Arg: "--limit", Rule: fmt.Sprintf("0 is not from 1 to %d", transcripts.MaxLimit)}
-	}
-	if o.since != "" {
-		t, err := memories.ParseSince(o.since, time.Now())
-		if err != nil {
-			return &memories.ArgError{Arg: "--since", Rule: strings.TrimPrefix(err.Error(), "since: ")}
-		}
-		req.Since = t
 	}
 	svc, err := a.transcripts()
 	if err != nil {
