@@ -347,7 +347,25 @@ func TestRebuildAndRepair(t *testing.T) {
 	}
 	check("pointer damaged")
 	h, err := s.Check(context.Background())
-	if err != nil || !h.InStep() || h.Documents != uint64(len(want)) {
+	if err != nil || !h.InStep() || h.Documents != uint64(len(want)) || h.Rebuilt != "" {
 		t.Errorf("health %+v %v", h, err)
+	}
+	// A manifest that says less than the index holds (a crash between the
+	// two) is caught, and the index rebuilt.
+	gen, _ = current(s.Dir())
+	m, err := loadManifest(gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range m.Files {
+		e.Docs = 0
+		break
+	}
+	if err := m.save(gen); err != nil {
+		t.Fatal(err)
+	}
+	h, err = s.Check(context.Background())
+	if err != nil || !h.InStep() || h.Rebuilt == "" || h.Documents != uint64(len(want)) {
+		t.Errorf("health of a manifest behind the index: %+v %v", h, err)
 	}
 }
