@@ -18,19 +18,19 @@ import (
 // (Claude Code 2.1.197, Codex 0.169.0, Gemini CLI 0.61.0), with the
 // person's turns and the agent's steps given here.
 type Conversation struct {
-	Tool transcript.SourceKind
+	Tool transcript.SourceKind `json:"tool"`
 	// Session is the session's id (a UUID).
-	Session string
-	Cwd     string
-	Branch  string
-	Start   time.Time
-	Turns   []Turn
+	Session string    `json:"session"`
+	Cwd     string    `json:"cwd"`
+	Branch  string    `json:"branch,omitempty"`
+	Start   time.Time `json:"start"`
+	Turns   []Turn    `json:"turns"`
 }
 
 // Turn is what the person typed and what the agent did about it.
 type Turn struct {
-	User  string
-	Steps []Step
+	User  string `json:"user"`
+	Steps []Step `json:"steps"`
 }
 
 // Step is one thing the agent did: a message (Text), or a tool call — a

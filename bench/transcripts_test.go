@@ -2,6 +2,10 @@ package bench
 
 import (
 	"bytes"
+	"encoding/json"
+	"flag"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,5 +102,63 @@ func TestWrittenSessionsParse(t *testing.T) {
 				t.Errorf("path %s", path)
 			}
 		})
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the evaluation corpus from its conversations")
+
+// evalCorpus is the transcript retrieval dataset's corpus: the
+// conversations, and the sessions written from them.
+const evalCorpus = "../fixtures/eval/transcripts"
+
+// TestEvalCorpus checks that the evaluation corpus's sessions are what the
+// writer makes of its conversations (-update writes them).
+func TestEvalCorpus(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(evalCorpus, "conversations.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Conversations []Conversation `json:"conversations"`
+	}
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(evalCorpus, "home")
+	want := map[string]bool{}
+	for i := range file.Conversations {
+		c := &file.Conversations[i]
+		var b bytes.Buffer
+		if err := WriteSession(&b, c); err != nil {
+			t.Fatal(err)
+		}
+		p := SessionPath(home, c)
+		want[p] = true
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(p)
+		if err != nil {
+			t.Errorf("%v (go test ./bench -run EvalCorpus -update writes it)", err)
+			continue
+		}
+		if !bytes.Equal(got, b.Bytes()) {
+			t.Errorf("%s is not what its conversation writes (go test ./bench -run EvalCorpus -update)", p)
+		}
+	}
+	err = filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !want[p] {
+			t.Errorf("%s: no conversation writes it", p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

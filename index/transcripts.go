@@ -22,6 +22,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	regexptok "github.com/blevesearch/bleve/v2/analysis/tokenizer/regexp"
 	unicodetok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/whitespace"
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -89,6 +90,9 @@ const (
 	transcriptTextAnalyzer  = "cortex_transcript_text"
 	transcriptWordsAnalyzer = "cortex_transcript_words"
 	transcriptExactAnalyzer = "cortex_transcript_exact"
+	// transcriptPartsTokenizer splits at every character that is not a
+	// letter or a digit: src/auth/jwt.go is src, auth, jwt, go.
+	transcriptPartsTokenizer = "cortex_transcript_parts"
 )
 
 // Kinds of transcript documents.
@@ -151,10 +155,13 @@ type TranscriptDoc struct {
 // keyword fields for filters, and stored fields for what results show.
 func newTranscriptMapping() (mapping.IndexMapping, error) {
 	im := bleve.NewIndexMapping()
+	if err := im.AddCustomTokenizer(transcriptPartsTokenizer, map[string]any{"type": regexptok.Name, "regexp": `[\p{L}\p{N}]+`}); err != nil {
+		return nil, err
+	}
 	for name, def := range map[string]map[string]any{
 		transcriptTextAnalyzer: {"type": custom.Name, "tokenizer": unicodetok.Name,
 			"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name}},
-		transcriptWordsAnalyzer: {"type": custom.Name, "tokenizer": unicodetok.Name, "token_filters": []any{lowercase.Name}},
+		transcriptWordsAnalyzer: {"type": custom.Name, "tokenizer": transcriptPartsTokenizer, "token_filters": []any{lowercase.Name}},
 		transcriptExactAnalyzer: {"type": custom.Name, "tokenizer": whitespace.Name, "token_filters": []any{lowercase.Name}},
 	} {
 		if err := im.AddCustomAnalyzer(name, def); err != nil {
@@ -320,6 +327,12 @@ func transcriptFields(d *TranscriptDoc) map[string]any {
 	var exact []string
 	for _, s := range []string{d.User, d.Reply, paths, commands} {
 		exact = append(exact, ExactTerms(s)...)
+	}
+	// The parts of identifiers and paths, so that planner finds
+	// src/planner.rs and cache finds self.cache.get().
+	for _, e := range exact {
+		all.WriteString(identifierParts(e))
+		all.WriteByte('\n')
 	}
 	f := map[string]any{
 		tfAll: all.String(), tfUser: d.User, tfReply: d.Reply, tfExact: strings.Join(exact, " "),
@@ -774,6 +787,17 @@ func plainHyphenated(w string) bool {
 		}
 	}
 	return true
+}
+
+// identifierParts is an identifier's words, space-separated: its runs of
+// letters and digits.
+func identifierParts(id string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return ' '
+	}, id)
 }
 
 // trimLineSuffix drops a :line or :line:column suffix from a path.

@@ -57,7 +57,7 @@ type Result struct {
 	Count int    `json:"count"`
 	Hits  []Hit  `json:"results"`
 	// Message is EmptyMessage when nothing matched.
-	Message string      `json:"message,omitempty"`
+	Message string `json:"message,omitempty"`
 	// Sync is what bringing the index up to date did first.
 	Sync *SyncReport `json:"-"`
 }
@@ -117,7 +117,7 @@ func DefaultRanking() Ranking {
 	return Ranking{
 		Boosts:  index.TranscriptBoosts{User: 0.6, Paths: 1.0, Tools: 0.5, Exact: 1.5},
 		Recency: 0.1, HalfLife: 14 * 24 * time.Hour,
-		Rewound: 0.95, Compaction: 0.9, Candidates: 10,
+		Rewound: 0.8, Compaction: 0.9, Candidates: 10,
 	}
 }
 
@@ -337,9 +337,19 @@ func rank(hits []index.TranscriptHit, rk Ranking, now time.Time) []ranked {
 
 // collapse keeps, in order, the first hit of each session (every hit with
 // all) and drops copies of an exchange another file already gave (a resumed
-// session replays its parent's records), up to limit.
+// session replays its parent's records), up to limit. A session's best hit
+// is taken from the conversation as it stands: an exchange on a rewound
+// branch stands for its session only when no other of its exchanges
+// matched.
 func collapse[H any](hits []H, doc func(*H) *index.TranscriptDoc, limit int, all bool) []H {
 	var out []H
+	key := func(d *index.TranscriptDoc) string { return d.Tool + "\x00" + d.Session }
+	standing := map[string]bool{}
+	for i := range hits {
+		if d := doc(&hits[i]); !d.Rewound {
+			standing[key(d)] = true
+		}
+	}
 	sessions := map[string]bool{}
 	dups := map[string]bool{}
 	for i := range hits {
@@ -352,8 +362,8 @@ func collapse[H any](hits []H, doc func(*H) *index.TranscriptDoc, limit int, all
 			dups[d.Dup] = true
 		}
 		if !all {
-			k := d.Tool + "\x00" + d.Session
-			if sessions[k] {
+			k := key(d)
+			if sessions[k] || d.Rewound && standing[k] {
 				continue
 			}
 			sessions[k] = true

@@ -495,3 +495,34 @@ func TestRewindAndCompactionMarked(t *testing.T) {
 		t.Errorf("the compaction summary is not marked in results: %+v %v", res, err)
 	}
 }
+
+func TestCollapse(t *testing.T) {
+	d := func(id, session string, rewound bool, dup string) index.TranscriptHit {
+		return index.TranscriptHit{Doc: index.TranscriptDoc{ID: id, Tool: "claude-code", Session: session, Rewound: rewound, Dup: dup}}
+	}
+	ids := func(hs []index.TranscriptHit) []string {
+		var out []string
+		for _, h := range hs {
+			out = append(out, h.Doc.ID)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		hits  []index.TranscriptHit
+		limit int
+		all   bool
+		want  []string
+	}{
+		{"best of each session", []index.TranscriptHit{d("a1", "a", false, ""), d("b1", "b", false, ""), d("a2", "a", false, "")}, 5, false, []string{"a1", "b1"}},
+		{"every exchange", []index.TranscriptHit{d("a1", "a", false, ""), d("b1", "b", false, ""), d("a2", "a", false, "")}, 5, true, []string{"a1", "b1", "a2"}},
+		{"a rewound branch gives way to what stands", []index.TranscriptHit{d("a1", "a", true, ""), d("b1", "b", false, ""), d("a2", "a", false, "")}, 5, false, []string{"b1", "a2"}},
+		{"a rewound branch alone stands for its session", []index.TranscriptHit{d("a1", "a", true, ""), d("a2", "a", true, "")}, 5, false, []string{"a1"}},
+		{"copies of an exchange in another file", []index.TranscriptHit{d("a1", "a", false, "u1"), d("c1", "c", false, "u1"), d("c2", "c", false, "")}, 5, false, []string{"a1", "c2"}},
+		{"limit", []index.TranscriptHit{d("a1", "a", false, ""), d("b1", "b", false, ""), d("c1", "c", false, "")}, 2, false, []string{"a1", "b1"}},
+	} {
+		if diff := cmp.Diff(tc.want, ids(collapse(tc.hits, docOfHit, tc.limit, tc.all))); diff != "" {
+			t.Errorf("%s (-want +got)\n%s", tc.name, diff)
+		}
+	}
+}

@@ -35,7 +35,7 @@ before anything is indexed. Each tool's home override is honoured
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newTranscriptsSearchCmd(a), newTranscriptsShowCmd(a), newTranscriptsSourcesCmd(a),
-		newTranscriptsReindexCmd(a))
+		newTranscriptsReindexCmd(a), newTranscriptsEvalCmd(a))
 	return cmd
 }
 
