@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -42,13 +43,14 @@ import (
 // TranscriptSchema names the transcript mapping. Changing the mapping, the
 // analyzers or what the fields hold must change it: an index built under
 // another schema is rebuilt on first use.
-const TranscriptSchema = "transcripts-1"
+const TranscriptSchema = "transcripts-2"
 
 // Transcript field names.
 const (
 	// tfAll is every text of the exchange — the person's words, the reply,
-	// tool names, paths and commands — analysed as prose: BM25 over it is
-	// the base of the ranking, and alone it is the plain BM25 baseline.
+	// tool names, paths and commands, and the parts of its identifiers —
+	// analysed as prose: BM25 over it is the base of the ranking, and alone
+	// it is the plain BM25 baseline.
 	tfAll = "all"
 	// tfUser, tfTools and tfPaths repeat parts of tfAll so that a query can
 	// weigh a match in them more: the person's own words, the tools used,
@@ -59,33 +61,21 @@ const (
 	// tfExact holds the identifiers, paths and error codes of the exchange
 	// whole and lower-cased (ExactTerms), for exact matches.
 	tfExact = "exact"
-	// tfReply and tfCommands are stored only: what results show.
-	tfReply    = "reply"
-	tfCommands = "commands"
+	// tfReply is stored only, and tfMeta holds the rest of the document,
+	// as JSON: what results show, in one stored field (each field costs
+	// time in every document indexed).
+	tfReply = "reply"
+	tfMeta  = "meta"
 
 	// Keyword fields, for filters.
 	tfTool    = "tool"
 	tfSession = "session"
-	tfAgent   = "agent"
 	tfProject = "project" // lower-case names of the project (folder and repository names)
 	tfDir     = "dir"     // the working folder and repository root, for path filters
 	tfKind    = "kind"
 	tfFileKey = "filekey"
-	tfDup     = "dup"
-	tfRewound = "rewound"
-
-	// Stored fields: where the exchange is and when.
-	tfFile      = "file"
-	tfOffset    = "offset"
-	tfLine      = "line"
-	tfEndLine   = "end_line"
-	tfPointer   = "pointer"
-	tfTime      = "time"
-	tfEnd       = "end"
-	tfCwd       = "cwd"
-	tfRepo      = "repo"
-	tfBranch    = "branch"
-	tfSidechain = "sidechain"
+	// tfTime is when the exchange began, for the since filter.
+	tfTime = "time"
 
 	transcriptTextAnalyzer  = "cortex_transcript_text"
 	transcriptWordsAnalyzer = "cortex_transcript_words"
@@ -192,39 +182,24 @@ func newTranscriptMapping() (mapping.IndexMapping, error) {
 		f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, false
 		return f
 	}
-	num := func(name string) *mapping.FieldMapping {
-		f := bleve.NewNumericFieldMapping()
-		f.Name, f.Index, f.Store = name, false, true
-		f.IncludeInAll, f.DocValues = false, false
-		return f
-	}
 	date := func(name string, index bool) *mapping.FieldMapping {
 		f := bleve.NewDateTimeFieldMapping()
-		f.Name, f.Index, f.Store = name, index, true
+		f.Name, f.Index, f.Store = name, index, false
 		f.IncludeInAll, f.DocValues = false, false
 		return f
 	}
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(tfAll, text(tfAll, transcriptTextAnalyzer, false))
 	doc.AddFieldMappingsAt(tfUser, text(tfUser, transcriptTextAnalyzer, true))
-	doc.AddFieldMappingsAt(tfTools, text(tfTools, transcriptWordsAnalyzer, true))
-	doc.AddFieldMappingsAt(tfPaths, text(tfPaths, transcriptWordsAnalyzer, true))
+	doc.AddFieldMappingsAt(tfTools, text(tfTools, transcriptWordsAnalyzer, false))
+	doc.AddFieldMappingsAt(tfPaths, text(tfPaths, transcriptWordsAnalyzer, false))
 	doc.AddFieldMappingsAt(tfExact, text(tfExact, transcriptExactAnalyzer, false))
 	doc.AddFieldMappingsAt(tfReply, stored(tfReply))
-	doc.AddFieldMappingsAt(tfCommands, stored(tfCommands))
-	for _, k := range []string{tfTool, tfSession, tfAgent, tfKind, tfFileKey, tfDup, tfRewound} {
-		doc.AddFieldMappingsAt(k, kw(k, true))
-	}
-	doc.AddFieldMappingsAt(tfProject, kw(tfProject, false))
-	doc.AddFieldMappingsAt(tfDir, kw(tfDir, false))
-	for _, k := range []string{tfFile, tfPointer, tfCwd, tfRepo, tfBranch, tfSidechain} {
-		doc.AddFieldMappingsAt(k, stored(k))
-	}
-	for _, k := range []string{tfOffset, tfLine, tfEndLine} {
-		doc.AddFieldMappingsAt(k, num(k))
+	doc.AddFieldMappingsAt(tfMeta, stored(tfMeta))
+	for _, k := range []string{tfTool, tfSession, tfKind, tfFileKey, tfProject, tfDir} {
+		doc.AddFieldMappingsAt(k, kw(k, false))
 	}
 	doc.AddFieldMappingsAt(tfTime, date(tfTime, true))
-	doc.AddFieldMappingsAt(tfEnd, date(tfEnd, false))
 	im.DefaultMapping = doc
 	return im, nil
 }
@@ -302,7 +277,11 @@ func (t *TranscriptIndex) Apply(docs []TranscriptDoc, del []string) error {
 		b.Delete(id)
 	}
 	for i := range docs {
-		if err := b.Index(docs[i].ID, transcriptFields(&docs[i])); err != nil {
+		f, err := transcriptFields(&docs[i])
+		if err == nil {
+			err = b.Index(docs[i].ID, f)
+		}
+		if err != nil {
 			return fmt.Errorf("index %s: %w", docs[i].ID, err)
 		}
 	}
@@ -312,13 +291,38 @@ func (t *TranscriptIndex) Apply(docs []TranscriptDoc, del []string) error {
 	return nil
 }
 
+// transcriptMeta is what a document stores besides its texts.
+type transcriptMeta struct {
+	Kind      string    `json:"k"`
+	Rewound   bool      `json:"rw,omitempty"`
+	Tool      string    `json:"t"`
+	Session   string    `json:"s"`
+	Agent     string    `json:"a,omitempty"`
+	Sidechain bool      `json:"sc,omitempty"`
+	Tools     []string  `json:"tl,omitempty"`
+	Paths     []string  `json:"p,omitempty"`
+	Commands  []string  `json:"c,omitempty"`
+	Cwd       string    `json:"cwd,omitempty"`
+	RepoRoot  string    `json:"repo,omitempty"`
+	Branch    string    `json:"br,omitempty"`
+	File      string    `json:"f"`
+	FileKey   string    `json:"fk"`
+	Offset    int64     `json:"o"`
+	Line      int       `json:"l,omitempty"`
+	EndLine   int       `json:"el,omitempty"`
+	Pointer   string    `json:"ptr,omitempty"`
+	Time      time.Time `json:"ts,omitzero"`
+	End       time.Time `json:"te,omitzero"`
+	Dup       string    `json:"d,omitempty"`
+}
+
 // transcriptFields is the document Bleve indexes for d.
-func transcriptFields(d *TranscriptDoc) map[string]any {
+func transcriptFields(d *TranscriptDoc) (map[string]any, error) {
 	tools := strings.Join(d.Tools, " ")
 	paths := strings.Join(d.Paths, "\n")
 	commands := strings.Join(d.Commands, "\n")
 	var all strings.Builder
-	for _, s := range []string{d.User, d.Reply, tools, paths, commands} {
+	for _, s := range []string{d.User, d.Reply, tools, commands} {
 		if s != "" {
 			all.WriteString(s)
 			all.WriteByte('\n')
@@ -329,32 +333,30 @@ func transcriptFields(d *TranscriptDoc) map[string]any {
 		exact = append(exact, ExactTerms(s)...)
 	}
 	// The parts of identifiers and paths, so that planner finds
-	// src/planner.rs and cache finds self.cache.get().
+	// src/planner.rs and cache finds self.cache.get(); the paths are in
+	// the text by their parts alone (every path is an exact term).
 	for _, e := range exact {
 		all.WriteString(identifierParts(e))
 		all.WriteByte('\n')
 	}
+	meta, err := json.Marshal(transcriptMeta{
+		Kind: d.Kind, Rewound: d.Rewound, Tool: d.Tool, Session: d.Session, Agent: d.Agent, Sidechain: d.Sidechain,
+		Tools: d.Tools, Paths: d.Paths, Commands: d.Commands, Cwd: d.Cwd, RepoRoot: d.RepoRoot, Branch: d.Branch,
+		File: d.File, FileKey: d.FileKey, Offset: d.Offset, Line: d.Line, EndLine: d.EndLine, Pointer: d.Pointer,
+		Time: d.Time, End: d.End, Dup: d.Dup,
+	})
+	if err != nil {
+		return nil, err
+	}
 	f := map[string]any{
-		tfAll: all.String(), tfUser: d.User, tfReply: d.Reply, tfExact: strings.Join(exact, " "),
-		tfKind: d.Kind, tfTool: d.Tool, tfSession: d.Session, tfFileKey: d.FileKey, tfFile: d.File,
-		tfOffset: float64(d.Offset), tfRewound: strconv.FormatBool(d.Rewound),
+		tfAll: all.String(), tfUser: d.User, tfReply: d.Reply, tfExact: strings.Join(exact, " "), tfMeta: string(meta),
+		tfKind: d.Kind, tfTool: d.Tool, tfSession: d.Session, tfFileKey: d.FileKey,
 	}
-	set := func(k, v string) {
-		if v != "" {
-			f[k] = v
-		}
+	if tools != "" {
+		f[tfTools] = tools
 	}
-	set(tfTools, tools)
-	set(tfPaths, paths)
-	set(tfCommands, commands)
-	set(tfAgent, d.Agent)
-	set(tfDup, d.Dup)
-	set(tfPointer, d.Pointer)
-	set(tfCwd, d.Cwd)
-	set(tfRepo, d.RepoRoot)
-	set(tfBranch, d.Branch)
-	if d.Sidechain {
-		f[tfSidechain] = "true"
+	if paths != "" {
+		f[tfPaths] = paths
 	}
 	if len(d.Projects) > 0 {
 		f[tfProject] = d.Projects
@@ -362,49 +364,29 @@ func transcriptFields(d *TranscriptDoc) map[string]any {
 	if len(d.Dirs) > 0 {
 		f[tfDir] = d.Dirs
 	}
-	if d.Line > 0 {
-		f[tfLine] = float64(d.Line)
-	}
-	if d.EndLine > 0 {
-		f[tfEndLine] = float64(d.EndLine)
-	}
 	if !d.Time.IsZero() {
 		f[tfTime] = d.Time
 	}
-	if !d.End.IsZero() {
-		f[tfEnd] = d.End
-	}
-	return f
+	return f, nil
 }
 
 // storedFields are the fields a hit carries back.
-var storedFields = []string{tfUser, tfReply, tfTools, tfPaths, tfCommands, tfKind, tfTool, tfSession, tfAgent,
-	tfFileKey, tfDup, tfRewound, tfFile, tfOffset, tfLine, tfEndLine, tfPointer, tfTime, tfEnd, tfCwd, tfRepo,
-	tfBranch, tfSidechain}
+var storedFields = []string{tfUser, tfReply, tfMeta}
 
 // docOf rebuilds a document from a hit's stored fields (the ones a filter
-// needs only, such as Projects, are not stored and stay empty).
-func docOf(id string, f map[string]any) TranscriptDoc {
+// needs only, Projects and Dirs, are not stored and stay empty).
+func docOf(id string, f map[string]any) (TranscriptDoc, error) {
 	str := func(k string) string { s, _ := f[k].(string); return s }
-	num := func(k string) float64 { n, _ := f[k].(float64); return n }
-	tm := func(k string) time.Time {
-		t, _ := time.Parse(time.RFC3339Nano, str(k))
-		return t
-	}
-	split := func(s, sep string) []string {
-		if s == "" {
-			return nil
-		}
-		return strings.Split(s, sep)
+	var m transcriptMeta
+	if err := json.Unmarshal([]byte(str(tfMeta)), &m); err != nil {
+		return TranscriptDoc{}, &CorruptError{File: "transcript index", Msg: fmt.Sprintf("document %s: %v", id, err)}
 	}
 	return TranscriptDoc{
-		ID: id, Kind: str(tfKind), Rewound: str(tfRewound) == "true", Tool: str(tfTool), Session: str(tfSession),
-		Agent: str(tfAgent), Sidechain: str(tfSidechain) == "true", User: str(tfUser), Reply: str(tfReply),
-		Tools: split(str(tfTools), " "), Paths: split(str(tfPaths), "\n"), Commands: split(str(tfCommands), "\n"),
-		Cwd: str(tfCwd), RepoRoot: str(tfRepo), Branch: str(tfBranch), File: str(tfFile), FileKey: str(tfFileKey),
-		Offset: int64(num(tfOffset)), Line: int(num(tfLine)), EndLine: int(num(tfEndLine)), Pointer: str(tfPointer),
-		Time: tm(tfTime), End: tm(tfEnd), Dup: str(tfDup),
-	}
+		ID: id, Kind: m.Kind, Rewound: m.Rewound, Tool: m.Tool, Session: m.Session, Agent: m.Agent, Sidechain: m.Sidechain,
+		User: str(tfUser), Reply: str(tfReply), Tools: m.Tools, Paths: m.Paths, Commands: m.Commands,
+		Cwd: m.Cwd, RepoRoot: m.RepoRoot, Branch: m.Branch, File: m.File, FileKey: m.FileKey, Offset: m.Offset,
+		Line: m.Line, EndLine: m.EndLine, Pointer: m.Pointer, Time: m.Time, End: m.End, Dup: m.Dup,
+	}, nil
 }
 
 // TranscriptBoosts weigh a match of a query term in one part of an exchange
@@ -457,7 +439,7 @@ var ErrEmptyQuery = errors.New("the query has no word to search for")
 func (t *TranscriptIndex) Search(ctx context.Context, q TranscriptQuery) ([]TranscriptHit, error) {
 	bq := bleve.NewBooleanQuery()
 	if strings.TrimSpace(q.Text) != "" {
-		terms := transcriptTerms(q.Text)
+		terms := transcriptTerms(withParts(q.Text))
 		if len(terms) == 0 {
 			return nil, ErrEmptyQuery
 		}
@@ -559,7 +541,11 @@ func (t *TranscriptIndex) Search(ctx context.Context, q TranscriptQuery) ([]Tran
 	}
 	out := make([]TranscriptHit, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		out = append(out, TranscriptHit{Doc: docOf(h.ID, h.Fields), Score: h.Score})
+		d, err := docOf(h.ID, h.Fields)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, TranscriptHit{Doc: d, Score: h.Score})
 	}
 	if q.Text != "" {
 		sort.SliceStable(out, func(i, j int) bool {
@@ -787,6 +773,21 @@ func plainHyphenated(w string) bool {
 		}
 	}
 	return true
+}
+
+// withParts is text with each of its identifiers and paths replaced by its
+// parts, which the all field holds of every identifier of a document:
+// src/auth/jwt.go is src auth jwt go.
+func withParts(text string) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(text, isExactSeparator) {
+		if t := strings.TrimRightFunc(strings.TrimLeftFunc(w, isEdgePunct), isEdgePunct); identifierLike(t) {
+			w = identifierParts(t)
+		}
+		b.WriteString(w)
+		b.WriteByte(' ')
+	}
+	return b.String()
 }
 
 // identifierParts is an identifier's words, space-separated: its runs of

@@ -95,7 +95,8 @@ type builder struct {
 	// with its position, for rewinds and rewritten messages.
 	pos map[string]int
 	n   int
-	// messages counts the user and assistant turns read.
+	// messages counts the conversation's messages read: the person's and
+	// the agent's turns, tool calls and tool results.
 	messages int
 	ids      map[string]bool
 }
@@ -179,14 +180,16 @@ func (b *builder) add(e *transcript.Event) error {
 		}
 	}
 	switch e.Kind {
+	case transcript.KindUserTurn, transcript.KindAssistantTurn, transcript.KindToolCall, transcript.KindToolResult:
+		b.messages++
+	}
+	switch e.Kind {
 	case transcript.KindUserTurn:
 		if e.UserTurn.Meta != "" {
 			return nil
 		}
-		b.messages++
 		b.start(e, p)
 	case transcript.KindAssistantTurn:
-		b.messages++
 		if cur != nil && e.AssistantTurn.Text != "" {
 			cur.addPart(e.EventID, b.redact(e.AssistantTurn.Text))
 		}

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"time"
 
@@ -78,7 +79,8 @@ type SyncReport struct {
 	Reread   int `json:"reread"`
 	Removed  int `json:"removed"`
 	// Indexed counts documents written, Deleted documents removed,
-	// Messages the user and assistant turns read.
+	// Messages the conversation's messages read (the person's and the
+	// agent's turns, tool calls and tool results).
 	Indexed  int `json:"indexed"`
 	Deleted  int `json:"deleted"`
 	Messages int `json:"messages"`
@@ -220,17 +222,12 @@ func (s *Service) syncLocked(ctx context.Context, ts []target, skipped []transcr
 	for _, p := range c.removed {
 		w.remove(p)
 	}
-	total := len(c.read)
+	olds := make([]*fileEntry, len(c.read))
 	for i, t := range c.read {
-		if err := w.read(ctx, t, m.Files[t.Path]); err != nil {
-			return nil, err
-		}
-		if err := w.flushIfFull(ctx); err != nil {
-			return nil, err
-		}
-		if s.o.Progress != nil && total > 20 {
-			s.o.Progress(i+1, total)
-		}
+		olds[i] = m.Files[t.Path]
+	}
+	if err := w.readAll(ctx, c.read, olds); err != nil {
+		return nil, err
 	}
 	if err := w.flush(ctx, true); err != nil {
 		var ce *index.CorruptError
@@ -280,18 +277,9 @@ func (s *Service) rebuildLocked(ctx context.Context, ts []target, skipped []tran
 	// Nobody reads a generation before it is published: one writer, open
 	// all along, no index lock.
 	w := &writer{s: s, gen: gen, m: m, rep: rep, idx: idx, building: true}
-	for i, t := range ts {
-		if err := w.read(ctx, t, nil); err != nil {
-			_ = idx.Close()
-			return nil, err
-		}
-		if err := w.flushIfFull(ctx); err != nil {
-			_ = idx.Close()
-			return nil, err
-		}
-		if s.o.Progress != nil && len(ts) > 20 {
-			s.o.Progress(i+1, len(ts))
-		}
+	if err := w.readAll(ctx, ts, make([]*fileEntry, len(ts))); err != nil {
+		_ = idx.Close()
+		return nil, err
 	}
 	if err := w.flush(ctx, true); err != nil {
 		_ = idx.Close()
@@ -384,16 +372,77 @@ func (w *writer) remove(path string) {
 	w.rep.Removed++
 }
 
-// read reads one transcript into the batch: from where the last read
-// stopped when it only grew, else whole.
-func (w *writer) read(ctx context.Context, t target, old *fileEntry) error {
-	if err := ctx.Err(); err != nil {
-		return err
+// readAll reads the transcripts ts (olds[i] is what the manifest says of
+// ts[i]) into batches, flushing each when it is full. Files are read by
+// several goroutines ahead of the one writing batches, so that parsing and
+// indexing overlap; their results are taken in order.
+func (w *writer) readAll(ctx context.Context, ts []target, olds []*fileEntry) error {
+	if len(ts) == 0 {
+		return nil
 	}
-	res, err := w.s.readFile(w.gen, t, old)
-	if err != nil {
-		return err
+	type result struct {
+		res *readResult
+		err error
 	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), 4, len(ts)))
+	out := make([]chan result, len(ts))
+	for i := range out {
+		out[i] = make(chan result, 1)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The workers run at most a few files ahead of the writer, so that a
+	// big sync never holds much more than a batch in memory; the slots are
+	// taken in file order, so the file the writer waits for always has one.
+	ahead := make(chan struct{}, 4*workers)
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range ts {
+			select {
+			case ahead <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			for i := range next {
+				res, err := w.s.readFile(w.gen, ts[i], olds[i])
+				out[i] <- result{res, err}
+			}
+		}()
+	}
+	for i := range ts {
+		var r result
+		select {
+		case r = <-out[i]:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		<-ahead
+		if r.err != nil {
+			return r.err
+		}
+		w.add(ts[i], olds[i], r.res)
+		if err := w.flushIfFull(ctx); err != nil {
+			return err
+		}
+		if w.s.o.Progress != nil && len(ts) > 20 {
+			w.s.o.Progress(i+1, len(ts))
+		}
+	}
+	return nil
+}
+
+// add puts what reading one transcript gave into the batch.
+func (w *writer) add(t target, old *fileEntry, res *readResult) {
 	w.rep.Read++
 	switch {
 	case old == nil:
@@ -415,7 +464,6 @@ func (w *writer) read(ctx context.Context, t target, old *fileEntry) error {
 	}
 	w.docs = append(w.docs, res.docs...)
 	w.entries = append(w.entries, res.entry)
-	return nil
 }
 
 func (w *writer) flushIfFull(ctx context.Context) error {
@@ -509,6 +557,10 @@ func (w *writer) apply(ctx context.Context) (err error) {
 	return nil
 }
 
+// resumeWindow is how recently a transcript must have been written for its
+// reading state to be kept.
+const resumeWindow = 72 * time.Hour
+
 // readResult is what reading one transcript gave.
 type readResult struct {
 	entry    *fileEntry
@@ -547,10 +599,15 @@ func (s *Service) readFile(gen string, t target, old *fileEntry) (*readResult, e
 	e.Head, _ = hashRange(f, 0, e.HeadLen)
 	mark := int(min(e.Offset, markBytes))
 	e.Mark, _ = hashRange(f, e.Offset-int64(mark), mark)
-	if name, err := saveState(gen, fileKey(t.Path), res.state, s.o.Redact); err == nil {
+	// Only a transcript written lately is likely to grow: the state to
+	// resume from is kept for those (an older one that grows is read again
+	// whole).
+	if s.o.Now().Sub(fi.ModTime()) < resumeWindow {
+		name, err := saveState(gen, fileKey(t.Path), res.state, s.o.Redact)
+		if err != nil {
+			return nil, err
+		}
 		e.State = name
-	} else {
-		return nil, err
 	}
 	if !res.full && old != nil {
 		e.Docs = old.Docs + res.added
