@@ -27,6 +27,7 @@ import (
 	unicodetok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/whitespace"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -208,6 +209,10 @@ func newTranscriptMapping() (mapping.IndexMapping, error) {
 type TranscriptIndex struct {
 	idx      bleve.Index
 	readOnly bool
+	// building marks an index being built whole: it is merged fully when
+	// closed. An index updated in place merges only its small segments,
+	// so that an update never rewrites the whole index.
+	building bool
 }
 
 // CreateTranscriptIndex makes a new, empty transcript index in dir.
@@ -220,7 +225,7 @@ func CreateTranscriptIndex(dir string) (*TranscriptIndex, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create transcript index: %w", err)
 	}
-	return &TranscriptIndex{idx: idx}, nil
+	return &TranscriptIndex{idx: idx, building: true}, nil
 }
 
 // OpenTranscriptIndex opens the transcript index in dir; a missing or
@@ -251,13 +256,54 @@ func OpenTranscriptIndex(dir string, readOnly bool) (*TranscriptIndex, error) {
 // Close closes the index; a writer first merges its segments when there are
 // many, so that searches stay fast after many small updates.
 func (t *TranscriptIndex) Close() error {
-	if !t.readOnly {
-		if err := (&Bleve{idx: t.idx}).merge(); err != nil {
-			_ = t.idx.Close()
-			return err
-		}
+	var err error
+	switch {
+	case t.readOnly:
+	case t.building:
+		err = (&Bleve{idx: t.idx}).merge()
+	default:
+		err = mergeSmall(t.idx)
+	}
+	if err != nil {
+		_ = t.idx.Close()
+		return err
 	}
 	return t.idx.Close()
+}
+
+// smallSegment is the most documents a merge of an index updated in place
+// makes one segment of: the segments of whole builds are bigger and are
+// never rewritten by it.
+const smallSegment = 4000
+
+// mergeSmall merges the small segments an index updated in place piles up
+// (each update adds one), when there are many, into segments of at most
+// smallSegment documents.
+func mergeSmall(idx bleve.Index) error {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return nil
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return nil
+	}
+	if n, _ := s.StatsMap()["TotFileSegmentsAtRoot"].(uint64); n <= mergeAbove {
+		return nil
+	}
+	opts := mergeplan.DefaultMergePlanOptions
+	opts.MaxSegmentsPerTier = 4
+	opts.SegmentsPerMergeTask = 16
+	opts.MaxSegmentSize = smallSegment
+	if err := s.ForceMerge(context.Background(), &opts); err != nil {
+		return fmt.Errorf("merge transcript index segments: %w", err)
+	}
+	// The merged segment is recorded by the persister: an empty batch
+	// waits for it (see Bleve.merge).
+	if err := s.Batch(bindex.NewBatch()); err != nil {
+		return fmt.Errorf("merge transcript index segments: %w", err)
+	}
+	return nil
 }
 
 // DocCount is the number of documents in the index.
@@ -421,6 +467,9 @@ type TranscriptQuery struct {
 	// FileKey keeps one file's documents.
 	FileKey string
 	Size    int
+	// MetaOnly leaves the texts (User, Reply) out of the hits, for
+	// ranking many candidates: Docs loads them for the few kept.
+	MetaOnly bool
 }
 
 // TranscriptHit is a document found and its score.
@@ -535,6 +584,9 @@ func (t *TranscriptIndex) Search(ctx context.Context, q TranscriptQuery) ([]Tran
 	}
 	sr := bleve.NewSearchRequestOptions(bq, size, 0, false)
 	sr.Fields = storedFields
+	if q.MetaOnly {
+		sr.Fields = []string{tfMeta}
+	}
 	res, err := t.idx.SearchInContext(ctx, sr)
 	if err != nil {
 		return nil, fmt.Errorf("search transcripts: %w", err)
@@ -554,6 +606,35 @@ func (t *TranscriptIndex) Search(ctx context.Context, q TranscriptQuery) ([]Tran
 			}
 			return out[i].Doc.ID < out[j].Doc.ID
 		})
+	}
+	return out, nil
+}
+
+// Docs loads the documents of ids, in that order; an id of no document is
+// left out.
+func (t *TranscriptIndex) Docs(ctx context.Context, ids []string) ([]TranscriptDoc, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	sr := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
+	sr.Fields = storedFields
+	res, err := t.idx.SearchInContext(ctx, sr)
+	if err != nil {
+		return nil, fmt.Errorf("search transcripts: %w", err)
+	}
+	byID := make(map[string]TranscriptDoc, len(res.Hits))
+	for _, h := range res.Hits {
+		d, err := docOf(h.ID, h.Fields)
+		if err != nil {
+			return nil, err
+		}
+		byID[h.ID] = d
+	}
+	out := make([]TranscriptDoc, 0, len(ids))
+	for _, id := range ids {
+		if d, ok := byID[id]; ok {
+			out = append(out, d)
+		}
 	}
 	return out, nil
 }

@@ -214,27 +214,45 @@ func (s *Service) SearchRanked(ctx context.Context, r Request, rk Ranking) (*Res
 	}
 	q.Boosts = rk.Boosts
 	q.Size = max(50, limit*rk.Candidates)
-	var hits []index.TranscriptHit
+	q.MetaOnly = true
+	terms := index.TranscriptQueryTerms(r.Query)
 	err = s.withIndex(ctx, func(idx *index.TranscriptIndex) error {
-		var err error
-		hits, err = idx.Search(ctx, q)
-		if err != nil || len(index.TranscriptQueryTerms(q.Text)) < 2 || len(collapse(hits, docOfHit, limit, r.AllExchanges)) >= limit {
+		hits, err := idx.Search(ctx, q)
+		if err == nil && len(terms) >= 2 && len(collapse(hits, docOfHit, limit, r.AllExchanges)) < limit {
+			q.AnyTerm = true
+			hits, err = idx.Search(ctx, q)
+		}
+		if err != nil {
 			return err
 		}
-		q.AnyTerm = true
-		hits, err = idx.Search(ctx, q)
-		return err
+		// Rank the candidates by what their metadata says, then load the
+		// texts of the few kept.
+		kept := collapse(rank(hits, rk, s.o.Now()), docOfRanked, limit, r.AllExchanges)
+		ids := make([]string, len(kept))
+		for i, h := range kept {
+			ids[i] = h.Doc.ID
+		}
+		docs, err := idx.Docs(ctx, ids)
+		if err != nil {
+			return err
+		}
+		byID := make(map[string]index.TranscriptDoc, len(docs))
+		for _, d := range docs {
+			byID[d.ID] = d
+		}
+		for _, h := range kept {
+			if d, ok := byID[h.Doc.ID]; ok {
+				h.Doc = d
+			}
+			res.Hits = append(res.Hits, hitOf(h.TranscriptHit, h.final, terms))
+		}
+		return nil
 	})
 	if errors.Is(err, index.ErrEmptyQuery) {
 		return nil, &memories.ArgError{Arg: "query", Rule: fmt.Sprintf("%q has no word to search for (only common words or punctuation)", r.Query)}
 	}
 	if err != nil {
 		return nil, err
-	}
-	list := rank(hits, rk, s.o.Now())
-	terms := index.TranscriptQueryTerms(r.Query)
-	for _, h := range collapse(list, docOfRanked, limit, r.AllExchanges) {
-		res.Hits = append(res.Hits, hitOf(h.TranscriptHit, h.final, terms))
 	}
 	res.Count = len(res.Hits)
 	if res.Count == 0 {
