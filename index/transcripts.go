@@ -378,12 +378,22 @@ func transcriptFields(d *TranscriptDoc) (map[string]any, error) {
 	for _, s := range []string{d.User, d.Reply, paths, commands} {
 		exact = append(exact, ExactTerms(s)...)
 	}
-	// The parts of identifiers and paths, so that planner finds
-	// src/planner.rs and cache finds self.cache.get(); the paths are in
-	// the text by their parts alone (every path is an exact term).
+	// The parts of identifiers the text's tokenizer keeps whole
+	// (self.cache.get, snake_case, a:b), so that cache finds them, and of
+	// every path, which the text holds by its parts alone: planner finds
+	// src/planner.rs. Each part once: how often is the words' business.
+	partsDone := map[string]bool{}
 	for _, e := range exact {
-		all.WriteString(identifierParts(e))
-		all.WriteByte('\n')
+		if !strings.ContainsAny(e, "._:/\\") {
+			continue
+		}
+		for _, p := range strings.Fields(identifierParts(e)) {
+			if !partsDone[p] {
+				partsDone[p] = true
+				all.WriteString(p)
+				all.WriteByte(' ')
+			}
+		}
 	}
 	meta, err := json.Marshal(transcriptMeta{
 		Kind: d.Kind, Rewound: d.Rewound, Tool: d.Tool, Session: d.Session, Agent: d.Agent, Sidechain: d.Sidechain,

@@ -37,7 +37,7 @@ func (h *Health) InStep() bool { return uint64(h.Exchanges) == h.Documents && h.
 // index is rebuilt from the transcripts and checked again.
 func (s *Service) Check(ctx context.Context) (*Health, error) {
 	h := &Health{Dir: s.o.Dir}
-	rep, err := s.Sync(ctx)
+	rep, err := s.sync(ctx, true)
 	if err != nil {
 		return nil, err
 	}

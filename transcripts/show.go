@@ -218,7 +218,7 @@ type ToolCount struct {
 // folders, from its default or its override variable), what it found and
 // indexed, and what it skipped and why.
 func (s *Service) Sources(ctx context.Context) (*SourcesReport, error) {
-	rep, err := s.Sync(ctx)
+	rep, err := s.sync(ctx, true)
 	if err != nil {
 		return nil, err
 	}

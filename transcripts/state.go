@@ -270,9 +270,12 @@ func saveState(gen, key string, st *readState, redact func(string) string) (stri
 		return "", fmt.Errorf("encode transcript reading state: %w", err)
 	}
 	red := redact(string(data))
-	var back readState
-	if err := json.Unmarshal([]byte(red), &back); err != nil || back.Context == nil || back.Offset != st.Offset {
-		return "", nil
+	if red != string(data) {
+		// Something was redacted: keep the state only if it still reads.
+		var back readState
+		if err := json.Unmarshal([]byte(red), &back); err != nil || back.Context == nil || back.Offset != st.Offset {
+			return "", nil
+		}
 	}
 	name := fmt.Sprintf("%s-%d.json", key, st.Offset)
 	if err := vault.WriteDerived(filepath.Join(gen, filesDir, name), []byte(red)); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cortexmem/cortex/adapters"
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/pipeline"
 	"github.com/cortexmem/cortex/scribe"
@@ -37,6 +39,13 @@ type Options struct {
 	// Progress, when set, hears how many transcripts a long sync has read
 	// of how many.
 	Progress func(read, total int)
+	// Freshness is how long after a full check of the transcripts (every
+	// one discovery finds, stat'ed) a sync may check only those written
+	// lately, which agents are appending to: new transcripts, and changes
+	// to ones untouched for days, are seen by the first sync at least
+	// Freshness after the last full check. 0 checks every transcript every
+	// time.
+	Freshness time.Duration
 }
 
 // Service is the transcript index of one state folder.
@@ -89,6 +98,9 @@ type SyncReport struct {
 	// Busy is set when another process was updating the index: searches
 	// answered from it as it stood.
 	Busy bool `json:"busy,omitempty"`
+	// Quick is set when only the transcripts written lately were checked
+	// (a full check was made less than Freshness ago).
+	Quick bool `json:"quick,omitempty"`
 	// Unreadable are the transcripts that could not be read, and why;
 	// Skipped what discovery passed over, and why.
 	Unreadable []transcript.Skip `json:"unreadable,omitempty"`
@@ -171,43 +183,144 @@ func (s *Service) lock(ctx context.Context, name string, shared bool) (*vault.Lo
 // the index when there is none (or one of another schema, or damaged).
 // When another process is writing, it does not wait: it reports Busy and
 // the index is searched as it stands (unless there is none yet, when it
-// waits for it, at most the lock timeout).
+// waits for it, at most the lock timeout). Within Freshness of the last full
+// check, only the transcripts written lately are checked.
 func (s *Service) Sync(ctx context.Context) (*SyncReport, error) {
+	return s.sync(ctx, false)
+}
+
+// SyncAll is Sync with a full check whatever Freshness says.
+func (s *Service) SyncAll(ctx context.Context) (*SyncReport, error) {
+	return s.sync(ctx, true)
+}
+
+// checkedFile's modification time records the start of the last full check
+// of the transcripts against a generation.
+const checkedFile = "checked"
+
+func (s *Service) sync(ctx context.Context, full bool) (*SyncReport, error) {
 	start := s.o.Now()
+	gen, m, err := s.load()
+	if err == nil && !full && s.o.Freshness > 0 {
+		if fi, serr := os.Stat(filepath.Join(gen, checkedFile)); serr == nil && start.Sub(fi.ModTime()) < s.o.Freshness {
+			if rep, ok, err := s.quickSync(ctx, m, start); ok || err != nil {
+				return rep, err
+			}
+		}
+	}
 	ts, skipped, err := s.targets()
 	if err != nil {
 		return nil, err
 	}
-	gen, m, err := s.load()
-	if err == nil {
+	if err == nil && m != nil {
 		if c := diff(m, ts); c.empty() {
+			s.markChecked(start)
 			return s.report(m, skipped, start, nil), nil
 		}
 	}
-	wl, err := vault.TryAcquire(filepath.Join(s.o.Dir, writeLock))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	if wl == nil {
-		if gen != "" && m != nil {
+	wl, busy, err := s.writeLock(ctx, m != nil)
+	if err != nil || busy {
+		if busy {
 			rep := s.report(m, skipped, start, nil)
 			rep.Busy = true
 			return rep, nil
 		}
-		if wl, err = s.lock(ctx, writeLock, false); err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	defer wl.Release()
-	return s.syncLocked(ctx, ts, skipped, start)
+	rep, err := s.syncLocked(ctx, ts, skipped, start, false)
+	if err == nil {
+		s.markChecked(start)
+	}
+	return rep, err
 }
 
-// syncLocked is Sync under the write lock.
-func (s *Service) syncLocked(ctx context.Context, ts []target, skipped []transcript.Skip, start time.Time) (*SyncReport, error) {
+// writeLock takes the write lock: without waiting when there is an index to
+// answer from meanwhile (busy when another process holds it), else waiting
+// for it at most the lock timeout.
+func (s *Service) writeLock(ctx context.Context, haveIndex bool) (*vault.Lock, bool, error) {
+	wl, err := vault.TryAcquire(filepath.Join(s.o.Dir, writeLock))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, false, err
+	}
+	if wl != nil {
+		return wl, false, nil
+	}
+	if haveIndex {
+		return nil, true, nil
+	}
+	wl, err = s.lock(ctx, writeLock, false)
+	return wl, false, err
+}
+
+// quickSync checks only the transcripts written lately (within
+// resumeWindow), and indexes what they gained. It reports false, to ask for
+// a full check, when one of them is gone.
+func (s *Service) quickSync(ctx context.Context, m *manifest, start time.Time) (*SyncReport, bool, error) {
+	var ts []target
+	for _, p := range m.paths() {
+		e := m.Files[p]
+		if e.Err != "" || start.Sub(time.Unix(0, e.MTime)) >= resumeWindow {
+			continue
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return nil, false, nil
+		}
+		if fi.Size() == e.Size && fi.ModTime().UnixNano() == e.MTime {
+			continue
+		}
+		ad, ok := adapters.For(e.Tool)
+		if !ok {
+			return nil, false, nil
+		}
+		ts = append(ts, target{File: scribe.File{Path: p, Adapter: adapters.Resolve(ad, p)}, info: fi})
+	}
+	if len(ts) == 0 {
+		rep := s.report(m, nil, start, nil)
+		rep.Quick = true
+		return rep, true, nil
+	}
+	wl, busy, err := s.writeLock(ctx, true)
+	if err != nil || busy {
+		if busy {
+			rep := s.report(m, nil, start, nil)
+			rep.Busy, rep.Quick = true, true
+			return rep, true, nil
+		}
+		return nil, true, err
+	}
+	defer wl.Release()
+	rep, err := s.syncLocked(ctx, ts, nil, start, true)
+	if rep != nil {
+		rep.Quick = true
+	}
+	return rep, true, err
+}
+
+// markChecked records a full check that began at t, on the live generation.
+// It is a hint: on failure the next sync checks fully again.
+func (s *Service) markChecked(t time.Time) {
+	gen, err := current(s.o.Dir)
+	if err != nil {
+		return
+	}
+	stamp := filepath.Join(gen, checkedFile)
+	if err := os.Chtimes(stamp, t, t); errors.Is(err, fs.ErrNotExist) {
+		if f, err := os.OpenFile(stamp, os.O_CREATE|os.O_WRONLY, vault.FilePerm); err == nil {
+			_ = f.Close()
+			_ = os.Chtimes(stamp, t, t)
+		}
+	}
+}
+
+// syncLocked is Sync under the write lock; partial says ts are some of the
+// transcripts only (the others are not gone).
+func (s *Service) syncLocked(ctx context.Context, ts []target, skipped []transcript.Skip, start time.Time, partial bool) (*SyncReport, error) {
 	gen, m, err := s.load()
 	if err != nil {
 		var ce *corruptError
-		if !errors.Is(err, errNoIndex) && !errors.As(err, &ce) {
+		if partial || !errors.Is(err, errNoIndex) && !errors.As(err, &ce) {
 			return nil, err
 		}
 		why := "no transcript index yet"
@@ -218,6 +331,9 @@ func (s *Service) syncLocked(ctx context.Context, ts []target, skipped []transcr
 	}
 	rep := &SyncReport{}
 	c := diff(m, ts)
+	if partial {
+		c.removed = nil
+	}
 	w := &writer{s: s, gen: gen, m: m, rep: rep}
 	for _, p := range c.removed {
 		w.remove(p)
@@ -231,13 +347,12 @@ func (s *Service) syncLocked(ctx context.Context, ts []target, skipped []transcr
 	}
 	if err := w.flush(ctx, true); err != nil {
 		var ce *index.CorruptError
-		if errors.As(err, &ce) {
+		if errors.As(err, &ce) && !partial {
 			return s.rebuildLocked(ctx, ts, skipped, start, ce.Error())
 		}
 		return nil, err
 	}
-	out := s.report(m, skipped, start, rep)
-	return out, nil
+	return s.report(m, skipped, start, rep), nil
 }
 
 // Rebuild builds the index anew from every transcript, in a new generation
@@ -297,6 +412,7 @@ func (s *Service) rebuildLocked(ctx context.Context, ts []target, skipped []tran
 		return nil, fmt.Errorf("publish transcript index: %w", err)
 	}
 	ok = true
+	s.markChecked(start)
 	for _, p := range staleGenerations(s.o.Dir, gen) {
 		_ = os.RemoveAll(p)
 	}

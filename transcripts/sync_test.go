@@ -369,3 +369,47 @@ func TestRebuildAndRepair(t *testing.T) {
 		t.Errorf("health of a manifest behind the index: %+v %v", h, err)
 	}
 }
+
+// TestFreshness: within Freshness of a full check, a sync checks only the
+// transcripts written lately — an append to one is indexed at once — and
+// sees a new transcript only once the window has passed.
+func TestFreshness(t *testing.T) {
+	home := t.TempDir()
+	active := placeFixture(t, home, "claude-code/2.1.197/d2_resume.jsonl")
+	s := newService(t, home, time.Now)
+	s.o.Freshness = time.Hour
+	if rep := syncNow(t, s); rep.Quick || rep.New != 1 {
+		t.Fatalf("first sync %+v: want a full one", rep)
+	}
+	more, err := os.ReadFile(filepath.Join(fixtureRoot, "claude-code/2.1.197/d3_continue.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, _ := os.ReadFile(active)
+	appendFile(t, active, more[len(old):])
+	added := placeFixture(t, home, "codex/0.169.0/a_qa.jsonl")
+	rep := syncNow(t, s)
+	if !rep.Quick || rep.Appended != 1 || rep.New != 0 {
+		t.Errorf("sync within the window %+v: want the active session read, the new file not yet", rep)
+	}
+	if n := len(allDocs(t, s)); n != 3 {
+		t.Errorf("%d documents, want the 3 turns of the grown session", n)
+	}
+	// The window passes.
+	gen, _ := current(s.Dir())
+	past := time.Now().Add(-2 * time.Hour)
+	if err := os.Chtimes(filepath.Join(gen, checkedFile), past, past); err != nil {
+		t.Fatal(err)
+	}
+	if rep := syncNow(t, s); rep.Quick || rep.New != 1 {
+		t.Errorf("sync after the window %+v: want a full check finding the new file", rep)
+	}
+	// A lately written transcript that is gone asks for a full check.
+	if err := os.Remove(active); err != nil {
+		t.Fatal(err)
+	}
+	if rep := syncNow(t, s); rep.Quick || rep.Removed != 1 {
+		t.Errorf("sync after an active file went %+v: want a full check removing it", rep)
+	}
+	_ = added
+}

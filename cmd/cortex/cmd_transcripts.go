@@ -51,6 +51,7 @@ func (a *app) transcripts() (*transcripts.Service, error) {
 		Selection:   scribe.Selection{All: true, Env: a.scribeEnv()},
 		Redact:      p.RedactText,
 		LockTimeout: a.settings.LockTimeout,
+		Freshness:   a.settings.Freshness,
 	}
 	if isTerminal(a.stderr) {
 		o.Progress = func(read, total int) {

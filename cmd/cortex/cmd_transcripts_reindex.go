@@ -41,7 +41,7 @@ func runTranscriptsReindex(ctx context.Context, a *app, o transcriptsReindexOpti
 	if o.full {
 		rep, err = svc.Rebuild(ctx)
 	} else {
-		rep, err = svc.Sync(ctx)
+		rep, err = svc.SyncAll(ctx)
 	}
 	if err != nil {
 		return err
