@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -373,6 +374,9 @@ func (s *Service) Rebuild(ctx context.Context) (*SyncReport, error) {
 }
 
 func (s *Service) rebuildLocked(ctx context.Context, ts []target, skipped []transcript.Skip, start time.Time, why string) (*SyncReport, error) {
+	// A whole build allocates a lot and briefly: collecting garbage less
+	// often saves about a sixth of its CPU for a fifth more memory.
+	defer debug.SetGCPercent(debug.SetGCPercent(300))
 	gen, err := newGeneration(s.o.Dir, s.o.Now())
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -116,18 +117,25 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 		total += bench.Messages(c)
 		exchanges += len(c.Turns)
 	}
-	// The sessions agents are still writing were written minutes ago.
+	// The sessions agents are still writing were written minutes ago. Only
+	// theirs are kept in memory: a child process's peak RSS, as the kernel
+	// reports it, is at least this process's at the time of the fork.
 	r := rand.New(rand.NewPCG(uint64(messages), 7))
-	active := r.Perm(len(sessions))[:min(activeSessions, len(sessions))]
-	for _, i := range active {
+	var live []*bench.Conversation
+	for _, i := range r.Perm(len(sessions))[:min(activeSessions, len(sessions))] {
 		t := end.Add(-10 * time.Minute)
 		if err := os.Chtimes(bench.SessionPath(e.home, sessions[i]), t, t); err != nil {
 			return nil, err
 		}
+		live = append(live, sessions[i])
 	}
+	nsessions := len(sessions)
+	sessions = nil
+	runtime.GC()
+	debug.FreeOSMemory()
 	corpus := dirSize(e.home)
 	fmt.Fprintf(out, "\n%d transcripts, %d messages, %d exchanges, %.0f MB generated in %s (%s)\n",
-		len(sessions), total, exchanges, float64(corpus)/(1<<20), time.Since(start).Round(time.Millisecond), tmp)
+		nsessions, total, exchanges, float64(corpus)/(1<<20), time.Since(start).Round(time.Millisecond), tmp)
 
 	var rs []result
 	add := func(op, target string, ds []time.Duration, rss []float64) {
@@ -219,13 +227,18 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 	}
 
 	// Agents append turns to their sessions; each search then reads what
-	// they appended first.
+	// they appended first. The service checks the transcripts as a search
+	// right after a full check does: only those written lately.
 	svc := transcripts.New(transcripts.Options{
 		Dir: config.TranscriptIndexDir(e.state),
 		Selection: scribe.Selection{All: true, Env: transcript.Env{Home: e.home, Getenv: func(k string) string {
 			return ""
 		}}},
+		Freshness: time.Hour,
 	})
+	if _, err := svc.SyncAll(context.Background()); err != nil {
+		return nil, err
+	}
 	tg := bench.NewTranscriptGenerator(uint64(messages)+2, end)
 	appendTurn := func(c *bench.Conversation) error {
 		w := bench.NewSessionWriter(c)
@@ -253,8 +266,8 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 	ds = nil
 	appended := 0
 	for round := 0; round < 3; round++ {
-		for _, i := range active {
-			if err := appendTurn(sessions[i]); err != nil {
+		for _, c := range live {
+			if err := appendTurn(c); err != nil {
 				return nil, err
 			}
 			start := time.Now()
@@ -271,8 +284,8 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 		fmt.Fprintf(out, "  note: %d of %d re-indexes read the session from where they stopped; the rest read it whole\n", appended, len(ds))
 	}
 	ds, rsss = nil, nil
-	for k, i := range active {
-		if err := appendTurn(sessions[i]); err != nil {
+	for k, c := range live {
+		if err := appendTurn(c); err != nil {
 			return nil, err
 		}
 		d, rss, _, err := timeCmd(e.cortex("transcripts", "search", queries[k%len(queries)]))
