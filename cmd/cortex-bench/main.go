@@ -81,6 +81,7 @@ func run(args []string, out io.Writer) error {
 	fs.StringVar(&o.bin, "bin", "", "the cortex binary to time (required)")
 	fs.StringVar(&sizes, "sizes", "1000,10000", "vault sizes, comma-separated (empty: no vault)")
 	fs.IntVar(&o.transcripts, "transcripts", 0, "also measure transcript search on a synthetic corpus of this many messages (e.g. 200000)")
+	writeCorpus := fs.String("write-transcripts", "", "only write a transcript corpus of -transcripts messages in this folder, and describe it as JSON (used by -transcripts)")
 	fs.IntVar(&o.runs, "runs", 40, "timed runs per whole-process operation")
 	fs.IntVar(&o.saves, "saves", 150, "single saves to make before re-timing recall")
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated vaults")
@@ -90,6 +91,9 @@ func run(args []string, out io.Writer) error {
 	fs.BoolVar(&o.markdown, "markdown", false, "print the results as a markdown table (for the README)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *writeCorpus != "" {
+		return writeTranscripts(*writeCorpus, o.transcripts, out)
 	}
 	if o.bin == "" {
 		return fmt.Errorf("-bin is required (go build -o /tmp/cortex ./cmd/cortex)")

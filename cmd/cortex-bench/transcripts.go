@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -55,7 +54,10 @@ func timeCmd(c *exec.Cmd, okCodes ...int) (time.Duration, float64, []byte, error
 // used: on a machine shared with other work, the wall time says less.
 func timeCmdCPU(c *exec.Cmd, okCodes ...int) (time.Duration, float64, time.Duration, []byte, error) {
 	var stdout, stderr strings.Builder
-	c.Stdout, c.Stderr = &stdout, &stderr
+	if c.Stdout == nil {
+		c.Stdout = &stdout
+	}
+	c.Stderr = &stderr
 	start := time.Now()
 	err := c.Run()
 	d := time.Since(start)
@@ -106,36 +108,28 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 		defer os.RemoveAll(tmp)
 	}
 	e := &transcriptEnv{bin: o.bin, home: filepath.Join(tmp, "home"), state: filepath.Join(tmp, "state")}
-	end := time.Now()
 	start := time.Now()
-	sessions, err := bench.WriteTranscriptCorpus(e.home, messages, uint64(messages), end)
+	// The corpus is written by another process: a child's peak RSS, as the
+	// kernel reports it, is at least its parent's peak, and the corpus is
+	// big in memory.
+	self, err := os.Executable()
 	if err != nil {
 		return nil, err
 	}
-	total, exchanges := 0, 0
-	for _, c := range sessions {
-		total += bench.Messages(c)
-		exchanges += len(c.Turns)
+	gen := exec.Command(self, "-write-transcripts", e.home, "-transcripts", fmt.Sprint(messages))
+	gen.Stderr = os.Stderr
+	data, err := gen.Output()
+	if err != nil {
+		return nil, fmt.Errorf("write the corpus: %w", err)
 	}
-	// The sessions agents are still writing were written minutes ago. Only
-	// theirs are kept in memory: a child process's peak RSS, as the kernel
-	// reports it, is at least this process's at the time of the fork.
-	r := rand.New(rand.NewPCG(uint64(messages), 7))
-	var live []*bench.Conversation
-	for _, i := range r.Perm(len(sessions))[:min(activeSessions, len(sessions))] {
-		t := end.Add(-10 * time.Minute)
-		if err := os.Chtimes(bench.SessionPath(e.home, sessions[i]), t, t); err != nil {
-			return nil, err
-		}
-		live = append(live, sessions[i])
+	var c corpusInfo
+	if err := json.Unmarshal(data, &c); err != nil {
+		return nil, fmt.Errorf("write the corpus: %w", err)
 	}
-	nsessions := len(sessions)
-	sessions = nil
-	runtime.GC()
-	debug.FreeOSMemory()
+	total, live := c.Messages, c.Active
 	corpus := dirSize(e.home)
 	fmt.Fprintf(out, "\n%d transcripts, %d messages, %d exchanges, %.0f MB generated in %s (%s)\n",
-		nsessions, total, exchanges, float64(corpus)/(1<<20), time.Since(start).Round(time.Millisecond), tmp)
+		c.Files, total, c.Exchanges, float64(corpus)/(1<<20), time.Since(start).Round(time.Millisecond), tmp)
 
 	var rs []result
 	add := func(op, target string, ds []time.Duration, rss []float64) {
@@ -163,7 +157,7 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 		float64(total)/cpu.Seconds(), runtime.NumCPU(), float64(indexSize)/(1<<20), 100*float64(indexSize)/float64(corpus))
 
 	queries := make([]string, o.runs)
-	qg := bench.NewGenerator(uint64(messages)+1, end)
+	qg := bench.NewGenerator(uint64(messages)+1, time.Now())
 	for i := range queries {
 		// A query of common words only is refused (it has nothing to
 		// search for): draw again.
@@ -213,6 +207,7 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 				args = append(args, "-e", w)
 			}
 			c := exec.Command(rg, append(append(args, "--"), roots...)...)
+			c.Stdout = io.Discard // rg prints every matching line
 			d, rss, _, err := timeCmd(c, 1)
 			if err != nil {
 				return nil, err
@@ -227,19 +222,8 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 	}
 
 	// Agents append turns to their sessions; each search then reads what
-	// they appended first. The service checks the transcripts as a search
-	// right after a full check does: only those written lately.
-	svc := transcripts.New(transcripts.Options{
-		Dir: config.TranscriptIndexDir(e.state),
-		Selection: scribe.Selection{All: true, Env: transcript.Env{Home: e.home, Getenv: func(k string) string {
-			return ""
-		}}},
-		Freshness: time.Hour,
-	})
-	if _, err := svc.SyncAll(context.Background()); err != nil {
-		return nil, err
-	}
-	tg := bench.NewTranscriptGenerator(uint64(messages)+2, end)
+	// they appended first.
+	tg := bench.NewTranscriptGenerator(uint64(messages)+2, time.Now())
 	appendTurn := func(c *bench.Conversation) error {
 		w := bench.NewSessionWriter(c)
 		if err := w.Head(io.Discard); err != nil {
@@ -262,7 +246,31 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 		}
 		return err
 	}
+	ds, rsss = nil, nil
+	for k, c := range live {
+		if err := appendTurn(c); err != nil {
+			return nil, err
+		}
+		d, rss, _, err := timeCmd(e.cortex("transcripts", "search", queries[k%len(queries)]))
+		if err != nil {
+			return nil, err
+		}
+		ds, rsss = append(ds, d), append(rsss, rss)
+	}
+	add("transcripts: search right after a session grew (process)", "", ds, rsss)
+
+	// In-process last (its memory would count in the children's peak RSS):
+	// the re-index of one grown session, checking the transcripts as a
+	// search right after a full check does (only those written lately).
+	svc := transcripts.New(transcripts.Options{
+		Dir:       config.TranscriptIndexDir(e.state),
+		Selection: scribe.Selection{All: true, Env: transcript.Env{Home: e.home, Getenv: func(string) string { return "" }}},
+		Freshness: time.Hour,
+	})
 	ctx := context.Background()
+	if _, err := svc.SyncAll(ctx); err != nil {
+		return nil, err
+	}
 	ds = nil
 	appended := 0
 	for round := 0; round < 3; round++ {
@@ -283,22 +291,45 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 	if appended != len(ds) {
 		fmt.Fprintf(out, "  note: %d of %d re-indexes read the session from where they stopped; the rest read it whole\n", appended, len(ds))
 	}
-	ds, rsss = nil, nil
-	for k, c := range live {
-		if err := appendTurn(c); err != nil {
-			return nil, err
-		}
-		d, rss, _, err := timeCmd(e.cortex("transcripts", "search", queries[k%len(queries)]))
-		if err != nil {
-			return nil, err
-		}
-		ds, rsss = append(ds, d), append(rsss, rss)
-	}
-	add("transcripts: search right after a session grew (process)", "", ds, rsss)
 	fmt.Fprintf(out, "  index after the appends: %.0f MB on disk\n", float64(dirSize(config.TranscriptIndexDir(e.state)))/(1<<20))
 	return rs, nil
 }
 
+// corpusInfo is what -write-transcripts says of the corpus it wrote.
+type corpusInfo struct {
+	Files     int                   `json:"files"`
+	Messages  int                   `json:"messages"`
+	Exchanges int                   `json:"exchanges"`
+	Active    []*bench.Conversation `json:"active"`
+}
+
+// writeTranscripts writes a corpus of messages messages under home, marks
+// activeSessions of its sessions as being written now, and prints what it
+// wrote, the active sessions whole (for appending to them), as JSON.
+func writeTranscripts(home string, messages int, out io.Writer) error {
+	end := time.Now()
+	sessions, err := bench.WriteTranscriptCorpus(home, messages, uint64(messages), end)
+	if err != nil {
+		return err
+	}
+	info := corpusInfo{Files: len(sessions)}
+	for _, c := range sessions {
+		info.Messages += bench.Messages(c)
+		info.Exchanges += len(c.Turns)
+	}
+	// The sessions agents are still writing were written minutes ago.
+	r := rand.New(rand.NewPCG(uint64(messages), 7))
+	for _, i := range r.Perm(len(sessions))[:min(activeSessions, len(sessions))] {
+		t := end.Add(-10 * time.Minute)
+		if err := os.Chtimes(bench.SessionPath(home, sessions[i]), t, t); err != nil {
+			return err
+		}
+		info.Active = append(info.Active, sessions[i])
+	}
+	return json.NewEncoder(out).Encode(info)
+}
+
+// target200k is the 200k-message target, for a corpus that size.
 func target200k(n int, t string) string {
 	if n >= 200000 {
 		return t
