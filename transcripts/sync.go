@@ -705,9 +705,9 @@ func (s *Service) readFile(gen string, t target, old *fileEntry) (*readResult, e
 	}
 	size := fi.Size()
 	st := s.resumable(gen, f, t, old, size)
-	res, err := s.readFrom(f, t, old, st, size, fi.ModTime())
+	res, err := s.readFrom(f, t, st, size, fi.ModTime())
 	if errors.Is(err, errNeedFull) {
-		res, err = s.readFrom(f, t, old, nil, size, fi.ModTime())
+		res, err = s.readFrom(f, t, nil, size, fi.ModTime())
 	}
 	if err != nil {
 		return &readResult{entry: &fileEntry{Path: t.Path, Tool: t.Adapter.Source(), Size: size,
@@ -771,7 +771,7 @@ type fileRead struct {
 }
 
 // readFrom reads f from st (from its start when st is nil) up to size.
-func (s *Service) readFrom(f *os.File, t target, old *fileEntry, st *readState, size int64, mtime time.Time) (*fileRead, error) {
+func (s *Service) readFrom(f *os.File, t target, st *readState, size int64, mtime time.Time) (*fileRead, error) {
 	full := st == nil
 	pos := transcript.Start(t.Adapter, t.Path)
 	if !full {
@@ -809,6 +809,5 @@ func (s *Service) readFrom(f *os.File, t target, old *fileEntry, st *readState, 
 	}
 	r.state = &readState{Version: stateVersion, Offset: end.Offset, Line: end.Line, Context: end.Context,
 		Open: b.openExchanges(), Tool: t.Adapter.Source()}
-	_ = old
 	return r, nil
 }

@@ -387,7 +387,7 @@ func TestFreshness(t *testing.T) {
 	}
 	old, _ := os.ReadFile(active)
 	appendFile(t, active, more[len(old):])
-	added := placeFixture(t, home, "codex/0.169.0/a_qa.jsonl")
+	placeFixture(t, home, "codex/0.169.0/a_qa.jsonl")
 	rep := syncNow(t, s)
 	if !rep.Quick || rep.Appended != 1 || rep.New != 0 {
 		t.Errorf("sync within the window %+v: want the active session read, the new file not yet", rep)
@@ -411,5 +411,4 @@ func TestFreshness(t *testing.T) {
 	if rep := syncNow(t, s); rep.Quick || rep.Removed != 1 {
 		t.Errorf("sync after an active file went %+v: want a full check removing it", rep)
 	}
-	_ = added
 }

@@ -132,13 +132,26 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 		c.Files, total, c.Exchanges, float64(corpus)/(1<<20), time.Since(start).Round(time.Millisecond), tmp)
 
 	var rs []result
+	// cpus are the processes' CPU times (user and system), when known: on
+	// a machine shared with other work they vary less than wall times.
+	var cpus []time.Duration
 	add := func(op, target string, ds []time.Duration, rss []float64) {
 		res := result{Size: total, Op: op, Runs: len(ds), P50ms: ms(pct(ds, 50)), P99ms: ms(pct(ds, 99)), Target: target}
 		for _, m := range rss {
 			res.MaxRSS = max(res.MaxRSS, m)
 		}
 		rs = append(rs, res)
-		fmt.Fprintf(out, "  %-44s p50 %9.2f ms   p99 %9.2f ms   max RSS %4.0f MB\n", op, res.P50ms, res.P99ms, res.MaxRSS)
+		fmt.Fprintf(out, "  %-44s p50 %9.2f ms   p99 %9.2f ms   max RSS %4.0f MB", op, res.P50ms, res.P99ms, res.MaxRSS)
+		if len(cpus) > 0 {
+			fmt.Fprintf(out, "   CPU p50 %.2f ms", ms(pct(cpus, 50)))
+		}
+		fmt.Fprintln(out)
+		cpus = nil
+	}
+	timed := func(c *exec.Cmd, okCodes ...int) (time.Duration, float64, []byte, error) {
+		d, rss, cpu, out, err := timeCmdCPU(c, okCodes...)
+		cpus = append(cpus, cpu)
+		return d, rss, out, err
 	}
 
 	// The first search of a machine builds the index; reindex does only that.
@@ -171,7 +184,7 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 	var ds []time.Duration
 	var rsss []float64
 	for _, q := range queries {
-		d, rss, _, err := timeCmd(e.cortex("transcripts", "search", q))
+		d, rss, _, err := timed(e.cortex("transcripts", "search", q))
 		if err != nil {
 			return nil, err
 		}
@@ -190,7 +203,7 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 	for _, q := range queries {
 		c := e.cortex("transcripts", "search", q)
 		c.Env = append(c.Env, "CORTEX_CONFIG="+full)
-		d, rss, _, err := timeCmd(c)
+		d, rss, _, err := timed(c)
 		if err != nil {
 			return nil, err
 		}
@@ -208,12 +221,14 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 			}
 			c := exec.Command(rg, append(append(args, "--"), roots...)...)
 			c.Stdout = io.Discard // rg prints every matching line
-			d, rss, _, err := timeCmd(c, 1)
+			d, rss, _, err := timed(c, 1)
 			if err != nil {
 				return nil, err
 			}
 			if i > 0 || len(queries) == 1 { // the first run warms the page cache
 				ds, rsss = append(ds, d), append(rsss, rss)
+			} else {
+				cpus = cpus[:0]
 			}
 		}
 		add("rg over the same files (process)", "", ds, rsss)
@@ -251,7 +266,7 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 		if err := appendTurn(c); err != nil {
 			return nil, err
 		}
-		d, rss, _, err := timeCmd(e.cortex("transcripts", "search", queries[k%len(queries)]))
+		d, rss, _, err := timed(e.cortex("transcripts", "search", queries[k%len(queries)]))
 		if err != nil {
 			return nil, err
 		}
