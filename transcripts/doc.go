@@ -29,7 +29,9 @@
 // gone has its documents removed. Documents have ids derived from the file
 // and the record's offset, so reading a record twice replaces its document:
 // nothing is indexed twice, and a sync killed half-way is finished by the
-// next.
+// next. Within Freshness of a full check (every transcript discovery finds,
+// stat'ed), a sync checks only the transcripts written lately — the ones
+// agents append to — and the parser's state is kept for those only.
 //
 // Locks (which always time out): write.lock serialises writers for their
 // whole work; index.lock is shared by readers while they search and taken
@@ -44,6 +46,8 @@
 // person's words, in a file path or in a tool name, and for an identifier,
 // path or error code of the query found whole; the query is literal, as in
 // recall (every term first, any term when that finds too little). A mild
-// recency blend, one best exchange per session unless asked otherwise, and
-// snippets with the query's terms marked.
+// recency blend, one best exchange per session unless asked otherwise (from
+// the branch that stands: a rewound exchange stands for its session only
+// when nothing else of it matched), and snippets with the query's terms
+// marked. Eval scores it on a dataset next to plain BM25 and ripgrep.
 package transcripts
