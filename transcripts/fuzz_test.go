@@ -2,11 +2,14 @@ package transcripts
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/adapters"
 	"github.com/cortexmem/cortex/transcript"
@@ -16,7 +19,7 @@ import (
 // that writes back to what it reads, never a panic.
 func FuzzManifest(f *testing.F) {
 	m := newManifest()
-	m.Synced = 42
+	m.Synced = 1795320425605000000 // Unix nanoseconds have 19 digits
 	m.Files["/a\tb\n.jsonl"] = &fileEntry{Path: "/a\tb\n.jsonl", Tool: "claude-code", Size: 10, MTime: 5, HeadLen: 10, Head: "ab",
 		Offset: 10, Line: 1, Mark: "cd", Tail: true, Docs: 2, Messages: 3, State: "k-10.json", Err: "bad \"x\""}
 	f.Add(m.encode())
@@ -104,6 +107,29 @@ func checkExchanges(t *testing.T, b *builder) {
 		}
 		if len(d.User) > maxUser+len("…") || len(d.Reply) > maxReply+64*2+len("…")*2 {
 			t.Fatalf("exchange over its bounds: user %d, reply %d bytes", len(d.User), len(d.Reply))
+		}
+	}
+}
+
+func TestManifestRoundTrip(t *testing.T) {
+	m := newManifest()
+	m.Synced = 1795320425605123456
+	for i, p := range []string{"/home/me/.claude/projects/-x/a.jsonl", "/with\ttab/b.jsonl", `"quoted".jsonl`, "/ünïcödé/日本.jsonl", `/back\slash.jsonl`} {
+		m.Files[p] = &fileEntry{Path: p, Tool: "codex", Size: int64(100 + i), MTime: 1795320425605123456 + int64(i), HeadLen: 100, Head: "0123abcd",
+			Offset: int64(90 + i), Line: 7, Mark: "ffee", Tail: i%2 == 0, Docs: i, Messages: 3 * i, State: fmt.Sprintf("k-%d.json", i)}
+	}
+	m.Files["/bad.jsonl"] = &fileEntry{Path: "/bad.jsonl", Tool: "claude-code", Err: "open: permission denied\nsecond line"}
+	got, err := parseManifest(m.encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(m, got); diff != "" {
+		t.Errorf("(-written +read)\n%s", diff)
+	}
+	for _, bad := range []string{"", "cortex-transcripts\t1\tx\n", "cortex-transcripts\t2\tx\t0\n", "cortex-transcripts\t1\tx\t0\n/a\tcodex\n",
+		"cortex-transcripts\t1\tx\t0\n/a\tcodex\tNaN\t0\t0\th\t0\t0\t0\tm\t0\t0\t-\t\t\n"} {
+		if _, err := parseManifest([]byte(bad)); err == nil {
+			t.Errorf("%q read without error", bad)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package transcripts
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
@@ -17,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/transcript"
@@ -156,75 +156,160 @@ func loadManifest(gen string) (*manifest, error) {
 }
 
 // The manifest is text: a header line, then one line per transcript, its
-// fields separated by tabs, the path and the error quoted. It is read on
-// every search, so it is made to be read fast.
+// fields separated by tabs. A path or an error holding a tab, a newline, a
+// backslash or starting with a quote is written quoted (Go syntax). It is
+// read on every search, so it is made to be read fast: no allocation per
+// field but the strings kept.
 func parseManifest(data []byte) (*manifest, error) {
 	bad := func(line int, msg string) error {
 		return &corruptError{fmt.Sprintf("manifest line %d: %s", line, msg)}
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	if !sc.Scan() {
-		return nil, bad(1, "empty")
-	}
-	head := strings.Split(sc.Text(), "\t")
-	if len(head) != 4 || head[0] != manifestMagic || head[1] != strconv.Itoa(stateVersion) {
+	head, rest, _ := bytes.Cut(data, []byte("\n"))
+	var hf [4][]byte
+	if n := splitTabs(head, hf[:]); n != 4 || string(hf[0]) != manifestMagic || string(hf[1]) != strconv.Itoa(stateVersion) {
 		return nil, bad(1, "not a transcript manifest of this version")
 	}
 	m := newManifest()
-	m.Schema = head[2]
-	synced, err := strconv.ParseInt(head[3], 10, 64)
-	if err != nil {
+	m.Schema = string(hf[2])
+	synced, ok := atoi(hf[3])
+	if !ok {
 		return nil, bad(1, "bad time")
 	}
 	m.Synced = synced
-	for n := 2; sc.Scan(); n++ {
-		f := strings.Split(sc.Text(), "\t")
-		if len(f) != 15 {
+	m.Files = make(map[string]*fileEntry, bytes.Count(rest, []byte("\n")))
+	var f [15][]byte
+	for n := 2; len(rest) > 0; n++ {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if splitTabs(line, f[:]) != len(f) {
 			return nil, bad(n, "wrong number of fields")
 		}
-		e := &fileEntry{Tool: transcript.SourceKind(f[1]), Head: f[5], Mark: f[9], State: f[13]}
-		var errs []error
-		unq := func(s string) string {
-			u, err := strconv.Unquote(s)
-			errs = append(errs, err)
-			return u
+		e := &fileEntry{Tool: transcript.SourceKind(f[1]), Head: string(f[5]), Mark: string(f[9]), State: string(f[13]), Tail: string(f[8]) == "1"}
+		var oks [9]bool
+		var headLen, line64, docs, msgs int64
+		e.Size, oks[0] = atoi(f[2])
+		e.MTime, oks[1] = atoi(f[3])
+		headLen, oks[2] = atoi(f[4])
+		e.Offset, oks[3] = atoi(f[6])
+		line64, oks[4] = atoi(f[7])
+		docs, oks[5] = atoi(f[10])
+		msgs, oks[6] = atoi(f[11])
+		e.HeadLen, e.Line, e.Docs, e.Messages = int(headLen), int(line64), int(docs), int(msgs)
+		e.Path, oks[7] = unfield(f[0])
+		e.Err, oks[8] = unfield(f[14])
+		for _, ok := range oks {
+			if !ok {
+				return nil, bad(n, "bad field")
+			}
 		}
-		i64 := func(s string) int64 {
-			v, err := strconv.ParseInt(s, 10, 64)
-			errs = append(errs, err)
-			return v
-		}
-		e.Path = unq(f[0])
-		e.Size, e.MTime, e.HeadLen = i64(f[2]), i64(f[3]), int(i64(f[4]))
-		e.Offset, e.Line = i64(f[6]), int(i64(f[7]))
-		e.Tail = f[8] == "1"
-		e.Docs, e.Messages = int(i64(f[10])), int(i64(f[11]))
-		e.Err = unq(f[14])
-		_ = f[12] // reserved
-		if err := errors.Join(errs...); err != nil || e.Path == "" {
-			return nil, bad(n, "bad field")
+		if e.Path == "" {
+			return nil, bad(n, "no path")
 		}
 		m.Files[e.Path] = e
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &corruptError{"manifest: " + err.Error()}
 	}
 	return m, nil
 }
 
+// splitTabs splits line at its tabs into f, and returns how many fields it
+// has (more than len(f) when it has too many).
+func splitTabs(line []byte, f [][]byte) int {
+	n := 0
+	for {
+		i := bytes.IndexByte(line, '\t')
+		if n < len(f) {
+			if i < 0 {
+				f[n] = line
+			} else {
+				f[n] = line[:i]
+			}
+		}
+		n++
+		if i < 0 {
+			return n
+		}
+		line = line[i+1:]
+	}
+}
+
+// atoi reads a decimal integer, optionally negative.
+func atoi(b []byte) (int64, bool) {
+	if len(b) > 18 {
+		v, err := strconv.ParseInt(string(b), 10, 64)
+		return v, err == nil
+	}
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// field writes s as a manifest field: as it is, or quoted when it could be
+// taken for something else.
+func field(s string) string {
+	if s == "" || !strings.ContainsAny(s, "\t\n\r\\") && s[0] != '"' && utf8.ValidString(s) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// unfield reads a field field wrote.
+func unfield(b []byte) (string, bool) {
+	if len(b) > 0 && b[0] == '"' {
+		s, err := strconv.Unquote(string(b))
+		return s, err == nil
+	}
+	return string(b), true
+}
+
 func (m *manifest) encode() []byte {
 	var b bytes.Buffer
+	b.Grow(64 + len(m.Files)*200)
 	fmt.Fprintf(&b, "%s\t%d\t%s\t%d\n", manifestMagic, stateVersion, m.Schema, m.Synced)
+	num := func(v int64) {
+		var buf [20]byte
+		b.Write(strconv.AppendInt(buf[:0], v, 10))
+		b.WriteByte('\t')
+	}
+	str := func(s string) {
+		b.WriteString(s)
+		b.WriteByte('\t')
+	}
 	for _, p := range m.paths() {
 		e := m.Files[p]
 		tail := "0"
 		if e.Tail {
 			tail = "1"
 		}
-		fmt.Fprintf(&b, "%s\t%s\t%d\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t-\t%s\t%s\n",
-			strconv.Quote(e.Path), e.Tool, e.Size, e.MTime, e.HeadLen, e.Head, e.Offset, e.Line, tail, e.Mark,
-			e.Docs, e.Messages, e.State, strconv.Quote(e.Err))
+		str(field(e.Path))
+		str(string(e.Tool))
+		num(e.Size)
+		num(e.MTime)
+		num(int64(e.HeadLen))
+		str(e.Head)
+		num(e.Offset)
+		num(int64(e.Line))
+		str(tail)
+		str(e.Mark)
+		num(int64(e.Docs))
+		num(int64(e.Messages))
+		str("-")
+		str(e.State)
+		b.WriteString(field(e.Err))
+		b.WriteByte('\n')
 	}
 	return b.Bytes()
 }

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/cortexmem/cortex/adapters"
@@ -259,8 +260,7 @@ func (s *Service) writeLock(ctx context.Context, haveIndex bool) (*vault.Lock, b
 // a full check, when one of them is gone.
 func (s *Service) quickSync(ctx context.Context, m *manifest, start time.Time) (*SyncReport, bool, error) {
 	var ts []target
-	for _, p := range m.paths() {
-		e := m.Files[p]
+	for p, e := range m.Files {
 		if e.Err != "" || start.Sub(time.Unix(0, e.MTime)) >= resumeWindow {
 			continue
 		}
@@ -282,6 +282,7 @@ func (s *Service) quickSync(ctx context.Context, m *manifest, start time.Time) (
 		rep.Quick = true
 		return rep, true, nil
 	}
+	slices.SortFunc(ts, func(a, b target) int { return strings.Compare(a.Path, b.Path) })
 	wl, busy, err := s.writeLock(ctx, true)
 	if err != nil || busy {
 		if busy {
@@ -445,8 +446,7 @@ func (s *Service) report(m *manifest, skipped []transcript.Skip, start time.Time
 		rep = &SyncReport{}
 	}
 	rep.Files, rep.Exchanges = 0, 0
-	for _, p := range m.paths() {
-		e := m.Files[p]
+	for _, e := range m.Files {
 		if e.Err != "" {
 			rep.Unreadable = append(rep.Unreadable, transcript.Skip{Path: e.Path, Reason: e.Err})
 			continue
@@ -454,6 +454,7 @@ func (s *Service) report(m *manifest, skipped []transcript.Skip, start time.Time
 		rep.Files++
 		rep.Exchanges += e.Docs
 	}
+	slices.SortFunc(rep.Unreadable, func(a, b transcript.Skip) int { return strings.Compare(a.Path, b.Path) })
 	rep.Skipped = skipped
 	rep.Took = s.o.Now().Sub(start)
 	return rep
