@@ -8,8 +8,13 @@
 //
 // The vault must exist: a command never creates one (CheckVault), so a typo
 // in --vault is an error, not a new empty vault. The state folder is a cache
-// and is created when missing; inside it each vault has its own index (see
-// package store).
+// and is created when missing; its layout — each vault's own index, the
+// logs, the locks — is State's to say.
+//
+// config knows none of the packages that use its paths and settings: they
+// take them in their options. Besides the standard library and YAML it
+// imports only memories and pipeline, whose settings it resolves
+// (arch_test.go checks).
 package config
 
 import (
@@ -79,11 +84,13 @@ type File struct {
 			Sources map[string]float64 `yaml:"sources"`
 		} `yaml:"activation"`
 	} `yaml:"recall"`
-	// Import: the folders outside the home folder imports may read, and the
-	// largest file they read.
+	// Import: the folders outside the home folder imports may read, the
+	// largest file they read, and the hidden paths and secret stores an
+	// agent's import (MCP) may read all the same (paths or globs).
 	Import struct {
 		AllowedRoots []string `yaml:"allowed_roots"`
 		MaxFileMB    float64  `yaml:"max_file_mb"`
+		AgentAllow   []string `yaml:"agent_allow"`
 	} `yaml:"import"`
 	// Dedup sets the similarity thresholds of SPEC §5, each from 0 to 1.
 	Dedup struct {
@@ -102,6 +109,15 @@ type File struct {
 		Redact      []pipeline.Pattern `yaml:"redact"`
 		Window      string             `yaml:"window"`
 	} `yaml:"scribe"`
+	// Projects maps folders to project names for the hooks: a session
+	// started in one of them, or below it, belongs to that project (the
+	// longest folder wins). Elsewhere a session's project is the name of its
+	// git repository's folder.
+	Projects map[string]string `yaml:"projects"`
+	// Hooks tunes `cortex hook`; see HooksFile.
+	Hooks HooksFile `yaml:"hooks"`
+	// Inbox tunes normalize's handling of the inbox; see InboxFile.
+	Inbox InboxFile `yaml:"inbox"`
 }
 
 // Settings are the resolved paths and settings.
@@ -121,9 +137,18 @@ type Settings struct {
 	// read (absolute); ImportMaxFile the largest file it reads, in bytes.
 	ImportRoots   []string
 	ImportMaxFile int64
+	// ImportAgentAllow are the paths and globs (absolute) an agent's import
+	// may read although they are hidden or secret stores.
+	ImportAgentAllow []string
 	// Pipeline is the transcript pipeline's settings, as options of
 	// pipeline.New.
 	Pipeline []pipeline.Option
+	// Projects maps folders to project names, longest folder first.
+	Projects []ProjectFolder
+	// Hooks are the hooks' settings.
+	Hooks Hooks
+	// KeepProcessed is how long normalize keeps consumed events.
+	KeepProcessed time.Duration
 }
 
 // Resolve works out the settings from flags, the environment (getenv) and the
@@ -135,7 +160,7 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 	if s.Home, err = pick("home", f.Home, getenv(EnvHome), "", DefaultHome, userHome, ""); err != nil {
 		return nil, err
 	}
-	if s.ConfigFile, err = pick("config", f.Config, getenv(EnvConfig), "", filepath.Join(s.Home, configName), userHome, ""); err != nil {
+	if s.ConfigFile, err = pick("config", f.Config, getenv(EnvConfig), "", State{Home: s.Home}.ConfigFile(), userHome, ""); err != nil {
 		return nil, err
 	}
 	file, err := Load(s.ConfigFile)
@@ -198,6 +223,23 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 		}
 		s.ImportRoots = append(s.ImportRoots, root)
 	}
+	for i, a := range file.Import.AgentAllow {
+		arg := fmt.Sprintf("%s: import.agent_allow[%d]", s.ConfigFile, i)
+		if strings.TrimSpace(a) == "" {
+			return nil, &memories.ArgError{Arg: arg, Rule: "is empty; give a path or a glob such as ~/.notes or ~/.config/*/notes"}
+		}
+		p, err := pick(arg, "", "", a, "", userHome, filepath.Dir(s.ConfigFile))
+		if err != nil {
+			return nil, err
+		}
+		if _, err := filepath.Match(p, ""); err != nil {
+			return nil, &memories.ArgError{Arg: arg, Rule: fmt.Sprintf("%q is not a valid glob: %v", a, err)}
+		}
+		if p == filepath.Dir(p) || p == userHome {
+			return nil, &memories.ArgError{Arg: arg, Rule: fmt.Sprintf("%q would let an agent read every file; name the folders or files it may read", a)}
+		}
+		s.ImportAgentAllow = append(s.ImportAgentAllow, p)
+	}
 	s.ImportMaxFile = DefaultImportMaxFile
 	if mb := file.Import.MaxFileMB; mb != 0 {
 		if !(mb >= 1 && mb <= 4096) {
@@ -219,6 +261,15 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 		return nil, &memories.ArgError{Arg: s.ConfigFile, Rule: err.Error()}
 	}
 	if s.Pipeline, err = pipelineOptions(s.ConfigFile, file); err != nil {
+		return nil, err
+	}
+	if s.Projects, err = projectFolders(s.ConfigFile, file.Projects, userHome); err != nil {
+		return nil, err
+	}
+	if s.Hooks, err = hooks(s.ConfigFile, file.Hooks); err != nil {
+		return nil, err
+	}
+	if s.KeepProcessed, err = keepProcessed(s.ConfigFile, file.Inbox); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -85,6 +85,8 @@ func TestResolvePrecedence(t *testing.T) {
 			tt.want.Ranking = memories.DefaultRanking()
 			tt.want.Checks = memories.DefaultChecks()
 			tt.want.ImportMaxFile = DefaultImportMaxFile
+			tt.want.Hooks = DefaultHooks()
+			tt.want.KeepProcessed = DefaultKeepProcessed
 			if diff := cmp.Diff(*got, tt.want); diff != "" {
 				t.Errorf("settings (-got +want):\n%s", diff)
 			}
@@ -172,6 +174,16 @@ func TestConfigFileErrors(t *testing.T) {
 		{"empty gate", "scribe:\n  replace_gate: true\n", "scribe.gate_rules"},
 		{"redaction bad pattern", "scribe:\n  redact:\n    - {name: ticket, pattern: '[a-'}\n", "scribe.redact"},
 		{"window", "scribe:\n  window: forever\n", `scribe.window: "forever" is not a duration`},
+		{"hook budget too small", "hooks:\n  budget_tokens: 10\n", "hooks.budget_tokens: 10 is not a number from 50 to 20000"},
+		{"hook items", "hooks:\n  max_items: 0\n", "hooks.max_items: 0 is not a number from 1 to 50"},
+		{"hook chars", "hooks:\n  max_chars: 100000\n", "hooks.max_chars: 100000 is not a number from 200 to 80000"},
+		{"prompt score", "hooks:\n  prompt_min_score: 1.5\n", "hooks.prompt_min_score: 1.5 is not a number from 0 to 1"},
+		{"prompt budget", "hooks:\n  prompt_budget_tokens: 9999\n", "hooks.prompt_budget_tokens: 9999 is not a number from 50 to 5000"},
+		{"dedup window", "hooks:\n  dedup_window: often\n", `hooks.dedup_window: "often" is not a duration`},
+		{"unknown hook key", "hooks:\n  budget: 3\n", "line 2: unknown key budget"},
+		{"project name", "projects:\n  /src/a: 'web app!'\n", `projects./src/a: "web-app!" may hold only letters`},
+		{"project name empty", "projects:\n  /src/a: ''\n", "projects./src/a: the project name is empty"},
+		{"project folder twice", "projects:\n  /src/a: one\n  /src/a/: two\n", "/src/a is named twice"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,6 +266,40 @@ func TestConfigImport(t *testing.T) {
 	}
 }
 
+func TestConfigAgentAllow(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(file, []byte("import:\n  agent_allow: [~/.notes, \"~/.config/*/notes\", /srv/shared/.wiki, here]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Resolve(Flags{Config: file, Home: dir}, func(string) string { return "" }, "/home/ada")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"/home/ada/.notes", "/home/ada/.config/*/notes", "/srv/shared/.wiki", filepath.Join(dir, "here")}
+	if diff := cmp.Diff(got.ImportAgentAllow, want); diff != "" {
+		t.Errorf("agent_allow (-got +want):\n%s", diff)
+	}
+
+	for _, tt := range []struct{ name, yaml, want string }{
+		{"empty", "import:\n  agent_allow: [\"\"]\n", "import.agent_allow[0]: is empty"},
+		{"bad glob", "import:\n  agent_allow: [\"~/[notes\"]\n", `import.agent_allow[0]: "~/[notes" is not a valid glob`},
+		{"home", "import:\n  agent_allow: [~/.notes, \"~\"]\n", `import.agent_allow[1]: "~" would let an agent read every file`},
+		{"root", "import:\n  agent_allow: [/]\n", `import.agent_allow[0]: "/" would let an agent read every file`},
+		{"not a list", "import:\n  agent_allow: ~/.notes\n", "line 2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := os.WriteFile(file, []byte(tt.yaml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Resolve(Flags{Config: file, Home: dir}, func(string) string { return "" }, "/home/ada")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Resolve = %v, want an error saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
 func TestConfigDedupThresholds(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "config.yaml")
@@ -303,5 +349,47 @@ func TestTildeWithoutHome(t *testing.T) {
 	_, err := Resolve(Flags{Vault: "~/v", Home: "/tmp/x", Config: "/nonexistent/c.yaml"}, func(string) string { return "" }, "")
 	if err == nil || !strings.Contains(err.Error(), "vault") {
 		t.Errorf("err = %v, want a vault error about ~", err)
+	}
+}
+
+func TestConfigHooksAndProjects(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "config.yaml")
+	content := "hooks:\n  budget_tokens: 800\n  max_chars: 2000\n  max_items: 5\n  prompt_recall: true\n  prompt_min_score: 0.7\n" +
+		"  prompt_budget_tokens: 200\n  dedup_window: 0s\n" +
+		"projects:\n  ~/work/acme: Acme-Web\n  ~/work/acme/tools: acme-tools\n  rel/dir: rel\n"
+	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Resolve(Flags{Config: file, Home: dir}, func(string) string { return "" }, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Hooks{BudgetTokens: 800, MaxChars: 2000, MaxItems: 5, PromptRecall: true, PromptMinScore: 0.7, PromptBudgetTokens: 200}
+	if diff := cmp.Diff(s.Hooks, want); diff != "" {
+		t.Errorf("hooks (-got +want):\n%s", diff)
+	}
+	wantProjects := []ProjectFolder{
+		{Dir: filepath.Join(dir, "work/acme/tools"), Project: "acme-tools"},
+		{Dir: filepath.Join(dir, "work/acme"), Project: "acme-web"},
+		{Dir: filepath.Join(dir, "rel/dir"), Project: "rel"},
+	}
+	if diff := cmp.Diff(s.Projects, wantProjects); diff != "" {
+		t.Errorf("projects (-got +want):\n%s", diff)
+	}
+	for _, tt := range []struct {
+		dir, want string
+		ok        bool
+	}{
+		{filepath.Join(dir, "work/acme"), "acme-web", true},
+		{filepath.Join(dir, "work/acme/src/api"), "acme-web", true},
+		{filepath.Join(dir, "work/acme/tools/x"), "acme-tools", true},
+		{filepath.Join(dir, "work/acme-other"), "", false},
+		{filepath.Join(dir, "work"), "", false},
+	} {
+		got, ok := ProjectOf(s.Projects, tt.dir)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("ProjectOf(%s) = %q, %v; want %q, %v", tt.dir, got, ok, tt.want, tt.ok)
+		}
 	}
 }

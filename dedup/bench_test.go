@@ -23,6 +23,26 @@ func benchmarkNew(b *testing.B, size int) {
 func BenchmarkNew2KB(b *testing.B)  { benchmarkNew(b, 2000) }
 func BenchmarkNew10KB(b *testing.B) { benchmarkNew(b, 10000) }
 
+// BenchmarkNewDocs fingerprints the sections of the pair set: markdown
+// documentation with code blocks, tables and flags (about 500 bytes each).
+func BenchmarkNewDocs(b *testing.B) {
+	var texts []string
+	size := 0
+	for _, name := range fixtureFiles {
+		for _, p := range loadPairs(b, name) {
+			texts = append(texts, p.Old.text())
+			size += len(p.Old.text())
+		}
+	}
+	b.SetBytes(int64(size / len(texts)))
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		fpSink = New(texts[i%len(texts)])
+		i++
+	}
+}
+
 func BenchmarkScore(b *testing.B) {
 	x, y := New(longText(1, 2000)), New(longText(2, 2000))
 	b.ReportAllocs()

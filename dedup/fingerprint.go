@@ -3,25 +3,44 @@ package dedup
 import (
 	"math/bits"
 	"slices"
+	"strings"
+	"unicode/utf8"
 )
 
-// Fingerprint holds the three sets of a text, ready to compare: its words
-// (stemmed, abbreviations expanded, stop words dropped), and the bigrams and
-// trigrams of its raw tokens. Each set is a sorted slice of distinct 64-bit
-// hashes, so comparing two fingerprints is a merge of sorted slices. Build one
-// per text with New; a Fingerprint is never changed after, and is safe to share.
+// Fingerprint holds what is compared of a text: its words (stemmed,
+// abbreviations expanded, stop words dropped; in Chinese and Japanese, the
+// characters and the pairs of them), the bigrams of its raw tokens, and its key
+// words (see keys.go): numbers, identifiers and code tokens, words with an
+// opposite, negated words, platforms and subject words. Each set is a sorted
+// slice of distinct 64-bit hashes, so comparing two fingerprints is a merge of
+// sorted slices. Build one per text with New; a Fingerprint is never changed
+// after, and is safe to share.
 type Fingerprint struct {
-	words, bigrams, trigrams []uint64
+	words, bigrams []uint64
+
+	numbers     []uint64    // numbers, as written in digits or words
+	codes       []uint64    // identifiers and code tokens
+	codeWords   []uint64    // the words written as code, as the word set holds them
+	codeBigrams []uint64    // the pairs of words in a row in code, as bigrams
+	polar       []polarWord // words with an opposite
+	title       []uint64    // the words of the first line
+	titlePolar  []polarWord // those with an opposite
+	negated     []uint64    // words right after a negation
+	denied      []uint64    // words of sentences with a negation
+	platforms   uint32      // a bit per platform named
+	salient     []uint64    // words of the first line said again: the subject
+	names       []uint64    // words written with a capital inside a sentence
 }
 
-// New computes the fingerprint of text.
+// New computes the fingerprint of text. Callers pass a memory as its title, a
+// new line and its content: the first line is the title, whose words said
+// again in the text are its subject.
 //
 // Stop words are left out of the word set and out of the token sequence the
-// n-grams are taken from, so "signing in production" and "signing for
-// production" share the bigram "signing production", and unrelated notes do not
-// share "of the". A text made only of stop words keeps them all, so that every
-// text with a token has a fingerprint. N-grams do not span the end of a
-// sentence or a line: reordering sentences loses no n-gram.
+// bigrams are taken from, so "signing in production" and "signing for
+// production" share the bigram "signing production". A text made only of stop
+// words keeps them all, so that every text with a token has a fingerprint.
+// Bigrams do not span the end of a sentence or a line.
 func New(text string) *Fingerprint {
 	f := build(text, false)
 	if len(f.words) == 0 {
@@ -30,55 +49,206 @@ func New(text string) *Fingerprint {
 	return f
 }
 
-// hasher turns tokens into the three sets.
+// hasher turns tokens into the sets.
 type hasher struct {
 	f        Fingerprint
 	prev     uint64 // hash of the sentence's last token
-	prevBi   uint64 // hash of its last bigram
-	n        int    // how many tokens of the sentence so far, up to 2
+	prevCJK  bool   // it is a Chinese or Japanese character
+	prevTok  uint64 // hash of the last token, stop words included
+	n        int    // how many tokens of the sentence so far, up to 1
 	word     []byte // scratch for the word form of a token
 	keepStop bool
+	negate   int     // how many of the next words a negation applies to
+	phrasal  bool    // the sentence has a verb that takes on/off, in/out
+	title    bool    // the tokens are the first line's
+	said     []int32 // how many times the rest says each word of the title
+	// sentence holds the words of the sentence so far, and negative says it
+	// has a negation: then they are denied when it ends.
+	sentence []uint64
+	negative bool
+	start    bool // no token yet
 }
+
+// negationScope is how many content words after a negation it applies to:
+// "does not need to be disabled" negates need and disabled.
+const negationScope = 2
+
+var hashCan, hashT, hashInstead, hashOf = hashString("can"), hashString("t"), hashString("instead"), hashString("of")
 
 func build(text string, keepStop bool) *Fingerprint {
 	// About one token per six bytes of English; a guess, not a limit.
 	est := len(text)/6 + 1
-	h := hasher{keepStop: keepStop, word: make([]byte, 0, 64)}
+	h := hasher{keepStop: keepStop, word: make([]byte, 0, 64), start: true}
 	h.f.words = make([]uint64, 0, est)
 	h.f.bigrams = make([]uint64, 0, est)
-	h.f.trigrams = make([]uint64, 0, est)
 	var buf [64]byte
-	scan(text, buf[:0], h.add)
+	// The first line on its own, to know its words; the new line that
+	// follows breaks the line, so n-grams come out the same.
+	firstLine := text
+	if i := strings.IndexByte(text, '\n'); i >= 0 {
+		firstLine = text[:i]
+	}
+	h.title = true
+	scan(firstLine, buf[:0], h.add)
+	h.endSentence()
+	titlePolar := len(h.f.polar)
 	var scratch sortScratch
+	h.f.title = sortSet(h.f.title, &scratch)
+	h.said = make([]int32, len(h.f.title))
+	h.title = false
+	scan(text[len(firstLine):], buf[:0], h.add)
+	h.endSentence()
+
+	if !lead(firstLine, text[len(firstLine):]) {
+		h.f.salient = h.subject()
+	}
+	h.f.titlePolar = sortPolar(slices.Clone(h.f.polar[:titlePolar]))
+	h.f.polar = sortPolar(h.f.polar)
 	h.f.words = sortSet(h.f.words, &scratch)
 	h.f.bigrams = sortSet(h.f.bigrams, &scratch)
-	h.f.trigrams = sortSet(h.f.trigrams, &scratch)
+	h.f.negated = sortSet(h.f.negated, &scratch)
+	h.f.denied = sortSet(h.f.denied, &scratch)
+	h.f.names = sortSet(h.f.names, &scratch)
+
+	k := keyScanner{buf: make([]byte, 0, 64), scratch: h.word}
+	k.scanKeys(text)
+	h.f.numbers = sortSet(k.numbers, &scratch)
+	h.f.codes = sortSet(k.codes, &scratch)
+	h.f.codeWords = sortSet(k.codeWords, &scratch)
+	h.f.codeBigrams = sortSet(k.codeBigrams, &scratch)
 	return &h.f
 }
 
-func (h *hasher) add(tok []byte, stop bool) {
-	if stop {
+func sortPolar(p []polarWord) []polarWord {
+	slices.SortFunc(p, comparePolar)
+	if len(p) == 0 {
+		return nil
+	}
+	return slices.Clip(slices.Compact(p))
+}
+
+func (h *hasher) add(tok []byte, b brk) {
+	capital := b&capitalFlag != 0
+	b &^= capitalFlag
+	// A capital is a name's only where a sentence or line does not start.
+	start := h.start || b != noBreak
+	h.start = false
+	if b != noBreak {
 		h.n = 0
+		h.prevCJK = false
+		h.phrasal = false
+		if b == sentenceBreak {
+			h.endSentence()
+		}
 	}
 	t := hashBytes(tok)
-	if !h.keepStop && isStop(tok, t) {
+	prev := h.prevTok
+	h.prevTok = t
+	sp, special := specials.get(t)
+	if special {
+		h.f.platforms |= sp.platform
+		// on/off, in/out, up/down are opposites after a verb that takes them
+		// ("turn autolock off", "log in"), not as prepositions ("on Linux").
+		if sp.isPolar && h.phrasal {
+			h.f.polar = append(h.f.polar, sp.polar)
+		}
+	}
+	negation := special && sp.negation || t == hashT && prev == hashCan || t == hashOf && prev == hashInstead
+	h.negative = h.negative || negation
+	if !h.keepStop && (special && sp.stop || isHiragana(tok)) {
+		if negation {
+			h.negate = negationScope
+		}
 		return
 	}
-	w, _ := word(tok, t, h.word)
+	st := appendStem(h.word[:0], tok)
+	w, _ := wordOfStem(st, tok, t)
 	h.f.words = append(h.f.words, w)
+	h.sentence = append(h.sentence, w)
+	if capital && !start && !h.title {
+		h.f.names = append(h.f.names, w)
+	}
+	if h.title {
+		h.f.title = append(h.f.title, w)
+	} else if i, ok := slices.BinarySearch(h.f.title, w); ok {
+		h.said[i]++
+	}
+	switch {
+	case negation:
+		h.negate = negationScope
+	case h.negate > 0:
+		h.f.negated = append(h.f.negated, w)
+		h.negate--
+	}
+	if info, ok := wordInfos.get(w); ok {
+		if info.isPolar {
+			h.f.polar = append(h.f.polar, info.polar)
+		}
+		h.phrasal = h.phrasal || info.phrasal
+	} else if p, ok := prefixPolar(st); ok {
+		h.f.polar = append(h.f.polar, p)
+	}
+	// Chinese and Japanese are written without spaces, a word being one to
+	// four characters: pairs of characters are words too, or any two texts
+	// would share most of their words.
+	cjk := len(tok) >= 3 && tok[0] >= 0xE2 && isCJKToken(tok)
 	if h.n >= 1 {
 		bi := mix(h.prev, t)
 		h.f.bigrams = append(h.f.bigrams, bi)
-		if h.n >= 2 {
-			h.f.trigrams = append(h.f.trigrams, mix(h.prevBi, t))
+		if cjk && h.prevCJK {
+			h.f.words = append(h.f.words, bi)
+			h.sentence = append(h.sentence, bi)
 		}
-		h.prevBi = bi
 	}
-	h.prev = t
-	if h.n < 2 {
-		h.n++
-	}
+	h.prev, h.prevCJK = t, cjk
+	h.n = 1
 }
+
+// isCJKToken reports whether tok is one Chinese or Japanese character, as
+// Tokens makes them.
+func isCJKToken(tok []byte) bool {
+	r, size := utf8.DecodeRune(tok)
+	return size == len(tok) && isCJK(r)
+}
+
+// endSentence ends a sentence: a negation reaches no further, and if the
+// sentence had one, its words are denied.
+func (h *hasher) endSentence() {
+	if h.negative {
+		h.f.denied = append(h.f.denied, h.sentence...)
+	}
+	h.sentence = h.sentence[:0]
+	h.negative = false
+	h.negate = 0
+}
+
+// lead reports whether title is the start of the text's first line, as the
+// title a memory saved without one is given (cut with "…" when long): then
+// it names nothing the text does not say, and is no subject.
+func lead(title, rest string) bool {
+	title = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(title), "…"))
+	rest = strings.TrimLeft(rest, " \t\r\n")
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	return title != "" && strings.Contains(rest, title)
+}
+
+// subject picks the words of the first line (the title) that the rest of
+// the text says again: what the note is about.
+func (h *hasher) subject() []uint64 {
+	var out []uint64
+	for i, w := range h.f.title {
+		if info, _ := wordInfos.get(w); h.said[i] >= subjectRepeats && !info.heading {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// subjectRepeats is how many times the text must say a title word for it to
+// be the subject.
+const subjectRepeats = 1
 
 // sortSet sorts s and removes repeats. scratch is reused between calls.
 // Below a few hundred values a comparison sort is as fast as bucketSort and
@@ -88,6 +258,9 @@ func sortSet(s []uint64, scratch *sortScratch) []uint64 {
 		slices.Sort(s)
 	} else {
 		bucketSort(s, scratch)
+	}
+	if len(s) == 0 {
+		return nil
 	}
 	return slices.Clip(slices.Compact(s))
 }
@@ -179,60 +352,76 @@ func mix(a, b uint64) uint64 {
 // nothing and nothing is like it.
 func (f *Fingerprint) Empty() bool { return f == nil || len(f.words) == 0 }
 
-// Weights of the three containments in the score (SPEC §5).
-const (
-	WordsWeight    = 0.5
-	BigramsWeight  = 0.3
-	TrigramsWeight = 0.2
-)
-
 // Similarity is a score with its parts, for explain output.
 type Similarity struct {
-	Words, Bigrams, Trigrams float64 // containment of each set
-	// Score is WordsWeight·Words + BigramsWeight·Bigrams + TrigramsWeight·Trigrams,
-	// over the sets that at least one of the texts has (see Score).
+	// Words is how much of the new text's words the old one holds
+	// (Containment).
+	Words float64
+	// Conflict is what keeps the texts distinct however much they share ("" when
+	// nothing does).
+	Conflict Conflict
+	// Score is Words, at most 0.5 when there is a conflict.
 	Score float64
+	// Related is how related the texts are, whichever is new (see Related).
+	Related float64
 }
 
-// Compare scores a against b and gives the parts. It is symmetric.
-func Compare(a, b *Fingerprint) Similarity {
-	if a.Empty() || b.Empty() {
+// Compare scores the new text against an old one and gives the parts. It is
+// not symmetric: it measures how much of what the new text says the old one
+// already says.
+func Compare(newer, older *Fingerprint) Similarity {
+	if newer.Empty() || older.Empty() {
 		return Similarity{}
 	}
+	common := intersect(newer.words, older.words)
 	s := Similarity{
-		Words:    Containment(a.words, b.words),
-		Bigrams:  Containment(a.bigrams, b.bigrams),
-		Trigrams: Containment(a.trigrams, b.trigrams),
+		Words:   float64(common) / float64(len(newer.words)),
+		Related: 2 * float64(common) / float64(len(newer.words)+len(older.words)),
 	}
-	num, den := WordsWeight*s.Words, WordsWeight
-	if len(a.bigrams) > 0 || len(b.bigrams) > 0 {
-		num += BigramsWeight * s.Bigrams
-		den += BigramsWeight
+	s.Score = s.Words
+	if s.Conflict = conflict(newer, older); s.Conflict != "" {
+		s.Score = min(s.Score, conflictCap)
 	}
-	if len(a.trigrams) > 0 || len(b.trigrams) > 0 {
-		num += TrigramsWeight * s.Trigrams
-		den += TrigramsWeight
-	}
-	s.Score = min(num/den, 1)
 	return s
 }
 
-// Score is 0.5·words + 0.3·bigrams + 0.2·trigrams of the containments, in
-// [0,1]; 0 when either text is empty.
+// Score is how much of what the newer text says the older one already says,
+// in [0,1]; 0 when either text is empty. The order matters: a short summary
+// scores high against the long section it summarises (all it says is known),
+// the long section low against the summary.
 //
-// A set that neither text has (a text of one or two words has no trigrams)
-// drops out and the weights of the others are scaled to sum to 1, so a short
-// text scores 1 against itself. A set that only one text has counts as
-// containment 0: "Redis" against "Redis caches sessions" scores 0.5 (related,
-// not a duplicate), "Use Redis" against "Use Redis for sessions" scores 0.8.
-func Score(a, b *Fingerprint) float64 { return Compare(a, b).Score }
+// It is the share of the new text's words that the old one has, at most 0.5
+// when the texts conflict: a number, identifier or code token of the new text the
+// old one lacks, opposite words, a negation, other platforms, other subjects
+// (see Conflict). Word order does not count: a paraphrase reorders and
+// rewords, and what tells two near-identical texts apart is a key word, not a
+// bigram.
+func Score(newer, older *Fingerprint) float64 { return Compare(newer, older).Score }
 
-// Containment is |a∩b| / min(|a|,|b|), 0 when either is empty. a and b must be
-// sorted and free of repeats, as a Fingerprint's sets are.
+// Related is how related two texts are, the same whichever is new: the
+// share of their words they have in common, counted on both (2|a∩b| /
+// (|a|+|b|)). It ranks the memories a new one links to: Score would rank
+// first a long note that holds many of a short one's common words, wherever
+// they are; Related asks that the words be a part of both. Conflicts do not
+// count: "enable X" and "disable X" are as related as notes get.
+func Related(a, b *Fingerprint) float64 {
+	if a.Empty() || b.Empty() {
+		return 0
+	}
+	return 2 * float64(intersect(a.words, b.words)) / float64(len(a.words)+len(b.words))
+}
+
+// Containment is |a∩b| / |a|: how much of a is in b; 0 when either is empty.
+// a and b must be sorted and free of repeats, as a Fingerprint's sets are.
 func Containment(a, b []uint64) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
+	return float64(intersect(a, b)) / float64(len(a))
+}
+
+// intersect is |a∩b| of two sorted sets.
+func intersect(a, b []uint64) int {
 	common := 0
 	for i, j := 0, 0; i < len(a) && j < len(b); {
 		switch {
@@ -246,5 +435,5 @@ func Containment(a, b []uint64) float64 {
 			j++
 		}
 	}
-	return float64(common) / float64(min(len(a), len(b)))
+	return common
 }

@@ -36,10 +36,13 @@ func (p *Pool) Add(fp *Fingerprint) int {
 	return i
 }
 
-// Match is a pooled fingerprint and its score against the one looked up.
+// Match is a pooled fingerprint, the score of the one looked up against it
+// (Score: the one looked up is the new text), and how related they are
+// (Related).
 type Match struct {
-	Index int
-	Score float64
+	Index   int
+	Score   float64
+	Related float64
 }
 
 // poolRarest is how many of a text's words, the rarest in the pool, find its
@@ -101,8 +104,8 @@ func (p *Pool) Similar(fp *Fingerprint, n int) []Match {
 	}
 	var out []Match
 	for _, i := range cands[:min(poolCandidates, len(cands))] {
-		if s := Score(fp, p.fps[i]); s > 0 {
-			out = append(out, Match{Index: int(i), Score: s})
+		if s := Compare(fp, p.fps[i]); s.Score > 0 {
+			out = append(out, Match{Index: int(i), Score: s.Score, Related: s.Related})
 		}
 	}
 	slices.SortFunc(out, func(a, b Match) int {

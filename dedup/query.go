@@ -37,8 +37,8 @@ func QueryTerms(title, text string, n int) []string {
 	byWord := map[uint64]*cand{}
 	pos := 0
 	scratch := make([]byte, 0, 64)
-	add := func(tier int) func([]byte, bool) {
-		return func(tok []byte, _ bool) {
+	add := func(tier int) func([]byte, brk) {
+		return func(tok []byte, _ brk) {
 			pos++
 			h := hashBytes(tok)
 			if len(tok) > 64 || isStop(tok, h) {

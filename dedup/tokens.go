@@ -23,43 +23,69 @@ import (
 // combining accent give different tokens.
 func Tokens(text string) []string {
 	var toks []string
-	scan(text, make([]byte, 0, 64), func(tok []byte, _ bool) {
+	scan(text, make([]byte, 0, 64), func(tok []byte, _ brk) {
 		toks = append(toks, string(tok))
 	})
 	return toks
 }
 
+// A break is what separates a token from the one before: nothing, a line
+// break, or the end of a sentence (a full stop, a blank line). N-grams stop at
+// both; a negation reaches across a line break, as prose wraps. capitalFlag is
+// added when the token was written with a capital first letter.
+type brk uint8
+
+const (
+	noBreak brk = iota
+	lineBreak
+	sentenceBreak
+
+	capitalFlag brk = 1 << 7
+)
+
 // scan calls emit for each token of text, in order, lower-cased, in a buffer
-// that is reused for the next token. stop reports that a sentence or line ended
-// between the previous token and this one, so that n-grams do not span it.
-func scan(text string, buf []byte, emit func(tok []byte, stop bool)) {
+// that is reused for the next token, with the break between the previous
+// token and this one (and capitalFlag).
+func scan(text string, buf []byte, emit func(tok []byte, b brk)) {
 	tok := buf[:0]
-	stop := false    // a sentence ended since the last token
+	stop := noBreak  // the break since the last token
+	newlines := 0    // line feeds since the last token
 	sawStop := false // the separators since the last token hold a full stop
-	flush := func() {
-		if len(tok) > 0 {
-			emit(tok, stop)
-			tok = tok[:0]
-			stop = false
+	capital := false // the token so far starts with a capital letter
+	out := func() {
+		b := stop
+		if capital {
+			b |= capitalFlag
 		}
-		sawStop = false
+		emit(tok, b)
+		tok = tok[:0]
+		stop, newlines, capital = noBreak, 0, false
 	}
 	// sep notes a separator: a full stop followed by white space ("end. Next",
-	// not "pkg.Func", "3.14" or "commit .env") or a new line ends a sentence.
+	// not "pkg.Func", "3.14" or "commit .env") or a blank line ends a
+	// sentence, a new line a line.
 	sep := func(r rune) {
 		if len(tok) > 0 {
-			emit(tok, stop)
-			tok = tok[:0]
-			stop = false
+			out()
 		}
 		switch r {
-		case '\n', '\r', '\u2028', '\u2029', '。', '！', '？', '；', '：', '｡':
-			stop = true
+		case '\n':
+			if newlines++; newlines >= 2 || sawStop {
+				stop = sentenceBreak
+			}
+			stop = max(stop, lineBreak)
+		case '\r', '\u2028', '|': // a table's cells are lines
+			if sawStop {
+				stop = sentenceBreak
+			}
+			stop = max(stop, lineBreak)
+		case '\u2029', '。', '！', '？', '；', '：', '｡':
+			stop = sentenceBreak
 		case '.', '!', '?', ';', ':':
 			sawStop = true
 		default:
 			if sawStop && unicode.IsSpace(r) {
-				stop = true
+				stop = sentenceBreak
 			}
 		}
 	}
@@ -71,6 +97,7 @@ func scan(text string, buf []byte, emit func(tok []byte, stop bool)) {
 			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
 				tok = append(tok, c)
 			case 'A' <= c && c <= 'Z':
+				capital = capital || len(tok) == 0
 				tok = append(tok, c+'a'-'A')
 			default:
 				sep(rune(c))
@@ -86,11 +113,15 @@ func scan(text string, buf []byte, emit func(tok []byte, stop bool)) {
 			sep(r)
 			continue
 		case isCJK(r):
-			flush()
+			if len(tok) > 0 {
+				out()
+			}
 			tok = utf8.AppendRune(tok, r)
-			flush()
+			out()
+			sawStop = false
 			continue
 		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			capital = capital || len(tok) == 0 && unicode.IsUpper(r)
 			if r = unicode.ToLower(r); r == 'ς' {
 				r = 'σ' // Greek final sigma is the same letter
 			}
@@ -106,7 +137,9 @@ func scan(text string, buf []byte, emit func(tok []byte, stop bool)) {
 		}
 		sawStop = false
 	}
-	flush()
+	if len(tok) > 0 {
+		out()
+	}
 }
 
 // isCJK reports whether r is a Han, Hiragana or Katakana letter (the Katakana

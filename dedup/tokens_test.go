@@ -56,26 +56,37 @@ func TestTokens(t *testing.T) {
 func TestSentences(t *testing.T) {
 	tests := []struct {
 		text string
-		want []string // the tokens, "|" before each that starts a sentence
+		want []string // the tokens, "|" before each that starts a sentence, "/" a line, "^" with a capital
 	}{
-		{"One two. Three four", []string{"one", "two", "|three", "four"}},
-		{"One two.Three", []string{"one", "two", "three"}},
-		{"pkg.Func and 3.14", []string{"pkg", "func", "and", "3", "14"}},
+		{"One two. Three four", []string{"^one", "two", "|^three", "four"}},
+		{"the Docker CLI and iPhone, École", []string{"the", "^docker", "^cli", "and", "iphone", "^école"}},
+		{"cell | Cell", []string{"cell", "/^cell"}},
+		{"One two.Three", []string{"^one", "two", "^three"}},
+		{"pkg.Func and 3.14", []string{"pkg", "^func", "and", "3", "14"}},
 		{"commit .env files", []string{"commit", "env", "files"}},
 		{"go run ./cmd now", []string{"go", "run", "cmd", "now"}},
 		{"wait... now", []string{"wait", "|now"}},
-		{"line one\nline two", []string{"line", "one", "|line", "two"}},
-		{"Note: this", []string{"note", "|this"}},
-		{"Really?! Yes; no", []string{"really", "|yes", "|no"}},
-		{"end.) Next", []string{"end", "|next"}},
+		{"line one\nline two", []string{"line", "one", "/line", "two"}},
+		{"line one\r\nline two", []string{"line", "one", "/line", "two"}},
+		{"para one\n\npara two", []string{"para", "one", "|para", "two"}},
+		{"end.\nNext", []string{"end", "|^next"}},
+		{"Note: this", []string{"^note", "|this"}},
+		{"Really?! Yes; no", []string{"^really", "|^yes", "|no"}},
+		{"end.) Next", []string{"end", "|^next"}},
 		{"一。二", []string{"一", "|二"}},
-		{"- a\n- b", []string{"a", "|b"}},
+		{"- a\n- b", []string{"a", "/b"}},
 	}
 	for _, tt := range tests {
 		var got []string
-		scan(tt.text, nil, func(tok []byte, stop bool) {
+		scan(tt.text, nil, func(tok []byte, b brk) {
 			s := string(tok)
-			if stop {
+			if b&capitalFlag != 0 {
+				s = "^" + s
+			}
+			switch b &^ capitalFlag {
+			case lineBreak:
+				s = "/" + s
+			case sentenceBreak:
 				s = "|" + s
 			}
 			got = append(got, s)

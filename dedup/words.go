@@ -178,6 +178,7 @@ var synonymTable = [][]string{
 	{"minimum", "min"},
 	{"asynchronous", "async"},
 	{"information", "info"},
+	{"multiple", "several"},
 	{"specification", "spec"},
 	{"administrator", "admin"},
 	{"library", "lib"},
@@ -232,7 +233,11 @@ var stops = func() *table[struct{}] {
 // word is a token's form in the word set: its stem, or its canonical word's
 // stem, hashed; and the synonym, if any.
 func word(tok []byte, h uint64, scratch []byte) (uint64, *synonym) {
-	st := appendStem(scratch[:0], tok)
+	return wordOfStem(appendStem(scratch[:0], tok), tok, h)
+}
+
+// wordOfStem is word for a token whose stem is st.
+func wordOfStem(st, tok []byte, h uint64) (uint64, *synonym) {
 	if len(st) != len(tok) { // stemming only ever shortens
 		h = hashBytes(st)
 	}
@@ -251,13 +256,20 @@ func word(tok []byte, h uint64, scratch []byte) (uint64, *synonym) {
 // isStop reports whether the token tok, whose hash is h, is a stop word or a
 // Hiragana character.
 func isStop(tok []byte, h uint64) bool {
-	if len(tok) == 3 && tok[0] == 0xE3 { // U+3000–U+3FFF
-		if r, _ := utf8.DecodeRune(tok); unicode.Is(unicode.Hiragana, r) {
-			return true
-		}
+	if isHiragana(tok) {
+		return true
 	}
 	_, ok := stops.get(h)
 	return ok
+}
+
+// isHiragana reports whether tok is one Hiragana character.
+func isHiragana(tok []byte) bool {
+	if len(tok) == 3 && tok[0] == 0xE3 { // U+3000–U+3FFF
+		r, _ := utf8.DecodeRune(tok)
+		return unicode.Is(unicode.Hiragana, r)
+	}
+	return false
 }
 
 // table is a read-only open-addressing hash table keyed by 64-bit hashes: the
@@ -320,7 +332,7 @@ var rows = func() *table[[]string] {
 // a note that spells the word another way. Words without synonyms are absent.
 func Synonyms(text string) map[string][]string {
 	var out map[string][]string
-	scan(text, nil, func(tok []byte, _ bool) {
+	scan(text, nil, func(tok []byte, _ brk) {
 		st := appendStem(nil, tok)
 		row, ok := rows.get(hashBytes(st))
 		if !ok && len(tok) == 3 && tok[2] == 's' { // plurals of short abbreviations: dbs, ids

@@ -18,6 +18,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -36,6 +38,10 @@ type Options struct {
 	AllowedRoots []string
 	// Exclude lists folders never read (cortex's own folder in the vault).
 	Exclude []string
+	// AgentAllow lists paths and globs (import.agent_allow, absolute) that an
+	// agent's import (ForAgent) reads as a person's would, although they
+	// are hidden or secret stores (see guard.go).
+	AgentAllow []string
 	// Vault is the Obsidian vault cortex writes in: an imported note's link
 	// to a file of it is kept as written, since it resolves there.
 	Vault string
@@ -68,12 +74,14 @@ type file struct {
 // Collect reads every source under path, a file or a folder. The path must
 // resolve (symlinks followed, ".." resolved) to somewhere inside Home or an
 // allowed root; otherwise, or when it does not exist, the error is an
-// *memories.ArgError about "path". Problems with single files are Skips.
+// *memories.ArgError about "path". So is, for an agent's import (ForAgent),
+// a path that is hidden or in a secret store (see guard.go). Problems with
+// single files are Skips, secret stores in a folder among them.
 func Collect(ctx context.Context, path string, o Options) (*Result, error) {
 	if o.MaxFileSize <= 0 {
 		o.MaxFileSize = DefaultMaxFileSize
 	}
-	g, err := newGuard(o)
+	g, err := newGuard(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +105,11 @@ func Collect(ctx context.Context, path string, o Options) (*Result, error) {
 	if err != nil {
 		return nil, &memories.ArgError{Arg: "path", Rule: err.Error()}
 	}
+	if g.agent {
+		if r := g.refuse(abs, real, fi.IsDir(), true); r != nil {
+			return nil, r.agentError()
+		}
+	}
 	switch {
 	case fi.IsDir():
 		w.dir(abs, real)
@@ -117,58 +130,6 @@ func Collect(ctx context.Context, path string, o Options) (*Result, error) {
 	res.Skips = append(res.Skips, skips...)
 	slices.SortStableFunc(res.Skips, func(a, b Skip) int { return strings.Compare(a.Source, b.Source) })
 	return res, nil
-}
-
-// guard knows the folders imports may come from, symlinks resolved.
-type guard struct {
-	roots   []string
-	exclude []string
-}
-
-func newGuard(o Options) (*guard, error) {
-	g := &guard{}
-	for _, r := range append([]string{o.Home}, o.AllowedRoots...) {
-		if r == "" {
-			continue
-		}
-		if real, err := filepath.EvalSymlinks(r); err == nil {
-			g.roots = append(g.roots, real)
-		} else if abs, err := filepath.Abs(r); err == nil {
-			g.roots = append(g.roots, abs)
-		}
-	}
-	if len(g.roots) == 0 {
-		return nil, &memories.ArgError{Arg: "path", Rule: "the home folder is unknown and no root is allowed (import.allowed_roots)"}
-	}
-	for _, x := range o.Exclude {
-		if real, err := filepath.EvalSymlinks(x); err == nil {
-			g.exclude = append(g.exclude, real)
-		}
-	}
-	return g, nil
-}
-
-func within(path, root string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-func (g *guard) allowed(real string) bool {
-	for _, r := range g.roots {
-		if within(real, r) {
-			return true
-		}
-	}
-	return false
-}
-
-func (g *guard) excluded(real string) bool {
-	for _, x := range g.exclude {
-		if within(real, x) {
-			return true
-		}
-	}
-	return false
 }
 
 // walker finds the files to parse.
@@ -238,6 +199,10 @@ func (w *walker) dir(path, real string) {
 		w.skip(path, "cortex's own folder: its notes are memories already")
 		return
 	}
+	if r := w.guard.refuse(path, real, true, false); r != nil {
+		w.skip(path, "%s", r.skipReason(w.guard.agent))
+		return
+	}
 	entries, err := os.ReadDir(real)
 	if err != nil {
 		w.skip(path, "cannot read the folder: %v", err)
@@ -250,6 +215,7 @@ func (w *walker) dir(path, real string) {
 		// left out.
 		if strings.HasPrefix(name, ".") && name != claudeDir || skippedDirs[name] ||
 			!readInClaudeDir(p, true) && !readInClaudeDir(p, false) {
+			w.unread(p, r, e.IsDir())
 			continue
 		}
 		target, mode := r, e.Type()
@@ -322,11 +288,30 @@ func dataFile(ext string) string {
 	return fmt.Sprintf("a data file (%s), not a note; name it explicitly to import it", ext)
 }
 
+// unread reports, of a file or folder the walk leaves out by its name
+// (hidden, a dependency folder), the secret stores: itself, or those a
+// hidden folder holds. Nothing else left out by name is worth a line.
+func (w *walker) unread(path, real string, isDir bool) {
+	if r := w.guard.refuse(path, real, isDir, false); r != nil && r.rule != hiddenRule {
+		w.skip(path, "%s", r.skipReason(w.guard.agent))
+		return
+	}
+	if isDir && strings.HasPrefix(filepath.Base(path), ".") {
+		for _, r := range w.guard.nested(path, real) {
+			w.skip(r.path, "%s", r.skipReason(w.guard.agent))
+		}
+	}
+}
+
 // file queues the file at path (real: resolved) when it is one to read. named
 // is true when the user named it: then any text file is read.
 func (w *walker) file(path, real string, fi fs.FileInfo, named bool) {
 	if w.guard.excluded(real) {
 		w.skip(path, "in cortex's own folder: its notes are memories already")
+		return
+	}
+	if r := w.guard.refuse(path, real, false, named); r != nil {
+		w.skip(path, "%s", r.skipReason(w.guard.agent))
 		return
 	}
 	ext := strings.ToLower(filepath.Ext(path))
@@ -378,34 +363,27 @@ func parseAll(ctx context.Context, files []file, o Options, pc parseContext) ([]
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var (
-		wg   sync.WaitGroup
+		g    errgroup.Group
 		mu   sync.Mutex
 		done int
-		next = make(chan int)
 	)
-	for range min(workers, max(len(files), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				outs[i].items, outs[i].skips = parseFile(files[i], pc)
-				if o.Progress != nil {
-					mu.Lock()
-					done++
-					o.Progress(done, len(files))
-					mu.Unlock()
-				}
-			}
-		}()
-	}
+	g.SetLimit(workers)
 	for i := range files {
 		if ctx.Err() != nil {
 			break
 		}
-		next <- i
+		g.Go(func() error {
+			outs[i].items, outs[i].skips = parseFile(files[i], pc)
+			if o.Progress != nil {
+				mu.Lock()
+				done++
+				o.Progress(done, len(files))
+				mu.Unlock()
+			}
+			return nil
+		})
 	}
-	close(next)
-	wg.Wait()
+	_ = g.Wait() // parseFile turns its errors into skips
 	var items []Item
 	var skips []Skip
 	for _, o := range outs {

@@ -3,7 +3,6 @@ package importer
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,10 +14,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	goldenfile "github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/memories"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // golden compares got with testdata/<name>.golden, or rewrites that file with
 // -update. A string or []byte is written as it is, any other value as
@@ -41,23 +39,7 @@ func golden(t *testing.T, name string, got any) {
 		}
 		b = buf.Bytes()
 	}
-	path := filepath.Join("testdata", filepath.FromSlash(name)+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run the tests with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(b)); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, diff)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", filepath.FromSlash(name)+".golden"), b)
 }
 
 // renderItems writes items and skips as text for golden files: a header of

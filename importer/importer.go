@@ -4,7 +4,9 @@
 // ChatGPT exports — and turns it into candidate memories for memories.Import.
 //
 // It does the I/O the memories package does not: it resolves and guards the
-// path (symlinks followed, inside the home folder or an allowed root), walks
+// path (symlinks followed, inside the home folder or an allowed root; secret
+// stores such as ~/.ssh, ~/.docker or a shell history never read in a folder;
+// for an agent's import, hidden paths and secret stores refused: guard.go), walks
 // folders (skipping hidden files and folders — .obsidian/, .trash/, .git/ —
 // but for the instructions and auto memory inside .claude/, and attachments;
 // following symlinked folders without looping), refuses binary, oversized and

@@ -3,7 +3,6 @@ package index
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path"
@@ -15,11 +14,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // fixtureFiles returns the fixture's base and a journal of two batches over it.
 func fixtureFiles(t testing.TB) (base, journal []byte) {
@@ -258,19 +256,7 @@ func TestJournalGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "journal.golden")
-	if *update {
-		if err := os.WriteFile(golden, journal, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(journal), string(want)); diff != "" {
-		t.Errorf("journal (-got +want):\n%s", diff)
-	}
+	golden.Check(t, filepath.Join("testdata", "journal.golden"), journal)
 }
 
 func TestEscape(t *testing.T) {

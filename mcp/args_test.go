@@ -78,6 +78,10 @@ func TestMalformedArguments(t *testing.T) {
 		"recall":        func() map[string]any { return map[string]any{"scope": "recent", "project": "web"} },
 		"memory_list":   func() map[string]any { return map[string]any{"project": "web"} },
 		"memory_import": func() map[string]any { return map[string]any{"source_path": notes, "dry_run": true} },
+		"capture": func() map[string]any {
+			return map[string]any{"type": "stop", "session": "s1", "content": "the session ended"}
+		},
+		"status": func() map[string]any { return map[string]any{"limit": 5} },
 		"supersede": func() map[string]any {
 			n++
 			r := e.try("memory_save", map[string]any{"content": fmt.Sprintf("To be replaced, number %d: %s.", n, wordsFor(n+1000))})

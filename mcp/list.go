@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/view"
 )
 
 // ListInput is memory_list's arguments.
@@ -17,14 +18,6 @@ type ListInput struct {
 	Filter  string `json:"filter,omitempty" jsonschema:"keep titles that fuzzy-match this text, best match first"`
 	Type    string `json:"type,omitempty" jsonschema:"only memories of this type"`
 	Status  string `json:"status,omitempty" jsonschema:"active, open, done, superseded or all (default: all but superseded)"`
-}
-
-// ListOutput is a scope's inventory.
-type ListOutput struct {
-	Project  string         `json:"project,omitempty"`
-	Total    int            `json:"total"`
-	Sources  map[string]int `json:"sources" jsonschema:"how many memories came from each source: user, import, mined, capture, hook, mcp"`
-	Memories []Memory       `json:"memories" jsonschema:"newest first, or best match first with a filter"`
 }
 
 const listDescription = `List the memories of a scope, newest first: how many there are, where they came from (user, import, mined…) and one line per memory with its id, title and project.
@@ -42,19 +35,16 @@ func listTool(srv *mcp.Server, s *server) {
 	}, s.list)
 }
 
-func (s *server) list(ctx context.Context, in ListInput) (ListOutput, string, error) {
+func (s *server) list(ctx context.Context, in ListInput) (view.List, string, error) {
 	p, err := project(in.Project, in.ScopeID)
 	if err != nil {
-		return ListOutput{}, "", err
+		return view.List{}, "", err
 	}
 	res, err := s.svc.List(ctx, memories.ListRequest{Project: p, Filter: in.Filter, Type: in.Type, Status: in.Status})
 	if err != nil {
-		return ListOutput{}, "", err
+		return view.List{}, "", err
 	}
-	out := ListOutput{Project: res.Project, Total: res.Total, Sources: map[string]int{}, Memories: []Memory{}}
-	for src, n := range res.Sources {
-		out.Sources[string(src)] = n
-	}
+	out := view.ListOf(res, s.abs)
 	if res.Total == 0 {
 		return out, res.EmptyMessage(), nil
 	}
@@ -65,8 +55,6 @@ func (s *server) list(ctx context.Context, in ListInput) (ListOutput, string, er
 	}
 	fmt.Fprintf(&b, "%d %s\nSources: %s\n", res.Total, noun, res.SourceSummary())
 	for _, it := range res.Items {
-		m := s.entry(it.Entry, it.ShortID)
-		out.Memories = append(out.Memories, m)
 		status := ""
 		if it.Status != memories.StatusActive {
 			status = " | " + string(it.Status)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,15 +14,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/importer"
+	"github.com/cortexmem/cortex/inbox"
+	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/vault"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 var now = time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
 
@@ -66,16 +65,18 @@ func newServer(t *testing.T, root string, o Options) *mcp.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: filepath.Join(root, "state"), LockTimeout: 10 * time.Second, Freshness: time.Second})
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: filepath.Join(root, "state")}, LockTimeout: 10 * time.Second, Freshness: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock := now
+	in := inbox.New(st.Layout().Inbox().Dir)
 	svc := memories.NewService(st,
 		memories.WithClock(func() time.Time { clock = clock.Add(time.Minute); return clock }),
 		memories.WithIDGen(memories.NewULIDGen(rand.NewChaCha8([32]byte{1}))),
-		memories.WithImporter(&importer.Source{Options: importer.Options{Home: filepath.Join(root, "home")}}))
-	o.Abs = v.Abs
+		memories.WithImporter(&importer.Source{Options: importer.Options{Home: filepath.Join(root, "home")}}),
+		memories.WithInbox(in))
+	o.Abs, o.Inbox = v.Abs, in
 	return New(svc, o)
 }
 
@@ -143,54 +144,9 @@ func (e *env) call(name string, args map[string]any) string {
 	return strings.ReplaceAll(b.String(), e.root, "$ROOT")
 }
 
-// golden compares got with the named file of the archive testdata/<file>,
-// or rewrites it with -update.
-type golden struct {
-	t    *testing.T
-	path string
-	want map[string]string
-	got  []txtar.File
-}
-
-func newGolden(t *testing.T, file string) *golden {
-	g := &golden{t: t, path: filepath.Join("testdata", file), want: map[string]string{}}
-	if data, err := os.ReadFile(g.path); err == nil {
-		for _, f := range txtar.Parse(data).Files {
-			g.want[f.Name] = string(f.Data)
-		}
-	} else if !*update {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	t.Cleanup(g.write)
-	return g
-}
-
-func (g *golden) check(name, got string) {
-	g.t.Helper()
-	if !strings.HasSuffix(got, "\n") {
-		got += "\n"
-	}
-	g.got = append(g.got, txtar.File{Name: name, Data: []byte(got)})
-	if *update {
-		return
-	}
-	if diff := cmp.Diff(g.want[name], got); diff != "" {
-		g.t.Errorf("%s (-want +got):\n%s", name, diff)
-	}
-}
-
-func (g *golden) write() {
-	if !*update || g.t.Failed() {
-		return
-	}
-	if err := os.WriteFile(g.path, txtar.Format(&txtar.Archive{Files: g.got}), 0o644); err != nil {
-		g.t.Error(err)
-	}
-}
-
 func TestToolsList(t *testing.T) {
 	e := newEnv(t)
-	g := newGolden(t, "tools.txtar")
+	g := golden.NewArchive(t, filepath.Join("testdata", "tools.txtar"))
 	res, err := e.session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +161,7 @@ func TestToolsList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g.check(tool.Name, string(data))
+		g.Check(tool.Name, string(data))
 		if tool.Annotations == nil || tool.Annotations.OpenWorldHint == nil || *tool.Annotations.OpenWorldHint {
 			t.Errorf("%s: openWorldHint must be false", tool.Name)
 		}
@@ -213,7 +169,7 @@ func TestToolsList(t *testing.T) {
 			t.Errorf("%s: a description of %d characters cannot say when to use the tool and when not", tool.Name, len(tool.Description))
 		}
 	}
-	want := []string{"memory_import", "memory_list", "memory_recall", "memory_save", "recall", "supersede"}
+	want := []string{"capture", "memory_import", "memory_list", "memory_recall", "memory_save", "recall", "status", "supersede"}
 	if diff := cmp.Diff(names, want); diff != "" {
 		t.Errorf("tools (-got +want):\n%s", diff)
 	}
@@ -223,7 +179,7 @@ func TestToolsList(t *testing.T) {
 // vault, in order.
 func TestTools(t *testing.T) {
 	e := newEnv(t)
-	g := newGolden(t, "calls.txtar")
+	g := golden.NewArchive(t, filepath.Join("testdata", "calls.txtar"))
 	notes := filepath.Join(e.root, "home", "notes")
 	if err := os.MkdirAll(notes, 0o700); err != nil {
 		t.Fatal(err)
@@ -267,7 +223,7 @@ func TestTools(t *testing.T) {
 		{"supersede unknown", "supersede", map[string]any{"id": "01zzzzzzzzzz"}},
 		{"supersede too short an id", "supersede", map[string]any{"id": "01m"}},
 	} {
-		g.check(c.name, e.call(c.tool, c.args))
+		g.Check(c.name, e.call(c.tool, c.args))
 	}
 	// Supersede the first memory, found by its title.
 	out := e.call("memory_list", map[string]any{"project": "web", "filter": "RS256"})
@@ -276,9 +232,9 @@ func TestTools(t *testing.T) {
 		t.Fatalf("no id in %s", out)
 	}
 	id := out[i+7 : i+7+memories.IDLen]
-	g.check("supersede", e.call("supersede", map[string]any{"id": id[:10], "replacement": "Use RS256 for JWT signing in every environment, staging included: HS256 shares the signing secret.", "reason": "staging too"}))
-	g.check("supersede again", e.call("supersede", map[string]any{"id": id}))
-	g.check("recall after supersede", e.call("memory_recall", map[string]any{"query": "RS256 signing", "limit": 2}))
+	g.Check("supersede", e.call("supersede", map[string]any{"id": id[:10], "replacement": "Use RS256 for JWT signing in every environment, staging included: HS256 shares the signing secret.", "reason": "staging too"}))
+	g.Check("supersede again", e.call("supersede", map[string]any{"id": id}))
+	g.Check("recall after supersede", e.call("memory_recall", map[string]any{"query": "RS256 signing", "limit": 2}))
 }
 
 // TestSameMessagesAsCLI: a refusal reads the same through the server as on the

@@ -3,13 +3,13 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/view"
 )
 
 // RecallInput is memory_recall's arguments (and recall's).
@@ -25,44 +25,6 @@ type RecallInput struct {
 	Explain bool       `json:"explain,omitempty" jsonschema:"true to get each result's four ranking signals, their weights and the score"`
 	// IncludeSuperseded asks for replaced memories too.
 	IncludeSuperseded bool `json:"include_superseded,omitempty" jsonschema:"true to include memories that were superseded (replaced or retired); they are left out by default"`
-}
-
-// RecallOutput is what recall found.
-type RecallOutput struct {
-	Query   string     `json:"query"`
-	Project string     `json:"project,omitempty"`
-	Scope   string     `json:"scope,omitempty"`
-	Count   int        `json:"count"`
-	Results []Recalled `json:"results"`
-	// Message is set when nothing was found.
-	Message string `json:"message,omitempty"`
-}
-
-// Recalled is one recalled memory.
-type Recalled struct {
-	Memory
-	Content string   `json:"content" jsonschema:"the memory's text, markdown"`
-	Score   float64  `json:"score" jsonschema:"the blended score, 0 to 1"`
-	Related bool     `json:"related,omitempty" jsonschema:"true when the memory was not found by the query but is linked from a result"`
-	Via     string   `json:"via,omitempty" jsonschema:"for a related memory, the short id of the result that links to it"`
-	Explain *Explain `json:"explain,omitempty"`
-}
-
-// Explain breaks a score into its signals.
-type Explain struct {
-	Relevance  Term    `json:"relevance"`
-	Recency    Term    `json:"recency"`
-	Activation Term    `json:"activation"`
-	Importance Term    `json:"importance"`
-	Score      float64 `json:"score"`
-}
-
-// Term is one signal of the blend: the signal, its effective weight, and their
-// product.
-type Term struct {
-	Signal       float64 `json:"signal"`
-	Weight       float64 `json:"weight"`
-	Contribution float64 `json:"contribution"`
 }
 
 const recallDescription = `Search cortex's long-term memory for durable knowledge: decisions and their rationale, conventions, gotchas, bug fixes, environment quirks, preferences and facts saved in earlier sessions (by you, other agents or the user in Obsidian).
@@ -97,48 +59,33 @@ func recallSchema() *jsonschema.Schema {
 	return inputSchema[RecallInput](intRange{"limit", 1, memories.MaxRecallLimit})
 }
 
-func (s *server) recall(ctx context.Context, in RecallInput) (RecallOutput, string, error) {
+func (s *server) recall(ctx context.Context, in RecallInput) (view.Recall, string, error) {
 	p, err := project(in.Project, in.ScopeID)
 	if err != nil {
-		return RecallOutput{}, "", err
+		return view.Recall{}, "", err
 	}
 	res, err := s.svc.Recall(ctx, memories.RecallRequest{
 		Query: in.Query, Project: p, Scope: in.Scope, Since: in.Since, Type: in.Type, Tags: in.Tags,
 		Limit: in.Limit, IncludeSuperseded: in.IncludeSuperseded,
 	})
 	if err != nil {
-		return RecallOutput{}, "", err
+		return view.Recall{}, "", err
 	}
-	out := RecallOutput{Query: res.Query, Project: res.Project, Scope: res.Scope, Count: len(res.Results), Results: []Recalled{}}
-	short := map[string]string{}
-	for _, r := range res.Results {
-		short[r.Memory.ID] = r.ShortID
+	out := view.RecallOf(res, in.Explain, s.abs)
+	if len(out.Results) == 0 {
+		return out, out.Message, nil
 	}
 	var b strings.Builder
-	for i, r := range res.Results {
-		rec := Recalled{Memory: s.memory(r.Memory, r.ShortID), Content: r.Memory.Content(), Score: round(r.Score), Related: r.Related}
-		if r.Related {
-			rec.Via = short[r.Via]
-		}
-		if in.Explain {
-			rec.Explain = explain(r)
-		}
-		out.Results = append(out.Results, rec)
-		if i == 0 {
-			b.WriteString("### Memories\n")
-		}
-		writeRecalled(&b, rec)
-	}
-	if len(res.Results) == 0 {
-		out.Message = res.EmptyMessage()
-		return out, out.Message, nil
+	b.WriteString("### Memories\n")
+	for _, r := range out.Results {
+		writeRecalled(&b, r)
 	}
 	return out, b.String(), nil
 }
 
 // writeRecalled renders a memory for a model to read: the id to cite, what it
 // is, then its text.
-func writeRecalled(b *strings.Builder, r Recalled) {
+func writeRecalled(b *strings.Builder, r view.Recalled) {
 	fmt.Fprintf(b, "\n#### [%s] %s\n", r.ShortID, r.Title)
 	meta := []string{"project: " + r.Project, "type: " + r.Type}
 	if r.Status != string(memories.StatusActive) {
@@ -154,23 +101,8 @@ func writeRecalled(b *strings.Builder, r Recalled) {
 		meta = append(meta, fmt.Sprintf("score: %.2f", r.Score))
 	}
 	fmt.Fprintf(b, "%s\n", strings.Join(meta, " · "))
-	if e := r.Explain; e != nil {
-		fmt.Fprintf(b, "explain: relevance %.2f×%.2f + recency %.2f×%.2f + activation %.2f×%.2f + importance %.2f×%.2f = %.3f\n",
-			e.Relevance.Signal, e.Relevance.Weight, e.Recency.Signal, e.Recency.Weight,
-			e.Activation.Signal, e.Activation.Weight, e.Importance.Signal, e.Importance.Weight, e.Score)
+	if r.Explain != nil {
+		fmt.Fprintf(b, "explain: %s\n", r.Explain)
 	}
 	fmt.Fprintf(b, "\n%s\n", r.Content)
 }
-
-func explain(r memories.Recalled) *Explain {
-	t := func(sig, w float64) Term {
-		return Term{Signal: round(sig), Weight: round(w), Contribution: round(sig * w)}
-	}
-	return &Explain{
-		Relevance: t(r.Signals.Relevance, r.Weights.Relevance), Recency: t(r.Signals.Recency, r.Weights.Recency),
-		Activation: t(r.Signals.Activation, r.Weights.Activation), Importance: t(r.Signals.Importance, r.Weights.Importance),
-		Score: round(r.Score),
-	}
-}
-
-func round(f float64) float64 { return math.Round(f*1e6) / 1e6 }

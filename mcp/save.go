@@ -6,6 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/view"
 )
 
 // SaveInput is memory_save's arguments.
@@ -18,12 +19,6 @@ type SaveInput struct {
 	Area       string     `json:"area,omitempty" jsonschema:"a broader area it belongs to, across projects (e.g. payments)"`
 	Type       string     `json:"type,omitempty" jsonschema:"decision, preference, convention, gotcha, fact, lesson or note (default note)"`
 	Importance int        `json:"importance,omitempty" jsonschema:"1 to 5 (default 3): 5 for what must never be forgotten"`
-}
-
-// SaveOutput is the memory saved.
-type SaveOutput struct {
-	*memories.SaveResult
-	Message string `json:"message"`
 }
 
 const saveDescription = `Save a durable memory: a decision with its rationale, a convention, a gotcha, a non-obvious bug fix, an environment quirk, a user preference — anything that would otherwise have to be re-explained in a later session. It becomes a markdown note in the user's Obsidian vault.
@@ -42,18 +37,18 @@ func saveTool(srv *mcp.Server, s *server) {
 	}, s.save)
 }
 
-func (s *server) save(ctx context.Context, in SaveInput) (SaveOutput, string, error) {
+func (s *server) save(ctx context.Context, in SaveInput) (view.Save, string, error) {
 	p, err := project(in.Project, in.ScopeID)
 	if err != nil {
-		return SaveOutput{}, "", err
+		return view.Save{}, "", err
 	}
 	res, err := s.svc.Save(ctx, memories.SaveRequest{
 		Content: in.Content, Title: in.Title, Tags: in.Tags, Project: p, Area: in.Area, Type: in.Type, Importance: in.Importance,
 		Source: memories.SourceMCP, Provenance: memories.Provenance{Client: clientFrom(ctx)},
 	})
 	if err != nil {
-		return SaveOutput{}, "", err
+		return view.Save{}, "", err
 	}
-	res.Path = s.abs(res.Path)
-	return SaveOutput{SaveResult: res, Message: res.Message()}, res.Message(), nil
+	out := view.SaveOf(res, s.abs)
+	return out, out.Message, nil
 }

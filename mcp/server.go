@@ -4,7 +4,8 @@
 //
 // Each tool is one file: a typed input with jsonschema descriptions that tell a
 // model when to use the tool and when not, a typed output (the structured
-// result), a readable text rendering, and annotations. Adding a tool is adding
+// result: a type of package view, the JSON the CLI prints with --json), a
+// readable text rendering, and annotations. Adding a tool is adding
 // its file and its line in the tools list below. Errors a person could make —
 // invalid arguments, refusals (a duplicate, an unsafe text), an unknown id —
 // come back as tool results with isError and the message the CLI prints, never
@@ -25,6 +26,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cortexmem/cortex/inbox"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -41,15 +43,18 @@ type Options struct {
 	// Warn tells the person running the server about a failure they should
 	// see (a tool that crashed); nil drops it.
 	Warn func(string)
+	// Inbox is the vault's capture inbox, for the capture tool.
+	Inbox *inbox.Inbox
 	// Transcripts, when set, serves transcript_search.
 	Transcripts TranscriptSearcher
 }
 
 // server holds what the tools share.
 type server struct {
-	svc  *memories.Service
-	abs  func(string) string
-	warn func(string)
+	svc   *memories.Service
+	abs   func(string) string
+	warn  func(string)
+	inbox *inbox.Inbox
 	// transcripts searches agents' sessions; nil: no transcript_search.
 	transcripts TranscriptSearcher
 	// mu runs one tool at a time: the service is cheap per call, and one
@@ -61,7 +66,7 @@ type server struct {
 type tool func(*mcp.Server, *server)
 
 // tools are every tool the server offers, in the order tools/list gives them.
-var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool, transcriptSearchTool}
+var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool, captureTool, statusTool, transcriptSearchTool}
 
 // New returns the MCP server for svc.
 func New(svc *memories.Service, o Options) *mcp.Server {
@@ -76,7 +81,7 @@ func New(svc *memories.Service, o Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cortex", Title: "cortex memory", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, transcripts: o.Transcripts}
+	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, inbox: o.Inbox, transcripts: o.Transcripts}
 	for _, t := range tools {
 		t(srv, s)
 	}
@@ -96,12 +101,8 @@ func addTool[In, Out any](srv *mcp.Server, s *server, t *mcp.Tool, call func(con
 	if !ok {
 		panic(fmt.Sprintf("mcp: tool %s: the input schema must be a *jsonschema.Schema", t.Name))
 	}
-	out, err := jsonschema.For[Out](&jsonschema.ForOptions{})
-	if err != nil {
-		panic(fmt.Sprintf("mcp: tool %s: output schema: %v", t.Name, err))
-	}
 	tt := *t
-	tt.OutputSchema = out
+	tt.OutputSchema = outputSchema[Out]()
 	srv.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if r := recover(); r != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/view"
 )
 
 // SupersedeInput is supersede's arguments.
@@ -14,12 +15,6 @@ type SupersedeInput struct {
 	Replacement string `json:"replacement,omitempty" jsonschema:"what is true now, as the new memory's content; leave out to retire the memory without a successor"`
 	Title       string `json:"title,omitempty" jsonschema:"the replacement's title (default: its first line)"`
 	Reason      string `json:"reason,omitempty" jsonschema:"why, in one line (e.g. raised after the load test)"`
-}
-
-// SupersedeOutput is the status change and the replacement.
-type SupersedeOutput struct {
-	*memories.SupersedeResult
-	Message string `json:"message"`
 }
 
 const supersedeDescription = `Replace a memory that is no longer true with what is true now, or retire it. The old note stays in the vault, marked superseded and linked to its replacement (history stays visible); recall leaves it out.
@@ -37,16 +32,14 @@ func supersedeTool(srv *mcp.Server, s *server) {
 	}, s.supersede)
 }
 
-func (s *server) supersede(ctx context.Context, in SupersedeInput) (SupersedeOutput, string, error) {
+func (s *server) supersede(ctx context.Context, in SupersedeInput) (view.Supersede, string, error) {
 	res, err := s.svc.Supersede(ctx, memories.SupersedeRequest{
 		ID: in.ID, Replacement: in.Replacement, Title: in.Title, Reason: in.Reason,
 		Source: memories.SourceMCP, Client: clientFrom(ctx),
 	})
 	if err != nil {
-		return SupersedeOutput{}, "", err
+		return view.Supersede{}, "", err
 	}
-	if res.New != nil {
-		res.New.Path = s.abs(res.New.Path)
-	}
-	return SupersedeOutput{SupersedeResult: res, Message: res.Message()}, res.Message(), nil
+	out := view.SupersedeOf(res, s.abs)
+	return out, out.Message, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/transcripts"
@@ -60,7 +61,7 @@ func newTranscriptEnv(t *testing.T) *env {
 // success and error paths.
 func TestTranscriptSearch(t *testing.T) {
 	e := newTranscriptEnv(t)
-	g := newGolden(t, "transcript_search.txtar")
+	g := golden.NewArchive(t, filepath.Join("testdata", "transcript_search.txtar"))
 	tools, err := e.session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +92,7 @@ func TestTranscriptSearch(t *testing.T) {
 		{"unknown tool", map[string]any{"query": "cache", "tool": "emacs"}},
 		{"bad since", map[string]any{"query": "cache", "since": "last tuesday"}},
 	} {
-		g.check(c.name, e.call("transcript_search", c.args))
+		g.Check(c.name, e.call("transcript_search", c.args))
 	}
 }
 

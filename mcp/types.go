@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-
-	"github.com/cortexmem/cortex/memories"
 )
 
 // StringList is a list argument a model may give as a JSON list or as one
@@ -63,44 +60,41 @@ func inputSchema[In any](ranges ...intRange) *jsonschema.Schema {
 		}
 		p.Minimum, p.Maximum = ptr(float64(r.lo)), ptr(float64(r.hi))
 	}
+	singleTypes(s)
 	return s
 }
 
-// Memory is a memory in a tool's structured output.
-type Memory struct {
-	ID         string    `json:"id" jsonschema:"the memory's id (a ULID); any unique prefix of 8 or more characters works where an id is asked for"`
-	ShortID    string    `json:"short_id" jsonschema:"the shortest unique prefix of the id, at least 8 characters"`
-	Title      string    `json:"title"`
-	Type       string    `json:"type" jsonschema:"decision, preference, convention, gotcha, fact, lesson, note, meeting, action, session, episode, summary or reflection"`
-	Project    string    `json:"project"`
-	Area       string    `json:"area,omitempty"`
-	Tags       []string  `json:"tags"`
-	Source     string    `json:"source" jsonschema:"how the memory arrived: user, import, capture, mined, hook or mcp (saved by an agent through this server)"`
-	Status     string    `json:"status" jsonschema:"active, open, done or superseded"`
-	Importance int       `json:"importance" jsonschema:"1 to 5"`
-	Created    time.Time `json:"created"`
-	Updated    time.Time `json:"updated"`
-	// Path is the note's file.
-	Path         string `json:"path" jsonschema:"the note's absolute path in the Obsidian vault"`
-	Supersedes   string `json:"supersedes,omitempty"`
-	SupersededBy string `json:"superseded_by,omitempty"`
+// outputSchema is the schema of a tool's structured result, a view type.
+func outputSchema[Out any]() *jsonschema.Schema {
+	s, err := jsonschema.For[Out](&jsonschema.ForOptions{})
+	if err != nil {
+		panic(fmt.Sprintf("mcp: output schema of %T: %v", *new(Out), err))
+	}
+	singleTypes(s)
+	return s
 }
 
-func (s *server) entry(e *memories.Entry, short string) Memory {
-	tags := e.Tags
-	if tags == nil {
-		tags = []string{}
+// singleTypes rewrites the ["null", T] types the schema package gives every
+// Go slice and pointer as T. A JSON null never comes out of a view (lists are
+// made empty, optional parts are omitempty), and clients that map schemas to
+// a one-type dialect, such as Gemini's function declarations, reject unions.
+// Any other union is a mistake in a type: it panics, when the server starts.
+func singleTypes(s *jsonschema.Schema) {
+	if s == nil {
+		return
 	}
-	return Memory{
-		ID: e.ID, ShortID: short, Title: e.Title, Type: string(e.Type), Project: e.Project, Area: e.Area,
-		Tags: tags, Source: string(e.Source), Status: string(e.Status), Importance: e.Importance,
-		Created: e.Created, Updated: e.Updated, Path: s.abs(e.Path), SupersededBy: e.SupersededBy,
+	switch {
+	case len(s.Types) == 2 && s.Types[0] == "null" && s.Type == "":
+		s.Type, s.Types = s.Types[1], nil
+	case len(s.Types) > 0:
+		panic(fmt.Sprintf("mcp: a schema of types %v: a tool's schemas have one type per value", s.Types))
 	}
-}
-
-func (s *server) memory(m *memories.Memory, short string) Memory {
-	e := memories.EntryOf(m)
-	out := s.entry(&e, short)
-	out.Supersedes = m.Supersedes
-	return out
+	for _, p := range s.Properties {
+		singleTypes(p)
+	}
+	for _, alt := range s.AnyOf {
+		singleTypes(alt)
+	}
+	singleTypes(s.Items)
+	singleTypes(s.AdditionalProperties)
 }

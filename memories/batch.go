@@ -2,8 +2,8 @@ package memories
 
 import (
 	"context"
+	"golang.org/x/sync/errgroup"
 	"runtime"
-	"sync"
 
 	"github.com/cortexmem/cortex/dedup"
 )
@@ -72,7 +72,7 @@ func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint) []scored {
 	for _, x := range p.pool.Similar(fp, dedupCandidates) {
 		t := p.targets[x.Index]
 		if t.entry.Project == m.Project || t.entry.Project == DefaultProject {
-			t.score = x.Score
+			t.score, t.related = x.Score, x.Related
 			out = append(out, t)
 		}
 	}
@@ -122,9 +122,18 @@ func (s *Service) saveBatch(ctx context.Context, reqs []SaveRequest, o batchOpti
 	return items, err
 }
 
+// batchWriter is what a batch writes with: paths for its notes, the notes,
+// their events and the short ids it answers with. A Tx is one.
+type batchWriter interface {
+	AssignPaths(ms []*Memory) error
+	CreateAll(ctx context.Context, ms []*Memory) error
+	Record(ev Event)
+	ShortID(id string) string
+}
+
 // checkAndWrite compares each memory of a batch with what exists and what the
 // batch already holds, then writes those that pass (not when tx is nil).
-func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems []*Memory, items []BatchItem, o batchOptions) error {
+func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWriter, mems []*Memory, items []BatchItem, o batchOptions) error {
 	pool := o.pool
 	if pool == nil {
 		pool = newMemoryPool() // this batch's own memories
@@ -231,20 +240,10 @@ func parallel(n int, fn func(i int)) {
 		}
 		return
 	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i := range n {
+		g.Go(func() error { fn(i); return nil })
 	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	_ = g.Wait() // fn reports its errors itself
 }

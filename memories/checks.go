@@ -118,13 +118,16 @@ func textHash(title, content string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// scored is a memory with its similarity to the one being saved. mem is set
-// for a memory of the same batch, which is not in the index yet and whose
+// scored is a memory with its similarity to the one being saved: score, how
+// much of the new memory it already says (dedup.Score), decides a duplicate;
+// related, how related the two are (dedup.Related), ranks the links. mem is
+// set for a memory of the same batch, which is not in the index yet and whose
 // path is known only once the batch is written.
 type scored struct {
-	entry Entry
-	mem   *Memory
-	score float64
+	entry   Entry
+	mem     *Memory
+	score   float64
+	related float64
 }
 
 // path is the note path of the scored memory.
@@ -150,10 +153,17 @@ func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except 
 	return dup, related, nil
 }
 
+// finder is what the similarity checks read: the memories the index proposes
+// and their notes. A Snapshot is one.
+type finder interface {
+	Search(ctx context.Context, req SearchRequest) ([]Hit, error)
+	Load(ctx context.Context, path string) (*Memory, error)
+}
+
 // similarInIndex scores the memories the index proposes for m, whose
 // fingerprint is fp: the best matches, in m's project and general, for m's
 // rarest words.
-func (s *Service) similarInIndex(ctx context.Context, snap Snapshot, m *Memory, fp *dedup.Fingerprint, except string) ([]scored, error) {
+func (s *Service) similarInIndex(ctx context.Context, snap finder, m *Memory, fp *dedup.Fingerprint, except string) ([]scored, error) {
 	terms := dedup.QueryTerms(m.Title, m.Body, dedupQueryTerms)
 	if fp.Empty() || len(terms) == 0 {
 		return nil, nil
@@ -176,14 +186,15 @@ func (s *Service) similarInIndex(ctx context.Context, snap Snapshot, m *Memory, 
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, scored{entry: h.Entry, score: dedup.Score(fp, dedup.New(other.Title+"\n"+other.Body))})
+		sim := dedup.Compare(fp, dedup.New(other.Title+"\n"+other.Body))
+		all = append(all, scored{entry: h.Entry, score: sim.Score, related: sim.Related})
 	}
 	return all, nil
 }
 
-// pick orders scored memories best first and picks the duplicate (the best, at
-// or above the duplicate threshold) and the related ones (the next best above
-// the related threshold, up to maxRelated).
+// pick picks the duplicate (the best score, at or above the duplicate
+// threshold) and the related ones (the most related above the related
+// threshold, up to maxRelated, the duplicate aside).
 func pick(th dedup.Thresholds, all []scored) (*scored, []scored) {
 	sort.SliceStable(all, func(i, j int) bool {
 		if all[i].score != all[j].score {
@@ -195,9 +206,16 @@ func pick(th dedup.Thresholds, all []scored) (*scored, []scored) {
 	if len(all) > 0 && all[0].score >= th.Duplicate {
 		dup = &all[0]
 	}
+	byRelated := append([]scored(nil), all...)
+	sort.SliceStable(byRelated, func(i, j int) bool {
+		if byRelated[i].related != byRelated[j].related {
+			return byRelated[i].related > byRelated[j].related
+		}
+		return byRelated[i].entry.ID < byRelated[j].entry.ID
+	})
 	var related []scored
-	for _, c := range all {
-		if len(related) == maxRelated || c.score <= th.Related {
+	for _, c := range byRelated {
+		if len(related) == maxRelated || c.related <= th.Related {
 			break
 		}
 		if dup == nil || c.entry.ID != dup.entry.ID {
@@ -219,15 +237,25 @@ func noteNames(related []scored) []string {
 	return names
 }
 
+// recorder records audit events: all a refusal writes. A Tx is one.
+type recorder interface {
+	Record(ev Event)
+}
+
+// idShortener abbreviates ids for messages. A Snapshot is one.
+type idShortener interface {
+	ShortID(id string) string
+}
+
 // refuseDuplicate records (when tx is not nil) and returns the refusal of a
 // duplicate m, made now: its creation time is the time of the refusal.
-func (s *Service) refuseDuplicate(tx Tx, snap Snapshot, m *Memory, dup *scored) error {
+func (s *Service) refuseDuplicate(tx recorder, snap idShortener, m *Memory, dup *scored) error {
 	return s.refuseDuplicateAt(tx, snap, m, dup, m.Created)
 }
 
 // refuseDuplicateAt is refuseDuplicate of a memory dated otherwise (an
 // imported one keeps its source's date): the refusal is recorded at at.
-func (s *Service) refuseDuplicateAt(tx Tx, snap Snapshot, m *Memory, dup *scored, at time.Time) error {
+func (s *Service) refuseDuplicateAt(tx recorder, snap idShortener, m *Memory, dup *scored, at time.Time) error {
 	if tx != nil {
 		tx.Record(Event{Time: at, Op: OpReject, Rule: "duplicate", Ref: dup.entry.ID, Hash: textHash(m.Title, m.Body)})
 	}

@@ -15,8 +15,8 @@ type ListRequest struct {
 	// Filter fuzzy-matches titles; matches come best first.
 	Filter string
 	Type   string
-	// Status keeps one status; empty keeps every status but superseded, "all"
-	// keeps everything.
+	// Status keeps one status; empty keeps the live memories (every status
+	// but superseded: Status.Live), "all" keeps everything.
 	Status string
 }
 
@@ -118,7 +118,8 @@ func (s *Service) List(ctx context.Context, req ListRequest) (*ListResult, error
 func statusFilter(s string) (func(Status) bool, error) {
 	switch st := Status(strings.ToLower(strings.TrimSpace(s))); st {
 	case "":
-		return func(x Status) bool { return x != StatusSuperseded }, nil
+		// The default is what the map of contents counts in its totals.
+		return Status.Live, nil
 	case "all":
 		return func(Status) bool { return true }, nil
 	case StatusActive, StatusOpen, StatusDone, StatusSuperseded:

@@ -89,6 +89,12 @@ type Memory struct {
 	SupersededBy    string // id of the memory that replaced this one
 	SupersededAt    time.Time
 	SupersedeReason string
+	// SupersedesNote and SupersededByNote are the note paths of the memories
+	// Supersedes and SupersededBy name, so that the properties are links
+	// Obsidian follows. Whoever writes those properties sets them; reading a
+	// note leaves them empty (the id is the identity, the path may change).
+	SupersedesNote   string
+	SupersededByNote string
 
 	Provenance Provenance
 
@@ -103,6 +109,10 @@ type Memory struct {
 	Body string
 	// Path is the note's path relative to the vault root, with forward slashes.
 	Path string
+	// Symlink, set when the note is a symbolic link a person made, is the
+	// file it leads to. cortex reads such a note (when it stays inside the
+	// vault) and never rewrites it: that would replace the link with a file.
+	Symlink string
 }
 
 // Provenance records where a memory came from.
@@ -155,7 +165,12 @@ func (m *Memory) Content() string {
 }
 
 // Live reports whether the memory takes part in recall by default.
-func (m *Memory) Live() bool { return m.Status != StatusSuperseded }
+func (m *Memory) Live() bool { return m.Status.Live() }
+
+// Live reports whether a memory of this status is live: recalled and listed
+// by default, and counted in the map of contents' totals. Only a superseded
+// memory is not.
+func (s Status) Live() bool { return s != StatusSuperseded }
 
 // Entry is one memory as the catalog knows it: everything but the body. Listing,
 // id resolution and the map of contents work on entries alone.
@@ -186,4 +201,4 @@ func EntryOf(m *Memory) Entry {
 }
 
 // Live reports whether the entry takes part in recall by default.
-func (e *Entry) Live() bool { return e.Status != StatusSuperseded }
+func (e *Entry) Live() bool { return e.Status.Live() }

@@ -15,6 +15,9 @@ type Service struct {
 	access   AccessLog
 	importer Importer
 	warn     func(string)
+	// inbox and hooks report the parts of status outside the notes.
+	inbox InboxReporter
+	hooks HookReporter
 }
 
 // Option configures a Service.

@@ -78,6 +78,12 @@ func (s *Service) Supersede(ctx context.Context, req SupersedeRequest) (*Superse
 		// The index's id is the memory's identity: a copied note carries its
 		// original's id in its file but is known by another.
 		old.ID = entry.ID
+		if old.Symlink != "" {
+			// Checked before anything is written: marking the note would
+			// replace the person's link with a file, which the vault refuses.
+			return fmt.Errorf("%w: memory %s is the note %s, a symbolic link to %s: cortex never rewrites a link you made "+
+				"(edit the note it leads to, or replace the link with the note)", ErrRejected, old.ID, old.Path, old.Symlink)
+		}
 		now := s.now().UTC().Truncate(1e9)
 		var repl *Memory
 		if strings.TrimSpace(req.Replacement) != "" {
@@ -102,19 +108,22 @@ func (s *Service) Supersede(ctx context.Context, req SupersedeRequest) (*Superse
 				return s.refuseDuplicate(tx, tx, repl, dup)
 			}
 			repl.Related = noteNames(related)
-			repl.Supersedes = old.ID
+			repl.Supersedes, repl.SupersedesNote = old.ID, old.Path
 			if err := tx.Create(ctx, repl); err != nil {
 				return err
 			}
 			tx.Record(Event{Time: now, Op: OpSave, ID: repl.ID, Path: repl.Path, Title: repl.Title, Ref: old.ID})
 		}
+		// updated moves too: the map of contents lists superseded memories
+		// most recently changed first, so this one goes to the top.
 		old.Status = StatusSuperseded
+		old.Updated = now
 		old.SupersededAt = now
 		old.SupersedeReason = reason
-		keys := []string{"status", "superseded_at", "supersede_reason"}
+		keys := []string{"status", "updated", "superseded_at", "supersede_reason"}
 		op := OpDeleteBySupersed
 		if repl != nil {
-			old.SupersededBy = repl.ID
+			old.SupersededBy, old.SupersededByNote = repl.ID, repl.Path
 			keys = append(keys, "superseded_by")
 			op = OpSupersede
 		}

@@ -3,6 +3,7 @@ package memories
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -68,21 +69,24 @@ func TestSupersedeWithReplacement(t *testing.T) {
 	wantNew := &Memory{
 		ID: newID, Title: newTitle, Type: TypeConvention, Project: "web", Area: "frontend",
 		Tags: []string{"js", "tooling"}, Source: SourceUser, Status: StatusActive, Importance: 4,
-		Created: testSec, Updated: testSec, Supersedes: oldID, Provenance: Provenance{DerivedFrom: oldID},
+		Created: testSec, Updated: testSec, Supersedes: oldID, SupersedesNote: oldPath, Provenance: Provenance{DerivedFrom: oldID},
 		Body: newTitle, Path: newPath,
 	}
 	if diff := cmp.Diff(f.creates, []*Memory{wantNew}); diff != "" {
 		t.Errorf("created (-got +want):\n%s", diff)
 	}
 
-	wantPatch := []patchCall{{Path: oldPath, Keys: []string{"status", "superseded_by", "superseded_at", "supersede_reason"}}}
+	// updated moves, so the map of contents lists it first among the
+	// superseded; superseded_by links to the replacement's note.
+	wantPatch := []patchCall{{Path: oldPath, Keys: []string{"status", "updated", "superseded_by", "superseded_at", "supersede_reason"}}}
 	if diff := cmp.Diff(f.patches, wantPatch, sortKeys); diff != "" {
 		t.Errorf("patches (-got +want):\n%s", diff)
 	}
 	wantOld := oldMemory()
 	wantOld.Path = oldPath
 	wantOld.Status = StatusSuperseded
-	wantOld.SupersededBy = newID
+	wantOld.Updated = testSec
+	wantOld.SupersededBy, wantOld.SupersededByNote = newID, newPath
 	wantOld.SupersededAt = testSec
 	wantOld.SupersedeReason = "team switched to pnpm"
 	if diff := cmp.Diff(f.stored(oldPath), wantOld); diff != "" {
@@ -191,13 +195,14 @@ func TestSupersedeWithoutReplacement(t *testing.T) {
 			if len(f.creates) != 0 || len(ids.times) != 0 {
 				t.Errorf("a delete created %d memories and minted %d ids", len(f.creates), len(ids.times))
 			}
-			wantPatch := []patchCall{{Path: oldPath, Keys: []string{"status", "superseded_at", "supersede_reason"}}}
+			wantPatch := []patchCall{{Path: oldPath, Keys: []string{"status", "updated", "superseded_at", "supersede_reason"}}}
 			if diff := cmp.Diff(f.patches, wantPatch, sortKeys); diff != "" {
 				t.Errorf("patches (-got +want):\n%s", diff)
 			}
 			wantOld := oldMemory()
 			wantOld.Path = oldPath
 			wantOld.Status = StatusSuperseded
+			wantOld.Updated = testSec
 			wantOld.SupersededAt = testSec
 			wantOld.SupersedeReason = tt.reason
 			if diff := cmp.Diff(f.stored(oldPath), wantOld); diff != "" {
@@ -384,5 +389,29 @@ func TestSupersedeCreateFails(t *testing.T) {
 	}
 	if got := f.stored(oldPath).Status; got != StatusActive {
 		t.Errorf("old status %q, want active", got)
+	}
+}
+
+// TestSupersedeLinkedNote: a note that is a symbolic link a person made is
+// never rewritten (that would replace the link with a file), so superseding
+// it is refused before anything — the replacement included — is written.
+func TestSupersedeLinkedNote(t *testing.T) {
+	for _, repl := range []string{"", "Use pnpm instead of npm for all installs"} {
+		t.Run("replacement "+fmt.Sprint(repl != ""), func(t *testing.T) {
+			f := newFake(t, oldMemory(func(m *Memory) { m.Symlink = "/vault/elsewhere/npm.md" }))
+			svc, _ := newTestService(f)
+			res, err := svc.Supersede(context.Background(), SupersedeRequest{ID: oldID, Replacement: repl})
+			if !errors.Is(err, ErrRejected) || res != nil {
+				t.Fatalf("got %v, %v; want a refusal", res, err)
+			}
+			for _, want := range []string{"symbolic link to /vault/elsewhere/npm.md", "never rewrites a link you made"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not say %q", err, want)
+				}
+			}
+			if len(f.creates) != 0 || len(f.patches) != 0 || len(f.events) != 0 {
+				t.Errorf("a refused supersede wrote: %d creates, %d patches, %d events", len(f.creates), len(f.patches), len(f.events))
+			}
+		})
 	}
 }

@@ -2,22 +2,19 @@ package pipeline_test
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/cortexmem/cortex/adapters"
+	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/pipeline"
+	"github.com/cortexmem/cortex/pipeline/pipelinetest"
 	"github.com/cortexmem/cortex/security"
 	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected nodes beside the fixtures")
 
 // NodesSuffix is the extension of a fixture's expected nodes, beside it:
 // <scenario>.jsonl → <scenario>.nodes.ndjson.
@@ -70,24 +67,7 @@ func TestGoldenNodes(t *testing.T) {
 			if !bytes.Equal(got, again) {
 				t.Fatal("two runs give different bytes")
 			}
-			path := strings.TrimSuffix(fx.Path, filepath.Ext(fx.Path)) + nodesSuffix
-			if *update {
-				if len(got) == 0 {
-					os.Remove(path)
-					return
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil && !os.IsNotExist(err) {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(want, got) {
-				t.Errorf("differs from %s (-want +got):\n%s", path, cmp.Diff(string(want), string(got)))
-			}
+			golden.CheckOrAbsent(t, strings.TrimSuffix(fx.Path, filepath.Ext(fx.Path))+nodesSuffix, got)
 		})
 	}
 }
@@ -109,42 +89,6 @@ func TestReplayRoundTrip(t *testing.T) {
 	}
 }
 
-// Fake credentials of shapes the security package's rules know; none is live.
-const (
-	fakeGitHubPAT = "ghp_R7hK2mQ9xL4vT8nB3cW6yF1jD5sA0pE2gU9z"
-	fakeAWSKeyID  = "AKIAQ3EGUSX7NW5KZLPT"
-	fakeStripeKey = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
-	fakeDBURL     = "postgres://app:Xk29vLq8RtW3@db.internal:5432/app"
-)
-
-// plant puts secrets into every text of the events that reaches a node: each
-// typed turn gains a marker and a token, replies and diffs a key, the project
-// a remote URL with a token in it.
-func plant(evs []transcript.Event) []transcript.Event {
-	out := make([]transcript.Event, len(evs))
-	for i, e := range evs {
-		e.Project.Repository = "https://x-access-token:" + fakeGitHubPAT + "@github.com/acme/app.git"
-		e.Project.Cwd += "/" + fakeAWSKeyID
-		switch {
-		case e.UserTurn != nil:
-			u := *e.UserTurn
-			u.Text += "\nFrom now on, use the key " + fakeAWSKeyID + " and export GITHUB_TOKEN=" + fakeGitHubPAT
-			e.UserTurn = &u
-		case e.AssistantTurn != nil:
-			a := *e.AssistantTurn
-			a.Text += " DATABASE_URL=" + fakeDBURL
-			e.AssistantTurn = &a
-		case e.FileEdit != nil:
-			f := *e.FileEdit
-			f.Unified += "+stripe_key = \"" + fakeStripeKey + "\"\n"
-			f.Path += "." + fakeAWSKeyID
-			e.FileEdit = &f
-		}
-		out[i] = e
-	}
-	return out
-}
-
 // TestRedactionLeavesNoCredential plants secrets in every fixture and checks
 // that the default pipeline's nodes hold none, anywhere in their JSON — and
 // that without redaction they do (so the check can fail).
@@ -152,7 +96,7 @@ func TestRedactionLeavesNoCredential(t *testing.T) {
 	red, raw := pipeline.New(), pipeline.New(pipeline.WithoutRedaction())
 	withSecrets := 0
 	for _, fx := range fixtures(t) {
-		evs := plant(events(t, fx))
+		evs := pipelinetest.PlantCredentials(events(t, fx))
 		data, err := pipeline.Marshal(red.Prepare(evs))
 		if err != nil {
 			t.Fatal(err)

@@ -1,16 +1,13 @@
 package pipeline
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/ndjson"
 )
 
 // SchemaVersion is the version of the node encoding; it changes only when a
@@ -238,60 +235,13 @@ func BindingID(decision, episode string) string {
 }
 
 // Encoder writes nodes as NDJSON, the same bytes for the same nodes.
-type Encoder struct {
-	w   io.Writer
-	buf bytes.Buffer
-	enc *json.Encoder
-}
+type Encoder = ndjson.Encoder[Node]
 
 // NewEncoder returns an encoder writing to w.
-func NewEncoder(w io.Writer) *Encoder {
-	e := &Encoder{w: w}
-	e.enc = json.NewEncoder(&e.buf)
-	e.enc.SetEscapeHTML(false)
-	return e
-}
-
-// Encode writes one node and its newline.
-func (e *Encoder) Encode(n *Node) error {
-	e.buf.Reset()
-	if err := e.enc.Encode(n); err != nil {
-		return fmt.Errorf("encode node %s: %w", n.ID, err)
-	}
-	_, err := e.w.Write(e.buf.Bytes())
-	return err
-}
+func NewEncoder(w io.Writer) *Encoder { return ndjson.NewEncoder[Node](w) }
 
 // Marshal returns the NDJSON of nodes.
-func Marshal(nodes []Node) ([]byte, error) {
-	var b bytes.Buffer
-	enc := NewEncoder(&b)
-	for i := range nodes {
-		if err := enc.Encode(&nodes[i]); err != nil {
-			return nil, err
-		}
-	}
-	return b.Bytes(), nil
-}
+func Marshal(nodes []Node) ([]byte, error) { return ndjson.Marshal(nodes) }
 
 // DecodeNodes reads nodes NDJSON (Encoder's output) from r.
-func DecodeNodes(r io.Reader) ([]Node, error) {
-	var out []Node
-	br := bufio.NewReaderSize(r, 256<<10)
-	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(b)) > 0 {
-			var n Node
-			if jerr := json.Unmarshal(b, &n); jerr != nil {
-				return out, fmt.Errorf("nodes line %d: %w", line, jerr)
-			}
-			out = append(out, n)
-		}
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-	}
-}
+func DecodeNodes(r io.Reader) ([]Node, error) { return ndjson.DecodeAll[Node](r) }

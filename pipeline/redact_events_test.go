@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cortexmem/cortex/pipeline"
+	"github.com/cortexmem/cortex/pipeline/pipelinetest"
 	"github.com/cortexmem/cortex/security"
 	"github.com/cortexmem/cortex/transcript"
 )
@@ -16,7 +17,7 @@ import (
 func TestRedactEvents(t *testing.T) {
 	planted := 0
 	for _, fx := range fixtures(t) {
-		evs := plant(events(t, fx))
+		evs := pipelinetest.PlantCredentials(events(t, fx))
 		for i := range evs {
 			before := evs[i]
 			raw, _ := json.Marshal(before)

@@ -12,9 +12,11 @@ import (
 
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/pipeline"
+	"github.com/cortexmem/cortex/pipeline/pipelinetest"
 	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/security"
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
 
 // session builds the events of a small session: each step is a person's
@@ -199,7 +201,8 @@ func TestMineDedup(t *testing.T) {
 	p := pipeline.New(pipeline.WithoutRedaction())
 	s := session{id: "s3", t0: t0, steps: []string{
 		"say: Use bleve for the search index instead of sqlite.", "edit: index.go",
-		"say: From now on, run the release checklist before tagging a version, and log it.", "edit: release.sh",
+		// Related, not a repeat: it says more than the memory about the checklist.
+		"say: From now on, run the release checklist before tagging a version, then announce the new version with its changelog in the team channel.", "edit: release.sh",
 	}}
 	res := e.mine(t, p, s.events())
 	got := outcomes(res)
@@ -259,12 +262,6 @@ func TestMineDryRun(t *testing.T) {
 	}
 }
 
-// Fake credentials, built so that no literal key is in the source.
-var (
-	fakeAWSKeyID  = "AKIA" + "Q3EGUSX7NW5KZLPT"
-	fakeGitHubPAT = "ghp_" + "R7hK2mQ9xL4vT8nB3cW6yF1jD5sA0pE2gU9z"
-)
-
 // TestVaultHoldsNoCredential runs every fixture, with credentials planted in
 // every text and project field, through the default pipeline into a vault:
 // no note holds a string a credential rule matches.
@@ -272,29 +269,8 @@ func TestVaultHoldsNoCredential(t *testing.T) {
 	e := newEnv(t)
 	var streams [][]transcript.Event
 	for _, f := range fixtureFiles(t, true) {
-		data, err := os.ReadFile(f.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, _ := transcript.ParseBytes(f.Adapter, f.Path, data, true)
-		for i := range evs {
-			ev := &evs[i]
-			ev.Project.Cwd += "/" + fakeAWSKeyID
-			switch {
-			case ev.UserTurn != nil:
-				u := *ev.UserTurn
-				u.Text += "\nFrom now on, use the key " + fakeAWSKeyID + " and export GITHUB_TOKEN=" + fakeGitHubPAT
-				ev.UserTurn = &u
-			case ev.AssistantTurn != nil:
-				a := *ev.AssistantTurn
-				a.Text += " token " + fakeGitHubPAT
-				ev.AssistantTurn = &a
-			case ev.FileEdit != nil:
-				fe := *ev.FileEdit
-				fe.Unified += "+aws_access_key_id = " + fakeAWSKeyID + "\n"
-				ev.FileEdit = &fe
-			}
-		}
+		evs := transcripttest.ParseFile(t, f.Adapter, "", f.Path)
+		evs = pipelinetest.PlantCredentials(evs)
 		streams = append(streams, evs)
 	}
 	events, _ := pipeline.Merge(streams...)
@@ -339,7 +315,11 @@ func TestVaultHoldsNoCredential(t *testing.T) {
 // the decision, once made a later decision its duplicate.)
 func TestMineAgainChangesNothing(t *testing.T) {
 	e := newEnv(t)
-	evs := benchEvents(6)
+	// The bench sessions each name another library and module: distinct
+	// decisions. A later session says the first one's decision again.
+	evs := append(benchEvents(6), session{id: "bench-again", t0: t0.Add(7 * 24 * time.Hour), steps: []string{
+		"say: Use library0 for the parser instead of the hand-written one in module 0.", "edit: parser0.go",
+	}}.events()...)
 	p := pipeline.New()
 	first := e.mine(t, p, evs)
 	if first.Count(memories.MineDuplicate) == 0 || first.Count(memories.MineCreated) == 0 {

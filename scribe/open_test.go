@@ -15,6 +15,7 @@ import (
 	"github.com/cortexmem/cortex/adapters"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/pipeline"
+	"github.com/cortexmem/cortex/pipeline/pipelinetest"
 	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/transcript"
 )
@@ -93,7 +94,7 @@ func TestFileOpen(t *testing.T) {
 // secretSession is a Claude Code transcript whose person pastes a token.
 func secretSession(t *testing.T) string {
 	t.Helper()
-	line := `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"From now on use the token ` + fakeGitHubPAT +
+	line := `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"From now on use the token ` + pipelinetest.FakeGitHubPAT +
 		` for the release job."},"uuid":"389fc5f2-05d1-48e7-8111-47775bd238a8","timestamp":"2026-11-22T04:06:09.614Z","cwd":"/home/dev/work/app","sessionId":"abec5a35-9921-4cdf-b4f7-cfe555641860","version":"2.1.197","gitBranch":"main"}` + "\n"
 	p := filepath.Join(t.TempDir(), "secret.jsonl")
 	if err := os.WriteFile(p, []byte(line), 0o644); err != nil {
@@ -112,7 +113,7 @@ func TestEvents(t *testing.T) {
 		want      string // in the user turn's text
 		wantToken bool
 	}{
-		{"as written", scribe.Redaction{}, "use the token " + fakeGitHubPAT, true},
+		{"as written", scribe.Redaction{}, "use the token " + pipelinetest.FakeGitHubPAT, true},
 		{"redacted", scribe.Redaction{Pipeline: pipeline.New()}, "use the token [REDACTED:credential.github_pat] for", false},
 		{"no content", scribe.Redaction{Pipeline: pipeline.New(), NoContent: true}, "", false},
 		{"no content without a pipeline", scribe.Redaction{NoContent: true}, "", false},
@@ -135,7 +136,7 @@ func TestEvents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if has := bytes.Contains(data, []byte(fakeGitHubPAT)); has != tt.wantToken {
+			if has := bytes.Contains(data, []byte(pipelinetest.FakeGitHubPAT)); has != tt.wantToken {
 				t.Errorf("token in the events: %v, want %v:\n%s", has, tt.wantToken, data)
 			}
 			var text *string

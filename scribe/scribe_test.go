@@ -2,7 +2,6 @@ package scribe_test
 
 import (
 	"context"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,15 +12,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/adapters"
+	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/pipeline"
 	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/transcripttest"
 	"github.com/cortexmem/cortex/vault"
 )
-
-var update = flag.Bool("update", false, "rewrite the rendered example under fixtures/rendered")
 
 // renderedDir holds the notes a run over every fixture writes: what lands
 // in Obsidian, for a reviewer to read.
@@ -64,7 +64,7 @@ func fixtureFiles(t testing.TB, handMade bool) []scribe.File {
 type env struct {
 	vault *vault.Vault
 	svc   *memories.Service
-	state string
+	state config.State
 }
 
 func newEnv(t testing.TB) *env {
@@ -74,16 +74,16 @@ func newEnv(t testing.TB) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: filepath.Join(root, "state"), LockTimeout: 5 * time.Second})
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: filepath.Join(root, "state")}, LockTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{vault: v, svc: memories.NewService(st), state: filepath.Join(root, "state", "transcripts")}
+	return &env{vault: v, svc: memories.NewService(st), state: config.State{Home: filepath.Join(root, "state")}}
 }
 
 func (e *env) run(t *testing.T, files []scribe.File) *scribe.RunResult {
 	t.Helper()
-	r := &scribe.Runner{Pipeline: pipeline.New(pipeline.WithoutRedaction()), Service: e.svc, StateDir: e.state}
+	r := &scribe.Runner{Pipeline: pipeline.New(pipeline.WithoutRedaction()), Service: e.svc, State: e.state}
 	res, err := r.Run(context.Background(), files)
 	if err != nil {
 		t.Fatal(err)
@@ -129,31 +129,7 @@ func TestRenderedExample(t *testing.T) {
 		t.Fatalf("no notes created: %+v", res.Mine)
 	}
 	got := e.snapshot(t)
-	if *update {
-		os.RemoveAll(renderedDir)
-		for rel, text := range got {
-			p := filepath.Join(renderedDir, filepath.FromSlash(rel))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	want := map[string]string{}
-	filepath.WalkDir(renderedDir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		data, _ := os.ReadFile(p)
-		rel, _ := filepath.Rel(renderedDir, p)
-		want[filepath.ToSlash(rel)] = string(data)
-		return nil
-	})
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("rendered notes differ from %s (-want +got):\n%s", renderedDir, diff)
-	}
+	golden.CheckDir(t, renderedDir, got)
 
 	// Again, with the offsets: nothing is read.
 	again := e.run(t, files)
@@ -161,7 +137,7 @@ func TestRenderedExample(t *testing.T) {
 		t.Fatalf("second run read %v, mine %+v", again.Read, again.Mine)
 	}
 	// Without them: everything is read, nothing is written.
-	os.Remove(filepath.Join(e.state, scribe.OffsetsFile("")))
+	os.Remove(e.state.TranscriptOffsets(""))
 	third := e.run(t, files)
 	if len(third.Read) != len(files) {
 		t.Fatalf("third run read %d files, want %d", len(third.Read), len(files))
@@ -180,11 +156,7 @@ func TestRenderedExample(t *testing.T) {
 func TestRenderDeterministic(t *testing.T) {
 	var streams [][]transcript.Event
 	for _, f := range fixtureFiles(t, true) {
-		data, err := os.ReadFile(f.Path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, _ := transcript.ParseBytes(f.Adapter, f.Path, data, true)
+		evs := transcripttest.ParseFile(t, f.Adapter, "", f.Path)
 		streams = append(streams, evs)
 	}
 	events, _ := pipeline.Merge(streams...)

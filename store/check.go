@@ -39,7 +39,7 @@ type Health struct {
 	Temps []string `json:"temps"`
 	// MapRepaired says the map of contents did not match the notes and was
 	// rewritten (it is not synced to disk on every change, see
-	// vault.WriteDerived, so a power loss can leave it behind).
+	// atomicfile.WriteDerived, so a power loss can leave it behind).
 	MapRepaired bool `json:"map_repaired"`
 	// Sync is what the check's own sync did first.
 	Sync *SyncReport `json:"sync"`
@@ -138,7 +138,7 @@ func (s *Store) check(ctx context.Context, rep *SyncReport) (h *Health, err erro
 		return nil, err
 	}
 	h.Notes = len(entries)
-	want := vault.RenderIndex(entries)
+	want := s.v.RenderIndex(entries)
 	if got, err := os.ReadFile(s.v.IndexPath()); h.Mismatched == 0 && s.hasFolder() && (err != nil || !bytes.Equal(got, want)) {
 		if err := s.v.WriteIndex(want); err != nil {
 			return nil, err

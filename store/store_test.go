@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/bench"
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
@@ -49,7 +50,7 @@ func (e *env) open(freshness time.Duration) {
 		e.t.Fatal(err)
 	}
 	e.st, err = store.Open(store.Options{
-		Vault: v, StateDir: e.home, LockTimeout: 10 * time.Second, Freshness: freshness,
+		Vault: v, State: config.State{Home: e.home}, LockTimeout: 10 * time.Second, Freshness: freshness,
 		Warn: func(s string) { e.mu.Lock(); e.warnings = append(e.warnings, s); e.mu.Unlock() },
 	})
 	if err != nil {
@@ -324,14 +325,17 @@ func TestSupersedeWithReplacement(t *testing.T) {
 	if got := e.recall("staging pool"); !cmp.Equal(got, []string{res.New.ID}) {
 		t.Errorf("recall = %v, want only the replacement %s", got, res.New.ID)
 	}
-	if !strings.Contains(e.read(old.Path), "superseded_by: "+res.New.ID) {
+	// Each links to the other's note, aliased with its id.
+	oldLink, newLink := e.st.Vault().LinkTarget(old.Path), e.st.Vault().LinkTarget(res.New.Path)
+	if !strings.Contains(e.read(old.Path), `superseded_by: "[[`+newLink+`|`+res.New.ID+`]]"`) {
 		t.Errorf("old note does not point at its replacement:\n%s", e.read(old.Path))
 	}
-	if !strings.Contains(e.read(res.New.Path), "supersedes: "+old.ID) {
+	if !strings.Contains(e.read(res.New.Path), `supersedes: "[[`+oldLink+`|`+old.ID+`]]"`) {
 		t.Errorf("replacement does not point back:\n%s", e.read(res.New.Path))
 	}
-	if got := e.read("_index.md"); strings.Contains(got, "[["+filepath.Base(strings.TrimSuffix(old.Path, ".md"))+"|") || !strings.Contains(got, "## webapp (1)") {
-		t.Errorf("map of contents still lists the superseded memory:\n%s", got)
+	if got := e.read("_index.md"); !strings.Contains(got, "## webapp (1)\n\n- [["+newLink+"|") ||
+		!strings.Contains(got, "## Superseded (1)\n\n- [["+oldLink+"|Staging database pool size is twenty]] → [["+newLink+"|") {
+		t.Errorf("map of contents does not list the superseded memory under Superseded, linking to its replacement:\n%s", got)
 	}
 	_, err = e.svc.Supersede(context.Background(), memories.SupersedeRequest{ID: old.ID})
 	if !errors.Is(err, memories.ErrRejected) {
@@ -450,7 +454,7 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 			defer wg.Done()
 			// Each writer has its own store, as separate processes would.
 			v, _ := vault.New(e.root, "cortex")
-			st, err := store.Open(store.Options{Vault: v, StateDir: e.home, LockTimeout: 30 * time.Second, Freshness: time.Second})
+			st, err := store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 30 * time.Second, Freshness: time.Second})
 			if err != nil {
 				errs <- err
 				return

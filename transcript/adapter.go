@@ -98,7 +98,8 @@ type Found struct {
 	// Session is the session id the location implies (the file name), when
 	// it does; the records are the authority.
 	Session string `json:"session,omitempty"`
-	// Role is "session" for a main transcript, "subagent" for a subagent's.
+	// Role is RoleSession for a main transcript, RoleSubagent for a
+	// subagent's.
 	Role string `json:"role"`
 	Size int64  `json:"size"`
 }

@@ -50,6 +50,73 @@ func (d *Discovery) AddRoot(r Root, walk func(dir string)) {
 	d.Roots = append(d.Roots, r)
 }
 
+// Roles of a transcript file (Found.Role).
+const (
+	RoleSession  = "session"
+	RoleSubagent = "subagent"
+)
+
+// notFollowed is why discovery passes over a symbolic link.
+const notFollowed = "symbolic link, not followed"
+
+// AddFile records the transcript at path, with the session its location
+// implies and its role, when it is a regular file that is not empty;
+// otherwise it records why it is skipped. A symbolic link is not followed
+// (Lstat): discovery lists the files the tool wrote in its own folders, and
+// a link may lead out of them or to a file listed already. Adapters' walks
+// skip links before they get here; AddFile holds the rule for a file
+// replaced by a link in between, and for callers that do not.
+func (d *Discovery) AddFile(path, session, role string) {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil:
+		d.Skip(path, err.Error())
+	case fi.Mode()&fs.ModeSymlink != 0:
+		d.Skip(path, notFollowed)
+	case !fi.Mode().IsRegular():
+		d.Skip(path, "not a regular file")
+	case fi.Size() == 0:
+		d.Skip(path, "empty")
+	default:
+		d.Files = append(d.Files, Found{Path: path, Session: session, Role: role, Size: fi.Size()})
+	}
+}
+
+// ReadDir returns the entries of dir, sorted by name, without its symbolic
+// links, each of which it records as skipped (not followed); when dir cannot
+// be read it records why and returns nothing. dir itself may be a link (a
+// root the person pointed elsewhere): AddRoot has accepted it.
+func (d *Discovery) ReadDir(dir string) []fs.DirEntry {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		d.Skip(dir, err.Error())
+		return nil
+	}
+	out := entries[:0]
+	for _, e := range entries {
+		if e.Type()&fs.ModeSymlink != 0 {
+			d.Skip(filepath.Join(dir, e.Name()), notFollowed)
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// WalkFiles calls fn with the path of every file below dir, at any depth,
+// in lexical order, reading folders with ReadDir (so links are skipped, and
+// a folder that cannot be read is skipped with the reason).
+func (d *Discovery) WalkFiles(dir string, fn func(path string)) {
+	for _, e := range d.ReadDir(dir) {
+		path := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			d.WalkFiles(path, fn)
+		} else {
+			fn(path)
+		}
+	}
+}
+
 // realPath is path with its links resolved, path itself when that fails.
 func realPath(path string) string {
 	if real, err := filepath.EvalSymlinks(path); err == nil {

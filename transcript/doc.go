@@ -43,5 +43,12 @@
 // type through StateOf, which must round-trip through encoding/json so a
 // Position can be saved. Records are JSON lines unless the adapter implements
 // Framer. Package rawjson takes validated JSON apart without decoding it
-// twice; Diff, FormatUnified and Apply build and check unified diffs.
+// twice; Diff, FormatUnified and Apply build and check unified diffs;
+// Discovery's AddRoot, ReadDir, WalkFiles and AddFile walk a tool's folders
+// (links not followed). Package ndjson is the NDJSON encoding of events and
+// of the pipeline's nodes.
+//
+// It imports nothing of cortex but its own subpackages, so the adapters, which
+// import only it and its subpackages, stay free of the memory half
+// (arch_test.go checks both).
 package transcript

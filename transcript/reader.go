@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf8"
+
+	"github.com/cortexmem/cortex/transcript/rawjson"
 )
 
 // MaxRecordBytes is the largest record the reader hands to an adapter. A
@@ -153,6 +155,22 @@ func UnknownEvent(ctx *Context, rec Record, rawType, reason string) Event {
 	e.Unknown = &Unknown{RawType: rawType, Reason: reason}
 	SetRaw(e.Unknown, rec.Data)
 	return e
+}
+
+// RecordObject returns the members of rec, a JSON object, validating it
+// once. When rec is not valid JSON, or JSON of another type, it returns the
+// record's Unknown event (malformed) instead: the first thing a JSON lines
+// adapter's Parse does.
+func RecordObject(ctx *Context, rec Record) (rawjson.Object, []Event) {
+	valid := rawjson.Valid(rec.Data)
+	if valid {
+		if m, ok := rawjson.ParseObject(rec.Data); ok {
+			return m, nil
+		}
+	}
+	e := ctx.NewEvent(rec, KindUnknown, HashID(rec.Data))
+	e.Unknown = NewUnknown("", ReasonMalformed, rec.Data, valid)
+	return nil, []Event{e}
 }
 
 // SetRaw stores data in u as Raw, Text or Bytes, whichever keeps it intact.

@@ -121,6 +121,10 @@ func DefaultRanking() Ranking {
 	}
 }
 
+// QueryTerms are the words a search of query looks for in the exchanges'
+// texts; none when the query holds only words too common to search for.
+func QueryTerms(query string) []string { return index.TranscriptQueryTerms(query) }
+
 // query checks a request and turns it into the index's filters.
 func (s *Service) query(r *Request) (index.TranscriptQuery, int, error) {
 	var q index.TranscriptQuery

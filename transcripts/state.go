@@ -18,9 +18,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/transcript"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // The index folder:
@@ -121,7 +121,7 @@ func newGeneration(dir string, now time.Time) (string, error) {
 		return "", err
 	}
 	gen := filepath.Join(dir, fmt.Sprintf("%s%d-%s", genPrefix, now.UnixNano(), hex.EncodeToString(rnd[:])))
-	if err := vault.MkdirAll(filepath.Join(gen, filesDir)); err != nil {
+	if err := atomicfile.MkdirAll(filepath.Join(gen, filesDir)); err != nil {
 		return "", err
 	}
 	return gen, nil
@@ -136,7 +136,7 @@ func staleGenerations(dir, keep string) []string {
 	var out []string
 	for _, de := range des {
 		name := de.Name()
-		if de.IsDir() && strings.HasPrefix(name, genPrefix) && name != filepath.Base(keep) || !de.IsDir() && vault.IsTemp(name) {
+		if de.IsDir() && strings.HasPrefix(name, genPrefix) && name != filepath.Base(keep) || !de.IsDir() && atomicfile.IsTemp(name) {
 			out = append(out, filepath.Join(dir, name))
 		}
 	}
@@ -325,7 +325,7 @@ func (m *manifest) paths() []string {
 }
 
 func (m *manifest) save(gen string) error {
-	return vault.WriteDerived(filepath.Join(gen, manifestFile), m.encode())
+	return atomicfile.WriteDerived(filepath.Join(gen, manifestFile), m.encode())
 }
 
 // fileKey names a transcript in the index: its documents' ids start with it.
@@ -363,7 +363,7 @@ func saveState(gen, key string, st *readState, redact func(string) string) (stri
 		}
 	}
 	name := fmt.Sprintf("%s-%d.json", key, st.Offset)
-	if err := vault.WriteDerived(filepath.Join(gen, filesDir, name), []byte(red)); err != nil {
+	if err := atomicfile.WriteDerived(filepath.Join(gen, filesDir, name), []byte(red)); err != nil {
 		return "", err
 	}
 	return name, nil

@@ -16,11 +16,12 @@ import (
 	"time"
 
 	"github.com/cortexmem/cortex/adapters"
+	"github.com/cortexmem/cortex/atomicfile"
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/pipeline"
 	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/transcript"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // Options configure a Service.
@@ -170,15 +171,15 @@ func diff(m *manifest, ts []target) *changes {
 	return c
 }
 
-func (s *Service) lock(ctx context.Context, name string, shared bool) (*vault.Lock, error) {
-	if err := vault.MkdirAll(s.o.Dir); err != nil {
+func (s *Service) lock(ctx context.Context, name string, shared bool) (*filelock.Lock, error) {
+	if err := atomicfile.MkdirAll(s.o.Dir); err != nil {
 		return nil, fmt.Errorf("transcript index %s: %w", s.o.Dir, err)
 	}
 	p := filepath.Join(s.o.Dir, name)
 	if shared {
-		return vault.AcquireShared(ctx, p, s.o.LockTimeout)
+		return filelock.AcquireShared(ctx, p, s.o.LockTimeout)
 	}
-	return vault.Acquire(ctx, p, s.o.LockTimeout)
+	return filelock.Acquire(ctx, p, s.o.LockTimeout)
 }
 
 // Sync brings the index up to date with the transcripts on disk; it builds
@@ -240,8 +241,8 @@ func (s *Service) sync(ctx context.Context, full bool) (*SyncReport, error) {
 // writeLock takes the write lock: without waiting when there is an index to
 // answer from meanwhile (busy when another process holds it), else waiting
 // for it at most the lock timeout.
-func (s *Service) writeLock(ctx context.Context, haveIndex bool) (*vault.Lock, bool, error) {
-	wl, err := vault.TryAcquire(filepath.Join(s.o.Dir, writeLock))
+func (s *Service) writeLock(ctx context.Context, haveIndex bool) (*filelock.Lock, bool, error) {
+	wl, err := filelock.TryAcquire(filepath.Join(s.o.Dir, writeLock))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, false, err
 	}
@@ -309,7 +310,7 @@ func (s *Service) markChecked(t time.Time) {
 	}
 	stamp := filepath.Join(gen, checkedFile)
 	if err := os.Chtimes(stamp, t, t); errors.Is(err, fs.ErrNotExist) {
-		if f, err := os.OpenFile(stamp, os.O_CREATE|os.O_WRONLY, vault.FilePerm); err == nil {
+		if f, err := os.OpenFile(stamp, os.O_CREATE|os.O_WRONLY, atomicfile.FilePerm); err == nil {
 			_ = f.Close()
 			_ = os.Chtimes(stamp, t, t)
 		}
@@ -413,7 +414,7 @@ func (s *Service) rebuildLocked(ctx context.Context, ts []target, skipped []tran
 		return nil, err
 	}
 	defer il.Release()
-	if err := vault.WriteFile(filepath.Join(s.o.Dir, currentFile), []byte(filepath.Base(gen)+"\n")); err != nil {
+	if err := atomicfile.Write(filepath.Join(s.o.Dir, currentFile), []byte(filepath.Base(gen)+"\n")); err != nil {
 		return nil, fmt.Errorf("publish transcript index: %w", err)
 	}
 	ok = true

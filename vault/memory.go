@@ -28,9 +28,15 @@ const fieldsBefore = "provenance"
 func IsStandardKey(key string) bool { return slices.Contains(canonicalKeys, key) }
 
 // NewNote renders m as a new note: the frontmatter keys that have a value, in
-// canonical order, then the body.
-func NewNote(m *memories.Memory) (*Note, error) {
-	n := &Note{fm: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}}
+// canonical order, then the body. Links to other notes are written relative
+// to cortex's folder; the vault's own NewNote writes them from the vault root.
+func NewNote(m *memories.Memory) (*Note, error) { return newNote(m, "") }
+
+// NewNote renders m as a new note of this vault (see the package's NewNote).
+func (v *Vault) NewNote(m *memories.Memory) (*Note, error) { return newNote(m, v.linkFolder()) }
+
+func newNote(m *memories.Memory, folder string) (*Note, error) {
+	n := &Note{fm: &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}, folder: folder}
 	keys := make([]string, 0, len(canonicalKeys)+len(m.Fields))
 	for i, f := range m.Fields {
 		if f.Key == "" || IsStandardKey(f.Key) || slices.ContainsFunc(m.Fields[:i], func(g memories.Field) bool { return g.Key == f.Key }) {
@@ -46,7 +52,7 @@ func NewNote(m *memories.Memory) (*Note, error) {
 		keys = append(keys, k)
 	}
 	for _, k := range keys {
-		v, err := valueOf(m, k)
+		v, err := n.valueOf(m, k)
 		if err != nil {
 			return nil, err
 		}
@@ -67,7 +73,7 @@ func (n *Note) SetBody(body string) {
 // other key, and the body, alone. A key whose value in m is empty is removed.
 func (n *Note) Apply(m *memories.Memory, keys ...string) error {
 	for _, k := range keys {
-		v, err := valueOf(m, k)
+		v, err := n.valueOf(m, k)
 		if err != nil {
 			return err
 		}
@@ -77,7 +83,7 @@ func (n *Note) Apply(m *memories.Memory, keys ...string) error {
 }
 
 // valueOf renders field key of m as a YAML value, nil when it is empty.
-func valueOf(m *memories.Memory, key string) (*yaml.Node, error) {
+func (n *Note) valueOf(m *memories.Memory, key string) (*yaml.Node, error) {
 	switch key {
 	case "id":
 		return str(m.ID), nil
@@ -115,9 +121,9 @@ func valueOf(m *memories.Memory, key string) (*yaml.Node, error) {
 		}
 		return list(links, true), nil
 	case "supersedes":
-		return str(m.Supersedes), nil
+		return n.supersedeValue(m.Supersedes, m.SupersedesNote), nil
 	case "superseded_by":
-		return str(m.SupersededBy), nil
+		return n.supersedeValue(m.SupersededBy, m.SupersededByNote), nil
 	case "superseded_at":
 		return timestamp(m.SupersededAt), nil
 	case "supersede_reason":
@@ -131,6 +137,17 @@ func valueOf(m *memories.Memory, key string) (*yaml.Node, error) {
 		}
 	}
 	return nil, fmt.Errorf("vault: no frontmatter key %q", key)
+}
+
+// supersedeValue renders a supersede property: a link to note aliased with
+// id when the note is known, else the bare id.
+func (n *Note) supersedeValue(id, note string) *yaml.Node {
+	if id == "" || note == "" {
+		return str(id)
+	}
+	v := str(supersedeLink(n.folder, note, id))
+	v.Style = yaml.DoubleQuotedStyle
+	return v
 }
 
 // fieldValue renders a Field; links are double-quoted.
@@ -255,8 +272,8 @@ func (n *Note) Memory(relPath string, mtime time.Time) *memories.Memory {
 			m.Related = append(m.Related, r)
 		}
 	}
-	m.Supersedes = memories.NormalizeID(n.scalar("supersedes"))
-	m.SupersededBy = memories.NormalizeID(n.scalar("superseded_by"))
+	m.Supersedes = supersedeID(n.scalar("supersedes"))
+	m.SupersededBy = supersedeID(n.scalar("superseded_by"))
 	m.SupersededAt = timeOf(n.scalar("superseded_at"))
 	m.SupersedeReason = n.scalar("supersede_reason")
 	if p := n.value("provenance"); p != nil && p.Kind == yaml.MappingNode {
@@ -290,7 +307,7 @@ func (n *Note) Strings(key string) []string { return listOf(n.value(key)) }
 // ID is the note's own id property, lower-cased, or "" when it has no usable one.
 func (n *Note) ID() string {
 	id := memories.NormalizeID(n.scalar("id"))
-	if !memories.ValidIDChars(id) || len(id) > 64 {
+	if !memories.ValidIDChars(id) || len(id) > maxIDLen {
 		return ""
 	}
 	return id

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -68,7 +69,7 @@ func TestNewNoteGolden(t *testing.T) {
 			if diff := cmp.Diff(tt.wantKeys, n.Keys()); diff != "" {
 				t.Errorf("keys (-want +got):\n%s", diff)
 			}
-			checkGolden(t, filepath.Join("testdata", "notes", tt.name+".golden"), mustBytes(t, n))
+			golden.Check(t, filepath.Join("testdata", "notes", tt.name+".golden"), mustBytes(t, n))
 		})
 	}
 }

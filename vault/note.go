@@ -35,6 +35,10 @@ type Note struct {
 	crlf bool
 	// bom records a leading UTF-8 byte order mark; it is kept.
 	bom bool
+	// folder is cortex's folder relative to the vault root, which links the
+	// note writes to other notes start with ("" writes paths relative to
+	// cortex's folder).
+	folder string
 }
 
 // ParseError says why a note's frontmatter cannot be read, and where.
@@ -265,6 +269,12 @@ func (n *Note) pair(key string) (*yaml.Node, *yaml.Node) {
 		}
 	}
 	return nil, nil
+}
+
+// IsList reports whether the property key is a list.
+func (n *Note) IsList(key string) bool {
+	v := n.value(key)
+	return v != nil && v.Kind == yaml.SequenceNode
 }
 
 // Keys lists the frontmatter keys in file order.

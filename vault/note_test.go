@@ -3,7 +3,6 @@ package vault
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,29 +15,9 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/memories"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// checkGolden compares got with the golden file at path, or rewrites the file
-// with -update.
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run the tests with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, diff)
-	}
-}
 
 func readTestdata(t *testing.T, path string) []byte {
 	t.Helper()
@@ -197,7 +176,7 @@ func TestNoteGolden(t *testing.T) {
 				}
 			}
 			out := mustBytes(t, n)
-			checkGolden(t, filepath.Join("testdata", "notes", tt.name+".golden"), out)
+			golden.Check(t, filepath.Join("testdata", "notes", tt.name+".golden"), out)
 
 			// What was written reads back with the wanted keys and the body as it was.
 			back := mustParse(t, out)

@@ -4,10 +4,15 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/cortexmem/cortex/atomicfile"
 )
 
 // FileStat is one note file as a scan found it.
@@ -16,6 +21,9 @@ type FileStat struct {
 	Path  string
 	Size  int64
 	MTime int64 // modification time, Unix nanoseconds
+	// Symlink is set by reads of a note that is a symbolic link: the file it
+	// leads to.
+	Symlink string
 }
 
 // Known is what the index remembers of the vault from its last look.
@@ -43,6 +51,11 @@ type ScanOptions struct {
 	// only new notes in folders whose time changed are looked at: creations,
 	// deletions and renames are found, in-place edits are not.
 	StatNotes bool
+	// Inside reports whether a note that is a symbolic link may be read: it
+	// gets the resolved path the link leads to. A link it refuses is no note.
+	// Nil allows links that lead below the scanned folder; Vault.Scan allows
+	// the whole vault.
+	Inside func(resolved string) bool
 }
 
 // DirStat is a folder as a scan found it.
@@ -91,6 +104,13 @@ var skipDirs = map[string]bool{"playbooks": true}
 // This runs before commands, so it is on their hot path: it works in parallel
 // and allocates little.
 func Scan(root string, known Known, opts ScanOptions) (*ScanResult, error) {
+	if opts.Inside == nil {
+		top, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			top = root
+		}
+		opts.Inside = func(p string) bool { return within(top, p) }
+	}
 	s := &scanner{root: root, opts: opts, res: &ScanResult{}, known: map[string]int64{}, files: known.Files}
 	for _, d := range known.Dirs() {
 		s.known[d.Path] = d.MTime
@@ -126,8 +146,7 @@ type scanner struct {
 	files func(dir string) []KnownFile
 	mu    sync.Mutex
 	res   *ScanResult
-	wg    sync.WaitGroup
-	sem   chan struct{}
+	g     errgroup.Group
 }
 
 func join(dir, name string) string {
@@ -145,30 +164,30 @@ func (s *scanner) abs(rel string) string {
 }
 
 func (s *scanner) run() {
-	s.sem = make(chan struct{}, runtime.GOMAXPROCS(0))
+	s.g.SetLimit(runtime.GOMAXPROCS(0))
 	seen := map[string]bool{}
 	// Every known folder is checked, so a note added to a folder deep down is
-	// found even when the folders above it did not change.
+	// found even when the folders above it did not change. The known folders
+	// wait here for a free goroutine; the folders found below them are
+	// checked on one, or by the goroutine that found them when all are busy
+	// (waiting there for another could wait forever).
 	for p := range s.known {
 		seen[p] = true
-		s.visit(p, false)
+		s.g.Go(func() error { s.checkDir(p, false); return nil })
 	}
 	if !seen[""] {
-		s.visit("", true)
+		s.g.Go(func() error { s.checkDir("", true); return nil })
 	}
-	s.wg.Wait()
+	_ = s.g.Wait() // problems are collected in the result
 }
 
-// visit checks one folder in its own goroutine (bounded by sem). fresh means the
-// folder is newly found: it must be read, and its subfolders visited.
+// visit checks a folder found inside another, on a goroutine of its own when
+// one is free. fresh means the folder is newly found: it must be read, and its
+// subfolders visited.
 func (s *scanner) visit(rel string, fresh bool) {
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		s.sem <- struct{}{}
-		defer func() { <-s.sem }()
+	if !s.g.TryGo(func() error { s.checkDir(rel, fresh); return nil }) {
 		s.checkDir(rel, fresh)
-	}()
+	}
 }
 
 func (s *scanner) checkDir(rel string, fresh bool) {
@@ -247,7 +266,7 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 	}
 	entries, err := readDir(s.abs(rel), func(name string) bool {
 		return s.opts.StatNotes || knownFiles[name] == nil
-	})
+	}, s.linkReadable)
 	if err != nil {
 		s.problem(err)
 		return
@@ -257,7 +276,7 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 	for _, e := range entries {
 		p := join(rel, e.name)
 		switch {
-		case IsTemp(e.name):
+		case atomicfile.IsTemp(e.name):
 			temps = append(temps, p)
 		case strings.HasPrefix(e.name, "."):
 		case e.dir:
@@ -288,6 +307,19 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 	s.res.Removed = append(s.res.Removed, removed...)
 	s.res.Temps = append(s.res.Temps, temps...)
 	s.mu.Unlock()
+}
+
+// linkReadable reports whether the note at abs, a symbolic link, leads to a
+// file the scan may read (see ScanOptions.Inside).
+func (s *scanner) linkReadable(abs string) bool {
+	target, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return false // leads nowhere
+	}
+	if t, err := filepath.Abs(target); err == nil {
+		target = t
+	}
+	return s.opts.Inside(target)
 }
 
 func (s *scanner) problem(err error) {

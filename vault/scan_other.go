@@ -31,7 +31,7 @@ func statNames(dir string, names []string) ([]fileStat, error) {
 	return out, nil
 }
 
-func readDir(dir string, stat func(name string) bool) ([]dirEntry, error) {
+func readDir(dir string, stat func(name string) bool, readable func(abs string) bool) ([]dirEntry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read folder %s: %w", dir, err)
@@ -46,9 +46,25 @@ func readDir(dir string, stat func(name string) bool) ([]dirEntry, error) {
 			out[i].note = true
 			continue
 		}
+		if de.Type()&os.ModeSymlink != 0 && !readable(filepath.Join(dir, de.Name())) {
+			continue
+		}
 		if st, _ := statNames(dir, []string{de.Name()}); st[0].ok {
 			out[i].note, out[i].stated, out[i].size, out[i].mtime = true, true, st[0].size, st[0].mtime
 		}
 	}
 	return out, nil
+}
+
+// openNoFollow opens path for reading unless it is a symbolic link (then
+// errIsLink).
+func openNoFollow(path string) (*os.File, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return nil, errIsLink
+	}
+	return os.Open(path)
 }

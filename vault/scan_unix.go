@@ -3,6 +3,7 @@
 package vault
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -60,8 +61,8 @@ func statNames(dir string, names []string) ([]fileStat, error) {
 
 // readDir reads a folder and stats the notes that stat says to (the others are
 // reported as notes without a stat). A note that is a link to something else
-// than a file, or vanished, is not a note.
-func readDir(dir string, stat func(name string) bool) ([]dirEntry, error) {
+// than a file, a link readable refuses, or vanished, is not a note.
+func readDir(dir string, stat func(name string) bool, readable func(abs string) bool) ([]dirEntry, error) {
 	f, err := os.Open(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read folder %s: %w", dir, err)
@@ -84,6 +85,9 @@ func readDir(dir string, stat func(name string) bool) ([]dirEntry, error) {
 			out[i].note = true
 			continue
 		}
+		if t&os.ModeSymlink != 0 && !readable(dir+"/"+de.Name()) {
+			continue
+		}
 		names = append(names, de.Name())
 		idx = append(idx, i)
 	}
@@ -97,4 +101,21 @@ func readDir(dir string, stat func(name string) bool) ([]dirEntry, error) {
 		}
 	}
 	return out, nil
+}
+
+// openNoFollow opens path for reading unless it is a symbolic link (then
+// errIsLink), in one system call for the common case of a plain file.
+func openNoFollow(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW, 0)
+	if err == nil {
+		return f, nil
+	}
+	// Linux and macOS say ELOOP, FreeBSD EMLINK; a link in a folder above
+	// gives ELOOP too, which Lstat tells apart.
+	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EMLINK) {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&os.ModeSymlink != 0 {
+			return nil, errIsLink
+		}
+	}
+	return nil, err
 }

@@ -15,11 +15,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 	"unicode"
 
+	"golang.org/x/sync/errgroup"
+
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -72,8 +73,12 @@ func (v *Vault) VaultPath(rel string) string {
 	return filepath.ToSlash(p)
 }
 
-// Scan compares the vault's notes with what the index knows (see Scan).
+// Scan compares the vault's notes with what the index knows (see Scan). A
+// note that is a symbolic link is a note when it leads inside the vault.
 func (v *Vault) Scan(known Known, opts ScanOptions) (*ScanResult, error) {
+	if opts.Inside == nil {
+		opts.Inside = v.inside
+	}
 	return Scan(v.Dir, known, opts)
 }
 
@@ -92,17 +97,22 @@ func (v *Vault) Read(rel string) (*Note, FileStat, error) {
 		}
 		return nil, st, err
 	}
+	n.folder = v.linkFolder()
 	return n, st, nil
 }
 
-// ReadRaw reads a note's bytes and its stat.
+// ReadRaw reads a note's bytes and its stat. A note that is a symbolic link
+// is read only when it leads to a file inside the vault (its stat then names
+// the file, in Symlink); one that leads outside is an *OutsideError, which
+// matches fs.ErrNotExist.
 func (v *Vault) ReadRaw(rel string) ([]byte, FileStat, error) {
 	st := FileStat{Path: rel}
-	f, err := os.Open(v.Abs(rel))
+	f, target, err := v.openNote(v.Abs(rel), v.VaultPath(rel))
 	if err != nil {
 		return nil, st, err
 	}
 	defer f.Close()
+	st.Symlink = target
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, st, err
@@ -127,14 +137,16 @@ func (v *Vault) Load(rel string) (*memories.Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	return n.Memory(rel, time.Unix(0, st.MTime)), nil
+	m := n.Memory(rel, time.Unix(0, st.MTime))
+	m.Symlink = st.Symlink
+	return m, nil
 }
 
 // Create writes m as a new note under memories/<project>/ and sets m.Path. The
 // file name is the title's slug and the id's first eight characters, more of the
 // id when that name is taken.
 func (v *Vault) Create(m *memories.Memory) error {
-	n, err := NewNote(m)
+	n, err := v.NewNote(m)
 	if err != nil {
 		return err
 	}
@@ -143,7 +155,7 @@ func (v *Vault) Create(m *memories.Memory) error {
 		return err
 	}
 	dir := path.Join("memories", m.Project)
-	if err := MkdirAll(v.Abs(dir)); err != nil {
+	if err := atomicfile.MkdirAll(v.Abs(dir)); err != nil {
 		return err
 	}
 	slug := Slug(m.Title)
@@ -152,7 +164,7 @@ func (v *Vault) Create(m *memories.Memory) error {
 			k = len(m.ID)
 		}
 		rel := path.Join(dir, slug+"-"+m.ID[:k]+".md")
-		err := CreateFile(v.Abs(rel), data)
+		err := atomicfile.Create(v.Abs(rel), data)
 		if err == nil {
 			m.Path = rel
 			return nil
@@ -281,7 +293,7 @@ func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
 	}()
 	for _, m := range ms {
 		if d := path.Dir(m.Path); !made[d] {
-			if err := MkdirAll(v.Abs(d)); err != nil {
+			if err := atomicfile.MkdirAll(v.Abs(d)); err != nil {
 				return nil, err
 			}
 			made[d] = true
@@ -292,7 +304,7 @@ func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
 	errs := make([]error, len(ms))
 	inParallel(len(ms), func(i int) {
 		m := ms[i]
-		n, err := NewNote(m)
+		n, err := v.NewNote(m)
 		if err != nil {
 			errs[i] = err
 			return
@@ -302,26 +314,24 @@ func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
 			errs[i] = err
 			return
 		}
-		dir, base := path.Split(m.Path)
-		tmp := v.Abs(path.Join(dir, "."+base+tempMarker+batch+strconv.Itoa(i)))
-		st, err := writeTempNamed(tmp, data)
+		tmp := atomicfile.TempPath(v.Abs(m.Path), batch+strconv.Itoa(i))
+		fi, err := atomicfile.WriteTemp(tmp, data)
 		if err != nil {
 			errs[i] = fmt.Errorf("write %s: %w", m.Path, err)
 			return
 		}
 		tmps[i] = tmp
-		st.Path = m.Path
-		out[i] = Written{Data: data, Stat: st}
+		out[i] = Written{Data: data, Stat: FileStat{Path: m.Path, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}}
 	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	if err := syncFiles(v.Dir, slices.Values(tmps)); err != nil {
+	if err := atomicfile.SyncAll(v.Dir, slices.Values(tmps)); err != nil {
 		return nil, err
 	}
 	dirs := map[string]bool{}
 	for i, m := range ms {
-		if err := place(tmps[i], v.Abs(m.Path)); err != nil {
+		if err := atomicfile.Place(tmps[i], v.Abs(m.Path)); err != nil {
 			return out, fmt.Errorf("create %s: %w", m.Path, err)
 		}
 		written[m] = true
@@ -329,7 +339,7 @@ func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
 		dirs[path.Dir(m.Path)] = true
 	}
 	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		if err := syncDir(v.Abs(d)); err != nil {
+		if err := atomicfile.SyncDir(v.Abs(d)); err != nil {
 			return out, err
 		}
 	}
@@ -337,8 +347,13 @@ func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
 }
 
 // Rewrite writes a changed note back in place. It writes nothing, and
-// reports false, when the bytes are what the file already holds.
+// reports false, when the bytes are what the file already holds. A note that
+// is a symbolic link is never rewritten (a *LinkError): that would replace
+// the person's link with a file.
 func (v *Vault) Rewrite(rel string, n *Note) (bool, error) {
+	if err := refuseLink(v.Abs(rel), v.VaultPath(rel)); err != nil {
+		return false, err
+	}
 	data, err := n.Bytes()
 	if err != nil {
 		return false, err
@@ -347,7 +362,7 @@ func (v *Vault) Rewrite(rel string, n *Note) (bool, error) {
 	if err == nil && string(old) == string(data) {
 		return false, nil
 	}
-	return true, WriteFile(v.Abs(rel), data)
+	return true, writeFile(v.Abs(rel), v.VaultPath(rel), data, true)
 }
 
 // Slug turns a title into the name part of a file: lower-case letters and digits
@@ -397,17 +412,10 @@ func (v *Vault) CleanTemps(temps []string) error {
 
 // inParallel calls fn for 0 … n-1 on as many goroutines as there are cores.
 func inParallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				fn(i)
-			}
-		}()
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range n {
+		g.Go(func() error { fn(i); return nil })
 	}
-	wg.Wait()
+	_ = g.Wait() // fn reports its errors itself
 }

@@ -2,7 +2,6 @@ package claudecode
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,33 +49,17 @@ func (a *Adapter) Discover(env transcript.Env) transcript.Discovery {
 }
 
 func walkRoot(d *transcript.Discovery, root string) {
-	projects, err := os.ReadDir(root)
-	if err != nil {
-		d.Skip(root, err.Error())
-		return
-	}
-	for _, p := range projects {
-		dir := filepath.Join(root, p.Name())
-		switch {
-		case p.Type()&fs.ModeSymlink != 0:
-			d.Skip(dir, "symbolic link, not followed")
-		case p.IsDir():
-			walkProject(d, dir)
+	for _, p := range d.ReadDir(root) {
+		if p.IsDir() {
+			walkProject(d, filepath.Join(root, p.Name()))
 		}
 	}
 }
 
 func walkProject(d *transcript.Discovery, dir string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		d.Skip(dir, err.Error())
-		return
-	}
-	for _, e := range entries {
+	for _, e := range d.ReadDir(dir) {
 		path := filepath.Join(dir, e.Name())
 		switch {
-		case e.Type()&fs.ModeSymlink != 0:
-			d.Skip(path, "symbolic link, not followed")
 		case e.IsDir():
 			sub := filepath.Join(path, "subagents")
 			if fi, err := os.Lstat(sub); err == nil && fi.IsDir() {
@@ -85,9 +68,9 @@ func walkProject(d *transcript.Discovery, dir string) {
 		case strings.HasSuffix(e.Name(), ".jsonl"):
 			name := strings.TrimSuffix(e.Name(), ".jsonl")
 			if strings.HasPrefix(name, "agent-") {
-				addFile(d, path, "", "subagent")
+				d.AddFile(path, "", transcript.RoleSubagent)
 			} else {
-				addFile(d, path, name, "session")
+				d.AddFile(path, name, transcript.RoleSession)
 			}
 		}
 	}
@@ -96,39 +79,14 @@ func walkProject(d *transcript.Discovery, dir string) {
 // walkSubagents finds agent-*.jsonl under a session's subagents folder,
 // workflows included.
 func walkSubagents(d *transcript.Discovery, dir, session string) {
-	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
-		switch {
-		case err != nil:
-			d.Skip(path, err.Error())
-			if e != nil && e.IsDir() {
-				return fs.SkipDir
-			}
-		case e.Type()&fs.ModeSymlink != 0:
-			d.Skip(path, "symbolic link, not followed")
-		case !e.IsDir() && strings.HasPrefix(e.Name(), "agent-") && strings.HasSuffix(e.Name(), ".jsonl"):
-			addFile(d, path, session, "subagent")
-		case !e.IsDir() && e.Name() == "journal.jsonl":
+	d.WalkFiles(dir, func(path string) {
+		switch name := filepath.Base(path); {
+		case strings.HasPrefix(name, "agent-") && strings.HasSuffix(name, ".jsonl"):
+			d.AddFile(path, session, transcript.RoleSubagent)
+		case name == "journal.jsonl":
 			d.Skip(path, "a workflow journal, not a transcript")
 		}
-		return nil
 	})
-	if err != nil {
-		d.Skip(dir, err.Error())
-	}
-}
-
-func addFile(d *transcript.Discovery, path, session, role string) {
-	fi, err := os.Stat(path)
-	switch {
-	case err != nil:
-		d.Skip(path, err.Error())
-	case !fi.Mode().IsRegular():
-		d.Skip(path, "not a regular file")
-	case fi.Size() == 0:
-		d.Skip(path, "empty")
-	default:
-		d.Files = append(d.Files, transcript.Found{Path: path, Session: session, Role: role, Size: fi.Size()})
-	}
 }
 
 // fingerprint is the part of a record Fingerprint reads.

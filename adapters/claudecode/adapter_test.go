@@ -2,7 +2,6 @@ package claudecode
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,12 +10,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/rawjson"
 	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
 
 var _ transcript.Adapter = (*Adapter)(nil)
-
-var update = flag.Bool("update", false, "rewrite the expected events beside the fixtures")
 
 const fixtureDir = "../../fixtures/claude-code"
 
@@ -33,18 +31,13 @@ func TestInvariants(t *testing.T) {
 // TestGolden compares the events of every fixture with the expected stream
 // beside it (go test -run Golden -update rewrites them).
 func TestGolden(t *testing.T) {
-	transcripttest.Golden(t, New(), fixtures(t), *update)
+	transcripttest.Golden(t, New(), fixtures(t))
 }
 
 // parse reads a fixture whole.
 func parse(t *testing.T, name string) []transcript.Event {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixtureDir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs, _ := transcript.ParseBytes(New(), name, data, true)
-	return evs
+	return transcripttest.ParseFile(t, New(), fixtureDir, name)
 }
 
 // TestRealEditsReplay checks the file edits of the run of the real Claude Code
@@ -100,10 +93,10 @@ func TestEditsMatchOriginals(t *testing.T) {
 			if e.FileEdit == nil || !e.FileEdit.OK || e.FileEdit.Fragment {
 				continue
 			}
-			res := object(results[e.FileEdit.CallID].Structured)
-			original, ok := stringValue(res.Get("originalFile"))
+			res := rawjson.AsObject(results[e.FileEdit.CallID].Structured)
+			original, ok := rawjson.String(res.Get("originalFile"))
 			if e.FileEdit.Tool == "MultiEdit" {
-				original, ok = stringValue(res.Get("originalFileContents"))
+				original, ok = rawjson.String(res.Get("originalFileContents"))
 			}
 			if !ok {
 				continue
@@ -111,14 +104,14 @@ func TestEditsMatchOriginals(t *testing.T) {
 			want := original
 			switch e.FileEdit.Tool {
 			case "Edit":
-				want = replace(original, str(res.Get("oldString")), str(res.Get("newString")), boolean(res.Get("replaceAll")))
+				want = replace(original, rawjson.AsString(res.Get("oldString")), rawjson.AsString(res.Get("newString")), rawjson.Bool(res.Get("replaceAll")))
 			case "MultiEdit":
-				for _, raw := range array(res.Get("edits")) {
-					m := object(raw)
-					want = replace(want, str(m.Get("old_string")), str(m.Get("new_string")), boolean(m.Get("replace_all")))
+				for _, raw := range rawjson.AsArray(res.Get("edits")) {
+					m := rawjson.AsObject(raw)
+					want = replace(want, rawjson.AsString(m.Get("old_string")), rawjson.AsString(m.Get("new_string")), rawjson.Bool(m.Get("replace_all")))
 				}
 			case "Write":
-				want = str(res.Get("content"))
+				want = rawjson.AsString(res.Get("content"))
 			}
 			if got := transcripttest.ApplyDiff(t, original, e.FileEdit.Unified); got != want {
 				t.Errorf("%s %s: the diff applied to the original gives\n%q\nwant\n%q", fx.Name, e.EventID, got, want)
@@ -136,32 +129,8 @@ func TestEditsMatchOriginals(t *testing.T) {
 // the end (resumed, continued, compacted): the events are those of one read
 // of the final file.
 func TestIncrementalRealRun(t *testing.T) {
-	steps := []string{"d1_turn1", "d2_resume", "d3_continue", "e_compact", "e2_after_compact"}
-	a := New()
-	pos := transcript.Start(a, "session.jsonl")
-	var got []transcript.Event
-	for _, s := range steps {
-		data, err := os.ReadFile(filepath.Join(fixtureDir, "2.1.197", s+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, next, err := transcript.ReadAll(a, bytes.NewReader(data[pos.Offset:]), pos, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, evs...)
-		pos = next
-		if pos.Offset != int64(len(data)) {
-			t.Fatalf("%s: stopped at %d of %d bytes", s, pos.Offset, len(data))
-		}
-	}
-	data, _ := os.ReadFile(filepath.Join(fixtureDir, "2.1.197", "e2_after_compact.jsonl"))
-	want, _ := transcript.ParseBytes(a, "session.jsonl", data, true)
-	gb, _ := transcript.Marshal(got)
-	wb, _ := transcript.Marshal(want)
-	if diff := cmp.Diff(string(wb), string(gb)); diff != "" {
-		t.Fatalf("incremental read differs (-full +incremental):\n%s", diff)
-	}
+	transcripttest.IncrementalRead(t, New(), filepath.Join(fixtureDir, "2.1.197"),
+		"d1_turn1.jsonl", "d2_resume.jsonl", "d3_continue.jsonl", "e_compact.jsonl", "e2_after_compact.jsonl")
 }
 
 // TestPartialLastLine: a line still being written is left for the next read.
@@ -306,13 +275,7 @@ func TestToolFailures(t *testing.T) {
 
 func TestReplaysAndParallelCalls(t *testing.T) {
 	evs := parse(t, "hand-made/replayed_records.jsonl")
-	dup := 0
-	for _, e := range evs {
-		if e.Unknown != nil && e.Unknown.Reason == transcript.ReasonDuplicate {
-			dup++
-		}
-	}
-	if dup != 2 {
+	if dup := len(transcripttest.WithReason(evs, transcript.ReasonDuplicate)); dup != 2 {
 		t.Errorf("%d replayed records, want 2", dup)
 	}
 	names := map[string]bool{}
@@ -333,6 +296,39 @@ func TestReplaysAndParallelCalls(t *testing.T) {
 	}
 	if reused != 1 {
 		t.Errorf("%d user turns from the reused uuid, want 1", reused)
+	}
+}
+
+// TestNullIsAbsent: a value the tool wrote as null (a call's input, a
+// result's content and structured result, a compaction's metadata) is left
+// out of the event, as Codex's and Gemini CLI's adapters leave it: null and
+// absent give the same NDJSON.
+func TestNullIsAbsent(t *testing.T) {
+	const env = `"sessionId":"s1","timestamp":"2026-11-22T10:00:00.000Z","cwd":"/w","version":"2.1.197"`
+	lines := []string{
+		`{"type":"assistant","uuid":"a1",` + env + `,"message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":null}],"usage":null}}`,
+		`{"type":"user","uuid":"u1","parentUuid":"a1",` + env + `,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":null}]},"toolUseResult":null}`,
+		`{"type":"system","subtype":"compact_boundary","uuid":"c1",` + env + `,"compactMetadata":null}`,
+	}
+	evs, _ := transcript.ParseBytes(New(), "test.jsonl", []byte(strings.Join(lines, "\n")+"\n"), true)
+	var kinds []transcript.Kind
+	for _, e := range evs {
+		kinds = append(kinds, e.Kind)
+		if e.Kind == transcript.KindSessionStart {
+			continue
+		}
+		line, err := transcript.Marshal([]transcript.Event{e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(line, []byte(":null")) {
+			t.Errorf("%s event keeps a null: %s", e.Kind, line)
+		}
+	}
+	want := []transcript.Kind{transcript.KindSessionStart, transcript.KindToolCall, transcript.KindToolResult,
+		transcript.KindCompaction}
+	if diff := cmp.Diff(want, kinds); diff != "" {
+		t.Errorf("kinds (-want +got):\n%s", diff)
 	}
 }
 

@@ -1,10 +1,6 @@
 package claudecode
 
 import (
-	"bytes"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/cortexmem/cortex/transcript/transcripttest"
@@ -15,27 +11,10 @@ import (
 // reads as a replay of another). It returns the bytes and the record count.
 func syntheticSession(tb testing.TB, size int) ([]byte, int) {
 	tb.Helper()
-	var base []byte
-	for _, name := range []string{"2.1.197/b_write_edit.jsonl", "2.1.197/c_bash.jsonl", "2.1.197/e2_after_compact.jsonl",
-		"1.0.111/split_messages_edits.jsonl", "2.0.69/thinking_edit.jsonl"} {
-		data, err := os.ReadFile(filepath.Join(fixtureDir, name))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		base = append(base, data...)
-	}
+	base := transcripttest.Concat(tb, fixtureDir, "2.1.197/b_write_edit.jsonl", "2.1.197/c_bash.jsonl",
+		"2.1.197/e2_after_compact.jsonl", "1.0.111/split_messages_edits.jsonl", "2.0.69/thinking_edit.jsonl")
 	keys := []string{`"uuid":"`, `"parentUuid":"`, `"tool_use_id":"`, `"id":"`, `"leafUuid":"`, `"logicalParentUuid":"`}
-	var out bytes.Buffer
-	records := 0
-	for n := 0; out.Len() < size; n++ {
-		c := base
-		for _, k := range keys {
-			c = bytes.ReplaceAll(c, []byte(k), []byte(fmt.Sprintf("%s%d-", k, n)))
-		}
-		out.Write(c)
-		records += bytes.Count(c, []byte("\n"))
-	}
-	return out.Bytes(), records
+	return transcripttest.Synthetic(nil, base, keys, size)
 }
 
 // BenchmarkParse measures reading a large session: go test ./adapters/claudecode

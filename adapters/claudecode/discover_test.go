@@ -1,28 +1,17 @@
 package claudecode
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
 
 func TestDiscover(t *testing.T) {
 	home := t.TempDir()
-	write := func(rel, content string) {
-		t.Helper()
-		p := filepath.Join(home, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, content string) { t.Helper(); transcripttest.WriteFile(t, home, rel, content) }
 	line := `{"type":"user"}` + "\n"
 	write(".claude/projects/-w-b/s2.jsonl", line)
 	write(".claude/projects/-w-a/s1.jsonl", line)
@@ -33,30 +22,11 @@ func TestDiscover(t *testing.T) {
 	write(".claude/projects/-w-a/agent-old.jsonl", line)
 	write(".claude/projects/-w-a/empty.jsonl", "")
 	write(".claude/projects/-w-a/memory/MEMORY.md", "- a fact")
-	if err := os.MkdirAll(filepath.Join(home, ".config"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	// ~/.config/claude is the same folder, reached through a link.
-	if err := os.Symlink(filepath.Join(home, ".claude"), filepath.Join(home, ".config", "claude")); err != nil {
-		t.Fatal(err)
-	}
-	env := func(vars map[string]string) transcript.Env {
-		return transcript.Env{Home: home, Getenv: func(k string) string { return vars[k] }}
-	}
-	rel := func(d transcript.Discovery) (files, skipped []string) {
-		for _, f := range d.Files {
-			r, _ := filepath.Rel(home, f.Path)
-			files = append(files, r+" "+f.Role+" "+f.Session)
-		}
-		for _, s := range d.Skipped {
-			r, _ := filepath.Rel(home, s.Path)
-			skipped = append(skipped, r+": "+strings.ReplaceAll(s.Reason, home+"/", ""))
-		}
-		return files, skipped
-	}
+	transcripttest.Symlink(t, home, ".claude", ".config/claude")
 
-	d := New().Discover(env(nil))
-	files, skipped := rel(d)
+	d := New().Discover(transcripttest.Env(home, nil))
+	files, skipped := transcripttest.Listed(d, home)
 	wantFiles := []string{
 		".claude/projects/-w-a/agent-old.jsonl subagent ",
 		".claude/projects/-w-a/s1.jsonl session s1",
@@ -80,8 +50,8 @@ func TestDiscover(t *testing.T) {
 
 	// The override replaces both default folders.
 	write("elsewhere/projects/-w/s9.jsonl", line)
-	d = New().Discover(env(map[string]string{EnvConfigDir: filepath.Join(home, "elsewhere")}))
-	files, _ = rel(d)
+	d = New().Discover(transcripttest.Env(home, map[string]string{EnvConfigDir: filepath.Join(home, "elsewhere")}))
+	files, _ = transcripttest.Listed(d, home)
 	if diff := cmp.Diff([]string{"elsewhere/projects/-w/s9.jsonl session s9"}, files); diff != "" {
 		t.Errorf("with %s (-want +got):\n%s", EnvConfigDir, diff)
 	}
@@ -90,7 +60,7 @@ func TestDiscover(t *testing.T) {
 	}
 
 	// Twice the same answer.
-	if a, b := New().Discover(env(nil)), New().Discover(env(nil)); !cmp.Equal(a, b) {
+	if a, b := New().Discover(transcripttest.Env(home, nil)), New().Discover(transcripttest.Env(home, nil)); !cmp.Equal(a, b) {
 		t.Error("two discoveries differ")
 	}
 }

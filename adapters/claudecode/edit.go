@@ -16,7 +16,7 @@ var editTools = map[string]bool{"Edit": true, "MultiEdit": true, "Write": true, 
 // before and after), else from the call's input. It returns nil when the
 // result is not an edit.
 func fileEdit(c call, structured []byte, ok bool) *transcript.FileEdit {
-	res := object(structured)
+	res := rawjson.AsObject(structured)
 	tool := c.Name
 	if tool == "" {
 		tool = guessTool(res)
@@ -25,11 +25,11 @@ func fileEdit(c call, structured []byte, ok bool) *transcript.FileEdit {
 		return nil
 	}
 	if ok && res != nil {
-		if fe := fromResult(tool, res, object(c.Input)); fe != nil {
+		if fe := fromResult(tool, res, rawjson.AsObject(c.Input)); fe != nil {
 			return fe
 		}
 	}
-	in := object(c.Input)
+	in := rawjson.AsObject(c.Input)
 	if in == nil {
 		return nil
 	}
@@ -42,22 +42,22 @@ func fileEdit(c call, structured []byte, ok bool) *transcript.FileEdit {
 // was not seen (a stream read from the middle, a call without id).
 func guessTool(res rawjson.Object) string {
 	switch {
-	case res == nil || str(res.Get("filePath")) == "":
+	case res == nil || rawjson.AsString(res.Get("filePath")) == "":
 		return ""
 	case res.Get("edits") != nil:
 		return "MultiEdit"
 	case res.Get("oldString") != nil:
 		return "Edit"
-	case str(res.Get("type")) == "create" || str(res.Get("type")) == "update":
+	case rawjson.AsString(res.Get("type")) == "create" || rawjson.AsString(res.Get("type")) == "update":
 		return "Write"
 	}
 	return ""
 }
 
 func fromResult(tool string, res, in rawjson.Object) *transcript.FileEdit {
-	path := str(res.Get("filePath"))
+	path := rawjson.AsString(res.Get("filePath"))
 	if path == "" {
-		path = str(in.Get("file_path"))
+		path = rawjson.AsString(in.Get("file_path"))
 	}
 	if path == "" {
 		return nil
@@ -65,14 +65,14 @@ func fromResult(tool string, res, in rawjson.Object) *transcript.FileEdit {
 	fe := &transcript.FileEdit{Tool: tool, Path: path, Op: transcript.OpUpdate, OK: true}
 	var hunks []transcript.Hunk
 	patched := res.Get("structuredPatch") != nil && json.Unmarshal(res.Get("structuredPatch"), &hunks) == nil && len(hunks) > 0
-	original, hasOriginal := stringValue(res.Get("originalFile"))
+	original, hasOriginal := rawjson.String(res.Get("originalFile"))
 	if tool == "MultiEdit" {
-		original, hasOriginal = stringValue(res.Get("originalFileContents"))
+		original, hasOriginal = rawjson.String(res.Get("originalFileContents"))
 	}
 	switch tool {
 	case "Write":
-		fe.New = str(res.Get("content"))
-		if str(res.Get("type")) == "create" {
+		fe.New = rawjson.AsString(res.Get("content"))
+		if rawjson.AsString(res.Get("type")) == "create" {
 			fe.Op = transcript.OpCreate
 		}
 		if hasOriginal {
@@ -87,12 +87,12 @@ func fromResult(tool string, res, in rawjson.Object) *transcript.FileEdit {
 			return nil
 		}
 	case "Edit":
-		fe.Old, fe.New = str(res.Get("oldString")), str(res.Get("newString"))
+		fe.Old, fe.New = rawjson.AsString(res.Get("oldString")), rawjson.AsString(res.Get("newString"))
 		if !patched {
 			if !hasOriginal {
 				return nil
 			}
-			hunks = transcript.Diff(original, replace(original, fe.Old, fe.New, boolean(res.Get("replaceAll"))))
+			hunks = transcript.Diff(original, replace(original, fe.Old, fe.New, rawjson.Bool(res.Get("replaceAll"))))
 			fe.From = transcript.FromContent
 		}
 	case "MultiEdit":
@@ -101,9 +101,9 @@ func fromResult(tool string, res, in rawjson.Object) *transcript.FileEdit {
 				return nil
 			}
 			after := original
-			for _, raw := range array(res.Get("edits")) {
-				e := object(raw)
-				after = replace(after, str(e.Get("old_string")), str(e.Get("new_string")), boolean(e.Get("replace_all")))
+			for _, raw := range rawjson.AsArray(res.Get("edits")) {
+				e := rawjson.AsObject(raw)
+				after = replace(after, rawjson.AsString(e.Get("old_string")), rawjson.AsString(e.Get("new_string")), rawjson.Bool(e.Get("replace_all")))
 			}
 			hunks = transcript.Diff(original, after)
 			fe.From = transcript.FromContent
@@ -127,9 +127,9 @@ func fromResult(tool string, res, in rawjson.Object) *transcript.FileEdit {
 // replaced text (a Fragment: its line numbers are not the file's), or of the
 // written content.
 func fromInput(tool string, in rawjson.Object) *transcript.FileEdit {
-	path := str(in.Get("file_path"))
+	path := rawjson.AsString(in.Get("file_path"))
 	if path == "" {
-		path = str(in.Get("notebook_path"))
+		path = rawjson.AsString(in.Get("notebook_path"))
 	}
 	fe := &transcript.FileEdit{Tool: tool, Path: path, Op: transcript.OpUpdate, From: transcript.FromInput, Fragment: true}
 	if fe.Path == "" {
@@ -138,18 +138,18 @@ func fromInput(tool string, in rawjson.Object) *transcript.FileEdit {
 	var hunks []transcript.Hunk
 	switch tool {
 	case "Edit":
-		fe.Old, fe.New = str(in.Get("old_string")), str(in.Get("new_string"))
+		fe.Old, fe.New = rawjson.AsString(in.Get("old_string")), rawjson.AsString(in.Get("new_string"))
 		hunks = transcript.Diff(fe.Old, fe.New)
 	case "MultiEdit":
-		for _, raw := range array(in.Get("edits")) {
-			e := object(raw)
-			hunks = append(hunks, transcript.Diff(str(e.Get("old_string")), str(e.Get("new_string")))...)
+		for _, raw := range rawjson.AsArray(in.Get("edits")) {
+			e := rawjson.AsObject(raw)
+			hunks = append(hunks, transcript.Diff(rawjson.AsString(e.Get("old_string")), rawjson.AsString(e.Get("new_string")))...)
 		}
 	case "Write":
-		fe.New = str(in.Get("content"))
+		fe.New = rawjson.AsString(in.Get("content"))
 		hunks = transcript.Diff("", fe.New)
 	case "NotebookEdit":
-		fe.New = str(in.Get("new_source"))
+		fe.New = rawjson.AsString(in.Get("new_source"))
 	}
 	fe.Unified = transcript.FormatUnified(fe.Path, fe.Path, hunks)
 	fe.Added, fe.Removed = transcript.CountChanges(hunks)

@@ -44,14 +44,9 @@ type call struct {
 // Parse turns one line of a Claude Code transcript into events.
 func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transcript.Event {
 	st := transcript.StateOf[state](ctx)
-	if !rawjson.Valid(rec.Data) {
-		return []transcript.Event{transcript.UnknownEvent(ctx, rec, "", transcript.ReasonMalformed)}
-	}
-	m, ok := rawjson.ParseObject(rec.Data)
-	if !ok {
-		e := ctx.NewEvent(rec, transcript.KindUnknown, "")
-		e.Unknown = transcript.NewUnknown("", transcript.ReasonMalformed, rec.Data, true)
-		return []transcript.Event{e}
+	m, malformed := transcript.RecordObject(ctx, rec)
+	if malformed != nil {
+		return malformed
 	}
 	p := &parser{ctx: ctx, st: st, rec: rec, m: m, used: map[string]bool{}}
 	return p.parse()
@@ -94,18 +89,18 @@ var systemSubtypes = map[string]bool{
 
 func (p *parser) parse() []transcript.Event {
 	p.main = -1
-	p.typ = str(p.m.Get("type"))
-	p.uuid = str(p.m.Get("uuid"))
-	p.parent = str(p.m.Get("parentUuid"))
-	p.ts = str(p.m.Get("timestamp"))
-	p.session = str(p.m.Get("sessionId"))
-	p.agent = str(p.m.Get("agentId"))
-	p.sidechain = boolean(p.m.Get("isSidechain"))
+	p.typ = rawjson.AsString(p.m.Get("type"))
+	p.uuid = rawjson.AsString(p.m.Get("uuid"))
+	p.parent = rawjson.AsString(p.m.Get("parentUuid"))
+	p.ts = rawjson.AsString(p.m.Get("timestamp"))
+	p.session = rawjson.AsString(p.m.Get("sessionId"))
+	p.agent = rawjson.AsString(p.m.Get("agentId"))
+	p.sidechain = rawjson.Bool(p.m.Get("isSidechain"))
 	for _, k := range envelopeKeys {
 		p.used[k] = true
 	}
 	p.ctx.SetSession(p.session)
-	p.ctx.SetProject(transcript.Project{Cwd: str(p.m.Get("cwd")), GitBranch: str(p.m.Get("gitBranch"))})
+	p.ctx.SetProject(transcript.Project{Cwd: rawjson.AsString(p.m.Get("cwd")), GitBranch: rawjson.AsString(p.m.Get("gitBranch"))})
 
 	if p.uuid != "" {
 		h := transcript.HashID(p.rec.Data)
@@ -121,9 +116,9 @@ func (p *parser) parse() []transcript.Event {
 		}
 	}
 	if p.typ == "user" || p.typ == "assistant" {
-		p.msg = object(p.m.Get("message"))
+		p.msg = rawjson.AsObject(p.m.Get("message"))
 	}
-	p.ensureStarted(p.isStart(), str(p.msg.Get("model")))
+	p.ensureStarted(p.isStart(), rawjson.AsString(p.msg.Get("model")))
 
 	switch p.typ {
 	case "user":
@@ -158,10 +153,10 @@ func (p *parser) parse() []transcript.Event {
 func (p *parser) isStart() bool {
 	switch p.typ {
 	case "system":
-		return str(p.m.Get("subtype")) == "session_start"
+		return rawjson.AsString(p.m.Get("subtype")) == "session_start"
 	case "attachment":
-		att := object(p.m.Get("attachment"))
-		return str(att.Get("hookEvent")) == "SessionStart" && strings.HasPrefix(str(att.Get("hookName")), "SessionStart:")
+		att := rawjson.AsObject(p.m.Get("attachment"))
+		return rawjson.AsString(att.Get("hookEvent")) == "SessionStart" && strings.HasPrefix(rawjson.AsString(att.Get("hookName")), "SessionStart:")
 	}
 	return false
 }
@@ -170,12 +165,12 @@ func (p *parser) isStart() bool {
 // the event id, so its children's parent ids point at an event.
 func (p *parser) unknown(reason string) []transcript.Event {
 	rt := p.typ
-	if sub := str(p.m.Get("subtype")); sub != "" && p.typ == "system" {
+	if sub := rawjson.AsString(p.m.Get("subtype")); sub != "" && p.typ == "system" {
 		rt += "/" + sub
 	}
 	if p.typ == "attachment" {
-		if a := object(p.m.Get("attachment")); a != nil {
-			rt += "/" + str(a.Get("type"))
+		if a := rawjson.AsObject(p.m.Get("attachment")); a != nil {
+			rt += "/" + rawjson.AsString(a.Get("type"))
 		}
 	}
 	id := p.uuid
@@ -262,7 +257,7 @@ func (p *parser) ensureStarted(isStart bool, model string) {
 	}
 	e := p.event(transcript.KindSessionStart, "start")
 	e.ParentID = ""
-	e.SessionStart = &transcript.SessionStart{Synthesized: true, Model: model, ToolVersion: str(p.m.Get("version"))}
+	e.SessionStart = &transcript.SessionStart{Synthesized: true, Model: model, ToolVersion: rawjson.AsString(p.m.Get("version"))}
 	p.st.LastStart = "synthesized"
 }
 
@@ -273,34 +268,34 @@ func (p *parser) user() {
 		return
 	}
 	p.used["message"] = true
-	isMeta := boolean(p.m.Get("isMeta"))
+	isMeta := rawjson.Bool(p.m.Get("isMeta"))
 	p.used["isMeta"] = true
 
 	var texts []string
 	var parts []transcript.Part
 	var results []rawjson.Object
 	content := msg.Get("content")
-	if s, ok := stringValue(content); ok {
+	if s, ok := rawjson.String(content); ok {
 		texts = append(texts, s)
 	} else {
-		for _, raw := range array(content) {
-			b := object(raw)
-			switch str(b.Get("type")) {
+		for _, raw := range rawjson.AsArray(content) {
+			b := rawjson.AsObject(raw)
+			switch rawjson.AsString(b.Get("type")) {
 			case "tool_result":
 				results = append(results, b)
 			case "text":
-				texts = append(texts, str(b.Get("text")))
+				texts = append(texts, rawjson.AsString(b.Get("text")))
 				if len(b) > 2 {
 					parts = append(parts, transcript.Part{Type: "text", Raw: raw})
 				}
 			default:
-				parts = append(parts, transcript.Part{Type: str(b.Get("type")), Raw: raw})
+				parts = append(parts, transcript.Part{Type: rawjson.AsString(b.Get("type")), Raw: raw})
 			}
 		}
 	}
 	text := strings.Join(texts, "\n\n")
 
-	if boolean(p.m.Get("isCompactSummary")) {
+	if rawjson.Bool(p.m.Get("isCompactSummary")) {
 		p.used["isCompactSummary"] = true
 		e := p.event(transcript.KindCompaction, "")
 		e.Compaction = &transcript.Compaction{Summary: text}
@@ -318,7 +313,7 @@ func (p *parser) user() {
 		p.toolResult(i, b, sr)
 	}
 	if len(results) == 0 || len(texts) > 0 || len(parts) > 0 {
-		meta := classify(text, isMeta, object(p.m.Get("origin")))
+		meta := classify(text, isMeta, rawjson.AsObject(p.m.Get("origin")))
 		if meta == "" && len(results) == 0 {
 			p.checkFork()
 		}
@@ -357,7 +352,7 @@ func classify(text string, isMeta bool, origin rawjson.Object) string {
 		return transcript.MetaCaveat
 	case strings.HasPrefix(t, "<system-reminder>"):
 		return transcript.MetaSystemReminder
-	case strings.HasPrefix(t, "<task-notification>"), str(origin.Get("kind")) == "task-notification":
+	case strings.HasPrefix(t, "<task-notification>"), rawjson.AsString(origin.Get("kind")) == "task-notification":
 		return transcript.MetaTaskNotification
 	case hasAnyPrefix(t, "<bash-input>", "<bash-stdout>", "<bash-stderr>"):
 		return transcript.MetaShell
@@ -379,7 +374,7 @@ func hasAnyPrefix(s string, prefixes ...string) bool {
 }
 
 func (p *parser) toolResult(i int, b rawjson.Object, structured []byte) {
-	callID := str(b.Get("tool_use_id"))
+	callID := rawjson.AsString(b.Get("tool_use_id"))
 	key := callID
 	if key == "" {
 		key = strconv.Itoa(i)
@@ -388,14 +383,14 @@ func (p *parser) toolResult(i int, b rawjson.Object, structured []byte) {
 	if callID != "" {
 		delete(p.st.Calls, callID)
 	}
-	ok := !boolean(b.Get("is_error"))
-	if s, isStr := stringValue(structured); isStr && strings.HasPrefix(s, "Error") {
+	ok := !rawjson.Bool(b.Get("is_error"))
+	if s, isStr := rawjson.String(structured); isStr && strings.HasPrefix(s, "Error") {
 		ok = false
 	}
 	e := p.event(transcript.KindToolResult, suffixIf(i > 0, "tool_result:"+key))
 	e.ToolResult = &transcript.ToolResult{
 		CallID: callID, Name: c.Name, OK: ok, Text: flatten(b.Get("content")),
-		Output: rawValue(b.Get("content")), Structured: rawValue(structured),
+		Output: rawjson.Value(b.Get("content")), Structured: rawjson.Value(structured),
 	}
 	if fe := fileEdit(c, structured, ok); fe != nil {
 		fe.CallID = callID
@@ -411,34 +406,34 @@ func (p *parser) assistant() {
 		return
 	}
 	p.used["message"] = true
-	model := str(msg.Get("model"))
+	model := rawjson.AsString(msg.Get("model"))
 
 	var texts, thinking []string
 	var parts []transcript.Part
 	var calls []rawjson.Object
 	content := msg.Get("content")
-	if s, ok := stringValue(content); ok {
+	if s, ok := rawjson.String(content); ok {
 		texts = append(texts, s)
 	} else {
-		for _, raw := range array(content) {
-			b := object(raw)
-			switch str(b.Get("type")) {
+		for _, raw := range rawjson.AsArray(content) {
+			b := rawjson.AsObject(raw)
+			switch rawjson.AsString(b.Get("type")) {
 			case "text":
-				texts = append(texts, str(b.Get("text")))
+				texts = append(texts, rawjson.AsString(b.Get("text")))
 				if len(b) > 2 {
 					parts = append(parts, transcript.Part{Type: "text", Raw: raw})
 				}
 			case "thinking":
-				thinking = append(thinking, str(b.Get("thinking")))
+				thinking = append(thinking, rawjson.AsString(b.Get("thinking")))
 				parts = append(parts, transcript.Part{Type: "thinking", Raw: raw})
 			case "tool_use":
 				calls = append(calls, b)
 			default:
-				parts = append(parts, transcript.Part{Type: str(b.Get("type")), Raw: raw})
+				parts = append(parts, transcript.Part{Type: rawjson.AsString(b.Get("type")), Raw: raw})
 			}
 		}
 	}
-	msgID := str(msg.Get("id"))
+	msgID := rawjson.AsString(msg.Get("id"))
 	continued := false
 	if msgID != "" {
 		if p.st.Messages == nil {
@@ -451,7 +446,7 @@ func (p *parser) assistant() {
 		e := p.event(transcript.KindAssistantTurn, "")
 		t := &transcript.AssistantTurn{
 			Text: strings.Join(texts, "\n\n"), Thinking: strings.Join(thinking, "\n\n"), Model: model,
-			MessageID: msgID, Continued: continued, StopReason: str(msg.Get("stop_reason")), Parts: parts,
+			MessageID: msgID, Continued: continued, StopReason: rawjson.AsString(msg.Get("stop_reason")), Parts: parts,
 		}
 		if !continued {
 			t.Usage = usage(msg.Get("usage"))
@@ -459,14 +454,14 @@ func (p *parser) assistant() {
 		e.AssistantTurn = t
 	}
 	for i, b := range calls {
-		id := str(b.Get("id"))
+		id := rawjson.AsString(b.Get("id"))
 		key := id
 		if key == "" {
 			key = strconv.Itoa(i)
 		}
-		name := str(b.Get("name"))
+		name := rawjson.AsString(b.Get("name"))
 		e := p.event(transcript.KindToolCall, suffixIf(p.main >= 0, "tool_use:"+key))
-		e.ToolCall = &transcript.ToolCall{CallID: id, Name: name, Input: rawValue(b.Get("input"))}
+		e.ToolCall = &transcript.ToolCall{CallID: id, Name: name, Input: rawjson.Value(b.Get("input"))}
 		if id != "" {
 			if p.st.Calls == nil {
 				p.st.Calls = map[string]call{}
@@ -501,38 +496,38 @@ func (p *parser) extraMessage(msg rawjson.Object, used ...string) {
 }
 
 func usage(raw json.RawMessage) *transcript.Usage {
-	u := object(raw)
+	u := rawjson.AsObject(raw)
 	if u == nil {
 		return nil
 	}
 	return &transcript.Usage{
-		InputTokens: integer(u.Get("input_tokens")), OutputTokens: integer(u.Get("output_tokens")),
-		CacheReadTokens: integer(u.Get("cache_read_input_tokens")), CacheWriteTokens: integer(u.Get("cache_creation_input_tokens")),
-		Raw: rawValue(raw),
+		InputTokens: rawjson.Int(u.Get("input_tokens")), OutputTokens: rawjson.Int(u.Get("output_tokens")),
+		CacheReadTokens: rawjson.Int(u.Get("cache_read_input_tokens")), CacheWriteTokens: rawjson.Int(u.Get("cache_creation_input_tokens")),
+		Raw: rawjson.Value(raw),
 	}
 }
 
 func (p *parser) system() {
-	sub := str(p.m.Get("subtype"))
+	sub := rawjson.AsString(p.m.Get("subtype"))
 	switch sub {
 	case "compact_boundary":
 		p.used["subtype"] = true
-		meta := object(p.m.Get("compactMetadata"))
+		meta := rawjson.AsObject(p.m.Get("compactMetadata"))
 		e := p.event(transcript.KindCompaction, "")
-		trigger := str(meta.Get("trigger"))
+		trigger := rawjson.AsString(meta.Get("trigger"))
 		if trigger == "" {
-			trigger = str(p.m.Get("trigger"))
+			trigger = rawjson.AsString(p.m.Get("trigger"))
 			p.used["trigger"] = true
 		}
 		e.Compaction = &transcript.Compaction{
-			Trigger: trigger, PreTokens: integer(meta.Get("preTokens")), PostTokens: integer(meta.Get("postTokens")),
-			Continues: str(p.m.Get("logicalParentUuid")), Details: rawValue(p.m.Get("compactMetadata")),
+			Trigger: trigger, PreTokens: rawjson.Int(meta.Get("preTokens")), PostTokens: rawjson.Int(meta.Get("postTokens")),
+			Continues: rawjson.AsString(p.m.Get("logicalParentUuid")), Details: rawjson.Value(p.m.Get("compactMetadata")),
 		}
 		p.used["logicalParentUuid"], p.used["compactMetadata"] = true, true
 	case "session_start":
 		p.used["subtype"] = true
 		e := p.event(transcript.KindSessionStart, "")
-		e.SessionStart = &transcript.SessionStart{Trigger: str(p.m.Get("source")), ToolVersion: str(p.m.Get("version"))}
+		e.SessionStart = &transcript.SessionStart{Trigger: rawjson.AsString(p.m.Get("source")), ToolVersion: rawjson.AsString(p.m.Get("version"))}
 		p.st.LastStart = "native"
 	default:
 		reason := transcript.ReasonUnrecognized
@@ -544,13 +539,13 @@ func (p *parser) system() {
 }
 
 func (p *parser) attachment() {
-	att := object(p.m.Get("attachment"))
-	hook := str(att.Get("hookName"))
+	att := rawjson.AsObject(p.m.Get("attachment"))
+	hook := rawjson.AsString(att.Get("hookName"))
 	trigger, isStart := strings.CutPrefix(hook, "SessionStart:")
-	isStart = isStart && str(att.Get("hookEvent")) == "SessionStart"
+	isStart = isStart && rawjson.AsString(att.Get("hookEvent")) == "SessionStart"
 	if isStart && p.st.LastStart != trigger {
 		e := p.event(transcript.KindSessionStart, "")
-		e.SessionStart = &transcript.SessionStart{Trigger: trigger, ToolVersion: str(p.m.Get("version"))}
+		e.SessionStart = &transcript.SessionStart{Trigger: trigger, ToolVersion: rawjson.AsString(p.m.Get("version"))}
 		p.st.LastStart = trigger
 		p.used["attachment"] = true
 		return

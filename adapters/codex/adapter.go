@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,23 +50,11 @@ func (a *Adapter) Discover(env transcript.Env) transcript.Discovery {
 // walkRoot finds the rollouts below root, at any depth (sessions/ is dated,
 // archived_sessions/ mostly flat).
 func walkRoot(d *transcript.Discovery, root string) {
-	err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
-		name := ""
-		if e != nil {
-			name = e.Name()
-		}
-		switch {
-		case err != nil:
-			d.Skip(path, err.Error())
-			if e != nil && e.IsDir() && path != root {
-				return fs.SkipDir
-			}
-		case path == root || e.IsDir():
-		case e.Type()&fs.ModeSymlink != 0:
-			d.Skip(path, "symbolic link, not followed")
+	d.WalkFiles(root, func(path string) {
+		switch name := filepath.Base(path); {
 		case !strings.HasPrefix(name, "rollout-"):
 		case strings.HasSuffix(name, ".jsonl"):
-			addFile(d, path, sessionOf(strings.TrimSuffix(name, ".jsonl")))
+			d.AddFile(path, sessionOf(strings.TrimSuffix(name, ".jsonl")), transcript.RoleSession)
 		case strings.HasSuffix(name, ".jsonl.zst"):
 			plain := strings.TrimSuffix(path, ".zst")
 			reason := "compressed by Codex (zstd, after about a week of inactivity); only plain .jsonl rollouts are read"
@@ -78,11 +65,7 @@ func walkRoot(d *transcript.Discovery, root string) {
 		case strings.HasSuffix(name, ".json"):
 			d.Skip(path, "a session of the TypeScript Codex CLI (one JSON document), not a rollout")
 		}
-		return nil
 	})
-	if err != nil {
-		d.Skip(root, err.Error())
-	}
 }
 
 // sessionOf returns the thread id at the end of a rollout's name
@@ -104,20 +87,6 @@ func sessionOf(stem string) string {
 		}
 	}
 	return id
-}
-
-func addFile(d *transcript.Discovery, path, session string) {
-	fi, err := os.Stat(path)
-	switch {
-	case err != nil:
-		d.Skip(path, err.Error())
-	case !fi.Mode().IsRegular():
-		d.Skip(path, "not a regular file")
-	case fi.Size() == 0:
-		d.Skip(path, "empty")
-	default:
-		d.Files = append(d.Files, transcript.Found{Path: path, Session: session, Role: "session", Size: fi.Size()})
-	}
 }
 
 // The schema variants Fingerprint names.
@@ -149,9 +118,9 @@ func (a *Adapter) Fingerprint(rec transcript.Record) transcript.Variant {
 	if len(rec.Data) == 0 || rec.Data[0] != '{' || !rawjson.Valid(rec.Data) {
 		return v
 	}
-	m := object(rec.Data)
+	m := rawjson.AsObject(rec.Data)
 	var version []byte
-	typ, hasType := stringValue(m.Get("type"))
+	typ, hasType := rawjson.String(m.Get("type"))
 	switch {
 	case m.Get("payload") != nil:
 		if !hasType || m.Get("timestamp") == nil {
@@ -159,7 +128,7 @@ func (a *Adapter) Fingerprint(rec transcript.Record) transcript.Variant {
 		}
 		v.Schema = SchemaEnvelope
 		if typ == "session_meta" {
-			version = object(m.Get("payload")).Get("cli_version")
+			version = rawjson.AsObject(m.Get("payload")).Get("cli_version")
 		}
 	case m.Get("uuid") != nil || m.Get("sessionId") != nil:
 		return v
@@ -176,7 +145,7 @@ func (a *Adapter) Fingerprint(rec transcript.Record) transcript.Variant {
 	default:
 		return v
 	}
-	v.ToolVersion = str(version)
+	v.ToolVersion = rawjson.AsString(version)
 	if parts := strings.SplitN(v.ToolVersion, ".", 3); len(parts) >= 2 && isDigits(parts[0]) && isDigits(parts[1]) {
 		v.Schema += "/v" + parts[0] + "." + parts[1]
 	}
@@ -186,7 +155,7 @@ func (a *Adapter) Fingerprint(rec transcript.Record) transcript.Variant {
 // isBareHeader reports whether m is the early Rust CLI's first line: an id, a
 // timestamp and the instructions or git fields, no type.
 func isBareHeader(m rawjson.Object) bool {
-	_, id := stringValue(m.Get("id"))
+	_, id := rawjson.String(m.Get("id"))
 	return id && m.Get("timestamp") != nil && (m.Get("instructions") != nil || m.Get("git") != nil)
 }
 

@@ -2,7 +2,6 @@ package codex
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +14,6 @@ import (
 )
 
 var _ transcript.Adapter = (*Adapter)(nil)
-
-var update = flag.Bool("update", false, "rewrite the expected events beside the fixtures")
 
 const fixtureDir = "../../fixtures/codex"
 
@@ -33,18 +30,13 @@ func TestInvariants(t *testing.T) {
 // TestGolden compares the events of every fixture with the expected stream
 // beside it (go test -run Golden -update rewrites them).
 func TestGolden(t *testing.T) {
-	transcripttest.Golden(t, New(), fixtures(t), *update)
+	transcripttest.Golden(t, New(), fixtures(t))
 }
 
 // parse reads a fixture whole.
 func parse(t *testing.T, name string) []transcript.Event {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixtureDir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs, _ := transcript.ParseBytes(New(), name, data, true)
-	return evs
+	return transcripttest.ParseFile(t, New(), fixtureDir, name)
 }
 
 // parseLines reads records given as lines.
@@ -136,32 +128,7 @@ func TestRealEditsReplay(t *testing.T) {
 // after `codex exec resume` and `resume --last` (Codex appends to the same
 // rollout): the events are those of one read of the final file.
 func TestIncrementalRealRun(t *testing.T) {
-	steps := []string{"d1_turn1", "d2_resume", "d3_resume_last"}
-	a := New()
-	pos := transcript.Start(a, "session.jsonl")
-	var got []transcript.Event
-	for _, s := range steps {
-		data, err := os.ReadFile(filepath.Join(fixtureDir, "0.169.0", s+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, next, err := transcript.ReadAll(a, bytes.NewReader(data[pos.Offset:]), pos, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, evs...)
-		pos = next
-		if pos.Offset != int64(len(data)) {
-			t.Fatalf("%s: stopped at %d of %d bytes", s, pos.Offset, len(data))
-		}
-	}
-	data, _ := os.ReadFile(filepath.Join(fixtureDir, "0.169.0", "d3_resume_last.jsonl"))
-	want, _ := transcript.ParseBytes(a, "session.jsonl", data, true)
-	gb, _ := transcript.Marshal(got)
-	wb, _ := transcript.Marshal(want)
-	if diff := cmp.Diff(string(wb), string(gb)); diff != "" {
-		t.Fatalf("incremental read differs (-full +incremental):\n%s", diff)
-	}
+	transcripttest.IncrementalRead(t, New(), filepath.Join(fixtureDir, "0.169.0"), "d1_turn1.jsonl", "d2_resume.jsonl", "d3_resume_last.jsonl")
 }
 
 // TestPartialLastLine: a line still being written is left for the next read.

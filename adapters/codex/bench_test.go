@@ -2,9 +2,6 @@ package codex
 
 import (
 	"bytes"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/cortexmem/cortex/transcript/transcripttest"
@@ -18,39 +15,23 @@ import (
 func syntheticSession(tb testing.TB, size int) ([]byte, int) {
 	tb.Helper()
 	var header, base []byte
-	for _, name := range []string{"0.169.0/b_write_edit.jsonl", "0.169.0/c_bash.jsonl", "0.169.0/d3_resume_last.jsonl",
-		"0.140.0-alpha.19/custom_patch_apply.jsonl", "hand-made/apply_patch_shapes.jsonl", "hand-made/tool_results.jsonl",
-		"hand-made/rollback_compaction.jsonl"} {
-		data, err := os.ReadFile(filepath.Join(fixtureDir, name))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
-			switch {
-			case len(l) == 0:
-			case bytes.Contains(l, []byte(`"type":"session_meta"`)) || bytes.Contains(l, []byte(`"type": "session_meta"`)):
-				if header == nil {
-					header = l
-				}
-			default:
-				base = append(base, l...)
+	all := transcripttest.Concat(tb, fixtureDir, "0.169.0/b_write_edit.jsonl", "0.169.0/c_bash.jsonl",
+		"0.169.0/d3_resume_last.jsonl", "0.140.0-alpha.19/custom_patch_apply.jsonl", "hand-made/apply_patch_shapes.jsonl",
+		"hand-made/tool_results.jsonl", "hand-made/rollback_compaction.jsonl")
+	for _, l := range bytes.SplitAfter(all, []byte("\n")) {
+		switch {
+		case len(l) == 0:
+		case bytes.Contains(l, []byte(`"type":"session_meta"`)) || bytes.Contains(l, []byte(`"type": "session_meta"`)):
+			if header == nil {
+				header = l
 			}
+		default:
+			base = append(base, l...)
 		}
 	}
 	keys := []string{`"id":"`, `"call_id":"`, `"turn_id":"`, `"id": "`, `"call_id": "`, `"turn_id": "`,
 		`"timestamp":"`, `"timestamp": "`}
-	var out bytes.Buffer
-	out.Write(header)
-	records := 1
-	for n := 0; out.Len() < size; n++ {
-		c := base
-		for _, k := range keys {
-			c = bytes.ReplaceAll(c, []byte(k), []byte(fmt.Sprintf("%s%d-", k, n)))
-		}
-		out.Write(c)
-		records += bytes.Count(c, []byte("\n"))
-	}
-	return out.Bytes(), records
+	return transcripttest.Synthetic(header, base, keys, size)
 }
 
 // BenchmarkParse measures reading a large rollout: go test ./adapters/codex

@@ -1,7 +1,6 @@
 package codex
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,20 +8,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
 
 func TestDiscover(t *testing.T) {
 	home := t.TempDir()
-	write := func(rel, content string) {
-		t.Helper()
-		p := filepath.Join(home, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, content string) { t.Helper(); transcripttest.WriteFile(t, home, rel, content) }
 	line := `{"timestamp":"t","type":"session_meta","payload":{}}` + "\n"
 	const (
 		id1 = "019a4953-0c1d-7a62-9c5e-1f2a3b4c5d6e"
@@ -40,26 +31,10 @@ func TestDiscover(t *testing.T) {
 	write(".codex/archived_sessions/rollout-2025-09-09T09-09-09-"+id3+".jsonl", line)
 	write(".codex/history.jsonl", `{"session_id":"x","ts":1,"text":"hi"}`+"\n")
 	write("elsewhere/rollout-2025-12-12T12-12-12-"+id1+".jsonl", line)
-	if err := os.Symlink(filepath.Join(home, "elsewhere"), filepath.Join(home, ".codex", "sessions", "linked")); err != nil {
-		t.Fatal(err)
-	}
-	env := func(vars map[string]string) transcript.Env {
-		return transcript.Env{Home: home, Getenv: func(k string) string { return vars[k] }}
-	}
-	rel := func(d transcript.Discovery) (files, skipped []string) {
-		for _, f := range d.Files {
-			r, _ := filepath.Rel(home, f.Path)
-			files = append(files, r+" "+f.Role+" "+f.Session)
-		}
-		for _, s := range d.Skipped {
-			r, _ := filepath.Rel(home, s.Path)
-			skipped = append(skipped, r+": "+strings.ReplaceAll(s.Reason, home+"/", ""))
-		}
-		return files, skipped
-	}
+	transcripttest.Symlink(t, home, "elsewhere", ".codex/sessions/linked")
 
-	d := New().Discover(env(nil))
-	files, skipped := rel(d)
+	d := New().Discover(transcripttest.Env(home, nil))
+	files, skipped := transcripttest.Listed(d, home)
 	wantFiles := []string{
 		".codex/archived_sessions/rollout-2025-09-09T09-09-09-" + id3 + ".jsonl session " + id3,
 		".codex/sessions/2025/10/01/rollout-2025-10-01T08-00-00-" + id3 + ".jsonl session " + id3,
@@ -86,8 +61,8 @@ func TestDiscover(t *testing.T) {
 
 	// The override replaces the default folder; a missing archive is said.
 	write("custom/sessions/2026/02/01/rollout-2026-02-01T00-00-00-"+id2+".jsonl", line)
-	d = New().Discover(env(map[string]string{EnvHome: filepath.Join(home, "custom")}))
-	files, skipped = rel(d)
+	d = New().Discover(transcripttest.Env(home, map[string]string{EnvHome: filepath.Join(home, "custom")}))
+	files, skipped = transcripttest.Listed(d, home)
 	if diff := cmp.Diff([]string{"custom/sessions/2026/02/01/rollout-2026-02-01T00-00-00-" + id2 + ".jsonl session " + id2}, files); diff != "" {
 		t.Errorf("with %s (-want +got):\n%s", EnvHome, diff)
 	}
@@ -105,7 +80,7 @@ func TestDiscover(t *testing.T) {
 	}
 
 	// Twice the same answer.
-	if a, b := New().Discover(env(nil)), New().Discover(env(nil)); !cmp.Equal(a, b) {
+	if a, b := New().Discover(transcripttest.Env(home, nil)), New().Discover(transcripttest.Env(home, nil)); !cmp.Equal(a, b) {
 		t.Error("two discoveries differ")
 	}
 }
@@ -120,5 +95,23 @@ func TestSessionOf(t *testing.T) {
 		if got := sessionOf(stem); got != want {
 			t.Errorf("sessionOf(%q) = %q, want %q", stem, got, want)
 		}
+	}
+}
+
+// TestDiscoverLinkedRoot: a sessions folder that is a link (moved to
+// another disk) is read, as a linked Claude Code or Gemini CLI root is; the
+// links below it are still not followed.
+func TestDiscoverLinkedRoot(t *testing.T) {
+	home := t.TempDir()
+	const id = "019a4953-0c1d-7a62-9c5e-1f2a3b4c5d6e"
+	transcripttest.WriteFile(t, home, "disk/2025/11/03/rollout-2025-11-03T09-14-00-"+id+".jsonl",
+		`{"timestamp":"t","type":"session_meta","payload":{}}`+"\n")
+	transcripttest.Symlink(t, home, "disk", ".codex/sessions")
+	files, skipped := transcripttest.Listed(New().Discover(transcripttest.Env(home, nil)), home)
+	if diff := cmp.Diff([]string{".codex/sessions/2025/11/03/rollout-2025-11-03T09-14-00-" + id + ".jsonl session " + id}, files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{".codex/archived_sessions: no such folder"}, skipped); diff != "" {
+		t.Errorf("skipped (-want +got):\n%s", diff)
 	}
 }

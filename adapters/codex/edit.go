@@ -181,22 +181,22 @@ func changeEdit(cwd, file string, change rawjson.Object) *transcript.FileEdit {
 	fe := &transcript.FileEdit{Path: resolve(cwd, file), From: transcript.FromToolPatch}
 	var hunks []transcript.Hunk
 	oldPath, newPath := fe.Path, fe.Path
-	switch str(change.Get("type")) {
+	switch rawjson.AsString(change.Get("type")) {
 	case "add":
-		fe.Op, fe.New = transcript.OpCreate, str(change.Get("content"))
+		fe.Op, fe.New = transcript.OpCreate, rawjson.AsString(change.Get("content"))
 		hunks = transcript.Diff("", fe.New)
 		oldPath = "/dev/null"
 	case "delete":
-		fe.Op, fe.Old = transcript.OpDelete, str(change.Get("content"))
+		fe.Op, fe.Old = transcript.OpDelete, rawjson.AsString(change.Get("content"))
 		hunks = transcript.Diff(fe.Old, "")
 		newPath = "/dev/null"
 	case "update":
 		fe.Op = transcript.OpUpdate
-		if mv := str(change.Get("move_path")); mv != "" {
+		if mv := rawjson.AsString(change.Get("move_path")); mv != "" {
 			fe.Op, fe.MovePath = transcript.OpMove, resolve(cwd, mv)
 			newPath = fe.MovePath
 		}
-		hunks = parseHunks(str(change.Get("unified_diff")))
+		hunks = parseHunks(rawjson.AsString(change.Get("unified_diff")))
 	default:
 		return nil
 	}
@@ -297,17 +297,17 @@ var shellTools = map[string]bool{
 // line of a shell call. It returns "" for other calls.
 func callPatch(name string, args []byte) (patch, workdir string) {
 	if name == "apply_patch" || name == "applypatch" {
-		if s, ok := stringValue(args); ok {
-			if o := object([]byte(s)); o != nil && rawjson.Valid([]byte(s)) {
+		if s, ok := rawjson.String(args); ok {
+			if o := rawjson.AsObject([]byte(s)); o != nil && rawjson.Valid([]byte(s)) {
 				args = []byte(s)
 			} else {
 				return patchText(s), ""
 			}
 		}
-		o := object(args)
+		o := rawjson.AsObject(args)
 		for _, k := range []string{"input", "patch"} {
-			if s, ok := stringValue(o.Get(k)); ok {
-				return patchText(s), str(o.Get("workdir"))
+			if s, ok := rawjson.String(o.Get(k)); ok {
+				return patchText(s), rawjson.AsString(o.Get("workdir"))
 			}
 		}
 		return "", ""
@@ -315,28 +315,28 @@ func callPatch(name string, args []byte) (patch, workdir string) {
 	if !shellTools[name] {
 		return "", ""
 	}
-	if s, ok := stringValue(args); ok {
+	if s, ok := rawjson.String(args); ok {
 		if !rawjson.Valid([]byte(s)) {
 			return "", ""
 		}
 		args = []byte(s)
 	}
-	o := object(args)
+	o := rawjson.AsObject(args)
 	var line string
 	switch c := o.Get("command"); {
 	case rawjson.IsArray(c):
-		line = strings.Join(stringsOf(c), "\n")
+		line = strings.Join(rawjson.Strings(c), "\n")
 	case c != nil:
-		line = str(c)
+		line = rawjson.AsString(c)
 	default:
-		line = str(o.Get("cmd"))
+		line = rawjson.AsString(o.Get("cmd"))
 	}
 	if !strings.Contains(line, "apply_patch") && !strings.Contains(line, "applypatch") {
 		return "", ""
 	}
-	workdir = str(o.Get("workdir"))
+	workdir = rawjson.AsString(o.Get("workdir"))
 	if workdir == "" {
-		workdir = str(o.Get("cwd"))
+		workdir = rawjson.AsString(o.Get("cwd"))
 	}
 	return patchText(line), workdir
 }

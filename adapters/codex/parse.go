@@ -68,14 +68,9 @@ const (
 // Parse turns one line of a Codex rollout into events.
 func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transcript.Event {
 	st := transcript.StateOf[state](ctx)
-	if !rawjson.Valid(rec.Data) {
-		return []transcript.Event{transcript.UnknownEvent(ctx, rec, "", transcript.ReasonMalformed)}
-	}
-	m, ok := rawjson.ParseObject(rec.Data)
-	if !ok {
-		e := ctx.NewEvent(rec, transcript.KindUnknown, "")
-		e.Unknown = transcript.NewUnknown("", transcript.ReasonMalformed, rec.Data, true)
-		return []transcript.Event{e}
+	m, malformed := transcript.RecordObject(ctx, rec)
+	if malformed != nil {
+		return malformed
 	}
 	p := &parser{ctx: ctx, st: st, rec: rec, env: m, main: -1}
 	return p.parse()
@@ -138,26 +133,26 @@ var (
 )
 
 func (p *parser) parse() []transcript.Event {
-	typ, hasType := stringValue(p.env.Get("type"))
+	typ, hasType := rawjson.String(p.env.Get("type"))
 	switch {
 	case p.env.Get("payload") != nil:
-		p.typ, p.ts = typ, str(p.env.Get("timestamp"))
-		p.pl = object(p.env.Get("payload"))
+		p.typ, p.ts = typ, rawjson.AsString(p.env.Get("timestamp"))
+		p.pl = rawjson.AsObject(p.env.Get("payload"))
 		if !hasType || p.pl == nil {
 			return p.unknown(typ, transcript.ReasonMalformed)
 		}
 	case p.env.Get("record_type") != nil:
-		return p.unknown("record_type/"+str(p.env.Get("record_type")), transcript.ReasonUnmapped)
+		return p.unknown("record_type/"+rawjson.AsString(p.env.Get("record_type")), transcript.ReasonUnmapped)
 	case hasType && bareItems[typ] && p.env.Get("uuid") == nil:
 		p.bare, p.pl, p.typ = true, p.env, "response_item"
-		p.ts = str(p.env.Get("timestamp"))
+		p.ts = rawjson.AsString(p.env.Get("timestamp"))
 	case p.env.Get("type") == nil && isBareHeader(p.env):
 		p.bare, p.pl, p.typ = true, p.env, "session_meta"
-		p.ts = str(p.env.Get("timestamp"))
+		p.ts = rawjson.AsString(p.env.Get("timestamp"))
 	default:
 		return p.unknown(typ, transcript.ReasonUnrecognized)
 	}
-	p.sub = str(p.pl.Get("type"))
+	p.sub = rawjson.AsString(p.pl.Get("type"))
 	p.use("type")
 	if p.typ != "session_meta" && p.replayed() {
 		return p.unknown(p.rawType(), transcript.ReasonDuplicate)
@@ -171,7 +166,7 @@ func (p *parser) parse() []transcript.Event {
 		p.eventMsg()
 	case "compacted":
 		e := p.event(transcript.KindCompaction, "")
-		e.Compaction = &transcript.Compaction{Summary: str(p.pl.Get("message"))}
+		e.Compaction = &transcript.Compaction{Summary: rawjson.AsString(p.pl.Get("message"))}
 		p.use("message")
 	case "turn_context":
 		p.settings(p.pl)
@@ -242,11 +237,11 @@ func (p *parser) rawType() string {
 	}
 	switch {
 	case p.sub == "message" && p.typ == "response_item":
-		if role := str(p.pl.Get("role")); role != "" {
+		if role := rawjson.AsString(p.pl.Get("role")); role != "" {
 			rt += "/" + role
 		}
 	case p.sub == "item_completed":
-		if t := str(object(p.pl.Get("item")).Get("type")); t != "" {
+		if t := rawjson.AsString(rawjson.AsObject(p.pl.Get("item")).Get("type")); t != "" {
 			rt += "/" + t
 		}
 	}
@@ -307,12 +302,12 @@ func (p *parser) replayed() bool {
 	if p.st.ForkedAt == 0 {
 		return false
 	}
-	id := str(p.pl.Get("turn_id"))
+	id := rawjson.AsString(p.pl.Get("turn_id"))
 	if id == "" {
-		id = str(dig(p.pl, "internal_chat_message_metadata_passthrough", "turn_id"))
+		id = rawjson.AsString(p.pl.Path("internal_chat_message_metadata_passthrough", "turn_id"))
 	}
 	if id == "" {
-		id = str(dig(p.pl, "turn_attribution", "turn_id"))
+		id = rawjson.AsString(p.pl.Path("turn_attribution", "turn_id"))
 	}
 	if id == "" {
 		return true
@@ -346,12 +341,12 @@ func (p *parser) sessionMeta() {
 		return
 	}
 	p.st.Started = true
-	id := str(pl.Get("id"))
+	id := rawjson.AsString(pl.Get("id"))
 	session := id
-	if sub := object(pl.Get("source")).Get("subagent"); sub != nil {
-		parent := str(pl.Get("parent_thread_id"))
+	if sub := rawjson.AsObject(pl.Get("source")).Get("subagent"); sub != nil {
+		parent := rawjson.AsString(pl.Get("parent_thread_id"))
 		if parent == "" {
-			parent = str(dig(object(sub), "thread_spawn", "parent_thread_id"))
+			parent = rawjson.AsString(rawjson.AsObject(sub).Path("thread_spawn", "parent_thread_id"))
 		}
 		p.st.Agent = id
 		if p.st.Agent == "" {
@@ -362,15 +357,15 @@ func (p *parser) sessionMeta() {
 		}
 	}
 	p.ctx.SetSession(session)
-	git := object(pl.Get("git"))
+	git := rawjson.AsObject(pl.Get("git"))
 	p.ctx.SetProject(transcript.Project{
-		Cwd: str(pl.Get("cwd")), GitBranch: str(git.Get("branch")), GitSHA: str(git.Get("commit_hash")),
-		Repository: str(git.Get("repository_url")),
+		Cwd: rawjson.AsString(pl.Get("cwd")), GitBranch: rawjson.AsString(git.Get("branch")), GitSHA: rawjson.AsString(git.Get("commit_hash")),
+		Repository: rawjson.AsString(git.Get("repository_url")),
 	})
-	start := &transcript.SessionStart{ToolVersion: str(pl.Get("cli_version")), Model: str(pl.Get("model"))}
-	if str(pl.Get("forked_from_id")) != "" {
+	start := &transcript.SessionStart{ToolVersion: rawjson.AsString(pl.Get("cli_version")), Model: rawjson.AsString(pl.Get("model"))}
+	if rawjson.AsString(pl.Get("forked_from_id")) != "" {
 		start.Trigger = "fork"
-		p.st.ForkedAt = createdAt(id, str(pl.Get("timestamp")), p.ts)
+		p.st.ForkedAt = createdAt(id, rawjson.AsString(pl.Get("timestamp")), p.ts)
 	}
 	if start.Model != "" {
 		p.st.Model = start.Model
@@ -400,19 +395,19 @@ func createdAt(id string, stamps ...string) int64 {
 // settings notes the model and folder a turn_context or thread settings
 // record names.
 func (p *parser) settings(o rawjson.Object) {
-	if m := str(o.Get("model")); m != "" {
+	if m := rawjson.AsString(o.Get("model")); m != "" {
 		p.st.Model = m
 	}
-	p.ctx.SetProject(transcript.Project{Cwd: str(o.Get("cwd"))})
+	p.ctx.SetProject(transcript.Project{Cwd: rawjson.AsString(o.Get("cwd"))})
 }
 
 func (p *parser) responseItem() {
 	pl := p.pl
-	p.native = str(pl.Get("id"))
+	p.native = rawjson.AsString(pl.Get("id"))
 	p.use("id")
 	switch p.sub {
 	case "message":
-		switch str(pl.Get("role")) {
+		switch rawjson.AsString(pl.Get("role")) {
 		case "user":
 			p.userItem()
 		case "assistant":
@@ -445,51 +440,51 @@ func (p *parser) eventMsg() {
 	pl := p.pl
 	switch p.sub {
 	case "user_message":
-		text := str(pl.Get("message"))
+		text := rawjson.AsString(pl.Get("message"))
 		meta := classify(text)
-		if k := str(pl.Get("kind")); meta == "" && k != "" && k != "plain" {
+		if k := rawjson.AsString(pl.Get("kind")); meta == "" && k != "" && k != "plain" {
 			meta = transcript.MetaInjected
 		}
 		p.use("message", "kind")
 		p.userTurn(familyEvent, text, meta, nil, "")
 	case "agent_message":
 		p.use("message")
-		p.assistantTurn(familyEvent, str(pl.Get("message")), "")
+		p.assistantTurn(familyEvent, rawjson.AsString(pl.Get("message")), "")
 	case "agent_reasoning", "agent_reasoning_raw_content":
 		p.use("text")
-		text := str(pl.Get("text"))
+		text := rawjson.AsString(pl.Get("text"))
 		p.reasoning(familyEvent, []string{text}, "")
 	case "item_completed":
 		p.completed()
 	case "patch_apply_end":
-		ok := str(pl.Get("status")) != "failed"
+		ok := rawjson.AsString(pl.Get("status")) != "failed"
 		if v := pl.Get("success"); v != nil {
-			ok = boolean(v)
+			ok = rawjson.Bool(v)
 		}
 		p.use("call_id", "changes", "success")
-		p.applied(str(pl.Get("call_id")), pl.Get("changes"), ok)
+		p.applied(rawjson.AsString(pl.Get("call_id")), pl.Get("changes"), ok)
 	case "exec_command_end":
 		code := pl.Get("exit_code")
-		if isNumber(code) {
-			p.status(str(pl.Get("call_id")), integer(code) == 0)
+		if rawjson.IsNumber(code) {
+			p.status(rawjson.AsString(pl.Get("call_id")), rawjson.Int(code) == 0)
 		}
 		p.out = p.unknown(p.rawType(), transcript.ReasonUnmapped)
 	case "mcp_tool_call_end":
-		res := object(pl.Get("result"))
-		p.status(str(pl.Get("call_id")), res.Get("Ok") != nil && !boolean(dig(res, "Ok", "isError")))
+		res := rawjson.AsObject(pl.Get("result"))
+		p.status(rawjson.AsString(pl.Get("call_id")), res.Get("Ok") != nil && !rawjson.Bool(res.Path("Ok", "isError")))
 		p.out = p.unknown(p.rawType(), transcript.ReasonUnmapped)
 	case "context_compacted":
 		e := p.event(transcript.KindCompaction, "")
 		e.Compaction = &transcript.Compaction{}
 	case "thread_rolled_back":
 		e := p.event(transcript.KindRewind, "")
-		e.Rewind = &transcript.Rewind{Turns: int(integer(pl.Get("num_turns")))}
+		e.Rewind = &transcript.Rewind{Turns: int(rawjson.Int(pl.Get("num_turns")))}
 		p.use("num_turns")
 	case "task_complete", "turn_complete", "turn_aborted":
 		p.st.Twins = nil
 		p.out = p.unknown(p.rawType(), transcript.ReasonUnmapped)
 	case "thread_settings_applied":
-		p.settings(object(pl.Get("thread_settings")))
+		p.settings(rawjson.AsObject(pl.Get("thread_settings")))
 		p.out = p.unknown(p.rawType(), transcript.ReasonUnmapped)
 	default:
 		reason := transcript.ReasonUnrecognized
@@ -503,12 +498,12 @@ func (p *parser) eventMsg() {
 // completed maps an item_completed event: the form paginated rollouts give
 // the conversation in.
 func (p *parser) completed() {
-	it := object(p.pl.Get("item"))
-	t := str(it.Get("type"))
+	it := rawjson.AsObject(p.pl.Get("item"))
+	t := rawjson.AsString(it.Get("type"))
 	p.item = it
 	p.use("item")
 	p.itemUsed = append(p.itemUsed, "type", "id")
-	id := str(it.Get("id"))
+	id := rawjson.AsString(it.Get("id"))
 	switch t {
 	case "UserMessage":
 		p.native = id
@@ -522,26 +517,26 @@ func (p *parser) completed() {
 	case "Reasoning":
 		p.native = id
 		p.itemUsed = append(p.itemUsed, "summary_text", "raw_content")
-		parts := append(stringsOf(it.Get("summary_text")), stringsOf(it.Get("raw_content"))...)
+		parts := append(rawjson.Strings(it.Get("summary_text")), rawjson.Strings(it.Get("raw_content"))...)
 		p.reasoning(familyEvent, parts, id)
 	case "FileChange":
 		p.itemUsed = append(p.itemUsed, "changes", "status")
-		p.applied(id, it.Get("changes"), str(it.Get("status")) != "failed" && str(it.Get("status")) != "declined")
+		p.applied(id, it.Get("changes"), rawjson.AsString(it.Get("status")) != "failed" && rawjson.AsString(it.Get("status")) != "declined")
 	case "ContextCompaction":
 		p.native = id
 		e := p.event(transcript.KindCompaction, "")
 		e.Compaction = &transcript.Compaction{}
 	case "CommandExecution":
-		if code := it.Get("exit_code"); isNumber(code) {
-			p.status(id, integer(code) == 0)
-		} else if s := str(it.Get("status")); s != "" && s != "in_progress" {
+		if code := it.Get("exit_code"); rawjson.IsNumber(code) {
+			p.status(id, rawjson.Int(code) == 0)
+		} else if s := rawjson.AsString(it.Get("status")); s != "" && s != "in_progress" {
 			p.status(id, s == "completed")
 		}
 		p.out = p.unknown(p.rawType(), transcript.ReasonUnmapped)
 	case "McpToolCall":
-		s := str(it.Get("status"))
+		s := rawjson.AsString(it.Get("status"))
 		if s != "" && s != "in_progress" {
-			p.status(id, s != "failed" && !boolean(dig(it, "result", "isError")))
+			p.status(id, s != "failed" && !rawjson.Bool(it.Path("result", "isError")))
 		}
 		p.out = p.unknown(p.rawType(), transcript.ReasonUnmapped)
 	default:
@@ -576,7 +571,7 @@ func (p *parser) userItem() {
 	all, other := texts(pl.Get("content"), "input_text", "text")
 	var parts []transcript.Part
 	for _, raw := range other {
-		parts = append(parts, transcript.Part{Type: str(object(raw).Get("type")), Raw: raw})
+		parts = append(parts, transcript.Part{Type: rawjson.AsString(rawjson.AsObject(raw).Get("type")), Raw: raw})
 	}
 	text := strings.Join(all, "\n\n")
 	meta := classify(text)
@@ -612,7 +607,7 @@ func (p *parser) assistantItem() {
 	}
 	e := &p.out[p.main]
 	for _, raw := range other {
-		e.AssistantTurn.Parts = append(e.AssistantTurn.Parts, transcript.Part{Type: str(object(raw).Get("type")), Raw: raw})
+		e.AssistantTurn.Parts = append(e.AssistantTurn.Parts, transcript.Part{Type: rawjson.AsString(rawjson.AsObject(raw).Get("type")), Raw: raw})
 	}
 }
 
@@ -776,12 +771,12 @@ func classify(text string) string {
 // harnessOnly reports whether a message's items all say (in newer rollouts'
 // metadata) that the harness wrote them, not the person.
 func harnessOnly(pl rawjson.Object) bool {
-	items := array(dig(pl, "internal_chat_message_metadata_passthrough", "content_item_metadata"))
+	items := rawjson.AsArray(pl.Path("internal_chat_message_metadata_passthrough", "content_item_metadata"))
 	if len(items) == 0 {
 		return false
 	}
 	for _, it := range items {
-		if str(dig(object(it), "provenance", "type")) != "harness" {
+		if rawjson.AsString(rawjson.AsObject(it).Path("provenance", "type")) != "harness" {
 			return false
 		}
 	}
@@ -807,8 +802,8 @@ func envCwd(text string) string {
 
 func (p *parser) toolCall() {
 	pl := p.pl
-	callID := str(pl.Get("call_id"))
-	name := str(pl.Get("name"))
+	callID := rawjson.AsString(pl.Get("call_id"))
+	name := rawjson.AsString(pl.Get("name"))
 	var input []byte
 	switch p.sub {
 	case "function_call":
@@ -834,7 +829,7 @@ func (p *parser) toolCall() {
 		callID = p.native
 	}
 	e := p.event(transcript.KindToolCall, "")
-	e.ToolCall = &transcript.ToolCall{CallID: callID, Name: name, Input: rawValue(input)}
+	e.ToolCall = &transcript.ToolCall{CallID: callID, Name: name, Input: rawjson.Value(input)}
 	if callID == "" {
 		return
 	}
@@ -851,7 +846,7 @@ func (p *parser) toolCall() {
 
 func (p *parser) toolOutput() {
 	pl := p.pl
-	callID := str(pl.Get("call_id"))
+	callID := rawjson.AsString(pl.Get("call_id"))
 	c := p.st.Calls[callID]
 	out := pl.Get("output")
 	p.use("call_id", "output")
@@ -863,11 +858,11 @@ func (p *parser) toolOutput() {
 	if s, said := p.st.Status[callID]; !known && said {
 		ok = s
 	}
-	if str(pl.Get("status")) == "failed" {
+	if rawjson.AsString(pl.Get("status")) == "failed" {
 		ok = false
 	}
 	e := p.event(transcript.KindToolResult, "")
-	e.ToolResult = &transcript.ToolResult{CallID: callID, Name: c.Name, OK: ok, Text: text, Output: rawValue(out)}
+	e.ToolResult = &transcript.ToolResult{CallID: callID, Name: c.Name, OK: ok, Text: text, Output: rawjson.Value(out)}
 	if callID == "" {
 		return
 	}
@@ -885,19 +880,19 @@ func (p *parser) toolOutput() {
 // an object with "success" says it; and Codex's own messages for a call that
 // did not run (rejected, aborted, a patch that did not verify) are failures.
 func outcome(raw []byte) (text string, ok, known bool) {
-	if s, isStr := stringValue(raw); isStr {
+	if s, isStr := rawjson.String(raw); isStr {
 		if strings.HasPrefix(s, "{") && rawjson.Valid([]byte(s)) {
-			o := object([]byte(s))
-			if code := dig(o, "metadata", "exit_code"); isNumber(code) {
-				return str(o.Get("output")), integer(code) == 0, true
+			o := rawjson.AsObject([]byte(s))
+			if code := o.Path("metadata", "exit_code"); rawjson.IsNumber(code) {
+				return rawjson.AsString(o.Get("output")), rawjson.Int(code) == 0, true
 			}
 		}
 		ok, known = exitStatus(s)
 		return s, ok, known
 	}
 	text = flatten(raw)
-	if o := object(raw); o != nil && o.Get("success") != nil {
-		return text, boolean(o.Get("success")), true
+	if o := rawjson.AsObject(raw); o != nil && o.Get("success") != nil {
+		return text, rawjson.Bool(o.Get("success")), true
 	}
 	ok, known = exitStatus(text)
 	return text, ok, known
@@ -957,8 +952,8 @@ func (p *parser) applied(callID string, changes []byte, ok bool) {
 	}
 	var edits []*transcript.FileEdit
 	var fromInput []*transcript.FileEdit // the call's patch, when a change says nothing
-	for _, mem := range object(changes) {
-		fe := changeEdit(cwd, mem.KeyString(), object(mem.Value))
+	for _, mem := range rawjson.AsObject(changes) {
+		fe := changeEdit(cwd, mem.KeyString(), rawjson.AsObject(mem.Value))
 		if fe == nil {
 			continue
 		}

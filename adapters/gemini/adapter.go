@@ -74,97 +74,64 @@ func (a *Adapter) Discover(env transcript.Env) transcript.Discovery {
 
 // walkRoot looks in every project folder of tmp/ for a chats/ folder.
 func walkRoot(d *transcript.Discovery, root string) {
-	projects, err := os.ReadDir(root)
-	if err != nil {
-		d.Skip(root, err.Error())
-		return
-	}
-	for _, p := range projects {
-		dir := filepath.Join(root, p.Name())
+	for _, p := range d.ReadDir(root) {
+		if !p.IsDir() {
+			continue
+		}
+		chats := filepath.Join(root, p.Name(), "chats")
+		fi, err := os.Lstat(chats)
 		switch {
-		case p.Type()&fs.ModeSymlink != 0:
-			d.Skip(dir, "symbolic link, not followed")
-		case p.IsDir():
-			chats := filepath.Join(dir, "chats")
-			fi, err := os.Lstat(chats)
-			switch {
-			case errors.Is(err, fs.ErrNotExist):
-				// A project folder without chats (tool outputs, plans only).
-			case err != nil:
-				d.Skip(chats, err.Error())
-			case fi.Mode()&fs.ModeSymlink != 0:
-				d.Skip(chats, "symbolic link, not followed")
-			case fi.IsDir():
-				walkChats(d, chats)
-			}
+		case errors.Is(err, fs.ErrNotExist):
+			// A project folder without chats (tool outputs, plans only).
+		case err != nil:
+			d.Skip(chats, err.Error())
+		case fi.Mode()&fs.ModeSymlink != 0:
+			d.Skip(chats, "symbolic link, not followed")
+		case fi.IsDir():
+			walkChats(d, chats)
 		}
 	}
 }
 
 func walkChats(d *transcript.Discovery, dir string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		d.Skip(dir, err.Error())
-		return
-	}
-	names := map[string]bool{}
-	for _, e := range entries {
-		names[e.Name()] = true
-	}
-	for _, e := range entries {
+	for _, e := range d.ReadDir(dir) {
 		name, path := e.Name(), filepath.Join(dir, e.Name())
 		switch {
-		case e.Type()&fs.ModeSymlink != 0:
-			d.Skip(path, "symbolic link, not followed")
 		case e.IsDir():
 			walkSubagents(d, path, name)
 		case !strings.HasPrefix(name, "session-"):
 			d.Skip(path, "not a session file")
 		case strings.HasSuffix(name, ".jsonl"):
-			addFile(d, path, "", "session")
-		case strings.HasSuffix(name, ".json") && names[name+"l"]:
+			d.AddFile(path, "", transcript.RoleSession)
+		case strings.HasSuffix(name, ".json") && exists(path+"l"):
 			d.Skip(path, "migrated by the CLI into "+name+"l")
 		case strings.HasSuffix(name, ".json"):
-			addFile(d, path, "", "session")
+			d.AddFile(path, "", transcript.RoleSession)
 		default:
 			d.Skip(path, "not a session file")
 		}
 	}
 }
 
+// exists reports whether there is something (of any type, a link included)
+// at path.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
 // walkSubagents lists the subagent transcripts in chats/<parent session>/.
 func walkSubagents(d *transcript.Discovery, dir, parent string) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		d.Skip(dir, err.Error())
-		return
-	}
-	for _, e := range entries {
+	for _, e := range d.ReadDir(dir) {
 		path := filepath.Join(dir, e.Name())
 		switch {
-		case e.Type()&fs.ModeSymlink != 0:
-			d.Skip(path, "symbolic link, not followed")
 		case e.IsDir():
 			d.Skip(path, "a folder inside a subagent folder")
 		case strings.HasSuffix(e.Name(), ".jsonl"):
-			addFile(d, path, parent, "subagent")
+			d.AddFile(path, parent, transcript.RoleSubagent)
 		default:
 			d.Skip(path, "not a subagent transcript")
 		}
-	}
-}
-
-func addFile(d *transcript.Discovery, path, session, role string) {
-	fi, err := os.Lstat(path)
-	switch {
-	case err != nil:
-		d.Skip(path, err.Error())
-	case !fi.Mode().IsRegular():
-		d.Skip(path, "not a regular file")
-	case fi.Size() == 0:
-		d.Skip(path, "empty")
-	default:
-		d.Files = append(d.Files, transcript.Found{Path: path, Session: session, Role: role, Size: fi.Size()})
 	}
 }
 
@@ -191,7 +158,7 @@ func fingerprint(data []byte, schema string, legacy bool) transcript.Variant {
 	if !rawjson.IsObject(data) || !rawjson.Valid(data) {
 		return v
 	}
-	m := object(data)
+	m := rawjson.AsObject(data)
 	switch {
 	case len(m) == 1 && rawjson.IsString(m.Get("$rewindTo")), len(m) == 1 && rawjson.IsObject(m.Get("$set")):
 		v.Schema = schema
@@ -218,7 +185,7 @@ func isHeader(m rawjson.Object) bool {
 // an id, one of its types and content (other tools' records with an id and
 // a type carry their text elsewhere).
 func isMessage(m rawjson.Object) bool {
-	return rawjson.IsString(m.Get("id")) && messageTypes[str(m.Get("type"))] && m.Has("content")
+	return rawjson.IsString(m.Get("id")) && messageTypes[rawjson.AsString(m.Get("type"))] && m.Has("content")
 }
 
 // isMetadata reports whether every member of m is one of the session's

@@ -2,8 +2,6 @@ package gemini
 
 import (
 	"bytes"
-	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,10 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/rawjson"
 	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
-
-var update = flag.Bool("update", false, "rewrite the expected events beside the fixtures")
 
 const fixtureDir = "../../fixtures/gemini-cli"
 
@@ -67,19 +64,14 @@ func TestLegacyInvariants(t *testing.T) {
 // TestGolden compares the events of every fixture with the expected stream
 // beside it (go test -run Golden -update rewrites them).
 func TestGolden(t *testing.T) {
-	t.Run("jsonl", func(t *testing.T) { transcripttest.Golden(t, New(), fixtures(t), *update) })
-	t.Run("legacy", func(t *testing.T) { transcripttest.Golden(t, NewLegacy(), legacyFixtures(t), *update) })
+	t.Run("jsonl", func(t *testing.T) { transcripttest.Golden(t, New(), fixtures(t)) })
+	t.Run("legacy", func(t *testing.T) { transcripttest.Golden(t, NewLegacy(), legacyFixtures(t)) })
 }
 
 // parse reads a fixture whole, with the adapter its name calls for.
 func parse(t *testing.T, name string) []transcript.Event {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(fixtureDir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	evs, _ := transcript.ParseBytes(New().ForFile(name), name, data, true)
-	return evs
+	return transcripttest.ParseFile(t, New().ForFile(name), fixtureDir, name)
 }
 
 func byID(evs []transcript.Event, id string) *transcript.Event {
@@ -151,14 +143,14 @@ func TestEditsMatchDisplays(t *testing.T) {
 			if e.FileEdit == nil || !e.FileEdit.OK || e.FileEdit.Fragment {
 				continue
 			}
-			d := object(results[e.FileEdit.CallID].Structured)
-			_, _, patch, err := transcript.ParseUnified(str(d.Get("fileDiff")))
+			d := rawjson.AsObject(results[e.FileEdit.CallID].Structured)
+			_, _, patch, err := transcript.ParseUnified(rawjson.AsString(d.Get("fileDiff")))
 			if err != nil {
 				t.Errorf("%s %s: the CLI's fileDiff: %v", fx.Name, e.EventID, err)
 				continue
 			}
-			before, after := str(d.Get("originalContent")), str(d.Get("newContent"))
-			if _, ok := stringValue(d.Get("newContent")); !ok {
+			before, after := rawjson.AsString(d.Get("originalContent")), rawjson.AsString(d.Get("newContent"))
+			if _, ok := rawjson.String(d.Get("newContent")); !ok {
 				after = transcripttest.ApplyDiff(t, before, transcript.FormatUnified("a", "b", patch))
 			}
 			if got := transcripttest.ApplyDiff(t, before, e.FileEdit.Unified); got != after {
@@ -180,33 +172,8 @@ func TestEditsMatchDisplays(t *testing.T) {
 // after the CLI resumed it twice: the events are those of one read of the
 // final file.
 func TestIncrementalRealRun(t *testing.T) {
-	steps := []string{"d1_turn1", "d2_resume_latest", "d3_resume_id.1"}
-	a := New()
-	pos := transcript.Start(a, "session.jsonl")
-	var got []transcript.Event
-	var data []byte
-	for _, s := range steps {
-		var err error
-		data, err = os.ReadFile(filepath.Join(fixtureDir, "0.61.0", s+".jsonl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs, next, err := transcript.ReadAll(a, bytes.NewReader(data[pos.Offset:]), pos, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, evs...)
-		pos = roundTrip(t, next) // through JSON, as a saved position would be
-		if pos.Offset != int64(len(data)) {
-			t.Fatalf("%s: stopped at %d of %d bytes", s, pos.Offset, len(data))
-		}
-	}
-	want, _ := transcript.ParseBytes(a, "session.jsonl", data, true)
-	gb, _ := transcript.Marshal(got)
-	wb, _ := transcript.Marshal(want)
-	if diff := cmp.Diff(string(wb), string(gb)); diff != "" {
-		t.Fatalf("incremental read differs (-full +incremental):\n%s", diff)
-	}
+	want := transcripttest.IncrementalRead(t, New(), filepath.Join(fixtureDir, "0.61.0"),
+		"d1_turn1.jsonl", "d2_resume_latest.jsonl", "d3_resume_id.1.jsonl")
 	var triggers []string
 	for _, e := range transcripttest.OfKind(want, transcript.KindSessionStart) {
 		triggers = append(triggers, e.SessionStart.Trigger)
@@ -226,19 +193,6 @@ func TestIncrementalRealRun(t *testing.T) {
 	if diff := cmp.Diff(wantAnswers, answers); diff != "" {
 		t.Errorf("assistant turns (-want +got):\n%s", diff)
 	}
-}
-
-func roundTrip(t *testing.T, p transcript.Position) transcript.Position {
-	t.Helper()
-	b, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var q transcript.Position
-	if err := json.Unmarshal(b, &q); err != nil {
-		t.Fatal(err)
-	}
-	return q
 }
 
 // TestPartialLastLine: a line still being written is left for the next read.
@@ -329,17 +283,9 @@ func TestLastWriteWins(t *testing.T) {
 	if e := byID(evs, g1+"#tool_result:"+call); e.Provenance.Line != 9 || !e.ToolResult.OK {
 		t.Errorf("the result comes from line %d (ok %v), want 9", e.Provenance.Line, e.ToolResult.OK)
 	}
-	dups := 0
-	for _, e := range evs {
-		if e.Unknown != nil && e.Unknown.Reason == transcript.ReasonDuplicate {
-			dups++
-			if e.EventID != "2b7c8d9e-0f1a-4b2c-8d3e-4f5a6b7c8d92#duplicate" {
-				t.Errorf("duplicate %s", e.EventID)
-			}
-		}
-	}
-	if dups != 1 {
-		t.Errorf("%d duplicates, want 1", dups)
+	dups := transcripttest.WithReason(evs, transcript.ReasonDuplicate)
+	if len(dups) != 1 || dups[0].EventID != "2b7c8d9e-0f1a-4b2c-8d3e-4f5a6b7c8d92#duplicate" {
+		t.Errorf("%d duplicates, want 1: 2b7c8d9e-0f1a-4b2c-8d3e-4f5a6b7c8d92#duplicate", len(dups))
 	}
 }
 
@@ -669,7 +615,7 @@ func TestLegacyResume(t *testing.T) {
 		if pos.Offset != at {
 			t.Fatalf("a read of %d bytes stopped at %d", at, pos.Offset)
 		}
-		pos = roundTrip(t, pos)
+		pos = transcripttest.SavedPosition(t, pos)
 		tail, _, err := transcript.ReadAll(a, bytes.NewReader(data[at:]), pos, true)
 		if err != nil {
 			t.Fatal(err)

@@ -24,26 +24,9 @@ var idKeys = []string{`"id":"`, `"sessionId":"`, `"$rewindTo":"`, `"lastUpdated"
 // returns the bytes and the record count.
 func syntheticSession(tb testing.TB, size int) ([]byte, int) {
 	tb.Helper()
-	var base []byte
-	for _, name := range []string{"0.61.0/b_write_edit.jsonl", "0.61.0/c_bash.jsonl", "0.61.0/d3_resume_id.1.jsonl",
-		"0.40/tool_call.jsonl", "hand-made/lww_rewind.jsonl", "hand-made/compress_mask.jsonl"} {
-		data, err := os.ReadFile(filepath.Join(fixtureDir, name))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		base = append(base, data...)
-	}
-	var out bytes.Buffer
-	records := 0
-	for n := 0; out.Len() < size; n++ {
-		c := base
-		for _, k := range idKeys {
-			c = bytes.ReplaceAll(c, []byte(k), []byte(fmt.Sprintf("%s%d-", k, n)))
-		}
-		out.Write(c)
-		records += bytes.Count(c, []byte("\n"))
-	}
-	return out.Bytes(), records
+	base := transcripttest.Concat(tb, fixtureDir, "0.61.0/b_write_edit.jsonl", "0.61.0/c_bash.jsonl",
+		"0.61.0/d3_resume_id.1.jsonl", "0.40/tool_call.jsonl", "hand-made/lww_rewind.jsonl", "hand-made/compress_mask.jsonl")
+	return transcripttest.Synthetic(nil, base, idKeys, size)
 }
 
 // BenchmarkParse measures reading a large chat file: go test

@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -9,20 +8,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/transcripttest"
 )
 
 func TestDiscover(t *testing.T) {
 	home := t.TempDir()
-	write := func(rel, content string) {
-		t.Helper()
-		p := filepath.Join(home, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, content string) { t.Helper(); transcripttest.WriteFile(t, home, rel, content) }
 	line := `{"sessionId":"s","projectHash":"p"}` + "\n"
 	const tmp = ".gemini/tmp/"
 	// A project named by its slug (2026) and one by the SHA-256 of its path.
@@ -41,30 +32,12 @@ func TestDiscover(t *testing.T) {
 	write(tmp+"0fd39519d56fce64caaa383ff166b9f2ed276b818091d74edd33e9077b9373a8/chats/session-2025-12-01T10-00-aaaabbbb.jsonl", line)
 	write(tmp+"0fd39519d56fce64caaa383ff166b9f2ed276b818091d74edd33e9077b9373a8/chats/session-2025-12-02T10-00-ccccdddd.jsonl", "")
 	write(tmp+"bin/rg", "x")
-	if err := os.Symlink(filepath.Join(home, tmp, "demo-project"), filepath.Join(home, tmp, "linked")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(home, tmp, "demo-project/chats/session-2026-11-22T04-07-524bc342.jsonl"),
-		filepath.Join(home, tmp, "demo-project/chats/session-2026-11-22T05-00-11112222.jsonl")); err != nil {
-		t.Fatal(err)
-	}
-	env := func(vars map[string]string) transcript.Env {
-		return transcript.Env{Home: home, Getenv: func(k string) string { return vars[k] }}
-	}
-	rel := func(d transcript.Discovery) (files, skipped []string) {
-		for _, f := range d.Files {
-			r, _ := filepath.Rel(home, f.Path)
-			files = append(files, strings.TrimPrefix(r, tmp)+" "+f.Role+" "+f.Session)
-		}
-		for _, s := range d.Skipped {
-			r, _ := filepath.Rel(home, s.Path)
-			skipped = append(skipped, strings.TrimPrefix(r, tmp)+": "+s.Reason)
-		}
-		return files, skipped
-	}
+	transcripttest.Symlink(t, home, tmp+"demo-project", tmp+"linked")
+	transcripttest.Symlink(t, home, tmp+"demo-project/chats/session-2026-11-22T04-07-524bc342.jsonl",
+		tmp+"demo-project/chats/session-2026-11-22T05-00-11112222.jsonl")
 
-	d := New().Discover(env(nil))
-	files, skipped := rel(d)
+	d := New().Discover(transcripttest.Env(home, nil))
+	files, skipped := transcripttest.Listed(d, filepath.Join(home, tmp))
 	const hash = "0fd39519d56fce64caaa383ff166b9f2ed276b818091d74edd33e9077b9373a8"
 	wantFiles := []string{
 		hash + "/chats/session-2025-12-01T10-00-aaaabbbb.jsonl session ",
@@ -97,8 +70,8 @@ func TestDiscover(t *testing.T) {
 
 	// GEMINI_CLI_HOME replaces the home folder: its .gemini is read.
 	write("elsewhere/.gemini/tmp/p/chats/session-2026-01-01T00-00-99990000.jsonl", line)
-	d = New().Discover(env(map[string]string{EnvHome: filepath.Join(home, "elsewhere")}))
-	files, _ = rel(d)
+	d = New().Discover(transcripttest.Env(home, map[string]string{EnvHome: filepath.Join(home, "elsewhere")}))
+	files, _ = transcripttest.Listed(d, home)
 	if diff := cmp.Diff([]string{"elsewhere/.gemini/tmp/p/chats/session-2026-01-01T00-00-99990000.jsonl session "}, files); diff != "" {
 		t.Errorf("with %s (-want +got):\n%s", EnvHome, diff)
 	}
@@ -107,8 +80,8 @@ func TestDiscover(t *testing.T) {
 	}
 
 	// No folder: nothing found, the reason said.
-	d = New().Discover(env(map[string]string{EnvHome: filepath.Join(home, "nowhere")}))
-	if _, skipped := rel(d); len(d.Files) != 0 || len(d.Roots) != 1 || d.Roots[0].Exists ||
+	d = New().Discover(transcripttest.Env(home, map[string]string{EnvHome: filepath.Join(home, "nowhere")}))
+	if _, skipped := transcripttest.Listed(d, home); len(d.Files) != 0 || len(d.Roots) != 1 || d.Roots[0].Exists ||
 		!cmp.Equal(skipped, []string{"nowhere/.gemini/tmp: no such folder"}) {
 		t.Errorf("missing root: files %v roots %+v skipped %v", d.Files, d.Roots, skipped)
 	}
@@ -118,7 +91,7 @@ func TestDiscover(t *testing.T) {
 	}
 
 	// Twice the same answer.
-	if a, b := New().Discover(env(nil)), New().Discover(env(nil)); !cmp.Equal(a, b) {
+	if a, b := New().Discover(transcripttest.Env(home, nil)), New().Discover(transcripttest.Env(home, nil)); !cmp.Equal(a, b) {
 		t.Error("two discoveries differ")
 	}
 }

@@ -39,7 +39,7 @@ func fileEdit(tool string, args, display rawjson.Object, ok bool) *transcript.Fi
 // argPath is the file an edit tool's arguments name.
 func argPath(args rawjson.Object) string {
 	for _, k := range []string{"file_path", "absolute_path", "path"} {
-		if s := str(args.Get(k)); s != "" {
+		if s := rawjson.AsString(args.Get(k)); s != "" {
 			return s
 		}
 	}
@@ -50,7 +50,7 @@ func argPath(args rawjson.Object) string {
 // originalContent, newContent, isNewFile, diffStat}: the diff of the
 // content before and after when both are there, else the tool's patch.
 func fromDisplay(tool string, args, display rawjson.Object) *transcript.FileEdit {
-	path := str(display.Get("filePath"))
+	path := rawjson.AsString(display.Get("filePath"))
 	if path == "" {
 		path = argPath(args)
 	}
@@ -58,21 +58,21 @@ func fromDisplay(tool string, args, display rawjson.Object) *transcript.FileEdit
 		return nil
 	}
 	fe := &transcript.FileEdit{Tool: tool, Path: path, Op: transcript.OpUpdate, OK: true}
-	after, hasAfter := stringValue(display.Get("newContent"))
-	before, hasBefore := stringValue(display.Get("originalContent"))
+	after, hasAfter := rawjson.String(display.Get("newContent"))
+	before, hasBefore := rawjson.String(display.Get("originalContent"))
 	if rawjson.Bool(display.Get("isNewFile")) || string(display.Get("originalContent")) == "null" {
 		fe.Op, before, hasBefore = transcript.OpCreate, "", true
 	}
 	if tool == "write_file" {
 		fe.New = after
 		if !hasAfter {
-			fe.New = str(args.Get("content"))
+			fe.New = rawjson.AsString(args.Get("content"))
 		}
 		if fe.Op == transcript.OpUpdate {
 			fe.Old = before
 		}
 	} else {
-		fe.Old, fe.New = str(args.Get("old_string")), str(args.Get("new_string"))
+		fe.Old, fe.New = rawjson.AsString(args.Get("old_string")), rawjson.AsString(args.Get("new_string"))
 	}
 	var hunks []transcript.Hunk
 	switch {
@@ -80,7 +80,7 @@ func fromDisplay(tool string, args, display rawjson.Object) *transcript.FileEdit
 		hunks = transcript.Diff(before, after)
 		fe.From = transcript.FromContent
 	default:
-		_, _, hs, err := transcript.ParseUnified(str(display.Get("fileDiff")))
+		_, _, hs, err := transcript.ParseUnified(rawjson.AsString(display.Get("fileDiff")))
 		if err != nil || len(hs) == 0 {
 			return nil
 		}
@@ -106,10 +106,10 @@ func fromInput(tool string, args rawjson.Object) *transcript.FileEdit {
 	}
 	var hunks []transcript.Hunk
 	if tool == "write_file" {
-		fe.New = str(args.Get("content"))
+		fe.New = rawjson.AsString(args.Get("content"))
 		hunks = transcript.Diff("", fe.New)
 	} else {
-		fe.Old, fe.New = str(args.Get("old_string")), str(args.Get("new_string"))
+		fe.Old, fe.New = rawjson.AsString(args.Get("old_string")), rawjson.AsString(args.Get("new_string"))
 		hunks = transcript.Diff(fe.Old, fe.New)
 	}
 	fe.Unified = transcript.FormatUnified(headerPath(fe.Path), headerPath(fe.Path), hunks)

@@ -1,44 +1,10 @@
 package gemini
 
 import (
-	"encoding/json"
 	"hash/crc64"
 
 	"github.com/cortexmem/cortex/transcript/rawjson"
 )
-
-// Small readers of JSON values (from a record already validated) that never
-// fail: a value of the wrong type reads as the zero value.
-
-func object(raw []byte) rawjson.Object {
-	o, ok := rawjson.ParseObject(raw)
-	if !ok {
-		return nil
-	}
-	return o
-}
-
-func array(raw []byte) [][]byte {
-	a, _ := rawjson.ParseArray(raw)
-	return a
-}
-
-func stringValue(raw []byte) (string, bool) { return rawjson.String(raw) }
-
-func str(raw []byte) string {
-	s, _ := rawjson.String(raw)
-	return s
-}
-
-func integer(raw []byte) int64 { return rawjson.Int(raw) }
-
-// rawValue returns a value for an event field: nil when absent or null.
-func rawValue(raw []byte) json.RawMessage {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil
-	}
-	return json.RawMessage(raw)
-}
 
 // parts returns the parts of a Gemini PartListUnion: a string (one text
 // part), one Part object, or an array of strings and Part objects. Each part
@@ -46,7 +12,7 @@ func rawValue(raw []byte) json.RawMessage {
 func parts(raw []byte) [][]byte {
 	switch {
 	case rawjson.IsArray(raw):
-		return array(raw)
+		return rawjson.AsArray(raw)
 	case rawjson.IsString(raw), rawjson.IsObject(raw):
 		return [][]byte{raw}
 	}
@@ -61,7 +27,7 @@ func partKind(p rawjson.Object) string {
 	if p == nil {
 		return ""
 	}
-	if _, ok := stringValue(p.Get("text")); ok {
+	if _, ok := rawjson.String(p.Get("text")); ok {
 		if rawjson.Bool(p.Get("thought")) {
 			return "thought"
 		}

@@ -97,13 +97,13 @@ func (l *Legacy) Parse(rec transcript.Record, ctx *transcript.Context) []transcr
 		switch {
 		case !ok:
 			p.unknownRaw("", transcript.ReasonMalformed, false)
-		case rawjson.IsString(m.Get("sessionId")) && !st.Sessions[str(m.Get("sessionId"))] && ctx.Session() == "":
+		case rawjson.IsString(m.Get("sessionId")) && !st.Sessions[rawjson.AsString(m.Get("sessionId"))] && ctx.Session() == "":
 			p.header(m, []string{})
 			if len(p.extra) > 0 {
 				p.out[0].Extra = p.extra
 			}
 		default:
-			p.ctx.SetSession(str(m.Get("sessionId")))
+			p.ctx.SetSession(rawjson.AsString(m.Get("sessionId")))
 			p.unknownRaw("metadata", transcript.ReasonUnmapped, false)
 		}
 		return p.out

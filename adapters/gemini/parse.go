@@ -143,7 +143,7 @@ func (p *parser) parse() {
 	case isMetadata(m):
 		p.unknown("metadata", transcript.ReasonUnmapped, "", "")
 	default:
-		p.unknown(str(m.Get("type")), transcript.ReasonUnrecognized, "", "")
+		p.unknown(rawjson.AsString(m.Get("type")), transcript.ReasonUnrecognized, "", "")
 	}
 	if len(p.out) == 0 { // every branch emits; kept so a record never goes without
 		p.unknown("", transcript.ReasonUnrecognized, "", "")
@@ -210,14 +210,14 @@ func (p *parser) addExtra(o rawjson.Object, prefix string, used ...string) {
 // does. A legacy document on one line also holds the messages: they are
 // read as a checkpoint.
 func (p *parser) header(m rawjson.Object, legacyMembers []string) {
-	session := str(m.Get("sessionId"))
+	session := rawjson.AsString(m.Get("sessionId"))
 	p.st.Agent = ""
-	if str(m.Get("kind")) == "subagent" {
+	if rawjson.AsString(m.Get("kind")) == "subagent" {
 		p.st.Agent = session
 	}
 	p.ctx.SetSession(p.sessionOf(session))
-	if dirs := array(m.Get("directories")); len(dirs) > 0 {
-		p.ctx.SetProject(transcript.Project{Cwd: str(dirs[0])})
+	if dirs := rawjson.AsArray(m.Get("directories")); len(dirs) > 0 {
+		p.ctx.SetProject(transcript.Project{Cwd: rawjson.AsString(dirs[0])})
 	}
 	trigger := ""
 	if p.st.Sessions[session] {
@@ -231,13 +231,13 @@ func (p *parser) header(m rawjson.Object, legacyMembers []string) {
 	if session != "" {
 		id = session + "#start"
 	}
-	e := p.event(transcript.KindSessionStart, id, str(m.Get("startTime")))
+	e := p.event(transcript.KindSessionStart, id, rawjson.AsString(m.Get("startTime")))
 	e.Provenance.Pointer = p.base
 	e.SessionStart = &transcript.SessionStart{Trigger: trigger}
 	used := append([]string{"sessionId", "startTime"}, legacyMembers...)
 	if msgs := m.Get("messages"); rawjson.IsArray(msgs) && legacyMembers == nil {
 		p.addExtra(m, "", append(used, "messages")...)
-		p.checkpoint(array(msgs), p.base+"/messages/")
+		p.checkpoint(rawjson.AsArray(msgs), p.base+"/messages/")
 		return
 	}
 	p.addExtra(m, "", used...)
@@ -297,11 +297,11 @@ func isUUID(s string) bool {
 // have no event kind: unknown (unmapped), after they update the session and
 // project.
 func (p *parser) set() {
-	set := object(p.m.Get("$set"))
-	session := str(set.Get("sessionId"))
+	set := rawjson.AsObject(p.m.Get("$set"))
+	session := rawjson.AsString(set.Get("sessionId"))
 	p.ctx.SetSession(p.sessionOf(session))
-	if dirs := array(set.Get("directories")); len(dirs) > 0 {
-		p.ctx.SetProject(transcript.Project{Cwd: str(dirs[0])})
+	if dirs := rawjson.AsArray(set.Get("directories")); len(dirs) > 0 {
+		p.ctx.SetProject(transcript.Project{Cwd: rawjson.AsString(dirs[0])})
 	}
 	used := []string{"messages"}
 	if session != "" && p.st.Sessions[session] && !p.st.Started {
@@ -315,7 +315,7 @@ func (p *parser) set() {
 		p.addExtra(set, "$set.", used...)
 	}
 	if rawjson.IsArray(msgs) {
-		p.checkpoint(array(msgs), p.base+"/$set/messages/")
+		p.checkpoint(rawjson.AsArray(msgs), p.base+"/$set/messages/")
 	}
 	if len(p.out) == 0 {
 		p.unknown("$set", transcript.ReasonUnmapped, "", "")
@@ -342,8 +342,8 @@ func (p *parser) checkpoint(list [][]byte, prefix string) {
 	in := make(map[string]bool, len(list))
 	objs := make([]rawjson.Object, len(list))
 	for i, raw := range list {
-		objs[i] = object(raw)
-		id, ok := stringValue(objs[i].Get("id"))
+		objs[i] = rawjson.AsObject(raw)
+		id, ok := rawjson.String(objs[i].Get("id"))
 		if ok && !in[id] {
 			in[id] = true
 			order = append(order, id)
@@ -357,7 +357,7 @@ func (p *parser) checkpoint(list [][]byte, prefix string) {
 		}
 	}
 	for i, raw := range list {
-		if _, ok := stringValue(objs[i].Get("id")); !ok {
+		if _, ok := rawjson.String(objs[i].Get("id")); !ok {
 			continue
 		}
 		p.pointer = prefix + strconv.Itoa(i)
@@ -392,7 +392,7 @@ func (p *parser) inOrder(id string, add bool) bool {
 // clears it, as the CLI's loader does). The rewind event says the last event
 // kept (To), the first dropped and how many prompts went.
 func (p *parser) rewind() {
-	target := str(p.m.Get("$rewindTo"))
+	target := rawjson.AsString(p.m.Get("$rewindTo"))
 	rw := &transcript.Rewind{Dropped: target}
 	idx := slices.Index(p.st.Order, target)
 	if idx >= 0 {
@@ -439,9 +439,9 @@ func (p *parser) rewind() {
 // unknown (unmapped). replacing is set for the entries of a checkpoint that
 // replaced messages of the conversation (see checkpoint).
 func (p *parser) message(mo rawjson.Object, raw []byte, inCheckpoint, replacing bool) {
-	id := str(mo.Get("id"))
-	typ := str(mo.Get("type"))
-	ts := str(mo.Get("timestamp"))
+	id := rawjson.AsString(mo.Get("id"))
+	typ := rawjson.AsString(mo.Get("type"))
+	ts := rawjson.AsString(mo.Get("timestamp"))
 	msg, known := p.st.Messages[id]
 	if inCheckpoint && known {
 		return
@@ -540,22 +540,22 @@ type content struct {
 func splitParts(raw []byte) content {
 	var c content
 	for _, pr := range parts(raw) {
-		if s, ok := stringValue(pr); ok {
+		if s, ok := rawjson.String(pr); ok {
 			c.text = append(c.text, s)
 			continue
 		}
-		po := object(pr)
+		po := rawjson.AsObject(pr)
 		switch k := partKind(po); k {
 		case "text":
-			c.text = append(c.text, str(po.Get("text")))
+			c.text = append(c.text, rawjson.AsString(po.Get("text")))
 			if len(po) > 1 {
 				c.parts = append(c.parts, transcript.Part{Type: k, Raw: pr})
 			}
 		case "thought":
-			c.thinking = append(c.thinking, str(po.Get("text")))
+			c.thinking = append(c.thinking, rawjson.AsString(po.Get("text")))
 			c.parts = append(c.parts, transcript.Part{Type: k, Raw: pr})
 		case "functionCall":
-			c.calls = append(c.calls, object(po.Get("functionCall")))
+			c.calls = append(c.calls, rawjson.AsObject(po.Get("functionCall")))
 		case "functionResponse":
 			c.resps = append(c.resps, pr)
 		case "":
@@ -588,7 +588,7 @@ func (mp *msgParser) user() {
 	c := splitParts(mp.mo.Get("content"))
 	text := strings.Join(c.text, "")
 	used, src := []string{"content", "displayContent"}, "content"
-	if display := mp.mo.Get("displayContent"); rawValue(display) != nil {
+	if display := mp.mo.Get("displayContent"); rawjson.Value(display) != nil {
 		// What the person typed, before the CLI expanded it (the contents
 		// of @-referenced files): the content the model got stays in Extra.
 		text = strings.Join(splitParts(display).text, "")
@@ -596,13 +596,13 @@ func (mp *msgParser) user() {
 	}
 	start := len(mp.out)
 	for i, raw := range c.resps {
-		fr := object(object(raw).Get("functionResponse"))
-		callID := str(fr.Get("id"))
+		fr := rawjson.AsObject(rawjson.AsObject(raw).Get("functionResponse"))
+		callID := rawjson.AsString(fr.Get("id"))
 		key := callID
 		if key == "" {
 			key = mp.id + "#" + strconv.Itoa(i)
 		}
-		mp.tool(key, callID, str(fr.Get("name")), nil, "", wrap(raw), nil, mp.ts, fromResponse)
+		mp.tool(key, callID, rawjson.AsString(fr.Get("name")), nil, "", wrap(raw), nil, mp.ts, fromResponse)
 	}
 	if text == "" && len(c.parts) == 0 && len(c.resps) > 0 {
 		if len(mp.out) == start && mp.record {
@@ -700,9 +700,9 @@ func (mp *msgParser) gemini() {
 	text := strings.Join(c.text, "")
 	thinking := c.thinking
 	ps := c.parts
-	for _, raw := range array(mp.mo.Get("thoughts")) {
-		th := object(raw)
-		subject, desc := str(th.Get("subject")), str(th.Get("description"))
+	for _, raw := range rawjson.AsArray(mp.mo.Get("thoughts")) {
+		th := rawjson.AsObject(raw)
+		subject, desc := rawjson.AsString(th.Get("subject")), rawjson.AsString(th.Get("description"))
 		switch {
 		case subject != "" && desc != "":
 			thinking = append(thinking, subject+"\n\n"+desc)
@@ -712,13 +712,13 @@ func (mp *msgParser) gemini() {
 		ps = append(ps, transcript.Part{Type: "thought", Raw: raw})
 	}
 	thought := strings.Join(thinking, "\n\n")
-	model := str(mp.mo.Get("model"))
+	model := rawjson.AsString(mp.mo.Get("model"))
 	tokens := mp.mo.Get("tokens")
 	var tokHash uint64
 	if rawjson.IsObject(tokens) {
 		tokHash = hashOf(tokens)
 	}
-	calls := array(mp.mo.Get("toolCalls"))
+	calls := rawjson.AsArray(mp.mo.Get("toolCalls"))
 
 	// A message of tool calls alone has no turn of its own.
 	wantMain := text != "" || thought != "" || len(ps) > 0 || tokHash != 0 || len(calls)+len(c.calls) == 0
@@ -746,41 +746,41 @@ func (mp *msgParser) gemini() {
 
 	listed := map[string]bool{}
 	for i, raw := range calls {
-		tc := object(raw)
-		callID := str(tc.Get("id"))
+		tc := rawjson.AsObject(raw)
+		callID := rawjson.AsString(tc.Get("id"))
 		key := callID
 		if key == "" {
 			key = mp.id + "#" + strconv.Itoa(i)
 		}
 		listed[key] = true
-		cts := str(tc.Get("timestamp"))
+		cts := rawjson.AsString(tc.Get("timestamp"))
 		if cts == "" {
 			cts = mp.ts
 		}
-		mp.tool(key, callID, str(tc.Get("name")), tc.Get("args"), str(tc.Get("status")), tc.Get("result"),
+		mp.tool(key, callID, rawjson.AsString(tc.Get("name")), tc.Get("args"), rawjson.AsString(tc.Get("status")), tc.Get("result"),
 			tc.Get("resultDisplay"), cts, fromModel)
 	}
 	// Function calls in the content (a checkpoint's copy of the model's
 	// turn) that toolCalls does not list.
 	for _, fc := range c.calls {
-		callID := str(fc.Get("id"))
+		callID := rawjson.AsString(fc.Get("id"))
 		if callID == "" || listed[callID] {
 			continue
 		}
-		mp.tool(callID, callID, str(fc.Get("name")), fc.Get("args"), "", nil, nil, mp.ts, fromContent)
+		mp.tool(callID, callID, rawjson.AsString(fc.Get("name")), fc.Get("args"), "", nil, nil, mp.ts, fromContent)
 	}
 	mp.done("content", "thoughts", "tokens", "model", "toolCalls")
 }
 
 func usage(raw []byte) *transcript.Usage {
-	u := object(raw)
+	u := rawjson.AsObject(raw)
 	if u == nil {
 		return nil
 	}
 	return &transcript.Usage{
-		InputTokens: integer(u.Get("input")), OutputTokens: integer(u.Get("output")),
-		CacheReadTokens: integer(u.Get("cached")), ReasoningTokens: integer(u.Get("thoughts")),
-		Raw: rawValue(raw),
+		InputTokens: rawjson.Int(u.Get("input")), OutputTokens: rawjson.Int(u.Get("output")),
+		CacheReadTokens: rawjson.Int(u.Get("cached")), ReasoningTokens: rawjson.Int(u.Get("thoughts")),
+		Raw: rawjson.Value(raw),
 	}
 }
 
@@ -832,19 +832,19 @@ func (mp *msgParser) tool(key, callID, name string, args []byte, status string, 
 			e := mp.event(transcript.KindToolCall, mp.subID("tool_call:"+key, c.Call != ""), mp.ts)
 			e.Replaces = c.Call
 			e.ParentID = mp.msg.Main
-			e.ToolCall = &transcript.ToolCall{CallID: callID, Name: name, Input: rawValue(args)}
+			e.ToolCall = &transcript.ToolCall{CallID: callID, Name: name, Input: rawjson.Value(args)}
 			c.Call, c.CallHash = e.EventID, h
 		}
 	}
 	if from == fromContent || from == fromResponse && c.Result != "" {
 		return
 	}
-	if !finished[status] && rawValue(result) == nil {
+	if !finished[status] && rawjson.Value(result) == nil {
 		return // not run yet, or running
 	}
 	ok := status == "success" || !finished[status] && !responseFailed(result)
 	text := resultText(result)
-	if s, isStr := stringValue(display); text == "" && isStr {
+	if s, isStr := rawjson.String(display); text == "" && isStr {
 		text = s
 	}
 	if h := new(hasher).string(strconv.FormatBool(ok)).string(text).set(); h != c.ResultHash {
@@ -852,13 +852,13 @@ func (mp *msgParser) tool(key, callID, name string, args []byte, status string, 
 		e.Replaces = c.Result
 		e.ParentID = c.Call
 		e.ToolResult = &transcript.ToolResult{CallID: callID, Name: c.Name, OK: ok, Text: text,
-			Output: rawValue(result), Structured: rawValue(display)}
+			Output: rawjson.Value(result), Structured: rawjson.Value(display)}
 		c.Result, c.ResultHash = e.EventID, h
 	}
 	if !editTools[c.Name] {
 		return
 	}
-	fe := fileEdit(c.Name, object(c.Args), object(display), ok)
+	fe := fileEdit(c.Name, rawjson.AsObject(c.Args), rawjson.AsObject(display), ok)
 	if fe == nil {
 		return
 	}
@@ -888,16 +888,16 @@ func wrap(part []byte) json.RawMessage {
 func resultText(result []byte) string {
 	var out []string
 	for _, pr := range parts(result) {
-		if s, ok := stringValue(pr); ok {
+		if s, ok := rawjson.String(pr); ok {
 			out = append(out, s)
 			continue
 		}
-		po := object(pr)
+		po := rawjson.AsObject(pr)
 		switch k := partKind(po); k {
 		case "functionResponse":
-			out = append(out, responseText(object(po.Get("functionResponse")).Get("response")))
+			out = append(out, responseText(rawjson.AsObject(po.Get("functionResponse")).Get("response")))
 		case "text", "thought":
-			out = append(out, str(po.Get("text")))
+			out = append(out, rawjson.AsString(po.Get("text")))
 		case "":
 		default:
 			out = append(out, "["+k+"]")
@@ -909,16 +909,16 @@ func resultText(result []byte) string {
 // responseText is a function response's output: its output or error text,
 // else the response as JSON.
 func responseText(resp []byte) string {
-	if s, ok := stringValue(resp); ok {
+	if s, ok := rawjson.String(resp); ok {
 		return s
 	}
-	o := object(resp)
+	o := rawjson.AsObject(resp)
 	for _, k := range []string{"output", "error", "content"} {
-		if s, ok := stringValue(o.Get(k)); ok {
+		if s, ok := rawjson.String(o.Get(k)); ok {
 			return s
 		}
 	}
-	if rawValue(resp) == nil {
+	if rawjson.Value(resp) == nil {
 		return ""
 	}
 	return string(resp)
@@ -927,8 +927,8 @@ func responseText(resp []byte) string {
 // responseFailed reports whether a result's function responses say error.
 func responseFailed(result []byte) bool {
 	for _, pr := range parts(result) {
-		fr := object(object(pr).Get("functionResponse"))
-		if object(fr.Get("response")).Has("error") {
+		fr := rawjson.AsObject(rawjson.AsObject(pr).Get("functionResponse"))
+		if rawjson.AsObject(fr.Get("response")).Has("error") {
 			return true
 		}
 	}

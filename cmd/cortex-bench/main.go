@@ -31,14 +31,12 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cortexmem/cortex/access"
 	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/config"
 	cmcp "github.com/cortexmem/cortex/mcp"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/security"
-	"github.com/cortexmem/cortex/store"
-	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/wiring"
 )
 
 func main() {
@@ -49,15 +47,16 @@ func main() {
 }
 
 type options struct {
-	bin      string
-	sizes    []int
-	runs     int
-	saves    int
-	keep     bool
-	jsonOut  string
-	cpuProf  string
-	markdown bool
-	importN  int
+	bin        string
+	sizes      []int
+	runs       int
+	saves      int
+	keep       bool
+	jsonOut    string
+	cpuProf    string
+	markdown   bool
+	importN    int
+	normalizeN int
 	// transcripts is the size, in messages, of the transcript corpus to
 	// measure transcript search on; 0 measures none.
 	transcripts int
@@ -85,6 +84,7 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&o.runs, "runs", 40, "timed runs per whole-process operation")
 	fs.IntVar(&o.saves, "saves", 150, "single saves to make before re-timing recall")
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated vaults")
+	fs.IntVar(&o.normalizeN, "normalize", 200, "events to put in the inbox for one timed normalize (0: none)")
 	fs.IntVar(&o.importN, "import", 10000, "markdown notes to import into an empty vault and into each generated one (0: none)")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
 	fs.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the in-process runs to this file")
@@ -143,16 +143,41 @@ type env struct {
 	bin, vault, home string
 }
 
+// environ is the environment the binary runs in: this vault and state
+// folder, and a config file that does not exist.
+func (e *env) environ() map[string]string {
+	return map[string]string{config.EnvVault: e.vault, config.EnvHome: e.home, config.EnvConfig: filepath.Join(e.home, "none.yaml")}
+}
+
 func (e *env) cmd(args ...string) *exec.Cmd {
 	c := exec.Command(e.bin, args...)
-	c.Env = append(os.Environ(), "CORTEX_VAULT="+e.vault, "CORTEX_HOME="+e.home, "CORTEX_CONFIG="+filepath.Join(e.home, "none.yaml"))
+	c.Env = os.Environ()
+	for k, v := range e.environ() {
+		c.Env = append(c.Env, k+"="+v)
+	}
 	c.Stdin = strings.NewReader("")
 	return c
 }
 
+// open opens cortex in this process as the binary opens it: the settings
+// resolved from the same environment, and the same wiring.
+func (e *env) open(o wiring.Options) (*wiring.Cortex, error) {
+	s, err := config.Resolve(config.Flags{}, func(k string) string { return e.environ()[k] }, "")
+	if err != nil {
+		return nil, err
+	}
+	return wiring.Open(s, o)
+}
+
 // timeProcess runs the binary once and returns its wall time and peak RSS (MB).
 func (e *env) timeProcess(args ...string) (time.Duration, float64, error) {
+	return e.timeProcessIn("", args...)
+}
+
+// timeProcessIn is timeProcess with stdin as the process's standard input.
+func (e *env) timeProcessIn(stdin string, args ...string) (time.Duration, float64, error) {
 	c := e.cmd(args...)
+	c.Stdin = strings.NewReader(stdin)
 	var stderr strings.Builder
 	c.Stdout, c.Stderr = io.Discard, &stderr
 	start := time.Now()
@@ -186,7 +211,7 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := seedAccesses(e.home, ids, end); err != nil {
+	if err := seedAccesses(e, ids, end); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(out, "\n%d notes generated in %s (%s)\n", n, time.Since(start).Round(time.Millisecond), tmp)
@@ -254,6 +279,14 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 	}
 	add("recall (process)", target(n, "p50 ≤ 10 ms, ≤ 50 MB", "p50 ≤ 25 ms"), ds, rss)
 
+	hookRows, err := hookRuns(e, tmp, o.runs, n)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range hookRows {
+		add(r.Op, r.Target, r.ds, r.rss)
+	}
+
 	ds, rss, err = series(max(o.runs/4, 5), func(int) []string { return []string{"list"} })
 	if err != nil {
 		return nil, err
@@ -299,6 +332,14 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 		rs = append(rs, r)
 		fmt.Fprintf(out, "  %-34s p50 %9.2f ms   p99 %9.2f ms\n", r.Op, r.P50ms, r.P99ms)
 	}
+	if o.normalizeN > 0 {
+		r, err := normalizeRuns(e, tmp, o.normalizeN, n)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, r)
+		fmt.Fprintf(out, "  %-34s %9.2f ms\n", r.Op, r.P50ms)
+	}
 	if o.importN > 0 {
 		imp, err := importRuns(e, tmp, o.importN, n)
 		if err != nil {
@@ -310,6 +351,66 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 		}
 	}
 	return rs, nil
+}
+
+// timed is one whole-process series.
+type timed struct {
+	Op, Target string
+	ds         []time.Duration
+	rss        []float64
+}
+
+// hookRuns times the hooks and capture as agents run them, whole process:
+// `cortex hook claude-code session-start` with Claude Code's payload, from a
+// git repository of one of the vault's projects (so the briefing draws on
+// its memories, the open items and decisions, the areas and general);
+// `cortex hook claude-code stop`, which writes an event into the inbox; and
+// `cortex capture`.
+func hookRuns(e *env, tmp string, runs, n int) ([]timed, error) {
+	project := filepath.Join(tmp, "work", bench.Projects[0])
+	if err := os.MkdirAll(filepath.Join(project, ".git"), 0o700); err != nil {
+		return nil, err
+	}
+	payload := func(event string, i int) string {
+		return fmt.Sprintf(`{"session_id":"bench-%d","transcript_path":%q,"cwd":%q,"hook_event_name":%q,"source":"startup"}`,
+			i, filepath.Join(tmp, "transcript.jsonl"), project, event)
+	}
+	// The briefing must be there: a hook that fails prints nothing, and
+	// would be timed as fast.
+	c := e.cmd("hook", "claude-code", "session-start")
+	c.Stdin = strings.NewReader(payload("SessionStart", 0))
+	out, err := c.Output()
+	if err != nil || !strings.HasPrefix(string(out), `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"# Memories`) {
+		log, _ := os.ReadFile(filepath.Join(e.home, "hooks.log"))
+		return nil, fmt.Errorf("hook session-start gave %q (%v); hooks.log:\n%s", out, err, log)
+	}
+	var rows []timed
+	for _, h := range []struct {
+		op, target string
+		stdin      func(i int) string
+		args       func(i int) []string
+	}{
+		{"hook session-start (process)", target(n, "p50 ≤ 15 ms", ""), func(i int) string { return payload("SessionStart", i) },
+			func(int) []string { return []string{"hook", "claude-code", "session-start"} }},
+		{"hook stop: an event (process)", "", func(i int) string { return payload("Stop", i) },
+			func(int) []string { return []string{"hook", "claude-code", "stop"} }},
+		{"capture (process)", "p50 ≤ 5 ms", func(int) string { return "" },
+			func(i int) []string {
+				return []string{"capture", "--project", bench.Projects[0], fmt.Sprintf("Benchmark event %d: ask about the replica lag.", i)}
+			}},
+	} {
+		var t timed
+		t.Op, t.Target = h.op, h.target
+		for i := 1; i <= runs; i++ {
+			d, m, err := e.timeProcessIn(h.stdin(i), h.args(i)...)
+			if err != nil {
+				return nil, err
+			}
+			t.ds, t.rss = append(t.ds, d), append(t.rss, m)
+		}
+		rows = append(rows, t)
+	}
+	return rows, nil
 }
 
 // importRuns times `cortex import` of n generated markdown notes (frontmatter
@@ -325,6 +426,10 @@ func importRuns(e *env, tmp string, n, size int) ([]result, error) {
 	// A person's notes are on disk already: flush the ones just written, so
 	// that the import's own flush does not pay for them.
 	syscall.Sync()
+	// The empty vault is a folder that exists (cortex never creates a vault).
+	if err := os.MkdirAll(filepath.Join(tmp, "import-vault"), 0o700); err != nil {
+		return nil, err
+	}
 	var rs []result
 	for _, into := range []struct {
 		name  string
@@ -379,15 +484,11 @@ func writeNotes(dir string, n int, seed uint64) error {
 
 // inProcess times the services inside one process, as the MCP server runs them.
 func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]result, error) {
-	v, err := vault.New(e.vault, "cortex")
+	c, err := e.open(wiring.Options{})
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: e.home, Freshness: config.DefaultFreshness})
-	if err != nil {
-		return nil, err
-	}
-	svc := memories.NewService(st, memories.WithAccessLog(access.Open(access.Options{Dir: e.home})))
+	svc := c.Service
 	ctx := context.Background()
 	if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
 		return nil, err
@@ -435,7 +536,7 @@ func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]res
 	saves := make([][]time.Duration, len(variants))
 	svcs := make([]*memories.Service, len(variants))
 	for i, v := range variants {
-		svcs[i] = memories.NewService(st, memories.WithChecks(v.checks))
+		svcs[i] = c.NewService(memories.WithChecks(v.checks))
 	}
 	for round := 0; round < 40; round++ {
 		for i, s := range svcs {
@@ -466,11 +567,12 @@ func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]res
 
 // seedAccesses fills the access log as a month of use would: two recalls per
 // memory on average, skewed to a fifth of them, over the thirty days before end.
-func seedAccesses(home string, ids []string, end time.Time) error {
-	if err := os.MkdirAll(home, 0o700); err != nil {
+func seedAccesses(e *env, ids []string, end time.Time) error {
+	c, err := e.open(wiring.Options{})
+	if err != nil {
 		return err
 	}
-	l := access.Open(access.Options{Dir: home})
+	l := c.Access
 	r := rand.New(rand.NewPCG(uint64(len(ids)), 5))
 	var batch []memories.Access
 	for i := 0; i < 2*len(ids); i++ {
@@ -490,7 +592,7 @@ func seedAccesses(home string, ids []string, end time.Time) error {
 	if err := l.Record(context.Background(), batch); err != nil {
 		return err
 	}
-	_, err := l.Stats(context.Background(), nil) // as the first reader would, write the cache
+	_, err = l.Stats(context.Background(), nil) // as the first reader would, write the cache
 	return err
 }
 
@@ -500,15 +602,11 @@ func seedAccesses(home string, ids []string, end time.Time) error {
 // real binary over stdio.
 func mcpServer(e *env, qs []string, gen *bench.Generator) ([]result, error) {
 	ctx := context.Background()
-	v, err := vault.New(e.vault, "cortex")
+	c, err := e.open(wiring.Options{Resident: true})
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: e.home, Freshness: config.DefaultFreshness, Resident: true})
-	if err != nil {
-		return nil, err
-	}
-	svc := memories.NewService(st, memories.WithAccessLog(access.Open(access.Options{Dir: e.home})))
+	svc := c.Service
 	if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
 		return nil, err
 	}
@@ -531,7 +629,7 @@ func mcpServer(e *env, qs []string, gen *bench.Generator) ([]result, error) {
 		}
 		return d, err
 	}
-	srv := cmcp.New(svc, cmcp.Options{Abs: v.Abs})
+	srv := cmcp.New(svc, cmcp.Options{Abs: c.Vault.Abs})
 	ct, stt := sdk.NewInMemoryTransports()
 	if _, err := srv.Connect(ctx, stt, nil); err != nil {
 		return nil, err

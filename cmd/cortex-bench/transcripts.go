@@ -17,10 +17,9 @@ import (
 
 	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/config"
-	"github.com/cortexmem/cortex/index"
-	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/transcripts"
+	"github.com/cortexmem/cortex/wiring"
 )
 
 // transcriptEnv is a home of agents' transcripts and a state folder.
@@ -164,7 +163,7 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 		return nil, fmt.Errorf("reindex: %v", err)
 	}
 	add("transcripts: build the index (process)", "≥ 20,000 messages/s", []time.Duration{d}, []float64{rss})
-	indexSize := dirSize(config.TranscriptIndexDir(e.state))
+	indexSize := dirSize(config.State{Home: e.state}.TranscriptIndexDir())
 	fmt.Fprintf(out, "  built: %d exchanges from %d transcripts (%d messages read by the adapters): %.0f messages/s; CPU %s, %.0f messages per CPU-second (%d CPUs); index %.0f MB on disk (%.0f%% of the transcripts)\n",
 		rep.Exchanges, rep.Files, rep.Messages, float64(total)/d.Seconds(), cpu.Round(time.Millisecond),
 		float64(total)/cpu.Seconds(), runtime.NumCPU(), float64(indexSize)/(1<<20), 100*float64(indexSize)/float64(corpus))
@@ -174,7 +173,7 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 	for i := range queries {
 		// A query of common words only is refused (it has nothing to
 		// search for): draw again.
-		for queries[i] == "" || len(index.TranscriptQueryTerms(queries[i])) == 0 {
+		for queries[i] == "" || len(transcripts.QueryTerms(queries[i])) == 0 {
 			queries[i] = qg.Query()
 		}
 	}
@@ -277,9 +276,12 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 	// In-process last (its memory would count in the children's peak RSS):
 	// the re-index of one grown session, checking the transcripts as a
 	// search right after a full check does (only those written lately).
-	svc := transcripts.New(transcripts.Options{
-		Dir:       config.TranscriptIndexDir(e.state),
-		Selection: scribe.Selection{All: true, Env: transcript.Env{Home: e.home, Getenv: func(string) string { return "" }}},
+	s, err := config.Resolve(config.Flags{Home: e.state, Config: filepath.Join(e.state, "none.yaml")}, func(string) string { return "" }, e.home)
+	if err != nil {
+		return nil, err
+	}
+	svc := wiring.Transcripts(s, wiring.TranscriptOptions{
+		Env:       transcript.Env{Home: e.home, Getenv: func(string) string { return "" }},
 		Freshness: time.Hour,
 	})
 	ctx := context.Background()
@@ -306,7 +308,7 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 	if appended != len(ds) {
 		fmt.Fprintf(out, "  note: %d of %d re-indexes read the session from where they stopped; the rest read it whole\n", appended, len(ds))
 	}
-	fmt.Fprintf(out, "  index after the appends: %.0f MB on disk\n", float64(dirSize(config.TranscriptIndexDir(e.state)))/(1<<20))
+	fmt.Fprintf(out, "  index after the appends: %.0f MB on disk\n", float64(dirSize(config.State{Home: e.state}.TranscriptIndexDir()))/(1<<20))
 	return rs, nil
 }
 

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"embed"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/atomicfile"
 )
 
 // demoVault is a small sample vault: memories of two projects, one note made by
@@ -26,10 +28,11 @@ var demoVault embed.FS
 var demoNotes embed.FS
 
 // demoTranscripts is an agent session in Claude Code's format (hand-made from
-// the records a real Claude Code 2.1.197 wrote, in the same shapes), and in
-// home/ a Codex and a Gemini CLI session where those tools keep them (written
-// by package bench in the record shapes of Codex 0.169.0 and Gemini CLI
-// 0.61.0).
+// the records a real Claude Code 2.1.197 wrote, in the same shapes), a
+// second turn of it (claude-code-session.turn2.jsonl) that the demo appends
+// before the session's Stop hook fires, and in home/ a Codex and a Gemini CLI
+// session where those tools keep them (written by package bench in the record
+// shapes of Codex 0.169.0 and Gemini CLI 0.61.0).
 //
 //go:embed all:demo/transcripts
 var demoTranscripts embed.FS
@@ -46,7 +49,7 @@ func newDemoCmd(a *app) *cobra.Command {
 	var keep bool
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Run save, recall, list, import, supersede and transcript search on a sample vault in a temporary folder",
+		Short: "Run save, recall, list, import, supersede, transcript search and the hooks on a sample vault in a temporary folder",
 		Long: `Demo copies a small sample vault into a temporary folder and runs real cortex
 commands against it, printing what each one prints. Your own vault and state
 folder are not touched.`,
@@ -105,7 +108,7 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 		}
 		return a.getenv(k)
 	}
-	if err := os.WriteFile(configFile, []byte(fmt.Sprintf("import:\n  allowed_roots: [%q]\n", notesDir)), vault.FilePerm); err != nil {
+	if err := os.WriteFile(configFile, []byte(fmt.Sprintf("import:\n  allowed_roots: [%q]\n", notesDir)), atomicfile.FilePerm); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	w := a.stdout
@@ -165,6 +168,9 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 			return err
 		}
 	}
+	if err := demoHooks(ctx, a, tmp, vaultDir, home, configFile, session); err != nil {
+		return err
+	}
 	note, err := filepath.Glob(filepath.Join(vaultDir, "cortex", "memories", "my-webapp", "bulk-redis-jobs-*.md"))
 	if err != nil || len(note) != 1 {
 		return fmt.Errorf("demo: the saved note is not where it should be")
@@ -193,6 +199,81 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 	return nil
 }
 
+// demoHooks shows what an agent's hooks do: a session starting in the
+// project's repository is briefed (the text the model reads, decoded from
+// the hook's JSON); the session goes on and its Stop hook leaves an event in
+// the inbox, which normalize turns into notes; status shows it all.
+func demoHooks(ctx context.Context, a *app, tmp, vaultDir, home, configFile, session string) error {
+	w := a.stdout
+	project := filepath.Join(tmp, "work", "my-webapp")
+	if err := atomicfile.MkdirAll(filepath.Join(project, ".git")); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	flags := []string{"--vault", vaultDir, "--home", home, "--config", configFile}
+	start := fmt.Sprintf(`{"session_id":"demo-session","transcript_path":%q,"cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, session, project)
+	fmt.Fprintf(w, "\n## An agent starts a session in the repository: Claude Code's SessionStart hook briefs it\n$ echo '%s' | cortex hook claude-code session-start\n", start)
+	var out bytes.Buffer
+	if code := run(ctx, append(flags, "hook", "claude-code", "session-start"), strings.NewReader(start), &out, w, a.getenv); code != exitOK {
+		return fmt.Errorf("demo: cortex hook exited with %d", code)
+	}
+	var answer struct {
+		HookSpecificOutput struct {
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &answer); err != nil || answer.HookSpecificOutput.AdditionalContext == "" {
+		return fmt.Errorf("demo: the session-start hook gave no briefing: %q", out.String())
+	}
+	fmt.Fprintf(w, "(it prints {\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":…}}; the model reads:)\n\n%s",
+		answer.HookSpecificOutput.AdditionalContext)
+	// The session goes on: a second turn, a new decision and the edit it
+	// made, written to the transcript the hooks name.
+	turn2, err := os.ReadFile(filepath.Join(tmp, "transcripts", "claude-code-session.turn2.jsonl"))
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	f, err := os.OpenFile(session, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	_, err = f.Write(turn2)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	const sessionID = "abec5a35-9921-4cdf-b4f7-cfe555641860"
+	stop := fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":"Stop"}`, sessionID, session, project)
+	fmt.Fprintf(w, "\n## The session goes on (\"From now on, always set server_idle_timeout to 30 seconds…\", and an edit); its Stop hook leaves an event for normalize, and prints nothing\n$ echo '%s' | cortex hook claude-code stop\n", stop)
+	if code := run(ctx, append(flags, "hook", "claude-code", "stop"), strings.NewReader(stop), w, w, a.getenv); code != exitOK {
+		return fmt.Errorf("demo: cortex hook exited with %d", code)
+	}
+	fmt.Fprintf(w, "\n## Normalize turns the event into notes: the session's new turn is read (only what changed since scribe run read it), and the session gets a record\n$ cortex normalize\n")
+	if code := run(ctx, append(flags, "normalize"), strings.NewReader(""), w, w, a.getenv); code != exitOK {
+		return fmt.Errorf("demo: cortex normalize exited with %d", code)
+	}
+	records, err := filepath.Glob(filepath.Join(vaultDir, "cortex", "sessions", "claude-code", "captured", "*.md"))
+	if err != nil || len(records) != 1 {
+		return fmt.Errorf("demo: the session's record is not where it should be")
+	}
+	data, err := os.ReadFile(records[0])
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	rel, _ := filepath.Rel(vaultDir, records[0])
+	fmt.Fprintf(w, "\n## The session's record: a line per event, and the notes it brought\n$ cat %q\n%s", filepath.ToSlash(rel), data)
+	fmt.Fprintf(w, "\n## The new decision is a memory like the others\n$ cortex recall --limit 1 server_idle_timeout\n")
+	if code := run(ctx, append(flags, "recall", "--limit", "1", "server_idle_timeout"), strings.NewReader(""), w, w, a.getenv); code != exitOK {
+		return fmt.Errorf("demo: cortex recall exited with %d", code)
+	}
+	fmt.Fprintf(w, "\n## What needs attention, the inbox, and what the hooks did\n$ cortex status\n")
+	if code := run(ctx, append(flags, "status"), strings.NewReader(""), w, w, a.getenv); code != exitOK {
+		return fmt.Errorf("demo: cortex status exited with %d", code)
+	}
+	return nil
+}
+
 // copyFS copies the tree under root in fsys to dir with cortex's permissions.
 func copyFS(fsys fs.FS, root, dir string) error {
 	return fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
@@ -202,13 +283,13 @@ func copyFS(fsys fs.FS, root, dir string) error {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
 		target := filepath.Join(dir, filepath.FromSlash(rel))
 		if d.IsDir() {
-			return vault.MkdirAll(target)
+			return atomicfile.MkdirAll(target)
 		}
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(target, data, vault.FilePerm)
+		return os.WriteFile(target, data, atomicfile.FilePerm)
 	})
 }
 
@@ -218,10 +299,10 @@ func copyFile(from, to string) error {
 	if err != nil {
 		return err
 	}
-	if err := vault.MkdirAll(filepath.Dir(to)); err != nil {
+	if err := atomicfile.MkdirAll(filepath.Dir(to)); err != nil {
 		return err
 	}
-	return os.WriteFile(to, data, vault.FilePerm)
+	return os.WriteFile(to, data, atomicfile.FilePerm)
 }
 
 // quoteArgs renders arguments as a shell would need them.

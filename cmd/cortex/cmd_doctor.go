@@ -15,23 +15,31 @@ import (
 )
 
 func newDoctorCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var fix bool
+	cmd := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check the vault, the index and the configuration",
 		Long: `Doctor brings the index up to date, then checks that it agrees with the vault,
-and lists notes cortex cannot read, ids shared by several notes, and leftover
-temporary files. It trusts nothing the index remembers: it checks that the
-index was built from this vault, reads every folder and compares every note;
-an index that does not hold the notes as they are is rebuilt from them. It
-also brings the transcript index up to date and checks that it holds every
-exchange of the agents' transcripts (rebuilding it when it does not), and
-lists the transcripts it cannot read. It exits with 1 when an index still
-disagrees with what it indexes.`,
+and lists notes cortex cannot read, ids shared by several notes, leftover
+temporary files, links in cortex's notes that lead nowhere (note, line and
+target), and notes that are symbolic links. It trusts nothing the index
+remembers: it checks that the index was built from this vault, reads every
+folder and compares every note; an index that does not hold the notes as they
+are is rebuilt from them. It also brings the transcript index up to date and
+checks that it holds every exchange of the agents' transcripts (rebuilding it
+when it does not), and lists the transcripts it cannot read. It exits with 1
+when an index still disagrees with what it indexes.
+
+With --fix it points the links cortex wrote itself (related, supersedes,
+superseded_by, and the links of notes mined from transcripts) that a rename
+outside Obsidian left dangling at the notes they meant, found by id.`,
 		Args: args(0, 0, "takes no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDoctor(cmd.Context(), a)
+			return runDoctor(cmd.Context(), a, fix)
 		},
 	}
+	cmd.Flags().BoolVar(&fix, "fix", false, "repair the links cortex wrote that lead nowhere")
+	return cmd
 }
 
 type doctorJSON struct {
@@ -43,6 +51,8 @@ type doctorJSON struct {
 	ConfigUsed bool          `json:"config_found"`
 	Healthy    bool          `json:"healthy"`
 	Health     *store.Health `json:"index"`
+	*vaultLinksReport
+	Agents agentsJSON `json:"agents"`
 	// Transcripts is the transcript index's health.
 	Transcripts *transcripts.Health `json:"transcripts"`
 }
@@ -50,11 +60,15 @@ type doctorJSON struct {
 // errUnhealthy is doctor's verdict when the index disagrees with the vault.
 var errUnhealthy = errors.New("the index disagrees with the vault: run cortex reindex --full")
 
-func runDoctor(ctx context.Context, a *app) error {
+func runDoctor(ctx context.Context, a *app, fix bool) error {
 	if _, err := a.open(); err != nil {
 		return err
 	}
 	h, err := a.store.Check(ctx)
+	if err != nil {
+		return err
+	}
+	links, err := checkVaultLinks(ctx, a, fix)
 	if err != nil {
 		return err
 	}
@@ -65,10 +79,12 @@ func runDoctor(ctx context.Context, a *app) error {
 	s := a.settings
 	_, cerr := os.Stat(s.ConfigFile)
 	found := !errors.Is(cerr, fs.ErrNotExist)
+	bin, agents := a.agentsReport()
 	if a.asJSON {
 		if err := a.printJSON(doctorJSON{
 			Vault: s.Vault, Folder: s.VaultFolder, State: s.Home, VaultState: a.store.VaultState(), ConfigFile: s.ConfigFile,
-			ConfigUsed: found, Healthy: h.InStep() && transcriptsHealthy(th), Health: h, Transcripts: th,
+			ConfigUsed: found, Healthy: h.InStep() && transcriptsHealthy(th), Health: h, vaultLinksReport: links,
+			Agents: agentsToJSON(bin, agents), Transcripts: th,
 		}); err != nil {
 			return err
 		}
@@ -126,6 +142,8 @@ func runDoctor(ctx context.Context, a *app) error {
 			}
 		}
 		printTranscriptsHealth(w, th)
+		printVaultLinks(w, a.store.Vault(), links)
+		printAgents(w, bin, agents)
 	}
 	if !h.InStep() {
 		return errUnhealthy

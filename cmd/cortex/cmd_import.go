@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/view"
 )
 
 type importOptions struct {
@@ -38,7 +39,12 @@ notes whose frontmatter does not parse are skipped with a reason; nothing stops
 the run but a broken store.
 
 The path must be inside your home folder or a root listed in import.allowed_roots
-in the config file.`,
+in the config file. A folder import never reads credential stores (~/.ssh,
+~/.aws, ~/.docker, ~/.kube, ~/.config/gh, .netrc, .npmrc, .pypirc, .env…),
+shell histories, keychains, browser profiles or key files: each is skipped
+with its rule. Name one such file on its own to import it; its content is
+still scanned. (An agent's memory_import is refused all of them, and every
+hidden path but agents' instruction files, unless import.agent_allow lists it.)`,
 		Example: `  cortex import ~/notes
   cortex import --project my-webapp ~/src/my-webapp/CLAUDE.md
   cortex import --dry-run --json ~/Downloads/conversations.json`,
@@ -69,13 +75,8 @@ func runImport(ctx context.Context, a *app, o importOptions, path string) error 
 	if err != nil {
 		return err
 	}
-	for i := range res.Memories {
-		if p := res.Memories[i].Path; p != "" {
-			res.Memories[i].Path = a.store.Vault().Abs(p)
-		}
-	}
 	if a.asJSON {
-		return a.printJSON(res)
+		return a.printJSON(view.ImportOf(res, a.store.Vault().Abs))
 	}
 	w := a.stdout
 	fmt.Fprintln(w, res.Message())

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/view"
 )
 
 type listOptions struct {
@@ -34,13 +35,6 @@ func newListCmd(a *app) *cobra.Command {
 	return cmd
 }
 
-type listJSON struct {
-	Project  string                  `json:"project,omitempty"`
-	Total    int                     `json:"total"`
-	Sources  map[memories.Source]int `json:"sources"`
-	Memories []memoryJSON            `json:"memories"`
-}
-
 func runList(ctx context.Context, a *app, o listOptions) error {
 	svc, err := a.open()
 	if err != nil {
@@ -51,11 +45,7 @@ func runList(ctx context.Context, a *app, o listOptions) error {
 		return err
 	}
 	if a.asJSON {
-		out := listJSON{Project: res.Project, Total: res.Total, Sources: res.Sources, Memories: []memoryJSON{}}
-		for i := range res.Items {
-			out.Memories = append(out.Memories, a.entryJSON(res.Items[i].Entry, res.Items[i].ShortID))
-		}
-		return a.printJSON(out)
+		return a.printJSON(view.ListOf(res, a.store.Vault().Abs))
 	}
 	if res.Total == 0 {
 		fmt.Fprintln(a.stdout, res.EmptyMessage())

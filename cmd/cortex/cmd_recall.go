@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/view"
 )
 
 type recallOptions struct {
@@ -54,52 +54,6 @@ importance; --tags, --type or --since alone recall from every project.`,
 	return cmd
 }
 
-type recallJSON struct {
-	Query   string         `json:"query"`
-	Project string         `json:"project,omitempty"`
-	Scope   string         `json:"scope,omitempty"`
-	Count   int            `json:"count"`
-	Results []recalledJSON `json:"results"`
-}
-
-type recalledJSON struct {
-	memoryJSON
-	Related bool         `json:"related,omitempty"`
-	Via     string       `json:"via,omitempty"`
-	Explain *explainJSON `json:"explain,omitempty"`
-}
-
-// explainJSON breaks a score down: each signal, its effective weight and
-// their product; the products sum to the score.
-type explainJSON struct {
-	Relevance  termJSON `json:"relevance"`
-	Recency    termJSON `json:"recency"`
-	Activation termJSON `json:"activation"`
-	Importance termJSON `json:"importance"`
-	Score      float64  `json:"score"`
-}
-
-type termJSON struct {
-	Signal       float64 `json:"signal"`
-	Weight       float64 `json:"weight"`
-	Contribution float64 `json:"contribution"`
-}
-
-func explainOf(r memories.Recalled) *explainJSON {
-	t := func(s, w float64) termJSON {
-		return termJSON{Signal: round6(s), Weight: round6(w), Contribution: round6(s * w)}
-	}
-	return &explainJSON{
-		Relevance:  t(r.Signals.Relevance, r.Weights.Relevance),
-		Recency:    t(r.Signals.Recency, r.Weights.Recency),
-		Activation: t(r.Signals.Activation, r.Weights.Activation),
-		Importance: t(r.Signals.Importance, r.Weights.Importance),
-		Score:      round6(r.Score),
-	}
-}
-
-func round6(f float64) float64 { return math.Round(f*1e6) / 1e6 }
-
 func runRecall(ctx context.Context, a *app, o recallOptions, query string) error {
 	// The flag defaults to 10, so a 0 here was typed: refused, not taken as
 	// the default the service gives 0.
@@ -118,20 +72,7 @@ func runRecall(ctx context.Context, a *app, o recallOptions, query string) error
 		return err
 	}
 	if a.asJSON {
-		out := recallJSON{Query: res.Query, Project: res.Project, Scope: res.Scope, Count: len(res.Results), Results: []recalledJSON{}}
-		for _, r := range res.Results {
-			j := recalledJSON{memoryJSON: a.memoryJSON(r.Memory, r.ShortID), Related: r.Related}
-			score, sig := r.Score, r.Signals
-			j.Score, j.Signals = &score, &sig
-			if r.Related {
-				j.Via = a.shortOf(res, r.Via)
-			}
-			if o.explain {
-				j.Explain = explainOf(r)
-			}
-			out.Results = append(out.Results, j)
-		}
-		return a.printJSON(out)
+		return a.printJSON(view.RecallOf(res, o.explain, a.store.Vault().Abs))
 	}
 	if len(res.Results) == 0 {
 		fmt.Fprintln(a.stdout, res.EmptyMessage())
@@ -158,10 +99,7 @@ func runRecall(ctx context.Context, a *app, o recallOptions, query string) error
 		meta = append(meta, "updated "+day(m.Updated), fmt.Sprintf("score %.2f", r.Score))
 		fmt.Fprintf(w, "  %s\n", strings.Join(meta, " · "))
 		if o.explain {
-			e := explainOf(r)
-			fmt.Fprintf(w, "  explain: relevance %.2f×%.2f + recency %.2f×%.2f + activation %.2f×%.2f + importance %.2f×%.2f = %.3f\n",
-				e.Relevance.Signal, e.Relevance.Weight, e.Recency.Signal, e.Recency.Weight,
-				e.Activation.Signal, e.Activation.Weight, e.Importance.Signal, e.Importance.Weight, e.Score)
+			fmt.Fprintf(w, "  explain: %s\n", view.ExplainOf(r))
 		}
 		body := m.Content()
 		if !o.full {

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/view"
 )
 
 type saveOptions struct {
@@ -66,8 +67,7 @@ func runSave(ctx context.Context, a *app, o saveOptions, words []string) error {
 		return err
 	}
 	if a.asJSON {
-		res.Path = a.store.Vault().Abs(res.Path)
-		return a.printJSON(res)
+		return a.printJSON(view.SaveOf(res, a.store.Vault().Abs))
 	}
 	fmt.Fprintln(a.stdout, res.Message())
 	fmt.Fprintf(a.stdout, "  %s\n", a.store.Vault().VaultPath(res.Path))

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/scribe"
 )
@@ -135,7 +134,7 @@ func (a *app) scribeRunner(o scribeRunOptions) (*scribe.Runner, error) {
 		return nil, err
 	}
 	r.Service, r.DryRun = svc, o.dryRun
-	r.StateDir, r.LockTimeout = config.TranscriptsDir(a.settings.Home), a.settings.LockTimeout
+	r.State, r.LockTimeout = a.settings.State(), a.settings.LockTimeout
 	r.StateKey = filepath.Join(a.settings.Vault, a.settings.VaultFolder)
 	return r, nil
 }

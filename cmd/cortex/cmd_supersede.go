@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/view"
 )
 
 type supersedeOptions struct {
@@ -63,10 +64,7 @@ func runSupersede(ctx context.Context, a *app, o supersedeOptions, id string) er
 		return err
 	}
 	if a.asJSON {
-		if res.New != nil {
-			res.New.Path = a.store.Vault().Abs(res.New.Path)
-		}
-		return a.printJSON(res)
+		return a.printJSON(view.SupersedeOf(res, a.store.Vault().Abs))
 	}
 	fmt.Fprintln(a.stdout, res.Message())
 	return nil

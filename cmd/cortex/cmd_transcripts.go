@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/transcripts"
+	"github.com/cortexmem/cortex/wiring"
 )
 
 func newTranscriptsCmd(a *app) *cobra.Command {
@@ -42,17 +42,10 @@ before anything is indexed. Each tool's home override is honoured
 // transcripts is the transcript index of the state folder, over the
 // transcripts discovery finds, redacted with the config's rules.
 func (a *app) transcripts() (*transcripts.Service, error) {
-	p, err := a.scribePipeline()
-	if err != nil {
+	if err := a.resolve(); err != nil {
 		return nil, err
 	}
-	o := transcripts.Options{
-		Dir:         config.TranscriptIndexDir(a.settings.Home),
-		Selection:   scribe.Selection{All: true, Env: a.scribeEnv()},
-		Redact:      p.RedactText,
-		LockTimeout: a.settings.LockTimeout,
-		Freshness:   a.settings.Freshness,
-	}
+	o := wiring.TranscriptOptions{Env: a.scribeEnv()}
 	if isTerminal(a.stderr) {
 		o.Progress = func(read, total int) {
 			fmt.Fprintf(a.stderr, "\rcortex: indexing transcripts %d/%d", read, total)
@@ -61,7 +54,7 @@ func (a *app) transcripts() (*transcripts.Service, error) {
 			}
 		}
 	}
-	return transcripts.New(o), nil
+	return wiring.Transcripts(a.settings, o), nil
 }
 
 // warnBusy tells the person when the index was searched while another

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,9 +12,9 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-)
 
-var update = flag.Bool("update", false, "rewrite the expected output in the test scripts")
+	"github.com/cortexmem/cortex/internal/golden"
+)
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
@@ -30,7 +29,7 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
-		UpdateScripts: *update,
+		UpdateScripts: golden.Update(),
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"jsonvar": jsonvar, "edit": edit, "sleep": sleep,
 		},

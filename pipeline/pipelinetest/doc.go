@@ -33,4 +33,8 @@
 // and reports a readable difference. Adding a tool means writing its ten
 // fixtures; adding a scenario means adding it to Catalog and writing one
 // fixture per tool.
+//
+// PlantCredentials puts fake credentials into every text of a stream of
+// events, for the tests that check redaction leaves none in nodes (package
+// pipeline) or notes (package scribe).
 package pipelinetest

@@ -161,6 +161,76 @@ func String(data []byte) (string, bool) {
 	return s, true
 }
 
+// The readers below never fail: they take a value out of a record already
+// validated, and a value of another type reads as the zero value. JSON null
+// is no value at all, whatever type was expected: it reads as nil, "", false
+// or 0, and Value drops it, so a field a tool writes as null and a field it
+// leaves out give the same event. (Get still returns null's bytes: whether a
+// member is there is a question about the record's shape.)
+
+// AsObject returns the members of data, or nil when data is not an object.
+func AsObject(data []byte) Object {
+	o, ok := ParseObject(data)
+	if !ok {
+		return nil
+	}
+	return o
+}
+
+// AsArray returns the elements of data, or nil when data is not an array.
+func AsArray(data []byte) [][]byte {
+	a, ok := ParseArray(data)
+	if !ok {
+		return nil
+	}
+	return a
+}
+
+// AsString returns the string data holds, or "" when data is not a string.
+func AsString(data []byte) string {
+	s, _ := String(data)
+	return s
+}
+
+// Strings returns the strings among the elements of data (an array); the
+// elements of other types are skipped.
+func Strings(data []byte) []string {
+	var out []string
+	for _, v := range AsArray(data) {
+		if s, ok := String(v); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Value returns data as a value an event keeps verbatim: nil when it is
+// absent (empty) or null, so that an omitempty field is left out in both
+// cases.
+func Value(data []byte) json.RawMessage {
+	if len(data) == 0 || string(data) == "null" {
+		return nil
+	}
+	return json.RawMessage(data)
+}
+
+// Path returns the value nested in objects under keys (o.Path("git",
+// "branch") is the branch member of o's git member), or nil when one of
+// them is missing or not an object.
+func (o Object) Path(keys ...string) []byte {
+	var v []byte
+	for i, k := range keys {
+		if i > 0 {
+			o = AsObject(v)
+		}
+		v = o.Get(k)
+		if v == nil {
+			return nil
+		}
+	}
+	return v
+}
+
 // Bool reads true; anything else is false.
 func Bool(data []byte) bool { return string(data) == "true" }
 
@@ -176,8 +246,7 @@ func Int(data []byte) int64 {
 	return 0
 }
 
-// IsObject reports whether data starts an object; IsArray, an array;
-// IsString, a string.
+// IsObject reports whether data starts an object.
 func IsObject(data []byte) bool { return len(data) > 0 && data[0] == '{' }
 
 // IsArray reports whether data starts an array.
@@ -185,6 +254,11 @@ func IsArray(data []byte) bool { return len(data) > 0 && data[0] == '[' }
 
 // IsString reports whether data starts a string.
 func IsString(data []byte) bool { return len(data) > 0 && data[0] == '"' }
+
+// IsNumber reports whether data starts a number.
+func IsNumber(data []byte) bool {
+	return len(data) > 0 && (data[0] == '-' || data[0] >= '0' && data[0] <= '9')
+}
 
 // SkipSpace returns the index of the first byte at or after i that is not
 // JSON white space (len(data) when there is none).

@@ -63,6 +63,88 @@ func TestScalars(t *testing.T) {
 	}
 }
 
+// TestReaders: the never-fail readers give the value of their type, and
+// the zero value for any other type — null included, which Value drops as
+// it drops an absent member.
+func TestReaders(t *testing.T) {
+	type read struct {
+		Object  []string
+		Array   []string
+		String  string
+		Strings []string
+		Bool    bool
+		Int     int64
+		Value   string
+		Absent  bool // Value gave nil
+	}
+	readAll := func(data []byte) read {
+		var r read
+		for _, m := range AsObject(data) {
+			r.Object = append(r.Object, m.KeyString()+"="+string(m.Value))
+		}
+		for _, v := range AsArray(data) {
+			r.Array = append(r.Array, string(v))
+		}
+		r.String, r.Strings, r.Bool, r.Int = AsString(data), Strings(data), Bool(data), Int(data)
+		v := Value(data)
+		r.Value, r.Absent = string(v), v == nil
+		return r
+	}
+	tests := []struct {
+		in   string
+		want read
+	}{
+		{``, read{Absent: true}},
+		{`null`, read{Absent: true}},
+		{`{"a":1}`, read{Object: []string{"a=1"}, Value: `{"a":1}`}},
+		{`{}`, read{Value: `{}`}},
+		{`["x",2,null,"y"]`, read{Array: []string{`"x"`, `2`, `null`, `"y"`}, Strings: []string{"x", "y"}, Value: `["x",2,null,"y"]`}},
+		{`"s\u00e9"`, read{String: "sé", Value: `"s\u00e9"`}},
+		{`true`, read{Bool: true, Value: `true`}},
+		{`false`, read{Value: `false`}},
+		{`-7.5`, read{Int: -7, Value: `-7.5`}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, readAll([]byte(tt.in))); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.in, diff)
+		}
+	}
+	if AsObject([]byte(`{}`)) == nil {
+		t.Error("an empty object read as nil")
+	}
+	if AsObject([]byte(`{"a":`)) != nil || AsArray([]byte(`[1,`)) != nil {
+		t.Error("a cut value read as members")
+	}
+}
+
+func TestIsNumber(t *testing.T) {
+	for in, want := range map[string]bool{"0": true, "-1": true, "12.5": true, `"1"`: false, "null": false, "": false, "true": false} {
+		if got := IsNumber([]byte(in)); got != want {
+			t.Errorf("IsNumber(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func TestPath(t *testing.T) {
+	o := AsObject([]byte(`{"git":{"branch":"main","sha":null},"n":1}`))
+	tests := []struct {
+		keys []string
+		want string
+	}{
+		{[]string{"git", "branch"}, `"main"`},
+		{[]string{"git", "sha"}, `null`},
+		{[]string{"git", "none"}, ``},
+		{[]string{"n", "x"}, ``},
+		{[]string{"none", "x"}, ``},
+		{[]string{"n"}, `1`},
+	}
+	for _, tt := range tests {
+		if got := string(o.Path(tt.keys...)); got != tt.want {
+			t.Errorf("Path(%v) = %q, want %q", tt.keys, got, tt.want)
+		}
+	}
+}
+
 // FuzzAgainstEncodingJSON: on valid JSON objects, the members and the
 // strings are what encoding/json decodes.
 func FuzzAgainstEncodingJSON(f *testing.F) {

@@ -15,8 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/transcript"
 )
 
@@ -135,9 +134,9 @@ func ParseStrict(a transcript.Adapter, name string, data []byte) []transcript.Ev
 }
 
 // Golden compares each fixture's events, as NDJSON, with the file beside it
-// named <fixture without extension>.events.ndjson; with update it writes
+// named <fixture without extension>.events.ndjson; with -update it writes
 // them there instead.
-func Golden(t *testing.T, a transcript.Adapter, fixtures []Fixture, update bool) {
+func Golden(t *testing.T, a transcript.Adapter, fixtures []Fixture) {
 	t.Helper()
 	for _, fx := range fixtures {
 		t.Run(fx.Name, func(t *testing.T) {
@@ -146,20 +145,7 @@ func Golden(t *testing.T, a transcript.Adapter, fixtures []Fixture, update bool)
 			if err != nil {
 				t.Fatal(err)
 			}
-			path := GoldenPath(fx.Path)
-			if update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run the tests with -update to create it)", err)
-			}
-			if !bytes.Equal(want, got) {
-				t.Errorf("%s differs from %s (-want +got):\n%s", fx.Name, path, cmp.Diff(string(want), string(got)))
-			}
+			golden.Check(t, GoldenPath(fx.Path), got)
 		})
 	}
 }

@@ -1,0 +1,216 @@
+// Package atomicfile writes files whole or not at all: a reader, or a process
+// that starts after a crash, sees the old content or the new, never a part.
+// Every write goes to a hidden temporary file beside the target, which is
+// then renamed (or linked) into place; the durable writes also wait for the
+// disk, the file's and its folder's. It also creates folders and files with
+// cortex's permissions (SPEC §2: private to their owner).
+//
+// A symbolic link at a path to be replaced is refused (a *LinkError) rather
+// than replaced by a file: the link is the person's. It depends on nothing
+// else in cortex; the vault builds its notes' rules on it.
+package atomicfile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// Permissions of what cortex creates (SPEC §2).
+const (
+	FilePerm fs.FileMode = 0o600
+	DirPerm  fs.FileMode = 0o700
+)
+
+// tempMarker is part of every temporary file's name. Temporary files start with a
+// dot, so Obsidian never shows them.
+const tempMarker = ".cortex-tmp-"
+
+// IsTemp reports whether a file name is one of cortex's temporary files.
+func IsTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
+}
+
+// TempPath is a temporary file's path for path, told apart from others by
+// tag: hidden, beside path, and recognised by IsTemp.
+func TempPath(path, tag string) string {
+	dir, base := filepath.Split(path)
+	return filepath.Join(dir, "."+base+tempMarker+tag)
+}
+
+// ErrLink marks a refusal to write over a symbolic link.
+var ErrLink = errors.New("cortex never replaces a symbolic link with a file")
+
+// LinkError is a write refused because the file is a symbolic link. It
+// matches ErrLink.
+type LinkError struct {
+	Path   string
+	Target string
+}
+
+func (e *LinkError) Error() string {
+	return fmt.Sprintf("%s is a symbolic link to %s: %v", e.Path, e.Target, ErrLink)
+}
+
+// Unwrap makes the error match ErrLink.
+func (e *LinkError) Unwrap() error { return ErrLink }
+
+// RefuseLink returns a *LinkError when path is a symbolic link, nil
+// otherwise (a missing file included).
+func RefuseLink(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	target, _ := os.Readlink(path)
+	return &LinkError{Path: path, Target: target}
+}
+
+// Write replaces path with data atomically and durably. A path that is a
+// symbolic link is refused (a *LinkError).
+func Write(path string, data []byte) error {
+	if err := RefuseLink(path); err != nil {
+		return err
+	}
+	tmp, err := writeTemp(path, data, true)
+	if err != nil {
+		return err
+	}
+	if err := replace(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("replace %s: %w", path, err)
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
+// WriteDerived replaces path with data atomically but does not wait for the disk:
+// for files cortex derives from others (the map of contents, a cache), which a
+// process crash cannot tear and which the next change rewrites after a power
+// loss. Like Write it refuses to replace a symbolic link.
+func WriteDerived(path string, data []byte) error {
+	if err := RefuseLink(path); err != nil {
+		return err
+	}
+	tmp, err := writeTemp(path, data, false)
+	if err != nil {
+		return err
+	}
+	if err := replace(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("replace %s: %w", path, err)
+	}
+	return nil
+}
+
+// Create writes data to path atomically and durably, failing with an error
+// that matches fs.ErrExist when path already exists: a new file never
+// replaces another.
+func Create(path string, data []byte) error {
+	tmp, err := writeTemp(path, data, true)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil {
+		var le *os.LinkError
+		if errors.As(err, &le) && errors.Is(le.Err, fs.ErrExist) {
+			return fmt.Errorf("create %s: %w", path, fs.ErrExist)
+		}
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	if err := os.Remove(tmp); err != nil {
+		return fmt.Errorf("create %s: remove temporary file: %w", path, err)
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
+// linkPlace links tmp to path, failing when path exists, then removes tmp.
+func linkPlace(tmp, path string) error {
+	if err := os.Link(tmp, path); err != nil {
+		return err
+	}
+	return os.Remove(tmp)
+}
+
+// WriteTemp writes data to the new file tmp (a TempPath) without syncing it,
+// and returns what the file system says of it (its size and modification
+// time). Writers of many files write each to a temporary file, sync them
+// together (SyncAll), then Place each.
+func WriteTemp(tmp string, data []byte) (fs.FileInfo, error) {
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FilePerm)
+	if err != nil {
+		return nil, err
+	}
+	_, err = f.Write(data)
+	var fi os.FileInfo
+	if err == nil {
+		fi, err = f.Stat()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return nil, err
+	}
+	return fi, nil
+}
+
+// writeTemp writes data to a new hidden file beside path, and syncs it.
+func writeTemp(path string, data []byte, sync bool) (string, error) {
+	var rnd [6]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return "", err
+	}
+	tmp := TempPath(path, hex.EncodeToString(rnd[:]))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FilePerm)
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	_, err = f.Write(data)
+	if err == nil && sync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	return tmp, nil
+}
+
+// SyncDir makes a rename in dir durable. Windows cannot sync folders; renames
+// there are durable on their own.
+func SyncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
+
+// MkdirAll creates dir and its parents with cortex's folder permission.
+func MkdirAll(dir string) error {
+	if err := os.MkdirAll(dir, DirPerm); err != nil {
+		return fmt.Errorf("create folder: %w", err)
+	}
+	return nil
+}

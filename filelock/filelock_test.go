@@ -1,0 +1,163 @@
+package filelock
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/cortexmem/cortex/memories"
+)
+
+// shortWait is how long a test lets a lock wait time out.
+const shortWait = 50 * time.Millisecond
+
+func takeLock(t *testing.T, path string, shared bool) *Lock {
+	t.Helper()
+	take := Acquire
+	if shared {
+		take = AcquireShared
+	}
+	l, err := take(context.Background(), path, time.Second)
+	if err != nil {
+		t.Fatalf("lock %s (shared %v): %v", path, shared, err)
+	}
+	t.Cleanup(func() { l.Release() })
+	return l
+}
+
+func release(t *testing.T, l *Lock) {
+	t.Helper()
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkBusy asserts that err says the lock at path was busy for wait.
+func checkBusy(t *testing.T, err error, path string, wait time.Duration) {
+	t.Helper()
+	if !errors.Is(err, memories.ErrBusy) {
+		t.Fatalf("got %v, want an error matching memories.ErrBusy", err)
+	}
+	var le *LockError
+	if !errors.As(err, &le) {
+		t.Fatalf("got %T, want a *LockError", err)
+	}
+	if le.Path != path || le.Waited != wait || le.Context != nil {
+		t.Errorf("got %+v, want path %s, waited %v, no context error", le, path, wait)
+	}
+}
+
+func TestLockConflicts(t *testing.T) {
+	tests := []struct {
+		name           string
+		held, wanted   bool // shared?
+		wantConflicted bool
+	}{
+		{name: "exclusive, exclusive", held: false, wanted: false, wantConflicted: true},
+		{name: "exclusive, shared", held: false, wanted: true, wantConflicted: true},
+		{name: "shared, exclusive", held: true, wanted: false, wantConflicted: true},
+		{name: "shared, shared", held: true, wanted: true, wantConflicted: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "lock")
+			takeLock(t, path, tt.held)
+			take := Acquire
+			if tt.wanted {
+				take = AcquireShared
+			}
+			start := time.Now()
+			l, err := take(context.Background(), path, shortWait)
+			if !tt.wantConflicted {
+				if err != nil {
+					t.Fatalf("second lock: %v", err)
+				}
+				release(t, l)
+				return
+			}
+			checkBusy(t, err, path, shortWait)
+			if waited := time.Since(start); waited < shortWait {
+				t.Errorf("gave up after %v, before the %v allowed", waited, shortWait)
+			}
+		})
+	}
+}
+
+func TestLockReleased(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	held := takeLock(t, path, false)
+	done := make(chan error, 1)
+	go func() {
+		l, err := Acquire(context.Background(), path, 10*time.Second)
+		if err == nil {
+			err = l.Release()
+		}
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	release(t, held)
+	if err := <-done; err != nil {
+		t.Errorf("a waiting Acquire after the holder let go: %v", err)
+	}
+	// And once free, it is free again for everyone.
+	release(t, takeLock(t, path, false))
+}
+
+func TestLockCancelled(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	takeLock(t, path, false)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	_, err := Acquire(ctx, path, 10*time.Second)
+	var le *LockError
+	if !errors.As(err, &le) || !errors.Is(le.Context, context.Canceled) {
+		t.Fatalf("got %v, want a *LockError for the cancelled wait", err)
+	}
+	if !errors.Is(err, memories.ErrBusy) {
+		t.Errorf("got %v, want it to match memories.ErrBusy", err)
+	}
+}
+
+func TestTryAcquire(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	l, err := TryAcquire(path)
+	if err != nil || l == nil {
+		t.Fatalf("TryAcquire of a free lock = %v, %v", l, err)
+	}
+	if l2, err := TryAcquire(path); l2 != nil || err != nil {
+		t.Errorf("TryAcquire of a held lock = %v, %v; want nil, nil", l2, err)
+	}
+	if _, err := Acquire(context.Background(), path, shortWait); !errors.Is(err, memories.ErrBusy) {
+		t.Errorf("Acquire while TryAcquire holds the lock: %v, want busy", err)
+	}
+	release(t, l)
+	l, err = TryAcquire(path)
+	if err != nil || l == nil {
+		t.Fatalf("TryAcquire after release = %v, %v", l, err)
+	}
+	release(t, l)
+}
+
+func TestLockMissingFolder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing", "lock")
+	if _, err := Acquire(context.Background(), path, shortWait); err == nil || errors.Is(err, memories.ErrBusy) {
+		t.Errorf("Acquire in a missing folder: got %v, want an error other than busy", err)
+	}
+}
+
+func TestLockErrorMessage(t *testing.T) {
+	tests := []struct {
+		err  LockError
+		want string
+	}{
+		{LockError{Path: "/s/write.lock", Waited: 5 * time.Second}, "another cortex process has held /s/write.lock for more than 5s; try again when it is done"},
+		{LockError{Path: "/s/write.lock", Waited: time.Second, Context: context.Canceled}, "waiting for lock /s/write.lock: context canceled"},
+	}
+	for _, tt := range tests {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+	}
+}

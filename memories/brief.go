@@ -1,0 +1,502 @@
+package memories
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cortexmem/cortex/dedup"
+)
+
+// Sections of a briefing, in the order they are offered: what needs doing
+// first, then what the project knows, then its latest decisions, then what
+// holds beyond it.
+const (
+	SectionOpen      = "open"
+	SectionProject   = "project"
+	SectionDecisions = "decisions"
+	SectionArea      = "area"
+)
+
+// Briefing limits.
+const (
+	// DefaultBriefLimit is how many memories a section offers at most.
+	DefaultBriefLimit = 10
+	// maxOpenLoads bounds the open action items read for their due dates
+	// (the index does not hold them): the newest ones of the project.
+	maxOpenLoads = 100
+	// briefAreas is how many of the project's areas the area section draws on.
+	briefAreas = 2
+)
+
+// BriefRequest asks what an agent starting a session in a project should
+// know.
+type BriefRequest struct {
+	// Project is the L0 scope; empty briefs from general alone.
+	Project string
+	// Limit is how many memories the briefing is for (default 10, at most
+	// 50): the open items, the latest decisions and the area's and general
+	// memories offer a quarter of it each, the project's memories the rest,
+	// at least half. The caller's budget then takes what fits.
+	Limit int
+}
+
+// BriefItem is one memory a briefing offers, with why.
+type BriefItem struct {
+	Recalled
+	Section string
+	// Due is an action item's due date; Overdue says it has passed.
+	Due     string
+	Overdue bool
+	// Why says in a few words why the memory is offered.
+	Why string
+}
+
+// Briefing is what a session starts with: each section's memories, best
+// first. Nothing is recorded as accessed: the caller records what it injects
+// (RecordAccess), once its budget has chosen.
+type Briefing struct {
+	Project string
+	// Areas are the L1 areas drawn on: those the project's memories are
+	// filed under, most used first.
+	Areas    []string
+	Sections []BriefSection
+	// Considered counts the memories looked at.
+	Considered int
+}
+
+// BriefSection is one section of a briefing.
+type BriefSection struct {
+	Name  string
+	Items []BriefItem
+}
+
+// Items are every item of the briefing, section by section.
+func (b *Briefing) Items() []BriefItem {
+	var out []BriefItem
+	for _, s := range b.Sections {
+		out = append(out, s.Items...)
+	}
+	return out
+}
+
+// briefExcluded are the types a briefing leaves out of its ranked sections:
+// records of sessions and edits are history, not knowledge, and action items
+// have their own section.
+func briefExcluded(t Type) bool {
+	return t == TypeSession || t == TypeEpisode || t == TypeAction
+}
+
+// Brief gathers, in one look at the store, what a session in a project
+// starts with (SPEC §4.13): the open action items of the project and general
+// (overdue first), the project's memories (L0) ranked by activation, recency
+// and importance, its latest decisions (last updated first), and the
+// memories of its areas and of general (L1), ranked alike. A memory appears
+// in one section only.
+func (s *Service) Brief(ctx context.Context, req BriefRequest) (*Briefing, error) {
+	project, err := NormalizeScope("project", req.Project)
+	if err != nil {
+		return nil, err
+	}
+	if project == "" {
+		project = DefaultProject
+	}
+	limit := req.Limit
+	if limit == 0 {
+		limit = DefaultBriefLimit
+	}
+	if err := CheckRange("limit", limit, 1, MaxRecallLimit); err != nil {
+		return nil, err
+	}
+	b := &Briefing{Project: project}
+	err = s.backend.View(ctx, func(snap Snapshot) error {
+		return s.brief(ctx, snap, b, limit)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// briefShare is the share of a briefing's limit each section but the
+// project's may offer (a quarter); the project's memories take the rest, at
+// least half. A briefing then always holds some of each section that has
+// anything — general conventions are not crowded out by a busy project — and
+// no more notes are read than a briefing can hold.
+func briefShare(limit int) int { return max(1, (limit+3)/4) }
+
+func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit int) error {
+	share := briefShare(limit)
+	now := s.now()
+	stats := s.allStats(ctx)
+	shown := map[string]bool{}
+	considered := map[string]bool{}
+	project := b.Project
+	scope := withGeneral(project)
+
+	// Open action items: read for their due dates.
+	open, err := snap.Search(ctx, SearchRequest{Projects: scope, Type: TypeAction, Status: StatusOpen, Size: maxOpenLoads})
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	var items []BriefItem
+	today := now.Format(time.DateOnly)
+	for _, h := range open {
+		considered[h.ID] = true
+		m, err := loadHit(ctx, snap, h)
+		if err != nil {
+			return err
+		}
+		if m == nil {
+			continue
+		}
+		it := BriefItem{Recalled: Recalled{Memory: m, ShortID: snap.ShortID(m.ID), Signals: s.signals(h.Entry, stats, now)},
+			Section: SectionOpen, Due: m.Due}
+		switch {
+		case m.Due != "" && m.Due < today:
+			it.Overdue, it.Why = true, "overdue since "+m.Due
+		case m.Due != "":
+			it.Why = "open, due " + m.Due
+		default:
+			it.Why = "open"
+		}
+		items = append(items, it)
+	}
+	sort.SliceStable(items, func(i, j int) bool {
+		a, c := items[i], items[j]
+		if a.Overdue != c.Overdue {
+			return a.Overdue
+		}
+		if (a.Due != "") != (c.Due != "") {
+			return a.Due != ""
+		}
+		if a.Due != c.Due {
+			return a.Due < c.Due
+		}
+		if !a.Memory.Updated.Equal(c.Memory.Updated) {
+			return a.Memory.Updated.After(c.Memory.Updated)
+		}
+		return a.Memory.ID < c.Memory.ID
+	})
+	if len(items) > share {
+		items = items[:share]
+	}
+	for _, it := range items {
+		shown[it.Memory.ID] = true
+	}
+	b.Sections = append(b.Sections, BriefSection{Name: SectionOpen, Items: items})
+
+	// L0 and general: one search of both, newest first, and the most
+	// activated memories of each (an old memory used every day must be
+	// found; without a query the index orders by date alone).
+	size := max(limit*candidateFactor, minCandidates)
+	l0Limit := max((limit+1)/2, limit-len(items)-2*share)
+	recent, err := snap.Search(ctx, SearchRequest{Projects: scope, Size: 2 * size})
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	byProject := map[string][]Hit{}
+	seen := map[string]bool{}
+	for _, h := range recent {
+		seen[h.ID] = true
+		byProject[h.Project] = append(byProject[h.Project], h)
+	}
+	active, err := s.activated(snap, stats, now, scope, seen)
+	if err != nil {
+		return err
+	}
+	for _, h := range active {
+		byProject[h.Project] = append(byProject[h.Project], h)
+	}
+	hits := byProject[project]
+	areas := map[string]int{}
+	for _, h := range hits {
+		considered[h.ID] = true
+		if h.Area != "" {
+			areas[h.Area]++
+		}
+	}
+	l0, err := s.briefRanked(ctx, snap, hits, stats, shown, l0Limit, SectionProject, func(Recalled) string { return "ranked by use, recency and importance" })
+	if err != nil {
+		return err
+	}
+	b.Sections = append(b.Sections, BriefSection{Name: SectionProject, Items: l0})
+
+	// The project's latest decisions (last updated first) not already shown:
+	// from the newest memories already found when they hold enough of them,
+	// or hold all the project's (the search was not cut short), else from a
+	// search of the project's decisions.
+	var decs []Hit
+	for _, h := range recent {
+		if h.Project == project && h.Type == TypeDecision {
+			decs = append(decs, h)
+		}
+	}
+	if len(recent) == 2*size && len(decs) < l0Limit+share {
+		more, err := snap.Search(ctx, SearchRequest{Projects: []string{project}, Type: TypeDecision, Size: l0Limit + 2*share})
+		if err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		decs = more
+	}
+	sort.SliceStable(decs, func(i, j int) bool {
+		if !decs[i].Updated.Equal(decs[j].Updated) {
+			return decs[i].Updated.After(decs[j].Updated)
+		}
+		return decs[i].ID > decs[j].ID
+	})
+	var latest []BriefItem
+	for _, h := range decs {
+		considered[h.ID] = true
+		if len(latest) == share {
+			break
+		}
+		if shown[h.ID] {
+			continue
+		}
+		m, err := loadHit(ctx, snap, h)
+		if err != nil {
+			return err
+		}
+		if m == nil {
+			continue
+		}
+		shown[m.ID] = true
+		sig := s.signals(h.Entry, stats, now)
+		latest = append(latest, BriefItem{Recalled: Recalled{Memory: m, ShortID: snap.ShortID(m.ID), Signals: sig,
+			Score: s.ranking.Score(sig, false), Weights: s.ranking.Effective(false)},
+			Section: SectionDecisions, Why: "decided " + m.Created.UTC().Format(time.DateOnly)})
+	}
+	b.Sections = append(b.Sections, BriefSection{Name: SectionDecisions, Items: latest})
+
+	// L1: the project's areas (memories of other projects filed under them)
+	// and general.
+	b.Areas = topAreas(areas, briefAreas)
+	var wide []Hit
+	inWide := map[string]bool{}
+	add := func(hs []Hit) {
+		for _, h := range hs {
+			if !inWide[h.ID] && h.Project != project {
+				inWide[h.ID] = true
+				wide = append(wide, h)
+			}
+		}
+	}
+	for _, a := range b.Areas {
+		hs, err := snap.Search(ctx, SearchRequest{Area: a, Size: size})
+		if err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		add(hs)
+	}
+	if project != DefaultProject {
+		add(byProject[DefaultProject])
+	}
+	for _, h := range wide {
+		considered[h.ID] = true
+	}
+	l1, err := s.briefRanked(ctx, snap, wide, stats, shown, share, SectionArea, func(r Recalled) string {
+		if r.Memory.Project == DefaultProject {
+			return "general memory"
+		}
+		return "area " + r.Memory.Area
+	})
+	if err != nil {
+		return err
+	}
+	b.Sections = append(b.Sections, BriefSection{Name: SectionArea, Items: l1})
+	b.Considered = len(considered)
+	return nil
+}
+
+// briefRanked ranks hits without a query and loads the best limit of those
+// not yet shown and not excluded.
+func (s *Service) briefRanked(ctx context.Context, snap Snapshot, hits []Hit, stats map[string]AccessStat, shown map[string]bool,
+	limit int, section string, why func(Recalled) string) ([]BriefItem, error) {
+	var out []BriefItem
+	for _, r := range s.rank(hits, stats, false) {
+		if len(out) == limit {
+			break
+		}
+		if shown[r.hit.ID] || briefExcluded(r.hit.Type) || !r.hit.Live() {
+			continue
+		}
+		m, err := loadHit(ctx, snap, r.hit)
+		if err != nil {
+			return nil, err
+		}
+		if m == nil {
+			continue
+		}
+		shown[m.ID] = true
+		rec := Recalled{Memory: m, ShortID: snap.ShortID(m.ID), Score: r.score, Signals: r.signals, Weights: s.ranking.Effective(false)}
+		out = append(out, BriefItem{Recalled: rec, Section: section, Why: why(rec)})
+	}
+	return out, nil
+}
+
+// loadHit reads the note of a hit, with the index's id; nil when it is gone
+// since it was indexed.
+func loadHit(ctx context.Context, snap Snapshot, h Hit) (*Memory, error) {
+	m, err := snap.Load(ctx, h.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	m.ID = h.ID
+	return m, nil
+}
+
+// allStats reads every memory's accesses once; nil without an access log or
+// when it cannot be read (every activation is then 0).
+func (s *Service) allStats(ctx context.Context) map[string]AccessStat {
+	if s.access == nil {
+		return nil
+	}
+	stats, err := s.access.Stats(ctx, nil)
+	if err != nil {
+		s.warn(fmt.Sprintf("access log: %v", err))
+		return nil
+	}
+	return stats
+}
+
+// maxActivatedLooks bounds the most activated memories a briefing looks up
+// to find those of its projects.
+const maxActivatedLooks = 200
+
+// activated is, of the live memories of projects not in seen, the most
+// activated ones: up to activeCandidates per project, from stats already
+// read, looking at no more than maxActivatedLooks of them.
+func (s *Service) activated(snap Snapshot, stats map[string]AccessStat, now time.Time, projects []string, seen map[string]bool) ([]Hit, error) {
+	type act struct {
+		id string
+		a  float64
+	}
+	var acts []act
+	for id, st := range stats {
+		if seen[id] {
+			continue
+		}
+		if a := s.ranking.Activation.Of(st, now); a > 0 {
+			acts = append(acts, act{id, a})
+		}
+	}
+	sort.Slice(acts, func(i, j int) bool {
+		if acts[i].a != acts[j].a {
+			return acts[i].a > acts[j].a
+		}
+		return acts[i].id < acts[j].id
+	})
+	added := map[string]int{}
+	full := 0
+	var out []Hit
+	for i, a := range acts {
+		if i == maxActivatedLooks || full == len(projects) {
+			break
+		}
+		e, err := snap.Get(a.id)
+		var nf *NotFoundError
+		if errors.As(err, &nf) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !e.Live() || !containsString(projects, e.Project) || added[e.Project] == activeCandidates {
+			continue
+		}
+		out = append(out, Hit{Entry: e})
+		if added[e.Project]++; added[e.Project] == activeCandidates {
+			full++
+		}
+	}
+	return out, nil
+}
+
+// topAreas are the n areas named most often, ties by name.
+func topAreas(counts map[string]int, n int) []string {
+	var names []string
+	for a := range counts {
+		names = append(names, a)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if counts[names[i]] != counts[names[j]] {
+			return counts[names[i]] > counts[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	if len(names) > n {
+		names = names[:n]
+	}
+	return names
+}
+
+// RecordAccess records that the memories with these ids were shown, from
+// source (AccessSessionStart for a briefing). A failure is returned: the
+// caller decides whether it matters.
+func (s *Service) RecordAccess(ctx context.Context, ids []string, source string) error {
+	if s.access == nil || len(ids) == 0 {
+		return nil
+	}
+	now := s.now().UTC()
+	as := make([]Access, len(ids))
+	for i, id := range ids {
+		as[i] = Access{ID: id, Time: now, Source: source}
+	}
+	if err := s.access.Record(ctx, as); err != nil {
+		return fmt.Errorf("access log: %w", err)
+	}
+	return nil
+}
+
+// PromptMatch is a recalled memory with how much of a prompt it answers.
+type PromptMatch struct {
+	Recalled
+	// Coverage is the share of the prompt's key words the memory holds, 0
+	// to 1: recall's own relevance is relative to the other results, so it
+	// cannot say whether the best of them is any good.
+	Coverage float64
+}
+
+// promptTerms is how many key words of a prompt are searched for.
+const promptTerms = 12
+
+// PromptRecall recalls for a prompt a person just typed (the prompt hook): the
+// prompt's key words are the query, the project's memories and general's are
+// searched, and each result says how many of those words it holds. Related
+// memories are left out, and nothing is recorded as accessed: the caller
+// records what it injects.
+func (s *Service) PromptRecall(ctx context.Context, prompt, project string, limit int) ([]PromptMatch, error) {
+	terms := dedup.QueryTerms("", prompt, promptTerms)
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	query := strings.Join(terms, " ")
+	req := RecallRequest{Query: query, Project: project, Limit: limit}
+	p, err := s.planRecall(&req)
+	if err != nil {
+		return nil, err
+	}
+	res := &RecallResult{Query: p.search.Text}
+	if err := s.backend.View(ctx, func(snap Snapshot) error { return s.recall(ctx, snap, p, res) }); err != nil {
+		return nil, err
+	}
+	want := dedup.New(query)
+	var out []PromptMatch
+	for _, r := range res.Results {
+		if r.Related {
+			continue
+		}
+		m := r.Memory
+		have := dedup.New(m.Title + "\n" + m.Content() + "\n" + strings.Join(m.Tags, " "))
+		out = append(out, PromptMatch{Recalled: r, Coverage: dedup.Compare(want, have).Words})
+	}
+	return out, nil
+}
