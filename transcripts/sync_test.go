@@ -13,6 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/index"
+	"github.com/cortexmem/cortex/scribe"
+	"github.com/cortexmem/cortex/transcript"
 )
 
 // jsonlFixtures are the fixture transcripts read a line at a time (the ones
@@ -410,5 +412,64 @@ func TestFreshness(t *testing.T) {
 	}
 	if rep := syncNow(t, s); rep.Quick || rep.Removed != 1 {
 		t.Errorf("sync after an active file went %+v: want a full check removing it", rep)
+	}
+}
+
+// TestHomeOverrides: with each tool's home override set, the index holds the
+// sessions under the overrides and none under the default folders; a tool's
+// folder that appears after the first search is discovered by the next one.
+func TestHomeOverrides(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	env := map[string]string{
+		"CLAUDE_CONFIG_DIR": filepath.Join(dir, "claude-config"),
+		"CODEX_HOME":        filepath.Join(dir, "codex-home"),
+		"GEMINI_CLI_HOME":   filepath.Join(dir, "gemini-home"),
+	}
+	// Where a fixture goes under the overrides instead of the defaults.
+	rebase := map[string]string{
+		filepath.Join(home, ".claude"): env["CLAUDE_CONFIG_DIR"],
+		filepath.Join(home, ".codex"):  env["CODEX_HOME"],
+		filepath.Join(home, ".gemini"): filepath.Join(env["GEMINI_CLI_HOME"], ".gemini"),
+	}
+	fixtures := []string{"claude-code/2.1.197/a_qa.jsonl", "codex/0.140.0-alpha.19/custom_patch_apply.jsonl", "gemini-cli/0.40/tool_call.jsonl"}
+	for _, rel := range fixtures {
+		placeFixture(t, home, rel) // under the defaults: never indexed
+	}
+	s := New(Options{
+		Dir:         filepath.Join(dir, "index"),
+		Selection:   scribe.Selection{All: true, Env: transcript.Env{Home: home, Getenv: func(k string) string { return env[k] }}},
+		LockTimeout: 10 * time.Second,
+		Now:         settled,
+	})
+	syncNow(t, s)
+	if docs := allDocs(t, s); len(docs) != 0 {
+		t.Fatalf("%d documents from the default folders, which the overrides replace", len(docs))
+	}
+	want := map[string]bool{}
+	for _, rel := range fixtures {
+		def := fixturePlace(home, rel)
+		for from, to := range rebase {
+			if strings.HasPrefix(def, from+string(filepath.Separator)) {
+				dst := to + strings.TrimPrefix(def, from)
+				data, err := os.ReadFile(def)
+				if err != nil {
+					t.Fatal(err)
+				}
+				writeFile(t, dst, data)
+				want[dst] = true
+			}
+		}
+	}
+	if len(want) != len(fixtures) {
+		t.Fatalf("placed %d of %d fixtures under the overrides", len(want), len(fixtures))
+	}
+	syncNow(t, s)
+	got := map[string]bool{}
+	for _, d := range allDocs(t, s) {
+		got[d.File] = true
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files indexed (-want +got):\n%s", diff)
 	}
 }
