@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -31,36 +30,6 @@ type TranscriptSearchInput struct {
 	AllExchanges bool   `json:"all_exchanges,omitempty" jsonschema:"true to get every matching exchange; by default only the best one of each session"`
 }
 
-// TranscriptSearchOutput is what transcript_search found.
-type TranscriptSearchOutput struct {
-	Query   string           `json:"query"`
-	Count   int              `json:"count"`
-	Results []TranscriptSeen `json:"results"`
-	// Message is set when nothing was found.
-	Message string `json:"message,omitempty"`
-}
-
-// TranscriptSeen is one exchange found in a past session.
-type TranscriptSeen struct {
-	Tool    string    `json:"tool" jsonschema:"the agent tool that wrote the session: claude-code, codex or gemini-cli"`
-	Session string    `json:"session" jsonschema:"the session's id"`
-	Agent   string    `json:"agent,omitempty" jsonschema:"the subagent whose conversation it is, when it is one"`
-	Date    time.Time `json:"date,omitzero" jsonschema:"when the exchange began"`
-	Project string    `json:"project,omitempty" jsonschema:"the project's name (repository or folder)"`
-	Cwd     string    `json:"cwd,omitempty" jsonschema:"the folder the session worked in"`
-	Branch  string    `json:"branch,omitempty"`
-	Kind    string    `json:"kind" jsonschema:"exchange (a turn the person typed and the agent's reply up to the next one) or compaction (a summary the tool wrote when its context filled up)"`
-	Rewound bool      `json:"rewound,omitempty" jsonschema:"true when the person went back from this exchange (rewind, undo): it is not part of the conversation as it stands"`
-	User    string    `json:"user" jsonschema:"what the person typed, trimmed"`
-	Reply   string    `json:"reply" jsonschema:"what the agent answered (and what failed tools said), trimmed"`
-	Snippet string    `json:"snippet,omitempty" jsonschema:"the part of the reply that matched, the query's words marked **like this**"`
-	Tools   []string  `json:"tools,omitempty" jsonschema:"the tools the agent called"`
-	Paths   []string  `json:"paths,omitempty" jsonschema:"the files it read or edited"`
-	File    string    `json:"file" jsonschema:"the transcript file"`
-	Line    int       `json:"line,omitempty" jsonschema:"the line of the transcript where the exchange starts (0 for a tool that rewrites one JSON document)"`
-	Score   float64   `json:"score" jsonschema:"relevance blended with recency, 0 to 1"`
-}
-
 const transcriptSearchDescription = `Search the raw conversations of past agent sessions on this machine — every Claude Code, Codex and Gemini CLI session, not only this one and not cortex's saved memories — for what was asked, answered, run or edited.
 
 Use it to find when something was discussed or done before ("when did we move the cache to Redis?", "what was the error when the migration failed?", "which session edited src/auth/jwt.go?"), to recover a command, an error message or a decision that was said in a session but never saved, or to pick up where an earlier session left off.
@@ -80,39 +49,34 @@ func transcriptSearchTool(srv *mcp.Server, s *server) {
 	}, s.transcriptSearch)
 }
 
-func (s *server) transcriptSearch(ctx context.Context, in TranscriptSearchInput) (TranscriptSearchOutput, string, error) {
+// transcriptSearch answers with the service's result as it is, the
+// structured content cortex transcripts search --json prints too, and a
+// text rendering of it for the model.
+func (s *server) transcriptSearch(ctx context.Context, in TranscriptSearchInput) (transcripts.Result, string, error) {
 	res, err := s.transcripts.Search(ctx, transcripts.Request{
 		Query: in.Query, Limit: in.Limit, Tool: in.Tool, Project: in.Project, Since: in.Since, Session: in.Session,
 		AllExchanges: in.AllExchanges,
 	})
 	if err != nil {
-		return TranscriptSearchOutput{}, "", err
+		return transcripts.Result{}, "", err
 	}
-	out := TranscriptSearchOutput{Query: res.Query, Count: res.Count, Results: []TranscriptSeen{}}
 	if res.Count == 0 {
-		out.Message = transcripts.EmptyMessage + " for: " + res.Query
-		return out, out.Message, nil
+		return *res, res.Message, nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "### Past sessions (%d)\n", res.Count)
-	for _, h := range res.Hits {
-		seen := TranscriptSeen{
-			Tool: h.Tool, Session: h.Session, Agent: h.Agent, Date: h.Time, Project: h.Project, Cwd: h.Cwd, Branch: h.Branch,
-			Kind: h.Kind, Rewound: h.Rewound, User: h.User, Reply: h.Reply, Snippet: h.Snippet, Tools: h.Tools, Paths: h.Paths,
-			File: h.File, Line: h.Line, Score: h.Score,
-		}
-		out.Results = append(out.Results, seen)
-		writeTranscriptSeen(&b, &seen)
+	for i := range res.Hits {
+		writeTranscriptSeen(&b, &res.Hits[i])
 	}
-	return out, b.String(), nil
+	return *res, b.String(), nil
 }
 
 // writeTranscriptSeen renders an exchange for a model to read: where and
 // when, what was said, where to read more.
-func writeTranscriptSeen(b *strings.Builder, h *TranscriptSeen) {
+func writeTranscriptSeen(b *strings.Builder, h *transcripts.Hit) {
 	meta := []string{h.Tool}
-	if !h.Date.IsZero() {
-		meta = append(meta, h.Date.UTC().Format("2006-01-02 15:04 UTC"))
+	if !h.Time.IsZero() {
+		meta = append(meta, h.Time.UTC().Format("2006-01-02 15:04 UTC"))
 	}
 	if h.Project != "" {
 		p := "project: " + h.Project
@@ -152,9 +116,12 @@ func writeTranscriptSeen(b *strings.Builder, h *TranscriptSeen) {
 		}
 		fmt.Fprintf(b, "%s\n", strings.Join(parts, " · "))
 	}
-	if h.Line > 0 {
+	switch {
+	case h.Line > 0:
 		fmt.Fprintf(b, "source: %s:%d\n", h.File, h.Line)
-	} else {
+	case h.Pointer != "":
+		fmt.Fprintf(b, "source: %s#%s\n", h.File, h.Pointer)
+	default:
 		fmt.Fprintf(b, "source: %s\n", h.File)
 	}
 }

@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,5 +110,42 @@ func TestNoTranscriptSearchWithoutIndex(t *testing.T) {
 		if tool.Name == "transcript_search" {
 			t.Error("transcript_search offered without a transcript index")
 		}
+	}
+}
+
+// TestTranscriptSearchSchemasPortable holds transcript_search's schemas to
+// the portability rules the other tools' are held to (TestSchemasPortable
+// runs on a server without a transcript index, which lacks the tool).
+func TestTranscriptSearchSchemasPortable(t *testing.T) {
+	e := newTranscriptEnv(t)
+	res, err := e.session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, tool := range res.Tools {
+		if tool.Name != "transcript_search" {
+			continue
+		}
+		for _, side := range []struct {
+			name   string
+			schema any
+		}{{"inputSchema", tool.InputSchema}, {"outputSchema", tool.OutputSchema}} {
+			if side.schema == nil {
+				t.Errorf("no %s", side.name)
+				continue
+			}
+			var v any
+			if err := json.Unmarshal([]byte(jsonOf(side.schema)), &v); err != nil {
+				t.Fatal(err)
+			}
+			if found := portability(v); len(found) > 0 {
+				t.Errorf("%s:\n  %s", side.name, strings.Join(found, "\n  "))
+			}
+			checked++
+		}
+	}
+	if checked != 2 {
+		t.Fatalf("checked %d schemas of transcript_search, want 2", checked)
 	}
 }

@@ -51,48 +51,55 @@ type Request struct {
 	NoSync bool
 }
 
-// Result is what a search found.
+// Result is what a search found. It is also the answer's shape on both
+// transports: what cortex transcripts search --json prints and what the MCP
+// tool transcript_search returns as its structured content, so a script and
+// an agent read the same fields; the jsonschema tags describe them to a
+// model.
 type Result struct {
-	Query string `json:"query"`
-	Count int    `json:"count"`
-	Hits  []Hit  `json:"results"`
-	// Message is EmptyMessage when nothing matched.
-	Message string `json:"message,omitempty"`
+	Query string `json:"query" jsonschema:"the query, as searched"`
+	Count int    `json:"count" jsonschema:"how many exchanges were found"`
+	Hits  []Hit  `json:"results" jsonschema:"the exchanges found, best first"`
+	// Message is EmptyMessage and the query when nothing matched.
+	Message string `json:"message,omitempty" jsonschema:"set when nothing matched: No matching sessions for: <query>"`
 	// Sync is what bringing the index up to date did first.
 	Sync *SyncReport `json:"-"`
 }
 
 // Hit is one exchange found.
 type Hit struct {
-	ID        string    `json:"id"`
-	Tool      string    `json:"tool"`
-	Session   string    `json:"session"`
-	Agent     string    `json:"agent,omitempty"`
-	Kind      string    `json:"kind"`
-	Rewound   bool      `json:"rewound,omitempty"`
-	Sidechain bool      `json:"sidechain,omitempty"`
-	Time      time.Time `json:"time,omitzero"`
+	// ID is the exchange's id in the index (a key of its file's path and
+	// the offset of its first record): not shown, since it differs from
+	// one machine to the next; File and Offset say the same.
+	ID        string    `json:"-"`
+	Tool      string    `json:"tool" jsonschema:"the agent tool that wrote the session: claude-code, codex or gemini-cli"`
+	Session   string    `json:"session" jsonschema:"the session's id"`
+	Agent     string    `json:"agent,omitempty" jsonschema:"the subagent whose conversation it is, when it is one"`
+	Kind      string    `json:"kind" jsonschema:"exchange (a turn the person typed and the agent's reply up to the next one) or compaction (a summary the tool wrote when its context filled up)"`
+	Rewound   bool      `json:"rewound,omitempty" jsonschema:"true when the person went back from this exchange (rewind, undo): it is not part of the conversation as it stands"`
+	Sidechain bool      `json:"sidechain,omitempty" jsonschema:"true for a side conversation the tool ran beside the main one"`
+	Time      time.Time `json:"time,omitzero" jsonschema:"when the exchange began"`
 	// Project is the project's name (the repository's or the folder's);
 	// Cwd and Branch where the session worked.
-	Project string `json:"project,omitempty"`
-	Cwd     string `json:"cwd,omitempty"`
-	Branch  string `json:"branch,omitempty"`
+	Project string `json:"project,omitempty" jsonschema:"the project's name (repository or folder)"`
+	Cwd     string `json:"cwd,omitempty" jsonschema:"the folder the session worked in"`
+	Branch  string `json:"branch,omitempty" jsonschema:"the git branch the session worked on"`
 	// User and Reply are the exchange, trimmed; Snippet the part of it that
 	// matched, the query's terms marked **like this**.
-	User    string   `json:"user"`
-	Reply   string   `json:"reply"`
-	Snippet string   `json:"snippet,omitempty"`
-	Tools   []string `json:"tools,omitempty"`
-	Paths   []string `json:"paths,omitempty"`
+	User    string   `json:"user" jsonschema:"what the person typed, trimmed"`
+	Reply   string   `json:"reply" jsonschema:"what the agent answered (and what failed tools said), trimmed"`
+	Snippet string   `json:"snippet,omitempty" jsonschema:"the part of the exchange that matched, the query's words marked **like this**"`
+	Tools   []string `json:"tools,omitempty" jsonschema:"the tools the agent called"`
+	Paths   []string `json:"paths,omitempty" jsonschema:"the files it read or edited"`
 	// File and Line point at the exchange's first record (Offset in bytes;
 	// Pointer inside a document a tool rewrites whole); EndLine at its
 	// last.
-	File    string  `json:"file"`
-	Line    int     `json:"line,omitempty"`
-	EndLine int     `json:"end_line,omitempty"`
-	Offset  int64   `json:"offset"`
-	Pointer string  `json:"pointer,omitempty"`
-	Score   float64 `json:"score"`
+	File    string  `json:"file" jsonschema:"the transcript file"`
+	Line    int     `json:"line,omitempty" jsonschema:"the line of the transcript where the exchange starts (absent for a tool that rewrites one JSON document)"`
+	EndLine int     `json:"end_line,omitempty" jsonschema:"the line where it ends"`
+	Offset  int64   `json:"offset" jsonschema:"the byte offset of its first record in the file"`
+	Pointer string  `json:"pointer,omitempty" jsonschema:"for a transcript that is one JSON document, the JSON pointer of the exchange's first message"`
+	Score   float64 `json:"score" jsonschema:"relevance blended with recency, 0 to 1"`
 }
 
 // Ranking weighs the signals of a search.
@@ -142,7 +149,7 @@ func (s *Service) query(r *Request) (index.TranscriptQuery, int, error) {
 	case limit == 0:
 		limit = DefaultLimit
 	case limit < 1 || limit > MaxLimit:
-		return q, 0, &memories.ArgError{Arg: "limit", Rule: fmt.Sprintf("%d is not from 1 to %d", limit, MaxLimit)}
+		return q, 0, &memories.ArgError{Arg: "limit", Rule: fmt.Sprintf("is %d; it must be from 1 to %d", limit, MaxLimit)}
 	}
 	q.Text = r.Query
 	if t := strings.TrimSpace(r.Tool); t != "" {
@@ -260,7 +267,7 @@ func (s *Service) SearchRanked(ctx context.Context, r Request, rk Ranking) (*Res
 	}
 	res.Count = len(res.Hits)
 	if res.Count == 0 {
-		res.Message = EmptyMessage
+		res.Message = EmptyMessage + " for: " + res.Query
 	}
 	return res, nil
 }

@@ -279,8 +279,8 @@ func TestFilters(t *testing.T) {
 			if diff := cmp.Diff(want{tc.want.Tools, tc.want.Sessions}, want{tools, sessions}); diff != "" {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
-			if len(tc.want.Tools) == 0 && res.Message != EmptyMessage {
-				t.Errorf("message %q, want %q", res.Message, EmptyMessage)
+			if msg := EmptyMessage + " for: " + res.Query; len(tc.want.Tools) == 0 && res.Message != msg {
+				t.Errorf("message %q, want %q", res.Message, msg)
 			}
 		})
 	}

@@ -64,7 +64,7 @@ func runTranscriptsSearch(ctx context.Context, a *app, o transcriptsSearchOption
 	req := transcripts.Request{Query: query, Tool: o.tool, Project: o.project, Since: o.since, Session: o.session,
 		Limit: o.limit, AllExchanges: o.allExchanges}
 	if o.limit == 0 {
-		return &memories.ArgError{Arg: "--limit", Rule: fmt.Sprintf("0 is not from 1 to %d", transcripts.MaxLimit)}
+		return &memories.ArgError{Arg: "limit", Rule: fmt.Sprintf("is 0; it must be from 1 to %d", transcripts.MaxLimit)}
 	}
 	svc, err := a.transcripts()
 	if err != nil {
@@ -79,7 +79,7 @@ func runTranscriptsSearch(ctx context.Context, a *app, o transcriptsSearchOption
 		return a.printJSON(res)
 	}
 	if res.Count == 0 {
-		fmt.Fprintf(a.stdout, "%s for: %s\n", transcripts.EmptyMessage, res.Query)
+		fmt.Fprintln(a.stdout, res.Message)
 		return nil
 	}
 	for i, h := range res.Hits {
