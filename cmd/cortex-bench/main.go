@@ -44,15 +44,16 @@ func main() {
 }
 
 type options struct {
-	bin      string
-	sizes    []int
-	runs     int
-	saves    int
-	keep     bool
-	jsonOut  string
-	cpuProf  string
-	markdown bool
-	importN  int
+	bin        string
+	sizes      []int
+	runs       int
+	saves      int
+	keep       bool
+	jsonOut    string
+	cpuProf    string
+	markdown   bool
+	importN    int
+	normalizeN int
 }
 
 // result is one measured operation.
@@ -75,6 +76,7 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&o.runs, "runs", 40, "timed runs per whole-process operation")
 	fs.IntVar(&o.saves, "saves", 150, "single saves to make before re-timing recall")
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated vaults")
+	fs.IntVar(&o.normalizeN, "normalize", 200, "events to put in the inbox for one timed normalize (0: none)")
 	fs.IntVar(&o.importN, "import", 10000, "markdown notes to import into an empty vault and into each generated one (0: none)")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
 	fs.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the in-process runs to this file")
@@ -308,6 +310,14 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 		}
 		rs = append(rs, r)
 		fmt.Fprintf(out, "  %-34s p50 %9.2f ms   p99 %9.2f ms\n", r.Op, r.P50ms, r.P99ms)
+	}
+	if o.normalizeN > 0 {
+		r, err := normalizeRuns(e, tmp, o.normalizeN, n)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, r)
+		fmt.Fprintf(out, "  %-34s %9.2f ms\n", r.Op, r.P50ms)
 	}
 	if o.importN > 0 {
 		imp, err := importRuns(e, tmp, o.importN, n)
