@@ -116,9 +116,9 @@ func TestScanSkipsIndexCopies(t *testing.T) {
 		IndexFile: "# map\n",
 		"_index.sync-conflict-20240102-150405-ABCDEF7.md": "# map\n",
 		"_index (conflicted copy 2024-01-02).md":          "# map\n",
-		"_index 2.md":                                      "# map\n",
-		"memories/p/n.md":                                  "---\nid: a\n---\ntext\n",
-		"memories/p/n.sync-conflict-20240102-150405-X.md":  "---\nid: a\n---\ntext 2\n",
+		"_index 2.md":                                     "# map\n",
+		"memories/p/n.md":                                 "---\nid: a\n---\ntext\n",
+		"memories/p/n.sync-conflict-20240102-150405-X.md": "---\nid: a\n---\ntext 2\n",
 	} {
 		writeTestFile(t, root, name, text)
 	}
