@@ -604,6 +604,11 @@ func (s *Store) noteRecord(st vault.FileStat, data []byte) (*index.Record, *memo
 		r.Broken = pe.Error()
 		return r, nil, nil
 	}
+	if c, ok := s.conflictCopy(f.Path, n.ID()); ok {
+		r.Entry = memories.Entry{Path: f.Path, ID: memories.DerivedID(f.Path)}
+		r.Broken = s.copyBroken(f.Path, c)
+		return r, nil, nil
+	}
 	m := n.Memory(f.Path, time.Unix(0, st.MTime))
 	m.Symlink = st.Symlink
 	r.FID = n.ID()

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -118,6 +121,7 @@ func runDoctor(ctx context.Context, a *app, fix bool) error {
 				fmt.Fprintf(w, "                %s: %v\n", sh.ID, sh.Paths)
 			}
 		}
+		printLeftovers(w, h)
 		if h.MapRepaired {
 			fmt.Fprintln(w, "! map         _index.md did not match the notes; rewritten")
 		} else {
@@ -138,4 +142,39 @@ func runDoctor(ctx context.Context, a *app, fix bool) error {
 		return errUnhealthy
 	}
 	return nil
+}
+
+// printLeftovers lists what a merge or a sync left in the vault.
+func printLeftovers(w io.Writer, h *store.Health) {
+	if len(h.Leftovers) == 0 {
+		fmt.Fprintln(w, "✓ merges      no conflict markers or conflict copies")
+	} else {
+		fmt.Fprintf(w, "! merges      %d left by a merge or a sync; nothing was overwritten:\n", len(h.Leftovers))
+		for _, l := range h.Leftovers {
+			switch {
+			case l.Kind == "copy":
+				fmt.Fprintf(w, "                %s: a conflict copy %s made of %s; %s\n", l.Path, l.Tool, l.Original, l.Fix)
+			case l.Properties:
+				fmt.Fprintf(w, "                %s: git conflict markers in the properties; %s\n", l.Path, l.Fix)
+			default:
+				fmt.Fprintf(w, "                %s: git conflict markers at lines %s; %s\n", l.Path, joinInts(l.Lines), l.Fix)
+			}
+		}
+	}
+	if len(h.Forks) == 0 {
+		fmt.Fprintln(w, "✓ supersedes  no memory replaced twice")
+	} else {
+		fmt.Fprintf(w, "! supersedes  %d memories replaced more than once:\n", len(h.Forks))
+		for _, f := range h.Forks {
+			fmt.Fprintf(w, "                %s replaced by %s (%s); %s\n", f.ID, strings.Join(f.By, ", "), strings.Join(f.Paths, ", "), f.Fix)
+		}
+	}
+}
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
 }
