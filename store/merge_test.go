@@ -38,12 +38,12 @@ func TestMergeLeftovers(t *testing.T) {
 		"memories/p/orig (conflicted copy 2026-01-02).md":          note(orig, "Original", "", "The deploy runs on sundays wombatsun.\n"),
 		"memories/p/orig 2.md":                                     note(orig, "Original", "", "The deploy runs on tuesdays lemurstar.\n"),
 		// Numbered by a person, not by iCloud: a note.
-		"memories/p/chapter 2.md":  note(other, "Chapter two", "", "The second chapter narwhalsky.\n"),
-		"memories/p/body.md":       note("01jt0000000000000000000006", "Body", "", "Intro.\n<<<<<<< HEAD\nmine ocelotrain\n=======\ntheirs\n>>>>>>> origin/main\n"),
-		"memories/p/props.md":      "---\nid: 01jt0000000000000000000007\n<<<<<<< HEAD\ntitle: one\n=======\ntitle: two\n>>>>>>> origin/main\n---\nProps text.\n",
-		"memories/p/old.md":        note(old, "Old", "status: superseded\nsuperseded_by: \"[[a|"+byA+"]]\"\n", "The old way.\n"),
-		"memories/p/a.md":          note(byA, "Replacement A", "supersedes: \"[[old|"+old+"]]\"\n", "Way A.\n"),
-		"memories/p/b.md":          note(byB, "Replacement B", "supersedes: \"[[old|"+old+"]]\"\n", "Way B.\n"),
+		"memories/p/chapter 2.md":                         note(other, "Chapter two", "", "The second chapter narwhalsky.\n"),
+		"memories/p/body.md":                              note("01jt0000000000000000000006", "Body", "", "Intro.\n<<<<<<< HEAD\nmine ocelotrain\n=======\ntheirs\n>>>>>>> origin/main\n"),
+		"memories/p/props.md":                             "---\nid: 01jt0000000000000000000007\n<<<<<<< HEAD\ntitle: one\n=======\ntitle: two\n>>>>>>> origin/main\n---\nProps text.\n",
+		"memories/p/old.md":                               note(old, "Old", "status: superseded\nsuperseded_by: \"[[a|"+byA+"]]\"\n", "The old way.\n"),
+		"memories/p/a.md":                                 note(byA, "Replacement A", "supersedes: \"[[old|"+old+"]]\"\n", "Way A.\n"),
+		"memories/p/b.md":                                 note(byB, "Replacement B", "supersedes: \"[[old|"+old+"]]\"\n", "Way B.\n"),
 		"_index.sync-conflict-20260102-150405-ABCDEF7.md": "# map\n",
 	}
 	for rel, text := range files {
