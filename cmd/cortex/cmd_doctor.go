@@ -23,7 +23,9 @@ func newDoctorCmd(a *app) *cobra.Command {
 		Long: `Doctor brings the index up to date, then checks that it agrees with the vault,
 and lists notes cortex cannot read, ids shared by several notes, leftover
 temporary files, links in cortex's notes that lead nowhere (note, line and
-target), and notes that are symbolic links. It trusts nothing the index
+target), notes that are symbolic links, and what a git merge or a sync
+tool left: notes holding conflict markers, conflict copies (never indexed, so
+never recalled twice) and memories replaced on two machines. It trusts nothing the index
 remembers: it checks that the index was built from this vault, reads every
 folder and compares every note; an index that does not hold the notes as they
 are is rebuilt from them. It exits with 1 when the index still disagrees with

@@ -46,8 +46,8 @@ the vault: indexes and logs must not be versioned.`,
 
 type gitInitJSON struct {
 	Files []vault.GitFile `json:"files"`
-	// Tracked says the map of contents exists: if a commit holds it, git
-	// keeps tracking it until told otherwise.
+	// Untrack is the command that stops git tracking the map of contents,
+	// given when the map exists: a commit may hold it from before.
 	Untrack string `json:"untrack,omitempty"`
 }
 
