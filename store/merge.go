@@ -107,8 +107,11 @@ func (s *Store) leftovers(cat *index.Catalog) ([]Leftover, []Fork, error) {
 		if isCopyRecord(r) {
 			c, _ := vault.ConflictCopyOf(r.Path)
 			orig := s.v.VaultPath(c.Original)
-			out = append(out, Leftover{Path: vp, Kind: "copy", Tool: c.Tool, Original: orig,
-				Fix: fmt.Sprintf("move what only the copy holds into %s, then delete the copy", orig)})
+			fix := fmt.Sprintf("move what only the copy holds into %s, then delete the copy", orig)
+			if _, err := os.Lstat(s.v.Abs(c.Original)); err != nil {
+				fix = fmt.Sprintf("%s is gone: rename the copy to it to keep it", orig)
+			}
+			out = append(out, Leftover{Path: vp, Kind: "copy", Tool: c.Tool, Original: orig, Fix: fix})
 			return nil
 		}
 		data, _, err := s.v.ReadRaw(r.Path)

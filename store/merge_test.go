@@ -45,6 +45,8 @@ func TestMergeLeftovers(t *testing.T) {
 		"memories/p/a.md":                                 note(byA, "Replacement A", "supersedes: \"[[old|"+old+"]]\"\n", "Way A.\n"),
 		"memories/p/b.md":                                 note(byB, "Replacement B", "supersedes: \"[[old|"+old+"]]\"\n", "Way B.\n"),
 		"_index.sync-conflict-20260102-150405-ABCDEF7.md": "# map\n",
+		// The original was deleted on the other machine.
+		"memories/p/gone.sync-conflict-20260102-150405-ABCDEF7.md": note("01jt0000000000000000000008", "Gone", "", "Kept only here.\n"),
 	}
 	for rel, text := range files {
 		e.write(rel, text)
@@ -61,6 +63,8 @@ func TestMergeLeftovers(t *testing.T) {
 			Fix: "delete it: the map of contents is made from the notes, and cortex rewrites it"},
 		{Path: "memories/p/body.md", Kind: "markers", Lines: []int{6},
 			Fix: "keep what each side wrote that matters and delete the marker lines (<<<<<<<, =======, >>>>>>>)"},
+		{Path: "memories/p/gone.sync-conflict-20260102-150405-ABCDEF7.md", Kind: "copy", Tool: "Syncthing", Original: "memories/p/gone.md",
+			Fix: "cortex/memories/p/gone.md is gone: rename the copy to it to keep it"},
 		{Path: "memories/p/orig (conflicted copy 2026-01-02).md", Kind: "copy", Tool: "Dropbox", Original: "memories/p/orig.md",
 			Fix: "move what only the copy holds into memories/p/orig.md, then delete the copy"},
 		{Path: "memories/p/orig 2.md", Kind: "copy", Tool: "iCloud", Original: "memories/p/orig.md",
@@ -105,6 +109,9 @@ func TestMergeLeftovers(t *testing.T) {
 		}
 	}
 	// Resolved by hand: the copies deleted, the markers removed.
+	if err := os.Rename(e.abs("memories/p/gone.sync-conflict-20260102-150405-ABCDEF7.md"), e.abs("memories/p/gone.md")); err != nil {
+		t.Fatal(err)
+	}
 	for _, rel := range []string{"memories/p/orig.sync-conflict-20260102-150405-ABCDEF7.md", "memories/p/orig (conflicted copy 2026-01-02).md", "memories/p/orig 2.md"} {
 		e.remove(rel)
 	}
@@ -117,6 +124,9 @@ func TestMergeLeftovers(t *testing.T) {
 	}
 	if len(h.Leftovers) != 0 || len(h.Forks) != 0 || len(h.Broken) != 0 || !h.InStep() {
 		t.Errorf("after the fixes: leftovers %+v, forks %+v, broken %v, in step %v", h.Leftovers, h.Forks, h.Broken, h.InStep())
+	}
+	if got := e.recall("kept only here"); !slices.Equal(got, []string{"01jt0000000000000000000008"}) {
+		t.Errorf("the copy renamed to its original recalls as %v", got)
 	}
 }
 
