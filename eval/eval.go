@@ -24,6 +24,8 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/oklog/ulid/v2"
+
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/wiring"
@@ -271,7 +273,10 @@ func Run(ctx context.Context, d *Dataset, o Options) (*Report, error) {
 	}
 	// Each document is saved at its created time, with ids from a fixed seed,
 	// in batches: one index commit per batch rather than per document.
-	ids := memories.NewULIDGen(rand.NewChaCha8([32]byte{}))
+	// Monotonic: the turns of a conversation saved at one time keep their
+	// order in their ids, which recall reads to find a memory's neighbours
+	// (as the system generator's ids do).
+	ids := memories.NewULIDGen(ulid.Monotonic(rand.NewChaCha8([32]byte{}), 0))
 	saver := c.NewService(memories.WithChecks(memories.Checks{}), memories.WithIDGen(ids))
 	docOf := make(map[string]string, len(d.Documents)) // memory id → document id
 	loaded := make(map[string]bool, len(d.Documents))  // document ids

@@ -15,8 +15,14 @@ import (
 )
 
 // Identifiers are ULIDs written in lower case: 26 characters, the first ten the
-// creation time in milliseconds, the rest 80 random bits. They sort by time, and two
-// machines sharing a vault never mint the same one.
+// creation time in milliseconds, the rest 80 bits from crypto/rand. They sort by
+// time, and two machines sharing a vault (synced, or clones of one git
+// repository) never mint the same one: each millisecond's first id is 80 fresh
+// random bits, so ids minted apart never depend on a clock, a machine name or a
+// counter another machine could share. Within one process the entropy is
+// monotonic: ids minted in the same millisecond (a large import) are the
+// previous one's random part plus a random increment, so they still sort in
+// the order they were minted and never repeat.
 //
 // A note made by hand without an id gets one derived from its path: "z" followed by
 // 25 characters of a hash. ULIDs never start with "z" (their first character is at
@@ -34,26 +40,24 @@ type IDGen interface {
 	NewID(t time.Time) string
 }
 
-// ULIDGen mints ULIDs from the system's secure random source. Ids it mints in
-// the same millisecond increase, so they sort in the order they were minted:
-// the turns of a conversation saved at one time keep their order, which recall
-// reads to find a memory's neighbours. The first byte of the random part
-// counts the ids of the millisecond (to 255; past that the order is lost, not
-// the uniqueness), so such ids still differ early and their short forms stay
-// short; the other nine bytes are random.
+// ULIDGen mints ULIDs from the system's secure random source, monotonic
+// within a millisecond.
 type ULIDGen struct {
 	mu      sync.Mutex
 	entropy io.Reader
 	n       uint64 // ids minted, for the fallback
-	lastMS  uint64 // the millisecond of the last id
-	seq     uint8  // ids minted in lastMS before the next one
 }
 
-// NewULIDGen returns a generator reading randomness from r, or from crypto/rand
-// when r is nil.
+// NewULIDGen returns a generator reading randomness from crypto/rand,
+// monotonic within a millisecond, when r is nil. A reader r given instead
+// (deterministic tests, the evaluation's reproducible vaults) is read as it
+// is: each id's random part is the reader's next ten bytes.
 func NewULIDGen(r io.Reader) *ULIDGen {
 	if r == nil {
-		r = rand.Reader
+		// The default increment (up to 2^32) keeps the ids of one
+		// millisecond as hard to guess as fresh ones, with room for
+		// billions of them.
+		return &ULIDGen{entropy: ulid.Monotonic(rand.Reader, 0)}
 	}
 	return &ULIDGen{entropy: r}
 }
@@ -63,24 +67,18 @@ func (g *ULIDGen) NewID(t time.Time) string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.n++
-	ms := ulid.Timestamp(t)
-	if g.n > 1 && ms == g.lastMS {
-		g.seq++
-	} else {
-		g.lastMS, g.seq = ms, 0
-	}
-	var e [10]byte
-	e[0] = g.seq
-	var id ulid.ULID
-	_ = id.SetTime(ms)
-	if _, err := io.ReadFull(g.entropy, e[1:]); err != nil {
-		// crypto/rand never fails on supported platforms. Should the source
-		// break, the id still must not collide: hash the time with what sets
-		// this process and this call apart.
+	id, err := ulid.New(ulid.Timestamp(t), g.entropy)
+	if err != nil {
+		// crypto/rand never fails on supported platforms, and a millisecond
+		// never holds enough ids to overflow the monotonic entropy. Should
+		// either happen, the id still must not collide: hash the time with
+		// what sets this process and this call apart.
 		sum := sha256.Sum256(fmt.Appendf(nil, "%d/%d/%d/%d", t.UnixNano(), os.Getpid(), g.n, time.Now().UnixNano()))
-		copy(e[1:], sum[:9])
+		var fallback ulid.ULID
+		_ = fallback.SetTime(ulid.Timestamp(t))
+		_ = fallback.SetEntropy(sum[:10])
+		id = fallback
 	}
-	_ = id.SetEntropy(e[:])
 	return strings.ToLower(id.String())
 }
 
