@@ -262,3 +262,28 @@ func TestRunUndatedKeepsOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestRunKeepsTurnOrder: the turns of a conversation saved at one time keep
+// their order in their ids, so a reply that says little is lifted by the
+// turn it answers (recall's neighbours) and ranks right after it.
+func TestRunKeepsTurnOrder(t *testing.T) {
+	topics := []string{"lake", "museum", "camping", "bakery", "harbour", "castle", "garden", "library", "stadium", "orchard", "island", "village"}
+	at := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	var d Dataset
+	for i, topic := range topics {
+		when := at.Add(time.Duration(i) * 48 * time.Hour)
+		d.Documents = append(d.Documents,
+			Document{ID: fmt.Sprintf("q%d", i), Content: fmt.Sprintf("Ana: how did the kids take the %s accident", topic), Project: "chat", Created: when},
+			Document{ID: fmt.Sprintf("r%d", i), Content: fmt.Sprintf("Ben: the kids were scared, we reassured them (%d)", i), Project: "chat", Created: when})
+		d.Queries = append(d.Queries, Query{ID: topic, Query: "kids " + topic + " accident", Project: "chat", Relevant: []string{fmt.Sprintf("r%d", i)}})
+	}
+	rep, err := Run(context.Background(), &d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range rep.PerQuery {
+		if q.CortexRank != 2 {
+			t.Errorf("query %s: the reply ranks %d, want 2 (right after the turn it answers)", q.ID, q.CortexRank)
+		}
+	}
+}
