@@ -2,6 +2,7 @@ package amp
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -14,29 +15,27 @@ import (
 // Parse -cpu 1 reports MB/s and records/s, where a record is a message (to
 // the reader the document is one record).
 func BenchmarkParse(b *testing.B) {
-	var msgs [][]byte
+	var msgs []json.RawMessage
 	for _, name := range []string{"real/T-019ca1ce-3ae2-7686-a41e-ccc078837f8a.json", "real/T-019ca1f6-7f21-77b5-a308-65416ebbdf48.json", "hand-made/traps.json"} {
-		data := transcripttest.Concat(b, fixtureDir, name)
-		start := bytes.Index(data, []byte(`"messages": [`)) + len(`"messages": [`)
-		end := bytes.Index(data, []byte("\n  ],\n"))
-		for _, m := range bytes.Split(data[start:end], []byte("\n    },\n    {")) {
-			msgs = append(msgs, bytes.Trim(bytes.TrimSpace(m), "{}"))
+		var thread struct{ Messages []json.RawMessage }
+		if err := json.Unmarshal(transcripttest.Concat(b, fixtureDir, name), &thread); err != nil {
+			b.Fatal(err)
 		}
+		msgs = append(msgs, thread.Messages...)
 	}
-	var doc bytes.Buffer
-	doc.WriteString("{\n  \"v\": 1,\n  \"id\": \"T-bench\",\n  \"created\": 1795428000000,\n  \"messages\": [\n")
-	n := 0
-	for copyN := 0; doc.Len() < 32<<20; copyN++ {
+	var all []json.RawMessage
+	size := 0
+	for n := 0; size < 32<<20; n++ {
 		for _, m := range msgs {
-			if n > 0 {
-				doc.WriteString(",\n")
-			}
-			m = bytes.ReplaceAll(m, []byte(`"toolu_`), []byte(fmt.Sprintf(`"%d-toolu_`, copyN)))
-			doc.WriteString("    {\n      " + string(bytes.TrimSpace(m)) + "\n    }")
-			n++
+			m = bytes.ReplaceAll(m, []byte(`"toolu_`), []byte(fmt.Sprintf(`"%d-toolu_`, n)))
+			all = append(all, m)
+			size += len(m)
 		}
 	}
-	doc.WriteString("\n  ]\n}\n")
+	doc, err := json.MarshalIndent(map[string]any{"v": 1, "id": "T-bench", "created": 1795428000000, "messages": all}, "", "  ")
+	if err != nil {
+		b.Fatal(err)
+	}
 	// Every message gives at least one event: records counts messages.
-	transcripttest.BenchParse(b, New(), doc.Bytes(), n)
+	transcripttest.BenchParse(b, New(), doc, len(all))
 }
