@@ -25,14 +25,14 @@ type state struct {
 
 // pending is one edit a reply asked for.
 type pending struct {
-	CallID  string   `json:"call_id"`
-	Tool    string   `json:"tool"` // search_replace, whole, udiff
-	Path    string   `json:"path"`
-	Search  string   `json:"search,omitempty"`
-	Replace string   `json:"replace,omitempty"`
-	Content string   `json:"content,omitempty"`
+	CallID  string     `json:"call_id"`
+	Tool    string     `json:"tool"` // search_replace, whole, udiff
+	Path    string     `json:"path"`
+	Search  string     `json:"search,omitempty"`
+	Replace string     `json:"replace,omitempty"`
+	Content string     `json:"content,omitempty"`
 	Hunks   [][]string `json:"hunks,omitempty"`
-	New     bool     `json:"new,omitempty"` // a udiff from /dev/null
+	New     bool       `json:"new,omitempty"` // a udiff from /dev/null
 }
 
 // Parse turns one record of a chat history into events.
