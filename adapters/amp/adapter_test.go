@@ -50,6 +50,10 @@ func TestRealEdit(t *testing.T) {
 	if edits[0].Provenance.Pointer != "/messages/4" {
 		t.Errorf("pointer %q", edits[0].Provenance.Pointer)
 	}
+	// The result message has no time of its own: the edit has its call's.
+	if edits[0].Timestamp != "2026-02-28T01:56:58.208Z" {
+		t.Errorf("edit time %q", edits[0].Timestamp)
+	}
 	_, _, hs, err := transcript.ParseUnified(fe.Unified)
 	if err != nil || len(hs) != 1 || hs[0].OldStart != 11 || hs[0].NewLines != 5 {
 		t.Fatalf("hunks %+v, %v", hs, err)

@@ -21,7 +21,9 @@
 //   - a user message {role, messageId, content, meta: {sentAt}, …}: its
 //     text blocks → user_turn (timestamped from sentAt), its tool_result
 //     blocks {toolUseID, run: {status, result, error}} → tool_result (ok
-//     when the status is "done"), and for an edit tool a file_edit.
+//     when the status is "done"), and for an edit tool a file_edit. Amp
+//     writes no time on a message of results: they carry the time of the
+//     answer that made the call.
 //   - an assistant message {content: [text | thinking | tool_use], state,
 //     usage: {model, inputTokens, outputTokens, cacheCreationInputTokens,
 //     cacheReadInputTokens, timestamp}} → assistant_turn (text, thinking

@@ -31,6 +31,7 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 type call struct {
 	name  string
 	input []byte
+	ts    string // the time of the answer that made the call
 }
 
 // parser reads one thread.
@@ -189,6 +190,12 @@ func (p *parser) user(m rawjson.Object, id, pointer string) {
 			rid = id
 		}
 		c := p.calls[callID]
+		rts := ts
+		if rts == "" {
+			// Amp writes no time on a message of results: the result
+			// carries its call's.
+			rts = c.ts
+		}
 		run := rawjson.AsObject(b.Get("run"))
 		status := rawjson.AsString(run.Get("status"))
 		ok := status == "done"
@@ -200,7 +207,7 @@ func (p *parser) user(m rawjson.Object, id, pointer string) {
 				text = status
 			}
 		}
-		e := p.event(transcript.KindToolResult, rid, pointer, ts)
+		e := p.event(transcript.KindToolResult, rid, pointer, rts)
 		e.ToolResult = &transcript.ToolResult{CallID: callID, Name: c.name, OK: ok, Text: text,
 			Output: rawjson.Value(run.Get("result")), Structured: rawjson.Value(b.Get("run"))}
 		if main != "" {
@@ -210,7 +217,7 @@ func (p *parser) user(m rawjson.Object, id, pointer string) {
 		}
 		if fe := fileEdit(c, rawjson.AsObject(run.Get("result")), ok); fe != nil {
 			fe.CallID = callID
-			ev := p.event(transcript.KindFileEdit, id+"#edit:"+key, pointer, ts)
+			ev := p.event(transcript.KindFileEdit, id+"#edit:"+key, pointer, rts)
 			ev.ParentID = main
 			ev.FileEdit = fe
 		}
@@ -298,7 +305,7 @@ func (p *parser) assistant(m rawjson.Object, id, pointer string) {
 			main = e.EventID
 		}
 		if callID != "" {
-			p.calls[callID] = call{name: name, input: b.Get("input")}
+			p.calls[callID] = call{name: name, input: b.Get("input"), ts: ts}
 		}
 	}
 }
