@@ -171,6 +171,26 @@ func TestRealHistory(t *testing.T) {
 	}
 }
 
+// TestArchitectEcho: architect mode writes the architect's reply again as
+// the person's lines when it hands it to the editor model; that prompt is
+// marked injected, not taken for the person's words. A prompt that merely
+// follows a reply is the person's.
+func TestArchitectEcho(t *testing.T) {
+	data := "# aider chat started at 2026-01-01 10:00:00\n\n#### Use chi for the router.  \n\n" +
+		"Switch the router to chi:  \nreplace the mux.\n\n> Edit the files? (Y)es/(N)o [Yes]: y  \n\n" +
+		"#### Switch the router to chi:  \n#### replace the mux.  \n\nrouter.go\n```go\n<<<<<<< SEARCH\nvar r = mux\n=======\nvar r = chi\n>>>>>>> REPLACE\n```\n\n" +
+		"> Applied edit to router.go  \n\n#### Thanks.  \n"
+	evs, _ := transcript.ParseBytes(New(), "h.md", []byte(data), true)
+	var got []string
+	for _, e := range transcripttest.OfKind(evs, transcript.KindUserTurn) {
+		got = append(got, e.UserTurn.Meta+"|"+e.UserTurn.Text)
+	}
+	want := []string{"|Use chi for the router.", transcript.MetaInjected + "|Switch the router to chi:\nreplace the mux.", "|Thanks."}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("user turns (-want +got):\n%s", diff)
+	}
+}
+
 // TestHandWritten: agentsview's hand-written history has no trailing
 // spaces; a "#### " line starting a record is still the person's, one
 // inside a reply the reply's heading.

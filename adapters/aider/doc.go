@@ -27,7 +27,9 @@
 //   - the person's lines, "#### " and the line break's two spaces → one
 //     user_turn ("<blank>" is an empty prompt); Meta command for an in-chat
 //     /command, shell for !command, injected for the lint errors aider
-//     sends back ("# Fix any errors below").
+//     sends back ("# Fix any errors below") and for the architect's reply,
+//     which architect mode hands to the editor model as a prompt and writes
+//     as the person's lines (the same text as the reply just before).
 //   - anything else is the model's reply, up to the next header, message of
 //     aider's, or line of the person's ending in two spaces, outside code
 //     fences → assistant_turn (the model the last Model(s) line named), and

@@ -21,6 +21,10 @@ type state struct {
 	Pending []pending `json:"pending,omitempty"`
 	// Created are the files aider created empty for them.
 	Created []string `json:"created,omitempty"`
+	// LastReply is a hash of the last reply's text: in architect mode
+	// aider hands the architect's reply to the editor model as a prompt,
+	// and writes it as the person's lines.
+	LastReply string `json:"last_reply,omitempty"`
 }
 
 // pending is one edit a reply asked for.
@@ -52,7 +56,7 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 	case recTool:
 		return toolOutput(rec, ctx, st)
 	case recUser:
-		return userInput(rec, ctx)
+		return userInput(rec, ctx, st)
 	}
 	return reply(rec, ctx, st)
 }
@@ -165,7 +169,7 @@ func toolOutput(rec transcript.Record, ctx *transcript.Context, st *state) []tra
 
 // userInput reads the person's lines: "#### " taken off each, and the two
 // spaces of its line break.
-func userInput(rec transcript.Record, ctx *transcript.Context) []transcript.Event {
+func userInput(rec transcript.Record, ctx *transcript.Context, st *state) []transcript.Event {
 	var lines []string
 	for _, l := range strings.Split(string(rec.Data), "\n") {
 		l = strings.TrimSuffix(strings.TrimSuffix(l, "\r"), "  ")
@@ -176,9 +180,25 @@ func userInput(rec transcript.Record, ctx *transcript.Context) []transcript.Even
 	if text == "<blank>" {
 		text = ""
 	}
+	meta := inputMeta(text)
+	if st.LastReply != "" && normalizedHash(text) == st.LastReply {
+		meta = transcript.MetaInjected // the architect's reply, handed to the editor
+	}
+	st.LastReply = ""
 	e := ctx.NewEvent(rec, transcript.KindUserTurn, "")
-	e.UserTurn = &transcript.UserTurn{Text: text, Meta: inputMeta(text)}
+	e.UserTurn = &transcript.UserTurn{Text: text, Meta: meta}
 	return []transcript.Event{e}
+}
+
+// normalizedHash hashes text with each line's trailing white space and the
+// whole's surrounding white space taken off, which aider's writing of a
+// reply and of a prompt treat differently.
+func normalizedHash(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t\r")
+	}
+	return transcript.HashID([]byte(strings.TrimSpace(strings.Join(lines, "\n"))))
 }
 
 // inputMeta says why a line the person's channel holds was not a prompt
@@ -204,6 +224,7 @@ func reply(rec transcript.Record, ctx *transcript.Context, st *state) []transcri
 	e.AssistantTurn = &transcript.AssistantTurn{Text: text, Model: st.Model}
 	out := []transcript.Event{e}
 	st.Pending, st.Created = nil, nil
+	st.LastReply = normalizedHash(text)
 	for i, p := range parseEdits(text, st.Format) {
 		p.CallID = e.EventID + ":" + strconv.Itoa(i)
 		c := ctx.NewEvent(rec, transcript.KindToolCall, e.EventID+"#tool_call:"+strconv.Itoa(i))

@@ -119,14 +119,12 @@ func TestXMLToolCalling(t *testing.T) {
 		"tool_result execute_command 1795597200000/7:0",
 		"user_turn [injected] <environment_details>",
 		"assistant_turn Added cache.go with the SQLite driver. |thinking: ",
-		"tool_call attempt_completion 1795597200000/9:0",
 		"tool_result attempt_completion 1795597200000/9:0",
 		"user_turn [] Also never use cgo in this project.",
 		"user_turn [injected] <environment_details>",
 		"compaction summarize_task 1. Primary Request: a SQLite cache without cgo.",
 		"tool_result summarize_task 1795597200000/11:0",
 		"assistant_turn modernc.org/sqlite is pure Go: no cgo. |thinking: ",
-		"tool_call attempt_completion 1795597200000/13:0",
 	}
 	evs := parse(t, clineXML)
 	if diff := cmp.Diff(want, summary(evs)); diff != "" {
@@ -160,7 +158,6 @@ func TestNativeToolCalling(t *testing.T) {
 		"file_edit write_to_file NOTES.md create input failed",
 		"user_turn [] No notes file, please.",
 		"assistant_turn Fixed the typo in README.md. |thinking: ",
-		"tool_call attempt_completion toolu_03",
 	}
 	if diff := cmp.Diff(want, summary(parse(t, clineNative))); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
@@ -189,7 +186,6 @@ func TestRooCode(t *testing.T) {
 		"file_edit insert_content router.go update input failed",
 		"compaction  Summary of the conversation so far: the router moved to chi (router.go), router_test.go created.",
 		"assistant_turn The router uses chi now. |thinking: ",
-		"tool_call attempt_completion call_c1",
 		"tool_result attempt_completion call_c1",
 		"user_turn [] Thanks.",
 	}
@@ -218,7 +214,6 @@ func TestKiloCode(t *testing.T) {
 		"tool_result search_and_replace 9a8b7c6d-1e2f-4a3b-8c4d-5e6f7a8b9c0d/1:0",
 		"file_edit search_and_replace util.go update input fragment",
 		"assistant_turn Renamed. |thinking: ",
-		"tool_call attempt_completion 9a8b7c6d-1e2f-4a3b-8c4d-5e6f7a8b9c0d/3:0",
 	}
 	if diff := cmp.Diff(want, summary(evs)); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)

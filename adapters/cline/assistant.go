@@ -213,6 +213,16 @@ func (p *parser) assistant(m rawjson.Object) {
 			}
 		}
 	}
+	for _, c := range xmls {
+		if spoken[c.name] != "" {
+			parts = append(parts, spokenPart(c.name, jsonParams(c.params)))
+		}
+	}
+	for _, c := range natives {
+		if spoken[c.name] != "" {
+			parts = append(parts, spokenPart(c.name, rawjson.Value(c.input)))
+		}
+	}
 	if len(said) > 0 || len(thinking) > 0 || len(parts) > 0 || len(xmls)+len(natives) == 0 {
 		e := p.event(transcript.KindAssistantTurn, "")
 		e.AssistantTurn = &transcript.AssistantTurn{Text: strings.Join(said, "\n\n"), Thinking: strings.Join(thinking, "\n\n"),
@@ -234,14 +244,24 @@ func (p *parser) assistant(m rawjson.Object) {
 	}
 }
 
+// spokenPart keeps the call of a tool that speaks to the person as a part
+// of the answer (its words are the answer's text): it acts on nothing, so
+// it is no tool call.
+func spokenPart(name string, input []byte) transcript.Part {
+	return transcript.Part{Type: "tool_use:" + name, Raw: input}
+}
+
 // toolCall emits a call (a compaction for the tools that summarise the
 // conversation) and remembers it for its result.
 func (p *parser) toolCall(id, name string, input []byte, xml bool) {
 	in := rawjson.AsObject(input)
-	if compacting[name] {
+	switch {
+	case spoken[name] != "":
+		// Kept as a part of the answer; its result is still paired.
+	case compacting[name]:
 		e := p.event(transcript.KindCompaction, "compaction:"+id)
 		e.Compaction = &transcript.Compaction{Trigger: name, Summary: rawjson.AsString(in.Get("context"))}
-	} else {
+	default:
 		// An XML call has no id of its own: the one made up here pairs it
 		// with its result and edit.
 		e := p.event(transcript.KindToolCall, "tool_call:"+id)

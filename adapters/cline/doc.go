@@ -33,7 +33,9 @@
 //   - an assistant message → assistant_turn: its text without the tool
 //     calls, <thinking> and thinking blocks as thinking, and the words of
 //     the tools that speak to the person (attempt_completion's result,
-//     plan_mode_respond's response, ask_followup_question's question).
+//     plan_mode_respond's response, ask_followup_question's question):
+//     such a call acts on nothing, so it is no tool_call but a part of the
+//     answer ("tool_use:<name>"); its result is still paired.
 //     tool_use blocks, and with XML tool calling <tool><param>…</param>
 //     </tool> in the text → tool_call (an XML call gets the id
 //     "<message id>:<n>", which its result and edit carry).
