@@ -14,7 +14,13 @@ import (
 const fixtureDir = "../../fixtures/aider"
 
 func fixtures(t testing.TB) []transcripttest.Fixture {
-	return transcripttest.Load(t, fixtureDir, ".md", InputHistoryFile)
+	var out []transcripttest.Fixture
+	for _, fx := range transcripttest.Load(t, fixtureDir, ".md", InputHistoryFile) {
+		if fx.Name != "README.md" { // the folder's notes, not a history
+			out = append(out, fx)
+		}
+	}
+	return out
 }
 
 func adapterFor(name string) transcript.Adapter { return New().ForFile(name) }

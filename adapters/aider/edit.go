@@ -56,7 +56,19 @@ func searchReplace(text string) []pending {
 // findFilename looks at the lines just before a block, as aider does: the
 // last three, from the nearest back, for as long as they are fences.
 func findFilename(before string) string {
-	lines := strings.Split(strings.TrimSuffix(before, "\n"), "\n")
+	// Only the last three lines matter: split no more of a long reply.
+	before = strings.TrimSuffix(before, "\n")
+	cut := len(before)
+	for n := 0; n < 3 && cut > 0; n++ {
+		cut = strings.LastIndexByte(before[:cut], '\n')
+		if cut < 0 {
+			cut = 0
+		}
+	}
+	if cut > 0 {
+		before = before[cut+1:]
+	}
+	lines := strings.Split(before, "\n")
 	for n := 0; n < 3 && len(lines) > 0; n++ {
 		l := strings.TrimSuffix(lines[len(lines)-1], "\r")
 		lines = lines[:len(lines)-1]
