@@ -223,6 +223,28 @@ func TestKiloCode(t *testing.T) {
 	}
 }
 
+// TestUnansweredXMLCall: an XML call the person interrupted gets no
+// result; the result of a later call of the same tool is that later call's.
+func TestUnansweredXMLCall(t *testing.T) {
+	doc := `[{"role":"user","content":[{"type":"text","text":"<task>Read a.go then b.go.</task>"}]},
+{"role":"assistant","content":[{"type":"text","text":"<read_file>\n<path>a.go</path>\n</read_file>"}]},
+{"role":"user","content":[{"type":"text","text":"[TASK RESUMPTION] This task was interrupted."}]},
+{"role":"assistant","content":[{"type":"text","text":"<read_file>\n<path>b.go</path>\n</read_file>"}]},
+{"role":"user","content":[{"type":"text","text":"[read_file for 'b.go'] Result:\npackage b"}]}]`
+	evs := transcripttest.ParseStrict(New(), "tasks/t1/"+HistoryFile, []byte(doc))
+	want := []string{
+		"session_start t1  ",
+		"user_turn [] Read a.go then b.go.",
+		"tool_call read_file t1/1:0",
+		"user_turn [injected] [TASK RESUMPTION] This task was interrupted.",
+		"tool_call read_file t1/3:0",
+		"tool_result read_file t1/3:0",
+	}
+	if diff := cmp.Diff(want, summary(evs)); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
 func TestParseXML(t *testing.T) {
 	said, thinking, calls := parseXML("<thinking>plan</thinking>\nText.\n<write_to_file>\n<path>a.go</path>\n<content>\nx := \"</content>\"\n</content>\n</write_to_file>\n<read_file>\n<path>b.go</path>\n</read_file>")
 	if said != "Text." || thinking != "plan" || len(calls) != 2 {

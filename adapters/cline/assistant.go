@@ -160,6 +160,9 @@ func jsonParams(ps map[string]string) json.RawMessage {
 }
 
 func (p *parser) assistant(m rawjson.Object) {
+	// Results answer the calls of the answer just before them: calls of
+	// earlier answers that got none will get none.
+	p.xmlQ = p.xmlQ[:0]
 	content := m.Get("content")
 	var said, thinking []string
 	var parts []transcript.Part

@@ -64,7 +64,7 @@ type parser struct {
 	rec   transcript.Record
 	task  string
 	calls map[string]call
-	xmlQ  []string // XML calls waiting for their result, in order
+	xmlQ  []string // the last answer's XML calls waiting for their result, in order
 	out   []transcript.Event
 
 	id, pointer, ts string // of the message being read

@@ -81,33 +81,43 @@ func (p *parser) user(content []byte) {
 			}
 		}
 	}
-	blocks := rawjson.AsArray(content)
+	// Each block decoded once: texts are long (environment details, files)
+	// and hold escapes.
+	type block struct {
+		typ, text string
+		obj       rawjson.Object
+		raw       []byte
+	}
+	var blocks []block
 	anyTyped := false
-	for _, raw := range blocks {
-		b := rawjson.AsObject(raw)
-		if rawjson.AsString(b.Get("type")) == "text" {
-			if _, ok := typed(rawjson.AsString(b.Get("text"))); ok {
+	for _, raw := range rawjson.AsArray(content) {
+		b := block{obj: rawjson.AsObject(raw), raw: raw}
+		b.typ = rawjson.AsString(b.obj.Get("type"))
+		if b.typ == "text" {
+			b.text = rawjson.AsString(b.obj.Get("text"))
+			if hasTyped(b.text) {
 				anyTyped = true
 			}
 		}
+		blocks = append(blocks, b)
 	}
 	for i := 0; i < len(blocks); i++ {
-		b := rawjson.AsObject(blocks[i])
-		switch typ := rawjson.AsString(b.Get("type")); typ {
+		b := blocks[i]
+		switch b.typ {
 		case "tool_result":
-			text := resultText(b.Get("content"))
+			text := resultText(b.obj.Get("content"))
 			addTyped(text)
-			p.result(rawjson.AsString(b.Get("tool_use_id")), "", text, rawjson.Bool(b.Get("is_error")), b.Get("content"))
+			p.result(rawjson.AsString(b.obj.Get("tool_use_id")), "", text, rawjson.Bool(b.obj.Get("is_error")), b.obj.Get("content"))
 		case "text":
-			text := rawjson.AsString(b.Get("text"))
+			text := b.text
 			if m := resultHeader.FindStringSubmatch(text); m != nil {
 				body := strings.TrimPrefix(strings.TrimPrefix(text[len(m[0]):], "\n"), " ")
 				if strings.TrimSpace(body) == "" && i+1 < len(blocks) {
 					// Older builds wrote the result as the next block.
-					next := rawjson.AsObject(blocks[i+1])
-					if rawjson.AsString(next.Get("type")) == "text" && resultHeader.FindString(rawjson.AsString(next.Get("text"))) == "" &&
-						!strings.HasPrefix(strings.TrimSpace(rawjson.AsString(next.Get("text"))), "<environment_details>") {
-						body = rawjson.AsString(next.Get("text"))
+					next := blocks[i+1]
+					if next.typ == "text" && resultHeader.FindString(next.text) == "" &&
+						!strings.HasPrefix(strings.TrimSpace(next.text), "<environment_details>") {
+						body = next.text
 						i++
 					}
 				}
@@ -127,7 +137,7 @@ func (p *parser) user(content []byte) {
 				person = append(person, text)
 			}
 		default:
-			parts = append(parts, transcript.Part{Type: typ, Raw: blocks[i]})
+			parts = append(parts, transcript.Part{Type: b.typ, Raw: b.raw})
 		}
 	}
 	if len(person) > 0 || len(parts) > 0 {
@@ -142,6 +152,15 @@ func (p *parser) user(content []byte) {
 		e := p.event(transcript.KindUserTurn, "")
 		e.UserTurn = &transcript.UserTurn{}
 	}
+}
+
+// hasTyped reports whether text holds a typed tag with its closing tag.
+func hasTyped(text string) bool {
+	if strings.IndexByte(text, '<') < 0 {
+		return false
+	}
+	_, ok := typed(text)
+	return ok
 }
 
 // stripTyped is text without its typed tags and their content.
