@@ -98,15 +98,20 @@ func readHunkHeader(l string) (oldStart, oldN, newStart, newN int, ok bool) {
 	return oldStart, oldN, newStart, newN, ok1 && ok2
 }
 
+// maxHunkLine bounds a hunk's start and count: no file has more lines, and
+// the arithmetic on them (a start moved past an empty side, start plus
+// count) cannot overflow.
+const maxHunkLine = 1 << 31
+
 func readHunkRange(r string) (start, n int, ok bool) {
 	s, c, hasCount := strings.Cut(r, ",")
 	start, err := strconv.Atoi(s)
-	if err != nil || start < 0 {
+	if err != nil || start < 0 || start > maxHunkLine {
 		return 0, 0, false
 	}
 	n = 1
 	if hasCount {
-		if n, err = strconv.Atoi(c); err != nil || n < 0 {
+		if n, err = strconv.Atoi(c); err != nil || n < 0 || n > maxHunkLine {
 			return 0, 0, false
 		}
 	}
