@@ -20,9 +20,12 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 	if !isThread(m) {
 		return []transcript.Event{transcript.UnknownEvent(ctx, rec, "", transcript.ReasonUnrecognized)}
 	}
-	p := &parser{ctx: ctx, rec: rec, thread: rawjson.AsString(m.Get("id")), calls: map[string]call{}}
+	msgs := rawjson.AsArray(m.Get("messages"))
+	// Room for two events a message up front spares copying a long
+	// thread's events as they grow.
+	p := &parser{ctx: ctx, rec: rec, thread: rawjson.AsString(m.Get("id")), calls: map[string]call{}, out: make([]transcript.Event, 0, 2*len(msgs)+1)}
 	p.start(m)
-	for i, raw := range rawjson.AsArray(m.Get("messages")) {
+	for i, raw := range msgs {
 		p.message(i, raw)
 	}
 	return p.out

@@ -22,7 +22,10 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 		e.Unknown = transcript.NewUnknown("", transcript.ReasonMalformed, rec.Data, valid)
 		return []transcript.Event{e}
 	}
-	p := &parser{ctx: ctx, rec: rec, task: taskID(ctx.File()), calls: map[string]call{}}
+	// A message gives two or three events (a result, its edit, the text):
+	// room for them up front spares copying a long task's events as they
+	// grow.
+	p := &parser{ctx: ctx, rec: rec, task: taskID(ctx.File()), calls: map[string]call{}, out: make([]transcript.Event, 0, 3*len(msgs)+1)}
 	p.start(msgs)
 	for i, raw := range msgs {
 		p.message(i, raw)

@@ -20,9 +20,13 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 	if !isSession(m) {
 		return []transcript.Event{transcript.UnknownEvent(ctx, rec, "", transcript.ReasonUnrecognized)}
 	}
-	p := &parser{ctx: ctx, rec: rec, session: rawjson.AsString(m.Get("sessionId")), calls: map[string]call{}, answered: map[string]bool{}}
+	items := rawjson.AsArray(m.Get("history"))
+	// Room for two events an item up front spares copying a long session's
+	// events as they grow.
+	p := &parser{ctx: ctx, rec: rec, session: rawjson.AsString(m.Get("sessionId")), calls: map[string]call{}, answered: map[string]bool{},
+		out: make([]transcript.Event, 0, 2*len(items)+1)}
 	p.start(m)
-	for i, raw := range rawjson.AsArray(m.Get("history")) {
+	for i, raw := range items {
 		p.item(i, rawjson.AsObject(raw), raw)
 	}
 	return p.out
