@@ -163,10 +163,17 @@ func TestFingerprint(t *testing.T) {
 	}
 }
 
+// FuzzParse fuzzes the session reader: no panic, the invariants of
+// transcript.Verify (lossless, unique ids, the same events when a read
+// stopped at a record boundary resumes with the state it saved).
 func FuzzParse(f *testing.F) {
 	transcripttest.Seeds(f, fixtures(f))
 	a := New()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		transcripttest.Fuzz(t, a, data)
+		rep := transcript.Verify(a, "fuzz.jsonl", data, transcript.VerifyOptions{ResumePoints: 4})
+		for _, v := range rep.Violations {
+			t.Errorf("%s", v)
+		}
 	})
 }
