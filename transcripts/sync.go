@@ -1,6 +1,7 @@
 package transcripts
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -125,7 +126,7 @@ func (s *Service) targets() ([]target, []transcript.Skip, error) {
 	}
 	out := make([]target, 0, len(files))
 	for _, f := range files {
-		fi, err := os.Stat(f.Path)
+		fi, err := statOf(f)
 		if err != nil {
 			skipped = append(skipped, transcript.Skip{Path: f.Path, Reason: err.Error()})
 			continue
@@ -144,6 +145,35 @@ func (s *Service) targets() ([]target, []transcript.Skip, error) {
 	out = slices.CompactFunc(out, func(a, b target) bool { return a.Path == b.Path })
 	return out, skipped, nil
 }
+
+// statOf is what is known of a transcript now: its file's information, with
+// the size and time of what its Loader reads for a database, which changes in
+// its write-ahead log long before its own file does.
+func statOf(f scribe.File) (os.FileInfo, error) {
+	fi, err := os.Stat(f.Path)
+	if err != nil {
+		return nil, err
+	}
+	if l, ok := f.Adapter.(transcript.Loader); ok {
+		size, mtime, err := l.Stat(f.Path)
+		if err != nil {
+			return nil, err
+		}
+		return loadedInfo{fi, size, mtime}, nil
+	}
+	return fi, nil
+}
+
+// loadedInfo is a file's information with the size and time of what its
+// Loader reads (a database with its write-ahead log).
+type loadedInfo struct {
+	os.FileInfo
+	size  int64
+	mtime time.Time
+}
+
+func (i loadedInfo) Size() int64        { return i.size }
+func (i loadedInfo) ModTime() time.Time { return i.mtime }
 
 // changes are what differs between the transcripts and the manifest.
 type changes struct {
@@ -265,18 +295,19 @@ func (s *Service) quickSync(ctx context.Context, m *manifest, start time.Time) (
 		if e.Err != "" || start.Sub(time.Unix(0, e.MTime)) >= resumeWindow {
 			continue
 		}
-		fi, err := os.Stat(p)
+		ad, ok := adapters.For(e.Tool)
+		if !ok {
+			return nil, false, nil
+		}
+		f := scribe.File{Path: p, Adapter: adapters.Resolve(ad, p)}
+		fi, err := statOf(f)
 		if err != nil {
 			return nil, false, nil
 		}
 		if fi.Size() == e.Size && fi.ModTime().UnixNano() == e.MTime {
 			continue
 		}
-		ad, ok := adapters.For(e.Tool)
-		if !ok {
-			return nil, false, nil
-		}
-		ts = append(ts, target{File: scribe.File{Path: p, Adapter: adapters.Resolve(ad, p)}, info: fi})
+		ts = append(ts, target{File: f, info: fi})
 	}
 	if len(ts) == 0 {
 		rep := s.report(m, nil, start, nil)
@@ -695,6 +726,9 @@ type readResult struct {
 // when the file only grew since, its start and the bytes before the offset
 // unchanged, and the state of that read is kept — else whole.
 func (s *Service) readFile(gen string, t target, old *fileEntry) (*readResult, error) {
+	if l, ok := t.Adapter.(transcript.Loader); ok {
+		return s.readLoaded(l, t)
+	}
 	f, err := os.Open(t.Path)
 	if err != nil {
 		return &readResult{entry: &fileEntry{Path: t.Path, Tool: t.Adapter.Source(), Size: t.info.Size(),
@@ -740,6 +774,35 @@ func (s *Service) readFile(gen string, t target, old *fileEntry) (*readResult, e
 	return &readResult{entry: e, docs: res.docs, full: res.full, messages: res.messages}, nil
 }
 
+// readLoaded reads a transcript a Loader reads (a database): whole, every
+// time it changed, from the records Load gives for it; its lines are those
+// records'. A database that cannot be read now is unreadable, with the
+// reason, until it changes.
+func (s *Service) readLoaded(l transcript.Loader, t target) (*readResult, error) {
+	size, mtime := t.info.Size(), t.info.ModTime()
+	unreadable := func(err error) *readResult {
+		return &readResult{entry: &fileEntry{Path: t.Path, Tool: t.Adapter.Source(), Size: size,
+			MTime: mtime.UnixNano(), Err: err.Error()}, full: true}
+	}
+	data, err := l.Load(t.Path, transcript.Start(t.Adapter, t.Path).Context)
+	if err != nil {
+		return unreadable(err), nil
+	}
+	// What Load gives is complete: its last record counts.
+	t.Final = true
+	res, err := s.readFrom(bytes.NewReader(data), t, nil, int64(len(data)), mtime)
+	if err != nil {
+		return unreadable(err), nil
+	}
+	e := res.entry
+	e.Size, e.MTime, e.Tail = size, mtime.UnixNano(), false
+	// Offset is how far into Load's records the read went; a quick check
+	// compares the database's size and time, never resumes from it.
+	e.Offset = size
+	e.Docs, e.Messages = len(res.docs), res.messages
+	return &readResult{entry: e, docs: res.docs, full: true, messages: res.messages}, nil
+}
+
 // resumable is the state to resume t's read from, nil when it must be read
 // whole: a new file, one whose tool rewrites it whole, one that shrank, whose
 // start or whose bytes before the offset changed (rewritten, replaced), one
@@ -762,6 +825,13 @@ func (s *Service) resumable(gen string, f *os.File, t target, old *fileEntry, si
 	return loadState(gen, old)
 }
 
+// readSource is what a transcript is read from: its file, or the records a
+// Loader gave for it.
+type readSource interface {
+	io.ReadSeeker
+	io.ReaderAt
+}
+
 // fileRead is one read of a transcript.
 type fileRead struct {
 	entry    *fileEntry
@@ -773,7 +843,7 @@ type fileRead struct {
 }
 
 // readFrom reads f from st (from its start when st is nil) up to size.
-func (s *Service) readFrom(f *os.File, t target, st *readState, size int64, mtime time.Time) (*fileRead, error) {
+func (s *Service) readFrom(f readSource, t target, st *readState, size int64, mtime time.Time) (*fileRead, error) {
 	full := st == nil
 	pos := transcript.Start(t.Adapter, t.Path)
 	if !full {
