@@ -272,7 +272,9 @@ func (g *RealGenerator) WriteNotes(dir string, n int) error {
 
 // notWordRune reports whether r is neither a letter, a digit nor a mark (the
 // vowel signs of Indic scripts are marks).
-func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) }
+func notWordRune(r rune) bool {
+	return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
+}
 
 // cutRunes shortens s to at most n runes.
 func cutRunes(s string, n int) string {
