@@ -68,6 +68,7 @@ type options struct {
 	markdown bool
 	importN  int
 	hooks    bool
+	generate string
 }
 
 // result is one measured operation.
@@ -105,13 +106,17 @@ func run(args []string, out io.Writer) error {
 	fs.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the in-process runs to this file")
 	fs.StringVar(&o.profile, "profile", "", "write CPU and heap profiles of one whole-process run of each operation into this folder")
 	fs.BoolVar(&o.markdown, "markdown", false, "print the results as a markdown table (for the README)")
+	fs.StringVar(&o.generate, "generate", "", "only write the vaults, as <shape>-<size>/ in this folder, and a notes folder to import beside each")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if bins == "" {
+	if bins == "" && o.generate == "" {
 		return fmt.Errorf("-bin is required (go build -o /tmp/cortex ./cmd/cortex)")
 	}
 	for _, b := range strings.Split(bins, ",") {
+		if b == "" {
+			continue
+		}
 		abs, err := filepath.Abs(strings.TrimSpace(b))
 		if err != nil {
 			return err
@@ -148,6 +153,9 @@ func run(args []string, out io.Writer) error {
 			return err
 		}
 	}
+	if o.generate != "" {
+		return generate(o, corpus, out)
+	}
 	fmt.Fprintf(out, "cortex-bench: %s, %d CPUs, %s\n", runtime.Version(), runtime.NumCPU(), time.Now().UTC().Format(time.RFC3339))
 	if load, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Fprintf(out, "load average at the start: %s", load)
@@ -171,6 +179,28 @@ func run(args []string, out io.Writer) error {
 		data, _ := json.MarshalIndent(all, "", "  ")
 		if err := os.WriteFile(o.jsonOut, append(data, '\n'), 0o644); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// generate writes the vaults and notes folders the benchmark would time, for
+// timing or profiling commands by hand.
+func generate(o options, corpus *bench.Corpus, out io.Writer) error {
+	end := time.Now()
+	for _, shape := range o.shapes {
+		for _, n := range o.sizes {
+			dir := filepath.Join(o.generate, fmt.Sprintf("%s-%d", shape, n))
+			start := time.Now()
+			if _, err := bench.Write(filepath.Join(dir, "vault"), source(shape, corpus, uint64(n), end), n, uint64(n)); err != nil {
+				return err
+			}
+			if o.importN > 0 {
+				if err := source(shape, corpus, uint64(n)+3, end).WriteNotes(filepath.Join(dir, "notes"), o.importN); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(out, "%s: %d notes in %s\n", dir, n, time.Since(start).Round(time.Millisecond))
 		}
 	}
 	return nil
