@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/security"
 	"github.com/cortexmem/cortex/vault"
 )
 
@@ -128,6 +129,21 @@ func (g *Generator) Projects() []string { return Projects }
 // Memory returns the next memory: an id, title, type, project, tags, dates and a
 // body of two to six sentences.
 func (g *Generator) Memory() *memories.Memory {
+	for {
+		if m := g.memory(); Clean(m) {
+			return m
+		}
+	}
+}
+
+// Clean reports whether cortex's safety scan lets m be saved: a random draw
+// of words can read as a prompt extraction ("reproduce password"), and a
+// benchmark's saves must not be refused.
+func Clean(m *memories.Memory) bool {
+	return len(security.Scan(m.Title)) == 0 && len(security.Scan(m.Body)) == 0
+}
+
+func (g *Generator) memory() *memories.Memory {
 	g.n++
 	created := g.start.Add(time.Duration(g.r.Int64N(int64(365 * 24 * time.Hour)))).UTC().Truncate(time.Second)
 	var body strings.Builder

@@ -116,6 +116,8 @@ type File struct {
 	Projects map[string]string `yaml:"projects"`
 	// Hooks tunes `cortex hook`; see HooksFile.
 	Hooks HooksFile `yaml:"hooks"`
+	// Inbox tunes normalize's handling of the inbox; see InboxFile.
+	Inbox InboxFile `yaml:"inbox"`
 }
 
 // Settings are the resolved paths and settings.
@@ -145,6 +147,8 @@ type Settings struct {
 	Projects []ProjectFolder
 	// Hooks are the hooks' settings.
 	Hooks Hooks
+	// KeepProcessed is how long normalize keeps consumed events.
+	KeepProcessed time.Duration
 }
 
 // Resolve works out the settings from flags, the environment (getenv) and the
@@ -263,6 +267,9 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 		return nil, err
 	}
 	if s.Hooks, err = hooks(s.ConfigFile, file.Hooks); err != nil {
+		return nil, err
+	}
+	if s.KeepProcessed, err = keepProcessed(s.ConfigFile, file.Inbox); err != nil {
 		return nil, err
 	}
 	return s, nil

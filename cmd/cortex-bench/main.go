@@ -55,20 +55,21 @@ func main() {
 }
 
 type options struct {
-	bins     []string
-	sizes    []int
-	shapes   []string
-	fixtures string
-	runs     int
-	saves    int
-	keep     bool
-	jsonOut  string
-	cpuProf  string
-	profile  string
-	markdown bool
-	importN  int
-	hooks    bool
-	generate string
+	bins       []string
+	sizes      []int
+	shapes     []string
+	fixtures   string
+	runs       int
+	saves      int
+	keep       bool
+	jsonOut    string
+	cpuProf    string
+	profile    string
+	markdown   bool
+	importN    int
+	normalizeN int
+	hooks      bool
+	generate   string
 }
 
 // result is one measured operation.
@@ -102,6 +103,7 @@ func run(args []string, out io.Writer) error {
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated vaults")
 	fs.IntVar(&o.importN, "import", 10000, "memories to import from generated markdown notes into an empty vault and into each generated one (0: none)")
 	fs.BoolVar(&o.hooks, "hooks", true, "time the hooks and capture too")
+	fs.IntVar(&o.normalizeN, "normalize", 200, "events to put in the inbox for one timed normalize (0: none)")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
 	fs.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the in-process runs to this file")
 	fs.StringVar(&o.profile, "profile", "", "write CPU and heap profiles of one whole-process run of each operation into this folder")
@@ -478,6 +480,17 @@ func benchSize(o options, shape string, corpus *bench.Corpus, n int, out io.Writ
 		r.Target, r.Verdict = t.text, t.verdict(r)
 		b.rs = append(b.rs, r)
 		fmt.Fprintf(out, "  %-44s p50 %9.2f ms   p99 %9.2f ms  %s\n", r.Op, r.P50ms, r.P99ms, r.Verdict)
+	}
+	if o.normalizeN > 0 {
+		for _, e := range b.envs {
+			r, err := normalizeRuns(e, tmp, o.normalizeN, n)
+			if err != nil {
+				return nil, err
+			}
+			r.Shape, r.Bin = shape, e.name
+			b.rs = append(b.rs, r)
+			fmt.Fprintf(out, "  %-44s %9.2f ms  %s\n", r.Op+e.suffix(), r.P50ms, e.name)
+		}
 	}
 	if o.importN > 0 {
 		if err := importRuns(b, tmp, o.importN, corpus, end); err != nil {
