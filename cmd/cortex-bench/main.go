@@ -68,6 +68,7 @@ type options struct {
 	markdown   bool
 	importN    int
 	normalizeN int
+	rebuilds   int
 	hooks      bool
 	generate   string
 }
@@ -103,6 +104,7 @@ func run(args []string, out io.Writer) error {
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated vaults")
 	fs.IntVar(&o.importN, "import", 10000, "memories to import from generated markdown notes into an empty vault and into each generated one (0: none)")
 	fs.BoolVar(&o.hooks, "hooks", true, "time the hooks and capture too")
+	fs.IntVar(&o.rebuilds, "rebuilds", 0, "timed full rebuilds per binary (0: three, one above 20,000 notes)")
 	fs.IntVar(&o.normalizeN, "normalize", 200, "events to put in the inbox for one timed normalize (0: none)")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
 	fs.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the in-process runs to this file")
@@ -393,9 +395,12 @@ func benchSize(o options, shape string, corpus *bench.Corpus, n int, out io.Writ
 	if err := b.series("start-up: cortex version (process)", target{}, o.runs, "", func(int) []string { return []string{"version"} }); err != nil {
 		return nil, err
 	}
-	rebuilds := 3
-	if n > 20000 {
-		rebuilds = 1
+	rebuilds := o.rebuilds
+	if rebuilds <= 0 {
+		rebuilds = 3
+		if n > 20000 {
+			rebuilds = 1
+		}
 	}
 	if err := b.series("rebuild (process)", rebuildTarget(n), rebuilds, "rebuild", func(int) []string { return []string{"reindex", "--full"} }); err != nil {
 		return nil, err
