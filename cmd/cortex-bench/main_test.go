@@ -135,6 +135,10 @@ func TestBothShapesTwoBinaries(t *testing.T) {
 		if r.P50ms <= 0 {
 			t.Errorf("%+v: no time", r)
 		}
+		// A series of whole-process runs reports their CPU time too.
+		if strings.HasSuffix(r.Op, "(process)") && !strings.HasPrefix(r.Op, "import") && !strings.HasPrefix(r.Op, "normalize") && r.CPUms <= 0 {
+			t.Errorf("%+v: no CPU time", r)
+		}
 		for _, op := range []string{"rebuild (process)", "recall (process)", "list (process)", "save (process, 2 in a row)",
 			"save (MCP over stdio, round trip)", "save (MCP server, in the handler)", "import 10 memories into the empty vault (process)"} {
 			if r.Op == op {
