@@ -14,7 +14,11 @@
 //
 // -bin takes several binaries, comma-separated, to compare them: each gets its
 // own copy of the vault and state folder, and their runs alternate, so that a
-// change in the machine's speed weighs on all of them alike.
+// change in the machine's speed weighs on all of them alike. With
+// -transcripts it also generates a corpus of agents' sessions and times
+// transcript search on it (transcripts.go):
+//
+//	go run ./cmd/cortex-bench -bin /tmp/cortex -sizes '' -transcripts 200000
 package main
 
 import (
@@ -71,6 +75,9 @@ type options struct {
 	rebuilds   int
 	hooks      bool
 	generate   string
+	// transcripts is the size, in messages, of the transcript corpus to
+	// measure transcript search on; 0 measures none.
+	transcripts int
 }
 
 // result is one measured operation.
@@ -103,6 +110,8 @@ func run(args []string, out io.Writer) error {
 	fs.StringVar(&sizes, "sizes", "1000,10000", "vault sizes, comma-separated")
 	fs.StringVar(&shapes, "shape", "synthetic", "vault shapes, comma-separated: synthetic, real")
 	fs.StringVar(&o.fixtures, "fixtures", "fixtures", "the repository's fixtures folder (the real shape's text)")
+	fs.IntVar(&o.transcripts, "transcripts", 0, "also measure transcript search on a synthetic corpus of this many messages (e.g. 200000)")
+	writeCorpus := fs.String("write-transcripts", "", "only write a transcript corpus of -transcripts messages in this folder, and describe it as JSON (used by -transcripts)")
 	fs.IntVar(&o.runs, "runs", 40, "timed runs per whole-process operation")
 	fs.IntVar(&o.saves, "saves", 150, "single saves to make before re-timing recall")
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated vaults")
@@ -117,6 +126,9 @@ func run(args []string, out io.Writer) error {
 	fs.StringVar(&o.generate, "generate", "", "only write the vaults, as <shape>-<size>/ in this folder, and a notes folder to import beside each")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *writeCorpus != "" {
+		return writeTranscripts(*writeCorpus, o.transcripts, out)
 	}
 	if bins == "" && o.generate == "" {
 		return fmt.Errorf("-bin is required (go build -o /tmp/cortex ./cmd/cortex)")
@@ -135,6 +147,9 @@ func run(args []string, out io.Writer) error {
 		o.bins = append(o.bins, abs)
 	}
 	for _, s := range strings.Split(sizes, ",") {
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
 			return fmt.Errorf("-sizes: %q is not a positive number", s)
@@ -177,6 +192,13 @@ func run(args []string, out io.Writer) error {
 			}
 			all = append(all, rs...)
 		}
+	}
+	if o.transcripts > 0 {
+		rs, err := benchTranscripts(o, o.transcripts, out)
+		if err != nil {
+			return fmt.Errorf("transcripts: %w", err)
+		}
+		all = append(all, rs...)
 	}
 	if o.markdown {
 		printMarkdown(out, all)
