@@ -26,8 +26,10 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cortexmem/cortex/briefing"
 	"github.com/cortexmem/cortex/inbox"
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/reflection"
 )
 
 //go:embed instructions.md
@@ -45,6 +47,10 @@ type Options struct {
 	Warn func(string)
 	// Inbox is the vault's capture inbox, for the capture tool.
 	Inbox *inbox.Inbox
+	// Briefing assembles context (context_assemble); Reflection rolls up
+	// sessions (reflect). A tool whose service is nil answers an error.
+	Briefing   *briefing.Service
+	Reflection *reflection.Service
 }
 
 // server holds what the tools share.
@@ -53,6 +59,10 @@ type server struct {
 	abs   func(string) string
 	warn  func(string)
 	inbox *inbox.Inbox
+	// briefing and reflection are the services of context_assemble and
+	// reflect.
+	briefing   *briefing.Service
+	reflection *reflection.Service
 	// mu runs one tool at a time: the service is cheap per call, and one
 	// store per process keeps its cached state simple.
 	mu sync.Mutex
@@ -62,7 +72,7 @@ type server struct {
 type tool func(*mcp.Server, *server)
 
 // tools are every tool the server offers, in the order tools/list gives them.
-var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool, captureTool, statusTool}
+var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool, captureTool, statusTool, contextTool, reflectTool}
 
 // New returns the MCP server for svc.
 func New(svc *memories.Service, o Options) *mcp.Server {
@@ -77,7 +87,7 @@ func New(svc *memories.Service, o Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cortex", Title: "cortex memory", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, inbox: o.Inbox}
+	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, inbox: o.Inbox, briefing: o.Briefing, reflection: o.Reflection}
 	for _, t := range tools {
 		t(srv, s)
 	}

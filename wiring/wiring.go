@@ -10,9 +10,11 @@
 package wiring
 
 import (
+	"os/exec"
 	"slices"
 
 	"github.com/cortexmem/cortex/access"
+	"github.com/cortexmem/cortex/briefing"
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/memories"
@@ -97,4 +99,23 @@ func Open(s *config.Settings, o Options) (*Cortex, error) {
 // saves with some checks turned off.
 func (c *Cortex) NewService(opts ...memories.Option) *memories.Service {
 	return memories.NewService(c.Store, append(slices.Clone(c.opts), opts...)...)
+}
+
+// Briefing is context assembly (`cortex context`, MCP context_assemble) over
+// svc, the memory services the caller uses, and this cortex's store and
+// vault: playbooks from the vault's playbooks folder, the synthesis command
+// the settings name (or claude on PATH). ex is where transcript excerpts
+// come from; nil leaves them out, and the briefing says so.
+func (c *Cortex) Briefing(svc *memories.Service, ex briefing.Excerpts, warn func(string)) *briefing.Service {
+	b := &briefing.Service{
+		Memories: svc, Notes: c.Store, Link: c.Vault.VaultPath, Warn: warn,
+		Playbooks: briefing.PlaybookFolder{Dir: c.Vault.Dir, Show: c.Vault.VaultPath},
+	}
+	if ex != nil {
+		b.Excerpts = ex
+	}
+	if cmd := briefing.FindCommand(c.Settings.Context.SynthesizeCommand, c.Settings.Context.SynthesizeTimeout, exec.LookPath); cmd != nil {
+		b.Synthesizer = cmd
+	}
+	return b
 }
