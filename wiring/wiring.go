@@ -18,7 +18,10 @@ import (
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/pipeline"
+	"github.com/cortexmem/cortex/reflection"
 	"github.com/cortexmem/cortex/store"
+	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/vault"
 )
 
@@ -111,11 +114,20 @@ func (c *Cortex) Briefing(svc *memories.Service, ex briefing.Excerpts, warn func
 		Memories: svc, Notes: c.Store, Link: c.Vault.VaultPath, Warn: warn,
 		Playbooks: briefing.PlaybookFolder{Dir: c.Vault.Dir, Show: c.Vault.VaultPath},
 	}
-	if ex != nil {
-		b.Excerpts = ex
-	}
+	b.Excerpts = ex
 	if cmd := briefing.FindCommand(c.Settings.Context.SynthesizeCommand, c.Settings.Context.SynthesizeTimeout, exec.LookPath); cmd != nil {
 		b.Synthesizer = cmd
 	}
 	return b
+}
+
+// Reflection is the roll-up service (`cortex reflect`, MCP reflect) over
+// svc, which saves reflection notes, and this cortex's store: the event
+// stream is the transcripts discovery finds in env, redacted by the
+// settings' pipeline.
+func (c *Cortex) Reflection(svc *memories.Service, env transcript.Env) *reflection.Service {
+	return &reflection.Service{
+		Events: reflection.Transcripts{Env: env, Pipeline: pipeline.New(c.Settings.Pipeline...)},
+		Notes:  c.Store, Saver: svc,
+	}
 }

@@ -25,7 +25,8 @@ func newMCPCmd(a *app) *cobra.Command {
 		Use:   "mcp",
 		Short: "Serve cortex to AI agents over the Model Context Protocol",
 		Long: `mcp runs cortex's MCP server: the tools memory_recall, recall, memory_save,
-memory_list, memory_import, supersede, capture and status, over the same
+memory_list, memory_import, supersede, capture, status, context_assemble and
+reflect, over the same
 services as the CLI. By
 default it speaks MCP over standard input and output, as Claude Code, Codex,
 Cursor and Gemini CLI start it; standard output carries protocol only, and
@@ -83,7 +84,8 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 		return err
 	}
 	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
-	srv := mcp.New(svc, mcp.Options{Version: buildVersion(), Abs: a.store.Vault().Abs, Warn: warn, Inbox: a.inbox})
+	srv := mcp.New(svc, mcp.Options{Version: buildVersion(), Abs: a.store.Vault().Abs, Warn: warn, Inbox: a.inbox,
+		Briefing: a.cortex.Briefing(svc, a.excerpts(), warn), Reflection: a.cortex.Reflection(svc, a.scribeEnv())})
 	if ln == nil {
 		return mcp.ServeStdio(ctx, srv, a.stdin, a.stdout, mcp.StdioOptions{Warn: warn})
 	}
