@@ -394,8 +394,12 @@ func playbookLines(text string) []string {
 
 func (s *Service) itemOf(r memories.Recalled) Item {
 	m := r.Memory
+	text := m.Content()
+	if oneLine(text) == oneLine(m.Title) {
+		text = "" // the title says it all
+	}
 	return Item{ID: m.ID, ShortID: r.ShortID, Title: m.Title, Type: string(m.Type), Path: s.link(m.Path),
-		Text: m.Content(), Ban: IsBan(m.Title, m.Tags), accessed: true}
+		Text: text, Ban: IsBan(m.Title, m.Tags), accessed: true}
 }
 
 // decisions are the decisions the query found, then those its memories link
@@ -516,15 +520,27 @@ func producedLinks(body string) []string {
 	return out
 }
 
-// decisionText is a decision's text without its lineage section and the
-// heading that repeats its title.
+// decisionText is a decision's text without its lineage section, the
+// heading that repeats its title and the gate's markers, its links shown as
+// their titles.
 func decisionText(body string) string {
 	body, _, _ = strings.Cut(body, "\n## Produced\n")
 	if strings.HasPrefix(body, "# ") {
 		_, body, _ = strings.Cut(body, "\n")
 	}
-	return strings.TrimSpace(body)
+	var keep []string
+	for _, l := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "- Markers:") {
+			continue
+		}
+		keep = append(keep, strings.TrimPrefix(t, "- "))
+	}
+	return aliasRE.ReplaceAllString(strings.Join(keep, "; "), "$2")
 }
+
+// aliasRE matches a link with an alias: [[name|alias]].
+var aliasRE = regexp.MustCompile(`\[\[([^\]|]+)\|([^\]]*)\]\]`)
 
 // excerpts are the best exchanges of the transcripts not already shown.
 func (s *Service) excerpts(ctx context.Context, query, project string, seen map[string]bool) Section {
