@@ -3,6 +3,7 @@ package briefing
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Excerpt lengths an item is tried at, longest first, before its title
@@ -18,13 +19,48 @@ var shares = map[string]float64{SectionPlaybook: 0.3, SectionMemories: 0.3, Sect
 // maxQueryShown bounds the query in the briefing's heading.
 const maxQueryShown = 80
 
-// choice is how an item is shown: at which variant (an index into
-// variants), -1 when it is not.
+// selection is which form of each item a briefing shows, with the size in
+// characters of every piece, so that trying a form costs an addition, not a
+// render.
 type selection struct {
 	mat *Material
-	// pick[s][i] is the variant of item i of section s, -1 when left out.
+	// forms[s][i] are item i of section s's forms, longest first, and
+	// sizes[s][i] their sizes.
+	forms [][][]Item
+	sizes [][][]int
+	// pick[s][i] is the form shown of item i of section s, -1 when left out.
 	pick  [][]int
 	notes []bool
+	// head is the size of the briefing's heading; heads and noteSizes those
+	// of each section's heading and note.
+	head             int
+	heads, noteSizes []int
+}
+
+// size is the selection's size in characters.
+func (sel *selection) size() int {
+	n := sel.head
+	for i := range sel.mat.Sections {
+		n += sel.sectionSize(i)
+	}
+	return n
+}
+
+func (sel *selection) sectionSize(i int) int {
+	n, any := 0, false
+	for j, v := range sel.pick[i] {
+		if v >= 0 {
+			n += sel.sizes[i][j][v]
+			any = true
+		}
+	}
+	switch {
+	case any:
+		return sel.heads[i] + n
+	case sel.notes[i]:
+		return sel.heads[i] + sel.noteSizes[i]
+	}
+	return 0
 }
 
 // Render is the briefing of mat within budget tokens: the sections in
@@ -33,21 +69,35 @@ type selection struct {
 // synthesis was not used) and counts against the budget. Render is a pure
 // function of its arguments.
 func Render(mat *Material, budget int, note string) *Briefing {
-	sel := &selection{mat: mat, pick: make([][]int, len(mat.Sections)), notes: make([]bool, len(mat.Sections))}
+	n := len(mat.Sections)
+	sel := &selection{mat: mat, forms: make([][][]Item, n), sizes: make([][][]int, n), pick: make([][]int, n),
+		notes: make([]bool, n), heads: make([]int, n), noteSizes: make([]int, n)}
+	sel.head = runes(sel.heading(note))
 	for i, s := range mat.Sections {
+		sel.heads[i] = runes(sectionHeading(s.Title))
+		sel.noteSizes[i] = runes(noteLine(s.Note))
+		sel.forms[i] = make([][]Item, len(s.Items))
+		sel.sizes[i] = make([][]int, len(s.Items))
 		sel.pick[i] = make([]int, len(s.Items))
-		for j := range sel.pick[i] {
+		for j, it := range s.Items {
+			sel.forms[i][j] = variants(it)
+			for _, f := range sel.forms[i][j] {
+				var b strings.Builder
+				writeItem(&b, f)
+				sel.sizes[i][j] = append(sel.sizes[i][j], runes(b.String()))
+			}
 			sel.pick[i][j] = -1
 		}
 	}
-	fits := func() bool { return Tokens(sel.markdown(note)) <= budget }
+	room := 4 * budget // Tokens(s) ≤ budget ⟺ characters ≤ 4 × budget
+	fits := func() bool { return sel.size() <= room }
 	// First turn: each section up to its share.
 	for i, s := range mat.Sections {
-		limit := int(shares[s.Name] * float64(budget))
-		for j, it := range s.Items {
-			for v := range variants(it) {
+		limit := 4 * int(shares[s.Name]*float64(budget))
+		for j := range s.Items {
+			for v := range sel.forms[i][j] {
 				sel.pick[i][j] = v
-				if fits() && Tokens(sel.section(i)) <= limit {
+				if fits() && sel.sectionSize(i) <= limit {
 					break
 				}
 				sel.pick[i][j] = -1
@@ -56,11 +106,11 @@ func Render(mat *Material, budget int, note string) *Briefing {
 	}
 	// Second turn: what is left, in order.
 	for i, s := range mat.Sections {
-		for j, it := range s.Items {
+		for j := range s.Items {
 			if sel.pick[i][j] >= 0 {
 				continue
 			}
-			for v := range variants(it) {
+			for v := range sel.forms[i][j] {
 				sel.pick[i][j] = v
 				if fits() {
 					break
@@ -85,9 +135,9 @@ func Render(mat *Material, budget int, note string) *Briefing {
 		if sel.notes[i] {
 			out.Note = s.Note
 		}
-		for j, it := range s.Items {
+		for j := range s.Items {
 			if v := sel.pick[i][j]; v >= 0 {
-				out.Items = append(out.Items, variants(it)[v])
+				out.Items = append(out.Items, sel.forms[i][j][v])
 			} else {
 				b.Omitted++
 			}
@@ -98,6 +148,8 @@ func Render(mat *Material, budget int, note string) *Briefing {
 	b.Tokens = Tokens(b.Markdown)
 	return b
 }
+
+func runes(s string) int { return utf8.RuneCountInString(s) }
 
 // variants are the forms an item can be shown in, longest first: its text
 // at each limit with its edits, then its title with its edits, then its
@@ -137,37 +189,38 @@ func clip(s string, n int) string {
 	return cut + "…"
 }
 
-func (sel *selection) markdown(note string) string {
-	var b strings.Builder
-	q := clip(sel.mat.Query, maxQueryShown)
-	fmt.Fprintf(&b, "# Briefing: %s\n\nProject %s.\n", q, sel.mat.Project)
+func (sel *selection) heading(note string) string {
+	h := fmt.Sprintf("# Briefing: %s\n\nProject %s.\n", clip(sel.mat.Query, maxQueryShown), sel.mat.Project)
 	if note != "" {
-		fmt.Fprintf(&b, "\n_%s_\n", note)
+		h += fmt.Sprintf("\n_%s_\n", note)
 	}
-	for i := range sel.mat.Sections {
-		b.WriteString(sel.section(i))
-	}
-	return b.String()
+	return h
 }
 
-// section is section i's markdown as chosen: empty when nothing of it is
-// shown.
-func (sel *selection) section(i int) string {
-	s := sel.mat.Sections[i]
+func sectionHeading(title string) string { return "\n## " + title + "\n\n" }
+
+func noteLine(note string) string { return "_" + note + "_\n" }
+
+func (sel *selection) markdown(note string) string {
 	var b strings.Builder
-	for j, it := range s.Items {
-		if v := sel.pick[i][j]; v >= 0 {
-			writeItem(&b, variants(it)[v])
+	b.WriteString(sel.heading(note))
+	for i, s := range sel.mat.Sections {
+		var body strings.Builder
+		for j, v := range sel.pick[i] {
+			if v >= 0 {
+				writeItem(&body, sel.forms[i][j][v])
+			}
+		}
+		switch {
+		case body.Len() > 0:
+			b.WriteString(sectionHeading(s.Title))
+			b.WriteString(body.String())
+		case sel.notes[i]:
+			b.WriteString(sectionHeading(s.Title))
+			b.WriteString(noteLine(s.Note))
 		}
 	}
-	if b.Len() == 0 && !sel.notes[i] {
-		return ""
-	}
-	body := b.String()
-	if body == "" {
-		body = "_" + s.Note + "_\n"
-	}
-	return "\n## " + s.Title + "\n\n" + body
+	return b.String()
 }
 
 // writeItem writes one item: a line with what to cite and where to open it,
