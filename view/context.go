@@ -31,7 +31,15 @@ type ContextItem struct {
 	Type    string        `json:"type"`
 	Path    string        `json:"path" jsonschema:"the note's path in the vault, or a transcript's file:line"`
 	Ban     bool          `json:"ban,omitempty"`
-	Edits   []ContextItem `json:"edits,omitempty" jsonschema:"the code edits a decision produced"`
+	Edits   []ContextEdit `json:"edits,omitempty" jsonschema:"the code edits a decision produced"`
+}
+
+// ContextEdit is a code edit a decision produced.
+type ContextEdit struct {
+	ID      string `json:"id"`
+	ShortID string `json:"short_id"`
+	Title   string `json:"title"`
+	Path    string `json:"path" jsonschema:"the episode note's path in the vault"`
 }
 
 // ContextOf is the view of a briefing.
@@ -51,7 +59,7 @@ func ContextOf(b *briefing.Briefing) Context {
 func contextItem(it briefing.Item) ContextItem {
 	ci := ContextItem{ID: it.ID, ShortID: it.ShortID, Title: it.Title, Type: it.Type, Path: it.Path, Ban: it.Ban}
 	for _, e := range it.Edits {
-		ci.Edits = append(ci.Edits, contextItem(e))
+		ci.Edits = append(ci.Edits, ContextEdit{ID: e.ID, ShortID: e.ShortID, Title: e.Title, Path: e.Path})
 	}
 	return ci
 }
