@@ -147,6 +147,9 @@ func (w *Watcher) Run(ctx context.Context) error {
 	} else {
 		w.startPolling(errors.New("asked to poll"))
 	}
+	if !w.polling {
+		w.o.Log(fmt.Sprintf("watching %d folders", len(w.watched)))
+	}
 	for i := range w.o.Jobs {
 		w.dirty[i] = true
 	}
