@@ -148,7 +148,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 		w.startPolling(errors.New("asked to poll"))
 	}
 	if !w.polling {
-		w.o.Log(fmt.Sprintf("watching %d folders", len(w.watched)))
+		w.o.Log(fmt.Sprintf("watching %d %s", len(w.watched), plural(len(w.watched), "folder", "folders")))
 	}
 	for i := range w.o.Jobs {
 		w.dirty[i] = true
@@ -437,4 +437,11 @@ func under(p string, dirs []string) bool {
 		}
 	}
 	return false
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

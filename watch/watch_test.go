@@ -252,7 +252,7 @@ func TestFailingJob(t *testing.T) {
 	eventually(t, "a second run", func() bool { return n.Load() == 2 })
 	mu.Lock()
 	defer mu.Unlock()
-	if len(logs) < 2 || logs[0] != "index failed: disk full" {
+	if len(logs) < 3 || logs[0] != "watching 1 folder" || logs[1] != "index failed: disk full" {
 		t.Errorf("logs %q", logs)
 	}
 }
