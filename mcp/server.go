@@ -51,6 +51,8 @@ type Options struct {
 	// sessions (reflect). A tool whose service is nil answers an error.
 	Briefing   *briefing.Service
 	Reflection *reflection.Service
+	// Transcripts, when set, serves transcript_search.
+	Transcripts TranscriptSearcher
 }
 
 // server holds what the tools share.
@@ -63,6 +65,8 @@ type server struct {
 	// reflect.
 	briefing   *briefing.Service
 	reflection *reflection.Service
+	// transcripts searches agents' sessions; nil: no transcript_search.
+	transcripts TranscriptSearcher
 	// mu runs one tool at a time: the service is cheap per call, and one
 	// store per process keeps its cached state simple.
 	mu sync.Mutex
@@ -72,7 +76,7 @@ type server struct {
 type tool func(*mcp.Server, *server)
 
 // tools are every tool the server offers, in the order tools/list gives them.
-var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool, captureTool, statusTool, contextTool, reflectTool}
+var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool, captureTool, statusTool, transcriptSearchTool, contextTool, reflectTool}
 
 // New returns the MCP server for svc.
 func New(svc *memories.Service, o Options) *mcp.Server {
@@ -87,7 +91,7 @@ func New(svc *memories.Service, o Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cortex", Title: "cortex memory", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, inbox: o.Inbox, briefing: o.Briefing, reflection: o.Reflection}
+	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, inbox: o.Inbox, transcripts: o.Transcripts, briefing: o.Briefing, reflection: o.Reflection}
 	for _, t := range tools {
 		t(srv, s)
 	}

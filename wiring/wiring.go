@@ -1,8 +1,8 @@
 // Package wiring builds cortex from its settings: the vault, the store that
 // keeps the vault and its index consistent, the access log, the importer and
-// the memory services over them. It is the one composition root: the CLI
-// (and the MCP server it runs), the retrieval evaluation and the benchmark
-// harness all open cortex here, so what the benchmark measures and the
+// the memory services over them, and the transcript index of the machine.
+// It is the one composition root: the CLI (and the MCP server it runs), the
+// retrieval evaluation and the benchmark harness all open cortex here, so what the benchmark measures and the
 // evaluation scores is what a person runs.
 //
 // It is the only package besides the commands that knows every other one;
@@ -10,8 +10,10 @@
 package wiring
 
 import (
+	"context"
 	"os/exec"
 	"slices"
+	"time"
 
 	"github.com/cortexmem/cortex/access"
 	"github.com/cortexmem/cortex/briefing"
@@ -20,8 +22,10 @@ import (
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/pipeline"
 	"github.com/cortexmem/cortex/reflection"
+	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcripts"
 	"github.com/cortexmem/cortex/vault"
 )
 
@@ -130,4 +134,66 @@ func (c *Cortex) Reflection(svc *memories.Service, env transcript.Env) *reflecti
 		Events: reflection.Transcripts{Env: env, Pipeline: pipeline.New(c.Settings.Pipeline...)},
 		Notes:  c.Store, Saver: svc,
 	}
+}
+
+// TranscriptOptions say how a process uses the transcript index.
+type TranscriptOptions struct {
+	// Env is where agents keep their transcripts: the person's home folder
+	// and the environment that holds each tool's home override.
+	Env transcript.Env
+	// Freshness, when set, replaces the settings' freshness for the index's
+	// quick checks (transcripts.Options.Freshness).
+	Freshness time.Duration
+	// Progress, when set, hears how far a long update of the index is.
+	Progress func(read, total int)
+}
+
+// Transcripts is the transcript index of the settings' state folder (one per
+// machine: transcripts belong to no vault, so none is opened), over every
+// transcript discovery finds in o.Env, its texts redacted with the
+// settings' credential rules before they are kept.
+func Transcripts(s *config.Settings, o TranscriptOptions) *transcripts.Service {
+	fresh := s.Freshness
+	if o.Freshness > 0 {
+		fresh = o.Freshness
+	}
+	return transcripts.New(transcripts.Options{
+		Dir:         s.State().TranscriptIndexDir(),
+		Selection:   scribe.Selection{All: true, Env: o.Env},
+		Redact:      pipeline.New(s.Pipeline...).RedactText,
+		LockTimeout: s.LockTimeout,
+		Freshness:   fresh,
+		Progress:    o.Progress,
+	})
+}
+
+// TranscriptExcerpts is transcript search as the briefing's port sees it:
+// the best exchange of each session for a query, in the project's sessions,
+// or in every project's when the project's hold none (a cortex project need
+// not be named as the folder its sessions ran in).
+type TranscriptExcerpts struct {
+	Search interface {
+		Search(ctx context.Context, r transcripts.Request) (*transcripts.Result, error)
+	}
+}
+
+var _ briefing.Excerpts = TranscriptExcerpts{}
+
+// Excerpts searches the transcripts.
+func (t TranscriptExcerpts) Excerpts(ctx context.Context, query, project string, limit int) ([]briefing.Excerpt, error) {
+	res, err := t.Search.Search(ctx, transcripts.Request{Query: query, Project: project, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Hits) == 0 && project != "" {
+		if res, err = t.Search.Search(ctx, transcripts.Request{Query: query, Limit: limit, NoSync: true}); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]briefing.Excerpt, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		out = append(out, briefing.Excerpt{ID: "transcript:" + h.ID, Tool: h.Tool, Session: h.Session, Project: h.Project, Time: h.Time,
+			User: h.User, Reply: h.Reply, File: h.File, Line: h.Line})
+	}
+	return out, nil
 }

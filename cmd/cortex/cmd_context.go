@@ -10,6 +10,7 @@ import (
 	"github.com/cortexmem/cortex/briefing"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/view"
+	"github.com/cortexmem/cortex/wiring"
 )
 
 type contextOptions struct {
@@ -69,7 +70,11 @@ func runContext(ctx context.Context, a *app, o contextOptions, query string) err
 		return err
 	}
 	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
-	b, err := a.cortex.Briefing(svc, a.excerpts(), warn).Assemble(ctx, briefing.Request{
+	ex, err := a.excerpts()
+	if err != nil {
+		return err
+	}
+	b, err := a.cortex.Briefing(svc, ex, warn).Assemble(ctx, briefing.Request{
 		Query: query, Project: o.project, Budget: o.budget, Synthesize: o.synthesize,
 	})
 	if err != nil {
@@ -85,6 +90,12 @@ func runContext(ctx context.Context, a *app, o contextOptions, query string) err
 	return nil
 }
 
-// excerpts is where briefings take transcript excerpts from: none until
-// transcript search is wired in.
-func (a *app) excerpts() briefing.Excerpts { return nil }
+// excerpts is where briefings take transcript excerpts from: transcript
+// search.
+func (a *app) excerpts() (briefing.Excerpts, error) {
+	ts, err := a.transcripts()
+	if err != nil {
+		return nil, err
+	}
+	return wiring.TranscriptExcerpts{Search: ts}, nil
+}

@@ -168,6 +168,9 @@ func Catalog() []Scenario {
 				transcript.ClaudeCode: "Edit whose tool_result has is_error and toolUseResult \"Error: String to replace not found in file.…\"",
 				transcript.Codex:      "apply_patch custom_tool_call whose output is \"apply_patch verification failed: …\", with no patch_apply_end",
 				transcript.GeminiCLI:  "replace tool call with status \"error\" and a functionResponse whose response is {error: \"Failed to edit, 0 occurrences found…\"}",
+				transcript.OpenCode:   "edit tool part whose state has status \"error\" and error \"Error: Could not find oldString in the file.…\"",
+				transcript.Zed:        "edit_file ToolUse whose tool result has is_error and no output",
+				transcript.Cursor:     "search_replace bubble whose toolFormerData has status \"error\" and result {error: \"The string to replace was not found in the file.\"}",
 			},
 			Want: Shape{
 				Kinds:         []pipeline.NodeKind{conv, dec, ep, bind},
@@ -194,6 +197,7 @@ func Catalog() []Scenario {
 				transcript.ClaudeCode: "rewind: a prompt whose parentUuid is the answer the abandoned prompt also hangs from (a fork of the DAG); compaction: /compact (compact_boundary, isCompactSummary)",
 				transcript.Codex:      "rewind: event_msg thread_rolled_back {num_turns: 1} (Esc Esc backtrack in the TUI); compaction: /compact (compacted with replacement_history, event_msg context_compacted)",
 				transcript.GeminiCLI:  "rewind: {\"$rewindTo\": <the abandoned prompt's id>} (/rewind); compaction: /compress, which rewrites the history as a {\"$set\":{\"messages\":[…]}} checkpoint: the <state_snapshot> summary, the model's \"Got it. Thanks for the additional context!\" (an assistant turn after the compaction, which no open conversation takes in because the word of thanks closed it) and the latest exchange kept verbatim",
+				transcript.OpenCode:   "rewind: /undo, the session row read again with revert {messageID: the abandoned prompt's message}; compaction: /compact, a user message holding a compaction part, then the summary (an assistant message with summary: true)",
 			},
 			Want: Shape{
 				Kinds: []pipeline.NodeKind{conv, conv, conv, dec, dec, dec, ep, ep, bind},
@@ -238,6 +242,7 @@ func Catalog() []Scenario {
 				transcript.ClaudeCode: "Task tool call; the subagent's records in <session>/subagents/agent-<id>.jsonl (isSidechain, agentId, the parent's sessionId): fixture subagent_thread.jsonl + subagent_thread/<session>/subagents/agent-<id>.jsonl",
 				transcript.Codex:      "spawn_agent and wait function calls; the subagent's thread is a rollout of its own (session_meta with id the new thread, session_id and parent_thread_id the parent's, source {subagent: {thread_spawn: …}}): fixture subagent_thread.jsonl + subagent_thread/rollout-<time>-<thread>.jsonl",
 				transcript.GeminiCLI:  "a call of the subagent's tool (its name, {query}); the subagent's chat file chats/<parent session>/<subagent session>.jsonl (kind \"subagent\", its own sessionId), ending with complete_task: fixture subagent_thread.jsonl + subagent_thread/<session>/<subagent session>.jsonl; the parent session is named by the folder alone",
+				transcript.OpenCode:   "task tool part ({description, prompt, subagent_type}, metadata.sessionId); the subagent's child session (parent_id the session) and its messages in the same database: one file",
 			},
 			Want: Shape{
 				Kinds:         []pipeline.NodeKind{conv, dec, ep, bind},
