@@ -39,9 +39,11 @@ watch.debounce (300ms):
                               in Obsidian (an editor's save by rename and a
                               sync tool's burst are one change)
   the inbox (pending/)        runs normalize
-  agents' transcript folders  reads what grew into session, decision and
-                              episode notes, as cortex scribe run --to-vault
-                              --all does (watch.transcripts: false turns it off)
+  agents' transcript folders  takes what grew into the transcript index
+                              (cortex transcripts search), and into session,
+                              decision and episode notes as cortex scribe run
+                              --to-vault --all does (watch.transcripts: false
+                              turns the notes off)
 
 Everything runs once when watch starts, so nothing changed while it was not
 running is missed, and nothing is done twice (each job keeps its own
@@ -135,12 +137,15 @@ func (a *app) watchJobs() ([]watch.Job, error) {
 				return err
 			}},
 	}
-	if !a.settings.Watch.Transcripts {
-		return jobs, nil
-	}
-	runner, err := a.scribeRunner(scribeRunOptions{toVault: true})
+	ts, err := a.transcripts()
 	if err != nil {
 		return nil, err
+	}
+	var runner *scribe.Runner
+	if a.settings.Watch.Transcripts {
+		if runner, err = a.scribeRunner(scribeRunOptions{toVault: true}); err != nil {
+			return nil, err
+		}
 	}
 	var dirs []string
 	for _, src := range scribe.Discover(a.scribeEnv()).Sources {
@@ -148,7 +153,15 @@ func (a *app) watchJobs() ([]watch.Job, error) {
 			dirs = append(dirs, r.Path)
 		}
 	}
+	// The transcript index takes in what grew; with watch.transcripts the
+	// pipeline turns it into notes too.
 	jobs = append(jobs, watch.Job{Name: "transcripts", Dirs: dirs, Run: func(ctx context.Context) error {
+		if _, err := ts.Sync(ctx); err != nil {
+			return fmt.Errorf("transcript index: %w", err)
+		}
+		if runner == nil {
+			return nil
+		}
 		files, _, err := scribe.Select(scribe.Selection{All: true, Env: a.scribeEnv()})
 		if err != nil {
 			return err
