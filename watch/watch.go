@@ -314,6 +314,13 @@ func (w *Watcher) addTree(dir string) error {
 						return err
 					}
 					w.watched[p] = true
+					// A folder made below p before its watch began sends
+					// no event: look again.
+					if next := childOnPath(p, dir); next != "" {
+						if _, err := os.Stat(next); err == nil {
+							return w.addTree(dir)
+						}
+					}
 				}
 				return nil
 			}
@@ -423,6 +430,16 @@ func (w *Watcher) aboveRoots(p string) bool {
 		}
 	}
 	return false
+}
+
+// childOnPath is the folder right below parent on the way to dir.
+func childOnPath(parent, dir string) string {
+	rel, err := filepath.Rel(parent, dir)
+	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+		return ""
+	}
+	first, _, _ := strings.Cut(rel, string(filepath.Separator))
+	return filepath.Join(parent, first)
 }
 
 // hidden reports whether a name is a dot-file or dot-folder (.obsidian,
