@@ -80,6 +80,14 @@ var rules = []rule{
 	{name: "the registry holds the adapters (adapters/adapters.go)", from: []string{"adapters"}, only: []string{"adapters/*", "transcript"}},
 	{name: "the domain, the pipeline and the adapters never reach a transport (STYLE.md habit 7)",
 		from: []string{"memories", "dedup", "security", "transcript/...", "pipeline", "adapters/...", "transcripts"}, neverDeps: transports},
+	{name: "briefing reads through its own ports: memories alone (briefing/doc.go)", from: []string{"briefing"},
+		only: []string{"memories"}},
+	{name: "reflection rolls up the event stream and the vault, no transport (reflection/reflect.go)", from: []string{"reflection"},
+		only: []string{"memories", "transcript", "scribe", "pipeline"}},
+	{name: "watch knows folders, locks and jobs, not what the jobs do (watch/watch.go)", from: []string{"watch"},
+		only: []string{"filelock", "atomicfile", "github.com/fsnotify/fsnotify"}},
+	{name: "view shows the services' results and imports nothing else of cortex (view/doc.go)", from: []string{"view"},
+		only: []string{"memories", "briefing", "reflection"}},
 	{name: "nothing imports a command (STYLE.md habit 5)", from: []string{"..."}, never: []string{"cmd/..."}},
 	{name: "config owns paths and settings and knows none of their users (config/config.go)", from: []string{"config"},
 		only: []string{"memories", "pipeline", "go.yaml.in/yaml/v3"}},
@@ -303,7 +311,13 @@ func synthetic() graph {
 	add(m("store"), false, m("index"), m("vault"), m("config"), m("filelock"))
 	add(m("access"), false, m("config"), m("filelock"))
 	add(m("importer"), false, m("memories"))
-	add(m("wiring"), false, m("store"), m("access"), m("importer"), m("config"))
+	add("github.com/fsnotify/fsnotify", false, "os")
+	add(m("briefing"), false, "context", m("memories"))
+	add(m("reflection"), false, m("memories"), m("transcript"), m("pipeline"))
+	add(m("normalize"), false, m("memories"))
+	add(m("watch"), false, m("filelock"), "github.com/fsnotify/fsnotify")
+	add(m("view"), false, m("memories"), m("briefing"), m("reflection"))
+	add(m("wiring"), false, m("store"), m("access"), m("importer"), m("config"), m("briefing"), m("reflection"))
 	add(m("eval"), false, m("wiring"), m("memories"))
 	add(m("mcp"), false, m("memories"), "github.com/modelcontextprotocol/go-sdk/mcp")
 	add(m("cmd/cortex"), false, m("wiring"), m("mcp"), m("store"), "github.com/spf13/cobra")
@@ -388,6 +402,12 @@ func TestArrowsCatchViolations(t *testing.T) {
 		}},
 		{"the benchmark opens the store itself", m("cmd/cortex-bench"), m("store"), []string{
 			m("cmd/cortex-bench") + " → " + m("store") + ": the evaluation and the benchmark open cortex through wiring, as the CLI does (wiring/wiring.go)",
+		}},
+		{"briefing opens the store itself", m("briefing"), m("store"), []string{
+			m("briefing") + " → " + m("store") + ": briefing reads through its own ports: memories alone (briefing/doc.go)",
+		}},
+		{"the watcher runs normalize itself", m("watch"), m("normalize"), []string{
+			m("watch") + " → " + m("normalize") + ": watch knows folders, locks and jobs, not what the jobs do (watch/watch.go)",
 		}},
 		{"atomicfile imports the vault", m("atomicfile"), m("vault"), []string{
 			m("atomicfile") + " → " + m("vault") + ": atomicfile is a leaf (atomicfile/atomicfile.go)",
