@@ -11,6 +11,7 @@ import (
 
 	"github.com/cortexmem/cortex/adapters/claudecode"
 	"github.com/cortexmem/cortex/adapters/codex"
+	"github.com/cortexmem/cortex/adapters/copilotcli"
 	"github.com/cortexmem/cortex/adapters/gemini"
 	"github.com/cortexmem/cortex/transcript"
 )
@@ -22,7 +23,12 @@ var ErrNoAdapter = errors.New("no transcript adapter")
 // All returns an adapter of every tool that has one, in the priority order of
 // transcript.Sources.
 func All() []transcript.Adapter {
-	return []transcript.Adapter{claudecode.New(), codex.New(), gemini.New()}
+	return []transcript.Adapter{
+		claudecode.New(),
+		codex.New(),
+		gemini.New(),
+		copilotcli.New(),
+	}
 }
 
 // For returns the adapter of a tool.

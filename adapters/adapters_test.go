@@ -37,6 +37,10 @@ func TestDetect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	copilotFile, err := os.ReadFile("../fixtures/copilot-cli/hand-made/edits.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		head []byte
@@ -47,6 +51,7 @@ func TestDetect(t *testing.T) {
 		{"codex rollout", codexFile, transcript.Codex, nil},
 		{"codex head", []byte(`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}` + "\n"), transcript.Codex, nil},
 		{"gemini chat", geminiFile, transcript.GeminiCLI, nil},
+		{"copilot cli events", copilotFile, transcript.CopilotCLI, nil},
 		{"text", []byte("# aider chat started at 2024-08-01 10:00:00\n"), "", ErrNoAdapter},
 		{"empty", nil, "", ErrNoAdapter},
 	}
