@@ -22,7 +22,7 @@ func TestDiscover(t *testing.T) {
 	write(st+id1+"/plan.md", "- [ ] x\n")
 	write(st+id1+"/checkpoints/001.md", "summary")
 	write(st+id2+"/workspace.yaml", "id: y\n") // a session without a log yet
-	write(st+id3+".jsonl", line)                // the layout before 1.0.11
+	write(st+id3+".jsonl", line)               // the layout before 1.0.11
 	write(st+"notes.txt", "x")
 	write(st+id2+".jsonl", "")
 	write(".copilot/history-session-state/old.json", "{}")
