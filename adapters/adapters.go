@@ -13,6 +13,8 @@ import (
 	"github.com/cortexmem/cortex/adapters/codex"
 	"github.com/cortexmem/cortex/adapters/copilotcli"
 	"github.com/cortexmem/cortex/adapters/gemini"
+	"github.com/cortexmem/cortex/adapters/vscodecopilot"
+	"github.com/cortexmem/cortex/adapters/windsurf"
 	"github.com/cortexmem/cortex/transcript"
 )
 
@@ -28,6 +30,8 @@ func All() []transcript.Adapter {
 		codex.New(),
 		gemini.New(),
 		copilotcli.New(),
+		windsurf.New(),
+		vscodecopilot.New(),
 	}
 }
 
@@ -79,8 +83,8 @@ func Detect(head []byte) (transcript.Adapter, error) {
 }
 
 // fileResolver is an adapter of a tool that writes more than one kind of
-// file (Gemini CLI's JSON lines and its older single JSON document): it
-// names the adapter that reads a given one.
+// file (Gemini CLI's and VS Code Copilot Chat's JSON lines and their older
+// single JSON documents): it names the adapter that reads a given one.
 type fileResolver interface {
 	ForFile(path string) transcript.Adapter
 }

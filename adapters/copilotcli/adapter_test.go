@@ -269,3 +269,12 @@ func TestFingerprint(t *testing.T) {
 		}
 	}
 }
+
+// TestFragmentEdit: an edit with no diff of the CLI's own is a fragment of
+// its old and new strings, diffed as the lines they are part of.
+func TestFragmentEdit(t *testing.T) {
+	fe := replaceEdit("router.go", "var r = chi.NewRouter()", "var r = chi.NewRouter()\n\nvar pool = store.Pool()", nil)
+	if !fe.Fragment || fe.From != transcript.FromInput || fe.Added != 2 || fe.Removed != 0 {
+		t.Errorf("%+v", fe)
+	}
+}

@@ -167,7 +167,7 @@ func replaceEdit(path, old, new string, sections []section) *transcript.FileEdit
 			return fe
 		}
 	}
-	hunks := transcript.Diff(old, new)
+	hunks := fragmentDiff(old, new)
 	fe := &transcript.FileEdit{Path: path, Op: transcript.OpUpdate, OK: true, Old: old, New: new,
 		From: transcript.FromInput, Fragment: true}
 	fe.Unified = transcript.FormatUnified(path, path, hunks)
@@ -521,4 +521,15 @@ func (op patchOp) edit() *transcript.FileEdit {
 	fe.Unified = transcript.FormatUnified(oldHdr, newHdr, hunks)
 	fe.Added, fe.Removed = transcript.CountChanges(hunks)
 	return fe
+}
+
+// fragmentDiff diffs a replaced text and its replacement as the lines they
+// are part of: when neither ends a line, both go on the same way in the file
+// (the rest of their last line), so they are compared as if it ended there
+// — "a" to "a\n\nb" adds two lines, it does not replace one by three.
+func fragmentDiff(old, new string) []transcript.Hunk {
+	if old != "" && new != "" && !strings.HasSuffix(old, "\n") && !strings.HasSuffix(new, "\n") {
+		old, new = old+"\n", new+"\n"
+	}
+	return transcript.Diff(old, new)
 }

@@ -1,6 +1,7 @@
 package vscodecopilot
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/cortexmem/cortex/transcript"
@@ -48,7 +49,17 @@ func (a *Adapter) Fingerprint(rec transcript.Record) transcript.Variant {
 
 func fingerprint(data []byte) transcript.Variant {
 	v := transcript.Variant{Source: transcript.VSCodeCopilotChat}
-	if !rawjson.IsObject(data) || !rawjson.Valid(data) {
+	if !rawjson.IsObject(data) {
+		return v
+	}
+	if !rawjson.Valid(data) {
+		// The start of a record too long for what detection reads (a log's
+		// first entry, a document: megabytes once a session grows).
+		if isLogHead(data) {
+			v.Schema = SchemaLog
+		} else if isSessionHead(data) {
+			v.Schema = SchemaDocument
+		}
 		return v
 	}
 	m := rawjson.AsObject(data)
@@ -113,4 +124,50 @@ func extensionVersion(session rawjson.Object) string {
 		}
 	}
 	return ""
+}
+
+// isLogHead reports whether data starts a mutation log's first entry:
+// {"kind":0,"v":{ then members of a session.
+func isLogHead(data []byte) bool {
+	rest, ok := bytes.CutPrefix(data, []byte(`{"kind":0,"v":`))
+	return ok && isSessionHead(rest)
+}
+
+// isSessionHead reports whether data starts a session document: an object
+// whose members, as far as data goes, include its requests array (begun)
+// and one of the session's own fields before it.
+func isSessionHead(data []byte) bool {
+	i := rawjson.SkipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return false
+	}
+	own := false
+	for i = rawjson.SkipSpace(data, i+1); i < len(data) && data[i] == '"'; {
+		end := rawjson.SkipString(data, i)
+		if end < 0 {
+			return false
+		}
+		key := string(data[i+1 : end-1])
+		j := rawjson.SkipSpace(data, end)
+		if j >= len(data) || data[j] != ':' {
+			return false
+		}
+		j = rawjson.SkipSpace(data, j+1)
+		if key == "requests" {
+			return own && j < len(data) && data[j] == '['
+		}
+		switch key {
+		case "version", "sessionId", "creationDate", "requesterUsername", "responderUsername", "initialLocation":
+			own = true
+		}
+		vend := rawjson.SkipValue(data, j)
+		if vend < 0 {
+			return false
+		}
+		i = rawjson.SkipSpace(data, vend)
+		if i < len(data) && data[i] == ',' {
+			i = rawjson.SkipSpace(data, i+1)
+		}
+	}
+	return false
 }

@@ -75,13 +75,17 @@ func trimRight(b []byte) []byte {
 // session, an array of sessions, or one request alone.
 func (d *Document) Fingerprint(rec transcript.Record) transcript.Variant {
 	v := fingerprint(rec.Data)
-	if v.Schema == "" && rawjson.IsArray(rec.Data) && rawjson.Valid(rec.Data) {
+	switch {
+	case v.Schema != "" || !rawjson.IsArray(rec.Data):
+	case rawjson.Valid(rec.Data):
 		for _, s := range rawjson.AsArray(rec.Data) {
 			if isSession(rawjson.AsObject(s)) {
 				v.Schema, v.ToolVersion = SchemaDocument, extensionVersion(rawjson.AsObject(s))
 				break
 			}
 		}
+	case isSessionHead(rec.Data[rawjson.SkipSpace(rec.Data, 1):]):
+		v.Schema = SchemaDocument // an array of sessions, cut
 	}
 	return v
 }

@@ -215,7 +215,7 @@ func createEdit(path, text string) *transcript.FileEdit {
 // line numbers are not the file's).
 func fragment(path, old, new string) *transcript.FileEdit {
 	path = orUnknown(path)
-	hunks := transcript.Diff(old, new)
+	hunks := fragmentDiff(old, new)
 	fe := &transcript.FileEdit{Path: path, Op: transcript.OpUpdate, OK: true, Old: old, New: new,
 		From: transcript.FromInput, Fragment: true}
 	fe.Unified = transcript.FormatUnified(path, path, hunks)
@@ -370,4 +370,15 @@ func (op patchOp) edit() *transcript.FileEdit {
 	fe.Unified = transcript.FormatUnified(oldHdr, newHdr, hunks)
 	fe.Added, fe.Removed = transcript.CountChanges(hunks)
 	return fe
+}
+
+// fragmentDiff diffs a replaced text and its replacement as the lines they
+// are part of: when neither ends a line, both go on the same way in the file
+// (the rest of their last line), so they are compared as if it ended there
+// — "a" to "a\n\nb" adds two lines, it does not replace one by three.
+func fragmentDiff(old, new string) []transcript.Hunk {
+	if old != "" && new != "" && !strings.HasSuffix(old, "\n") && !strings.HasSuffix(new, "\n") {
+		old, new = old+"\n", new+"\n"
+	}
+	return transcript.Diff(old, new)
 }

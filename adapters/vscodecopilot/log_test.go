@@ -242,6 +242,27 @@ func TestFingerprint(t *testing.T) {
 			t.Errorf("Fingerprint(%s) = %+v, want %+v", tt.line, got, tt.want)
 		}
 	}
+	// Detection reads the start of a file: a first entry or a document cut
+	// short is still recognised.
+	cut := []string{
+		`{"kind":0,"v":{"version":3,"requesterUsername":"dev","requests":[{"requestId":"r","mess`,
+		"{\n  \"version\": 3,\n  \"requests\": [\n    {\n      \"requestId\": \"r",
+		`[ {"version":3,"requests":[{"requestId`,
+	}
+	for i, c := range cut {
+		want := SchemaDocument
+		if i == 0 {
+			want = SchemaLog
+		}
+		if got := NewDocument().Fingerprint(transcript.Record{Data: []byte(c)}); got.Schema != want {
+			t.Errorf("cut %d: %+v, want %s", i, got, want)
+		}
+	}
+	for _, c := range []string{`{"requests":[`, `{"kind":0,"v":{"foo":1,"requests":[`, `{"version":3,"requests":7`} {
+		if got := New().Fingerprint(transcript.Record{Data: []byte(c)}); got.Schema != "" {
+			t.Errorf("%s read as %+v", c, got)
+		}
+	}
 	arr := transcript.Record{Data: []byte(`[{"version":3,"sessionId":"s","requests":[]}]`)}
 	if got := NewDocument().Fingerprint(arr); got.Schema != SchemaDocument {
 		t.Errorf("an array of sessions: %+v", got)

@@ -85,3 +85,24 @@ func FuzzFrame(f *testing.F) {
 		}
 	})
 }
+
+// TestFragmentDiff: a replacement that does not end a line is diffed as the
+// lines it is part of, which go on the same way after it: adding lines after
+// a kept one adds them, it does not replace the line.
+func TestFragmentDiff(t *testing.T) {
+	tests := []struct {
+		old, new       string
+		added, removed int
+	}{
+		{"var r = chi.NewRouter()", "var r = chi.NewRouter()\n\nvar pool = store.Pool()", 2, 0},
+		{"import \"a\"", "import \"b\"", 1, 1},
+		{"a\nb\n", "a\n", 0, 1},
+		{"", "x", 1, 0},
+	}
+	for _, tt := range tests {
+		fe := fragment("f.go", tt.old, tt.new)
+		if fe.Added != tt.added || fe.Removed != tt.removed || fe.Old != tt.old || fe.New != tt.new {
+			t.Errorf("%q → %q: +%d -%d (old %q new %q), want +%d -%d", tt.old, tt.new, fe.Added, fe.Removed, fe.Old, fe.New, tt.added, tt.removed)
+		}
+	}
+}
