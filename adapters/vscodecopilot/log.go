@@ -67,6 +67,10 @@ func (lp *logParser) parse() {
 		return
 	}
 	path := rawjson.AsArray(lp.m.Get("k"))
+	if len(path) > maxPath {
+		lp.unknown("", transcript.ReasonMalformed, "")
+		return
+	}
 	lp.rawType = entryType(rawjson.Int(k), path)
 	switch kind := rawjson.Int(k); {
 	case kind == kindInitial:
@@ -88,6 +92,11 @@ func (lp *logParser) parse() {
 		lp.unknown(lp.rawType, transcript.ReasonUnmapped, "")
 	}
 }
+
+// maxPath bounds an entry's path. VS Code's session schema is a few levels
+// deep (requests.<i>.result.metadata…); a path far longer is not VS Code's,
+// and following it would cost a rebuild of the request at every level.
+const maxPath = 32
 
 // entryType names an entry for its unknown event: its kind and its path,
 // indices as "*" (set/requests.*.modelState).

@@ -268,3 +268,16 @@ func TestFingerprint(t *testing.T) {
 		t.Errorf("an array of sessions: %+v", got)
 	}
 }
+
+// TestLongPath: an entry whose path is far deeper than VS Code's schema is
+// malformed, not followed.
+func TestLongPath(t *testing.T) {
+	path := strings.Repeat(`0,`, 40) + `0`
+	data := []byte(`{"kind":0,"v":{"version":3,"requests":[{"requestId":"r","message":{"text":"hi"},"response":[]}]}}` + "\n" +
+		`{"kind":1,"k":["requests",` + path + `],"v":1}` + "\n")
+	evs, _ := transcript.ParseBytes(New(), "s.jsonl", data, true)
+	last := evs[len(evs)-1]
+	if last.Unknown == nil || last.Unknown.Reason != transcript.ReasonMalformed {
+		t.Errorf("last event %+v", last)
+	}
+}
