@@ -37,15 +37,6 @@ func parse(t *testing.T, name string) []transcript.Event {
 	return transcripttest.ParseFile(t, New(), fixtureDir, name)
 }
 
-func byID(evs []transcript.Event, id string) *transcript.Event {
-	for i := range evs {
-		if evs[i].EventID == id {
-			return &evs[i]
-		}
-	}
-	return nil
-}
-
 // TestEditsReplay applies the successful edits of the hand-made session in
 // order to the files it started with: each diff applies, and the files end
 // as the session left them. The CLI's own diffs (detailedContent) give the

@@ -301,7 +301,13 @@ func (lp *logParser) requests(kind int64, path [][]byte) {
 		return
 	}
 	r.Body = string(body)
-	lp.finish(r, i)
+	// Only these fields say a response is final: a change to another
+	// (a part streamed in) cannot make it so, and reading the request
+	// through to find out would cost as much as the request at every part.
+	switch rawjson.AsString(path[1]) {
+	case "modelState", "result", "isCanceled":
+		lp.finish(r, i)
+	}
 }
 
 // rewind cuts the session's requests at i: the person went back before

@@ -115,6 +115,11 @@ func pushIn(doc []byte, path [][]byte, vals [][]byte, cut int) ([]byte, bool) {
 
 func rebuildObject(obj rawjson.Object, at int, key, v []byte) []byte {
 	var b bytes.Buffer
+	size := len(v) + len(key) + 8
+	for _, m := range obj {
+		size += len(m.Key) + len(m.Value) + 4
+	}
+	b.Grow(size)
 	b.WriteByte('{')
 	n := 0
 	write := func(k, val []byte, quoted bool) {
@@ -150,6 +155,11 @@ func rebuildObject(obj rawjson.Object, at int, key, v []byte) []byte {
 
 func rebuildArray(arr [][]byte) []byte {
 	var b bytes.Buffer
+	size := 2
+	for _, v := range arr {
+		size += len(v) + 1
+	}
+	b.Grow(size)
 	b.WriteByte('[')
 	for i, v := range arr {
 		if i > 0 {
