@@ -4,13 +4,14 @@ import (
 	"context"
 	"testing"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
 )
 
 // BenchmarkStats reads the activation of 60 candidates from a log of 20,000
 // accesses of 10,000 memories, as a recall at 10k memories does.
 func BenchmarkStats(b *testing.B) {
-	l := Open(Options{Dir: b.TempDir()})
+	l := Open(Options{State: config.State{Home: b.TempDir()}})
 	var as []memories.Access
 	for i := 0; i < 20000; i++ {
 		as = append(as, acc((i*7919)%10000, memories.AccessRecall, i%500))

@@ -3,11 +3,11 @@ package access
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -15,7 +15,7 @@ import (
 // and the stats of some ids are the stats of all restricted to them.
 func FuzzStats(f *testing.F) {
 	dir := f.TempDir()
-	l := Open(Options{Dir: dir, CacheAbove: 1})
+	l := Open(Options{State: config.State{Home: dir}, CacheAbove: 1})
 	for i := 0; i < 6; i++ {
 		if err := l.Record(context.Background(), []memories.Access{acc(i%3, memories.AccessRecall, i), acc(7, "hook", i)}); err != nil {
 			f.Fatal(err)
@@ -24,21 +24,21 @@ func FuzzStats(f *testing.F) {
 	if _, err := l.Stats(context.Background(), nil); err != nil {
 		f.Fatal(err)
 	}
-	logData, _ := os.ReadFile(filepath.Join(dir, LogName))
-	cacheData, _ := os.ReadFile(filepath.Join(dir, CacheName))
+	logData, _ := os.ReadFile(config.State{Home: dir}.AccessLog())
+	cacheData, _ := os.ReadFile(config.State{Home: dir}.AccessIndex())
 	f.Add(logData, cacheData)
 	f.Add(logData, []byte(nil))
 	f.Add([]byte(`{"id":"`+id(1)+`","ts":"2026-11-01T09:00:00Z","source":"recall","n":-4}`+"\n"), []byte(nil))
 	f.Add([]byte("{\"log\":\"x\"}\n\x00\xff{\"id\":1}\n"), cacheData)
 	f.Fuzz(func(t *testing.T, logData, cacheData []byte) {
 		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, LogName), logData, 0o600); err != nil {
+		if err := os.WriteFile(config.State{Home: dir}.AccessLog(), logData, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, CacheName), cacheData, 0o600); err != nil {
+		if err := os.WriteFile(config.State{Home: dir}.AccessIndex(), cacheData, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		l := Open(Options{Dir: dir, CacheAbove: 1 << 30})
+		l := Open(Options{State: config.State{Home: dir}, CacheAbove: 1 << 30})
 		all, err := l.Stats(context.Background(), nil)
 		if err != nil {
 			t.Fatal(err)

@@ -16,15 +16,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cortexmem/cortex/atomicfile"
+	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/memories"
-	"github.com/cortexmem/cortex/vault"
-)
-
-// File names in the state folder.
-const (
-	LogName   = "access.log"
-	CacheName = "access.idx"
-	LockName  = "access.lock"
 )
 
 // Defaults of Options.
@@ -34,10 +29,11 @@ const (
 	DefaultLockTimeout  = 10 * time.Second
 )
 
-// Options configure a Log. Only Dir is required.
+// Options configure a Log. Only State is required.
 type Options struct {
-	// Dir is the state folder.
-	Dir string
+	// State is the state folder, which says where the log, its cache and
+	// its lock are.
+	State config.State
 	// LockTimeout bounds every wait for the log's lock.
 	LockTimeout time.Duration
 	// CompactAbove is the size of the log above which Record folds it into
@@ -68,7 +64,8 @@ type Log struct {
 
 var _ memories.AccessLog = (*Log)(nil)
 
-// Open returns the log in o.Dir; nothing is read or written until it is used.
+// Open returns the log of the state folder o.State; nothing is read or
+// written until it is used.
 func Open(o Options) *Log {
 	if o.LockTimeout <= 0 {
 		o.LockTimeout = DefaultLockTimeout
@@ -81,8 +78,6 @@ func Open(o Options) *Log {
 	}
 	return &Log{o: o}
 }
-
-func (l *Log) path(name string) string { return filepath.Join(l.o.Dir, name) }
 
 // line is one line of the log. Header lines have only Log.
 type line struct {
@@ -111,10 +106,10 @@ func (l *Log) Record(ctx context.Context, accesses []memories.Access) error {
 		}
 		buf = append(append(buf, b...), '\n')
 	}
-	if err := vault.MkdirAll(l.o.Dir); err != nil {
+	if err := atomicfile.MkdirAll(filepath.Dir(l.o.State.AccessLog())); err != nil {
 		return fmt.Errorf("access log: %w", err)
 	}
-	lk, err := vault.AcquireShared(ctx, l.path(LockName), l.o.LockTimeout)
+	lk, err := filelock.AcquireShared(ctx, l.o.State.AccessLock(), l.o.LockTimeout)
 	if err != nil {
 		return err
 	}
@@ -138,12 +133,12 @@ func (l *Log) Record(ctx context.Context, accesses []memories.Access) error {
 // append writes buf at the end of the log, creating the log with its header
 // first when there is none, and returns the log's size after.
 func (l *Log) append(buf []byte) (int64, error) {
-	p := l.path(LogName)
+	p := l.o.State.AccessLog()
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Created whole, with its header, or not at all: another writer may
 		// be creating it at the same moment.
-		if err := vault.CreateFile(p, header(newToken())); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := atomicfile.Create(p, header(newToken())); err != nil && !errors.Is(err, fs.ErrExist) {
 			return 0, fmt.Errorf("access log: %w", err)
 		}
 		f, err = os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
@@ -185,7 +180,7 @@ func header(token string) []byte {
 // lines after it. Ids never accessed are absent. With no ids it sums up every
 // memory.
 func (l *Log) Stats(ctx context.Context, ids []string) (map[string]memories.AccessStat, error) {
-	f, err := os.Open(l.path(LogName))
+	f, err := os.Open(l.o.State.AccessLog())
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]memories.AccessStat{}, nil
 	}
@@ -225,11 +220,11 @@ func (l *Log) Stats(ctx context.Context, ids []string) (map[string]memories.Acce
 		}
 		recs := toRecords(all)
 		nc := &cache{token: token, offset: m.tailTo, n: len(recs), recs: recs}
-		if err := vault.WriteDerived(l.path(CacheName), nc.encode()); err != nil {
+		if err := atomicfile.WriteDerived(l.o.State.AccessIndex(), nc.encode()); err != nil {
 			return nil, fmt.Errorf("access cache: %w", err)
 		}
 		l.memo.c, l.memo.fi, l.memo.token = nc, nil, token
-		if fi, err := os.Stat(l.path(CacheName)); err == nil {
+		if fi, err := os.Stat(l.o.State.AccessIndex()); err == nil {
 			l.memo.fi = fi
 		}
 		c = nc
@@ -273,7 +268,7 @@ func merge(a, b memories.AccessStat) memories.AccessStat {
 // cachedLocked is loadCache, reusing the cache read last when its file, the
 // log's token and the log's size allow. l.mu is held.
 func (l *Log) cachedLocked(token string, size int64) *cache {
-	p := l.path(CacheName)
+	p := l.o.State.AccessIndex()
 	fi, err := os.Stat(p)
 	m := &l.memo
 	if err == nil && m.c != nil && m.fi != nil && m.token == token && m.c.offset <= size && os.SameFile(fi, m.fi) &&
@@ -368,12 +363,12 @@ func (l *Log) Compact(ctx context.Context) error {
 // compact does Compact; without wait it gives up at once when the lock is
 // held, and reports whether it ran.
 func (l *Log) compact(ctx context.Context, wait bool) (bool, error) {
-	var lk *vault.Lock
+	var lk *filelock.Lock
 	var err error
 	if wait {
-		lk, err = vault.Acquire(ctx, l.path(LockName), l.o.LockTimeout)
+		lk, err = filelock.Acquire(ctx, l.o.State.AccessLock(), l.o.LockTimeout)
 	} else {
-		lk, err = vault.TryAcquire(l.path(LockName))
+		lk, err = filelock.TryAcquire(l.o.State.AccessLock())
 	}
 	if err != nil || lk == nil {
 		return false, err
@@ -383,7 +378,7 @@ func (l *Log) compact(ctx context.Context, wait bool) (bool, error) {
 			err = rerr
 		}
 	}()
-	data, err := os.ReadFile(l.path(LogName))
+	data, err := os.ReadFile(l.o.State.AccessLog())
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -425,12 +420,12 @@ func (l *Log) compact(ctx context.Context, wait bool) (bool, error) {
 		out = append(append(out, b...), '\n')
 	}
 	foldLines(out, stats, nil)
-	if err := vault.WriteFile(l.path(LogName), out); err != nil {
+	if err := atomicfile.Write(l.o.State.AccessLog(), out); err != nil {
 		return false, fmt.Errorf("access log: %w", err)
 	}
 	recs := toRecords(stats)
 	c := &cache{token: token, offset: int64(len(out)), n: len(recs), recs: recs}
-	if err := vault.WriteDerived(l.path(CacheName), c.encode()); err != nil {
+	if err := atomicfile.WriteDerived(l.o.State.AccessIndex(), c.encode()); err != nil {
 		return true, fmt.Errorf("access cache: %w", err)
 	}
 	return true, nil

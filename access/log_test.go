@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -45,7 +45,7 @@ func stats(t *testing.T, l *Log, ids ...string) map[string]memories.AccessStat {
 }
 
 func TestRecordAndStats(t *testing.T) {
-	l := Open(Options{Dir: t.TempDir()})
+	l := Open(Options{State: config.State{Home: t.TempDir()}})
 	if got := stats(t, l, id(1)); len(got) != 0 {
 		t.Fatalf("stats of an empty log: %v", got)
 	}
@@ -66,26 +66,26 @@ func TestRecordAndStats(t *testing.T) {
 }
 
 func TestRecordRefusesIncompleteAccess(t *testing.T) {
-	l := Open(Options{Dir: t.TempDir()})
+	l := Open(Options{State: config.State{Home: t.TempDir()}})
 	for _, a := range []memories.Access{{ID: "", Source: "recall", Time: t0}, {ID: id(1), Time: t0}} {
 		if err := l.Record(context.Background(), []memories.Access{a}); err == nil {
 			t.Errorf("Record(%+v) accepted", a)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(l.o.Dir, LogName)); !os.IsNotExist(err) {
+	if _, err := os.Stat(l.o.State.AccessLog()); !os.IsNotExist(err) {
 		t.Errorf("a refused record created the log (%v)", err)
 	}
 }
 
 func TestCacheKeepsTheSameAnswers(t *testing.T) {
 	dir := t.TempDir()
-	l := Open(Options{Dir: dir, CacheAbove: 300})
+	l := Open(Options{State: config.State{Home: dir}, CacheAbove: 300})
 	var want map[string]memories.AccessStat
 	for i := 0; i < 40; i++ {
 		put(t, l, acc(i%7, memories.AccessRecall, i), acc(i%3, memories.AccessContext, i))
 		// Every answer equals the one a log without a cache gives.
-		plain := Open(Options{Dir: dir, CacheAbove: 1 << 30})
-		_ = os.Remove(filepath.Join(dir, CacheName))
+		plain := Open(Options{State: config.State{Home: dir}, CacheAbove: 1 << 30})
+		_ = os.Remove(config.State{Home: dir}.AccessIndex())
 		want = stats(t, plain)
 		got := stats(t, l)
 		if diff := cmp.Diff(got, want); diff != "" {
@@ -93,7 +93,7 @@ func TestCacheKeepsTheSameAnswers(t *testing.T) {
 		}
 	}
 	// Reading wrote a cache; a second read uses it and agrees.
-	c := loadCache(filepath.Join(dir, CacheName), tokenOf(t, dir), 1<<40)
+	c := loadCache(config.State{Home: dir}.AccessIndex(), tokenOf(t, dir), 1<<40)
 	if c.offset == 0 || c.n == 0 {
 		t.Fatalf("no cache written: offset %d, %d records", c.offset, c.n)
 	}
@@ -104,7 +104,7 @@ func TestCacheKeepsTheSameAnswers(t *testing.T) {
 
 func tokenOf(t *testing.T, dir string) string {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, LogName))
+	f, err := os.Open(config.State{Home: dir}.AccessLog())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,20 +118,20 @@ func tokenOf(t *testing.T, dir string) string {
 
 func TestDamagedOrForeignCacheIsIgnored(t *testing.T) {
 	dir := t.TempDir()
-	l := Open(Options{Dir: dir, CacheAbove: 100})
+	l := Open(Options{State: config.State{Home: dir}, CacheAbove: 100})
 	for i := 0; i < 10; i++ {
 		put(t, l, acc(i%4, memories.AccessRecall, i))
 	}
 	want := stats(t, l) // writes the cache
-	cachePath := filepath.Join(dir, CacheName)
+	cachePath := config.State{Home: dir}.AccessIndex()
 	good, err := os.ReadFile(cachePath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := Open(Options{Dir: t.TempDir(), CacheAbove: 100})
+	other := Open(Options{State: config.State{Home: t.TempDir()}, CacheAbove: 100})
 	put(t, other, acc(1, memories.AccessRecall, 0))
 	stats(t, other)
-	foreign, err := os.ReadFile(filepath.Join(other.o.Dir, CacheName))
+	foreign, err := os.ReadFile(other.o.State.AccessIndex())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestDamagedOrForeignCacheIsIgnored(t *testing.T) {
 			if err := os.WriteFile(cachePath, data, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			l := Open(Options{Dir: dir, CacheAbove: 1 << 30}) // read without rewriting it
+			l := Open(Options{State: config.State{Home: dir}, CacheAbove: 1 << 30}) // read without rewriting it
 			if diff := cmp.Diff(stats(t, l), want); diff != "" {
 				t.Errorf("(-got +want):\n%s", diff)
 			}
@@ -162,7 +162,7 @@ func TestDamagedOrForeignCacheIsIgnored(t *testing.T) {
 // valid checksum.
 func withOffset(t *testing.T, data []byte, token string, offset int64) []byte {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), CacheName)
+	p := config.State{Home: t.TempDir()}.AccessIndex()
 	if err := os.WriteFile(p, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -176,23 +176,23 @@ func withOffset(t *testing.T, data []byte, token string, offset int64) []byte {
 
 func TestCompactKeepsCounts(t *testing.T) {
 	dir := t.TempDir()
-	l := Open(Options{Dir: dir})
+	l := Open(Options{State: config.State{Home: dir}})
 	for i := 0; i < 200; i++ {
 		put(t, l, acc(i%5, []string{memories.AccessRecall, memories.AccessContext, "x"}[i%3], i))
 	}
 	before := stats(t, l)
-	size := fileSize(t, filepath.Join(dir, LogName))
+	size := fileSize(t, config.State{Home: dir}.AccessLog())
 	if err := l.Compact(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if after := fileSize(t, filepath.Join(dir, LogName)); after >= size/4 {
+	if after := fileSize(t, config.State{Home: dir}.AccessLog()); after >= size/4 {
 		t.Errorf("compacted log is %d bytes, was %d", after, size)
 	}
 	if diff := cmp.Diff(stats(t, l), before); diff != "" {
 		t.Errorf("after compaction (-got +want):\n%s", diff)
 	}
 	// Without the cache the compacted log says the same.
-	_ = os.Remove(filepath.Join(dir, CacheName))
+	_ = os.Remove(config.State{Home: dir}.AccessIndex())
 	if diff := cmp.Diff(stats(t, l), before); diff != "" {
 		t.Errorf("compacted log without its cache (-got +want):\n%s", diff)
 	}
@@ -215,9 +215,9 @@ func fileSize(t *testing.T, p string) int64 {
 
 func TestPartialAndGarbageLines(t *testing.T) {
 	dir := t.TempDir()
-	l := Open(Options{Dir: dir})
+	l := Open(Options{State: config.State{Home: dir}})
 	put(t, l, acc(1, memories.AccessRecall, 0))
-	f, err := os.OpenFile(filepath.Join(dir, LogName), os.O_WRONLY|os.O_APPEND, 0)
+	f, err := os.OpenFile(config.State{Home: dir}.AccessLog(), os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestConcurrentWriters(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l := Open(Options{Dir: dir, CompactAbove: 2000, CacheAbove: 500})
+			l := Open(Options{State: config.State{Home: dir}, CompactAbove: 2000, CacheAbove: 500})
 			for i := 0; i < each; i++ {
 				if err := l.Record(context.Background(), []memories.Access{acc(w, memories.AccessRecall, i), acc(100, memories.AccessContext, i)}); err != nil {
 					errs <- err
@@ -264,7 +264,7 @@ func TestConcurrentWriters(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	got := stats(t, Open(Options{Dir: dir}))
+	got := stats(t, Open(Options{State: config.State{Home: dir}}))
 	for w := 0; w < writers; w++ {
 		if n := got[id(w)].Counts[memories.AccessRecall]; n != each {
 			t.Errorf("writer %d: %d accesses counted, want %d", w, n, each)
@@ -280,8 +280,8 @@ func TestConcurrentWriters(t *testing.T) {
 // The expected stats are counted from the accesses recorded, not read back.
 func TestLongLivedReader(t *testing.T) {
 	dir := t.TempDir()
-	reader := Open(Options{Dir: dir, CacheAbove: 400})
-	writer := Open(Options{Dir: dir, CacheAbove: 400})
+	reader := Open(Options{State: config.State{Home: dir}, CacheAbove: 400})
+	writer := Open(Options{State: config.State{Home: dir}, CacheAbove: 400})
 	want := map[string]memories.AccessStat{}
 	record := func(a memories.Access) {
 		put(t, writer, a)

@@ -2,7 +2,8 @@
 // agent tool beneath this one (adapters/claudecode, …), each implementing
 // transcript.Adapter. The CLI and the pipeline find an adapter here by tool,
 // or by reading the first records of a file. Adapters never import this
-// package or each other.
+// package or each other: they import only transcript and transcript/rawjson
+// (arch_test.go checks).
 package adapters
 
 import (

@@ -8,8 +8,13 @@
 //
 // The vault must exist: a command never creates one (CheckVault), so a typo
 // in --vault is an error, not a new empty vault. The state folder is a cache
-// and is created when missing; inside it each vault has its own index (see
-// package store).
+// and is created when missing; its layout — each vault's own index, the
+// logs, the locks — is State's to say.
+//
+// config knows none of the packages that use its paths and settings: they
+// take them in their options. Besides the standard library and YAML it
+// imports only memories and pipeline, whose settings it resolves
+// (arch_test.go checks).
 package config
 
 import (
@@ -111,6 +116,8 @@ type File struct {
 	Projects map[string]string `yaml:"projects"`
 	// Hooks tunes `cortex hook`; see HooksFile.
 	Hooks HooksFile `yaml:"hooks"`
+	// Inbox tunes normalize's handling of the inbox; see InboxFile.
+	Inbox InboxFile `yaml:"inbox"`
 }
 
 // Settings are the resolved paths and settings.
@@ -140,6 +147,8 @@ type Settings struct {
 	Projects []ProjectFolder
 	// Hooks are the hooks' settings.
 	Hooks Hooks
+	// KeepProcessed is how long normalize keeps consumed events.
+	KeepProcessed time.Duration
 }
 
 // Resolve works out the settings from flags, the environment (getenv) and the
@@ -151,7 +160,7 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 	if s.Home, err = pick("home", f.Home, getenv(EnvHome), "", DefaultHome, userHome, ""); err != nil {
 		return nil, err
 	}
-	if s.ConfigFile, err = pick("config", f.Config, getenv(EnvConfig), "", filepath.Join(s.Home, configName), userHome, ""); err != nil {
+	if s.ConfigFile, err = pick("config", f.Config, getenv(EnvConfig), "", State{Home: s.Home}.ConfigFile(), userHome, ""); err != nil {
 		return nil, err
 	}
 	file, err := Load(s.ConfigFile)
@@ -258,6 +267,9 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 		return nil, err
 	}
 	if s.Hooks, err = hooks(s.ConfigFile, file.Hooks); err != nil {
+		return nil, err
+	}
+	if s.KeepProcessed, err = keepProcessed(s.ConfigFile, file.Inbox); err != nil {
 		return nil, err
 	}
 	return s, nil

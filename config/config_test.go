@@ -86,6 +86,7 @@ func TestResolvePrecedence(t *testing.T) {
 			tt.want.Checks = memories.DefaultChecks()
 			tt.want.ImportMaxFile = DefaultImportMaxFile
 			tt.want.Hooks = DefaultHooks()
+			tt.want.KeepProcessed = DefaultKeepProcessed
 			if diff := cmp.Diff(*got, tt.want); diff != "" {
 				t.Errorf("settings (-got +want):\n%s", diff)
 			}

@@ -24,9 +24,9 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
-	"github.com/cortexmem/cortex/store"
-	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/wiring"
 )
 
 // Dataset is the file format of SPEC §8.
@@ -252,22 +252,25 @@ func Run(ctx context.Context, d *Dataset, o Options) (*Report, error) {
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	v, err := vault.New(filepath.Join(dir, "vault"), "cortex")
+	// cortex as a person's would be, with nothing configured, and no access
+	// log: a query's results must not change the next query's.
+	s, err := config.Resolve(config.Flags{Vault: filepath.Join(dir, "vault"), Home: filepath.Join(dir, "state")},
+		func(string) string { return "" }, "")
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: filepath.Join(dir, "state"), LockTimeout: time.Minute})
-	if err != nil {
-		return nil, err
-	}
-	ranking := memories.DefaultRanking()
+	s.LockTimeout = time.Minute
 	if o.Ranking != nil {
-		ranking = *o.Ranking
+		s.Ranking = *o.Ranking
+	}
+	c, err := wiring.Open(s, wiring.Options{NoAccessLog: true})
+	if err != nil {
+		return nil, err
 	}
 	// Each document is saved at its created time, with ids from a fixed seed,
 	// in batches: one index commit per batch rather than per document.
 	ids := memories.NewULIDGen(rand.NewChaCha8([32]byte{}))
-	saver := memories.NewService(st, memories.WithChecks(memories.Checks{}), memories.WithIDGen(ids))
+	saver := c.NewService(memories.WithChecks(memories.Checks{}), memories.WithIDGen(ids))
 	docOf := make(map[string]string, len(d.Documents)) // memory id → document id
 	loaded := make(map[string]bool, len(d.Documents))  // document ids
 	rep := &Report{Skips: []Skip{}}
@@ -310,8 +313,8 @@ func Run(ctx context.Context, d *Dataset, o Options) (*Report, error) {
 		return nil, &memories.ArgError{Arg: "dataset", Rule: rule}
 	}
 	now := newest.Add(24 * time.Hour)
-	cortex := memories.NewService(st, memories.WithRanking(ranking), memories.WithClock(func() time.Time { return now }))
-	baseline := memories.NewService(st, memories.WithRanking(BaselineRanking()), memories.WithClock(func() time.Time { return now }))
+	cortex := c.NewService(memories.WithClock(func() time.Time { return now }))
+	baseline := c.NewService(memories.WithRanking(BaselineRanking()), memories.WithClock(func() time.Time { return now }))
 
 	var sumC, sumB Metrics
 	skip := func(q Query, reason string) {

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/memories"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // Log sizes.
@@ -74,13 +74,13 @@ func AppendLog(path string, e LogEntry, fallback io.Writer) error {
 }
 
 func appendLine(path string, line []byte) error {
-	if err := vault.MkdirAll(filepath.Dir(path)); err != nil {
+	if err := atomicfile.MkdirAll(filepath.Dir(path)); err != nil {
 		return err
 	}
 	if fi, err := os.Stat(path); err == nil && fi.Size()+int64(len(line)) > maxLogSize {
 		_ = os.Rename(path, path+".1")
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, vault.FilePerm)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, atomicfile.FilePerm)
 	if err != nil {
 		return err
 	}

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/memories"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // keepReceipts is how many receipts are kept; older ones are removed.
@@ -65,7 +65,7 @@ func WriteReceipt(dir string, r *Receipt) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("receipt: %w", err)
 	}
-	if err := vault.MkdirAll(dir); err != nil {
+	if err := atomicfile.MkdirAll(dir); err != nil {
 		return "", fmt.Errorf("receipts %s: %w", dir, err)
 	}
 	path := filepath.Join(dir, r.ID+".json")
@@ -73,7 +73,7 @@ func WriteReceipt(dir string, r *Receipt) (string, error) {
 	// written whole before the text is handed over (a receipt that cannot be
 	// written stops the injection). It is not flushed to disk: a hook must
 	// answer fast, and a power loss also loses the session it describes.
-	if err := vault.WriteDerived(path, append(data, '\n')); err != nil {
+	if err := atomicfile.WriteDerived(path, append(data, '\n')); err != nil {
 		return "", fmt.Errorf("receipt: %w", err)
 	}
 	pruneReceipts(dir)

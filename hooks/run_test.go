@@ -24,7 +24,7 @@ import (
 // state folder, and a runner over them.
 type testVault struct {
 	root, state string
-	layout      store.Layout
+	layout      config.VaultState
 	svc         *memories.Service
 	log         *access.Log
 }
@@ -58,12 +58,12 @@ func newTestVault(t testing.TB, ms []*memories.Memory) *testVault {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: tv.state, LockTimeout: time.Second})
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: tv.state}, LockTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tv.layout = st.Layout()
-	tv.log = access.Open(access.Options{Dir: tv.state})
+	tv.log = access.Open(access.Options{State: config.State{Home: tv.state}})
 	tv.svc = memories.NewService(st, memories.WithAccessLog(tv.log))
 	return tv
 }
@@ -71,7 +71,7 @@ func newTestVault(t testing.TB, ms []*memories.Memory) *testVault {
 func (tv *testVault) runner(c Client, e Event, h config.Hooks) *Runner {
 	return &Runner{
 		Client: c, Event: e, Settings: h, Service: func() (*memories.Service, error) { return tv.svc, nil },
-		Inbox: inbox.New(tv.layout.Inbox()), Receipts: tv.layout.Receipts(), IDs: memories.NewULIDGen(nil),
+		Inbox: inbox.New(tv.layout.Inbox().Dir), Receipts: tv.layout.Receipts(), IDs: memories.NewULIDGen(nil),
 	}
 }
 
@@ -259,7 +259,7 @@ func TestRunCapture(t *testing.T) {
 			if res.Outcome != OutcomeCaptured || res.Output != nil {
 				t.Fatalf("result %+v", res)
 			}
-			evs := pendingEvents(t, tv.layout.Inbox())
+			evs := pendingEvents(t, tv.layout.Inbox().Dir)
 			if len(evs) != 1 {
 				t.Fatalf("%d events", len(evs))
 			}
@@ -300,7 +300,7 @@ func TestRunGeminiRepeatedPreCompress(t *testing.T) {
 	if !cmp.Equal(outcomes, []string{OutcomeCaptured, OutcomeSkipped, OutcomeSkipped}) {
 		t.Errorf("outcomes %v", outcomes)
 	}
-	if evs := pendingEvents(t, tv.layout.Inbox()); len(evs) != 1 {
+	if evs := pendingEvents(t, tv.layout.Inbox().Dir); len(evs) != 1 {
 		t.Errorf("%d pending events, want 1", len(evs))
 	}
 }
@@ -313,7 +313,7 @@ func TestRunBadInput(t *testing.T) {
 			t.Errorf("Run(%q) took it", in)
 		}
 	}
-	if evs := pendingEvents(t, tv.layout.Inbox()); len(evs) != 0 {
+	if evs := pendingEvents(t, tv.layout.Inbox().Dir); len(evs) != 0 {
 		t.Errorf("bad input wrote %d events", len(evs))
 	}
 }

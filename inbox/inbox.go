@@ -46,8 +46,9 @@ import (
 
 	"github.com/oklog/ulid/v2"
 
+	"github.com/cortexmem/cortex/atomicfile"
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/memories"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // Folder and file names inside the inbox.
@@ -78,7 +79,7 @@ type Inbox struct {
 	dir string
 	ids memories.IDGen
 	now func() time.Time
-	// create writes a new file atomically; vault.CreateFile unless a test
+	// create writes a new file atomically; atomicfile.Create unless a test
 	// injects a failing one.
 	create func(path string, data []byte) error
 }
@@ -210,7 +211,7 @@ func (b *Inbox) Add(ev *Event) (string, error) {
 		ev.Time = b.now()
 	}
 	dir := b.Pending()
-	if err := vault.MkdirAll(dir); err != nil {
+	if err := atomicfile.MkdirAll(dir); err != nil {
 		return "", fmt.Errorf("inbox %s: %w", dir, err)
 	}
 	given := ev.ID
@@ -249,7 +250,7 @@ func createEvent(path string, data []byte) error {
 	}
 	tmp := f.Name()
 	defer os.Remove(tmp)
-	if err := f.Chmod(vault.FilePerm); err != nil {
+	if err := f.Chmod(atomicfile.FilePerm); err != nil {
 		f.Close()
 		return fmt.Errorf("write %s: %w", path, err)
 	}
@@ -392,7 +393,7 @@ func (b *Inbox) pendingLike(ev *Event, window time.Duration) (string, error) {
 	if err != nil || len(names) == 0 {
 		return "", err
 	}
-	lock, err := vault.TryAcquire(b.LockPath())
+	lock, err := filelock.TryAcquire(b.LockPath())
 	if err != nil || lock == nil {
 		// Normalize runs (or its lock cannot be had): write the event.
 		return "", nil

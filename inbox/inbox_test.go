@@ -13,8 +13,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/atomicfile"
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/memories"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // seqIDs mints ULID-shaped ids in order, for names that sort as expected.
@@ -63,8 +64,8 @@ func TestCaptureWritesOneEvent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fi.Mode().Perm() != vault.FilePerm {
-		t.Errorf("mode %v, want %v", fi.Mode().Perm(), vault.FilePerm)
+	if fi.Mode().Perm() != atomicfile.FilePerm {
+		t.Errorf("mode %v, want %v", fi.Mode().Perm(), atomicfile.FilePerm)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -145,7 +146,7 @@ func TestAddDiskFull(t *testing.T) {
 	now := time.Now()
 	b := newInbox(t, &now)
 	b.create = func(path string, data []byte) error {
-		// What vault.CreateFile meets on a full disk, after creating its
+		// What atomicfile.Create meets on a full disk, after creating its
 		// temporary file: it removes it and fails.
 		tmp := filepath.Join(filepath.Dir(path), ".tmp-half")
 		if err := os.WriteFile(tmp, data[:len(data)/2], 0o600); err != nil {
@@ -263,7 +264,7 @@ func TestAddUnlessPendingNormalizeRunning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lock, err := vault.Acquire(context.Background(), b.LockPath(), time.Second)
+	lock, err := filelock.Acquire(context.Background(), b.LockPath(), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +309,7 @@ func TestBacklog(t *testing.T) {
 		ids = append(ids, id)
 		now = now.Add(time.Minute)
 	}
-	if err := vault.MkdirAll(b.Failed()); err != nil {
+	if err := atomicfile.MkdirAll(b.Failed()); err != nil {
 		t.Fatal(err)
 	}
 	// Normalize's side: one event failed, with why beside it.

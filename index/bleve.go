@@ -413,7 +413,8 @@ func (b *Bleve) rarest(ctx context.Context, terms []string, n int) ([]string, er
 
 // Match is one search hit: the id and the BM25 score.
 type Match struct {
-	ID    string
+	ID string
+	// Score is the BM25 score, 0 when the request had no text.
 	Score float64
 }
 
@@ -539,7 +540,13 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 	}
 	out := make([]Match, 0, len(res.Hits))
 	for _, h := range res.Hits {
-		out = append(out, Match{ID: h.ID, Score: h.Score})
+		m := Match{ID: h.ID}
+		if req.Text != "" {
+			// Without text every memory matches alike: Bleve's constant
+			// score of match-all is no relevance, and memories.Hit says 0.
+			m.Score = h.Score
+		}
+		out = append(out, m)
 	}
 	if req.Text != "" {
 		sort.SliceStable(out, func(i, j int) bool {

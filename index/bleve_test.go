@@ -307,6 +307,10 @@ func TestSearchEmptyText(t *testing.T) {
 			var got []string
 			for _, m := range ms {
 				got = append(got, m.ID)
+				if m.Score != 0 {
+					// Every memory matches alike: no relevance to speak of.
+					t.Errorf("%s has score %v, want 0", m.ID, m.Score)
+				}
 			}
 			if diff := cmp.Diff(got, tc.want); diff != "" {
 				t.Errorf("Search(%+v) (-got +want):\n%s", tc.req, diff)

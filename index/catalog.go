@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
 )
@@ -536,7 +537,7 @@ func (c *Catalog) appendJournal(dir string, b []byte, dirs []vault.DirStat, obse
 	}
 	c.WrittenAt = max(c.WrittenAt, observedAt.UnixNano())
 	b = fmt.Appendf(b, "@\t%d\n", c.WrittenAt)
-	f, err := os.OpenFile(filepath.Join(dir, journalFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, vault.FilePerm)
+	f, err := os.OpenFile(filepath.Join(dir, journalFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, atomicfile.FilePerm)
 	if err != nil {
 		return fmt.Errorf("write index catalog journal: %w", err)
 	}
@@ -592,7 +593,7 @@ func (c *Catalog) Write(dir string, dirs []vault.DirStat, observedAt time.Time) 
 	if err != nil {
 		return err
 	}
-	if err := vault.WriteFile(filepath.Join(dir, catalogFile), data); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, catalogFile), data); err != nil {
 		return fmt.Errorf("write index catalog: %w", err)
 	}
 	if err := os.Remove(filepath.Join(dir, journalFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/atomicfile"
 )
 
 const (
@@ -59,10 +59,10 @@ func (x *Index) NewGeneration(now time.Time) (string, *Bleve, error) {
 		return "", nil, err
 	}
 	gen := filepath.Join(x.Dir, fmt.Sprintf("%s%d-%s", genPrefix, now.UnixNano(), hex.EncodeToString(rnd[:])))
-	if err := vault.MkdirAll(gen); err != nil {
+	if err := atomicfile.MkdirAll(gen); err != nil {
 		return "", nil, err
 	}
-	if err := vault.WriteFile(filepath.Join(gen, sourceFile), []byte(x.Source+"\n")); err != nil {
+	if err := atomicfile.Write(filepath.Join(gen, sourceFile), []byte(x.Source+"\n")); err != nil {
 		_ = os.RemoveAll(gen)
 		return "", nil, fmt.Errorf("new index generation: %w", err)
 	}
@@ -77,7 +77,7 @@ func (x *Index) NewGeneration(now time.Time) (string, *Bleve, error) {
 // Publish makes gen the live generation and removes every other one. The caller
 // holds the index lock exclusively, so no reader is inside an old generation.
 func (x *Index) Publish(gen string) error {
-	if err := vault.WriteFile(filepath.Join(x.Dir, currentFile), []byte(filepath.Base(gen)+"\n")); err != nil {
+	if err := atomicfile.Write(filepath.Join(x.Dir, currentFile), []byte(filepath.Base(gen)+"\n")); err != nil {
 		return fmt.Errorf("publish index: %w", err)
 	}
 	x.RemoveOthers(gen)
@@ -111,7 +111,7 @@ func (x *Index) Stale(keep string) ([]string, error) {
 	var out []string
 	for _, de := range des {
 		name := de.Name()
-		if de.IsDir() && strings.HasPrefix(name, genPrefix) && name != filepath.Base(keep) || !de.IsDir() && vault.IsTemp(name) {
+		if de.IsDir() && strings.HasPrefix(name, genPrefix) && name != filepath.Base(keep) || !de.IsDir() && atomicfile.IsTemp(name) {
 			out = append(out, filepath.Join(x.Dir, name))
 		}
 	}

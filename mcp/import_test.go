@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
@@ -95,7 +96,7 @@ func newImportSession(t *testing.T, root string, allow []string) *mcp.ClientSess
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: filepath.Join(root, "state"), LockTimeout: 10 * time.Second, Freshness: time.Second})
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: filepath.Join(root, "state")}, LockTimeout: 10 * time.Second, Freshness: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/inbox"
 	"github.com/cortexmem/cortex/internal/golden"
@@ -64,12 +65,12 @@ func newServer(t *testing.T, root string, o Options) *mcp.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: filepath.Join(root, "state"), LockTimeout: 10 * time.Second, Freshness: time.Second})
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: filepath.Join(root, "state")}, LockTimeout: 10 * time.Second, Freshness: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	clock := now
-	in := inbox.New(st.Layout().Inbox())
+	in := inbox.New(st.Layout().Inbox().Dir)
 	svc := memories.NewService(st,
 		memories.WithClock(func() time.Time { clock = clock.Add(time.Minute); return clock }),
 		memories.WithIDGen(memories.NewULIDGen(rand.NewChaCha8([32]byte{1}))),

@@ -16,21 +16,13 @@ import (
 	"sync"
 )
 
-// TokenFile is the name of the HTTP transport's bearer token in the state
-// folder.
-const TokenFile = "mcp-token"
-
 // tokenBytes is how much randomness a token carries.
 const tokenBytes = 32
 
-// TokenPath is where the token of the state folder dir lives.
-func TokenPath(dir string) string { return filepath.Join(dir, TokenFile) }
-
-// LoadToken reads the token in the state folder dir, creating one when there
-// is none yet (created reports it). A token file other users can read is
-// refused: the token may already be known beyond its owner.
-func LoadToken(dir string) (token string, created bool, err error) {
-	path := TokenPath(dir)
+// LoadToken reads the token file at path (config.State.MCPToken), creating
+// one when there is none yet (created reports it). A token file other users
+// can read is refused: the token may already be known beyond its owner.
+func LoadToken(path string) (token string, created bool, err error) {
 	token, err = readToken(path)
 	if !errors.Is(err, fs.ErrNotExist) {
 		return token, false, err
@@ -49,15 +41,15 @@ func LoadToken(dir string) (token string, created bool, err error) {
 	return token, true, nil
 }
 
-// RotateToken replaces the token in the state folder dir with a new one. A
+// RotateToken replaces the token in the file at path with a new one. A
 // server already running takes the new token at its next request and refuses
 // the old one.
-func RotateToken(dir string) (string, error) {
+func RotateToken(path string) (string, error) {
 	token, err := newToken()
 	if err != nil {
 		return "", err
 	}
-	if err := writeToken(TokenPath(dir), token, true); err != nil {
+	if err := writeToken(path, token, true); err != nil {
 		return "", err
 	}
 	return token, nil
@@ -176,17 +168,17 @@ func writeExclusive(path, token string) error {
 	return err
 }
 
-// RequireToken lets through only the requests to h that carry the token of
-// the state folder dir as "Authorization: Bearer <token>"; any other gets 401
+// RequireToken lets through only the requests to h that carry the token in
+// the file at path as "Authorization: Bearer <token>"; any other gets 401
 // with a WWW-Authenticate challenge, as MCP's HTTP authorization has it. The
 // token file is read again when it changes, so that a rotation takes effect
 // at once; while it cannot be read, every request is refused and warn is told
 // why, once.
-func RequireToken(dir string, h http.Handler, warn func(string)) http.Handler {
+func RequireToken(path string, h http.Handler, warn func(string)) http.Handler {
 	if warn == nil {
 		warn = func(string) {}
 	}
-	return &tokenGuard{path: TokenPath(dir), next: h, warn: warn}
+	return &tokenGuard{path: path, next: h, warn: warn}
 }
 
 type tokenGuard struct {

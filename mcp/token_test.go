@@ -12,25 +12,26 @@ import (
 
 func TestLoadToken(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state") // not there yet
-	token, created, err := LoadToken(dir)
+	path := filepath.Join(dir, "mcp-token")
+	token, created, err := LoadToken(path)
 	if err != nil || !created {
 		t.Fatalf("first load: %q, created %v, %v", token, created, err)
 	}
 	if len(token) != 43 || !validToken(token) {
 		t.Errorf("token %q: want 43 base64url characters (32 random bytes)", token)
 	}
-	fi, err := os.Stat(TokenPath(dir))
+	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
 		t.Errorf("token file mode %v, want 0600", fi.Mode().Perm())
 	}
-	again, created, err := LoadToken(dir)
+	again, created, err := LoadToken(path)
 	if err != nil || created || again != token {
 		t.Errorf("second load: %q, created %v, %v; want %q, false", again, created, err, token)
 	}
-	other, _, err := LoadToken(t.TempDir())
+	other, _, err := LoadToken(filepath.Join(t.TempDir(), "mcp-token"))
 	if err != nil || other == token {
 		t.Errorf("another state folder: %q, %v", other, err)
 	}
@@ -58,24 +59,23 @@ func TestLoadTokenRefuses(t *testing.T) {
 			if runtime.GOOS == "windows" && tt.mode != 0o600 {
 				t.Skip("no permission bits on Windows")
 			}
-			dir := t.TempDir()
-			path := TokenPath(dir)
+			path := filepath.Join(t.TempDir(), "mcp-token")
 			if err := os.WriteFile(path, []byte(tt.content), 0o600); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.Chmod(path, tt.mode); err != nil {
 				t.Fatal(err)
 			}
-			token, _, err := LoadToken(dir)
+			token, _, err := LoadToken(path)
 			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), path) {
 				t.Errorf("LoadToken = %q, %v; want an error with %q", token, err, tt.want)
 			}
 			// Rotating fixes it.
-			token, err = RotateToken(dir)
+			token, err = RotateToken(path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, _, err := LoadToken(dir); err != nil || got != token {
+			if got, _, err := LoadToken(path); err != nil || got != token {
 				t.Errorf("after rotating: %q, %v; want %q", got, err, token)
 			}
 		})
@@ -83,13 +83,13 @@ func TestLoadTokenRefuses(t *testing.T) {
 }
 
 func TestRequireToken(t *testing.T) {
-	dir := t.TempDir()
-	token, _, err := LoadToken(dir)
+	path := filepath.Join(t.TempDir(), "mcp-token")
+	token, _, err := LoadToken(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var warned []string
-	h := RequireToken(dir, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("served")) }),
+	h := RequireToken(path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("served")) }),
 		func(m string) { warned = append(warned, m) })
 	do := func(auth string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest("POST", "http://127.0.0.1/", nil)
@@ -119,7 +119,7 @@ func TestRequireToken(t *testing.T) {
 	check("the token, scheme in lower case", "bearer "+token, 200, "")
 
 	// A rotation takes effect at once.
-	rotated, err := RotateToken(dir)
+	rotated, err := RotateToken(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestRequireToken(t *testing.T) {
 
 	// A token file gone bad refuses everything, and says so once.
 	if runtime.GOOS != "windows" {
-		if err := os.Chmod(TokenPath(dir), 0o644); err != nil {
+		if err := os.Chmod(path, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		check("a token file others can read", "Bearer "+rotated, 500, "")
@@ -136,12 +136,12 @@ func TestRequireToken(t *testing.T) {
 		if len(warned) != 1 || !strings.Contains(warned[0], "can be read or changed by other users") || !strings.Contains(warned[0], "refusing every request") {
 			t.Errorf("warnings: %q", warned)
 		}
-		if err := os.Chmod(TokenPath(dir), 0o600); err != nil {
+		if err := os.Chmod(path, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		check("fixed", "Bearer "+rotated, 200, "")
 	}
-	if err := os.Remove(TokenPath(dir)); err != nil {
+	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
 	check("no token file", "Bearer "+rotated, 500, "")

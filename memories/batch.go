@@ -122,9 +122,18 @@ func (s *Service) saveBatch(ctx context.Context, reqs []SaveRequest, o batchOpti
 	return items, err
 }
 
+// batchWriter is what a batch writes with: paths for its notes, the notes,
+// their events and the short ids it answers with. A Tx is one.
+type batchWriter interface {
+	AssignPaths(ms []*Memory) error
+	CreateAll(ctx context.Context, ms []*Memory) error
+	Record(ev Event)
+	ShortID(id string) string
+}
+
 // checkAndWrite compares each memory of a batch with what exists and what the
 // batch already holds, then writes those that pass (not when tx is nil).
-func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx Tx, mems []*Memory, items []BatchItem, o batchOptions) error {
+func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWriter, mems []*Memory, items []BatchItem, o batchOptions) error {
 	pool := o.pool
 	if pool == nil {
 		pool = newMemoryPool() // this batch's own memories

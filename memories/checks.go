@@ -153,10 +153,17 @@ func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except 
 	return dup, related, nil
 }
 
+// finder is what the similarity checks read: the memories the index proposes
+// and their notes. A Snapshot is one.
+type finder interface {
+	Search(ctx context.Context, req SearchRequest) ([]Hit, error)
+	Load(ctx context.Context, path string) (*Memory, error)
+}
+
 // similarInIndex scores the memories the index proposes for m, whose
 // fingerprint is fp: the best matches, in m's project and general, for m's
 // rarest words.
-func (s *Service) similarInIndex(ctx context.Context, snap Snapshot, m *Memory, fp *dedup.Fingerprint, except string) ([]scored, error) {
+func (s *Service) similarInIndex(ctx context.Context, snap finder, m *Memory, fp *dedup.Fingerprint, except string) ([]scored, error) {
 	terms := dedup.QueryTerms(m.Title, m.Body, dedupQueryTerms)
 	if fp.Empty() || len(terms) == 0 {
 		return nil, nil
@@ -230,15 +237,25 @@ func noteNames(related []scored) []string {
 	return names
 }
 
+// recorder records audit events: all a refusal writes. A Tx is one.
+type recorder interface {
+	Record(ev Event)
+}
+
+// idShortener abbreviates ids for messages. A Snapshot is one.
+type idShortener interface {
+	ShortID(id string) string
+}
+
 // refuseDuplicate records (when tx is not nil) and returns the refusal of a
 // duplicate m, made now: its creation time is the time of the refusal.
-func (s *Service) refuseDuplicate(tx Tx, snap Snapshot, m *Memory, dup *scored) error {
+func (s *Service) refuseDuplicate(tx recorder, snap idShortener, m *Memory, dup *scored) error {
 	return s.refuseDuplicateAt(tx, snap, m, dup, m.Created)
 }
 
 // refuseDuplicateAt is refuseDuplicate of a memory dated otherwise (an
 // imported one keeps its source's date): the refusal is recorded at at.
-func (s *Service) refuseDuplicateAt(tx Tx, snap Snapshot, m *Memory, dup *scored, at time.Time) error {
+func (s *Service) refuseDuplicateAt(tx recorder, snap idShortener, m *Memory, dup *scored, at time.Time) error {
 	if tx != nil {
 		tx.Record(Event{Time: at, Op: OpReject, Rule: "duplicate", Ref: dup.entry.ID, Hash: textHash(m.Title, m.Body)})
 	}

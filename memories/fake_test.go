@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -341,11 +342,16 @@ func (x *fakeTx) Patch(_ context.Context, m *Memory, keys ...string) error {
 	return nil
 }
 
-// Rewrite replaces the stored memory with m, whatever keys are named.
+// Rewrite replaces the stored memory with m, whatever keys are named, and
+// reports false, as the store does, when the note already reads so.
 func (x *fakeTx) Rewrite(_ context.Context, m *Memory, keys ...string) (bool, error) {
 	x.f.patches = append(x.f.patches, patchCall{Path: m.Path, Keys: append(slices.Clone(keys), "body")})
-	if _, ok := x.f.mems[m.Path]; !ok {
+	old, ok := x.f.mems[m.Path]
+	if !ok {
 		return false, fmt.Errorf("rewrite %s: %w", m.Path, fs.ErrNotExist)
+	}
+	if reflect.DeepEqual(old, cloneMemory(m)) {
+		return false, nil
 	}
 	x.f.mems[m.Path] = cloneMemory(m)
 	return true, nil

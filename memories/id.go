@@ -69,6 +69,24 @@ func (g *ULIDGen) NewID(t time.Time) string {
 	return strings.ToLower(id.String())
 }
 
+// KeyedID is the id of a note cortex makes from something that has an
+// identity of its own (a captured event, a transcript's node): a ULID of time
+// t whose random part is a hash of key. The same key and time give the same id
+// on every run and every machine, so that a run interrupted and run again
+// finds the notes it wrote instead of writing them twice; different keys give
+// ids that differ in their 80 random bits.
+func KeyedID(t time.Time, key string) string {
+	sum := sha256.Sum256([]byte(key))
+	var u ulid.ULID
+	ms := uint64(0)
+	if t.After(time.Unix(0, 0)) && t.Before(ulid.Time(ulid.MaxTime())) {
+		ms = ulid.Timestamp(t)
+	}
+	_ = u.SetTime(ms)
+	_ = u.SetEntropy(sum[:10])
+	return strings.ToLower(u.String())
+}
+
 var derivedEncoding = base32.NewEncoding("0123456789abcdefghjkmnpqrstvwxyz").WithPadding(base32.NoPadding)
 
 // DerivedID is the id of a note that has none of its own: a stable function of its

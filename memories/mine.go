@@ -40,6 +40,9 @@ type MineRequest struct {
 	Notes []MinedNote
 	// DryRun decides every outcome and writes nothing.
 	DryRun bool
+	// Op is the audit-log operation of the notes created: OpMine when
+	// empty (normalize gives OpNormalize).
+	Op string
 }
 
 // The outcomes of a mined note.
@@ -153,8 +156,12 @@ func (s *Service) Mine(ctx context.Context, req MineRequest) (*MineResult, error
 			compare[i] = n.Memory.Body
 		}
 	}
+	op := req.Op
+	if op == "" {
+		op = OpMine
+	}
 	write := func(snap Snapshot, tx Tx) error {
-		return s.mine(ctx, snap, tx, notes, compare, res)
+		return s.mine(ctx, snap, tx, notes, compare, op, res)
 	}
 	var err error
 	if req.DryRun {
@@ -177,7 +184,15 @@ func (s *Service) Mine(ctx context.Context, req MineRequest) (*MineResult, error
 	return res, nil
 }
 
-func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memory, compare []string, res *MineResult) error {
+// mineWriter is what mining writes with: new notes, rewrites of the ones it
+// wrote before, and their events. A Tx is one.
+type mineWriter interface {
+	CreateAll(ctx context.Context, ms []*Memory) error
+	Rewrite(ctx context.Context, m *Memory, keys ...string) (bool, error)
+	Record(ev Event)
+}
+
+func (s *Service) mine(ctx context.Context, snap Snapshot, tx mineWriter, notes []*Memory, compare []string, op string, res *MineResult) error {
 	stamp := s.stamper()           // a mined note is dated by its transcript, not its events
 	renames := map[string]string{} // note name → the name links go to instead
 	current := make([]*Memory, len(notes))
@@ -286,15 +301,20 @@ func (s *Service) mine(ctx context.Context, snap Snapshot, tx Tx, notes []*Memor
 		return err
 	}
 	for _, m := range created {
-		tx.Record(Event{Time: stamp(), Op: OpMine, ID: m.ID, Path: m.Path, Title: m.Title})
+		tx.Record(Event{Time: stamp(), Op: op, ID: m.ID, Path: m.Path, Title: m.Title})
 	}
 	return nil
 }
 
+// quotes says whether notes of type t quote the decisions they hold —
+// sessions, episodes and meetings — and so are never the memory a decision
+// repeats: a meeting's decision is not its own meeting note again.
+func quotes(t Type) bool { return t == TypeSession || t == TypeEpisode || t == TypeMeeting }
+
 // similarMemories scores the memories of m's project and general that the
-// index proposes as like m, leaving out sessions and episodes (they quote the
-// decisions they hold).
-func (s *Service) similarMemories(ctx context.Context, snap Snapshot, m *Memory, fp *dedup.Fingerprint, text string) ([]scored, error) {
+// index proposes as like m, leaving out the notes that quote decisions
+// (quotes).
+func (s *Service) similarMemories(ctx context.Context, snap finder, m *Memory, fp *dedup.Fingerprint, text string) ([]scored, error) {
 	terms := dedup.QueryTerms(m.Title, text, dedupQueryTerms)
 	if fp.Empty() || len(terms) == 0 {
 		return nil, nil
@@ -307,7 +327,7 @@ func (s *Service) similarMemories(ctx context.Context, snap Snapshot, m *Memory,
 	}
 	var all []scored
 	for _, h := range hits {
-		if h.Type == TypeSession || h.Type == TypeEpisode || len(all) == dedupCandidates {
+		if quotes(h.Type) || len(all) == dedupCandidates {
 			continue
 		}
 		other, err := snap.Load(ctx, h.Path)
@@ -358,8 +378,13 @@ func pickMined(th dedup.Thresholds, all []scored) (*scored, []scored) {
 	return nil, related
 }
 
+// pathFinder finds the note at a path. A Snapshot is one.
+type pathFinder interface {
+	ByPath(path string) (Entry, bool, error)
+}
+
 // pathTaken reports whether a file is at path.
-func (s *Service) pathTaken(_ context.Context, snap Snapshot, p string) (bool, error) {
+func (s *Service) pathTaken(_ context.Context, snap pathFinder, p string) (bool, error) {
 	_, ok, err := snap.ByPath(p)
 	return ok, err
 }
@@ -367,7 +392,7 @@ func (s *Service) pathTaken(_ context.Context, snap Snapshot, p string) (bool, e
 // freePath is m's path with more of its id in the name, when the short one
 // is taken: "<name>-<8 chars>.md" becomes "<name>-<12 chars>.md", then the
 // whole id.
-func (s *Service) freePath(ctx context.Context, snap Snapshot, m *Memory) (string, error) {
+func (s *Service) freePath(ctx context.Context, snap pathFinder, m *Memory) (string, error) {
 	dir, base := path.Split(m.Path)
 	short := m.ID[:min(MinPrefix, len(m.ID))]
 	stem, ok := strings.CutSuffix(base, "-"+short+".md")

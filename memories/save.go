@@ -2,6 +2,7 @@ package memories
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -25,6 +26,11 @@ type SaveRequest struct {
 	// Created, when set, is when the memory was first written down (an
 	// imported note's own date); otherwise it is now.
 	Created time.Time
+	// ID, when set, is the new memory's id instead of a fresh one: an id
+	// derived from what the memory is made of (KeyedID of a captured event),
+	// so that saving it again — a run interrupted after the note was written
+	// and run again — finds the memory and writes nothing (SaveResult.Existed).
+	ID string
 }
 
 // SaveResult describes a saved memory.
@@ -34,6 +40,9 @@ type SaveResult struct {
 	Title   string `json:"title"`
 	Project string `json:"project"`
 	Path    string `json:"path"`
+	// Existed says the request's ID was taken already: the memory was saved
+	// before and nothing was written.
+	Existed bool `json:"existed,omitempty"`
 }
 
 // Message is the one-line confirmation the CLI prints and the MCP tool returns.
@@ -48,6 +57,17 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 	if err != nil {
 		return nil, err
 	}
+	if req.ID != "" {
+		// Saved before: nothing to check, nothing to write.
+		var res *SaveResult
+		err := s.backend.View(ctx, func(snap Snapshot) (err error) {
+			res, err = existingResult(snap, m.ID)
+			return err
+		})
+		if err != nil || res != nil {
+			return res, err
+		}
+	}
 	if err := s.screen(ctx, m.Title, m.Body); err != nil {
 		return nil, err
 	}
@@ -59,6 +79,11 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 	}
 	var res *SaveResult
 	err = s.backend.Update(ctx, func(tx Tx) error {
+		if req.ID != "" {
+			if res, err = existingResult(tx, m.ID); err != nil || res != nil {
+				return err
+			}
+		}
 		// Compared under the write lock, so that two saves of one text at
 		// once cannot both pass.
 		dup, related, err := s.compare(ctx, tx, m, "")
@@ -72,7 +97,11 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 		if err := tx.Create(ctx, m); err != nil {
 			return err
 		}
-		tx.Record(Event{Time: at, Op: OpSave, ID: m.ID, Path: m.Path, Title: m.Title})
+		op := OpSave
+		if m.Source == SourceCapture {
+			op = OpNormalize // captured memories come only through normalize
+		}
+		tx.Record(Event{Time: at, Op: op, ID: m.ID, Path: m.Path, Title: m.Title})
 		res = &SaveResult{ID: m.ID, ShortID: tx.ShortID(m.ID), Title: m.Title, Project: m.Project, Path: m.Path}
 		return nil
 	})
@@ -80,6 +109,19 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 		return nil, err
 	}
 	return res, nil
+}
+
+// existingResult is the result of a save whose memory exists already as id;
+// nil when there is none.
+func existingResult(snap Snapshot, id string) (*SaveResult, error) {
+	e, err := snap.Get(id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &SaveResult{ID: e.ID, ShortID: snap.ShortID(e.ID), Title: e.Title, Project: e.Project, Path: e.Path, Existed: true}, nil
 }
 
 // newMemory validates req and builds the memory it describes, with a new id and
@@ -133,9 +175,15 @@ func (s *Service) newMemory(contentArg string, req SaveRequest) (*Memory, error)
 	if !req.Created.IsZero() {
 		t = req.Created
 	}
+	id := req.ID
+	if id == "" {
+		id = s.ids.NewID(t) // ids to the millisecond, so they sort by creation
+	} else if id = NormalizeID(id); !ValidIDChars(id) || len(id) < MinPrefix || len(id) > 64 {
+		return nil, invalid("id", "%q is not an id: 8 to 64 lower-case letters, digits, '-' and '_'", req.ID)
+	}
 	now := t.UTC().Truncate(time.Second) // dates in notes are to the second
 	return &Memory{
-		ID:         s.ids.NewID(t), // ids to the millisecond, so they sort by creation
+		ID:         id,
 		Title:      title,
 		Type:       typ,
 		Project:    project,

@@ -2,27 +2,17 @@ package scribe
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/cortexmem/cortex/atomicfile"
+	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/transcript"
-	"github.com/cortexmem/cortex/vault"
 )
-
-// OffsetsFile is the name of the offsets file in the state folder, for a
-// runner's StateKey.
-func OffsetsFile(key string) string {
-	if key == "" {
-		return "offsets.json"
-	}
-	sum := sha256.Sum256([]byte(key))
-	return "offsets-" + hex.EncodeToString(sum[:6]) + ".json"
-}
 
 // offsets is the state a run keeps between runs: per transcript file, how far
 // it was read and the sessions it holds.
@@ -45,29 +35,32 @@ func newOffsets() *offsets {
 	return &offsets{Version: offsetsVersion, Files: map[string]fileState{}}
 }
 
-// runState is a run's hold on its offsets: loaded under the state folder's
-// lock, which it keeps until release. Without a state folder (path empty)
-// every file counts as changed and nothing is saved.
+// runState is a run's hold on its offsets: loaded under the lock of runs,
+// which it keeps until release. Without a state folder (path empty) every
+// file counts as changed and nothing is saved.
 type runState struct {
 	path    string // the offsets file; empty: none kept
 	offsets *offsets
-	lock    *vault.Lock
+	lock    *filelock.Lock
 }
 
-// openState takes the lock of the state folder dir and loads the offsets of
-// key; with no dir, it is an empty state that is never saved.
-func openState(ctx context.Context, dir, key string, timeout time.Duration) (*runState, error) {
-	if dir == "" {
+// openState takes the lock of runs in the state folder st and loads the
+// offsets of key; with no state folder, it is an empty state that is never
+// saved.
+func openState(ctx context.Context, st config.State, key string, timeout time.Duration) (*runState, error) {
+	if st.Home == "" {
 		return &runState{offsets: newOffsets()}, nil
 	}
-	if err := vault.MkdirAll(dir); err != nil {
-		return nil, err
+	lockPath, path := st.TranscriptLock(), st.TranscriptOffsets(key)
+	for _, dir := range []string{filepath.Dir(lockPath), filepath.Dir(path)} {
+		if err := atomicfile.MkdirAll(dir); err != nil {
+			return nil, err
+		}
 	}
-	lock, err := vault.Acquire(ctx, filepath.Join(dir, "scribe.lock"), timeout)
+	lock, err := filelock.Acquire(ctx, lockPath, timeout)
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, OffsetsFile(key))
 	return &runState{path: path, offsets: loadOffsets(path), lock: lock}, nil
 }
 
@@ -87,7 +80,7 @@ func (s *runState) save() error {
 	if err != nil {
 		return err
 	}
-	if err := vault.WriteFile(s.path, append(data, '\n')); err != nil {
+	if err := atomicfile.Write(s.path, append(data, '\n')); err != nil {
 		return fmt.Errorf("save transcript offsets: %w", err)
 	}
 	return nil

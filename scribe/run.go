@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/pipeline"
 	"github.com/cortexmem/cortex/transcript"
@@ -36,10 +37,10 @@ type Runner struct {
 	// Service, when set, receives the rendered notes (Mine); without it
 	// Run only prepares nodes.
 	Service *memories.Service
-	// StateDir, when set, keeps each file's read offset (offsets.json), so
-	// that a later run reads only the sessions whose files changed. The
-	// caller names it: the state folder's layout is not scribe's to know.
-	StateDir string
+	// State, when its Home is set, is the state folder that keeps each
+	// file's read offset (where, config.State says), so that a later run
+	// reads only the sessions whose files changed.
+	State config.State
 	// StateKey names what the offsets are of — the vault the notes go to —
 	// so that runs into another vault read everything again.
 	StateKey    string
@@ -66,7 +67,7 @@ type RunResult struct {
 
 // Run reads files (each session's files together: main, subagents, resumed
 // copies, merged in time order), prepares their nodes and, with a Service,
-// writes them to the vault as notes. With a StateDir, files unchanged since
+// writes them to the vault as notes. With a State, files unchanged since
 // the last run are not read again — unless they share a session with one
 // that changed — and a changed file's session is read whole, so its notes are
 // rendered from everything the session holds; notes that already say it are
@@ -80,7 +81,7 @@ type RunResult struct {
 // (MineToVault); last, the offsets of what was read are recorded
 // (recordOffsets).
 func (r *Runner) Run(ctx context.Context, files []File) (*RunResult, error) {
-	st, err := openState(ctx, r.StateDir, r.StateKey, r.lockTimeout())
+	st, err := openState(ctx, r.State, r.StateKey, r.lockTimeout())
 	if err != nil {
 		return nil, err
 	}

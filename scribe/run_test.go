@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/adapters"
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/pipeline"
 	"github.com/cortexmem/cortex/scribe"
@@ -47,7 +48,7 @@ func TestRunReadsChangedSessionWhole(t *testing.T) {
 	for _, p := range []string{c, b, a} {
 		files = append(files, scribe.File{Path: p})
 	}
-	r := &scribe.Runner{Pipeline: pipeline.New(), StateDir: filepath.Join(dir, "state")}
+	r := &scribe.Runner{Pipeline: pipeline.New(), State: config.State{Home: filepath.Join(dir, "state")}}
 	first, err := r.Run(context.Background(), files)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/adapters"
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/pipeline"
@@ -63,7 +64,7 @@ func fixtureFiles(t testing.TB, handMade bool) []scribe.File {
 type env struct {
 	vault *vault.Vault
 	svc   *memories.Service
-	state string
+	state config.State
 }
 
 func newEnv(t testing.TB) *env {
@@ -73,16 +74,16 @@ func newEnv(t testing.TB) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: filepath.Join(root, "state"), LockTimeout: 5 * time.Second})
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: filepath.Join(root, "state")}, LockTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{vault: v, svc: memories.NewService(st), state: filepath.Join(root, "state", "transcripts")}
+	return &env{vault: v, svc: memories.NewService(st), state: config.State{Home: filepath.Join(root, "state")}}
 }
 
 func (e *env) run(t *testing.T, files []scribe.File) *scribe.RunResult {
 	t.Helper()
-	r := &scribe.Runner{Pipeline: pipeline.New(pipeline.WithoutRedaction()), Service: e.svc, StateDir: e.state}
+	r := &scribe.Runner{Pipeline: pipeline.New(pipeline.WithoutRedaction()), Service: e.svc, State: e.state}
 	res, err := r.Run(context.Background(), files)
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +137,7 @@ func TestRenderedExample(t *testing.T) {
 		t.Fatalf("second run read %v, mine %+v", again.Read, again.Mine)
 	}
 	// Without them: everything is read, nothing is written.
-	os.Remove(filepath.Join(e.state, scribe.OffsetsFile("")))
+	os.Remove(e.state.TranscriptOffsets(""))
 	third := e.run(t, files)
 	if len(third.Read) != len(files) {
 		t.Fatalf("third run read %d files, want %d", len(third.Read), len(files))

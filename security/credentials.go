@@ -14,10 +14,13 @@ import (
 // shopify_token, mailgun_api_key, discord_webhook_url, telegram_bot_token,
 // heroku_api_key, square_token, atlassian_api_token, linear_api_key,
 // doppler_token, vault_token, cloudflare_api_token, age_secret_key,
-// postman_api_key, databricks_token, grafana_token and groq_api_key. The
-// routable GitLab tokens (glpat-….01.…) follow the shape GitLab publishes in
-// its own secret-detection rules. The assignment, header, URL and private-key
-// rules, and every check, are cortex's.
+// postman_api_key, databricks_token, grafana_token, groq_api_key, the
+// prefixes of vendor_token (vendors.go) and the manifests of
+// kubernetes_secret; the assignment operators (Make's ?= and ::=, PHP's .=,
+// a quoted name and a comma) follow gitleaks' generic rule. The routable
+// GitLab tokens (glpat-….01.…) follow the shape GitLab publishes in its own
+// secret-detection rules. The assignment, header, URL and private-key rules,
+// and every check, are cortex's.
 
 // cred builds a credential rule matched against the original text, bounded by
 // non-alphanumeric bytes. Its check drops filler typed in the key's shape
@@ -43,8 +46,12 @@ func credForms(name, desc string, forms ...form) *rule {
 }
 
 // assign is the gap between a key's name and its value in code and config:
-// `: `, `=`, `:=`, `=>`, with optional quotes around the name.
-const assign = `["']?\s*(?::=|=>|=|:)\s*`
+// `: `, `=`, `:=`, `=>`, Make's `?=`, `::=` and `:::=`, PHP's `.=`, `||=`,
+// with optional quotes around the name, and the comma or closing bracket of
+// a call or an index with the name quoted (System.setProperty("TOKEN", …),
+// headers["X-Api-Key"] = …). A Go declaration may put the type between
+// (var token string = …).
+const assign = `(?:["'\x60]?[ \t]*(?::{1,3}=|=>|\?=|\.=|\|\|=|=|:)|["']\s*(?:,|\]\s*=|\)\s*=)|\s+(?:string|str|String|&str)\s*=)[ \t]*`
 
 func credentialRules() []*rule {
 	rules := []*rule{
@@ -71,7 +78,7 @@ func credentialRules() []*rule {
 		cred("slack_app_token", "Slack app-level token (xapp-…)", []string{"xapp-"}, `xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`),
 		cred("slack_webhook_url", "Slack incoming-webhook or workflow URL", []string{"hooks.slack.com/"},
 			`(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}`),
-		cred("google_api_key", "Google API key (AIza…)", []string{"aiza"}, `AIza[0-9A-Za-z_-]{35}`),
+		cred("google_api_key", "Google API key (AIza…); the example keys of Firebase's SDK are exempt", []string{"aiza"}, `AIza[0-9A-Za-z_-]{35}`),
 		cred("google_oauth_client_secret", "Google OAuth client secret (GOCSPX-…)", []string{"gocspx-"}, `GOCSPX-[A-Za-z0-9_-]{28}`),
 		cred("google_oauth_token", "Google OAuth access token (ya29.…, ya29.c.…)", []string{"ya29."}, `ya29\.(?:[0-9A-Za-z]{1,4}\.)?[0-9A-Za-z_-]{30,}`),
 		cred("stripe_key", "Stripe secret or restricted key, live or test (sk_live_…, rk_test_…)",
@@ -86,8 +93,8 @@ func credentialRules() []*rule {
 		cred("huggingface_token", "Hugging Face access token (hf_…, api_org_…)", []string{"hf_", "api_org_"}, `(?:hf|api_org)_[A-Za-z0-9]{34}`),
 		cred("jwt", "JSON Web Token: three base64url parts whose header decodes to JSON with \"alg\"", []string{"eyj"},
 			`eyJ[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]*={0,2}`),
-		cred("bearer_token", "bearer token in an Authorization header", []string{"authorization"},
-			`authorization["']?\s*[:=]\s*["']?bearer\s+([a-z0-9._~+/=-]{16,})`),
+		cred("bearer_token", "bearer token, or a token of another scheme (Token, ApiKey, none), in an Authorization header", []string{"authorization"},
+			`authorization["']?\s*[:=]\s*["']?(?:(?:bearer|token|apikey|api-key|key|sso-key|otp)\s+)?([a-z0-9._~+/=-]{16,})`),
 		cred("basic_auth_header", "HTTP basic credentials in an Authorization header", []string{"authorization"},
 			`authorization["']?\s*[:=]\s*["']?basic\s+([a-z0-9+/]{8,}={0,2})`),
 		cred("url_credentials", "user:password@ in a URL (http, ftp, git, ssh…); templates and placeholders are exempt", []string{"://"},
@@ -139,6 +146,9 @@ func credentialRules() []*rule {
 		cred("grafana_token", "Grafana service-account or cloud token (glsa_…, glc_…)", []string{"glsa_", "glc_"},
 			`glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2}`),
 		cred("groq_api_key", "Groq API key (gsk_…)", []string{"gsk_"}, `gsk_[A-Za-z0-9]{52}`),
+		cred("kubernetes_secret", "a value under data: (base64) or stringData: of a Kubernetes manifest of kind: Secret; templates and references are exempt",
+			[]string{"kind:"}, `kind:[ \t]*["']?secret["']?[ \t]*(?:\r?\n|$)`),
+		credForms("vendor_token", "a token with the prefix of its vendor: Pulumi (pul-), RubyGems (rubygems_), Sentry (sntryu_, sntrys_), PlanetScale (pscale_tkn_, pscale_pw_, pscale_oauth_), Prefect (pnu_), ReadMe (rdme_), Brevo (xkeysib-), Perplexity (pplx-), Notion (ntn_), Sourcegraph (sgp_), Fly.io (fo1_, fm2_), OpenShift (sha256~), Grafana (eyJrIjoi…), Shippo, Duffel, Flutterwave and EasyPost keys, live or test, Dynatrace (dt0c01.), Clojars, New Relic (NRAK-, NRJS-, NRII-), Typeform (tfp_), SettleMint, GitLab (glffct-, GR1348941, _gitlab_session), Harness, Frame.io, Infracost, Amazon Bedrock, Authress, Airtable, 1Password, Scalingo, Plaid, Facebook, Alibaba, Defined Networking, Yandex, Mapbox, Twitter, Slack legacy tokens, 42, Sidekiq, and JWTs in base64", vendorForms()...),
 	}
 	for _, r := range rules {
 		switch r.id {
@@ -198,7 +208,11 @@ func credentialRules() []*rule {
 			r.forms = append(assignmentForms(r.triggers, `(?:[\w.-]*(?:password|passwd|passphrase)[\w.-]*|(?:[\w.-]*[_.-])?(?:pwd|pass|pw)(?:[_.-][\w.-]*)?)`, 6),
 				// ~/.netrc: machine host login user password secret, on one
 				// line or several.
-				form{triggers: []string{"machine"}, pattern: `machine[ \t]+\S+(?:\s+(?:login|account|port)[ \t]+\S+)*\s+password[ \t]+([^\s"']{6,})`})
+				form{triggers: []string{"machine"}, pattern: `machine[ \t]+\S+(?:\s+(?:login|account|port)[ \t]+\S+)*\s+password[ \t]+([^\s"']{6,})`},
+				// NuGet.config: <add key="ClearTextPassword" value="…" />
+				form{triggers: []string{"cleartextpassword"}, pattern: `cleartextpassword["']\s+value\s*=\s*["']([^"'\s]{6,})["']`},
+				// curl -u user:password, curl --user 'user:password'
+				form{triggers: []string{"curl"}, need: []string{" -u", "--user"}, pattern: `curl\b(?:[^\n|;&\\]|\\\n|\\)*?\s(?:-u|--user)[ \t=]*["']?[^\s:"'$]+:([^\s"']{4,})`})
 			r.check = checkAssignment(false)
 		case "credential.secret_assignment":
 			r.on, r.before, r.after, r.maxLen = folded, anyByte, anyByte, 512
@@ -211,6 +225,14 @@ func credentialRules() []*rule {
 			"credential.google_oauth_token", "credential.vault_token", "credential.square_token", "credential.doppler_token":
 			r.after = anyByte
 			r.check = allOf(endsKey, notFiller)
+		case "credential.kubernetes_secret":
+			r.on, r.before, r.after = folded, anyByte, anyByte
+			r.check = checkKubernetesSecret
+		case "credential.vendor_token":
+			r.after, r.maxLen = anyByte, 1024
+			r.check = allOf(endsKey, vendorTokenCheck)
+		case "credential.google_api_key":
+			r.check = allOf(notFiller, notDocumented)
 		case "credential.stripe_key":
 			r.check = allOf(notFiller, notDocumented)
 		}
@@ -419,12 +441,35 @@ func keyish(s string) bool {
 // not run it; it runs only when one of the triggers follows the dashes
 // closely. Groups: the value, quoted with " or ', or bare.
 func assignmentForms(triggers []string, name string, minLen int) []form {
-	n := itoa(minLen)
-	value := `(?:"([^"\s]{` + n + `,})"|'([^'\s]{` + n + `,})'|([^\s"'` + "`" + `,;)}\]<>]{` + n + `,}))`
+	// The value's least length is checked after the match rather than
+	// counted in the expression ([^"]{12,} is twelve copies of the class):
+	// a small expression keeps Go's regexp on its fast matcher.
+	value := `(?:"([^"\s]+)"|'([^'\s]+)'|` + "`" + `([^` + "`" + `\s]+)` + "`" + `|([^\s"'` + "`" + `,;)}\]<>]+))`
+	long := atLeast(minLen)
 	return []form{
-		{triggers: triggers, pattern: name + assign + value},
-		{triggers: []string{"--"}, need: triggers, needWithin: 48, pattern: `--` + name + `\s+` + value},
+		{triggers: triggers, pattern: name + assign + value, check: long},
+		{triggers: []string{"--"}, need: triggers, needWithin: 48, pattern: `--` + name + `\s+` + value, check: long},
+		// <apiToken>…</apiToken> in XML: the element names the secret.
+		{triggers: triggers, pattern: name + `>\s*([^<\s]+)\s*</`, check: allOf(long, xmlElement)},
 	}
+}
+
+// atLeast builds a check that drops a value shorter than n bytes.
+func atLeast(n int) func(string, int, int) (int, int, bool) {
+	return func(text string, s, e int) (int, int, bool) { return s, e, e-s >= n }
+}
+
+// xmlElement requires the name of an element form to open a tag: "<" just
+// before the name.
+func xmlElement(text string, s, e int) (int, int, bool) {
+	i := s
+	for i > 0 && strings.IndexByte(" \t\r\n>", text[i-1]) >= 0 {
+		i--
+	}
+	for i > 0 && text[i-1] != '<' && (isAlnum(text[i-1]) || strings.IndexByte("_.-:", text[i-1]) >= 0) {
+		i--
+	}
+	return s, e, i > 0 && text[i-1] == '<'
 }
 
 // nameStart returns where the key name that a value at s is assigned to
@@ -438,16 +483,6 @@ func nameStart(text string, s int) int {
 		i--
 	}
 	return i
-}
-
-func itoa(n int) string {
-	var b []byte
-	for {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		if n /= 10; n == 0 {
-			return string(b)
-		}
-	}
 }
 
 // nameSuffixesNotSecret end key names that hold something about a secret
@@ -472,11 +507,18 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 		// line, no further back than a name runs.
 		from := max(0, s-lookAround)
 		ls := from + strings.LastIndexByte(text[from:s], '\n') + 1
-		head := strings.TrimRight(foldString(text[ls:s]), " \t\"'=:>")
+		raw := strings.TrimRight(text[ls:s], " \t\"'=:>")
+		head := foldString(raw)
 		for _, suf := range nameSuffixesNotSecret {
 			if strings.HasSuffix(head, suf) {
 				return 0, 0, false
 			}
+		}
+		if notSecretName(raw) {
+			return 0, 0, false
+		}
+		if random && camelWords(v) {
+			return 0, 0, false // AgencyIdentificationCodeContentType is a name
 		}
 		f := foldString(v)
 		if isPlaceholder(v) || strings.HasPrefix(f, "/") || strings.HasPrefix(f, "./") || strings.HasPrefix(f, "~") ||
@@ -498,6 +540,54 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 		}
 		return s, e, true
 	}
+}
+
+// notSecretName reports a key name, as written before its value, that names
+// what is not a secret: an id in camel case (credentialsId, UserSecretsId:
+// Jenkins and .NET name the secret, they do not hold it), a public or CSRF
+// token.
+func notSecretName(raw string) bool {
+	i := len(raw)
+	for i > 0 && (isAlnum(raw[i-1]) || strings.IndexByte("_.-", raw[i-1]) >= 0) {
+		i--
+	}
+	name := raw[i:]
+	if n := len(name); n > 2 && (strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")) && 'a' <= name[n-3] && name[n-3] <= 'z' {
+		return true
+	}
+	f := foldString(name)
+	for _, w := range []string{"public", "publishable", "csrf", "xsrf", "nonce"} {
+		if strings.Contains(f, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// camelWords reports a value made of capitalised words
+// (AgencyIdentificationCodeContentType), after an optional prefix up to a
+// colon: a type or field name, not a generated key.
+func camelWords(v string) bool {
+	if i := strings.LastIndexByte(v, ':'); i >= 0 {
+		v = v[i+1:]
+	}
+	words := 0
+	for i := 0; i < len(v); {
+		c := v[i]
+		if c < 'A' || c > 'Z' {
+			return false
+		}
+		j := i + 1
+		for j < len(v) && 'a' <= v[j] && v[j] <= 'z' {
+			j++
+		}
+		if j-i < 3 {
+			return false
+		}
+		words++
+		i = j
+	}
+	return words >= 3
 }
 
 func isIdentPath(v string) bool {
@@ -538,8 +628,9 @@ func checkBasicAuth(text string, s, e int) (int, int, bool) {
 	if !ok || bytes.IndexByte(b, ':') <= 0 {
 		return 0, 0, false
 	}
-	pass := string(b[bytes.IndexByte(b, ':')+1:])
-	return s, e, pass != "" && !isPlaceholder(pass)
+	user, pass, _ := strings.Cut(string(b), ":")
+	// JSON is not user:password ({"alg":"HS256"} is a JWT's header).
+	return s, e, pass != "" && !isPlaceholder(pass) && !strings.ContainsAny(user, "{\"")
 }
 
 // checkJWT requires the header to decode to a JSON object naming an

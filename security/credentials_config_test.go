@@ -59,7 +59,7 @@ func configCredentialCases(g *credFakes) []credCase {
 				{name: "testpypi", text: "[testpypi]\nrepository = https://test.pypi.org/legacy/\nusername = alice\npassword = «" + of(letters, 20) + "»\n"},
 				{name: "distutils", text: "[distutils]\nindex-servers =\n    pypi\n    private\n\n[private]\nrepository = https://pypi.acme.io\nusername = alice\npassword = «" + of(letters, 20) + "»\r\n"},
 				{name: "upload token", text: "[pypi]\n  username = __token__\n  password = «" + pypi + of(credB64URL, 140) + "»\n",
-					also: []string{"password_assignment", "pypi_token"}, why: "PyPI's own tokens have their rule; password = is a password name"},
+					also: []string{"pypi_token", "password_assignment"}, why: "PyPI's own tokens have their rule; password = is a password name"},
 			},
 			neg: []credVector{
 				{name: "other ini", text: "[database]\nhost = db.internal\npassword = " + of(letters, 14) + "\n"},

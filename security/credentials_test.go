@@ -121,6 +121,10 @@ func (g *credFakes) pemBody(lines int) string {
 func credentialCases(round uint64) []credCase {
 	g := &credFakes{round: round}
 	of := g.of
+	// Vectors added later draw from a stream of their own, so that the
+	// secrets of the earlier ones stay what they were.
+	g2 := &credFakes{round: round, k: 1 << 40}
+	of2 := g2.of
 
 	// Prefixes, split so that no literal in this file looks like a key.
 	var (
@@ -225,8 +229,9 @@ func credentialCases(round uint64) []credCase {
 		{rule: "aws_access_key_id",
 			pos: []credVector{
 				{name: "credentials file", text: "[default]\naws_access_key_id = «" + akia + of(credBase32, 16) + "»\nregion = eu-west-1\n"},
-				{name: "sts json", text: "{\n  \"Credentials\": {\n    \"AccessKeyId\": \"«" + asia + of(credBase32, 16) + "»\",\n",
-					also: []string{"secret_assignment"}, why: "AccessKeyId names an access key (only _id is exempt, not Id)"},
+				// AccessKeyId ends in Id: secret_assignment leaves ids alone
+				// (credentialsId, UserSecretsId name a secret held elsewhere).
+				{name: "sts json", text: "{\n  \"Credentials\": {\n    \"AccessKeyId\": \"«" + asia + of(credBase32, 16) + "»\",\n"},
 				{name: "prose", text: "The leaked key «" + akia + of(credBase32, 16) + "» belonged to the CI user."},
 			},
 			neg: []credVector{
@@ -277,6 +282,7 @@ func credentialCases(round uint64) []credCase {
 				{name: "no colon", text: "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte("justonelongword"))},
 				{name: "shell", text: `curl -H "Authorization: Basic $(printf '%s:%s' "$U" "$P" | base64)" https://registry.acme.io`},
 				{name: "template", text: "Authorization: Basic <base64 of user:password>"},
+				{name: "json", text: "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))},
 			}},
 
 		{rule: "bearer_token",
@@ -287,6 +293,8 @@ func credentialCases(round uint64) []credCase {
 					also: []string{"jwt"}, why: "the bearer token is a JWT"},
 				{name: "long jwt", text: "GET /v1/me HTTP/1.1\nAuthorization: Bearer «" + jwtRS + "»\n",
 					also: []string{"jwt"}, why: "the bearer token is a JWT"},
+				{name: "token scheme", text: `curl -H "Authorization: Token «` + of2(credHex, 40) + `»" https://api.acme.io/v2/`},
+				{name: "no scheme", text: "curl --header 'Authorization: «" + g2.uuid() + "»' https://api.acme.io"},
 			},
 			neg: []credVector{
 				{name: "variable", text: `curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user`},
@@ -294,6 +302,7 @@ func credentialCases(round uint64) []credCase {
 				{name: "placeholder", text: `curl -H "Authorization: Bearer YOUR_ACCESS_TOKEN_HERE" https://api.acme.io`},
 				{name: "word", text: `curl -H "Authorization: Bearer MY_PERSONAL_ACCESS_TOKEN" https://api.acme.io`},
 				{name: "filler", text: "Authorization: Bearer " + strings.Repeat("x", 32)},
+				{name: "token variable", text: `Authorization: Token ${API_TOKEN}`},
 			}},
 
 		{rule: "cloudflare_api_token",
@@ -487,6 +496,8 @@ func credentialCases(round uint64) []credCase {
 				{name: "one short", text: "key=" + aiza + "Sy" + of(credB64URL, 32)},
 				{name: "filler", text: "key=" + aiza + "Sy" + strings.Repeat("X", 33)},
 				{name: "placeholder", text: "key=" + aiza + "Sy...YOUR_KEY"},
+				{name: "firebase example", text: "<string name=\"google_api_key\">" + aiza + "SyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs</string>"},
+				{name: "documented sequence", text: "key=" + aiza + "Syabcdefghijklmnopqrstuvwxyz1234567"},
 			}},
 
 		{rule: "google_oauth_client_secret",
@@ -581,7 +592,8 @@ func credentialCases(round uint64) []credCase {
 
 		{rule: "linear_api_key",
 			pos: []credVector{
-				{name: "curl", text: `curl -H "Authorization: «` + lin + of(credAlnum, 40) + `»" https://api.linear.app/graphql`},
+				{name: "curl", text: `curl -H "Authorization: «` + lin + of(credAlnum, 40) + `»" https://api.linear.app/graphql`,
+					also: []string{"bearer_token"}, why: "an Authorization header without a scheme holds a token"},
 				{name: "env", text: "LINEAR_API_KEY=«" + lin + of(credAlnum, 40) + "»",
 					also: []string{"secret_assignment"}, why: "the name holds api_key"},
 			},
@@ -595,7 +607,8 @@ func credentialCases(round uint64) []credCase {
 			pos: []credVector{
 				{name: "env", text: "MAILGUN_API_KEY=«key-" + of(credHex, 32) + "»",
 					also: []string{"secret_assignment"}, why: "the name holds api_key"},
-				{name: "curl", text: "# mailgun\ncurl -s --user 'api:«key-" + of(credHex, 32) + "»' https://api.mailgun.net/v3/mg.acme.io/messages"},
+				{name: "curl", text: "# mailgun\ncurl -s --user 'api:" + "«key-" + of(credHex, 32) + "»' https://api.mailgun.net/v3/mg.acme.io/messages",
+					also: []string{"password_assignment"}, why: "curl --user takes user:password"},
 				{name: "new format", text: "mailgun private key: «" + of(credHex, 32) + "-" + of(credHex, 8) + "-" + of(credHex, 8) + "»"},
 			},
 			neg: []credVector{
@@ -641,6 +654,9 @@ func credentialCases(round uint64) []credCase {
 				{name: "flag", text: "docker login -u ci --password «" + g.password() + "» registry.acme.io"},
 				{name: "python", text: "conn = psycopg2.connect(host=\"db\", user=\"app\", password=\"«" + g.password() + "»\")"},
 				{name: "netrc", text: "machine api.acme.io\n  login deploy\n  password «" + g.password() + "»\n"},
+				{name: "nuget", text: "<packageSourceCredentials>\n  <acme>\n    <add key=\"Username\" value=\"ci\" />\n    <add key=\"ClearTextPassword\" value=\"«" + g2.password() + "»\" />"},
+				{name: "curl user", text: "curl -s -u elastic:«" + g2.password() + "» https://es.acme.io:9200/_cat/indices"},
+				{name: "curl continued", text: "curl -X POST https://acme.io/api \\\n  --user 'deploy:«" + g2.password() + "»' -d @body.json"},
 			},
 			neg: []credVector{
 				{name: "variable", text: "DB_PASSWORD=${DB_PASSWORD}"},
@@ -653,6 +669,9 @@ func credentialCases(round uint64) []credCase {
 				{name: "masked", text: "DB_PASSWORD=********"},
 				{name: "netrc placeholder", text: "machine gitlab.acme.internal login oauth2 password <token>"},
 				{name: "prose", text: "The password manager keeps a password history per vault."},
+				{name: "empty", text: "snowflake.password=\njdbc.snowflake.url=jdbc:snowflake://acme.snowflakecomputing.com"},
+				{name: "curl variable", text: `curl -u "$ES_USER:$ES_PASSWORD" https://es.acme.io:9200`},
+				{name: "nuget placeholder", text: `<add key="ClearTextPassword" value="%NUGET_PASSWORD%" />`},
 			}},
 
 		{rule: "postman_api_key",
@@ -720,9 +739,25 @@ func credentialCases(round uint64) []credCase {
 				{name: "go", text: "const webhookToken = \"«" + of(credHex, 40) + "»\""},
 				{name: "hex", text: "ALGOLIA_ADMIN_API_KEY=«" + of(credHex, 32) + "»"},
 				{name: "flag", text: "acme deploy --api-key «" + of(credAlnum, 27) + "5» --env prod"},
+				{name: "make ?=", text: "DEPLOY_TOKEN ?= \"«" + of2(credAlnum, 30) + "7»\""},
+				{name: "make ::=", text: "deploy_token ::= «" + of2(credAlnum, 30) + "7»"},
+				{name: "php .=", text: "$apiToken .= \"«" + of2(credAlnum, 30) + "7»\";"},
+				{name: "go var", text: "var sessionToken string = \"«" + of2(credAlnum, 30) + "7»\""},
+				{name: "go raw string", text: "apiToken := `«" + of2(credAlnum, 30) + "7»`"},
+				{name: "xml element", text: "<settings>\n  <apiToken>\n    «" + of2(credAlnum, 30) + "7»\n  </apiToken>\n</settings>"},
+				{name: "java property", text: "System.setProperty(\"ACME_TOKEN\", \"«" + of2(credAlnum, 30) + "7»\");"},
+				{name: "header index", text: "headers[\"X-Api-Key\"] = \"«" + of2(credAlnum, 30) + "7»\""},
+				{name: "acronym", text: "ETSYToken=«" + of2(credAlnum, 24) + "7»"},
 			},
 			neg: []credVector{
 				{name: "placeholder", text: "API_KEY=<your key>"},
+				{name: "camel words", text: `token_type = "AgencyIdentificationCodeContentType"`},
+				{name: "credentials id", text: "withCredentials([usernamePassword(credentialsId: '" + g2.uuid() + "', usernameVariable: 'USER')])"},
+				{name: "public token", text: `publicToken = "` + of2(credAlnum, 30) + `7"`},
+				{name: "csrf", text: "csrf-token=" + of2(credB64, 40) + "=="},
+				{name: "xml reference", text: "<apiToken>${ACME_TOKEN}</apiToken>"},
+				{name: "not an element", text: "apiToken> " + of2(credAlnum, 30) + "7 </b>"},
+				{name: "typed runs", text: `api_token = "dapi123456789012345678a9bc01234defg5"`},
 				{name: "replace me", text: `token = "REPLACE_ME"`},
 				{name: "file", text: "SECRET_KEY_FILE=/run/secrets/django_key"},
 				{name: "actions", text: "client_secret: ${{ secrets.CLIENT_SECRET }}"},
@@ -816,6 +851,46 @@ func credentialCases(round uint64) []credCase {
 				{name: "filler", text: "token " + eaaa + strings.Repeat("A", 40)},
 			}},
 
+		{rule: "kubernetes_secret",
+			pos: []credVector{
+				{name: "data after kind", text: "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n  dsn: «" + base64.StdEncoding.EncodeToString([]byte(g2.password())) + "»\n"},
+				{name: "data before kind", text: "apiVersion: v1\ndata:\n  blob: «" + base64.StdEncoding.EncodeToString([]byte(of2(credAlnum, 24))) + "»\nkind: Secret\nmetadata:\n  name: api\n"},
+				{name: "string data", text: "kind: Secret\nstringData:\n  conn: «" + of2(credAlnum, 20) + "7»\n"},
+				{name: "block scalar", text: "kind: Secret\ndata:\n  .dockercfg: >\n    «" + base64.StdEncoding.EncodeToString([]byte(`{"auths":{"registry.acme.io":{"auth":"`+of2(credB64, 24)+`"}}}`)) + "»\n"},
+			},
+			neg: []credVector{
+				{name: "template", text: "kind: Secret\ndata:\n  password: {{ .Values.dbPassword | b64enc }}\n"},
+				{name: "config map", text: "kind: ConfigMap\ndata:\n  greeting: " + base64.StdEncoding.EncodeToString([]byte("hello there, world")) + "\n"},
+				{name: "short", text: "kind: Secret\ndata:\n  extra: " + base64.StdEncoding.EncodeToString([]byte("bar\n")) + "\n"},
+				{name: "other document", text: "kind: Secret\nmetadata:\n  name: empty\n---\nkind: ConfigMap\ndata:\n  key: " + base64.StdEncoding.EncodeToString([]byte("some value here")) + "\n"},
+			}},
+
+		{rule: "vendor_token",
+			pos: []credVector{
+				{name: "pulumi", text: "export PULUMI_ACCESS_TOKEN=«" + "pu" + "l-" + of2(credHex, 40) + "»",
+					also: []string{"secret_assignment"}, why: "the name holds token"},
+				{name: "rubygems", text: "~/.gem/credentials:\n:rubygems_api_key: «" + "rubygems" + "_" + of2(credHex, 48) + "»",
+					also: []string{"secret_assignment"}, why: "the name holds api_key"},
+				{name: "sentry", text: "Sentry auth for the release job: «" + "sntr" + "yu_" + of2(credHex, 64) + "»"},
+				{name: "planetscale", text: "The branch password is «" + "pscale" + "_pw_" + of2(credB64URL, 43) + "»."},
+				{name: "brevo", text: "brevo «" + "xkey" + "sib-" + of2(credHex, 64) + "-" + of2(credAlnum, 16) + "»"},
+				{name: "perplexity", text: "pplx key «" + "pp" + "lx-" + of2(credAlnum, 48) + "»"},
+				{name: "notion", text: "Notion integration secret: «" + "nt" + "n_" + of2(credDigits, 11) + of2(credAlnum, 35) + "»",
+					also: []string{"secret_assignment"}, why: "\"secret:\" assigns a secret"},
+				{name: "openshift", text: "oc login --token=«" + "sha256" + "~" + of2(credB64URL, 43) + "» --server=https://api.acme.io:6443",
+					also: []string{"secret_assignment"}, why: "--token= assigns a token"},
+				{name: "grafana", text: "grafana key «" + "eyJrIjoi" + of2(credAlnum, 80) + "»"},
+				{name: "duffel test mode", text: "«" + "duffel" + "_test_" + of2(credB64URL, 43) + "»"},
+				{name: "flutterwave test mode", text: "«" + "FLWSECK" + "_TEST-" + of2(credHex, 32) + "-X»"},
+				{name: "base64 jwt", text: "auth: «" + base64.StdEncoding.EncodeToString([]byte(jwt)) + "»"},
+			},
+			neg: []credVector{
+				{name: "one short", text: "token " + "pu" + "l-" + of2(credHex, 39)},
+				{name: "filler", text: "token " + "sntr" + "yu_" + strings.Repeat("0", 64)},
+				{name: "placeholder", text: "NOTION_TOKEN=" + "nt" + "n_<your token>"},
+				{name: "base64 prose", text: "auth: " + base64.StdEncoding.EncodeToString([]byte("eyJ is how every JSON object starts in base64url, and more words follow"))},
+			}},
+
 		{rule: "stripe_key",
 			pos: []credVector{
 				{name: "env", text: "STRIPE_SECRET_KEY=«" + skLive + "51" + of(credAlnum, 97) + "»",
@@ -871,7 +946,8 @@ func credentialCases(round uint64) []credCase {
 
 		{rule: "twilio_auth_token",
 			pos: []credVector{
-				{name: "curl", text: "curl -X POST https://api.twilio.com/2010-04-01/Accounts/" + twilioSID + "/Messages.json \\\n  -u " + twilioSID + ":«" + of(credHex, 32) + "»"},
+				{name: "curl", text: "curl -X POST https://api.twilio.com/2010-04-01/Accounts/" + twilioSID + "/Messages.json \\\n  -u " + twilioSID + ":«" + of(credHex, 32) + "»",
+					also: []string{"password_assignment"}, why: "curl -u takes user:password"},
 				{name: "env", text: "TWILIO_ACCOUNT_SID=" + ac + of(credHex, 32) + "\nTWILIO_AUTH_TOKEN=«" + of(credHex, 32) + "»\n",
 					also: []string{"secret_assignment"}, why: "the name holds token"},
 				{name: "url", text: "https://" + twilioSID + ":«" + of(credHex, 32) + "»@api.twilio.com/2010-04-01/Accounts",

@@ -55,4 +55,6 @@
 // Redact replaces credential findings only, merging overlapping ones so that no
 // part of a secret survives, and leaves every other byte alone. It is
 // idempotent.
+//
+// It imports only the standard library (arch_test.go checks).
 package security

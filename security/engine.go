@@ -119,6 +119,10 @@ type form struct {
 	need []string
 	// needWithin bounds the window need looks at; 0 means the whole window.
 	needWithin int
+	// need2, when set, lists strings of which one must occur in the same
+	// part of the window as well: a noun and the word that makes it the
+	// model's ("text" and "above"), each common alone, rarely together.
+	need2 []string
 	// afterTrigger matches pattern from the end of the trigger rather than its
 	// start (the finding still starts at the trigger): a form led by one of
 	// forty verbs does not spell them out again, and its expression stays
@@ -370,7 +374,9 @@ func (t *ruleTable) triggered(text, u string, fn func(rows []int, at, n int)) {
 	for at = 0; at < len(u); at++ {
 		c := u[at]
 		if isAlnum(c) {
-			if word || 'A' <= text[at] && text[at] <= 'Z' && 'a' <= text[at-1] && text[at-1] <= 'z' {
+			if word || 'A' <= text[at] && text[at] <= 'Z' && ('a' <= text[at-1] && text[at-1] <= 'z' ||
+				// the end of an acronym: the T of ETSYToken
+				'A' <= text[at-1] && text[at-1] <= 'Z' && at+1 < len(text) && 'a' <= text[at+1] && text[at+1] <= 'z') {
 				t.atWord.match(u, at, each)
 			}
 			word = false
@@ -397,6 +403,8 @@ type scanner struct {
 	q         *quotes
 	lineInfos map[int]*lineInfo // by the start of their line
 	shells    map[int]*shell    // by the start of their logical line
+	needMemo  [8]needResult     // the last searches for keywords
+	needNext  int
 }
 
 func (sc *scanner) text() string { return sc.v[original] }
@@ -457,6 +465,40 @@ func (sc *scanner) quotes() *quotes {
 		sc.q = findQuotes(sc.text())
 	}
 	return sc.q
+}
+
+// needKey names one search for a list of keywords in a window.
+type needKey struct {
+	list       *string // the list's first element
+	start, end int
+}
+
+// holds reports whether src[start:end] holds one of the keywords. The forms
+// that share a trigger often share their keywords too (the override forms
+// look for "instructions", "rules"… at every verb): each window is searched
+// once.
+func (sc *scanner) holds(keywords []string, src string, start, end int) bool {
+	if len(keywords) == 0 {
+		return true
+	}
+	k := needKey{&keywords[0], start, end}
+	for i := range sc.needMemo {
+		if sc.needMemo[i].key == k {
+			return sc.needMemo[i].holds
+		}
+	}
+	v := containsAny(src[start:end], keywords)
+	// The forms of one trigger are tried together: the last few searches
+	// are all a memo needs to keep.
+	sc.needMemo[sc.needNext%len(sc.needMemo)] = needResult{k, v}
+	sc.needNext++
+	return v
+}
+
+// needResult is a remembered search for keywords.
+type needResult struct {
+	key   needKey
+	holds bool
 }
 
 // rowState is what a scan remembers of one row. Its zero value is a row not
@@ -524,7 +566,7 @@ func scan(text string, keep func(*rule) bool) []Finding {
 				continue
 			}
 			st.prev = [2]int{s, e}
-			if r.category == CategoryInjection && question(sc, s) {
+			if r.category == CategoryInjection && (question(sc, s) || reported(sc.text(), s)) {
 				continue
 			}
 			if (r.category == CategoryInjection || r.category == CategoryExfiltration) && sc.mention(s, e) {
@@ -547,8 +589,11 @@ func (r *rule) match(f *form, sc *scanner, start, from int, reach *int) (int, in
 	}
 	src := sc.v[r.on]
 	end := alignEnd(src, start+r.maxLen)
-	if len(f.need) > 0 && !containsAny(src[start:needEnd(src, start, end, f.needWithin)], f.need) {
-		return 0, 0, false
+	if len(f.need) > 0 {
+		we := needEnd(src, start, end, f.needWithin)
+		if !sc.holds(f.need, src, start, we) || !sc.holds(f.need2, src, start, we) {
+			return 0, 0, false
+		}
 	}
 	if from > end {
 		return 0, 0, false

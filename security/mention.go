@@ -405,6 +405,24 @@ func question(sc *scanner, s int) bool {
 	return answeredNoRE().MatchString(foldString(after))
 }
 
+// reportedRE matches the end of prose that reports a request someone else
+// makes: "it asks you to", "attackers try to", "which tells the model to".
+// An instruction is given in the first person or the imperative; a
+// moderation prompt that lists "it asks you to forget about your rules"
+// describes one. "The user asks you to …" is not reported speech here: an
+// injected note speaks as the user.
+var reportedRE = lazyRE(`\b(?:it|they|he|she|this|that|which|who|attackers?|someone|somebody|the (?:input|prompt|message|text|request|attacker|attack|payload|document|page|email|e-mail)s?)[\s*_]+(?:asks?|asked|asking|try|tries|tried|trying|attempts?|attempted|attempting|wants?|wanted|tells?|told|telling|instructs?|instructed|requests?|requested|urges?|urged|would (?:ask|tell|want))[\s*_]+(?:you|the (?:model|assistant|ai|bot|agent|llm)|the [\w-]+ (?:model|assistant|bot|agent))?[\s*_]*to[\s*_]+$`)
+
+// reported reports whether the instruction at s is reported rather than
+// given (see reportedRE).
+func reported(text string, s int) bool {
+	a := max(0, s-80)
+	for a < s && !utf8.RuneStart(text[a]) {
+		a++
+	}
+	return reportedRE().MatchString(foldString(text[a:s]))
+}
+
 // answeredNoRE matches the start of a negative answer.
 var answeredNoRE = lazyRE(`^[\s*_>:—–-]*(?:no|nope|nah|never|not|don't|do not|absolutely not|definitely not|certainly not|of course not)\b`)
 

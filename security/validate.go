@@ -59,8 +59,15 @@ func isPlaceholder(v string) bool {
 	f := foldString(v)
 	for _, w := range placeholderWords {
 		if len(w) > 4 || !isAlnum(w[0]) || len(f) < longRandom {
-			if strings.Contains(f, w) {
-				return true
+			for i := 0; ; {
+				j := strings.Index(f[i:], w)
+				if j < 0 {
+					break
+				}
+				if j += i; oneCase(v[j : j+len(w)]) {
+					return true
+				}
+				i = j + 1
 			}
 			continue
 		}
@@ -70,13 +77,52 @@ func isPlaceholder(v string) bool {
 				break
 			}
 			j += i
+			if k := j + len(w); !oneCase(v[j:k]) {
+				// "BaR" inside "HWBaR!607": a typed word is written in
+				// one case, or capitalised.
+				i = j + 1
+				continue
+			}
 			if k := j + len(w); (j == 0 || !isAlnum(f[j-1])) && (k == len(f) || !isAlnum(f[k])) {
+				if w == "test" && testModeKey(f, j, k) {
+					// duffel_test_…, FLWSECK_TEST-…: a payment vendor's
+					// test-mode key is still a key.
+					i = j + 1
+					continue
+				}
 				return true
 			}
 			i = j + 1
 		}
 	}
 	return isReference(f) || isRepeated(f)
+}
+
+// oneCase reports whether a word is written in lower case, in upper case
+// or capitalised.
+func oneCase(w string) bool {
+	rest := w
+	if len(w) > 0 {
+		rest = w[1:]
+	}
+	return w == strings.ToLower(w) || w == strings.ToUpper(w) || rest == strings.ToLower(rest)
+}
+
+// testModeKey reports whether the word "test" at f[j:k] marks the mode of a
+// key rather than a made-up value: what follows it holds a long random run.
+func testModeKey(f string, j, k int) bool {
+	run := 0
+	for i := k; i <= len(f); i++ {
+		if i < len(f) && (isAlnum(f[i]) || f[i] == '_' || f[i] == '-' || f[i] == '=') {
+			run++
+			continue
+		}
+		if run >= longRandom && randomEnough(strings.Trim(f[i-run:i], "_-="), 3.0) && hasDigit(f[i-run:i]) {
+			return true
+		}
+		run = 0
+	}
+	return false
 }
 
 // isReference reports whether a folded value names where a secret lives: an
@@ -131,7 +177,7 @@ func isASCIILetter(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <
 // randomLooking reports a value that is long enough and varied enough to be a
 // generated key: letters and digits mixed, and random enough (randomEnough).
 func randomLooking(v string, min float64) bool {
-	return hasDigit(v) && hasLetter(v) && randomEnough(v, min) && !isPlaceholder(v)
+	return hasDigit(v) && hasLetter(v) && randomEnough(v, min) && !isPlaceholder(v) && !mostlyRuns(v)
 }
 
 // randomEnough reports whether v has min bits of entropy per byte, or three
@@ -177,6 +223,24 @@ func isFiller(v string) bool {
 		strings.Contains(foldString(v), "example")
 }
 
+// mostlyRuns reports a value typed along the keyboard in stretches
+// ("abc123xyz-456def789ghij-klmnop…"): at least two in five of its
+// neighbouring letters or digits follow each other (a→b, 4→5). In a random
+// key over 62 characters about one pair in sixty does.
+func mostlyRuns(v string) bool {
+	pairs, up := 0, 0
+	f := foldString(v)
+	for i := 1; i < len(f); i++ {
+		if isAlnum(f[i]) && isAlnum(f[i-1]) {
+			pairs++
+			if f[i] == f[i-1]+1 {
+				up++
+			}
+		}
+	}
+	return pairs >= longRandom && 5*up >= 2*pairs
+}
+
 // isWordName reports a value made of words of one case joined by _ - or .,
 // such as MY_PERSONAL_ACCESS_TOKEN or access-token-here: the name of a secret
 // written where its value goes. A generated key mixes cases or has digits.
@@ -205,6 +269,24 @@ var documentedKeys = map[string]bool{
 		"." + "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c": true,
 	// The test-mode key of Stripe's API reference.
 	"sk_test_" + "4eC39HqLyjWDarjtT1zdp7dc": true,
+	// The example API keys of Firebase's Android SDK (firebase-android-sdk),
+	// which gitleaks allows too.
+	"AI" + "za" + "Syabcdefghijklmnopqrstuvwxyz1234567": true,
+	"AI" + "za" + "SyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs": true,
+	"AI" + "za" + "SyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM": true,
+	"AI" + "za" + "SyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU": true,
+	"AI" + "za" + "SyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0": true,
+	"AI" + "za" + "yDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A": true,
+	"AI" + "za" + "SyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c": true,
+	"AI" + "za" + "SyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4": true,
+	"AI" + "za" + "SyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY": true,
+	"AI" + "za" + "SyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM": true,
+	"AI" + "za" + "SyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ": true,
+	"AI" + "za" + "SyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g": true,
+	"AI" + "za" + "SyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU": true,
+	"AI" + "za" + "SyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw": true,
+	"AI" + "za" + "SyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE": true,
+	"AI" + "za" + "SyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY": true,
 	// The account key of the Azure Storage emulator (Azurite), devstoreaccount1.
 	"Eby8vdM02xNOcqFlqUwJPLlmEtlCDX" + "J1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/" + "K1SZFPTOtr/KBHBeksoGMGw==": true,
 }

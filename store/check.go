@@ -39,7 +39,7 @@ type Health struct {
 	Temps []string `json:"temps"`
 	// MapRepaired says the map of contents did not match the notes and was
 	// rewritten (it is not synced to disk on every change, see
-	// vault.WriteDerived, so a power loss can leave it behind).
+	// atomicfile.WriteDerived, so a power loss can leave it behind).
 	MapRepaired bool `json:"map_repaired"`
 	// Sync is what the check's own sync did first.
 	Sync *SyncReport `json:"sync"`

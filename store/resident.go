@@ -5,9 +5,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // Linger is how long a resident store (Options.Resident) keeps the index open
@@ -29,8 +29,8 @@ type resident struct {
 	gen   string
 	stamp index.Stamp
 	cat   *index.Catalog
-	lock  *vault.Lock  // the shared index lock, while lingering
-	b     *index.Bleve // open under lock
+	lock  *filelock.Lock // the shared index lock, while lingering
+	b     *index.Bleve   // open under lock
 	timer *time.Timer
 	notes map[string]cachedNote
 }

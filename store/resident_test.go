@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/vault"
@@ -19,7 +20,7 @@ func (e *env) resident(t *testing.T) *memories.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: e.home, LockTimeout: 10 * time.Second, Resident: true})
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 10 * time.Second, Resident: true})
 	if err != nil {
 		t.Fatal(err)
 	}

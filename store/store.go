@@ -14,11 +14,9 @@
 // One state folder serves every vault a person uses (a second vault, a typo in
 // --vault, an MCP client with another CORTEX_VAULT), so what belongs to a vault
 // is kept apart, in a folder of its own named after the canonical path of the
-// vault's cortex folder (symbolic links resolved):
-//
-//	<state>/vaults/<vault name>-<hash>/index/   the index generations and CURRENT
-//	<state>/vaults/<vault name>-<hash>/*.lock   the locks of that index
-//	<state>/events.jsonl                        every vault's changes; each line names its vault
+// vault's cortex folder (symbolic links resolved): its index and the locks of
+// that index. The audit log, events.jsonl, is shared: each line names its
+// vault. Where each of these lives is config.State's to say.
 //
 // An index indexes the notes of one folder and is trusted only for it: the
 // catalog's paths are relative to the cortex folder, and its folder times let
@@ -26,17 +24,15 @@
 // once made one of them look empty. Each generation records the folder it was
 // built from, and one built from another (or made before generations said) is
 // rebuilt. The access log stays shared: it is keyed by memory id, which is
-// unique across vaults. The index folder of older versions, <state>/index/,
-// served whichever vault came; it is a cache, so it is not adopted: each vault
-// builds its own from its notes, and the old folder is removed once no older
-// process uses it.
+// unique across vaults. The index folder of older versions, which served
+// whichever vault came, is a cache, so it is not adopted: each vault builds
+// its own from its notes, and the old folder is removed once no older process
+// uses it.
 package store
 
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -50,18 +46,15 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/cortexmem/cortex/atomicfile"
+	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
 )
 
 const (
-	writeLockFile = "write.lock"
-	indexLockFile = "index.lock"
-	indexDir      = "index"
-	eventsFile    = "events.jsonl"
-	// vaultsDir holds one folder per vault (see the package comment).
-	vaultsDir = "vaults"
 	// racyWindow: a note or folder modified this close to the last catalog
 	// write is verified by content, since file times can be as coarse as two
 	// seconds.
@@ -74,9 +67,9 @@ const (
 // Options configure a Store.
 type Options struct {
 	Vault *vault.Vault
-	// StateDir holds the event log and, in a folder per vault, the index and
-	// its locks (never inside the vault).
-	StateDir string
+	// State is the state folder (never inside the vault): the event log and,
+	// in a folder per vault, the index and its locks.
+	State config.State
 	// LockTimeout bounds every wait for a lock.
 	LockTimeout time.Duration
 	// Now is the clock; time.Now when nil.
@@ -107,35 +100,35 @@ type Store struct {
 	idx *index.Index
 	// state is the state folder; vstate the vault's own folder in it, which
 	// holds the index and its locks.
-	state, vstate string
-	timeout       time.Duration
-	freshness     time.Duration
-	now           func() time.Time
-	warn          func(string)
-	res           *resident // nil unless Options.Resident
-	noRebuild     bool
+	state     config.State
+	vstate    config.VaultState
+	timeout   time.Duration
+	freshness time.Duration
+	now       func() time.Time
+	warn      func(string)
+	res       *resident // nil unless Options.Resident
+	noRebuild bool
 }
 
 var _ memories.Backend = (*Store)(nil)
 
 // Open returns the store, creating the state folder when it is missing.
 func Open(o Options) (*Store, error) {
-	if o.Vault == nil || o.StateDir == "" {
+	if o.Vault == nil || o.State.Home == "" {
 		return nil, errors.New("store: vault and state folder are required")
 	}
-	if fi, err := os.Stat(o.StateDir); err == nil && !fi.IsDir() {
-		return nil, &memories.ArgError{Arg: "home", Rule: fmt.Sprintf("%s is a file; the state folder must be a folder", o.StateDir)}
+	if fi, err := os.Stat(o.State.Home); err == nil && !fi.IsDir() {
+		return nil, &memories.ArgError{Arg: "home", Rule: fmt.Sprintf("%s is a file; the state folder must be a folder", o.State.Home)}
 	}
-	source, err := canonical(o.Vault.Dir)
+	vstate, err := o.State.Vault(o.Vault.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("vault %s: %w", o.Vault.Root, err)
 	}
-	layout := Layout{State: o.StateDir, Dir: filepath.Join(o.StateDir, vaultsDir, vaultKey(source))}
-	if err := vault.MkdirAll(layout.Index()); err != nil {
-		return nil, fmt.Errorf("state folder %s: %w", o.StateDir, err)
+	if err := atomicfile.MkdirAll(vstate.IndexDir()); err != nil {
+		return nil, fmt.Errorf("state folder %s: %w", o.State.Home, err)
 	}
 	s := &Store{
-		v: o.Vault, idx: index.New(layout.Index(), source), state: o.StateDir, vstate: layout.Dir,
+		v: o.Vault, idx: index.New(vstate.IndexDir(), vstate.Source), state: o.State, vstate: vstate,
 		timeout: o.LockTimeout, freshness: o.Freshness, now: o.Now, warn: o.Warn, noRebuild: o.NoRebuild,
 	}
 	if o.Resident {
@@ -158,75 +151,29 @@ func (s *Store) Vault() *vault.Vault { return s.v }
 
 // VaultState is the vault's own folder in the state folder: its index and
 // locks.
-func (s *Store) VaultState() string { return s.vstate }
-
-// canonical is the absolute path of p with symbolic links resolved, for as
-// much of it as exists (a cortex folder not yet created is named as it will
-// be), so that two spellings of one folder share one index.
-func canonical(p string) (string, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", err
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err == nil {
-		return real, nil
-	}
-	if !errors.Is(err, fs.ErrNotExist) {
-		return "", err
-	}
-	parent := filepath.Dir(abs)
-	if parent == abs {
-		return abs, nil
-	}
-	rp, err := canonical(parent)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(rp, filepath.Base(abs)), nil
-}
-
-// vaultKey names a vault's folder in the state folder: the vault's folder
-// name, for a person looking, and a hash of the cortex folder's canonical
-// path, which tells vaults apart.
-func vaultKey(source string) string {
-	name := []byte(filepath.Base(filepath.Dir(source)))
-	for i, c := range name {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			name[i] = '_'
-		}
-	}
-	if len(name) > 32 {
-		name = name[:32]
-	}
-	if len(name) == 0 || name[0] == '.' {
-		name = append([]byte("vault"), name...)
-	}
-	sum := sha256.Sum256([]byte(source))
-	return string(name) + "-" + hex.EncodeToString(sum[:8])
-}
+func (s *Store) VaultState() string { return s.vstate.Dir }
 
 // EventLog is the path of the audit log.
-func (s *Store) EventLog() string { return filepath.Join(s.state, eventsFile) }
+func (s *Store) EventLog() string { return s.state.EventsFile() }
 
-func (s *Store) lockWrite(ctx context.Context) (*vault.Lock, error) {
-	return vault.Acquire(ctx, filepath.Join(s.vstate, writeLockFile), s.timeout)
+func (s *Store) lockWrite(ctx context.Context) (*filelock.Lock, error) {
+	return filelock.Acquire(ctx, s.vstate.WriteLock(), s.timeout)
 }
 
-func (s *Store) lockIndex(ctx context.Context, shared bool) (*vault.Lock, error) {
+func (s *Store) lockIndex(ctx context.Context, shared bool) (*filelock.Lock, error) {
 	if !shared && s.res != nil {
 		// This process's own lingering reader would keep its writer out.
 		s.res.drop()
 	}
-	p := filepath.Join(s.vstate, indexLockFile)
+	p := s.vstate.IndexLock()
 	if shared {
-		return vault.AcquireShared(ctx, p, s.timeout)
+		return filelock.AcquireShared(ctx, p, s.timeout)
 	}
-	return vault.Acquire(ctx, p, s.timeout)
+	return filelock.Acquire(ctx, p, s.timeout)
 }
 
 // release gives a lock up, keeping the first error.
-func release(l *vault.Lock, err *error) {
+func release(l *filelock.Lock, err *error) {
 	if rerr := l.Release(); *err == nil {
 		*err = rerr
 	}
@@ -362,7 +309,7 @@ type check struct {
 // that later scans trust them. It is an optimisation: it gives up at once when a
 // writer is at work or the catalog changed since the check.
 func (s *Store) settle(ctx context.Context, gen string, writtenAt int64, scan *check) {
-	wl, err := vault.TryAcquire(filepath.Join(s.vstate, writeLockFile))
+	wl, err := filelock.TryAcquire(s.vstate.WriteLock())
 	if err != nil || wl == nil {
 		return
 	}
@@ -392,7 +339,7 @@ func (s *Store) confirm(ctx context.Context, cat *index.Catalog, gen string, sca
 // are ignored: the next command simply checks fully again.
 func (s *Store) markChecked(stamp string, t time.Time) {
 	if err := os.Chtimes(stamp, t, t); errors.Is(err, fs.ErrNotExist) {
-		if f, err := os.OpenFile(stamp, os.O_CREATE|os.O_WRONLY, vault.FilePerm); err == nil {
+		if f, err := os.OpenFile(stamp, os.O_CREATE|os.O_WRONLY, atomicfile.FilePerm); err == nil {
 			_ = f.Close()
 			_ = os.Chtimes(stamp, t, t)
 		}
@@ -401,7 +348,7 @@ func (s *Store) markChecked(stamp string, t time.Time) {
 
 // cleanTempsIfIdle removes leftover temporary files when no writer is at work.
 func (s *Store) cleanTempsIfIdle(temps []string) {
-	l, err := vault.TryAcquire(filepath.Join(s.vstate, writeLockFile))
+	l, err := filelock.TryAcquire(s.vstate.WriteLock())
 	if err != nil || l == nil {
 		return
 	}
@@ -422,13 +369,13 @@ func (s *Store) cleanIndexIfIdle(gen string, haveWrite bool) {
 		return
 	}
 	if !haveWrite {
-		wl, err := vault.TryAcquire(filepath.Join(s.vstate, writeLockFile))
+		wl, err := filelock.TryAcquire(s.vstate.WriteLock())
 		if err != nil || wl == nil {
 			return
 		}
 		defer wl.Release()
 	}
-	il, err := vault.TryAcquire(filepath.Join(s.vstate, indexLockFile))
+	il, err := filelock.TryAcquire(s.vstate.IndexLock())
 	if err != nil || il == nil {
 		return
 	}
@@ -445,16 +392,16 @@ func (s *Store) cleanIndexIfIdle(gen string, haveWrite bool) {
 // without waiting. The caller holds the vault's write lock, so two stores do
 // not try at once.
 func (s *Store) removeLegacy() {
-	dir := filepath.Join(s.state, indexDir)
+	dir, writeLock, indexLock := s.state.LegacyIndex()
 	if _, err := os.Lstat(dir); err != nil {
 		return
 	}
-	wl, err := vault.TryAcquire(filepath.Join(s.state, writeLockFile))
+	wl, err := filelock.TryAcquire(writeLock)
 	if err != nil || wl == nil {
 		return
 	}
 	defer wl.Release()
-	il, err := vault.TryAcquire(filepath.Join(s.state, indexLockFile))
+	il, err := filelock.TryAcquire(indexLock)
 	if err != nil || il == nil {
 		return
 	}

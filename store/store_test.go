@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/bench"
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
@@ -49,7 +50,7 @@ func (e *env) open(freshness time.Duration) {
 		e.t.Fatal(err)
 	}
 	e.st, err = store.Open(store.Options{
-		Vault: v, StateDir: e.home, LockTimeout: 10 * time.Second, Freshness: freshness,
+		Vault: v, State: config.State{Home: e.home}, LockTimeout: 10 * time.Second, Freshness: freshness,
 		Warn: func(s string) { e.mu.Lock(); e.warnings = append(e.warnings, s); e.mu.Unlock() },
 	})
 	if err != nil {
@@ -453,7 +454,7 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 			defer wg.Done()
 			// Each writer has its own store, as separate processes would.
 			v, _ := vault.New(e.root, "cortex")
-			st, err := store.Open(store.Options{Vault: v, StateDir: e.home, LockTimeout: 30 * time.Second, Freshness: time.Second})
+			st, err := store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 30 * time.Second, Freshness: time.Second})
 			if err != nil {
 				errs <- err
 				return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
@@ -20,7 +21,7 @@ type snapshot struct {
 	b   *index.Bleve
 	// lock is the shared index lock a writer's snapshot takes to search; a
 	// reader's snapshot runs inside one already.
-	lock     *vault.Lock
+	lock     *filelock.Lock
 	needLock bool
 	// resident, when set, owns b and its lock (they outlive the snapshot)
 	// and caches parsed notes.
@@ -216,7 +217,7 @@ func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, event
 	if before != nil {
 		run(1, func() error { return s.writeMap(before, recs) })
 	}
-	run(2, func() error { return vault.AppendEvents(s.EventLog(), s.stamp(events)) })
+	run(2, func() error { return appendEvents(s.EventLog(), s.stamp(events)) })
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {
 		return err
@@ -301,7 +302,7 @@ func (t *tx) Record(ev memories.Event) { t.events = append(t.events, ev) }
 // Log implements memories.Backend: one event appended to the audit log, with no
 // lock (an append of one line is atomic).
 func (s *Store) Log(_ context.Context, ev memories.Event) error {
-	return vault.AppendEvents(s.EventLog(), s.stamp([]memories.Event{ev}))
+	return appendEvents(s.EventLog(), s.stamp([]memories.Event{ev}))
 }
 
 // stamp names the store's vault in events bound for the shared log.

@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
@@ -26,7 +28,7 @@ func openAt(t *testing.T, root, home string, skew time.Duration) (*store.Store, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: home, LockTimeout: 10 * time.Second,
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: home}, LockTimeout: 10 * time.Second,
 		Now: func() time.Time { return time.Now().Add(skew) }})
 	if err != nil {
 		t.Fatal(err)
@@ -405,14 +407,14 @@ func TestStaleGenerationsAreRemoved(t *testing.T) {
 		want []string
 	}{
 		{"a writer at work: may be building it", func() func() {
-			l, err := vault.Acquire(ctx, lockFile("write.lock"), time.Second)
+			l, err := filelock.Acquire(ctx, lockFile("write.lock"), time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return func() { _ = l.Release() }
 		}, nil},
 		{"a reader inside", func() func() {
-			l, err := vault.AcquireShared(ctx, lockFile("index.lock"), time.Second)
+			l, err := filelock.AcquireShared(ctx, lockFile("index.lock"), time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -487,7 +489,7 @@ func TestLegacyIndexIsReplaced(t *testing.T) {
 	if err := os.Remove(filepath.Join(gen, "source")); err != nil {
 		t.Fatal(err)
 	}
-	old, err := vault.Acquire(ctx, filepath.Join(home, "write.lock"), time.Second)
+	old, err := filelock.Acquire(ctx, filepath.Join(home, "write.lock"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

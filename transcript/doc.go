@@ -47,4 +47,8 @@
 // Discovery's AddRoot, ReadDir, WalkFiles and AddFile walk a tool's folders
 // (links not followed). Package ndjson is the NDJSON encoding of events and
 // of the pipeline's nodes.
+//
+// It imports nothing of cortex but its own subpackages, so the adapters, which
+// import only it and its subpackages, stay free of the memory half
+// (arch_test.go checks both).
 package transcript

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -658,18 +659,18 @@ func lineTarget(line string) string {
 func (v *Vault) IndexPath() string { return v.Abs(IndexFile) }
 
 // WriteIndex writes the map of contents when its bytes changed. It is derived
-// from the notes, so it is not synced (see WriteDerived).
+// from the notes, so it is not synced (see atomicfile.WriteDerived).
 func (v *Vault) WriteIndex(data []byte) error {
-	if err := MkdirAll(v.Dir); err != nil {
+	if err := atomicfile.MkdirAll(v.Dir); err != nil {
 		return err
 	}
 	if old, err := os.ReadFile(v.IndexPath()); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
-	return WriteDerived(v.IndexPath(), data)
+	return writeFile(v.IndexPath(), v.IndexPath(), data, false)
 }
 
 // ReplaceIndex writes the map of contents, known to differ from what is there.
 func (v *Vault) ReplaceIndex(data []byte) error {
-	return WriteDerived(v.IndexPath(), data)
+	return writeFile(v.IndexPath(), v.IndexPath(), data, false)
 }

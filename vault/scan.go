@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/cortexmem/cortex/atomicfile"
 )
 
 // FileStat is one note file as a scan found it.
@@ -274,7 +276,7 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 	for _, e := range entries {
 		p := join(rel, e.name)
 		switch {
-		case IsTemp(e.name):
+		case atomicfile.IsTemp(e.name):
 			temps = append(temps, p)
 		case strings.HasPrefix(e.name, "."):
 		case e.dir:

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -40,8 +41,9 @@ func (e *OutsideError) Error() string {
 // Unwrap makes the error match ErrOutsideVault and fs.ErrNotExist.
 func (e *OutsideError) Unwrap() []error { return []error{ErrOutsideVault, fs.ErrNotExist} }
 
-// ErrLink marks a refusal to write over a symbolic link.
-var ErrLink = errors.New("cortex never replaces a symbolic link with a file")
+// ErrLink marks a refusal to write over a symbolic link: atomicfile's, for
+// notes as for every file cortex writes.
+var ErrLink = atomicfile.ErrLink
 
 // LinkError is a write refused because the file is a symbolic link a person
 // made. It matches ErrLink and memories.ErrRejected.

@@ -153,12 +153,14 @@ func TestRewriteLinkedNote(t *testing.T) {
 	if after, _ := os.ReadFile(filepath.Join(v.Root, "other", "note.md")); string(after) != string(before) {
 		t.Errorf("the note the link leads to changed:\n%s", after)
 	}
-	for name, write := range map[string]func(string, []byte) error{"WriteFile": WriteFile, "WriteDerived": WriteDerived} {
-		if err := write(v.Abs(rel), []byte("x")); !errors.Is(err, ErrLink) {
-			t.Errorf("%s over a link: %v, want ErrLink", name, err)
+	for _, durable := range []bool{true, false} {
+		err := writeFile(v.Abs(rel), v.VaultPath(rel), []byte("x"), durable)
+		var le *LinkError
+		if !errors.Is(err, ErrLink) || !errors.Is(err, memories.ErrRejected) || !errors.As(err, &le) || le.Path != v.VaultPath(rel) {
+			t.Errorf("writeFile (durable %v) over a link: %v, want a *LinkError naming %s", durable, err, v.VaultPath(rel))
 		}
 		if fi, err := os.Lstat(v.Abs(rel)); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-			t.Errorf("%s replaced the link", name)
+			t.Errorf("writeFile (durable %v) replaced the link", durable)
 		}
 	}
 	if got := dirNames(t, v.Abs("memories/p")); len(got) != 6 {

@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -154,7 +155,7 @@ func (v *Vault) Create(m *memories.Memory) error {
 		return err
 	}
 	dir := path.Join("memories", m.Project)
-	if err := MkdirAll(v.Abs(dir)); err != nil {
+	if err := atomicfile.MkdirAll(v.Abs(dir)); err != nil {
 		return err
 	}
 	slug := Slug(m.Title)
@@ -163,7 +164,7 @@ func (v *Vault) Create(m *memories.Memory) error {
 			k = len(m.ID)
 		}
 		rel := path.Join(dir, slug+"-"+m.ID[:k]+".md")
-		err := CreateFile(v.Abs(rel), data)
+		err := atomicfile.Create(v.Abs(rel), data)
 		if err == nil {
 			m.Path = rel
 			return nil
@@ -292,7 +293,7 @@ func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
 	}()
 	for _, m := range ms {
 		if d := path.Dir(m.Path); !made[d] {
-			if err := MkdirAll(v.Abs(d)); err != nil {
+			if err := atomicfile.MkdirAll(v.Abs(d)); err != nil {
 				return nil, err
 			}
 			made[d] = true
@@ -313,26 +314,24 @@ func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
 			errs[i] = err
 			return
 		}
-		dir, base := path.Split(m.Path)
-		tmp := v.Abs(path.Join(dir, "."+base+tempMarker+batch+strconv.Itoa(i)))
-		st, err := writeTempNamed(tmp, data)
+		tmp := atomicfile.TempPath(v.Abs(m.Path), batch+strconv.Itoa(i))
+		fi, err := atomicfile.WriteTemp(tmp, data)
 		if err != nil {
 			errs[i] = fmt.Errorf("write %s: %w", m.Path, err)
 			return
 		}
 		tmps[i] = tmp
-		st.Path = m.Path
-		out[i] = Written{Data: data, Stat: st}
+		out[i] = Written{Data: data, Stat: FileStat{Path: m.Path, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}}
 	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	if err := syncFiles(v.Dir, slices.Values(tmps)); err != nil {
+	if err := atomicfile.SyncAll(v.Dir, slices.Values(tmps)); err != nil {
 		return nil, err
 	}
 	dirs := map[string]bool{}
 	for i, m := range ms {
-		if err := place(tmps[i], v.Abs(m.Path)); err != nil {
+		if err := atomicfile.Place(tmps[i], v.Abs(m.Path)); err != nil {
 			return out, fmt.Errorf("create %s: %w", m.Path, err)
 		}
 		written[m] = true
@@ -340,7 +339,7 @@ func (v *Vault) CreateAll(ms []*memories.Memory) (out []Written, err error) {
 		dirs[path.Dir(m.Path)] = true
 	}
 	for _, d := range slices.Sorted(maps.Keys(dirs)) {
-		if err := syncDir(v.Abs(d)); err != nil {
+		if err := atomicfile.SyncDir(v.Abs(d)); err != nil {
 			return out, err
 		}
 	}
@@ -363,7 +362,7 @@ func (v *Vault) Rewrite(rel string, n *Note) (bool, error) {
 	if err == nil && string(old) == string(data) {
 		return false, nil
 	}
-	return true, WriteFile(v.Abs(rel), data)
+	return true, writeFile(v.Abs(rel), v.VaultPath(rel), data, true)
 }
 
 // Slug turns a title into the name part of a file: lower-case letters and digits

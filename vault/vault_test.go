@@ -9,12 +9,12 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -128,8 +128,8 @@ func TestCreateNames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if fi.Mode().Perm() != FilePerm {
-			t.Errorf("note permissions %v, want %v", fi.Mode().Perm(), FilePerm)
+		if fi.Mode().Perm() != atomicfile.FilePerm {
+			t.Errorf("note permissions %v, want %v", fi.Mode().Perm(), atomicfile.FilePerm)
 		}
 	}
 	// Every note is there once, and no temporary file is left.
@@ -411,36 +411,27 @@ func TestCleanTemps(t *testing.T) {
 	}
 }
 
-func TestAppendEvents(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "events.jsonl")
-	if err := AppendEvents(path, nil); err != nil {
+// dirNames lists the names in dir, sorted.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	des, err := os.ReadDir(dir)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("no events made the log: %v", err)
+	var names []string
+	for _, de := range des {
+		names = append(names, de.Name())
 	}
-	at := time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
-	first := []memories.Event{
-		{Time: at, Op: memories.OpSave, ID: "01a", Path: "memories/a/x.md", Title: "X"},
-		{Time: at, Op: memories.OpSupersede, ID: "01b", Ref: "01a", Reason: "newer \"quoted\"\nline"},
+	return names
+}
+
+func checkContent(t *testing.T, path, want string) {
+	t.Helper()
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	second := []memories.Event{{Time: at.Add(time.Second), Op: memories.OpUpdate, ID: "01b"}}
-	for _, evs := range [][]memories.Event{first, second} {
-		if err := AppendEvents(path, evs); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want := `{"ts":"2024-06-01T12:00:00Z","op":"save","id":"01a","path":"memories/a/x.md","title":"X"}
-{"ts":"2024-06-01T12:00:00Z","op":"supersede","id":"01b","ref":"01a","reason":"newer \"quoted\"\nline"}
-{"ts":"2024-06-01T12:00:01Z","op":"update","id":"01b"}
-`
-	checkContent(t, path, want)
-	if runtime.GOOS != "windows" {
-		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != FilePerm {
-			t.Errorf("log permissions %v (%v), want %v", fi.Mode().Perm(), err, FilePerm)
-		}
-	}
-	if err := AppendEvents(filepath.Join(t.TempDir(), "missing", "events.jsonl"), first); err == nil {
-		t.Error("AppendEvents into a missing folder succeeded")
+	if string(got) != want {
+		t.Errorf("%s holds %q, want %q", filepath.Base(path), got, want)
 	}
 }

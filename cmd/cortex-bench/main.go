@@ -28,14 +28,12 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cortexmem/cortex/access"
 	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/config"
 	cmcp "github.com/cortexmem/cortex/mcp"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/security"
-	"github.com/cortexmem/cortex/store"
-	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/wiring"
 )
 
 func main() {
@@ -46,15 +44,16 @@ func main() {
 }
 
 type options struct {
-	bin      string
-	sizes    []int
-	runs     int
-	saves    int
-	keep     bool
-	jsonOut  string
-	cpuProf  string
-	markdown bool
-	importN  int
+	bin        string
+	sizes      []int
+	runs       int
+	saves      int
+	keep       bool
+	jsonOut    string
+	cpuProf    string
+	markdown   bool
+	importN    int
+	normalizeN int
 }
 
 // result is one measured operation.
@@ -77,6 +76,7 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&o.runs, "runs", 40, "timed runs per whole-process operation")
 	fs.IntVar(&o.saves, "saves", 150, "single saves to make before re-timing recall")
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated vaults")
+	fs.IntVar(&o.normalizeN, "normalize", 200, "events to put in the inbox for one timed normalize (0: none)")
 	fs.IntVar(&o.importN, "import", 10000, "markdown notes to import into an empty vault and into each generated one (0: none)")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
 	fs.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the in-process runs to this file")
@@ -122,11 +122,30 @@ type env struct {
 	bin, vault, home string
 }
 
+// environ is the environment the binary runs in: this vault and state
+// folder, and a config file that does not exist.
+func (e *env) environ() map[string]string {
+	return map[string]string{config.EnvVault: e.vault, config.EnvHome: e.home, config.EnvConfig: filepath.Join(e.home, "none.yaml")}
+}
+
 func (e *env) cmd(args ...string) *exec.Cmd {
 	c := exec.Command(e.bin, args...)
-	c.Env = append(os.Environ(), "CORTEX_VAULT="+e.vault, "CORTEX_HOME="+e.home, "CORTEX_CONFIG="+filepath.Join(e.home, "none.yaml"))
+	c.Env = os.Environ()
+	for k, v := range e.environ() {
+		c.Env = append(c.Env, k+"="+v)
+	}
 	c.Stdin = strings.NewReader("")
 	return c
+}
+
+// open opens cortex in this process as the binary opens it: the settings
+// resolved from the same environment, and the same wiring.
+func (e *env) open(o wiring.Options) (*wiring.Cortex, error) {
+	s, err := config.Resolve(config.Flags{}, func(k string) string { return e.environ()[k] }, "")
+	if err != nil {
+		return nil, err
+	}
+	return wiring.Open(s, o)
 }
 
 // timeProcess runs the binary once and returns its wall time and peak RSS (MB).
@@ -171,7 +190,7 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := seedAccesses(e.home, ids, end); err != nil {
+	if err := seedAccesses(e, ids, end); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(out, "\n%d notes generated in %s (%s)\n", n, time.Since(start).Round(time.Millisecond), tmp)
@@ -292,6 +311,14 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 		rs = append(rs, r)
 		fmt.Fprintf(out, "  %-34s p50 %9.2f ms   p99 %9.2f ms\n", r.Op, r.P50ms, r.P99ms)
 	}
+	if o.normalizeN > 0 {
+		r, err := normalizeRuns(e, tmp, o.normalizeN, n)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, r)
+		fmt.Fprintf(out, "  %-34s %9.2f ms\n", r.Op, r.P50ms)
+	}
 	if o.importN > 0 {
 		imp, err := importRuns(e, tmp, o.importN, n)
 		if err != nil {
@@ -378,6 +405,10 @@ func importRuns(e *env, tmp string, n, size int) ([]result, error) {
 	// A person's notes are on disk already: flush the ones just written, so
 	// that the import's own flush does not pay for them.
 	syscall.Sync()
+	// The empty vault is a folder that exists (cortex never creates a vault).
+	if err := os.MkdirAll(filepath.Join(tmp, "import-vault"), 0o700); err != nil {
+		return nil, err
+	}
 	var rs []result
 	for _, into := range []struct {
 		name  string
@@ -432,15 +463,11 @@ func writeNotes(dir string, n int, seed uint64) error {
 
 // inProcess times the services inside one process, as the MCP server runs them.
 func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]result, error) {
-	v, err := vault.New(e.vault, "cortex")
+	c, err := e.open(wiring.Options{})
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: e.home, Freshness: config.DefaultFreshness})
-	if err != nil {
-		return nil, err
-	}
-	svc := memories.NewService(st, memories.WithAccessLog(access.Open(access.Options{Dir: e.home})))
+	svc := c.Service
 	ctx := context.Background()
 	if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
 		return nil, err
@@ -488,7 +515,7 @@ func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]res
 	saves := make([][]time.Duration, len(variants))
 	svcs := make([]*memories.Service, len(variants))
 	for i, v := range variants {
-		svcs[i] = memories.NewService(st, memories.WithChecks(v.checks))
+		svcs[i] = c.NewService(memories.WithChecks(v.checks))
 	}
 	for round := 0; round < 40; round++ {
 		for i, s := range svcs {
@@ -519,11 +546,12 @@ func inProcess(e *env, qs []string, gen *bench.Generator, cpuProf string) ([]res
 
 // seedAccesses fills the access log as a month of use would: two recalls per
 // memory on average, skewed to a fifth of them, over the thirty days before end.
-func seedAccesses(home string, ids []string, end time.Time) error {
-	if err := os.MkdirAll(home, 0o700); err != nil {
+func seedAccesses(e *env, ids []string, end time.Time) error {
+	c, err := e.open(wiring.Options{})
+	if err != nil {
 		return err
 	}
-	l := access.Open(access.Options{Dir: home})
+	l := c.Access
 	r := rand.New(rand.NewPCG(uint64(len(ids)), 5))
 	var batch []memories.Access
 	for i := 0; i < 2*len(ids); i++ {
@@ -543,7 +571,7 @@ func seedAccesses(home string, ids []string, end time.Time) error {
 	if err := l.Record(context.Background(), batch); err != nil {
 		return err
 	}
-	_, err := l.Stats(context.Background(), nil) // as the first reader would, write the cache
+	_, err = l.Stats(context.Background(), nil) // as the first reader would, write the cache
 	return err
 }
 
@@ -553,15 +581,11 @@ func seedAccesses(home string, ids []string, end time.Time) error {
 // real binary over stdio.
 func mcpServer(e *env, qs []string, gen *bench.Generator) ([]result, error) {
 	ctx := context.Background()
-	v, err := vault.New(e.vault, "cortex")
+	c, err := e.open(wiring.Options{Resident: true})
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(store.Options{Vault: v, StateDir: e.home, Freshness: config.DefaultFreshness, Resident: true})
-	if err != nil {
-		return nil, err
-	}
-	svc := memories.NewService(st, memories.WithAccessLog(access.Open(access.Options{Dir: e.home})))
+	svc := c.Service
 	if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
 		return nil, err
 	}
@@ -584,7 +608,7 @@ func mcpServer(e *env, qs []string, gen *bench.Generator) ([]result, error) {
 		}
 		return d, err
 	}
-	srv := cmcp.New(svc, cmcp.Options{Abs: v.Abs})
+	srv := cmcp.New(svc, cmcp.Options{Abs: c.Vault.Abs})
 	ct, stt := sdk.NewInMemoryTransports()
 	if _, err := srv.Connect(ctx, stt, nil); err != nil {
 		return nil, err

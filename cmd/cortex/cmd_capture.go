@@ -11,7 +11,6 @@ import (
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/inbox"
 	"github.com/cortexmem/cortex/memories"
-	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/vault"
 )
 
@@ -118,10 +117,10 @@ func (a *app) openInbox() (*inbox.Inbox, error) {
 	if err != nil {
 		return nil, err
 	}
-	layout, err := store.LayoutOf(a.settings.Home, v.Dir)
+	layout, err := a.settings.State().Vault(v.Dir)
 	if err != nil {
 		return nil, err
 	}
-	a.inbox = inbox.New(layout.Inbox())
+	a.inbox = inbox.New(layout.Inbox().Dir)
 	return a.inbox, nil
 }

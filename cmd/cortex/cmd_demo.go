@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/atomicfile"
 )
 
 // demoVault is a small sample vault: memories of two projects, one note made by
@@ -28,7 +28,9 @@ var demoVault embed.FS
 var demoNotes embed.FS
 
 // demoTranscripts is an agent session in Claude Code's format (hand-made from
-// the records a real Claude Code 2.1.197 wrote, in the same shapes).
+// the records a real Claude Code 2.1.197 wrote, in the same shapes), and a
+// second turn of it (claude-code-session.turn2.jsonl) that the demo appends
+// before the session's Stop hook fires.
 //
 //go:embed all:demo/transcripts
 var demoTranscripts embed.FS
@@ -89,7 +91,7 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 		return fmt.Errorf("demo: %w", err)
 	}
 	session := filepath.Join(transcriptsDir, "claude-code-session.jsonl")
-	if err := os.WriteFile(configFile, []byte(fmt.Sprintf("import:\n  allowed_roots: [%q]\n", notesDir)), vault.FilePerm); err != nil {
+	if err := os.WriteFile(configFile, []byte(fmt.Sprintf("import:\n  allowed_roots: [%q]\n", notesDir)), atomicfile.FilePerm); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	w := a.stdout
@@ -178,12 +180,12 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 
 // demoHooks shows what an agent's hooks do: a session starting in the
 // project's repository is briefed (the text the model reads, decoded from
-// the hook's JSON), the session's end leaves an event in the inbox, and
-// status shows both.
+// the hook's JSON); the session goes on and its Stop hook leaves an event in
+// the inbox, which normalize turns into notes; status shows it all.
 func demoHooks(ctx context.Context, a *app, tmp, vaultDir, home, configFile, session string) error {
 	w := a.stdout
 	project := filepath.Join(tmp, "work", "my-webapp")
-	if err := vault.MkdirAll(filepath.Join(project, ".git")); err != nil {
+	if err := atomicfile.MkdirAll(filepath.Join(project, ".git")); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	flags := []string{"--vault", vaultDir, "--home", home, "--config", configFile}
@@ -203,10 +205,46 @@ func demoHooks(ctx context.Context, a *app, tmp, vaultDir, home, configFile, ses
 	}
 	fmt.Fprintf(w, "(it prints {\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":…}}; the model reads:)\n\n%s",
 		answer.HookSpecificOutput.AdditionalContext)
-	stop := fmt.Sprintf(`{"session_id":"demo-session","transcript_path":%q,"cwd":%q,"hook_event_name":"Stop"}`, session, project)
-	fmt.Fprintf(w, "\n## The session ends: its Stop hook leaves an event for normalize, and prints nothing\n$ echo '%s' | cortex hook claude-code stop\n", stop)
+	// The session goes on: a second turn, a new decision and the edit it
+	// made, written to the transcript the hooks name.
+	turn2, err := os.ReadFile(filepath.Join(tmp, "transcripts", "claude-code-session.turn2.jsonl"))
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	f, err := os.OpenFile(session, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	_, err = f.Write(turn2)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	const sessionID = "abec5a35-9921-4cdf-b4f7-cfe555641860"
+	stop := fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":"Stop"}`, sessionID, session, project)
+	fmt.Fprintf(w, "\n## The session goes on (\"From now on, always set server_idle_timeout to 30 seconds…\", and an edit); its Stop hook leaves an event for normalize, and prints nothing\n$ echo '%s' | cortex hook claude-code stop\n", stop)
 	if code := run(ctx, append(flags, "hook", "claude-code", "stop"), strings.NewReader(stop), w, w, a.getenv); code != exitOK {
 		return fmt.Errorf("demo: cortex hook exited with %d", code)
+	}
+	fmt.Fprintf(w, "\n## Normalize turns the event into notes: the session's new turn is read (only what changed since scribe run read it), and the session gets a record\n$ cortex normalize\n")
+	if code := run(ctx, append(flags, "normalize"), strings.NewReader(""), w, w, a.getenv); code != exitOK {
+		return fmt.Errorf("demo: cortex normalize exited with %d", code)
+	}
+	records, err := filepath.Glob(filepath.Join(vaultDir, "cortex", "sessions", "claude-code", "captured", "*.md"))
+	if err != nil || len(records) != 1 {
+		return fmt.Errorf("demo: the session's record is not where it should be")
+	}
+	data, err := os.ReadFile(records[0])
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	rel, _ := filepath.Rel(vaultDir, records[0])
+	fmt.Fprintf(w, "\n## The session's record: a line per event, and the notes it brought\n$ cat %q\n%s", filepath.ToSlash(rel), data)
+	fmt.Fprintf(w, "\n## The new decision is a memory like the others\n$ cortex recall --limit 1 server_idle_timeout\n")
+	if code := run(ctx, append(flags, "recall", "--limit", "1", "server_idle_timeout"), strings.NewReader(""), w, w, a.getenv); code != exitOK {
+		return fmt.Errorf("demo: cortex recall exited with %d", code)
 	}
 	fmt.Fprintf(w, "\n## What needs attention, the inbox, and what the hooks did\n$ cortex status\n")
 	if code := run(ctx, append(flags, "status"), strings.NewReader(""), w, w, a.getenv); code != exitOK {
@@ -224,13 +262,13 @@ func copyFS(fsys fs.FS, root, dir string) error {
 		rel := strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
 		target := filepath.Join(dir, filepath.FromSlash(rel))
 		if d.IsDir() {
-			return vault.MkdirAll(target)
+			return atomicfile.MkdirAll(target)
 		}
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(target, data, vault.FilePerm)
+		return os.WriteFile(target, data, atomicfile.FilePerm)
 	})
 }
 

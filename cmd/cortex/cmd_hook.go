@@ -18,7 +18,6 @@ import (
 	"github.com/cortexmem/cortex/hooks"
 	"github.com/cortexmem/cortex/inbox"
 	"github.com/cortexmem/cortex/memories"
-	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/vault"
 )
 
@@ -155,7 +154,7 @@ func hookWork(ctx context.Context, a *app, args []string) hookOutcome {
 	if err != nil {
 		return hookOutcome{vault: vaultRoot, err: err}
 	}
-	layout, err := store.LayoutOf(s.Home, v.Dir)
+	layout, err := s.State().Vault(v.Dir)
 	if err != nil {
 		return hookOutcome{vault: vaultRoot, err: err}
 	}
@@ -166,7 +165,7 @@ func hookWork(ctx context.Context, a *app, args []string) hookOutcome {
 			a.noRebuild = true
 			return a.open()
 		},
-		Inbox: inbox.New(layout.Inbox()), Receipts: layout.Receipts(), IDs: memories.NewULIDGen(nil),
+		Inbox: inbox.New(layout.Inbox().Dir), Receipts: layout.Receipts(), IDs: memories.NewULIDGen(nil),
 	}
 	res, err := r.Run(ctx, input)
 	return hookOutcome{res: res, vault: vaultRoot, err: err}
@@ -206,7 +205,7 @@ func hookLogPath(a *app) string {
 	if abs, err := filepath.Abs(home); err == nil {
 		home = abs
 	}
-	return store.HookLog(home)
+	return config.State{Home: home}.HookLog()
 }
 
 // errOut is where a hook writes what it cannot log: the process's real

@@ -64,13 +64,13 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 		if err := a.resolve(); err != nil {
 			return err
 		}
-		token, created, err := mcp.LoadToken(a.settings.Home)
+		token, created, err := mcp.LoadToken(a.settings.State().MCPToken())
 		if err != nil {
 			return err
 		}
 		if created { // the one time the token is printed
 			fmt.Fprintf(a.stderr, "cortex: created the MCP token %s in %s; clients send it as \"Authorization: Bearer <token>\" ('cortex mcp token' prints it again)\n",
-				token, mcp.TokenPath(a.settings.Home))
+				token, a.settings.State().MCPToken())
 		}
 		if ln, err = net.Listen("tcp", addr); err != nil {
 			return fmt.Errorf("mcp: %w", err)
@@ -88,7 +88,7 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 		return mcp.ServeStdio(ctx, srv, a.stdin, a.stdout, mcp.StdioOptions{Warn: warn})
 	}
 	fmt.Fprintf(a.stderr, "cortex: MCP over streamable HTTP at http://%s/\n", ln.Addr())
-	h := mcp.RequireToken(a.settings.Home, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil), warn)
+	h := mcp.RequireToken(a.settings.State().MCPToken(), sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil), warn)
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
@@ -134,25 +134,25 @@ func runMCPToken(a *app, o mcpTokenOptions) error {
 	if err := a.resolve(); err != nil {
 		return err
 	}
-	dir := a.settings.Home
+	path := a.settings.State().MCPToken()
 	var (
 		token   string
 		created bool
 		err     error
 	)
 	if o.rotate {
-		token, err = mcp.RotateToken(dir)
+		token, err = mcp.RotateToken(path)
 	} else {
-		token, created, err = mcp.LoadToken(dir)
+		token, created, err = mcp.LoadToken(path)
 	}
 	if err != nil {
 		return err
 	}
 	if a.asJSON {
-		return a.printJSON(map[string]any{"token": token, "path": mcp.TokenPath(dir), "created": created, "rotated": o.rotate})
+		return a.printJSON(map[string]any{"token": token, "path": path, "created": created, "rotated": o.rotate})
 	}
 	if created {
-		fmt.Fprintf(a.stderr, "cortex: created the MCP token in %s\n", mcp.TokenPath(dir))
+		fmt.Fprintf(a.stderr, "cortex: created the MCP token in %s\n", path)
 	}
 	fmt.Fprintln(a.stdout, token)
 	return nil

@@ -134,7 +134,7 @@ func (a *app) scribeRunner(o scribeRunOptions) (*scribe.Runner, error) {
 		return nil, err
 	}
 	r.Service, r.DryRun = svc, o.dryRun
-	r.StateDir, r.LockTimeout = filepath.Join(a.settings.Home, "transcripts"), a.settings.LockTimeout
+	r.State, r.LockTimeout = a.settings.State(), a.settings.LockTimeout
 	r.StateKey = filepath.Join(a.settings.Vault, a.settings.VaultFolder)
 	return r, nil
 }

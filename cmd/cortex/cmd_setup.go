@@ -248,6 +248,10 @@ func runSetup(ctx context.Context, a *app, o setupOptions) error {
 		}
 	}
 	printNotes(a, plan.Notes)
+	if !o.uninstall {
+		// The hooks only capture: nothing becomes a note until normalize runs.
+		fmt.Fprintln(a.stdout, "The hooks leave each session's end in cortex's inbox: run `cortex normalize` to turn them into notes (after a session, or from cron).")
+	}
 	return nil
 }
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/hooks"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // drillPayloads are, per client and event, what the client sends (Cursor's
@@ -111,7 +111,7 @@ func TestHookFailureDrills(t *testing.T) {
 			return "must be rebuilt", ""
 		}},
 		{"lock held", func(t *testing.T, env []string, root, state string) (string, string) {
-			l, err := vault.Acquire(context.Background(), filepath.Join(vstate(t, state), "index.lock"), time.Second)
+			l, err := filelock.Acquire(context.Background(), filepath.Join(vstate(t, state), "index.lock"), time.Second)
 			if err != nil {
 				t.Fatal(err)
 			}

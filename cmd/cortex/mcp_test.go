@@ -242,6 +242,9 @@ type rawMCP struct {
 	stdin  io.WriteCloser
 	lines  chan string
 	stderr *bytes.Buffer
+	// early holds the messages read while waiting for another: the server
+	// answers calls concurrently, so answers may come in any order.
+	early []map[string]any
 }
 
 func startRawMCP(t *testing.T, bin string, env []string) *rawMCP {
@@ -280,11 +283,17 @@ func (r *rawMCP) send(line string) {
 	}
 }
 
-// answer reads lines up to the one answering id (JSON), and returns the
-// lines before it and that one.
-func (r *rawMCP) answer(id string) ([]map[string]any, map[string]any) {
+// answer returns the message answering id (JSON), reading lines until it
+// comes; the other messages read on the way are kept for later calls and for
+// unexpected.
+func (r *rawMCP) answer(id string) map[string]any {
 	r.t.Helper()
-	var before []map[string]any
+	for i, m := range r.early {
+		if got, _ := json.Marshal(m["id"]); string(got) == id {
+			r.early = append(r.early[:i], r.early[i+1:]...)
+			return m
+		}
+	}
 	for {
 		select {
 		case line, ok := <-r.lines:
@@ -298,13 +307,20 @@ func (r *rawMCP) answer(id string) ([]map[string]any, map[string]any) {
 				r.t.Fatalf("not JSON on stdout: %q", line)
 			}
 			if got, _ := json.Marshal(m["id"]); string(got) == id {
-				return before, m
+				return m
 			}
-			before = append(before, m)
+			r.early = append(r.early, m)
 		case <-time.After(60 * time.Second):
 			r.t.Fatalf("no answer to %s (stderr: %s)", id, r.stderr)
 		}
 	}
+}
+
+// unexpected returns and forgets the messages read that no answer call took.
+func (r *rawMCP) unexpected() []map[string]any {
+	out := r.early
+	r.early = nil
+	return out
 }
 
 // TestMCPStdioMalformed sends the real server each kind of malformed message
@@ -318,7 +334,7 @@ func TestMCPStdioMalformed(t *testing.T) {
 	bin, env, _ := cortexBin(t)
 	r := startRawMCP(t, bin, env)
 	r.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-	if _, m := r.answer("0"); m["result"] == nil {
+	if m := r.answer("0"); m["result"] == nil {
 		t.Fatalf("initialize: %v", m)
 	}
 	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
@@ -342,13 +358,14 @@ func TestMCPStdioMalformed(t *testing.T) {
 		r.send(c.line)
 		after := fmt.Sprintf(`"after-%d"`, i)
 		r.send(`{"jsonrpc":"2.0","id":` + after + `,"method":"tools/call","params":{"name":"memory_list","arguments":{}}}`)
+		// A malformed line is answered before the next line is read; a
+		// well-formed call may be answered after the call that follows it.
 		var got []map[string]any
 		if c.id != "" {
-			before, m := r.answer(c.id)
-			got = append(before, m)
+			got = append(got, r.answer(c.id))
 		}
-		rest, m := r.answer(after)
-		got = append(got, rest...)
+		m := r.answer(after)
+		got = append(got, r.unexpected()...)
 		if m["result"] == nil {
 			t.Errorf("%s: the valid call after it failed: %v", c.name, m)
 		}

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/vault"
 )
@@ -204,7 +205,7 @@ func TestKilledSaveLeavesNoTornNote(t *testing.T) {
 	}
 	var temps []string
 	_ = filepath.WalkDir(filepath.Join(root, "cortex"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && vault.IsTemp(d.Name()) {
+		if err == nil && atomicfile.IsTemp(d.Name()) {
 			temps = append(temps, p)
 		}
 		return nil

@@ -11,19 +11,18 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/cortexmem/cortex/access"
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/hooks"
-	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/inbox"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
-	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/wiring"
 )
 
-// app is the composition root: it turns global options into the store and the
-// services, once, when a command first needs them. Commands receive it and write
-// only to its streams.
+// app is what the commands share: the global options, the settings they
+// resolve to and, opened through package wiring once a command first needs
+// them, the store and the services. Commands receive it and write only to its
+// streams.
 type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -107,7 +106,7 @@ command sees it. Indexes live in the state folder and are rebuilt at will.`,
 		newSaveCmd(a), newRecallCmd(a), newListCmd(a), newSupersedeCmd(a),
 		newImportCmd(a), newMCPCmd(a), newScribeCmd(a), newReindexCmd(a), newDoctorCmd(a), newEvalCmd(a), newDemoCmd(a), newVersionCmd(a),
 		newSetupCmd(a),
-		newCaptureCmd(a), newHookCmd(a), newStatusCmd(a),
+		newCaptureCmd(a), newHookCmd(a), newStatusCmd(a), newNormalizeCmd(a),
 	)
 	addVersionFlag(root, a)
 	return root
@@ -156,34 +155,21 @@ func (a *app) open() (*memories.Service, error) {
 	if err := config.CheckVault(a.settings); err != nil {
 		return nil, err
 	}
-	v, err := vault.New(a.settings.Vault, a.settings.VaultFolder)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := os.Stat(v.Dir); errors.Is(err, fs.ErrNotExist) {
-		a.newFolder = v.Dir
-	}
-	st, err := store.Open(store.Options{
-		Vault: v, StateDir: a.settings.Home, LockTimeout: a.settings.LockTimeout, Freshness: a.settings.Freshness,
-		Resident: a.resident, NoRebuild: a.noRebuild,
+	c, err := wiring.Open(a.settings, wiring.Options{
+		Resident: a.resident, NoRebuild: a.noRebuild, UserHome: a.home(),
 		Warn: func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) },
 	})
 	if err != nil {
 		return nil, err
 	}
-	a.store = st
-	layout := st.Layout()
-	a.inbox = inbox.New(layout.Inbox())
-	hookActivity := hooks.Reporter{Log: store.HookLog(a.settings.Home), Receipts: layout.Receipts(), Vault: a.settings.Vault}
-	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
-	log := access.Open(access.Options{Dir: a.settings.Home, LockTimeout: a.settings.LockTimeout})
-	src := &importer.Source{Options: importer.Options{
-		Home: a.home(), AllowedRoots: a.settings.ImportRoots, Exclude: []string{v.Dir}, Vault: v.Root, MaxFileSize: a.settings.ImportMaxFile,
-		AgentAllow: a.settings.ImportAgentAllow,
-	}}
-	a.svc = memories.NewService(st, memories.WithRanking(a.settings.Ranking), memories.WithChecks(a.settings.Checks),
-		memories.WithAccessLog(log), memories.WithWarn(warn), memories.WithImporter(src),
-		memories.WithInbox(a.inbox), memories.WithHooks(hookActivity))
+	if _, err := os.Stat(c.Vault.Dir); errors.Is(err, fs.ErrNotExist) {
+		a.newFolder = c.Vault.Dir
+	}
+	layout := c.Store.Layout()
+	a.inbox = inbox.New(layout.Inbox().Dir)
+	hookActivity := hooks.Reporter{Log: a.settings.State().HookLog(), Receipts: layout.Receipts(), Vault: a.settings.Vault}
+	a.store = c.Store
+	a.svc = c.NewService(memories.WithInbox(a.inbox), memories.WithHooks(hookActivity))
 	return a.svc, nil
 }
 

@@ -1,16 +1,17 @@
-package vault
+package store
 
 import (
 	"encoding/json"
 	"fmt"
 	"os"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/memories"
 )
 
-// AppendEvents adds events to the audit log at path, one JSON object a line, in
+// appendEvents adds events to the audit log at path, one JSON object a line, in
 // one write, and syncs it.
-func AppendEvents(path string, events []memories.Event) error {
+func appendEvents(path string, events []memories.Event) error {
 	if len(events) == 0 {
 		return nil
 	}
@@ -22,7 +23,7 @@ func AppendEvents(path string, events []memories.Event) error {
 		}
 		buf = append(append(buf, line...), '\n')
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, FilePerm)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, atomicfile.FilePerm)
 	if err != nil {
 		return fmt.Errorf("event log: %w", err)
 	}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package vault
+package atomicfile
 
 import (
 	"fmt"
@@ -8,9 +8,9 @@ import (
 	"os"
 )
 
-// syncFiles makes the files durable, one fsync each: only Linux can flush a
+// SyncAll makes the files durable, one fsync each: only Linux can flush a
 // whole file system at once.
-func syncFiles(_ string, files iter.Seq[string]) error {
+func SyncAll(_ string, files iter.Seq[string]) error {
 	for p := range files {
 		f, err := os.OpenFile(p, os.O_RDWR, 0)
 		if err != nil {

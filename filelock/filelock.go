@@ -1,4 +1,12 @@
-package vault
+// Package filelock provides the locks cortex's processes share: exclusive or
+// shared locks on lock files, taken within a time limit. The operating system
+// releases a lock when its process dies, so a crash never leaves one held.
+//
+// A wait that runs out matches memories.ErrBusy, the domain's sentinel for a
+// busy lock: the error maps of the CLI and the MCP server then tell a person
+// to try again rather than report a failure. That sentinel is all it takes
+// from the rest of cortex.
+package filelock
 
 import (
 	"context"
@@ -8,6 +16,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -49,7 +58,7 @@ func AcquireShared(ctx context.Context, path string, timeout time.Duration) (*Lo
 }
 
 func acquire(ctx context.Context, path string, timeout time.Duration, shared bool) (*Lock, error) {
-	f := flock.New(path, flock.SetPermissions(FilePerm))
+	f := flock.New(path, flock.SetPermissions(atomicfile.FilePerm))
 	try, wait := f.TryLock, f.TryLockContext
 	if shared {
 		try, wait = f.TryRLock, f.TryRLockContext
@@ -79,7 +88,7 @@ func acquire(ctx context.Context, path string, timeout time.Duration, shared boo
 // TryAcquire takes the lock on path if it is free, without waiting; nil when it
 // is not.
 func TryAcquire(path string) (*Lock, error) {
-	f := flock.New(path, flock.SetPermissions(FilePerm))
+	f := flock.New(path, flock.SetPermissions(atomicfile.FilePerm))
 	ok, err := f.TryLock()
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)

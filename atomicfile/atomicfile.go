@@ -1,4 +1,14 @@
-package vault
+// Package atomicfile writes files whole or not at all: a reader, or a process
+// that starts after a crash, sees the old content or the new, never a part.
+// Every write goes to a hidden temporary file beside the target, which is
+// then renamed (or linked) into place; the durable writes also wait for the
+// disk, the file's and its folder's. It also creates folders and files with
+// cortex's permissions (SPEC §2: private to their owner).
+//
+// A symbolic link at a path to be replaced is refused (a *LinkError) rather
+// than replaced by a file: the link is the person's. It depends on nothing
+// else in cortex; the vault builds its notes' rules on it.
+package atomicfile
 
 import (
 	"crypto/rand"
@@ -27,10 +37,45 @@ func IsTemp(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
 }
 
-// WriteFile replaces path with data atomically and durably. A path that is a
-// symbolic link is refused (a *LinkError): the link is the person's.
-func WriteFile(path string, data []byte) error {
-	if err := refuseLink(path, path); err != nil {
+// TempPath is a temporary file's path for path, told apart from others by
+// tag: hidden, beside path, and recognised by IsTemp.
+func TempPath(path, tag string) string {
+	dir, base := filepath.Split(path)
+	return filepath.Join(dir, "."+base+tempMarker+tag)
+}
+
+// ErrLink marks a refusal to write over a symbolic link.
+var ErrLink = errors.New("cortex never replaces a symbolic link with a file")
+
+// LinkError is a write refused because the file is a symbolic link. It
+// matches ErrLink.
+type LinkError struct {
+	Path   string
+	Target string
+}
+
+func (e *LinkError) Error() string {
+	return fmt.Sprintf("%s is a symbolic link to %s: %v", e.Path, e.Target, ErrLink)
+}
+
+// Unwrap makes the error match ErrLink.
+func (e *LinkError) Unwrap() error { return ErrLink }
+
+// RefuseLink returns a *LinkError when path is a symbolic link, nil
+// otherwise (a missing file included).
+func RefuseLink(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	target, _ := os.Readlink(path)
+	return &LinkError{Path: path, Target: target}
+}
+
+// Write replaces path with data atomically and durably. A path that is a
+// symbolic link is refused (a *LinkError).
+func Write(path string, data []byte) error {
+	if err := RefuseLink(path); err != nil {
 		return err
 	}
 	tmp, err := writeTemp(path, data, true)
@@ -41,15 +86,15 @@ func WriteFile(path string, data []byte) error {
 		_ = os.Remove(tmp)
 		return fmt.Errorf("replace %s: %w", path, err)
 	}
-	return syncDir(filepath.Dir(path))
+	return SyncDir(filepath.Dir(path))
 }
 
 // WriteDerived replaces path with data atomically but does not wait for the disk:
-// for files cortex derives from the notes (the map of contents), which a process
-// crash cannot tear and which the next change rewrites after a power loss.
-// Like WriteFile it refuses to replace a symbolic link.
+// for files cortex derives from others (the map of contents, a cache), which a
+// process crash cannot tear and which the next change rewrites after a power
+// loss. Like Write it refuses to replace a symbolic link.
 func WriteDerived(path string, data []byte) error {
-	if err := refuseLink(path, path); err != nil {
+	if err := RefuseLink(path); err != nil {
 		return err
 	}
 	tmp, err := writeTemp(path, data, false)
@@ -63,9 +108,10 @@ func WriteDerived(path string, data []byte) error {
 	return nil
 }
 
-// CreateFile writes data to path atomically, failing with an error that matches
-// fs.ErrExist when path already exists: a new note never replaces another.
-func CreateFile(path string, data []byte) error {
+// Create writes data to path atomically and durably, failing with an error
+// that matches fs.ErrExist when path already exists: a new file never
+// replaces another.
+func Create(path string, data []byte) error {
 	tmp, err := writeTemp(path, data, true)
 	if err != nil {
 		return err
@@ -81,7 +127,7 @@ func CreateFile(path string, data []byte) error {
 	if err := os.Remove(tmp); err != nil {
 		return fmt.Errorf("create %s: remove temporary file: %w", path, err)
 	}
-	return syncDir(filepath.Dir(path))
+	return SyncDir(filepath.Dir(path))
 }
 
 // linkPlace links tmp to path, failing when path exists, then removes tmp.
@@ -92,12 +138,14 @@ func linkPlace(tmp, path string) error {
 	return os.Remove(tmp)
 }
 
-// writeTempNamed writes data to the new hidden file tmp without syncing it,
-// and returns its size and modification time as the file system has them.
-func writeTempNamed(tmp string, data []byte) (FileStat, error) {
+// WriteTemp writes data to the new file tmp (a TempPath) without syncing it,
+// and returns what the file system says of it (its size and modification
+// time). Writers of many files write each to a temporary file, sync them
+// together (SyncAll), then Place each.
+func WriteTemp(tmp string, data []byte) (fs.FileInfo, error) {
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FilePerm)
 	if err != nil {
-		return FileStat{}, err
+		return nil, err
 	}
 	_, err = f.Write(data)
 	var fi os.FileInfo
@@ -109,19 +157,18 @@ func writeTempNamed(tmp string, data []byte) (FileStat, error) {
 	}
 	if err != nil {
 		_ = os.Remove(tmp)
-		return FileStat{}, err
+		return nil, err
 	}
-	return FileStat{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}, nil
+	return fi, nil
 }
 
 // writeTemp writes data to a new hidden file beside path, and syncs it.
 func writeTemp(path string, data []byte, sync bool) (string, error) {
-	dir, base := filepath.Split(path)
 	var rnd [6]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
 		return "", err
 	}
-	tmp := filepath.Join(dir, "."+base+tempMarker+hex.EncodeToString(rnd[:]))
+	tmp := TempPath(path, hex.EncodeToString(rnd[:]))
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, FilePerm)
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
@@ -140,9 +187,9 @@ func writeTemp(path string, data []byte, sync bool) (string, error) {
 	return tmp, nil
 }
 
-// syncDir makes a rename in dir durable. Windows cannot sync folders; renames
+// SyncDir makes a rename in dir durable. Windows cannot sync folders; renames
 // there are durable on their own.
-func syncDir(dir string) error {
+func SyncDir(dir string) error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}

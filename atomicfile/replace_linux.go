@@ -1,6 +1,6 @@
 //go:build linux
 
-package vault
+package atomicfile
 
 import (
 	"errors"
@@ -20,7 +20,7 @@ func replace(tmp, path string) error {
 	fi, err := os.Lstat(path)
 	if err == nil && fi.Mode()&os.ModeSymlink != 0 {
 		// Checked by the callers already; a link made since is refused too.
-		return refuseLink(path, path)
+		return RefuseLink(path)
 	}
 	if err != nil || !fi.Mode().IsRegular() {
 		return os.Rename(tmp, path) // nothing to exchange with, or not a file
@@ -40,10 +40,10 @@ func replace(tmp, path string) error {
 	return &os.LinkError{Op: "exchange", Old: tmp, New: path, Err: err}
 }
 
-// place moves the temporary file tmp to path when no file is there, in one
+// Place moves the temporary file tmp to path when no file is there, in one
 // rename that refuses to replace (an error matching fs.ErrExist when path
 // exists). File systems without that rename get a link and a removal.
-func place(tmp, path string) error {
+func Place(tmp, path string) error {
 	err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, path, unix.RENAME_NOREPLACE)
 	switch {
 	case err == nil:

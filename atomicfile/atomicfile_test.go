@@ -1,4 +1,4 @@
-package vault
+package atomicfile
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -35,12 +36,12 @@ func checkContent(t *testing.T, path, want string) {
 	}
 }
 
-func TestWriteFile(t *testing.T) {
+func TestWrite(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "note.md")
 	for _, content := range []string{"first", "second, longer", ""} {
-		if err := WriteFile(path, []byte(content)); err != nil {
-			t.Fatalf("WriteFile(%q): %v", content, err)
+		if err := Write(path, []byte(content)); err != nil {
+			t.Fatalf("Write(%q): %v", content, err)
 		}
 		checkContent(t, path, content)
 		if got := dirNames(t, dir); !slices.Equal(got, []string{"note.md"}) {
@@ -58,39 +59,39 @@ func TestWriteFile(t *testing.T) {
 	}
 }
 
-func TestWriteFileFails(t *testing.T) {
+func TestWriteFails(t *testing.T) {
 	dir := t.TempDir()
-	if err := WriteFile(filepath.Join(dir, "missing", "note.md"), []byte("x")); err == nil {
-		t.Error("WriteFile into a missing folder succeeded")
+	if err := Write(filepath.Join(dir, "missing", "note.md"), []byte("x")); err == nil {
+		t.Error("Write into a missing folder succeeded")
 	}
 	// Replacing a folder fails, and leaves no temporary file behind.
 	if err := os.Mkdir(filepath.Join(dir, "taken"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(filepath.Join(dir, "taken"), []byte("x")); err == nil {
-		t.Error("WriteFile over a folder succeeded")
+	if err := Write(filepath.Join(dir, "taken"), []byte("x")); err == nil {
+		t.Error("Write over a folder succeeded")
 	}
 	if got := dirNames(t, dir); !slices.Equal(got, []string{"taken"}) {
 		t.Errorf("folder holds %q after failed writes, want only taken", got)
 	}
 }
 
-func TestCreateFile(t *testing.T) {
+func TestCreate(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "note.md")
-	if err := CreateFile(path, []byte("original")); err != nil {
-		t.Fatalf("CreateFile: %v", err)
+	if err := Create(path, []byte("original")); err != nil {
+		t.Fatalf("Create: %v", err)
 	}
-	err := CreateFile(path, []byte("replacement"))
+	err := Create(path, []byte("replacement"))
 	if !errors.Is(err, fs.ErrExist) {
-		t.Errorf("CreateFile over an existing file: got %v, want an error matching fs.ErrExist", err)
+		t.Errorf("Create over an existing file: got %v, want an error matching fs.ErrExist", err)
 	}
 	checkContent(t, path, "original")
 	if got := dirNames(t, dir); !slices.Equal(got, []string{"note.md"}) {
 		t.Errorf("folder holds %q, want only note.md", got)
 	}
-	if err := CreateFile(filepath.Join(dir, "missing", "x.md"), []byte("x")); err == nil || errors.Is(err, fs.ErrExist) {
-		t.Errorf("CreateFile into a missing folder: got %v, want an error other than fs.ErrExist", err)
+	if err := Create(filepath.Join(dir, "missing", "x.md"), []byte("x")); err == nil || errors.Is(err, fs.ErrExist) {
+		t.Errorf("Create into a missing folder: got %v, want an error other than fs.ErrExist", err)
 	}
 }
 
@@ -176,5 +177,79 @@ func TestWriteDerived(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("files left: %v", entries)
+	}
+}
+
+// TestRefusesLinks: a write never replaces a symbolic link with a file, nor
+// writes through it; the link and what it leads to stay as they were.
+func TestRefusesLinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, []byte("theirs"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("no symbolic links: %v", err)
+	}
+	for name, write := range map[string]func(string, []byte) error{"Write": Write, "WriteDerived": WriteDerived} {
+		err := write(link, []byte("ours"))
+		var le *LinkError
+		if !errors.Is(err, ErrLink) || !errors.As(err, &le) || le.Path != link || le.Target != target {
+			t.Errorf("%s over a link: %v, want a *LinkError naming %s and %s", name, err, link, target)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Errorf("%s replaced the link", name)
+		}
+		checkContent(t, target, "theirs")
+	}
+	if err := Create(link, []byte("ours")); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("Create over a link: %v, want fs.ErrExist", err)
+	}
+	if got := dirNames(t, dir); !slices.Equal(got, []string{"link", "target"}) {
+		t.Errorf("folder holds %q, want only link and target", got)
+	}
+}
+
+// TestPlaceMany: many files written to temporary files, synced together and
+// placed, as a batch of new notes is; a file already at a path is never
+// replaced.
+func TestPlaceMany(t *testing.T) {
+	dir := t.TempDir()
+	taken := filepath.Join(dir, "b")
+	if err := os.WriteFile(taken, []byte("taken"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var tmps []string
+	for i, name := range []string{"a", "b"} {
+		tmp := TempPath(filepath.Join(dir, name), "batch"+strconv.Itoa(i))
+		fi, err := WriteTemp(tmp, []byte("new "+name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Size() != int64(len("new "+name)) || !IsTemp(filepath.Base(tmp)) {
+			t.Errorf("WriteTemp(%s): size %d, IsTemp %v", tmp, fi.Size(), IsTemp(filepath.Base(tmp)))
+		}
+		if _, err := WriteTemp(tmp, nil); !errors.Is(err, fs.ErrExist) {
+			t.Errorf("WriteTemp over a temporary file: %v, want fs.ErrExist", err)
+		}
+		tmps = append(tmps, tmp)
+	}
+	if err := SyncAll(dir, slices.Values(tmps)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Place(tmps[0], filepath.Join(dir, "a")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Place(tmps[1], taken); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("Place over a file: %v, want fs.ErrExist", err)
+	}
+	if err := SyncDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	checkContent(t, filepath.Join(dir, "a"), "new a")
+	checkContent(t, taken, "taken")
+	if got := dirNames(t, dir); !slices.Equal(got, []string{"." + "b" + tempMarker + "batch1", "a", "b"}) {
+		t.Errorf("folder holds %q", got)
 	}
 }

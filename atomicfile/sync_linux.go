@@ -1,6 +1,6 @@
 //go:build linux
 
-package vault
+package atomicfile
 
 import (
 	"fmt"
@@ -10,10 +10,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// syncFiles makes the files durable: on Linux one syncfs of the file system
+// SyncAll makes the files durable: on Linux one syncfs of the file system
 // that holds dir flushes them all, where an fsync each would wait for the disk
 // once per file.
-func syncFiles(dir string, _ iter.Seq[string]) error {
+func SyncAll(dir string, _ iter.Seq[string]) error {
 	d, err := os.Open(dir)
 	if err != nil {
 		return fmt.Errorf("sync %s: %w", dir, err)

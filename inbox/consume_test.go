@@ -1,0 +1,71 @@
+package inbox
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestConsume: an event read from pending/ moves to processed/ or, with its
+// reason written beside it, to failed/; names that are not event files of
+// pending/ are refused; processed events older than a cutoff are pruned and
+// failed ones never.
+func TestConsume(t *testing.T) {
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	b := newInbox(t, &now)
+	var ids []string
+	for i := range 3 {
+		now = now.Add(time.Hour)
+		id, err := b.Capture(Request{Content: "event number " + string(rune('a'+i))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	names, err := b.PendingEvents()
+	if err != nil || len(names) != 3 {
+		t.Fatalf("pending %v, %v", names, err)
+	}
+	data, err := b.ReadPending(names[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev, err := Parse(data); err != nil || ev.ID != ids[0] {
+		t.Fatalf("read %v, %v", ev, err)
+	}
+	if err := b.MarkProcessed(names[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.MarkProcessed(names[1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.MarkFailed(names[2], "content: too short"); err != nil {
+		t.Fatal(err)
+	}
+	reason, err := os.ReadFile(filepath.Join(b.Failed(), ids[2]+ErrorSuffix))
+	if err != nil || string(reason) != "content: too short\n" {
+		t.Errorf("reason %q, %v", reason, err)
+	}
+	for _, bad := range []string{"", "../x.md", ".tmp.md", "x.txt", names[0]} {
+		if err := b.MarkProcessed(bad); err == nil {
+			t.Errorf("MarkProcessed(%q) did not fail", bad)
+		}
+	}
+	// Cut between the first and the second event: only the first goes.
+	n, err := b.PruneProcessed(now.Add(-90 * time.Minute))
+	if err != nil || n != 1 {
+		t.Fatalf("pruned %d, %v", n, err)
+	}
+	left, _ := eventNames(b.Processed())
+	if !slices.Equal(left, []string{names[1]}) {
+		t.Errorf("processed/ holds %v", left)
+	}
+	if n, err := b.PruneProcessed(now.Add(time.Hour)); err != nil || n != 1 {
+		t.Errorf("pruned %d, %v", n, err)
+	}
+	if failed, _ := eventNames(b.Failed()); len(failed) != 1 {
+		t.Errorf("failed/ holds %v", failed)
+	}
+}

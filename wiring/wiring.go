@@ -1,0 +1,100 @@
+// Package wiring builds cortex from its settings: the vault, the store that
+// keeps the vault and its index consistent, the access log, the importer and
+// the memory services over them. It is the one composition root: the CLI
+// (and the MCP server it runs), the retrieval evaluation and the benchmark
+// harness all open cortex here, so what the benchmark measures and the
+// evaluation scores is what a person runs.
+//
+// It is the only package besides the commands that knows every other one;
+// no package it imports may import it.
+package wiring
+
+import (
+	"slices"
+
+	"github.com/cortexmem/cortex/access"
+	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/importer"
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/store"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// Options say how a process uses cortex; the settings say what cortex is.
+type Options struct {
+	// Resident keeps the store's catalog, index and parsed notes between
+	// calls: for a long-running process such as the MCP server.
+	Resident bool
+	// NoRebuild makes a missing or damaged index an error instead of a
+	// rebuild (store.Options.NoRebuild): for the hooks, which must answer
+	// within a second.
+	NoRebuild bool
+	// Warn receives warnings of the store and the services (a note that
+	// cannot be read, an access log that cannot be written); dropped when
+	// nil.
+	Warn func(string)
+	// UserHome is the person's home folder: import may read inside it
+	// (besides the settings' allowed folders).
+	UserHome string
+	// NoAccessLog leaves the access log out: recall records no access and
+	// reads no activation. For runs that must not change one another, such
+	// as the evaluation's queries.
+	NoAccessLog bool
+	// Service are options of the services, applied after the settings'
+	// own (a clock, an id generator, other checks).
+	Service []memories.Option
+}
+
+// Cortex is cortex opened on one vault and state folder.
+type Cortex struct {
+	Settings *config.Settings
+	Vault    *vault.Vault
+	Store    *store.Store
+	// Access is the access log; nil with Options.NoAccessLog.
+	Access *access.Log
+	// Service is the memory services, as the settings and options say.
+	Service *memories.Service
+	// opts are the options Service was made with.
+	opts []memories.Option
+}
+
+// Open opens cortex as the settings s say. It creates the state folder when
+// it is missing, but never the vault nor cortex's folder in it: the first
+// note written does that. The caller checks first that the vault exists when
+// it must (config.CheckVault).
+func Open(s *config.Settings, o Options) (*Cortex, error) {
+	v, err := vault.New(s.Vault, s.VaultFolder)
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Open(store.Options{
+		Vault: v, State: s.State(), LockTimeout: s.LockTimeout, Freshness: s.Freshness,
+		Resident: o.Resident, NoRebuild: o.NoRebuild, Warn: o.Warn,
+	})
+	if err != nil {
+		return nil, err
+	}
+	c := &Cortex{Settings: s, Vault: v, Store: st}
+	src := &importer.Source{Options: importer.Options{
+		Home: o.UserHome, AllowedRoots: s.ImportRoots, Exclude: []string{v.Dir}, Vault: v.Root, MaxFileSize: s.ImportMaxFile,
+		AgentAllow: s.ImportAgentAllow,
+	}}
+	c.opts = []memories.Option{memories.WithRanking(s.Ranking), memories.WithChecks(s.Checks), memories.WithImporter(src)}
+	if o.Warn != nil {
+		c.opts = append(c.opts, memories.WithWarn(o.Warn))
+	}
+	if !o.NoAccessLog {
+		c.Access = access.Open(access.Options{State: s.State(), LockTimeout: s.LockTimeout})
+		c.opts = append(c.opts, memories.WithAccessLog(c.Access))
+	}
+	c.opts = append(c.opts, o.Service...)
+	c.Service = memories.NewService(st, c.opts...)
+	return c, nil
+}
+
+// NewService is another service over the same store, made as Service was and
+// then changed by opts: the evaluation's baseline ranking, the benchmark's
+// saves with some checks turned off.
+func (c *Cortex) NewService(opts ...memories.Option) *memories.Service {
+	return memories.NewService(c.Store, append(slices.Clone(c.opts), opts...)...)
+}

@@ -1,0 +1,132 @@
+package wiring_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/wiring"
+)
+
+// settings resolves the settings of a new vault and state folder as the CLI
+// would, with an empty environment.
+func settings(t *testing.T) *config.Settings {
+	t.Helper()
+	dir := t.TempDir()
+	vaultDir := filepath.Join(dir, "vault")
+	if err := os.Mkdir(vaultDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s, err := config.Resolve(config.Flags{Vault: vaultDir, Home: filepath.Join(dir, "state")}, func(string) string { return "" }, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+const (
+	first  = "Deploys to the staging cluster go through the blue-green switch in the load balancer"
+	second = "The nightly backup job writes to the cold storage bucket in the eu-west region"
+)
+
+// TestOpen: cortex opened here is the product: its notes in the vault's
+// cortex folder, its audit log and access log where config.State says, the
+// settings' checks refusing a duplicate, and recall recording accesses.
+func TestOpen(t *testing.T) {
+	s := settings(t)
+	var warned []string
+	c, err := wiring.Open(s, wiring.Options{Warn: func(m string) { warned = append(warned, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(c.Vault.Dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("opening created cortex's folder in the vault: %v", err)
+	}
+	ctx := context.Background()
+	res, err := c.Service.Save(ctx, memories.SaveRequest{Content: first, Project: "ops"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(c.Vault.Abs(res.Path)); err != nil {
+		t.Errorf("the saved note is not in the vault: %v", err)
+	}
+	if c.Vault.Root != s.Vault || c.Vault.Dir != filepath.Join(s.Vault, s.VaultFolder) {
+		t.Errorf("vault %s (folder %s), want the settings' %s/%s", c.Vault.Root, c.Vault.Dir, s.Vault, s.VaultFolder)
+	}
+	if _, err := c.Service.Save(ctx, memories.SaveRequest{Content: first, Project: "ops"}); !errors.Is(err, memories.ErrRejected) {
+		t.Errorf("saving the same text again: %v, want a refusal (the settings' duplicate check)", err)
+	}
+	got, err := c.Service.Recall(ctx, memories.RecallRequest{Query: "blue-green switch"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Results) != 1 || got.Results[0].Memory.ID != res.ID {
+		t.Fatalf("recall found %d memories, want %s", len(got.Results), res.ID)
+	}
+	st := s.State()
+	for _, p := range []string{st.EventsFile(), st.AccessLog()} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if c.Access == nil {
+		t.Error("no access log")
+	}
+	if len(warned) != 0 {
+		t.Errorf("warnings: %q", warned)
+	}
+}
+
+// TestNewService: a service made for a purpose (the benchmark's saves with
+// checks off, the evaluation's baseline) is the product's, changed only by
+// what it is given.
+func TestNewService(t *testing.T) {
+	s := settings(t)
+	c, err := wiring.Open(s, wiring.Options{NoAccessLog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := c.Service.Save(ctx, memories.SaveRequest{Content: second}); err != nil {
+		t.Fatal(err)
+	}
+	unchecked := c.NewService(memories.WithChecks(memories.Checks{}))
+	if _, err := unchecked.Save(ctx, memories.SaveRequest{Content: second}); err != nil {
+		t.Errorf("a service with the checks off refused a duplicate: %v", err)
+	}
+	if _, err := c.NewService().Save(ctx, memories.SaveRequest{Content: second}); !errors.Is(err, memories.ErrRejected) {
+		t.Errorf("a service with nothing changed saved a duplicate: %v", err)
+	}
+	if _, err := c.Service.Recall(ctx, memories.RecallRequest{Query: "cold storage"}); err != nil {
+		t.Fatal(err)
+	}
+	if c.Access != nil {
+		t.Error("NoAccessLog, but an access log")
+	}
+	if _, err := os.Stat(s.State().AccessLog()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("NoAccessLog, but recall wrote the access log: %v", err)
+	}
+}
+
+// TestOpenRefuses: settings cortex cannot open on are errors, not a store.
+func TestOpenRefuses(t *testing.T) {
+	s := settings(t)
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := *s
+	bad.Home = file
+	if _, err := wiring.Open(&bad, wiring.Options{}); !errors.Is(err, memories.ErrInvalid) {
+		t.Errorf("a state folder that is a file: %v, want an invalid argument", err)
+	}
+	bad = *s
+	bad.VaultFolder = "../outside"
+	if _, err := wiring.Open(&bad, wiring.Options{}); !errors.Is(err, memories.ErrInvalid) {
+		t.Errorf("a cortex folder outside the vault: %v, want an invalid argument", err)
+	}
+}
