@@ -127,7 +127,7 @@ func TestSelectNamed(t *testing.T) {
 		{"as", []string{"claude.jsonl"}, "codex", []selected{{claude, transcript.Codex, true}}, ""},
 		{"as any name of the tool", []string{"codex.jsonl"}, "claude_code", []selected{{codex, transcript.ClaudeCode, true}}, ""},
 		{"unknown tool", []string{"claude.jsonl"}, "vim", nil, `--as: unknown tool "vim"`},
-		{"tool without adapter", []string{"claude.jsonl"}, "copilot", nil, "--as: no adapter reads GitHub Copilot CLI transcripts yet"},
+		{"tool without adapter", []string{"claude.jsonl"}, "aider", nil, "--as: no adapter reads Aider transcripts yet"},
 		{"not a transcript", []string{"claude.jsonl", "notes.txt"}, "", nil, "file: notes.txt: cannot tell which tool wrote it"},
 		{"missing", []string{"missing.jsonl"}, "", nil, "file: missing.jsonl: no such file"},
 		{"folder", []string{"folder"}, "", nil, "file: folder: a folder, not a transcript file"},
