@@ -273,6 +273,8 @@ func synthetic() graph {
 	add(m("transcript/rawjson"), false, "strings")
 	add(m("transcript"), false, "fmt", m("transcript/rawjson"))
 	add(m("transcript/transcripttest"), false, "testing", m("transcript"))
+	add("go.opentelemetry.io/proto/otlp/logs/v1", false)
+	add(m("transcript/otlp"), false, m("transcript"), "go.opentelemetry.io/proto/otlp/logs/v1")
 	add(m("adapters/claudecode"), false, m("transcript"), m("transcript/rawjson"))
 	add(m("adapters/codex"), false, m("transcript"))
 	add(m("adapters"), false, m("adapters/claudecode"), m("adapters/codex"), m("transcript"))
@@ -341,6 +343,9 @@ func TestArrowsCatchViolations(t *testing.T) {
 		}},
 		{"transcript imports cortex", m("transcript"), m("memories"), []string{
 			m("transcript") + " → " + m("memories") + ": transcript is the thin waist: the event model and its machinery, nothing of cortex (transcript/doc.go)",
+		}},
+		{"the OTLP decoder imports cortex", m("transcript/otlp"), m("memories"), []string{
+			m("transcript/otlp") + " → " + m("memories") + ": transcript/otlp decodes OTLP with the official definitions and nothing of cortex (transcript/otlp/otlp.go)",
 		}},
 		{"pipeline reaches the MCP server through security", m("security"), m("mcp"), []string{
 			m("memories") + " → " + m("mcp") + " (through " + m("security") + "): the domain, the pipeline and the adapters never reach a transport (STYLE.md habit 7)",

@@ -14,6 +14,7 @@ import (
 	"github.com/cortexmem/cortex/adapters/codex"
 	"github.com/cortexmem/cortex/adapters/copilotcli"
 	"github.com/cortexmem/cortex/adapters/gemini"
+	"github.com/cortexmem/cortex/adapters/otlp"
 	"github.com/cortexmem/cortex/adapters/vscodecopilot"
 	"github.com/cortexmem/cortex/adapters/windsurf"
 	"github.com/cortexmem/cortex/transcript"
@@ -33,6 +34,7 @@ func All() []transcript.Adapter {
 		copilotcli.New(),
 		windsurf.New(),
 		vscodecopilot.New(),
+		otlp.New(),
 	}
 }
 

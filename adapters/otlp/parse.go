@@ -139,12 +139,26 @@ func (p *parser) record() {
 	case "tool_result", "tool_call":
 		p.tool()
 	case "api_request", "api_response":
-		e := p.event(transcript.KindAssistantTurn, p.id)
-		e.AssistantTurn = &transcript.AssistantTurn{Text: p.attr("response_text"), Model: p.attr("model"), Usage: p.usage()}
-		e.Extra = p.extra()
+		p.assistant()
+	case "sse_event":
+		// Codex's stream events: the completed response carries the
+		// request's token counts; the others say only that a part came.
+		if p.attr("event.kind") != "response.completed" {
+			p.unknown(event, transcript.ReasonUnmapped)
+			return
+		}
+		p.assistant()
 	default:
 		p.unknown(event, transcript.ReasonUnmapped)
 	}
+}
+
+// assistant emits a model request's turn: the model, the token counts and
+// the response's text when the agent logs it.
+func (p *parser) assistant() {
+	e := p.event(transcript.KindAssistantTurn, p.id)
+	e.AssistantTurn = &transcript.AssistantTurn{Text: p.attr("response_text"), Model: p.attr("model"), Usage: p.usage()}
+	e.Extra = p.extra()
 }
 
 // started reports whether the session's start was emitted, and marks it so.

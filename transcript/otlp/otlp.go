@@ -72,7 +72,8 @@ type Record struct {
 	// body when the body is a dotted name (claude_code.user_prompt), else
 	// its event.name attribute.
 	Event string `json:"event,omitempty"`
-	// Time and ObservedTime are RFC 3339 UTC with nanoseconds; empty when
+	// Time and ObservedTime are RFC 3339 UTC with nine digits of
+	// nanoseconds (they sort as text); empty when
 	// the record has none.
 	Time         string `json:"time,omitempty"`
 	ObservedTime string `json:"observed_time,omitempty"`
@@ -218,6 +219,10 @@ func stringAttr(m map[string]json.RawMessage, k string) string {
 	return ""
 }
 
+// stampLayout is RFC 3339 with all nine digits of the nanoseconds, so that
+// times sort as text.
+const stampLayout = "2006-01-02T15:04:05.000000000Z07:00"
+
 // stamp formats nanoseconds since the epoch; "" for 0 (unset).
 func stamp(ns uint64) string {
 	if ns == 0 {
@@ -226,7 +231,7 @@ func stamp(ns uint64) string {
 	if ns > math.MaxInt64 {
 		ns = math.MaxInt64
 	}
-	return time.Unix(0, int64(ns)).UTC().Format(time.RFC3339Nano)
+	return time.Unix(0, int64(ns)).UTC().Format(stampLayout)
 }
 
 // id formats a trace or span id as hex. OTLP/JSON sends them as hex where
