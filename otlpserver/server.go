@@ -93,6 +93,10 @@ type Server struct {
 	done    chan struct{}
 	flushed *sync.Cond // signalled after each write of the queue
 	writing bool
+
+	// hold, when not nil, keeps the writer from taking the queue until it
+	// is closed: the tests fill the queue with it.
+	hold chan struct{}
 }
 
 // batch is one request's records: lines by file, in order.
@@ -104,7 +108,9 @@ type batch struct {
 
 // New returns a Server writing below opts.Dir and starts its writer; Close
 // stops it.
-func New(opts Options) *Server {
+func New(opts Options) *Server { return newServer(opts, nil) }
+
+func newServer(opts Options, hold chan struct{}) *Server {
 	if opts.MaxBody <= 0 {
 		opts.MaxBody = DefaultMaxBody
 	}
@@ -114,7 +120,7 @@ func New(opts Options) *Server {
 	if opts.Decoders <= 0 {
 		opts.Decoders = DefaultDecoders
 	}
-	s := &Server{opts: opts, decoders: make(chan struct{}, opts.Decoders), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	s := &Server{opts: opts, decoders: make(chan struct{}, opts.Decoders), wake: make(chan struct{}, 1), done: make(chan struct{}), hold: hold}
 	s.flushed = sync.NewCond(&s.mu)
 	go s.writer()
 	return s
@@ -356,6 +362,9 @@ func (s *Server) fail(w http.ResponseWriter, mt string, status int, msg string) 
 func (s *Server) writer() {
 	defer close(s.done)
 	for {
+		if s.hold != nil {
+			<-s.hold
+		}
 		s.mu.Lock()
 		q, closed := s.queue, s.closed
 		s.queue, s.queued = nil, 0
