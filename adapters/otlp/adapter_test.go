@@ -82,7 +82,7 @@ func TestMapping(t *testing.T) {
 		{"hand-made/sessions/codex.jsonl", []summary{
 			{transcript.KindSessionStart, cx, "0.46.0 gpt-5-codex", false},
 			{transcript.KindUserTurn, cx, "From now on use ripgrep rather than grep in scripts.", false},
-			{transcript.KindAssistantTurn, cx, "gpt-5-codex", false},
+			{transcript.KindUnknown, cx, "codex.api_request unmapped", false},
 			{transcript.KindUnknown, cx, "codex.tool_decision unmapped", false},
 			{transcript.KindToolCall, cx, `shell {"command":["rg","-n","grep","scripts"],"workdir":"/home/dev/tools"}`, false},
 			{transcript.KindToolResult, cx, "scripts/find.sh:3:grep -rn TODO src", true},

@@ -17,9 +17,11 @@
 //     CLI) → tool_call and tool_result: tool_name or function_name, the
 //     arguments (tool_parameters, arguments, function_args), success, the
 //     output or the error;
-//   - <tool>.api_request, <tool>.api_response, and Codex's sse_event of a
-//     completed response → assistant_turn: model and token counts, and
-//     the response text when the agent logs it;
+//   - <tool>.api_response (Gemini CLI), an api_request that carries token
+//     counts (Claude Code's), and Codex's sse_event of a completed response
+//     → assistant_turn: model and token counts, and the response text when
+//     the agent logs it; an api_request without them (Codex's, Gemini
+//     CLI's: the request made, not answered yet) → unknown (unmapped);
 //   - codex.conversation_starts, gemini_cli.config → session_start (the
 //     model, the tool's version);
 //   - every other record (tool decisions, API errors, SSE events, …) →

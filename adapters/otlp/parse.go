@@ -138,7 +138,16 @@ func (p *parser) record() {
 		e.Extra = p.extra()
 	case "tool_result", "tool_call":
 		p.tool()
-	case "api_request", "api_response":
+	case "api_response":
+		p.assistant()
+	case "api_request":
+		// Claude Code's is the request done, with its tokens; Codex's and
+		// Gemini CLI's only say one was made (their token counts come
+		// with the response): those are not an answer.
+		if p.usage() == nil {
+			p.unknown(event, transcript.ReasonUnmapped)
+			return
+		}
 		p.assistant()
 	case "sse_event":
 		// Codex's stream events: the completed response carries the
