@@ -75,10 +75,16 @@ func RefuseLink(path string) error {
 // Write replaces path with data atomically and durably. A path that is a
 // symbolic link is refused (a *LinkError).
 func Write(path string, data []byte) error {
+	return WriteMode(path, data, FilePerm)
+}
+
+// WriteMode is Write giving the file the permission perm: for a file that is
+// not cortex's own (an agent's settings), which keeps the permission it had.
+func WriteMode(path string, data []byte, perm fs.FileMode) error {
 	if err := RefuseLink(path); err != nil {
 		return err
 	}
-	tmp, err := writeTemp(path, data, true)
+	tmp, err := writeTemp(path, data, perm, true)
 	if err != nil {
 		return err
 	}
@@ -97,7 +103,7 @@ func WriteDerived(path string, data []byte) error {
 	if err := RefuseLink(path); err != nil {
 		return err
 	}
-	tmp, err := writeTemp(path, data, false)
+	tmp, err := writeTemp(path, data, FilePerm, false)
 	if err != nil {
 		return err
 	}
@@ -112,7 +118,7 @@ func WriteDerived(path string, data []byte) error {
 // that matches fs.ErrExist when path already exists: a new file never
 // replaces another.
 func Create(path string, data []byte) error {
-	tmp, err := writeTemp(path, data, true)
+	tmp, err := writeTemp(path, data, FilePerm, true)
 	if err != nil {
 		return err
 	}
@@ -162,8 +168,9 @@ func WriteTemp(tmp string, data []byte) (fs.FileInfo, error) {
 	return fi, nil
 }
 
-// writeTemp writes data to a new hidden file beside path, and syncs it.
-func writeTemp(path string, data []byte, sync bool) (string, error) {
+// writeTemp writes data to a new hidden file beside path with the permission
+// perm, and syncs it when sync is set.
+func writeTemp(path string, data []byte, perm fs.FileMode, sync bool) (string, error) {
 	var rnd [6]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
 		return "", err
@@ -174,6 +181,9 @@ func writeTemp(path string, data []byte, sync bool) (string, error) {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	_, err = f.Write(data)
+	if err == nil && perm != FilePerm {
+		err = f.Chmod(perm) // not through OpenFile: the umask would change it
+	}
 	if err == nil && sync {
 		err = f.Sync()
 	}

@@ -119,14 +119,14 @@ func TestIsTemp(t *testing.T) {
 // the ones IsTemp and the scan recognise.
 func TestTempNames(t *testing.T) {
 	dir := t.TempDir()
-	tmp, err := writeTemp(filepath.Join(dir, "note.md"), []byte("x"), true)
+	tmp, err := writeTemp(filepath.Join(dir, "note.md"), []byte("x"), FilePerm, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if name := filepath.Base(tmp); !IsTemp(name) || filepath.Dir(tmp) != dir {
 		t.Errorf("temporary file %s: IsTemp = %v, want a temporary file in %s", tmp, IsTemp(name), dir)
 	}
-	other, err := writeTemp(filepath.Join(dir, "note.md"), []byte("x"), true)
+	other, err := writeTemp(filepath.Join(dir, "note.md"), []byte("x"), FilePerm, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,5 +251,37 @@ func TestPlaceMany(t *testing.T) {
 	checkContent(t, taken, "taken")
 	if got := dirNames(t, dir); !slices.Equal(got, []string{"." + "b" + tempMarker + "batch1", "a", "b"}) {
 		t.Errorf("folder holds %q", got)
+	}
+}
+
+// TestWriteMode: the file gets the permission asked for, whatever the umask
+// and whatever it had before, and a link is still refused.
+func TestWriteMode(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "settings.json")
+	if err := os.WriteFile(path, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, perm := range []fs.FileMode{0o644, 0o640, 0o600} {
+		if err := WriteMode(path, []byte("new"), perm); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runtime.GOOS != "windows" && fi.Mode().Perm() != perm {
+			t.Errorf("permission %v, want %v", fi.Mode().Perm(), perm)
+		}
+		if data, _ := os.ReadFile(path); string(data) != "new" {
+			t.Errorf("content %q", data)
+		}
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(path, link); err != nil {
+		t.Skip(err)
+	}
+	if err := WriteMode(link, []byte("x"), 0o644); !errors.Is(err, ErrLink) {
+		t.Errorf("write through a link: %v, want ErrLink", err)
 	}
 }

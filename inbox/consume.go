@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -77,10 +76,10 @@ func (b *Inbox) move(name, dir string) error {
 	if err := os.Rename(from, to); err != nil {
 		return fmt.Errorf("inbox: move %s: %w", name, err)
 	}
-	if err := syncDir(dir); err != nil {
+	if err := atomicfile.SyncDir(dir); err != nil {
 		return err
 	}
-	return syncDir(b.Pending())
+	return atomicfile.SyncDir(b.Pending())
 }
 
 // PruneProcessed removes the processed events captured before cutoff (their
@@ -109,26 +108,6 @@ func (b *Inbox) PruneProcessed(cutoff time.Time) (int, error) {
 func checkName(name string) error {
 	if name == "" || strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, eventSuffix) {
 		return fmt.Errorf("inbox: %q is not an event file name", name)
-	}
-	return nil
-}
-
-// syncDir makes a rename in dir durable. Windows cannot sync folders; renames
-// there are durable on their own.
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
 	}
 	return nil
 }

@@ -2,21 +2,14 @@ package setup
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"time"
-)
 
-// Permissions of what setup creates (the same as the rest of cortex).
-const (
-	filePerm fs.FileMode = 0o600
-	dirPerm  fs.FileMode = 0o700
+	"github.com/cortexmem/cortex/atomicfile"
 )
 
 // BackupSuffix is put between a file's name and the time in its backup's name.
@@ -96,14 +89,14 @@ func applyChange(p *Plan, ch *Change, now time.Time) (Result, func() error, erro
 		if err := os.Remove(path); err != nil {
 			return Result{}, nil, fmt.Errorf("remove %s: %w", ch.Path, err)
 		}
-		if err := syncDir(filepath.Dir(path)); err != nil {
+		if err := atomicfile.SyncDir(filepath.Dir(path)); err != nil {
 			return Result{}, nil, err
 		}
 	default:
 		r.Action = "updated"
 		if !existed {
 			r.Action = "created"
-			if err := os.MkdirAll(filepath.Dir(path), dirPerm); err != nil {
+			if err := os.MkdirAll(filepath.Dir(path), atomicfile.DirPerm); err != nil {
 				return Result{}, nil, fmt.Errorf("create the folder of %s: %w", ch.Path, err)
 			}
 		}
@@ -123,7 +116,7 @@ func backup(path string, data []byte, now time.Time) (string, error) {
 		if i > 1 {
 			name = fmt.Sprintf("%s-%d", base, i)
 		}
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, filePerm)
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, atomicfile.FilePerm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -148,55 +141,9 @@ func backup(path string, data []byte, now time.Time) (string, error) {
 // writeAtomic replaces path with data through a temporary file beside it. A
 // file that existed keeps its permissions; a new one gets cortex's.
 func writeAtomic(path string, data []byte) error {
-	perm := filePerm
+	perm := atomicfile.FilePerm
 	if fi, err := os.Stat(path); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	dir, base := filepath.Split(path)
-	var rnd [6]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
-		return err
-	}
-	tmp := filepath.Join(dir, "."+base+".cortex-tmp-"+hex.EncodeToString(rnd[:]))
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, filePerm)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return syncDir(dir)
-}
-
-// syncDir makes a rename durable; Windows cannot sync folders and needs not.
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	return nil
+	return atomicfile.WriteMode(path, data, perm)
 }

@@ -186,6 +186,10 @@ func TestSetupKeepsWhatIsThere(t *testing.T) {
 					if fi, err := os.Stat(r.Backup); err != nil || fi.Mode().Perm() != 0o600 {
 						t.Errorf("%s: backup mode %v, want 0600 (%v)", rel, fi.Mode().Perm(), err)
 					}
+					// The files were written 0644: an updated one keeps that.
+					if fi, err := os.Stat(r.Path); err != nil || fi.Mode().Perm() != 0o644 {
+						t.Errorf("%s: mode %v after the update, want the 0644 it had (%v)", rel, fi.Mode().Perm(), err)
+					}
 				} else if r.Action != "created" {
 					t.Errorf("%s: %s, want created", rel, r.Action)
 				}
