@@ -7,7 +7,7 @@ RUNS     ?= 40
 FUZZTIME ?= 30s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build demo test test-short race bench bench-100k timing fuzz lint bleve-check clean
+.PHONY: all build demo test test-short race bench bench-100k bench-transcripts timing fuzz lint bleve-check clean
 
 all: build
 
@@ -39,6 +39,14 @@ timing:
 
 bench-100k: build
 	$(GO) run ./cmd/cortex-bench -bin ./$(BIN) -sizes 100000 -runs 20 -saves 50
+
+# Transcript search on a synthetic corpus of agents' sessions (TRANSCRIPTS
+# messages): building the index, searching it next to rg over the same files,
+# re-indexing a session that grew. Needs about 1.5 GB of temporary disk at
+# 200000; rg is timed when it is installed.
+TRANSCRIPTS ?= 200000
+bench-transcripts: build
+	$(GO) run ./cmd/cortex-bench -bin ./$(BIN) -sizes '' -transcripts $(TRANSCRIPTS) -runs $(RUNS)
 
 # Every fuzz target for FUZZTIME each (go test runs one target at a time).
 fuzz:

@@ -50,6 +50,11 @@ type rule struct {
 // the commands, the MCP server and the frameworks under them.
 var transports = []string{"cmd/...", "mcp", "github.com/spf13/cobra/...", "github.com/modelcontextprotocol/go-sdk/..."}
 
+// decoders are the libraries that read tools' storage formats: the pure-Go
+// SQLite driver and the zstd library. Only the transcript packages that
+// wrap them import them.
+var decoders = []string{"modernc.org/sqlite/...", "github.com/klauspost/compress/zstd"}
+
 var rules = []rule{
 	{name: "only index imports Bleve (index/doc.go)", from: []string{"..."}, except: []string{"index"},
 		never: []string{"github.com/blevesearch/..."}},
@@ -58,16 +63,24 @@ var rules = []rule{
 	{name: "dedup is pure functions of text (dedup/doc.go)", from: []string{"dedup"}, only: []string{}},
 	{name: "security is a table of rules over text (security/doc.go)", from: []string{"security"}, only: []string{}},
 	{name: "transcript is the thin waist: the event model and its machinery, nothing of cortex (transcript/doc.go)",
-		from: []string{"transcript/..."}, except: []string{"transcript/transcripttest", "transcript/otlp"}, only: []string{"transcript/..."}},
+		from: []string{"transcript/..."}, except: []string{"transcript/transcripttest", "transcript/otlp"}, only: append([]string{"transcript/..."}, decoders...)},
 	// The issue asks for the official OTLP protobuf definitions as a library:
 	// decoding an export request is all transcript/otlp adds to the waist.
 	{name: "transcript/otlp decodes OTLP with the official definitions and nothing of cortex (transcript/otlp/otlp.go)",
 		from: []string{"transcript/otlp"}, only: []string{"transcript/...", "go.opentelemetry.io/proto/otlp/...", "google.golang.org/protobuf/..."}},
-	{name: "an adapter imports only transcript and rawjson, never another adapter nor the registry (adapters/adapters.go)",
-		from: []string{"adapters/*"}, only: []string{"transcript", "transcript/rawjson"}},
+	// Some tools keep their history in a SQLite database (Cursor, Zed,
+	// OpenCode) or compress it (Zed's zstd threads): reading them needs a
+	// driver or a decoder no adapter should carry on its own. Each library
+	// is wrapped once in a transcript package named for what it provides,
+	// which sets its limits (copy-on-read, bounded output) for every
+	// adapter; adapters import those packages, never the libraries.
+	{name: "only transcript/sqlitedb and transcript/zstd import the SQLite driver and the zstd library (transcript/sqlitedb/doc.go, transcript/zstd/zstd.go)",
+		from: []string{"..."}, except: []string{"transcript/sqlitedb/...", "transcript/zstd"}, never: decoders},
+	{name: "an adapter imports only transcript, rawjson and the transcript packages wrapping a driver or decoder, never another adapter nor the registry (adapters/adapters.go)",
+		from: []string{"adapters/*"}, only: []string{"transcript", "transcript/rawjson", "transcript/sqlitedb", "transcript/zstd"}},
 	{name: "the registry holds the adapters (adapters/adapters.go)", from: []string{"adapters"}, only: []string{"adapters/*", "transcript"}},
 	{name: "the domain, the pipeline and the adapters never reach a transport (STYLE.md habit 7)",
-		from: []string{"memories", "dedup", "security", "transcript/...", "pipeline", "adapters/..."}, neverDeps: transports},
+		from: []string{"memories", "dedup", "security", "transcript/...", "pipeline", "adapters/...", "transcripts"}, neverDeps: transports},
 	{name: "nothing imports a command (STYLE.md habit 5)", from: []string{"..."}, never: []string{"cmd/..."}},
 	{name: "config owns paths and settings and knows none of their users (config/config.go)", from: []string{"config"},
 		only: []string{"memories", "pipeline", "go.yaml.in/yaml/v3"}},
@@ -275,6 +288,12 @@ func synthetic() graph {
 	add(m("transcript/transcripttest"), false, "testing", m("transcript"))
 	add("go.opentelemetry.io/proto/otlp/logs/v1", false)
 	add(m("transcript/otlp"), false, m("transcript"), "go.opentelemetry.io/proto/otlp/logs/v1")
+	add("modernc.org/sqlite", false, "context")
+	add("github.com/klauspost/compress/zstd", false)
+	add(m("transcript/sqlitedb"), false, m("transcript/rawjson"), "modernc.org/sqlite")
+	add(m("transcript/sqlitedb/sqlitedbtest"), false, "testing", m("transcript/zstd"), "modernc.org/sqlite")
+	add(m("transcript/zstd"), false, "github.com/klauspost/compress/zstd")
+	add(m("adapters/zed"), false, m("transcript"), m("transcript/sqlitedb"), m("transcript/zstd"))
 	add(m("adapters/claudecode"), false, m("transcript"), m("transcript/rawjson"))
 	add(m("adapters/codex"), false, m("transcript"))
 	add(m("adapters"), false, m("adapters/claudecode"), m("adapters/codex"), m("transcript"))
@@ -339,7 +358,17 @@ func TestArrowsCatchViolations(t *testing.T) {
 			m("store") + " → github.com/blevesearch/bleve/v2: only index imports Bleve (index/doc.go)",
 		}},
 		{"an adapter imports another", m("adapters/codex"), m("adapters/claudecode"), []string{
-			m("adapters/codex") + " → " + m("adapters/claudecode") + ": an adapter imports only transcript and rawjson, never another adapter nor the registry (adapters/adapters.go)",
+			m("adapters/codex") + " → " + m("adapters/claudecode") + ": an adapter imports only transcript, rawjson and the transcript packages wrapping a driver or decoder, never another adapter nor the registry (adapters/adapters.go)",
+		}},
+		{"an adapter imports the SQLite driver itself", m("adapters/zed"), "modernc.org/sqlite", []string{
+			m("adapters/zed") + " → modernc.org/sqlite: an adapter imports only transcript, rawjson and the transcript packages wrapping a driver or decoder, never another adapter nor the registry (adapters/adapters.go)",
+			m("adapters/zed") + " → modernc.org/sqlite: only transcript/sqlitedb and transcript/zstd import the SQLite driver and the zstd library (transcript/sqlitedb/doc.go, transcript/zstd/zstd.go)",
+		}},
+		{"the event model imports the zstd library", m("transcript"), "github.com/klauspost/compress/zstd", []string{
+			m("transcript") + " → github.com/klauspost/compress/zstd: only transcript/sqlitedb and transcript/zstd import the SQLite driver and the zstd library (transcript/sqlitedb/doc.go, transcript/zstd/zstd.go)",
+		}},
+		{"the SQLite reader imports cortex", m("transcript/sqlitedb"), m("memories"), []string{
+			m("transcript/sqlitedb") + " → " + m("memories") + ": transcript is the thin waist: the event model and its machinery, nothing of cortex (transcript/doc.go)",
 		}},
 		{"transcript imports cortex", m("transcript"), m("memories"), []string{
 			m("transcript") + " → " + m("memories") + ": transcript is the thin waist: the event model and its machinery, nothing of cortex (transcript/doc.go)",

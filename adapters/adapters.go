@@ -2,8 +2,9 @@
 // agent tool beneath this one (adapters/claudecode, …), each implementing
 // transcript.Adapter. The CLI and the pipeline find an adapter here by tool,
 // or by reading the first records of a file. Adapters never import this
-// package or each other: they import only transcript and transcript/rawjson
-// (arch_test.go checks).
+// package or each other: they import only transcript, transcript/rawjson and
+// the transcript packages that wrap a driver or decoder (transcript/sqlitedb,
+// transcript/zstd) (arch_test.go checks).
 package adapters
 
 import (
@@ -13,10 +14,13 @@ import (
 	"github.com/cortexmem/cortex/adapters/claudecode"
 	"github.com/cortexmem/cortex/adapters/codex"
 	"github.com/cortexmem/cortex/adapters/copilotcli"
+	"github.com/cortexmem/cortex/adapters/cursor"
 	"github.com/cortexmem/cortex/adapters/gemini"
+	"github.com/cortexmem/cortex/adapters/opencode"
 	"github.com/cortexmem/cortex/adapters/otlp"
 	"github.com/cortexmem/cortex/adapters/vscodecopilot"
 	"github.com/cortexmem/cortex/adapters/windsurf"
+	"github.com/cortexmem/cortex/adapters/zed"
 	"github.com/cortexmem/cortex/transcript"
 )
 
@@ -32,8 +36,11 @@ func All() []transcript.Adapter {
 		codex.New(),
 		gemini.New(),
 		copilotcli.New(),
+		cursor.New(),
+		opencode.New(),
 		windsurf.New(),
 		vscodecopilot.New(),
+		zed.New(),
 		otlp.New(),
 	}
 }
@@ -92,6 +99,13 @@ type fileResolver interface {
 	ForFile(path string) transcript.Adapter
 }
 
+// claimer is an adapter whose transcripts are read through Load (a SQLite
+// database, a tree of JSON files, a document of its own shape): it tells
+// its files by their path and first bytes.
+type claimer interface {
+	Claims(path string, head []byte) bool
+}
+
 // Resolve returns the adapter that reads the transcript at path: the one a
 // names for it when its tool writes several kinds of file, else a.
 func Resolve(a transcript.Adapter, path string) transcript.Adapter {
@@ -111,6 +125,11 @@ func Resolve(a transcript.Adapter, path string) transcript.Adapter {
 func DetectFile(path string, head []byte) (transcript.Adapter, error) {
 	if a, err := Detect(head); err == nil {
 		return Resolve(a, path), nil
+	}
+	for _, a := range All() {
+		if c, ok := a.(claimer); ok && c.Claims(path, head) {
+			return Resolve(a, path), nil
+		}
 	}
 	for _, a := range All() {
 		r := Resolve(a, path)

@@ -135,3 +135,40 @@ func TestDetectFile(t *testing.T) {
 		t.Errorf("claude: %v, %v", a, err)
 	}
 }
+
+// TestDetectFileClaimed recognises the files whose adapters read them
+// through Load, by their path and first bytes: an OpenCode export, OpenCode's
+// database, Zed's threads database and a text conversation, Cursor's
+// database; a database of another name is no tool's.
+func TestDetectFileClaimed(t *testing.T) {
+	export, err := os.ReadFile("../fixtures/opencode/1.18.33/export/a_qa.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := os.ReadFile("../fixtures/zed/hand-made/conversations/SQLite for the cache - 1.zed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sqlite := []byte("SQLite format 3\x00\x10\x00")
+	tests := []struct {
+		path string
+		head []byte
+		want transcript.SourceKind
+	}{
+		{"a_qa.json", export, transcript.OpenCode},
+		{"/d/opencode/opencode.db", sqlite, transcript.OpenCode},
+		{"/d/zed/threads/threads.db", sqlite, transcript.Zed},
+		{"/c/conversations/Cache - 1.zed.json", conv, transcript.Zed},
+		{"/h/.config/Cursor/User/globalStorage/state.vscdb", sqlite, transcript.Cursor},
+		{"/h/app/data.db", sqlite, ""},
+	}
+	for _, tt := range tests {
+		a, err := DetectFile(tt.path, tt.head)
+		switch {
+		case tt.want == "" && !errors.Is(err, ErrNoAdapter):
+			t.Errorf("%s: %v, %v; want no adapter", tt.path, a, err)
+		case tt.want != "" && (err != nil || a.Source() != tt.want):
+			t.Errorf("%s: %v, %v; want %s", tt.path, a, err, tt.want)
+		}
+	}
+}

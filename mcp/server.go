@@ -45,6 +45,8 @@ type Options struct {
 	Warn func(string)
 	// Inbox is the vault's capture inbox, for the capture tool.
 	Inbox *inbox.Inbox
+	// Transcripts, when set, serves transcript_search.
+	Transcripts TranscriptSearcher
 }
 
 // server holds what the tools share.
@@ -53,6 +55,8 @@ type server struct {
 	abs   func(string) string
 	warn  func(string)
 	inbox *inbox.Inbox
+	// transcripts searches agents' sessions; nil: no transcript_search.
+	transcripts TranscriptSearcher
 	// mu runs one tool at a time: the service is cheap per call, and one
 	// store per process keeps its cached state simple.
 	mu sync.Mutex
@@ -62,7 +66,7 @@ type server struct {
 type tool func(*mcp.Server, *server)
 
 // tools are every tool the server offers, in the order tools/list gives them.
-var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool, captureTool, statusTool}
+var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool, captureTool, statusTool, transcriptSearchTool}
 
 // New returns the MCP server for svc.
 func New(svc *memories.Service, o Options) *mcp.Server {
@@ -77,7 +81,7 @@ func New(svc *memories.Service, o Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cortex", Title: "cortex memory", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, inbox: o.Inbox}
+	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, inbox: o.Inbox, transcripts: o.Transcripts}
 	for _, t := range tools {
 		t(srv, s)
 	}

@@ -88,9 +88,20 @@ func checkFixture(p *pipeline.Pipeline, ad transcript.Adapter, root, path string
 		return nil, nil
 	}
 	stem := strings.TrimSuffix(path, ext)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
+	var data []byte
+	read := func() error {
+		if data != nil {
+			return nil
+		}
+		var err error
+		if l, ok := adapters.Resolve(ad, path).(transcript.Loader); ok {
+			// Not a file of records (an export, a session of a tree
+			// of files): the records its adapter loads from it.
+			data, err = l.Load(path, transcript.Start(ad, path).Context)
+		} else {
+			data, err = os.ReadFile(path)
+		}
+		return err
 	}
 	rel, err := filepath.Rel(root, path)
 	if err != nil {
@@ -106,6 +117,9 @@ func checkFixture(p *pipeline.Pipeline, ad transcript.Adapter, root, path string
 			continue
 		}
 		if err != nil {
+			return out, err
+		}
+		if err := read(); err != nil {
 			return out, err
 		}
 		evs, _ := transcript.ParseBytes(adapters.Resolve(ad, path), names[g], data, true)

@@ -1,6 +1,7 @@
 package scribe
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -58,8 +59,12 @@ func open(f File, as string) (*Transcript, error) {
 // Close closes the file.
 func (t *Transcript) Close() error { return t.f.Close() }
 
-// Bytes reads the whole file.
+// Bytes reads the whole file: for a transcript read through Load (a
+// database), the records Load gives for it.
 func (t *Transcript) Bytes() ([]byte, error) {
+	if l, ok := t.Adapter.(transcript.Loader); ok {
+		return l.Load(t.Path, transcript.Start(t.Adapter, t.Path).Context)
+	}
 	data, err := io.ReadAll(t.f)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", t.Path, err)
@@ -88,7 +93,15 @@ func (t *Transcript) Events(ctx context.Context, red Redaction, fn func(transcri
 	if red.Pipeline != nil && !red.NoContent {
 		r = textRedactor(red.Pipeline.RedactText)
 	}
-	_, err := transcript.Read(t.Adapter, t.f, transcript.Start(t.Adapter, t.Path), true, func(e transcript.Event) error {
+	var src io.Reader = t.f
+	if _, ok := t.Adapter.(transcript.Loader); ok {
+		data, err := t.Bytes()
+		if err != nil {
+			return err
+		}
+		src = bytes.NewReader(data)
+	}
+	_, err := transcript.Read(t.Adapter, src, transcript.Start(t.Adapter, t.Path), true, func(e transcript.Event) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

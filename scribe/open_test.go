@@ -34,7 +34,7 @@ func TestDetect(t *testing.T) {
 		{"codex", codexFixture, transcript.Codex, ""},
 		{"gemini cli", geminiFixture, transcript.GeminiCLI, ""},
 		{"gemini cli document", legacyFixture, transcript.GeminiCLI, ""},
-		{"not a transcript", "../fixtures/claude-code/README.md", "", "cannot tell which tool wrote it; name the tool with --as (tools read: claude-code, codex, gemini-cli, copilot-cli, windsurf, vscode-copilot-chat, otlp)"},
+		{"not a transcript", "../fixtures/claude-code/README.md", "", "cannot tell which tool wrote it; name the tool with --as (tools read: " + strings.Join(scribe.Tools(), ", ") + ")"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -56,7 +56,10 @@ type Runner struct {
 type RunResult struct {
 	Read      []string `json:"read"`      // files read, in order
 	Unchanged []string `json:"unchanged"` // files skipped: nothing new since the last run
-	Events    int      `json:"events"`
+	// Unreadable are the databases that could not be read this time (busy
+	// while copied, or damaged), with the reason: a later run tries again.
+	Unreadable []transcript.Skip `json:"unreadable,omitempty"`
+	Events     int               `json:"events"`
 	// Replayed counts events dropped as repeats of another file's (a resumed
 	// or forked session's copy of its parent's records).
 	Replayed int                  `json:"replayed"`
@@ -149,6 +152,8 @@ type runFile struct {
 	read   bool
 	events []transcript.Event
 	pos    transcript.Position
+	// unreadable says why a database could not be read this run.
+	unreadable string
 }
 
 // statFiles orders files by path, drops repeats, and stats each: a file that
@@ -171,10 +176,30 @@ func statFiles(files []File) ([]runFile, error) {
 			f.Adapter = t.Adapter
 			t.Close()
 		}
+		if l, ok := f.Adapter.(transcript.Loader); ok {
+			// A database changes in its write-ahead log long before
+			// its own file does.
+			size, mtime, err := l.Stat(f.Path)
+			if err != nil {
+				return nil, fmt.Errorf("transcript %s: %w", f.Path, err)
+			}
+			fi = loadedInfo{fi, size, mtime}
+		}
 		out[i] = runFile{File: f, info: fi}
 	}
 	return out, nil
 }
+
+// loadedInfo is a file's information with the size and time of what its
+// Loader reads (a database with its write-ahead log).
+type loadedInfo struct {
+	fs.FileInfo
+	size  int64
+	mtime time.Time
+}
+
+func (i loadedInfo) Size() int64        { return i.size }
+func (i loadedInfo) ModTime() time.Time { return i.mtime }
 
 // markChanged marks the files whose size, time or tool differ from what
 // the offsets say (every file when no state is kept), and those that became
@@ -222,10 +247,18 @@ func readSessions(files []runFile, st *offsets) error {
 	return nil
 }
 
-// parse reads the file's events and marks their sessions touched.
+// parse reads the file's events and marks their sessions touched. A
+// database a Loader could not read now is left unread, with the reason
+// (unreadable): the run goes on without it.
 func (f *runFile) parse(touched map[string]bool) error {
-	data, err := os.ReadFile(f.Path)
-	if err != nil {
+	var data []byte
+	var err error
+	if l, ok := f.Adapter.(transcript.Loader); ok {
+		if data, err = l.Load(f.Path, transcript.Start(f.Adapter, f.Path).Context); err != nil {
+			f.unreadable = err.Error()
+			return nil
+		}
+	} else if data, err = os.ReadFile(f.Path); err != nil {
 		return fmt.Errorf("transcript %s: %w", f.Path, err)
 	}
 	f.events, f.pos = transcript.ParseBytes(f.Adapter, f.Path, data, f.final)
@@ -247,6 +280,10 @@ func sessionOf(e *transcript.Event) string {
 func mergeRead(files []runFile, res *RunResult) []transcript.Event {
 	var streams [][]transcript.Event
 	for _, f := range files {
+		if f.unreadable != "" {
+			res.Unreadable = append(res.Unreadable, transcript.Skip{Path: f.Path, Reason: f.unreadable})
+			continue
+		}
 		if !f.read {
 			res.Unchanged = append(res.Unchanged, f.Path)
 			continue
@@ -305,9 +342,15 @@ func recordOffsets(files []runFile, st *offsets) {
 			}
 		}
 		slices.Sort(ss)
+		offset := f.pos.Offset
+		if _, ok := f.Adapter.(transcript.Loader); ok {
+			// Its offset is in what Load gave, not in the file: it was
+			// read whole.
+			offset = f.info.Size()
+		}
 		st.Files[f.Path] = fileState{
 			Source: f.Adapter.Source(), Size: f.info.Size(), MTime: f.info.ModTime().UnixNano(),
-			Offset: f.pos.Offset, Sessions: ss,
+			Offset: offset, Sessions: ss,
 		}
 	}
 }

@@ -48,7 +48,17 @@ func fixtureFiles(t testing.TB, handMade bool) []scribe.File {
 				!(strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".json")) {
 				return nil
 			}
-			out = append(out, scribe.File{Path: filepath.ToSlash(p), Adapter: adapters.Resolve(a, p), Final: true})
+			ad := adapters.Resolve(a, p)
+			if c, ok := ad.(interface{ Claims(string, []byte) bool }); ok {
+				// A tool whose transcripts are not files of records
+				// (OpenCode's): the files it tells are its own (an
+				// export, a session), not the pieces read with them.
+				head, err := os.ReadFile(p)
+				if err != nil || !c.Claims(p, head) {
+					return err
+				}
+			}
+			out = append(out, scribe.File{Path: filepath.ToSlash(p), Adapter: ad, Final: true})
 			return nil
 		})
 		if err != nil && !os.IsNotExist(err) {

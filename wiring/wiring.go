@@ -1,8 +1,8 @@
 // Package wiring builds cortex from its settings: the vault, the store that
 // keeps the vault and its index consistent, the access log, the importer and
-// the memory services over them. It is the one composition root: the CLI
-// (and the MCP server it runs), the retrieval evaluation and the benchmark
-// harness all open cortex here, so what the benchmark measures and the
+// the memory services over them, and the transcript index of the machine.
+// It is the one composition root: the CLI (and the MCP server it runs), the
+// retrieval evaluation and the benchmark harness all open cortex here, so what the benchmark measures and the
 // evaluation scores is what a person runs.
 //
 // It is the only package besides the commands that knows every other one;
@@ -11,12 +11,17 @@ package wiring
 
 import (
 	"slices"
+	"time"
 
 	"github.com/cortexmem/cortex/access"
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/pipeline"
+	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/store"
+	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcripts"
 	"github.com/cortexmem/cortex/vault"
 )
 
@@ -97,4 +102,35 @@ func Open(s *config.Settings, o Options) (*Cortex, error) {
 // saves with some checks turned off.
 func (c *Cortex) NewService(opts ...memories.Option) *memories.Service {
 	return memories.NewService(c.Store, append(slices.Clone(c.opts), opts...)...)
+}
+
+// TranscriptOptions say how a process uses the transcript index.
+type TranscriptOptions struct {
+	// Env is where agents keep their transcripts: the person's home folder
+	// and the environment that holds each tool's home override.
+	Env transcript.Env
+	// Freshness, when set, replaces the settings' freshness for the index's
+	// quick checks (transcripts.Options.Freshness).
+	Freshness time.Duration
+	// Progress, when set, hears how far a long update of the index is.
+	Progress func(read, total int)
+}
+
+// Transcripts is the transcript index of the settings' state folder (one per
+// machine: transcripts belong to no vault, so none is opened), over every
+// transcript discovery finds in o.Env, its texts redacted with the
+// settings' credential rules before they are kept.
+func Transcripts(s *config.Settings, o TranscriptOptions) *transcripts.Service {
+	fresh := s.Freshness
+	if o.Freshness > 0 {
+		fresh = o.Freshness
+	}
+	return transcripts.New(transcripts.Options{
+		Dir:         s.State().TranscriptIndexDir(),
+		Selection:   scribe.Selection{All: true, Env: o.Env},
+		Redact:      pipeline.New(s.Pipeline...).RedactText,
+		LockTimeout: s.LockTimeout,
+		Freshness:   fresh,
+		Progress:    o.Progress,
+	})
 }

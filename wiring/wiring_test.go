@@ -3,12 +3,17 @@ package wiring_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcripts"
 	"github.com/cortexmem/cortex/wiring"
 )
 
@@ -128,5 +133,55 @@ func TestOpenRefuses(t *testing.T) {
 	bad.VaultFolder = "../outside"
 	if _, err := wiring.Open(&bad, wiring.Options{}); !errors.Is(err, memories.ErrInvalid) {
 		t.Errorf("a cortex folder outside the vault: %v, want an invalid argument", err)
+	}
+}
+
+// TestTranscripts: the transcript index opened here lives where
+// config.State says, needs no vault, and redacts with the config file's
+// extra patterns as well as the credential rules.
+func TestTranscripts(t *testing.T) {
+	dir := t.TempDir()
+	home, state := filepath.Join(dir, "home"), filepath.Join(dir, "state")
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte("scribe:\n  redact:\n    - {name: ticket, pattern: 'TICKET-[0-9]+'}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := config.Resolve(config.Flags{Vault: filepath.Join(dir, "no-vault"), Home: state, Config: cfg}, func(string) string { return "" }, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	session := filepath.Join(home, ".claude", "projects", "-work-api", "0b7e3c1a-4f2d-4e8a-9c6b-1d2e3f4a5b6c.jsonl")
+	if err := os.MkdirAll(filepath.Dir(session), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	const rec = `{"parentUuid":%s,"isSidechain":false,"type":%q,"message":{"role":%q,"content":%q},"uuid":%q,"timestamp":"2026-11-20T10:00:0%dZ","cwd":"/work/api","sessionId":"0b7e3c1a-4f2d-4e8a-9c6b-1d2e3f4a5b6c","version":"2.1.197"}` + "\n"
+	lines := fmt.Sprintf(rec, "null", "user", "user", "Why does the flamingo importer fail on TICKET-4711?", "u1", 1) +
+		fmt.Sprintf(rec, `"u1"`, "assistant", "assistant", "The flamingo importer reads a stale schema.", "a1", 2)
+	if err := os.WriteFile(session, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(session, old, old); err != nil {
+		t.Fatal(err)
+	}
+	ts := wiring.Transcripts(s, wiring.TranscriptOptions{Env: transcript.Env{Home: home, Getenv: func(string) string { return "" }}})
+	if ts.Dir() != s.State().TranscriptIndexDir() {
+		t.Errorf("index in %s, want %s", ts.Dir(), s.State().TranscriptIndexDir())
+	}
+	res, err := ts.Search(context.Background(), transcripts.Request{Query: "flamingo importer"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 1 {
+		t.Fatalf("%d hits, want the one exchange: %+v", len(res.Hits), res)
+	}
+	if h := res.Hits[0]; strings.Contains(h.User, "TICKET-4711") || !strings.Contains(h.User, "[REDACTED:ticket]") {
+		t.Errorf("the config's pattern is not applied: %q", h.User)
+	}
+	if _, err := os.Stat(s.State().TranscriptIndexDir()); err != nil {
+		t.Errorf("no index where config.State says: %v", err)
+	}
+	if _, err := os.Stat(s.Vault); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the transcript index touched the vault: %v", err)
 	}
 }

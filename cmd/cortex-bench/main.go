@@ -1,10 +1,13 @@
 // Command cortex-bench is cortex's benchmark harness. For each vault size it
 // generates a synthetic vault, then times the real cortex binary end to end
 // (process start to exit) and the services in-process, and prints medians and
-// 99th percentiles next to the targets of SPEC §8.
+// 99th percentiles next to the targets of SPEC §8. With -transcripts it also
+// generates a corpus of agents' sessions and times transcript search on it
+// (transcripts.go).
 //
 //	go build -o /tmp/cortex ./cmd/cortex
 //	go run ./cmd/cortex-bench -bin /tmp/cortex -sizes 1000,10000
+//	go run ./cmd/cortex-bench -bin /tmp/cortex -sizes '' -transcripts 200000
 package main
 
 import (
@@ -54,6 +57,9 @@ type options struct {
 	markdown   bool
 	importN    int
 	normalizeN int
+	// transcripts is the size, in messages, of the transcript corpus to
+	// measure transcript search on; 0 measures none.
+	transcripts int
 }
 
 // result is one measured operation.
@@ -72,7 +78,9 @@ func run(args []string, out io.Writer) error {
 	var o options
 	var sizes string
 	fs.StringVar(&o.bin, "bin", "", "the cortex binary to time (required)")
-	fs.StringVar(&sizes, "sizes", "1000,10000", "vault sizes, comma-separated")
+	fs.StringVar(&sizes, "sizes", "1000,10000", "vault sizes, comma-separated (empty: no vault)")
+	fs.IntVar(&o.transcripts, "transcripts", 0, "also measure transcript search on a synthetic corpus of this many messages (e.g. 200000)")
+	writeCorpus := fs.String("write-transcripts", "", "only write a transcript corpus of -transcripts messages in this folder, and describe it as JSON (used by -transcripts)")
 	fs.IntVar(&o.runs, "runs", 40, "timed runs per whole-process operation")
 	fs.IntVar(&o.saves, "saves", 150, "single saves to make before re-timing recall")
 	fs.BoolVar(&o.keep, "keep", false, "keep the generated vaults")
@@ -84,10 +92,16 @@ func run(args []string, out io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *writeCorpus != "" {
+		return writeTranscripts(*writeCorpus, o.transcripts, out)
+	}
 	if o.bin == "" {
 		return fmt.Errorf("-bin is required (go build -o /tmp/cortex ./cmd/cortex)")
 	}
 	for _, s := range strings.Split(sizes, ",") {
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
 			return fmt.Errorf("-sizes: %q is not a positive number", s)
@@ -100,6 +114,13 @@ func run(args []string, out io.Writer) error {
 		rs, err := benchSize(o, n, out)
 		if err != nil {
 			return fmt.Errorf("size %d: %w", n, err)
+		}
+		all = append(all, rs...)
+	}
+	if o.transcripts > 0 {
+		rs, err := benchTranscripts(o, o.transcripts, out)
+		if err != nil {
+			return fmt.Errorf("transcripts: %w", err)
 		}
 		all = append(all, rs...)
 	}

@@ -28,9 +28,11 @@ var demoVault embed.FS
 var demoNotes embed.FS
 
 // demoTranscripts is an agent session in Claude Code's format (hand-made from
-// the records a real Claude Code 2.1.197 wrote, in the same shapes), and a
+// the records a real Claude Code 2.1.197 wrote, in the same shapes), a
 // second turn of it (claude-code-session.turn2.jsonl) that the demo appends
-// before the session's Stop hook fires.
+// before the session's Stop hook fires, and in home/ a Codex and a Gemini CLI
+// session where those tools keep them (written by package bench in the record
+// shapes of Codex 0.169.0 and Gemini CLI 0.61.0).
 //
 //go:embed all:demo/transcripts
 var demoTranscripts embed.FS
@@ -47,7 +49,7 @@ func newDemoCmd(a *app) *cobra.Command {
 	var keep bool
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Run save, recall, list, import, supersede and the hooks on a sample vault in a temporary folder",
+		Short: "Run save, recall, list, import, supersede, transcript search and the hooks on a sample vault in a temporary folder",
 		Long: `Demo copies a small sample vault into a temporary folder and runs real cortex
 commands against it, printing what each one prints. Your own vault and state
 folder are not touched.`,
@@ -91,6 +93,21 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 		return fmt.Errorf("demo: %w", err)
 	}
 	session := filepath.Join(transcriptsDir, "claude-code-session.jsonl")
+	// The demo's agents' home: transcript search finds the three sessions
+	// there, and never the person's own.
+	agentsHome := filepath.Join(transcriptsDir, "home")
+	if err := copyFile(session, filepath.Join(agentsHome, ".claude", "projects", "-home-dev-work-my-webapp", "abec5a35-9921-4cdf-b4f7-cfe555641860.jsonl")); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	getenv := func(k string) string {
+		switch k {
+		case "HOME":
+			return agentsHome
+		case "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "XDG_CONFIG_HOME":
+			return ""
+		}
+		return a.getenv(k)
+	}
 	if err := os.WriteFile(configFile, []byte(fmt.Sprintf("import:\n  allowed_roots: [%q]\n", notesDir)), atomicfile.FilePerm); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
@@ -103,7 +120,7 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 	step := func(title string, want int, args ...string) error {
 		fmt.Fprintf(w, "\n## %s\n$ cortex %s\n", title, quoteArgs(args))
 		full := append([]string{"--vault", vaultDir, "--home", home, "--config", configFile}, args...)
-		if code := run(ctx, full, strings.NewReader(""), w, w, a.getenv); code != want {
+		if code := run(ctx, full, strings.NewReader(""), w, w, getenv); code != want {
 			return fmt.Errorf("demo: cortex %s exited with %d, want %d", args[0], code, want)
 		}
 		return nil
@@ -141,6 +158,10 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 			[]string{"scribe", "run", "--to-vault", session}},
 		{"The decision is a memory like the others", exitOK, []string{"recall", "--limit", "1", "pgbouncer pool mode"}},
 		{"Reading the transcript again writes nothing", exitOK, []string{"scribe", "run", "--to-vault", session}},
+		{"Search what every agent said in past sessions: Claude Code, Codex and Gemini CLI", exitOK,
+			[]string{"transcripts", "search", "redis connection refused on CI"}},
+		{"One tool's sessions, matched by a file they touched", exitOK, []string{"transcripts", "search", "--tool", "gemini", "src/server/cors.ts"}},
+		{"An exchange in context, from the line a result points at", exitOK, []string{"transcripts", "show", "019a8f3e", "--around", "12"}},
 	}
 	for _, s := range steps {
 		if err := step(s.title, s.want, s.args...); err != nil {
@@ -270,6 +291,18 @@ func copyFS(fsys fs.FS, root, dir string) error {
 		}
 		return os.WriteFile(target, data, atomicfile.FilePerm)
 	})
+}
+
+// copyFile copies a file, creating the folders it goes in.
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.MkdirAll(filepath.Dir(to)); err != nil {
+		return err
+	}
+	return os.WriteFile(to, data, atomicfile.FilePerm)
 }
 
 // quoteArgs renders arguments as a shell would need them.

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cortexmem/cortex/store"
+	"github.com/cortexmem/cortex/transcripts"
 )
 
 func newDoctorCmd(a *app) *cobra.Command {
@@ -23,8 +25,10 @@ temporary files, links in cortex's notes that lead nowhere (note, line and
 target), and notes that are symbolic links. It trusts nothing the index
 remembers: it checks that the index was built from this vault, reads every
 folder and compares every note; an index that does not hold the notes as they
-are is rebuilt from them. It exits with 1 when the index still disagrees with
-the vault.
+are is rebuilt from them. It also brings the transcript index up to date and
+checks that it holds every exchange of the agents' transcripts (rebuilding it
+when it does not), and lists the transcripts it cannot read. It exits with 1
+when an index still disagrees with what it indexes.
 
 With --fix it points the links cortex wrote itself (related, supersedes,
 superseded_by, and the links of notes mined from transcripts) that a rename
@@ -49,6 +53,8 @@ type doctorJSON struct {
 	Health     *store.Health `json:"index"`
 	*vaultLinksReport
 	Agents agentsJSON `json:"agents"`
+	// Transcripts is the transcript index's health.
+	Transcripts *transcripts.Health `json:"transcripts"`
 }
 
 // errUnhealthy is doctor's verdict when the index disagrees with the vault.
@@ -66,6 +72,10 @@ func runDoctor(ctx context.Context, a *app, fix bool) error {
 	if err != nil {
 		return err
 	}
+	th, err := doctorTranscripts(ctx, a)
+	if err != nil {
+		return err
+	}
 	s := a.settings
 	_, cerr := os.Stat(s.ConfigFile)
 	found := !errors.Is(cerr, fs.ErrNotExist)
@@ -73,8 +83,8 @@ func runDoctor(ctx context.Context, a *app, fix bool) error {
 	if a.asJSON {
 		if err := a.printJSON(doctorJSON{
 			Vault: s.Vault, Folder: s.VaultFolder, State: s.Home, VaultState: a.store.VaultState(), ConfigFile: s.ConfigFile,
-			ConfigUsed: found, Healthy: h.InStep(), Health: h, vaultLinksReport: links,
-			Agents: agentsToJSON(bin, agents),
+			ConfigUsed: found, Healthy: h.InStep() && transcriptsHealthy(th), Health: h, vaultLinksReport: links,
+			Agents: agentsToJSON(bin, agents), Transcripts: th,
 		}); err != nil {
 			return err
 		}
@@ -131,11 +141,56 @@ func runDoctor(ctx context.Context, a *app, fix bool) error {
 				fmt.Fprintf(w, "                %s\n", t)
 			}
 		}
+		printTranscriptsHealth(w, th)
 		printVaultLinks(w, a.store.Vault(), links)
 		printAgents(w, bin, agents)
 	}
 	if !h.InStep() {
 		return errUnhealthy
 	}
+	if !transcriptsHealthy(th) {
+		return errTranscriptsUnhealthy
+	}
 	return nil
+}
+
+// errTranscriptsUnhealthy is doctor's verdict when the transcript index does
+// not hold what the transcripts make, even after a rebuild.
+var errTranscriptsUnhealthy = errors.New("the transcript index disagrees with the transcripts: run cortex transcripts reindex --full")
+
+// doctorTranscripts brings the transcript index up to date and checks it
+// against the transcripts, rebuilding it when it disagrees.
+func doctorTranscripts(ctx context.Context, a *app) (*transcripts.Health, error) {
+	svc, err := a.transcripts()
+	if err != nil {
+		return nil, err
+	}
+	return svc.Check(ctx)
+}
+
+// transcriptsHealthy: in step, or being updated by another process.
+func transcriptsHealthy(h *transcripts.Health) bool {
+	return h.InStep() || h.Sync != nil && h.Sync.Busy
+}
+
+func printTranscriptsHealth(w io.Writer, h *transcripts.Health) {
+	if h.Rebuilt != "" {
+		fmt.Fprintf(w, "! transcripts rebuilt: %s\n", h.Rebuilt)
+	}
+	switch {
+	case h.InStep():
+		fmt.Fprintf(w, "✓ transcripts %d %s from %d %s, in step (%s)\n", h.Exchanges, scribePlural(h.Exchanges, "exchange", "exchanges"),
+			h.Files, scribePlural(h.Files, "transcript", "transcripts"), h.Dir)
+	case h.Sync != nil && h.Sync.Busy:
+		fmt.Fprintf(w, "! transcripts another cortex process is updating the index (%d exchanges so far)\n", h.Documents)
+	default:
+		fmt.Fprintf(w, "✗ transcripts %d exchanges in the manifest, %d documents in the full-text index, %d transcripts changed since\n",
+			h.Exchanges, h.Documents, h.Pending)
+	}
+	if n := len(h.Unreadable); n > 0 {
+		fmt.Fprintf(w, "! transcripts %d cannot be read; they are skipped:\n", n)
+		for _, u := range h.Unreadable {
+			fmt.Fprintf(w, "                %s: %s\n", u.Path, u.Reason)
+		}
+	}
 }

@@ -25,9 +25,8 @@ func newMCPCmd(a *app) *cobra.Command {
 		Use:   "mcp",
 		Short: "Serve cortex to AI agents over the Model Context Protocol",
 		Long: `mcp runs cortex's MCP server: the tools memory_recall, recall, memory_save,
-memory_list, memory_import, supersede, capture and status, over the same
-services as the CLI. By
-default it speaks MCP over standard input and output, as Claude Code, Codex,
+memory_list, memory_import, supersede, capture, status and transcript_search,
+over the same services as the CLI. By default it speaks MCP over standard input and output, as Claude Code, Codex,
 Cursor and Gemini CLI start it; standard output carries protocol only, and
 warnings go to standard error. A malformed message is answered with a JSON-RPC
 error and the server goes on; when the client closes its input, the calls it
@@ -83,7 +82,11 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 		return err
 	}
 	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
-	srv := mcp.New(svc, mcp.Options{Version: buildVersion(), Abs: a.store.Vault().Abs, Warn: warn, Inbox: a.inbox})
+	ts, err := a.transcripts()
+	if err != nil {
+		return err
+	}
+	srv := mcp.New(svc, mcp.Options{Version: buildVersion(), Abs: a.store.Vault().Abs, Warn: warn, Inbox: a.inbox, Transcripts: ts})
 	if ln == nil {
 		return mcp.ServeStdio(ctx, srv, a.stdin, a.stdout, mcp.StdioOptions{Warn: warn})
 	}

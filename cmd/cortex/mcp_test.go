@@ -68,7 +68,7 @@ func TestMCPOverStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 8 {
+	if len(tools.Tools) != 9 {
 		t.Errorf("%d tools", len(tools.Tools))
 	}
 	text, isErr := callTool(t, cs, "memory_save", map[string]any{"content": "The staging database connection pool is 20 per pod, because of max_connections.", "project": "api", "tags": "db,pool"})

@@ -74,6 +74,10 @@ updated: 2020-03-04T09:00:00Z
 
 The Redis client timeout is 5s by default; bulk jobs need 30s or they fail under load.
 `,
+	// A Claude Code session of years ago, for transcript search.
+	"home/.claude/projects/-work-web/0b7e3c1a-4f2d-4e8a-9c6b-1d2e3f4a5b6c.jsonl": `{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"Why does the flamingo importer drop rows with a null tenant?"},"uuid":"u1","timestamp":"2020-03-05T10:00:00Z","cwd":"/work/web","sessionId":"0b7e3c1a-4f2d-4e8a-9c6b-1d2e3f4a5b6c","version":"2.1.197","gitBranch":"main"}
+{"parentUuid":"u1","isSidechain":false,"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"The flamingo importer filters on tenant_id before the join; rows with a null tenant never reach it."}]},"uuid":"a1","timestamp":"2020-03-05T10:00:05Z","cwd":"/work/web","sessionId":"0b7e3c1a-4f2d-4e8a-9c6b-1d2e3f4a5b6c","version":"2.1.197","gitBranch":"main"}
+`,
 	"home/notes/deploy.md": `# Deploy
 
 ## Rollback
@@ -143,7 +147,11 @@ func mcpAnswer(t *testing.T, root string, getenv func(string) string, tool strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := mcp.New(svc, mcp.Options{Version: buildVersion(), Abs: a.store.Vault().Abs})
+	ts, err := a.transcripts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := mcp.New(svc, mcp.Options{Version: buildVersion(), Abs: a.store.Vault().Abs, Transcripts: ts})
 	ct, st := sdk.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)
@@ -265,6 +273,12 @@ func TestJSONSameAsMCP(t *testing.T) {
 		{"import, dry run", []string{"import", "--dry-run", "$HOME/notes"}, "memory_import", map[string]any{"source_path": "$HOME/notes", "dry_run": true}},
 		{"import", []string{"import", "--project", "ops", "$HOME/notes"}, "memory_import", map[string]any{"source_path": "$HOME/notes", "project": "ops"}},
 		{"import nothing", []string{"import", "$HOME/missing"}, "memory_import", map[string]any{"source_path": "$HOME/missing"}},
+		{"transcript search", []string{"transcripts", "search", "flamingo importer"}, "transcript_search", map[string]any{"query": "flamingo importer"}},
+		{"transcript search, filtered", []string{"transcripts", "search", "--tool", "claude-code", "--project", "web", "--since", "2020-01-01", "null tenant"},
+			"transcript_search", map[string]any{"query": "null tenant", "tool": "claude-code", "project": "web", "since": "2020-01-01"}},
+		{"transcript search, nothing", []string{"transcripts", "search", "kubernetes ingress"}, "transcript_search", map[string]any{"query": "kubernetes ingress"}},
+		{"transcript search, limit too high", []string{"transcripts", "search", "--limit", "21", "flamingo"}, "transcript_search", map[string]any{"query": "flamingo", "limit": 21}},
+		{"transcript search, unknown tool", []string{"transcripts", "search", "--tool", "emacs", "flamingo"}, "transcript_search", map[string]any{"query": "flamingo", "tool": "emacs"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cliRoot, cliEnv := parityRoot(t)

@@ -104,7 +104,7 @@ command sees it. Indexes live in the state folder and are rebuilt at will.`,
 	})
 	root.AddCommand(
 		newSaveCmd(a), newRecallCmd(a), newListCmd(a), newSupersedeCmd(a),
-		newImportCmd(a), newMCPCmd(a), newScribeCmd(a), newReindexCmd(a), newDoctorCmd(a), newEvalCmd(a), newDemoCmd(a), newVersionCmd(a),
+		newImportCmd(a), newMCPCmd(a), newScribeCmd(a), newTranscriptsCmd(a), newReindexCmd(a), newDoctorCmd(a), newEvalCmd(a), newDemoCmd(a), newVersionCmd(a),
 		newSetupCmd(a),
 		newCaptureCmd(a), newHookCmd(a), newStatusCmd(a), newNormalizeCmd(a),
 	)

@@ -189,6 +189,9 @@ func Catalog() []Scenario {
 				transcript.GeminiCLI:         "replace tool call with status \"error\" and a functionResponse whose response is {error: \"Failed to edit, 0 occurrences found…\"}",
 				transcript.CopilotCLI:        "edit call whose tool.execution_complete has success false and an error, no result",
 				transcript.VSCodeCopilotChat: "replace_string_in_file call whose toolCallResults entry is \"ERROR while calling tool: Could not find matching text to replace…\", its invocation resultDetails.isError, no text edit",
+				transcript.OpenCode:          "edit tool part whose state has status \"error\" and error \"Error: Could not find oldString in the file.…\"",
+				transcript.Zed:               "edit_file ToolUse whose tool result has is_error and no output",
+				transcript.Cursor:            "search_replace bubble whose toolFormerData has status \"error\" and result {error: \"The string to replace was not found in the file.\"}",
 			},
 			Want: Shape{
 				Kinds:         []pipeline.NodeKind{conv, dec, ep, bind},
@@ -220,6 +223,7 @@ func Catalog() []Scenario {
 				transcript.Codex:             "rewind: event_msg thread_rolled_back {num_turns: 1} (Esc Esc backtrack in the TUI); compaction: /compact (compacted with replacement_history, event_msg context_compacted)",
 				transcript.GeminiCLI:         "rewind: {\"$rewindTo\": <the abandoned prompt's id>} (/rewind); compaction: /compress, which rewrites the history as a {\"$set\":{\"messages\":[…]}} checkpoint: the <state_snapshot> summary, the model's \"Got it. Thanks for the additional context!\" (an assistant turn after the compaction, which no open conversation takes in because the word of thanks closed it) and the latest exchange kept verbatim",
 				transcript.VSCodeCopilotChat: "rewind: the requests cut back to before the abandoned one and the new prompt pushed ({\"kind\":2,\"k\":[\"requests\"],\"v\":[…],\"i\":1}, an edited and resent request); compaction: a /compact request whose result.metadata.summary holds the summary",
+				transcript.OpenCode:          "rewind: /undo, the session row read again with revert {messageID: the abandoned prompt's message}; compaction: /compact, a user message holding a compaction part, then the summary (an assistant message with summary: true)",
 			},
 			Want: Shape{
 				Kinds: []pipeline.NodeKind{conv, conv, conv, dec, dec, dec, ep, ep, bind},
@@ -267,6 +271,7 @@ func Catalog() []Scenario {
 				transcript.GeminiCLI:         "a call of the subagent's tool (its name, {query}); the subagent's chat file chats/<parent session>/<subagent session>.jsonl (kind \"subagent\", its own sessionId), ending with complete_task: fixture subagent_thread.jsonl + subagent_thread/<session>/<subagent session>.jsonl; the parent session is named by the folder alone",
 				transcript.CopilotCLI:        "task tool call; the subagent's events in the session's own events.jsonl, between subagent.started and subagent.completed, each with the envelope's agentId",
 				transcript.VSCodeCopilotChat: "runSubagent call of the parent's round; the subagent's tool invocations in the parent's response, each with subAgentInvocationId, and its text edits after them",
+				transcript.OpenCode:          "task tool part ({description, prompt, subagent_type}, metadata.sessionId); the subagent's child session (parent_id the session) and its messages in the same database: one file",
 			},
 			Want: Shape{
 				Kinds:         []pipeline.NodeKind{conv, dec, ep, bind},

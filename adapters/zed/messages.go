@@ -1,0 +1,215 @@
+package zed
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/rawjson"
+)
+
+// message is one message of a thread, in either format, read into what
+// the events need.
+type message struct {
+	// role is "user", "agent", "resume", or the legacy format's other
+	// roles ("system").
+	role    string
+	id      string
+	text    string
+	parts   []transcript.Part
+	items   []item
+	results []result
+	raw     []byte
+	hash    string
+}
+
+// item is one item of an agent message's content.
+type item struct {
+	kind             string // Text, Thinking, RedactedThinking, ToolUse, or another
+	text             string
+	toolID, toolName string
+	input, raw       []byte
+}
+
+type result struct {
+	toolUseID, toolName string
+	isError             bool
+	text                string
+	content, output     []byte
+}
+
+// parseMessages reads a thread's messages: format 0.3.0 ({"User": …},
+// {"Agent": …}, "Resume") or the legacy one ({id, role, segments, …}).
+func parseMessages(t rawjson.Object) []message {
+	var out []message
+	for _, raw := range rawjson.AsArray(t.Get("messages")) {
+		m := message{raw: raw, hash: canonicalHash(raw)}
+		o := rawjson.AsObject(raw)
+		switch {
+		case rawjson.AsString(raw) == "Resume":
+			m.role = "resume"
+		case o.Has("User"):
+			readUser(&m, rawjson.AsObject(o.Get("User")))
+		case o.Has("Agent"):
+			readAgent(&m, rawjson.AsObject(o.Get("Agent")))
+		case o.Has("role"):
+			readLegacy(&m, o)
+		default:
+			m.role = "unknown"
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// canonicalHash is the hash of a message's JSON with its keys in a fixed
+// order: a thread saved again by another version of Zed (or written by
+// another serializer) may order them otherwise, and a message is the same
+// if its content is.
+func canonicalHash(raw []byte) string {
+	return transcript.HashID(canonical(nil, raw))
+}
+
+// canonical appends v (valid JSON) with every object's members sorted by
+// key and no white space between tokens.
+func canonical(dst, v []byte) []byte {
+	switch {
+	case rawjson.IsObject(v):
+		m, _ := rawjson.ParseObject(v)
+		slices.SortStableFunc(m, func(a, b rawjson.Member) int { return bytes.Compare(a.Key, b.Key) })
+		dst = append(dst, '{')
+		for i, mem := range m {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(append(append(dst, '"'), mem.Key...), '"', ':')
+			dst = canonical(dst, mem.Value)
+		}
+		return append(dst, '}')
+	case rawjson.IsArray(v):
+		dst = append(dst, '[')
+		for i, e := range rawjson.AsArray(v) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = canonical(dst, e)
+		}
+		return append(dst, ']')
+	}
+	return append(dst, bytes.TrimSpace(v)...)
+}
+
+func readUser(m *message, u rawjson.Object) {
+	m.role, m.id = "user", rawjson.AsString(u.Get("id"))
+	var texts []string
+	for _, c := range rawjson.AsArray(u.Get("content")) {
+		co := rawjson.AsObject(c)
+		switch {
+		case rawjson.IsString(c):
+			texts = append(texts, rawjson.AsString(c))
+		case co.Has("Text"):
+			texts = append(texts, rawjson.AsString(co.Get("Text")))
+		case len(co) == 1:
+			m.parts = append(m.parts, transcript.Part{Type: strings.ToLower(co[0].KeyString()), Raw: c})
+		default:
+			m.parts = append(m.parts, transcript.Part{Type: "unknown", Raw: c})
+		}
+	}
+	m.text = strings.Join(texts, "\n")
+}
+
+func readAgent(m *message, a rawjson.Object) {
+	m.role = "agent"
+	for _, c := range rawjson.AsArray(a.Get("content")) {
+		co := rawjson.AsObject(c)
+		it := item{raw: c, kind: "unknown"}
+		if len(co) == 1 {
+			it.kind = co[0].KeyString()
+		}
+		v := co.Get(it.kind)
+		switch it.kind {
+		case "Text", "RedactedThinking":
+			it.text = rawjson.AsString(v)
+		case "Thinking":
+			it.text = rawjson.AsString(rawjson.AsObject(v).Get("text"))
+		case "ToolUse":
+			tu := rawjson.AsObject(v)
+			it.toolID, it.toolName, it.input = rawjson.AsString(tu.Get("id")), rawjson.AsString(tu.Get("name")), tu.Get("input")
+		}
+		m.items = append(m.items, it)
+	}
+	for _, mem := range rawjson.AsObject(a.Get("tool_results")) {
+		r := rawjson.AsObject(mem.Value)
+		m.results = append(m.results, result{
+			toolUseID: cmpOr(rawjson.AsString(r.Get("tool_use_id")), mem.KeyString()),
+			toolName:  rawjson.AsString(r.Get("tool_name")),
+			isError:   rawjson.Bool(r.Get("is_error")),
+			text:      contentText(r.Get("content")),
+			content:   r.Get("content"),
+			output:    r.Get("output"),
+		})
+	}
+}
+
+// readLegacy reads a message of the format before 0.3.0 (Zed's first
+// agent): {id, role, segments: [{type, text}], tool_uses, tool_results,
+// context}.
+func readLegacy(m *message, o rawjson.Object) {
+	role := rawjson.AsString(o.Get("role"))
+	var texts []string
+	for _, s := range rawjson.AsArray(o.Get("segments")) {
+		so := rawjson.AsObject(s)
+		switch rawjson.AsString(so.Get("type")) {
+		case "text":
+			texts = append(texts, rawjson.AsString(so.Get("text")))
+			m.items = append(m.items, item{kind: "Text", text: rawjson.AsString(so.Get("text")), raw: s})
+		case "thinking":
+			m.items = append(m.items, item{kind: "Thinking", text: rawjson.AsString(so.Get("text")), raw: s})
+		case "redacted_thinking":
+			m.items = append(m.items, item{kind: "RedactedThinking", raw: s})
+		default:
+			m.items = append(m.items, item{kind: "segment/" + rawjson.AsString(so.Get("type")), raw: s})
+		}
+	}
+	switch role {
+	case "user":
+		m.role, m.items = "user", nil
+		m.text = strings.Join(texts, "\n")
+		if m.text == "" {
+			m.text = rawjson.AsString(o.Get("context"))
+		}
+		return
+	case "assistant":
+		m.role = "agent"
+	default:
+		m.role, m.items = role, nil
+		return
+	}
+	for _, tu := range rawjson.AsArray(o.Get("tool_uses")) {
+		t := rawjson.AsObject(tu)
+		m.items = append(m.items, item{kind: "ToolUse", toolID: rawjson.AsString(t.Get("id")), toolName: rawjson.AsString(t.Get("name")),
+			input: t.Get("input"), raw: tu})
+	}
+	for _, tr := range rawjson.AsArray(o.Get("tool_results")) {
+		r := rawjson.AsObject(tr)
+		m.results = append(m.results, result{toolUseID: rawjson.AsString(r.Get("tool_use_id")), isError: rawjson.Bool(r.Get("is_error")),
+			text: contentText(r.Get("content")), content: r.Get("content"), output: r.Get("output")})
+	}
+}
+
+// contentText reads a tool result's content: a string, {"Text": …}, or
+// another kind (an image) which has no text.
+func contentText(v []byte) string {
+	if s, ok := rawjson.String(v); ok {
+		return s
+	}
+	return rawjson.AsString(rawjson.AsObject(v).Get("Text"))
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

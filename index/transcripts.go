@@ -1,0 +1,908 @@
+package index
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	regexptok "github.com/blevesearch/bleve/v2/analysis/tokenizer/regexp"
+	unicodetok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/whitespace"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search/query"
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// The transcript index is a second Bleve index, of agents' conversations
+// rather than of notes: one document per exchange (a person's turn and the
+// agent's reply up to the next turn) or compaction summary. Its mapping, its
+// queries and its analysis live here, beside the memory index's, because this
+// is the only package that imports Bleve; what an exchange is, how the index
+// is kept up to date and how results are ranked belong to package
+// transcripts.
+
+// TranscriptSchema names the transcript mapping. Changing the mapping, the
+// analyzers or what the fields hold must change it: an index built under
+// another schema is rebuilt on first use.
+const TranscriptSchema = "transcripts-2"
+
+// Transcript field names.
+const (
+	// tfAll is every text of the exchange — the person's words, the reply,
+	// tool names, paths and commands, and the parts of its identifiers —
+	// analysed as prose: BM25 over it is the base of the ranking, and alone
+	// it is the plain BM25 baseline.
+	tfAll = "all"
+	// tfUser, tfTools and tfPaths repeat parts of tfAll so that a query can
+	// weigh a match in them more: the person's own words, the tools used,
+	// the files read or edited.
+	tfUser  = "user"
+	tfTools = "tools"
+	tfPaths = "paths"
+	// tfExact holds the identifiers, paths and error codes of the exchange
+	// whole and lower-cased (ExactTerms), for exact matches.
+	tfExact = "exact"
+	// tfReply is stored only, and tfMeta holds the rest of the document,
+	// as JSON: what results show, in one stored field (each field costs
+	// time in every document indexed).
+	tfReply = "reply"
+	tfMeta  = "meta"
+
+	// Keyword fields, for filters.
+	tfTool    = "tool"
+	tfSession = "session"
+	tfProject = "project" // lower-case names of the project (folder and repository names)
+	tfDir     = "dir"     // the working folder and repository root, for path filters
+	tfKind    = "kind"
+	tfFileKey = "filekey"
+	// tfTime is when the exchange began, for the since filter.
+	tfTime = "time"
+
+	transcriptTextAnalyzer  = "cortex_transcript_text"
+	transcriptWordsAnalyzer = "cortex_transcript_words"
+	transcriptExactAnalyzer = "cortex_transcript_exact"
+	// transcriptPartsTokenizer splits at every character that is not a
+	// letter or a digit: src/auth/jwt.go is src, auth, jwt, go.
+	transcriptPartsTokenizer = "cortex_transcript_parts"
+)
+
+// Kinds of transcript documents.
+const (
+	KindExchange   = "exchange"
+	KindCompaction = "compaction"
+)
+
+// TranscriptDoc is one exchange (or compaction summary) as the transcript
+// index holds it. Every text in it has been redacted by the caller.
+type TranscriptDoc struct {
+	ID string `json:"id"`
+	// Kind is KindExchange or KindCompaction; Rewound marks an exchange on
+	// a branch the person rewound away from.
+	Kind    string `json:"kind"`
+	Rewound bool   `json:"rewound,omitempty"`
+	// Tool is the tool's slug; Session its session id; Agent the subagent
+	// whose transcript it is, Sidechain when it is a side conversation.
+	Tool      string `json:"tool"`
+	Session   string `json:"session"`
+	Agent     string `json:"agent,omitempty"`
+	Sidechain bool   `json:"sidechain,omitempty"`
+	// User is what the person typed; Reply the agent's answer (and what
+	// failed tools said), both trimmed.
+	User  string `json:"user"`
+	Reply string `json:"reply"`
+	// Tools, Paths and Commands are the tools called, the files read or
+	// edited and the shell commands run, each once, in order.
+	Tools    []string `json:"tools,omitempty"`
+	Paths    []string `json:"paths,omitempty"`
+	Commands []string `json:"commands,omitempty"`
+	// Cwd, RepoRoot and Branch say where the session worked.
+	Cwd      string `json:"cwd,omitempty"`
+	RepoRoot string `json:"repo_root,omitempty"`
+	Branch   string `json:"branch,omitempty"`
+	// Projects are the names a project filter matches (lower case); Dirs
+	// the folders a path filter matches by prefix.
+	Projects []string `json:"projects,omitempty"`
+	Dirs     []string `json:"dirs,omitempty"`
+	// File, Offset, Line and Pointer point at the exchange's first record;
+	// EndLine is the line of its last. FileKey names the file in the index.
+	File    string `json:"file"`
+	FileKey string `json:"file_key"`
+	Offset  int64  `json:"offset"`
+	Line    int    `json:"line,omitempty"`
+	EndLine int    `json:"end_line,omitempty"`
+	Pointer string `json:"pointer,omitempty"`
+	// Time is when the exchange began, End when its last record was
+	// written; zero when the transcript does not say.
+	Time time.Time `json:"time,omitzero"`
+	End  time.Time `json:"end,omitzero"`
+	// Dup identifies the exchange across files that copy it (a resumed
+	// session replaying its parent): the tool and the turn's event id.
+	Dup string `json:"dup,omitempty"`
+}
+
+// newTranscriptMapping is the transcript index's mapping: texts analysed as
+// prose (stemmed, stop words out) in the all and user fields, words as they
+// are in the tools and paths fields, identifiers whole in the exact field,
+// keyword fields for filters, and stored fields for what results show.
+func newTranscriptMapping() (mapping.IndexMapping, error) {
+	im := bleve.NewIndexMapping()
+	if err := im.AddCustomTokenizer(transcriptPartsTokenizer, map[string]any{"type": regexptok.Name, "regexp": `[\p{L}\p{N}]+`}); err != nil {
+		return nil, err
+	}
+	for name, def := range map[string]map[string]any{
+		transcriptTextAnalyzer: {"type": custom.Name, "tokenizer": unicodetok.Name,
+			"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name}},
+		transcriptWordsAnalyzer: {"type": custom.Name, "tokenizer": transcriptPartsTokenizer, "token_filters": []any{lowercase.Name}},
+		transcriptExactAnalyzer: {"type": custom.Name, "tokenizer": whitespace.Name, "token_filters": []any{lowercase.Name}},
+	} {
+		if err := im.AddCustomAnalyzer(name, def); err != nil {
+			return nil, err
+		}
+	}
+	im.ScoringModel = bindex.BM25Scoring
+	im.DefaultAnalyzer = transcriptTextAnalyzer
+	im.IndexDynamic = false
+	im.StoreDynamic = false
+	im.DocValuesDynamic = false
+
+	text := func(name, analyzer string, store bool) *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Name, f.Analyzer, f.Store = name, analyzer, store
+		f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, false
+		return f
+	}
+	stored := func(name string) *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Name, f.Index, f.Store = name, false, true
+		f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, false
+		return f
+	}
+	kw := func(name string, store bool) *mapping.FieldMapping {
+		f := bleve.NewKeywordFieldMapping()
+		f.Name, f.Analyzer, f.Store = name, keyword.Name, store
+		f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, false
+		return f
+	}
+	date := func(name string, index bool) *mapping.FieldMapping {
+		f := bleve.NewDateTimeFieldMapping()
+		f.Name, f.Index, f.Store = name, index, false
+		f.IncludeInAll, f.DocValues = false, false
+		return f
+	}
+	doc := bleve.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt(tfAll, text(tfAll, transcriptTextAnalyzer, false))
+	doc.AddFieldMappingsAt(tfUser, text(tfUser, transcriptTextAnalyzer, true))
+	doc.AddFieldMappingsAt(tfTools, text(tfTools, transcriptWordsAnalyzer, false))
+	doc.AddFieldMappingsAt(tfPaths, text(tfPaths, transcriptWordsAnalyzer, false))
+	doc.AddFieldMappingsAt(tfExact, text(tfExact, transcriptExactAnalyzer, false))
+	doc.AddFieldMappingsAt(tfReply, stored(tfReply))
+	doc.AddFieldMappingsAt(tfMeta, stored(tfMeta))
+	for _, k := range []string{tfTool, tfSession, tfKind, tfFileKey, tfProject, tfDir} {
+		doc.AddFieldMappingsAt(k, kw(k, false))
+	}
+	doc.AddFieldMappingsAt(tfTime, date(tfTime, true))
+	im.DefaultMapping = doc
+	return im, nil
+}
+
+// TranscriptIndex is an open transcript index.
+type TranscriptIndex struct {
+	idx      bleve.Index
+	readOnly bool
+	// building marks an index being built whole: it is merged fully when
+	// closed. An index updated in place merges only its small segments,
+	// so that an update never rewrites the whole index.
+	building bool
+}
+
+// CreateTranscriptIndex makes a new, empty transcript index in dir.
+func CreateTranscriptIndex(dir string) (*TranscriptIndex, error) {
+	m, err := newTranscriptMapping()
+	if err != nil {
+		return nil, err
+	}
+	idx, err := bleve.NewUsing(dir, m, scorch.Name, scorch.Name, writerConfig())
+	if err != nil {
+		return nil, fmt.Errorf("create transcript index: %w", err)
+	}
+	return &TranscriptIndex{idx: idx, building: true}, nil
+}
+
+// OpenTranscriptIndex opens the transcript index in dir; a missing or
+// damaged one is a CorruptError (the caller rebuilds it). The caller holds
+// the index lock: shared for read-only, exclusive otherwise.
+func OpenTranscriptIndex(dir string, readOnly bool) (*TranscriptIndex, error) {
+	if _, err := os.Stat(filepath.Join(dir, "index_meta.json")); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &CorruptError{File: filepath.Join(dir, "index_meta.json"), Msg: "missing"}
+		}
+		return nil, fmt.Errorf("open transcript index: %w", err)
+	}
+	cfg := writerConfig()
+	if readOnly {
+		cfg = map[string]any{"bolt_timeout": boltTimeout, "read_only": true}
+	}
+	idx, err := bleve.OpenUsing(dir, cfg)
+	if err != nil {
+		return nil, &CorruptError{File: dir, Msg: err.Error()}
+	}
+	if idx.Mapping().AnalyzerNamed(transcriptExactAnalyzer) == nil {
+		_ = idx.Close()
+		return nil, &CorruptError{File: dir, Msg: "not a transcript index"}
+	}
+	return &TranscriptIndex{idx: idx, readOnly: readOnly}, nil
+}
+
+// Close closes the index; a writer first merges its segments when there are
+// many, so that searches stay fast after many small updates.
+func (t *TranscriptIndex) Close() error {
+	var err error
+	switch {
+	case t.readOnly:
+	case t.building:
+		err = (&Bleve{idx: t.idx}).merge()
+	default:
+		err = mergeSmall(t.idx)
+	}
+	if err != nil {
+		_ = t.idx.Close()
+		return err
+	}
+	return t.idx.Close()
+}
+
+// smallSegment is the most documents a merge of an index updated in place
+// makes one segment of: the segments of whole builds are bigger and are
+// never rewritten by it.
+const smallSegment = 4000
+
+// mergeSmall merges the small segments an index updated in place piles up
+// (each update adds one), when there are many, into segments of at most
+// smallSegment documents.
+func mergeSmall(idx bleve.Index) error {
+	adv, err := idx.Advanced()
+	if err != nil {
+		return nil
+	}
+	s, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return nil
+	}
+	if n, _ := s.StatsMap()["TotFileSegmentsAtRoot"].(uint64); n <= mergeAbove {
+		return nil
+	}
+	opts := mergeplan.DefaultMergePlanOptions
+	opts.MaxSegmentsPerTier = 4
+	opts.SegmentsPerMergeTask = 16
+	opts.MaxSegmentSize = smallSegment
+	if err := s.ForceMerge(context.Background(), &opts); err != nil {
+		return fmt.Errorf("merge transcript index segments: %w", err)
+	}
+	// The merged segment is recorded by the persister: an empty batch
+	// waits for it (see Bleve.merge).
+	if err := s.Batch(bindex.NewBatch()); err != nil {
+		return fmt.Errorf("merge transcript index segments: %w", err)
+	}
+	return nil
+}
+
+// DocCount is the number of documents in the index.
+func (t *TranscriptIndex) DocCount() (uint64, error) { return t.idx.DocCount() }
+
+// Apply deletes the documents named in del, then indexes docs (replacing
+// documents of the same id), in one batch.
+func (t *TranscriptIndex) Apply(docs []TranscriptDoc, del []string) error {
+	if len(docs) == 0 && len(del) == 0 {
+		return nil
+	}
+	if t.readOnly {
+		return errors.New("transcript index batch: index opened read-only")
+	}
+	b := t.idx.NewBatch()
+	for _, id := range del {
+		b.Delete(id)
+	}
+	for i := range docs {
+		f, err := transcriptFields(&docs[i])
+		if err == nil {
+			err = b.Index(docs[i].ID, f)
+		}
+		if err != nil {
+			return fmt.Errorf("index %s: %w", docs[i].ID, err)
+		}
+	}
+	if err := t.idx.Batch(b); err != nil {
+		return fmt.Errorf("transcript index batch: %w", err)
+	}
+	return nil
+}
+
+// transcriptMeta is what a document stores besides its texts.
+type transcriptMeta struct {
+	Kind      string    `json:"k"`
+	Rewound   bool      `json:"rw,omitempty"`
+	Tool      string    `json:"t"`
+	Session   string    `json:"s"`
+	Agent     string    `json:"a,omitempty"`
+	Sidechain bool      `json:"sc,omitempty"`
+	Tools     []string  `json:"tl,omitempty"`
+	Paths     []string  `json:"p,omitempty"`
+	Commands  []string  `json:"c,omitempty"`
+	Cwd       string    `json:"cwd,omitempty"`
+	RepoRoot  string    `json:"repo,omitempty"`
+	Branch    string    `json:"br,omitempty"`
+	File      string    `json:"f"`
+	FileKey   string    `json:"fk"`
+	Offset    int64     `json:"o"`
+	Line      int       `json:"l,omitempty"`
+	EndLine   int       `json:"el,omitempty"`
+	Pointer   string    `json:"ptr,omitempty"`
+	Time      time.Time `json:"ts,omitzero"`
+	End       time.Time `json:"te,omitzero"`
+	Dup       string    `json:"d,omitempty"`
+}
+
+// transcriptFields is the document Bleve indexes for d.
+func transcriptFields(d *TranscriptDoc) (map[string]any, error) {
+	tools := strings.Join(d.Tools, " ")
+	paths := strings.Join(d.Paths, "\n")
+	commands := strings.Join(d.Commands, "\n")
+	var all strings.Builder
+	for _, s := range []string{d.User, d.Reply, tools, commands} {
+		if s != "" {
+			all.WriteString(s)
+			all.WriteByte('\n')
+		}
+	}
+	var exact []string
+	for _, s := range []string{d.User, d.Reply, paths, commands} {
+		exact = append(exact, ExactTerms(s)...)
+	}
+	// The parts of identifiers the text's tokenizer keeps whole
+	// (self.cache.get, snake_case, a:b), so that cache finds them, and of
+	// every path, which the text holds by its parts alone: planner finds
+	// src/planner.rs. Each part once: how often is the words' business.
+	partsDone := map[string]bool{}
+	for _, e := range exact {
+		if !strings.ContainsAny(e, "._:/\\") {
+			continue
+		}
+		for _, p := range strings.Fields(identifierParts(e)) {
+			if !partsDone[p] {
+				partsDone[p] = true
+				all.WriteString(p)
+				all.WriteByte(' ')
+			}
+		}
+	}
+	meta, err := json.Marshal(transcriptMeta{
+		Kind: d.Kind, Rewound: d.Rewound, Tool: d.Tool, Session: d.Session, Agent: d.Agent, Sidechain: d.Sidechain,
+		Tools: d.Tools, Paths: d.Paths, Commands: d.Commands, Cwd: d.Cwd, RepoRoot: d.RepoRoot, Branch: d.Branch,
+		File: d.File, FileKey: d.FileKey, Offset: d.Offset, Line: d.Line, EndLine: d.EndLine, Pointer: d.Pointer,
+		Time: d.Time, End: d.End, Dup: d.Dup,
+	})
+	if err != nil {
+		return nil, err
+	}
+	f := map[string]any{
+		tfAll: all.String(), tfUser: d.User, tfReply: d.Reply, tfExact: strings.Join(exact, " "), tfMeta: string(meta),
+		tfKind: d.Kind, tfTool: d.Tool, tfSession: d.Session, tfFileKey: d.FileKey,
+	}
+	if tools != "" {
+		f[tfTools] = tools
+	}
+	if paths != "" {
+		f[tfPaths] = paths
+	}
+	if len(d.Projects) > 0 {
+		f[tfProject] = d.Projects
+	}
+	if len(d.Dirs) > 0 {
+		f[tfDir] = d.Dirs
+	}
+	if !d.Time.IsZero() {
+		f[tfTime] = d.Time
+	}
+	return f, nil
+}
+
+// storedFields are the fields a hit carries back.
+var storedFields = []string{tfUser, tfReply, tfMeta}
+
+// docOf rebuilds a document from a hit's stored fields (the ones a filter
+// needs only, Projects and Dirs, are not stored and stay empty).
+func docOf(id string, f map[string]any) (TranscriptDoc, error) {
+	str := func(k string) string { s, _ := f[k].(string); return s }
+	var m transcriptMeta
+	if err := json.Unmarshal([]byte(str(tfMeta)), &m); err != nil {
+		return TranscriptDoc{}, &CorruptError{File: "transcript index", Msg: fmt.Sprintf("document %s: %v", id, err)}
+	}
+	return TranscriptDoc{
+		ID: id, Kind: m.Kind, Rewound: m.Rewound, Tool: m.Tool, Session: m.Session, Agent: m.Agent, Sidechain: m.Sidechain,
+		User: str(tfUser), Reply: str(tfReply), Tools: m.Tools, Paths: m.Paths, Commands: m.Commands,
+		Cwd: m.Cwd, RepoRoot: m.RepoRoot, Branch: m.Branch, File: m.File, FileKey: m.FileKey, Offset: m.Offset,
+		Line: m.Line, EndLine: m.EndLine, Pointer: m.Pointer, Time: m.Time, End: m.End, Dup: m.Dup,
+	}, nil
+}
+
+// TranscriptBoosts weigh a match of a query term in one part of an exchange
+// on top of its BM25 score over the whole exchange.
+type TranscriptBoosts struct {
+	User  float64 // the person's words
+	Paths float64 // files read or edited
+	Tools float64 // tool names
+	Exact float64 // an identifier, path or error code of the query found whole
+}
+
+// TranscriptQuery is a search of the transcript index. Text is searched
+// literally: it is analysed as the documents are, term by term, so no
+// character of it is query syntax.
+type TranscriptQuery struct {
+	Text string
+	// AnyTerm relaxes the match from every term of Text to any of them.
+	AnyTerm bool
+	// Baseline searches plain BM25 over the whole exchange: no boosts, no
+	// exact matches.
+	Baseline bool
+	Boosts   TranscriptBoosts
+	// Filters: the tool's slug; a session id or its prefix; project names
+	// (any of them, lower case) or folders (any, by prefix); exchanges
+	// begun at or after Since; kinds of document.
+	Tool     string
+	Session  string
+	Projects []string
+	Dirs     []string
+	Since    time.Time
+	Kind     string
+	// FileKey keeps one file's documents.
+	FileKey string
+	Size    int
+	// MetaOnly leaves the texts (User, Reply) out of the hits, for
+	// ranking many candidates: Docs loads them for the few kept.
+	MetaOnly bool
+}
+
+// TranscriptHit is a document found and its score.
+type TranscriptHit struct {
+	Doc   TranscriptDoc
+	Score float64
+}
+
+// ErrEmptyQuery means a query's text has no term to search: only stop words
+// or punctuation.
+var ErrEmptyQuery = errors.New("the query has no word to search for")
+
+// Search runs q: BM25 over the whole exchange, with the boosts of q on top
+// unless it asks for the baseline, within its filters. Hits come best first,
+// by id on equal scores; without text, in index order.
+func (t *TranscriptIndex) Search(ctx context.Context, q TranscriptQuery) ([]TranscriptHit, error) {
+	bq := bleve.NewBooleanQuery()
+	if strings.TrimSpace(q.Text) != "" {
+		terms := transcriptTerms(withParts(q.Text))
+		if len(terms) == 0 {
+			return nil, ErrEmptyQuery
+		}
+		perTerm := make([]query.Query, len(terms))
+		for i, term := range terms {
+			tq := bleve.NewTermQuery(term)
+			tq.SetField(tfAll)
+			perTerm[i] = tq
+		}
+		if q.AnyTerm || len(perTerm) == 1 {
+			bq.AddMust(bleve.NewDisjunctionQuery(perTerm...))
+		} else {
+			bq.AddMust(bleve.NewConjunctionQuery(perTerm...))
+		}
+		if !q.Baseline {
+			var should []query.Query
+			add := func(field, term string, boost float64) {
+				if boost <= 0 {
+					return
+				}
+				tq := bleve.NewTermQuery(term)
+				tq.SetField(field)
+				tq.SetBoost(boost)
+				should = append(should, tq)
+			}
+			for _, term := range terms {
+				add(tfUser, term, q.Boosts.User)
+			}
+			for _, w := range transcriptWords(q.Text) {
+				add(tfPaths, w, q.Boosts.Paths)
+				add(tfTools, w, q.Boosts.Tools)
+			}
+			for _, e := range ExactTerms(q.Text) {
+				add(tfExact, e, q.Boosts.Exact)
+			}
+			if len(should) > 0 {
+				bq.AddShould(bleve.NewDisjunctionQuery(should...))
+			}
+		}
+	} else {
+		bq.AddMust(bleve.NewMatchAllQuery())
+	}
+	filter := func(field, value string) {
+		tq := bleve.NewTermQuery(value)
+		tq.SetField(field)
+		tq.SetBoost(0)
+		bq.AddMust(tq)
+	}
+	if q.Tool != "" {
+		filter(tfTool, q.Tool)
+	}
+	if q.Kind != "" {
+		filter(tfKind, q.Kind)
+	}
+	if q.FileKey != "" {
+		filter(tfFileKey, q.FileKey)
+	}
+	if q.Session != "" {
+		pq := bleve.NewPrefixQuery(q.Session)
+		pq.SetField(tfSession)
+		pq.SetBoost(0)
+		bq.AddMust(pq)
+	}
+	if len(q.Projects)+len(q.Dirs) > 0 {
+		var anyOf []query.Query
+		for _, p := range q.Projects {
+			tq := bleve.NewTermQuery(p)
+			tq.SetField(tfProject)
+			tq.SetBoost(0)
+			anyOf = append(anyOf, tq)
+		}
+		for _, d := range q.Dirs {
+			eq := bleve.NewTermQuery(d)
+			eq.SetField(tfDir)
+			eq.SetBoost(0)
+			pq := bleve.NewPrefixQuery(strings.TrimSuffix(d, string(filepath.Separator)) + string(filepath.Separator))
+			pq.SetField(tfDir)
+			pq.SetBoost(0)
+			anyOf = append(anyOf, eq, pq)
+		}
+		bq.AddMust(bleve.NewDisjunctionQuery(anyOf...))
+	}
+	if !q.Since.IsZero() {
+		inclusive := true
+		dq := bleve.NewDateRangeInclusiveQuery(q.Since, time.Time{}, &inclusive, nil)
+		dq.SetField(tfTime)
+		dq.SetBoost(0)
+		bq.AddMust(dq)
+	}
+	size := q.Size
+	if size <= 0 {
+		size = 10
+	}
+	sr := bleve.NewSearchRequestOptions(bq, size, 0, false)
+	sr.Fields = storedFields
+	if q.MetaOnly {
+		sr.Fields = []string{tfMeta}
+	}
+	res, err := t.idx.SearchInContext(ctx, sr)
+	if err != nil {
+		return nil, fmt.Errorf("search transcripts: %w", err)
+	}
+	out := make([]TranscriptHit, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		d, err := docOf(h.ID, h.Fields)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, TranscriptHit{Doc: d, Score: h.Score})
+	}
+	if q.Text != "" {
+		sort.SliceStable(out, func(i, j int) bool {
+			if out[i].Score != out[j].Score {
+				return out[i].Score > out[j].Score
+			}
+			return out[i].Doc.ID < out[j].Doc.ID
+		})
+	}
+	return out, nil
+}
+
+// Docs loads the documents of ids, in that order; an id of no document is
+// left out.
+func (t *TranscriptIndex) Docs(ctx context.Context, ids []string) ([]TranscriptDoc, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	sr := bleve.NewSearchRequestOptions(bleve.NewDocIDQuery(ids), len(ids), 0, false)
+	sr.Fields = storedFields
+	res, err := t.idx.SearchInContext(ctx, sr)
+	if err != nil {
+		return nil, fmt.Errorf("search transcripts: %w", err)
+	}
+	byID := make(map[string]TranscriptDoc, len(res.Hits))
+	for _, h := range res.Hits {
+		d, err := docOf(h.ID, h.Fields)
+		if err != nil {
+			return nil, err
+		}
+		byID[h.ID] = d
+	}
+	out := make([]TranscriptDoc, 0, len(ids))
+	for _, id := range ids {
+		if d, ok := byID[id]; ok {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// IDsOfFile lists the ids of the documents of a file.
+func (t *TranscriptIndex) IDsOfFile(ctx context.Context, fileKey string) ([]string, error) {
+	tq := bleve.NewTermQuery(fileKey)
+	tq.SetField(tfFileKey)
+	var ids []string
+	const page = 10000
+	for from := 0; ; from += page {
+		sr := bleve.NewSearchRequestOptions(tq, page, from, false)
+		res, err := t.idx.SearchInContext(ctx, sr)
+		if err != nil {
+			return nil, fmt.Errorf("search transcripts: %w", err)
+		}
+		for _, h := range res.Hits {
+			ids = append(ids, h.ID)
+		}
+		if len(res.Hits) < page {
+			sort.Strings(ids)
+			return ids, nil
+		}
+	}
+}
+
+// The analysis of queries and snippets, as the index does it.
+var (
+	analyzersOnce        sync.Once
+	textAn, wordsAn      analysis.Analyzer
+	errTranscriptMapping error
+)
+
+func transcriptAnalyzers() (text, words analysis.Analyzer) {
+	analyzersOnce.Do(func() {
+		m, err := newTranscriptMapping()
+		if err != nil {
+			errTranscriptMapping = err
+			return
+		}
+		textAn, wordsAn = m.AnalyzerNamed(transcriptTextAnalyzer), m.AnalyzerNamed(transcriptWordsAnalyzer)
+	})
+	if errTranscriptMapping != nil {
+		panic(fmt.Sprintf("index: the transcript mapping is invalid: %v", errTranscriptMapping))
+	}
+	return textAn, wordsAn
+}
+
+// transcriptTerms are the distinct terms of text as the all and user fields
+// index them, in order.
+func transcriptTerms(text string) []string {
+	a, _ := transcriptAnalyzers()
+	return distinct(a.Analyze([]byte(text)))
+}
+
+// transcriptWords are the distinct words of text as the tools and paths
+// fields index them, in order.
+func transcriptWords(text string) []string {
+	_, a := transcriptAnalyzers()
+	return distinct(a.Analyze([]byte(text)))
+}
+
+func distinct(toks analysis.TokenStream) []string {
+	var out []string
+	seen := make(map[string]bool, len(toks))
+	for _, t := range toks {
+		s := string(t.Term)
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Token is a term of a text and where it is, in bytes.
+type Token struct {
+	Term       string
+	Start, End int
+}
+
+// TranscriptTokens analyses text as the index analyses an exchange's words:
+// for snippets, which mark the query's terms where they occur.
+func TranscriptTokens(text string) []Token {
+	a, _ := transcriptAnalyzers()
+	toks := a.Analyze([]byte(text))
+	out := make([]Token, len(toks))
+	for i, t := range toks {
+		out[i] = Token{Term: string(t.Term), Start: t.Start, End: t.End}
+	}
+	return out
+}
+
+// TranscriptQueryTerms are the terms of a query as Search looks for them in
+// exchanges' texts, for marking them in snippets.
+func TranscriptQueryTerms(text string) []string { return transcriptTerms(text) }
+
+// maxExactTerm bounds the length of an exact term: longer runs are data
+// (base64, minified code), not identifiers anyone types.
+const maxExactTerm = 200
+
+// ExactTerms are the identifiers, paths and error codes of text, whole and
+// lower-cased, each once, in order: words that hold a character prose does
+// not put inside a word (foo_bar, pkg.Func, src/auth/jwt.go, E0502,
+// ERR_CONN-42, --dry-run), that mix letters and digits, that are camelCase,
+// or that are written in capitals (ECONNREFUSED). A path also gives its file
+// name, and a path:line its path. The query and the documents are taken
+// apart the same way, so an identifier of the query matches only itself.
+func ExactTerms(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if len(s) < 3 || len(s) > maxExactTerm || seen[s] {
+			return
+		}
+		seen[s] = true
+		out = append(out, s)
+	}
+	for _, w := range strings.FieldsFunc(text, isExactSeparator) {
+		w = strings.TrimRightFunc(strings.TrimLeftFunc(w, isEdgePunct), isEdgePunct)
+		if !identifierLike(w) {
+			continue
+		}
+		lw := strings.ToLower(w)
+		add(lw)
+		if strings.ContainsAny(lw, `/\`) {
+			p := trimLineSuffix(lw)
+			add(p)
+			base := p[strings.LastIndexAny(p, `/\`)+1:]
+			if identifierLike(base) {
+				add(base)
+			}
+		}
+	}
+	return out
+}
+
+func isExactSeparator(r rune) bool {
+	if unicode.IsSpace(r) {
+		return true
+	}
+	switch r {
+	case '"', '\'', '`', '(', ')', '[', ']', '{', '}', '<', '>', ',', ';', '|', '=', '*', '!', '?', '&':
+		return true
+	}
+	return false
+}
+
+// isEdgePunct is punctuation that ends a sentence or wraps a word rather
+// than belonging to an identifier.
+func isEdgePunct(r rune) bool {
+	switch r {
+	case '.', ':', '#', '@', '$', '%', '^', '~', '+':
+		return true
+	}
+	return unicode.IsPunct(r) && r != '_' && r != '-' && r != '/' && r != '\\'
+}
+
+// identifierLike reports whether w reads as an identifier, a path or a code
+// rather than a word of prose.
+func identifierLike(w string) bool {
+	if utf8.RuneCountInString(w) < 3 {
+		return false
+	}
+	var letters, digits, uppers, lowers int
+	inner := false
+	camel := false
+	prevLower := false
+	for i, r := range w {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+			if unicode.IsUpper(r) {
+				uppers++
+				if prevLower {
+					camel = true
+				}
+			} else {
+				lowers++
+			}
+			prevLower = unicode.IsLower(r)
+			continue
+		case unicode.IsDigit(r):
+			digits++
+		case strings.ContainsRune("_./\\:#-", r):
+			if i > 0 && i < len(w)-1 {
+				inner = true
+			}
+		}
+		prevLower = false
+	}
+	if letters+digits == 0 {
+		return false
+	}
+	switch {
+	case inner && letters > 0:
+		return !plainHyphenated(w)
+	case letters > 0 && digits > 0:
+		return true
+	case camel:
+		return true
+	case uppers >= 3 && lowers == 0:
+		return true
+	}
+	return false
+}
+
+// plainHyphenated reports whether w is words joined by hyphens only, as
+// prose writes them (well-known, follow-up): not an identifier.
+func plainHyphenated(w string) bool {
+	if strings.HasPrefix(w, "-") {
+		return false // a command-line flag
+	}
+	for _, r := range w {
+		if r != '-' && !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// withParts is text with each of its identifiers and paths replaced by its
+// parts, which the all field holds of every identifier of a document:
+// src/auth/jwt.go is src auth jwt go.
+func withParts(text string) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(text, isExactSeparator) {
+		if t := strings.TrimRightFunc(strings.TrimLeftFunc(w, isEdgePunct), isEdgePunct); identifierLike(t) {
+			w = identifierParts(t)
+		}
+		b.WriteString(w)
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// identifierParts is an identifier's words, space-separated: its runs of
+// letters and digits.
+func identifierParts(id string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return ' '
+	}, id)
+}
+
+// trimLineSuffix drops a :line or :line:column suffix from a path.
+func trimLineSuffix(p string) string {
+	for range 2 {
+		i := strings.LastIndexByte(p, ':')
+		if i <= 0 || i == len(p)-1 {
+			return p
+		}
+		if _, err := strconv.Atoi(p[i+1:]); err != nil {
+			return p
+		}
+		p = p[:i]
+	}
+	return p
+}
