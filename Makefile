@@ -7,7 +7,7 @@ RUNS     ?= 40
 FUZZTIME ?= 30s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build demo test test-short race bench bench-100k bench-transcripts timing fuzz lint bleve-check clean
+.PHONY: all build demo test test-short race bench bench-100k bench-transcripts timing bulk fuzz lint bleve-check clean
 
 all: build
 
@@ -36,6 +36,11 @@ bench: build timing
 timing:
 	CORTEX_TIMING=1 $(GO) test -count=1 -run 'TimeLinear' ./security
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./security ./dedup ./transcript/... ./adapters/... ./pipeline ./scribe
+
+# A git pull changing 2,000 notes of 10,000, seen by the next command (minutes:
+# three indexes of 10,000 notes are built).
+bulk:
+	CORTEX_BULK=1 $(GO) test -count=1 -run 'TestPullSeenByTheNextCommand' ./store
 
 bench-100k: build
 	$(GO) run ./cmd/cortex-bench -bin ./$(BIN) -sizes 100000 -runs 20 -saves 50

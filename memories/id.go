@@ -15,8 +15,14 @@ import (
 )
 
 // Identifiers are ULIDs written in lower case: 26 characters, the first ten the
-// creation time in milliseconds, the rest 80 random bits. They sort by time, and two
-// machines sharing a vault never mint the same one.
+// creation time in milliseconds, the rest 80 bits from crypto/rand. They sort by
+// time, and two machines sharing a vault (synced, or clones of one git
+// repository) never mint the same one: each millisecond's first id is 80 fresh
+// random bits, so ids minted apart never depend on a clock, a machine name or a
+// counter another machine could share. Within one process the entropy is
+// monotonic: ids minted in the same millisecond (a large import) are the
+// previous one's random part plus a random increment, so they still sort in
+// the order they were minted and never repeat.
 //
 // A note made by hand without an id gets one derived from its path: "z" followed by
 // 25 characters of a hash. ULIDs never start with "z" (their first character is at
@@ -34,18 +40,24 @@ type IDGen interface {
 	NewID(t time.Time) string
 }
 
-// ULIDGen mints ULIDs from the system's secure random source.
+// ULIDGen mints ULIDs from the system's secure random source, monotonic
+// within a millisecond.
 type ULIDGen struct {
 	mu      sync.Mutex
 	entropy io.Reader
 	n       uint64 // ids minted, for the fallback
 }
 
-// NewULIDGen returns a generator reading randomness from r, or from crypto/rand
-// when r is nil.
+// NewULIDGen returns a generator reading randomness from crypto/rand,
+// monotonic within a millisecond, when r is nil. A reader r given instead
+// (deterministic tests, the evaluation's reproducible vaults) is read as it
+// is: each id's random part is the reader's next ten bytes.
 func NewULIDGen(r io.Reader) *ULIDGen {
 	if r == nil {
-		r = rand.Reader
+		// The default increment (up to 2^32) keeps the ids of one
+		// millisecond as hard to guess as fresh ones, with room for
+		// billions of them.
+		return &ULIDGen{entropy: ulid.Monotonic(rand.Reader, 0)}
 	}
 	return &ULIDGen{entropy: r}
 }
@@ -57,9 +69,10 @@ func (g *ULIDGen) NewID(t time.Time) string {
 	g.n++
 	id, err := ulid.New(ulid.Timestamp(t), g.entropy)
 	if err != nil {
-		// crypto/rand never fails on supported platforms. Should the source
-		// break, the id still must not collide: hash the time with what sets
-		// this process and this call apart.
+		// crypto/rand never fails on supported platforms, and a millisecond
+		// never holds enough ids to overflow the monotonic entropy. Should
+		// either happen, the id still must not collide: hash the time with
+		// what sets this process and this call apart.
 		sum := sha256.Sum256(fmt.Appendf(nil, "%d/%d/%d/%d", t.UnixNano(), os.Getpid(), g.n, time.Now().UnixNano()))
 		var fallback ulid.ULID
 		_ = fallback.SetTime(ulid.Timestamp(t))

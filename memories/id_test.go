@@ -103,6 +103,28 @@ func TestULIDGenSystemEntropy(t *testing.T) {
 	}
 }
 
+// TestULIDGenMonotonic: the ids one process mints from the system's
+// randomness in one millisecond (an import of thousands of notes) sort in
+// the order they were minted and never repeat.
+func TestULIDGenMonotonic(t *testing.T) {
+	at := time.Date(2025, 3, 14, 15, 9, 26, 123e6, time.UTC)
+	g := NewULIDGen(nil)
+	prev := ""
+	for i := 0; i < 2000; i++ {
+		id := g.NewID(at)
+		checkULID(t, id, at)
+		if id <= prev {
+			t.Fatalf("id %d %q does not sort after the one before, %q", i, id, prev)
+		}
+		prev = id
+	}
+	// A new millisecond starts from fresh randomness, not from the last id.
+	next := g.NewID(at.Add(time.Millisecond))
+	if next[:10] == prev[:10] || next[10:] == prev[10:] {
+		t.Errorf("the next millisecond's id %q continues %q", next, prev)
+	}
+}
+
 func TestULIDGenBrokenEntropy(t *testing.T) {
 	at := time.Date(2025, 3, 14, 15, 9, 26, 123e6, time.UTC)
 	g := NewULIDGen(failingReader{})

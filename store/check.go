@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/vault"
@@ -35,6 +36,12 @@ type Health struct {
 	Broken []string `json:"broken"`
 	// SharedIDs lists ids written in more than one note.
 	SharedIDs []SharedID `json:"shared_ids"`
+	// Leftovers lists what a merge or a sync left: notes holding git's
+	// conflict markers, sync tools' conflict copies (not indexed).
+	Leftovers []Leftover `json:"leftovers"`
+	// Forks lists memories replaced more than once (superseded on two
+	// machines before they synced).
+	Forks []Fork `json:"forks"`
 	// Temps lists leftover temporary files.
 	Temps []string `json:"temps"`
 	// MapRepaired says the map of contents did not match the notes and was
@@ -117,7 +124,11 @@ func (s *Store) check(ctx context.Context, rep *SyncReport) (h *Health, err erro
 	err = cat.Records(func(r *index.Record) error {
 		switch {
 		case r.Broken != "":
-			h.Broken = append(h.Broken, r.Broken)
+			// Conflict copies and conflicts in properties are listed with
+			// the merge's leftovers.
+			if !isCopyRecord(r) && !strings.Contains(r.Broken, "conflict markers") {
+				h.Broken = append(h.Broken, r.Broken)
+			}
 		case r.FID != "":
 			shared[r.FID] = append(shared[r.FID], s.v.VaultPath(r.Path))
 		}
@@ -133,6 +144,9 @@ func (s *Store) check(ctx context.Context, rep *SyncReport) (h *Health, err erro
 		}
 	}
 	sort.Slice(h.SharedIDs, func(i, j int) bool { return h.SharedIDs[i].ID < h.SharedIDs[j].ID })
+	if h.Leftovers, h.Forks, err = s.leftovers(cat); err != nil {
+		return nil, err
+	}
 	entries, err := cat.Entries()
 	if err != nil {
 		return nil, err

@@ -42,6 +42,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -108,6 +109,10 @@ type Store struct {
 	warn      func(string)
 	res       *resident // nil unless Options.Resident
 	noRebuild bool
+	// gitIndex is the index file of the git repository holding the vault
+	// ("" when none), found once (see gitIndexChanged).
+	gitOnce  sync.Once
+	gitIndex string
 }
 
 var _ memories.Backend = (*Store)(nil)
@@ -270,7 +275,7 @@ func (s *Store) scan(gen string, cat *index.Catalog, full bool) (*check, error) 
 	stamp := filepath.Join(gen, checkedFile)
 	if !full {
 		fi, err := os.Stat(stamp)
-		full = s.freshness <= 0 || err != nil || start.Sub(fi.ModTime()) >= s.freshness
+		full = s.freshness <= 0 || err != nil || start.Sub(fi.ModTime()) >= s.freshness || s.gitIndexChanged(fi.ModTime())
 	}
 	res, err := s.v.Scan(cat, vault.ScanOptions{RacyAfter: cat.RacyAfter(racyWindow), StatNotes: full})
 	if err != nil {
@@ -597,6 +602,11 @@ func (s *Store) noteRecord(st vault.FileStat, data []byte) (*index.Record, *memo
 		pe.Path = s.v.VaultPath(f.Path)
 		r.Entry = memories.Entry{Path: f.Path, ID: memories.DerivedID(f.Path)}
 		r.Broken = pe.Error()
+		return r, nil, nil
+	}
+	if c, ok := s.conflictCopy(f.Path, n.ID()); ok {
+		r.Entry = memories.Entry{Path: f.Path, ID: memories.DerivedID(f.Path)}
+		r.Broken = s.copyBroken(f.Path, c)
 		return r, nil, nil
 	}
 	m := n.Memory(f.Path, time.Unix(0, st.MTime))

@@ -298,7 +298,7 @@ func TestBadRequests(t *testing.T) {
 		{Request{Query: "ok", Limit: MaxLimit + 1}, "limit"},
 		{Request{Query: "ok", Limit: -1}, "limit"},
 		{Request{Query: "ok", Tool: "vim"}, "tool"},
-		{Request{Query: "ok", Tool: "cursor"}, "tool"},
+		{Request{Query: "ok", Tool: "emacs"}, "tool"},
 		{Request{Query: "ok", Project: "  "}, "project"},
 		{Request{Query: "ok", Session: " "}, "session"},
 		{Request{Query: "ok", Since: "yesterday"}, "since"},

@@ -122,12 +122,25 @@ func ParseNote(data []byte) (*Note, error) {
 	first, rest, _ := bytes.Cut(data, []byte("\n"))
 	n.crlf = bytes.HasSuffix(first, []byte("\r"))
 	if !isDelimiter(first) {
+		if second, _, _ := bytes.Cut(rest, []byte("\n")); isMarker(first, '<') && isDelimiter(second) {
+			// A merge conflict that takes in the opening "---": the
+			// properties are in it.
+			return nil, &ParseError{Line: 1, Msg: conflictMsg}
+		}
 		n.Body = data
 		return n, nil
 	}
 	text, body, ok := cutFrontmatter(rest)
 	if !ok {
+		if h := ConflictMarkers(rest); len(h) > 0 {
+			return nil, &ParseError{Line: h[0].Start + 1, Msg: conflictMsg}
+		}
 		return nil, &ParseError{Line: 1, Msg: "the opening '---' has no closing '---' line"}
+	}
+	if l := frontmatterMarker(text); l > 0 {
+		// Found before the YAML is decoded, which would name a line of
+		// one side's version with a message about YAML syntax.
+		return nil, &ParseError{Line: l + 1, Msg: conflictMsg}
 	}
 	n.Body = body
 	var doc yaml.Node

@@ -98,8 +98,9 @@ var skipDirs = map[string]bool{"playbooks": true}
 // knows. It reads a folder only when the folder's time changed or is too recent
 // to trust: creating, deleting or renaming a note changes its folder's time. With
 // opts.StatNotes it also stats every note, to find edits made in place. Hidden
-// files and folders, the generated map of contents and folders that hold no
-// memories are skipped. A missing root is an empty vault.
+// files and folders, the generated map of contents (and a sync tool's
+// conflict copies of it) and folders that hold no memories are skipped. A
+// missing root is an empty vault.
 //
 // This runs before commands, so it is on their hot path: it works in parallel
 // and allocates little.
@@ -286,7 +287,7 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 			if _, ok := s.known[p]; !ok {
 				s.visit(p, true)
 			}
-		case e.note && !(rel == "" && e.name == IndexFile):
+		case e.note && !(rel == "" && (e.name == IndexFile || IsIndexCopy(e.name))):
 			f := knownFiles[e.name]
 			delete(knownFiles, e.name)
 			st := FileStat{Path: p, Size: e.size, MTime: e.mtime}

@@ -350,7 +350,44 @@ func benchSize(o options, n int, out io.Writer) ([]result, error) {
 			fmt.Fprintf(out, "  %-34s %9.2f ms   max RSS %.0f MB\n", r.Op, r.P50ms, r.MaxRSS)
 		}
 	}
+	// Last, since it changes the vault: a pull from another machine.
+	r, err := arrivalRun(e, n, end)
+	if err != nil {
+		return nil, err
+	}
+	rs = append(rs, r)
+	fmt.Fprintf(out, "  %-34s %9.2f ms   max RSS %.0f MB\n", r.Op, r.P50ms, r.MaxRSS)
 	return rs, nil
+}
+
+// arrivalRun changes a fifth of the vault as a git pull from another machine
+// does (three in five notes changed, one added, one removed) and times the
+// next recall, whole process: it takes in every change before it answers,
+// and must find a word only a changed note holds.
+func arrivalRun(e *env, n int, end time.Time) (result, error) {
+	k := n / 5
+	a, err := bench.Arrive(e.vault, k*3/5, k/5, k/5, uint64(n)+4, end)
+	if err != nil {
+		return result{}, err
+	}
+	id := a.Changed[0]
+	c := e.cmd("recall", "--json", a.Words[id])
+	var stdout, stderr strings.Builder
+	c.Stdout, c.Stderr = &stdout, &stderr
+	start := time.Now()
+	if err := c.Run(); err != nil {
+		return result{}, fmt.Errorf("cortex recall after the pull: %v: %s", err, stderr.String())
+	}
+	d := time.Since(start)
+	if !strings.Contains(stdout.String(), id) {
+		return result{}, fmt.Errorf("cortex recall after the pull did not find %s (%s): %s", id, a.Words[id], stdout.String())
+	}
+	rss := 0.0
+	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = float64(ru.Maxrss) / 1024
+	}
+	return result{Size: n, Op: fmt.Sprintf("recall after a pull changed %d notes (process)", len(a.Changed)+len(a.Added)+len(a.Removed)),
+		Runs: 1, P50ms: ms(d), P99ms: ms(d), MaxRSS: rss}, nil
 }
 
 // timed is one whole-process series.

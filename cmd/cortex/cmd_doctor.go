@@ -7,6 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -22,9 +24,11 @@ func newDoctorCmd(a *app) *cobra.Command {
 		Long: `Doctor brings the index up to date, then checks that it agrees with the vault,
 and lists notes cortex cannot read, ids shared by several notes, leftover
 temporary files, links in cortex's notes that lead nowhere (note, line and
-target), and notes that are symbolic links. It trusts nothing the index
-remembers: it checks that the index was built from this vault, reads every
-folder and compares every note; an index that does not hold the notes as they
+target), notes that are symbolic links, and what a git merge or a sync
+tool left: notes holding conflict markers, conflict copies (never indexed,
+so never recalled twice) and memories replaced on two machines. It trusts
+nothing the index remembers: it checks that the index was built from this
+vault, reads every folder and compares every note; an index that does not hold the notes as they
 are is rebuilt from them. It also brings the transcript index up to date and
 checks that it holds every exchange of the agents' transcripts (rebuilding it
 when it does not), and lists the transcripts it cannot read. It exits with 1
@@ -128,6 +132,7 @@ func runDoctor(ctx context.Context, a *app, fix bool) error {
 				fmt.Fprintf(w, "                %s: %v\n", sh.ID, sh.Paths)
 			}
 		}
+		printLeftovers(w, h)
 		if h.MapRepaired {
 			fmt.Fprintln(w, "! map         _index.md did not match the notes; rewritten")
 		} else {
@@ -152,6 +157,41 @@ func runDoctor(ctx context.Context, a *app, fix bool) error {
 		return errTranscriptsUnhealthy
 	}
 	return nil
+}
+
+// printLeftovers lists what a merge or a sync left in the vault.
+func printLeftovers(w io.Writer, h *store.Health) {
+	if len(h.Leftovers) == 0 {
+		fmt.Fprintln(w, "✓ merges      no conflict markers or conflict copies")
+	} else {
+		fmt.Fprintf(w, "! merges      %d left by a merge or a sync; nothing was overwritten:\n", len(h.Leftovers))
+		for _, l := range h.Leftovers {
+			switch {
+			case l.Kind == "copy":
+				fmt.Fprintf(w, "                %s: a conflict copy %s made of %s; %s\n", l.Path, l.Tool, l.Original, l.Fix)
+			case l.Properties:
+				fmt.Fprintf(w, "                %s: git conflict markers in the properties; %s\n", l.Path, l.Fix)
+			default:
+				fmt.Fprintf(w, "                %s: git conflict markers at lines %s; %s\n", l.Path, joinInts(l.Lines), l.Fix)
+			}
+		}
+	}
+	if len(h.Forks) == 0 {
+		fmt.Fprintln(w, "✓ supersedes  no memory replaced twice")
+	} else {
+		fmt.Fprintf(w, "! supersedes  %d memories replaced more than once:\n", len(h.Forks))
+		for _, f := range h.Forks {
+			fmt.Fprintf(w, "                %s replaced by %s (%s); %s\n", f.ID, strings.Join(f.By, ", "), strings.Join(f.Paths, ", "), f.Fix)
+		}
+	}
+}
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
 }
 
 // errTranscriptsUnhealthy is doctor's verdict when the transcript index does

@@ -106,7 +106,7 @@ command sees it. Indexes live in the state folder and are rebuilt at will.`,
 		newSaveCmd(a), newRecallCmd(a), newListCmd(a), newSupersedeCmd(a),
 		newImportCmd(a), newMCPCmd(a), newScribeCmd(a), newTranscriptsCmd(a), newReindexCmd(a), newDoctorCmd(a), newEvalCmd(a), newDemoCmd(a), newVersionCmd(a),
 		newSetupCmd(a),
-		newCaptureCmd(a), newHookCmd(a), newStatusCmd(a), newNormalizeCmd(a),
+		newCaptureCmd(a), newHookCmd(a), newStatusCmd(a), newNormalizeCmd(a), newVaultCmd(a),
 	)
 	addVersionFlag(root, a)
 	return root
