@@ -1,6 +1,7 @@
 package transcripts
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -125,7 +126,7 @@ func (s *Service) targets() ([]target, []transcript.Skip, error) {
 	}
 	out := make([]target, 0, len(files))
 	for _, f := range files {
-		fi, err := os.Stat(f.Path)
+		fi, err := statTranscript(f.Path, f.Adapter)
 		if err != nil {
 			skipped = append(skipped, transcript.Skip{Path: f.Path, Reason: err.Error()})
 			continue
@@ -265,18 +266,19 @@ func (s *Service) quickSync(ctx context.Context, m *manifest, start time.Time) (
 		if e.Err != "" || start.Sub(time.Unix(0, e.MTime)) >= resumeWindow {
 			continue
 		}
-		fi, err := os.Stat(p)
+		ad, ok := adapters.For(e.Tool)
+		if !ok {
+			return nil, false, nil
+		}
+		ad = adapters.Resolve(ad, p)
+		fi, err := statTranscript(p, ad)
 		if err != nil {
 			return nil, false, nil
 		}
 		if fi.Size() == e.Size && fi.ModTime().UnixNano() == e.MTime {
 			continue
 		}
-		ad, ok := adapters.For(e.Tool)
-		if !ok {
-			return nil, false, nil
-		}
-		ts = append(ts, target{File: scribe.File{Path: p, Adapter: adapters.Resolve(ad, p)}, info: fi})
+		ts = append(ts, target{File: scribe.File{Path: p, Adapter: ad}, info: fi})
 	}
 	if len(ts) == 0 {
 		rep := s.report(m, nil, start, nil)
@@ -691,10 +693,66 @@ type readResult struct {
 	messages int
 }
 
+// statTranscript stats a transcript; for one its adapter reads through a
+// Loader (a database), the size and time are those of what Load reads, its
+// write-ahead log included, which changes long before the file does.
+func statTranscript(path string, ad transcript.Adapter) (os.FileInfo, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if l, ok := ad.(transcript.Loader); ok {
+		size, mtime, err := l.Stat(path)
+		if err != nil {
+			return nil, err
+		}
+		return loadedInfo{fi, size, mtime}, nil
+	}
+	return fi, nil
+}
+
+// loadedInfo is a file's information with the size and time of what its
+// Loader reads.
+type loadedInfo struct {
+	os.FileInfo
+	size  int64
+	mtime time.Time
+}
+
+func (i loadedInfo) Size() int64        { return i.size }
+func (i loadedInfo) ModTime() time.Time { return i.mtime }
+
+// readLoaded reads a transcript its adapter reads through a Loader (a
+// database: the file's bytes are not its records) whole: the records Load
+// gives, read as one complete file. One Load cannot read now (busy, damaged)
+// is recorded as the file's error, for a later sync to try again.
+func (s *Service) readLoaded(t target, l transcript.Loader) (*readResult, error) {
+	failed := func(err error) *readResult {
+		return &readResult{entry: &fileEntry{Path: t.Path, Tool: t.Adapter.Source(), Size: t.info.Size(),
+			MTime: t.info.ModTime().UnixNano(), Err: err.Error()}, full: true}
+	}
+	data, err := l.Load(t.Path, transcript.Start(t.Adapter, t.Path).Context)
+	if err != nil {
+		return failed(err), nil
+	}
+	t.Final = true
+	res, err := s.readFrom(bytes.NewReader(data), t, nil, int64(len(data)), t.info.ModTime())
+	if err != nil {
+		return failed(err), nil
+	}
+	e := res.entry
+	e.Size, e.MTime = t.info.Size(), t.info.ModTime().UnixNano()
+	e.Docs, e.Messages = len(res.docs), res.messages
+	return &readResult{entry: e, docs: res.docs, full: true, messages: res.messages}, nil
+}
+
 // readFile reads a transcript from where old says the last read stopped —
 // when the file only grew since, its start and the bytes before the offset
 // unchanged, and the state of that read is kept — else whole.
 func (s *Service) readFile(gen string, t target, old *fileEntry) (*readResult, error) {
+	if l, ok := t.Adapter.(transcript.Loader); ok {
+		return s.readLoaded(t, l)
+	}
 	f, err := os.Open(t.Path)
 	if err != nil {
 		return &readResult{entry: &fileEntry{Path: t.Path, Tool: t.Adapter.Source(), Size: t.info.Size(),
@@ -772,8 +830,15 @@ type fileRead struct {
 	messages int
 }
 
+// source is what readFrom reads: a transcript file, or the records a
+// Loader gave.
+type source interface {
+	io.ReadSeeker
+	io.ReaderAt
+}
+
 // readFrom reads f from st (from its start when st is nil) up to size.
-func (s *Service) readFrom(f *os.File, t target, st *readState, size int64, mtime time.Time) (*fileRead, error) {
+func (s *Service) readFrom(f source, t target, st *readState, size int64, mtime time.Time) (*fileRead, error) {
 	full := st == nil
 	pos := transcript.Start(t.Adapter, t.Path)
 	if !full {

@@ -41,9 +41,12 @@
 //   - ItemTable composer.composerData — a workspace's list of its composers:
 //     unknown (unmapped).
 //
-// Not read: the other keys of cursorDiskKV (checkpointId, codeBlockDiff,
+// Not read: the other keys of cursorDiskKV (checkpointId,
 // messageRequestContext, inlineDiffs: no public sample shows their shape
-// well enough to turn them into edits), and the cursor-agent CLI's
+// well enough to turn them into edits; codeBlockDiff, whose segments hold
+// the new lines but not the text they replace, so no diff can be made of
+// them — the agent's edits they record are its edit_file calls, read from
+// their diff chunks), and the cursor-agent CLI's
 // ~/.cursor/chats/*/store.db (content-addressed blobs of protobuf tree
 // nodes). Cursor writes no per-message time in most versions: events carry a
 // bubble's createdAt when it has one, the composer's times otherwise.
