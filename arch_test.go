@@ -63,7 +63,11 @@ var rules = []rule{
 	{name: "dedup is pure functions of text (dedup/doc.go)", from: []string{"dedup"}, only: []string{}},
 	{name: "security is a table of rules over text (security/doc.go)", from: []string{"security"}, only: []string{}},
 	{name: "transcript is the thin waist: the event model and its machinery, nothing of cortex (transcript/doc.go)",
-		from: []string{"transcript/..."}, except: []string{"transcript/transcripttest"}, only: append([]string{"transcript/..."}, decoders...)},
+		from: []string{"transcript/..."}, except: []string{"transcript/transcripttest", "transcript/otlp"}, only: append([]string{"transcript/..."}, decoders...)},
+	// The issue asks for the official OTLP protobuf definitions as a library:
+	// decoding an export request is all transcript/otlp adds to the waist.
+	{name: "transcript/otlp decodes OTLP with the official definitions and nothing of cortex (transcript/otlp/otlp.go)",
+		from: []string{"transcript/otlp"}, only: []string{"transcript/...", "go.opentelemetry.io/proto/otlp/...", "google.golang.org/protobuf/..."}},
 	// Some tools keep their history in a SQLite database (Cursor, Zed,
 	// OpenCode) or compress it (Zed's zstd threads): reading them needs a
 	// driver or a decoder no adapter should carry on its own. Each library
@@ -293,6 +297,8 @@ func synthetic() graph {
 	add(m("transcript/rawjson"), false, "strings")
 	add(m("transcript"), false, "fmt", m("transcript/rawjson"))
 	add(m("transcript/transcripttest"), false, "testing", m("transcript"))
+	add("go.opentelemetry.io/proto/otlp/logs/v1", false)
+	add(m("transcript/otlp"), false, m("transcript"), "go.opentelemetry.io/proto/otlp/logs/v1")
 	add("modernc.org/sqlite", false, "context")
 	add("github.com/klauspost/compress/zstd", false)
 	add(m("transcript/sqlitedb"), false, m("transcript/rawjson"), "modernc.org/sqlite")
@@ -383,6 +389,9 @@ func TestArrowsCatchViolations(t *testing.T) {
 		}},
 		{"transcript imports cortex", m("transcript"), m("memories"), []string{
 			m("transcript") + " → " + m("memories") + ": transcript is the thin waist: the event model and its machinery, nothing of cortex (transcript/doc.go)",
+		}},
+		{"the OTLP decoder imports cortex", m("transcript/otlp"), m("memories"), []string{
+			m("transcript/otlp") + " → " + m("memories") + ": transcript/otlp decodes OTLP with the official definitions and nothing of cortex (transcript/otlp/otlp.go)",
 		}},
 		{"pipeline reaches the MCP server through security", m("security"), m("mcp"), []string{
 			m("memories") + " → " + m("mcp") + " (through " + m("security") + "): the domain, the pipeline and the adapters never reach a transport (STYLE.md habit 7)",
