@@ -96,7 +96,7 @@ func (w *watchProc) settle(t *testing.T) {
 	t.Helper()
 	const quiet = 500 * time.Millisecond
 	last, since := "", time.Now()
-	waitFor(t, "the watcher to run every job and settle", func() bool {
+	w.waitFor(t, "the watcher to run every job and settle", func() bool {
 		log := w.log.String()
 		if log != last {
 			last, since = log, time.Now()
@@ -109,12 +109,12 @@ func (w *watchProc) settle(t *testing.T) {
 // waitFor polls cond until it holds, and fails the test when it does not
 // within a minute (a busy machine is slow; a watcher that never does it is
 // caught all the same).
-func waitFor(t *testing.T, what string, cond func() bool) {
+func (w *watchProc) waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited a minute for %s", what)
+			t.Fatalf("waited a minute for %s; the watcher's log:\n%s", what, w.log.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -193,7 +193,7 @@ func TestWatchTakesInAppendedTranscripts(t *testing.T) {
 			}
 
 			w := startWatch(t, bin, env)
-			waitFor(t, "the transcripts job's first run", func() bool { return w.runs("transcripts") > 0 })
+			w.waitFor(t, "the transcripts job's first run", func() bool { return w.runs("transcripts") > 0 })
 			f, err := os.OpenFile(session, os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -204,13 +204,13 @@ func TestWatchTakesInAppendedTranscripts(t *testing.T) {
 			if err := f.Close(); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, "the transcripts job to run after the append", func() bool {
+			w.waitFor(t, "the transcripts job to run after the append", func() bool {
 				return w.runs("transcripts") > 1 && (!tt.notes || len(decisions("from-now-on-always-set-server-idle-timeout-")) == 1)
 			})
 			w.stop(t)
 
 			if rep := transcriptSync(t, bin, env); rep.Read != 0 || rep.Files != 1 {
-				t.Errorf("after the watcher, a full check read %d transcripts of %d, want 0 of 1 (%+v)", rep.Read, rep.Files, rep)
+				t.Errorf("after the watcher, a full check read %d transcripts of %d (%d new, %d grown), want 0 of 1", rep.Read, rep.Files, rep.New, rep.Appended)
 			}
 			out, err := runCortex(t, bin, env, "transcripts", "search", "server_idle_timeout")
 			if err != nil {
@@ -284,7 +284,7 @@ func TestKilledWatcherLosesNothing(t *testing.T) {
 	// The watcher never killed.
 	start := time.Now()
 	w := startWatch(t, bin, env)
-	waitFor(t, "the watcher's first pass", func() bool {
+	w.waitFor(t, "the watcher's first pass", func() bool {
 		return w.runs("index") > 0 && w.runs("normalize") > 0 && w.runs("transcripts") > 0
 	})
 	took := time.Since(start)
@@ -391,7 +391,7 @@ func TestKilledWatcherLosesNothing(t *testing.T) {
 		// The transcript index: nothing left to read, and searches answer
 		// as after a rebuild.
 		if rep := transcriptSync(t, bin, env); rep.Read != 0 || rep.Removed != 0 {
-			t.Errorf("trial %d: the watcher left transcripts for the next command: %+v", i, rep)
+			t.Errorf("trial %d: the watcher left transcripts for the next command: %d read (%d new, %d grown, %d again whole), %d removed", i, rep.Read, rep.New, rep.Appended, rep.Reread, rep.Removed)
 		}
 		search := func() string {
 			t.Helper()
