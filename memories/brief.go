@@ -137,11 +137,18 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	considered := map[string]bool{}
 	project := b.Project
 	scope := withGeneral(project)
+	// Every list below is the catalog's, ordered as an index search without
+	// text orders it: one pass over entries already in memory costs less
+	// than opening the index for as many searches sorted by date.
+	entries, err := snap.Entries()
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
 
 	// Open action items: read for their due dates.
-	open, err := snap.Search(ctx, SearchRequest{Projects: scope, Type: TypeAction, Status: StatusOpen, Size: maxOpenLoads})
+	open, err := SearchEntries(entries, SearchRequest{Projects: scope, Type: TypeAction, Status: StatusOpen, Size: maxOpenLoads})
 	if err != nil {
-		return fmt.Errorf("search: %w", err)
+		return err
 	}
 	var items []BriefItem
 	today := now.Format(time.DateOnly)
@@ -195,9 +202,9 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	// found; without a query the index orders by date alone).
 	size := max(limit*candidateFactor, minCandidates)
 	l0Limit := max((limit+1)/2, limit-len(items)-2*share)
-	recent, err := snap.Search(ctx, SearchRequest{Projects: scope, Size: 2 * size})
+	recent, err := SearchEntries(entries, SearchRequest{Projects: scope, Size: 2 * size})
 	if err != nil {
-		return fmt.Errorf("search: %w", err)
+		return err
 	}
 	byProject := map[string][]Hit{}
 	seen := map[string]bool{}
@@ -237,9 +244,9 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 		}
 	}
 	if len(recent) == 2*size && len(decs) < l0Limit+share {
-		more, err := snap.Search(ctx, SearchRequest{Projects: []string{project}, Type: TypeDecision, Size: l0Limit + 2*share})
+		more, err := SearchEntries(entries, SearchRequest{Projects: []string{project}, Type: TypeDecision, Size: l0Limit + 2*share})
 		if err != nil {
-			return fmt.Errorf("search: %w", err)
+			return err
 		}
 		decs = more
 	}
@@ -287,9 +294,9 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 		}
 	}
 	for _, a := range b.Areas {
-		hs, err := snap.Search(ctx, SearchRequest{Area: a, Size: size})
+		hs, err := SearchEntries(entries, SearchRequest{Area: a, Size: size})
 		if err != nil {
-			return fmt.Errorf("search: %w", err)
+			return err
 		}
 		add(hs)
 	}
@@ -311,6 +318,57 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	b.Sections = append(b.Sections, BriefSection{Name: SectionArea, Items: l1})
 	b.Considered = len(considered)
 	return nil
+}
+
+// SearchEntries is what Snapshot.Search returns for req without text, from
+// the catalog's entries alone: the entries that pass req's filters (project,
+// projects, area, type, status, tags, updated since, superseded or not),
+// last updated first, ties by id, at most req.Size. A request with text,
+// or with a filter the catalog does not hold (source hashes), is an error:
+// only the index can answer it.
+func SearchEntries(entries []Entry, req SearchRequest) ([]Hit, error) {
+	if req.Text != "" || len(req.SourceHashes) > 0 {
+		return nil, errors.New("search entries: text and source hashes need the index")
+	}
+	if req.Size <= 0 {
+		return nil, nil
+	}
+	var out []Hit
+	for i := range entries {
+		e := &entries[i]
+		switch {
+		case req.Project != "" && e.Project != req.Project,
+			len(req.Projects) > 0 && !containsString(req.Projects, e.Project),
+			req.Area != "" && e.Area != req.Area,
+			req.Type != "" && e.Type != req.Type,
+			req.Status != "" && e.Status != req.Status,
+			!req.IncludeSuperseded && e.Status == StatusSuperseded,
+			!req.UpdatedSince.IsZero() && e.Updated.Before(req.UpdatedSince),
+			!hasTags(e.Tags, req.Tags):
+			continue
+		}
+		out = append(out, Hit{Entry: *e})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Updated.Equal(out[j].Updated) {
+			return out[i].Updated.After(out[j].Updated)
+		}
+		return out[i].ID < out[j].ID
+	})
+	if len(out) > req.Size {
+		out = out[:req.Size]
+	}
+	return out, nil
+}
+
+// hasTags says whether have holds every one of want.
+func hasTags(have, want []string) bool {
+	for _, t := range want {
+		if !containsString(have, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // briefRanked ranks hits without a query and loads the best limit of those
