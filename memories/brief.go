@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -132,7 +133,7 @@ func briefShare(limit int) int { return max(1, (limit+3)/4) }
 func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit int) error {
 	share := briefShare(limit)
 	now := s.now()
-	stats := s.allStats(ctx)
+	st := &briefStats{s: s, asked: map[string]bool{}}
 	shown := map[string]bool{}
 	considered := map[string]bool{}
 	project := b.Project
@@ -152,6 +153,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	}
 	var items []BriefItem
 	today := now.Format(time.DateOnly)
+	stats := st.of(ctx, open)
 	for _, h := range open {
 		considered[h.ID] = true
 		m, err := loadHit(ctx, snap, h)
@@ -212,7 +214,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 		seen[h.ID] = true
 		byProject[h.Project] = append(byProject[h.Project], h)
 	}
-	active, err := s.activated(snap, stats, now, scope, seen)
+	active, err := st.activated(ctx, snap, now, scope, seen)
 	if err != nil {
 		return err
 	}
@@ -227,7 +229,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 			areas[h.Area]++
 		}
 	}
-	l0, err := s.briefRanked(ctx, snap, hits, stats, shown, l0Limit, SectionProject, func(Recalled) string { return "ranked by use, recency and importance" })
+	l0, err := s.briefRanked(ctx, snap, hits, st.of(ctx, hits), shown, l0Limit, SectionProject, func(Recalled) string { return "ranked by use, recency and importance" })
 	if err != nil {
 		return err
 	}
@@ -257,6 +259,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 		return decs[i].ID > decs[j].ID
 	})
 	var latest []BriefItem
+	stats = st.of(ctx, decs)
 	for _, h := range decs {
 		considered[h.ID] = true
 		if len(latest) == share {
@@ -306,7 +309,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	for _, h := range wide {
 		considered[h.ID] = true
 	}
-	l1, err := s.briefRanked(ctx, snap, wide, stats, shown, share, SectionArea, func(r Recalled) string {
+	l1, err := s.briefRanked(ctx, snap, wide, st.of(ctx, wide), shown, share, SectionArea, func(r Recalled) string {
 		if r.Memory.Project == DefaultProject {
 			return "general memory"
 		}
@@ -411,18 +414,72 @@ func loadHit(ctx context.Context, snap Snapshot, h Hit) (*Memory, error) {
 	return m, nil
 }
 
-// allStats reads every memory's accesses once; nil without an access log or
-// when it cannot be read (every activation is then 0).
-func (s *Service) allStats(ctx context.Context) map[string]AccessStat {
-	if s.access == nil {
+// briefStats are the accesses a briefing reads: every memory's once, one by
+// one, for the most activated, and the sums of those it ranks, as it comes to
+// them; a briefing ranks a few hundred memories of many thousands, and a map
+// of every memory's accesses costs more than the rest of it. Without an
+// access log, or when it cannot be read (a warning, once), every activation
+// is 0.
+type briefStats struct {
+	s      *Service
+	m      map[string]AccessStat
+	asked  map[string]bool
+	failed bool
+}
+
+// of returns the stats of hits, and of every memory asked about before.
+func (b *briefStats) of(ctx context.Context, hits []Hit) map[string]AccessStat {
+	if b.s.access == nil || b.failed {
 		return nil
 	}
-	stats, err := s.access.Stats(ctx, nil)
+	var ids []string
+	for _, h := range hits {
+		if !b.asked[h.ID] {
+			b.asked[h.ID] = true
+			ids = append(ids, h.ID)
+		}
+	}
+	if len(ids) == 0 { // Stats of no ids would be every memory's
+		return b.m
+	}
+	got, err := b.s.access.Stats(ctx, ids)
 	if err != nil {
-		s.warn(fmt.Sprintf("access log: %v", err))
+		b.fail(err)
 		return nil
 	}
-	return stats
+	if b.m == nil {
+		b.m = got
+	} else {
+		maps.Copy(b.m, got)
+	}
+	return b.m
+}
+
+func (b *briefStats) fail(err error) {
+	b.failed, b.m = true, nil
+	b.s.warn(fmt.Sprintf("access log: %v", err))
+}
+
+// each calls fn with every accessed memory's stat: one by one from a log
+// that can (AccessVisitor), else from the map of them all.
+func (b *briefStats) each(ctx context.Context, fn func(id string, st AccessStat)) {
+	if b.s.access == nil || b.failed {
+		return
+	}
+	if v, ok := b.s.access.(AccessVisitor); ok {
+		if err := v.EachStat(ctx, fn); err != nil {
+			b.fail(err)
+		}
+		return
+	}
+	all, err := b.s.access.Stats(ctx, nil)
+	if err != nil {
+		b.fail(err)
+		return
+	}
+	for id, st := range all {
+		fn(id, st)
+	}
 }
 
 // maxActivatedLooks bounds the most activated memories a briefing looks up
@@ -430,22 +487,21 @@ func (s *Service) allStats(ctx context.Context) map[string]AccessStat {
 const maxActivatedLooks = 200
 
 // activated is, of the live memories of projects not in seen, the most
-// activated ones: up to activeCandidates per project, from stats already
-// read, looking at no more than maxActivatedLooks of them.
-func (s *Service) activated(snap Snapshot, stats map[string]AccessStat, now time.Time, projects []string, seen map[string]bool) ([]Hit, error) {
+// activated ones: up to activeCandidates per project, looking at no more than maxActivatedLooks of them.
+func (b *briefStats) activated(ctx context.Context, snap Snapshot, now time.Time, projects []string, seen map[string]bool) ([]Hit, error) {
 	type act struct {
 		id string
 		a  float64
 	}
 	var acts []act
-	for id, st := range stats {
+	b.each(ctx, func(id string, st AccessStat) {
 		if seen[id] {
-			continue
+			return
 		}
-		if a := s.ranking.Activation.Of(st, now); a > 0 {
+		if a := b.s.ranking.Activation.Of(st, now); a > 0 {
 			acts = append(acts, act{id, a})
 		}
-	}
+	})
 	sort.Slice(acts, func(i, j int) bool {
 		if acts[i].a != acts[j].a {
 			return acts[i].a > acts[j].a
