@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -352,11 +353,11 @@ func SearchEntries(entries []Entry, req SearchRequest) ([]Hit, error) {
 		}
 		out = append(out, Hit{Entry: *e})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].Updated.Equal(out[j].Updated) {
-			return out[i].Updated.After(out[j].Updated)
+	slices.SortFunc(out, func(a, b Hit) int {
+		if c := b.Updated.Compare(a.Updated); c != 0 {
+			return c
 		}
-		return out[i].ID < out[j].ID
+		return strings.Compare(a.ID, b.ID)
 	})
 	if len(out) > req.Size {
 		out = out[:req.Size]
