@@ -2,7 +2,8 @@
 
 GO       ?= go
 BIN      ?= bin/cortex
-SIZES    ?= 1000,10000
+SIZES    ?= 10000,40000
+SHAPES   ?= synthetic,real
 RUNS     ?= 40
 FUZZTIME ?= 30s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -27,9 +28,11 @@ test-short:
 race:
 	$(GO) test -race -short -count=1 ./...
 
-# The benchmark harness: synthetic vaults, whole-process and in-process timings.
+# The benchmark harness: synthetic and real-shaped vaults (one project folder
+# of documentation-length notes in many languages), whole-process and
+# in-process timings.
 bench: build timing
-	$(GO) run ./cmd/cortex-bench -bin ./$(BIN) -sizes $(SIZES) -runs $(RUNS)
+	$(GO) run ./cmd/cortex-bench -bin ./$(BIN) -sizes $(SIZES) -shape $(SHAPES) -runs $(RUNS)
 
 # Timing guards kept out of the normal test run (they measure time), and the
 # microbenchmarks of the scan and the dedup fingerprints.
@@ -43,7 +46,7 @@ bulk:
 	CORTEX_BULK=1 $(GO) test -count=1 -run 'TestPullSeenByTheNextCommand' ./store
 
 bench-100k: build
-	$(GO) run ./cmd/cortex-bench -bin ./$(BIN) -sizes 100000 -runs 20 -saves 50
+	$(GO) run ./cmd/cortex-bench -bin ./$(BIN) -sizes 100000 -shape $(SHAPES) -runs 20 -saves 50
 
 # Transcript search on a synthetic corpus of agents' sessions (TRANSCRIPTS
 # messages): building the index, searching it next to rg over the same files,

@@ -11,9 +11,14 @@ import (
 	"bytes"
 	"errors"
 
+	"github.com/cortexmem/cortex/adapters/aider"
+	"github.com/cortexmem/cortex/adapters/amp"
 	"github.com/cortexmem/cortex/adapters/claudecode"
+	"github.com/cortexmem/cortex/adapters/cline"
 	"github.com/cortexmem/cortex/adapters/codex"
+	"github.com/cortexmem/cortex/adapters/continuedev"
 	"github.com/cortexmem/cortex/adapters/cursor"
+	"github.com/cortexmem/cortex/adapters/droid"
 	"github.com/cortexmem/cortex/adapters/gemini"
 	"github.com/cortexmem/cortex/adapters/opencode"
 	"github.com/cortexmem/cortex/adapters/zed"
@@ -27,7 +32,11 @@ var ErrNoAdapter = errors.New("no transcript adapter")
 // All returns an adapter of every tool that has one, in the priority order of
 // transcript.Sources.
 func All() []transcript.Adapter {
-	return []transcript.Adapter{claudecode.New(), codex.New(), gemini.New(), cursor.New(), opencode.New(), zed.New()}
+	return []transcript.Adapter{
+		claudecode.New(), codex.New(), gemini.New(), cursor.New(), opencode.New(),
+		aider.New(), amp.New(), cline.New(), cline.NewRoo(), cline.NewKilo(),
+		zed.New(), continuedev.New(), droid.New(),
+	}
 }
 
 // For returns the adapter of a tool.
@@ -104,9 +113,9 @@ func Resolve(a transcript.Adapter, path string) transcript.Adapter {
 
 // DetectFile tells which tool wrote the transcript at path from its first
 // bytes, head, and returns the adapter that reads it (Resolve'd): the file
-// read as JSON lines (Detect), else as each tool's other kind of file for
-// such a path (a pretty-printed single JSON document, which has no record
-// a line).
+// read as JSON lines (Detect), else framed by each tool's Framer for such a
+// path (a pretty-printed single JSON document, which has no record a line;
+// a markdown log).
 func DetectFile(path string, head []byte) (transcript.Adapter, error) {
 	if a, err := Detect(head); err == nil {
 		return Resolve(a, path), nil
@@ -119,7 +128,7 @@ func DetectFile(path string, head []byte) (transcript.Adapter, error) {
 	for _, a := range All() {
 		r := Resolve(a, path)
 		f, ok := r.(transcript.Framer)
-		if r == a || !ok {
+		if !ok {
 			continue
 		}
 		// The head may stop mid-document: complete records only, a few.

@@ -47,7 +47,8 @@ func TestDetect(t *testing.T) {
 		{"codex rollout", codexFile, transcript.Codex, nil},
 		{"codex head", []byte(`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}` + "\n"), transcript.Codex, nil},
 		{"gemini chat", geminiFile, transcript.GeminiCLI, nil},
-		{"text", []byte("# aider chat started at 2024-08-01 10:00:00\n"), "", ErrNoAdapter},
+		{"aider's session header", []byte("# aider chat started at 2024-08-01 10:00:00\n"), transcript.Aider, nil},
+		{"text", []byte("# Notes\n\nnothing here\n"), "", ErrNoAdapter},
 		{"empty", nil, "", ErrNoAdapter},
 	}
 	for _, tt := range tests {
@@ -104,6 +105,37 @@ func TestDetectFile(t *testing.T) {
 	claude, _ := os.ReadFile("../fixtures/claude-code/2.1.197/b_write_edit.jsonl")
 	if a, err := DetectFile("x.jsonl", claude); err != nil || a.Source() != transcript.ClaudeCode {
 		t.Errorf("claude: %v, %v", a, err)
+	}
+}
+
+// TestDetectFileMoreTools recognises the files of the tools whose
+// transcripts are one JSON document or a markdown log (framed, not JSON
+// lines), and tells Cline's forks apart by their extension folder.
+func TestDetectFileMoreTools(t *testing.T) {
+	tests := []struct {
+		path, fixture string
+		want          transcript.SourceKind
+	}{
+		{"/h/.local/share/amp/threads/T-1.json", "../fixtures/amp/real/T-019ca1f6-7f21-77b5-a308-65416ebbdf48.json", transcript.Amp},
+		{"/h/.continue/sessions/s.json", "../fixtures/continue/real/continue-cli-session-simple.json", transcript.Continue},
+		{"/h/.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1/api_conversation_history.json",
+			"../fixtures/cline/hand-made/saoudrizwan.claude-dev/tasks/1795597200000/api_conversation_history.json", transcript.Cline},
+		{"/h/.config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks/1/api_conversation_history.json",
+			"../fixtures/cline/hand-made/saoudrizwan.claude-dev/tasks/1795597200000/api_conversation_history.json", transcript.RooCode},
+		{"/h/work/app/.aider.chat.history.md", "../fixtures/aider/real/chat-history.md", transcript.Aider},
+		{"/h/.factory/sessions/-w/s.jsonl", "../fixtures/factory-droid/real/droid-session.jsonl", transcript.FactoryDroid},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.want), func(t *testing.T) {
+			data, err := os.ReadFile(tt.fixture)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := DetectFile(tt.path, data)
+			if err != nil || a.Source() != tt.want {
+				t.Fatalf("DetectFile = %v, %v; want %s", a, err, tt.want)
+			}
+		})
 	}
 }
 

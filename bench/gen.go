@@ -1,7 +1,13 @@
-// Package bench generates synthetic vaults for cortex's benchmark harness
-// (cmd/cortex-bench): notes that read like a developer's memories — English
-// prose mixed with code identifiers, paths and error codes — spread over
-// projects, tags and a year of dates. The same seed always gives the same vault.
+// Package bench generates vaults for cortex's benchmark harness
+// (cmd/cortex-bench), in two shapes. Synthetic vaults (Generator) hold short
+// notes that read like a developer's memories — English prose mixed with code
+// identifiers, paths and error codes — spread over twelve projects, tags and a
+// year of dates. Real-shaped vaults (RealGenerator) hold what a documentation
+// vault imported whole gives: one project folder of notes of real length in
+// many languages, recombined from real documentation. The synthetic shape
+// alone flattered cortex: a real vault of 42,687 notes was an order of
+// magnitude slower than a synthetic one of 100,000. The same seed always gives
+// the same vault.
 package bench
 
 import (
@@ -13,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/security"
 	"github.com/cortexmem/cortex/vault"
 )
 
@@ -58,7 +65,25 @@ var Projects = []string{
 	"data-pipeline", "docs", "cli", "general",
 }
 
-// Generator makes memories deterministically.
+// Source makes the memories and queries of one shape of vault.
+type Source interface {
+	// Memory returns the next memory.
+	Memory() *memories.Memory
+	// Query returns a search query drawn like the notes' text.
+	Query() string
+	// Projects lists the projects memories belong to.
+	Projects() []string
+	// WriteNotes writes a folder of markdown notes holding n memories to
+	// import.
+	WriteNotes(dir string, n int) error
+}
+
+var (
+	_ Source = (*Generator)(nil)
+	_ Source = (*RealGenerator)(nil)
+)
+
+// Generator makes synthetic memories deterministically.
 type Generator struct {
 	r     *rand.Rand
 	start time.Time
@@ -98,9 +123,27 @@ func (g *Generator) Query() string {
 	return strings.Join(w, " ")
 }
 
+// Projects implements Source.
+func (g *Generator) Projects() []string { return Projects }
+
 // Memory returns the next memory: an id, title, type, project, tags, dates and a
 // body of two to six sentences.
 func (g *Generator) Memory() *memories.Memory {
+	for {
+		if m := g.memory(); Clean(m) {
+			return m
+		}
+	}
+}
+
+// Clean reports whether cortex's safety scan lets m be saved: a random draw
+// of words can read as a prompt extraction ("reproduce password"), and a
+// benchmark's saves must not be refused.
+func Clean(m *memories.Memory) bool {
+	return len(security.Scan(m.Title)) == 0 && len(security.Scan(m.Body)) == 0
+}
+
+func (g *Generator) memory() *memories.Memory {
 	g.n++
 	created := g.start.Add(time.Duration(g.r.Int64N(int64(365 * 24 * time.Hour)))).UTC().Truncate(time.Second)
 	var body strings.Builder
@@ -119,7 +162,7 @@ func (g *Generator) Memory() *memories.Memory {
 	}
 	title := g.Sentence(4 + g.r.IntN(6))
 	return &memories.Memory{
-		ID:         g.id(created),
+		ID:         newID(g.r, created),
 		Title:      strings.TrimSuffix(title, "."),
 		Type:       types[g.r.IntN(len(types))],
 		Project:    Projects[g.r.IntN(len(Projects))],
@@ -133,8 +176,8 @@ func (g *Generator) Memory() *memories.Memory {
 	}
 }
 
-// id mints a ULID-shaped id from the generator's own randomness.
-func (g *Generator) id(t time.Time) string {
+// newID mints a ULID-shaped id from a generator's own randomness.
+func newID(r *rand.Rand, t time.Time) string {
 	const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
 	ms := uint64(t.UnixMilli())
 	var b [memories.IDLen]byte
@@ -143,7 +186,7 @@ func (g *Generator) id(t time.Time) string {
 		ms >>= 5
 	}
 	for i := 10; i < len(b); i++ {
-		b[i] = alphabet[g.r.IntN(32)]
+		b[i] = alphabet[r.IntN(32)]
 	}
 	return string(b[:])
 }
@@ -157,21 +200,26 @@ func contains(s []string, x string) bool {
 	return false
 }
 
-// WriteVault writes n generated notes into a new vault at root, filed as cortex
-// files them, and returns their ids. It skips fsync: a benchmark vault need not
-// survive a crash, and 100,000 synced writes would take minutes.
+// WriteVault writes n synthetic notes into a new vault at root (see Write).
 func WriteVault(root string, n int, seed uint64, end time.Time) ([]string, error) {
-	g := NewGenerator(seed, end)
+	return Write(root, NewGenerator(seed, end), n, seed)
+}
+
+// Write writes n notes of src into a new vault at root, filed as cortex files
+// them, and returns their ids. It skips fsync: a benchmark vault need not
+// survive a crash, and 100,000 synced writes would take minutes.
+func Write(root string, src Source, n int, seed uint64) ([]string, error) {
+	r := rand.New(rand.NewPCG(seed, 0x3c6ef372fe94f82b))
 	ids := make([]string, 0, n)
 	made := map[string]bool{}
 	names := map[string][]string{} // project → note names so far
 	for i := 0; i < n; i++ {
-		m := g.Memory()
+		m := src.Memory()
 		// Three notes in ten link to one to three earlier notes of their
 		// project, as saves link related memories.
-		if prev := names[m.Project]; len(prev) > 0 && g.r.IntN(10) < 3 {
-			for k := 1 + g.r.IntN(3); k > 0; k-- {
-				if name := prev[g.r.IntN(len(prev))]; !contains(m.Related, name) {
+		if prev := names[m.Project]; len(prev) > 0 && r.IntN(10) < 3 {
+			for k := 1 + r.IntN(3); k > 0; k-- {
+				if name := prev[r.IntN(len(prev))]; !contains(m.Related, name) {
 					m.Related = append(m.Related, name)
 				}
 			}
@@ -202,6 +250,29 @@ func WriteVault(root string, n int, seed uint64, end time.Time) ([]string, error
 		ids = append(ids, m.ID)
 	}
 	return ids, nil
+}
+
+// WriteNotes writes n markdown notes as a person's notes folder holds them:
+// 50 folders, frontmatter with a title and tags, two to six paragraphs, one
+// memory each.
+func (g *Generator) WriteNotes(dir string, n int) error {
+	for i := 0; i < n; i++ {
+		m := g.Memory()
+		sub := filepath.Join(dir, fmt.Sprintf("folder-%02d", i%50))
+		if err := os.MkdirAll(sub, 0o700); err != nil {
+			return err
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "---\ntitle: %q\ntags: [%s]\n---\n\n", m.Title, strings.Join(m.Tags, ", "))
+		for _, p := range strings.SplitAfter(m.Body, ". ") {
+			b.WriteString(p)
+			b.WriteString("\n\n")
+		}
+		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("note-%05d.md", i)), []byte(b.String()), 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // VaultDir is where WriteVault puts the notes of a vault at root.

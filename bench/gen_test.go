@@ -1,11 +1,14 @@
 package bench
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -82,5 +85,117 @@ func TestWriteVault(t *testing.T) {
 		if !seen[id] {
 			t.Errorf("id %s has no note", id)
 		}
+	}
+}
+
+func loadCorpus(t *testing.T) *Corpus {
+	t.Helper()
+	c, err := LoadCorpus(filepath.Join("..", "fixtures"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestRealGeneratorIsDeterministic(t *testing.T) {
+	c := loadCorpus(t)
+	a, b := NewRealGenerator(c, 7, end), NewRealGenerator(c, 7, end)
+	for i := 0; i < 50; i++ {
+		if diff := cmp.Diff(a.Memory(), b.Memory()); diff != "" {
+			t.Fatalf("memory %d differs between two generators with one seed:\n%s", i, diff)
+		}
+		if qa, qb := a.Query(), b.Query(); qa != qb {
+			t.Fatalf("query %d: %q and %q", i, qa, qb)
+		}
+	}
+}
+
+// TestRealShape: real-shaped memories are what a real documentation vault
+// imported whole gives — one project, several kilobytes typically, many
+// languages and scripts, markdown with headings, lists, code and links — and
+// every one is a memory cortex would accept.
+func TestRealShape(t *testing.T) {
+	c := loadCorpus(t)
+	if len(c.Langs) < 20 {
+		t.Errorf("the corpus has %d languages, want the fixtures' twenty and more: %v", len(c.Langs), c.Langs)
+	}
+	g := NewRealGenerator(c, 1, end)
+	const n = 600
+	var sizes []int
+	scripts := map[string]bool{}
+	marks := map[string]int{}
+	for i := 0; i < n; i++ {
+		m := g.Memory()
+		if m.Project != RealProject {
+			t.Fatalf("memory %d in project %q, want %q", i, m.Project, RealProject)
+		}
+		if err := memories.CheckContent("content", m.Body); err != nil {
+			t.Fatalf("memory %d: %v", i, err)
+		}
+		if _, err := memories.CheckTitle(m.Title); err != nil {
+			t.Fatalf("memory %d: %v", i, err)
+		}
+		sizes = append(sizes, len(m.Body))
+		for _, r := range m.Body {
+			for name, tab := range map[string]*unicode.RangeTable{"Latin": unicode.Latin, "Han": unicode.Han, "Cyrillic": unicode.Cyrillic,
+				"Arabic": unicode.Arabic, "Hangul": unicode.Hangul, "Devanagari": unicode.Devanagari, "Thai": unicode.Thai} {
+				if unicode.Is(tab, r) {
+					scripts[name] = true
+				}
+			}
+		}
+		for _, mk := range []string{"\n### ", "\n- ", "```", "[[", "`"} {
+			if strings.Contains(m.Body, mk) {
+				marks[mk]++
+			}
+		}
+	}
+	if len(scripts) < 7 {
+		t.Errorf("scripts seen: %v, want all seven", scripts)
+	}
+	sort.Ints(sizes)
+	if p50 := sizes[n/2]; p50 < 1500 || p50 > 5000 {
+		t.Errorf("median body %d bytes, want a few kilobytes", p50)
+	}
+	if sizes[n*9/10] < 2*sizes[n/2] {
+		t.Errorf("bodies from %d to %d bytes: want a long tail", sizes[0], sizes[n-1])
+	}
+	for _, mk := range []string{"\n### ", "\n- ", "```", "[[", "`"} {
+		if marks[mk] < n/20 {
+			t.Errorf("%q in %d of %d bodies", mk, marks[mk], n)
+		}
+	}
+	for i := 0; i < 100; i++ {
+		if q := g.Query(); strings.TrimSpace(q) == "" {
+			t.Fatalf("query %d is empty", i)
+		}
+	}
+}
+
+// TestRealNotes: the notes folder to import holds documents of several
+// sections, about as many as asked for.
+func TestRealNotes(t *testing.T) {
+	dir := t.TempDir()
+	if err := NewRealGenerator(loadCorpus(t), 2, end).WriteNotes(dir, 200); err != nil {
+		t.Fatal(err)
+	}
+	var files, sections int
+	err := filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
+		if err != nil || de.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		files++
+		sections += strings.Count(string(data), "\n## ") + strings.Count(string(data), "\n### ")
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sections < 200 || sections > 260 || files > 100 {
+		t.Errorf("%d files with %d sections, want about 200 sections in a few dozen files", files, sections)
 	}
 }

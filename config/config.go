@@ -76,6 +76,9 @@ type File struct {
 	Recall    struct {
 		Weights     *memories.Weights `yaml:"weights"`
 		RecencyBase float64           `yaml:"recency_base"`
+		// TieBand: with a query, how far the other signals may reorder
+		// memories against relevance (1: the plain blend of the weights).
+		TieBand *float64 `yaml:"tie_band"`
 		// Activation: what an access adds (weight, per source in sources)
 		// and how fast it fades (decay, per day).
 		Activation struct {
@@ -202,6 +205,9 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 	}
 	if file.Recall.RecencyBase != 0 {
 		s.Ranking.RecencyBase = file.Recall.RecencyBase
+	}
+	if file.Recall.TieBand != nil {
+		s.Ranking.TieBand = *file.Recall.TieBand
 	}
 	act := &s.Ranking.Activation
 	if v := file.Recall.Activation.Weight; v != nil {

@@ -160,6 +160,7 @@ func TestConfigFileErrors(t *testing.T) {
 		{"negative weight", "recall:\n  weights:\n    relevance: -1\n", "recall.weights.relevance: must be a number ≥ 0"},
 		{"all weights zero", "recall:\n  weights: {relevance: 0, recency: 0, activation: 0, importance: 0}\n", "recall.weights: must not all be 0"},
 		{"recency base", "recall:\n  recency_base: 2\n", "recall.recency_base: must be in (0, 1]"},
+		{"tie band", "recall:\n  tie_band: -1\n", "recall.tie_band: must be in [0, 1]"},
 		{"negative activation weight", "recall:\n  activation:\n    weight: -1\n", "recall.activation.weight: must be a number ≥ 0"},
 		{"negative source weight", "recall:\n  activation:\n    sources: {recall: -2}\n", "recall.activation.sources.recall: must be a number ≥ 0"},
 		{"import size", "import:\n  max_file_mb: big\n", "line 2"},
@@ -219,14 +220,14 @@ func TestConfigWeightsAndEmptyFile(t *testing.T) {
 	if diff := cmp.Diff(got.Ranking, memories.DefaultRanking()); diff != "" {
 		t.Errorf("ranking of an empty file (-got +want):\n%s", diff)
 	}
-	if err := os.WriteFile(file, []byte("recall:\n  weights: {relevance: 1, recency: 0, activation: 0, importance: 0}\n  recency_base: 0.99\n"), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte("recall:\n  weights: {relevance: 1, recency: 0, activation: 0, importance: 0}\n  recency_base: 0.99\n  tie_band: 0.3\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	got, err = Resolve(Flags{Config: file, Home: dir}, func(string) string { return "" }, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := memories.Ranking{Weights: memories.Weights{Relevance: 1}, RecencyBase: 0.99, Activation: memories.DefaultActivation()}
+	want := memories.Ranking{Weights: memories.Weights{Relevance: 1}, RecencyBase: 0.99, Activation: memories.DefaultActivation(), TieBand: 0.3}
 	if diff := cmp.Diff(got.Ranking, want); diff != "" {
 		t.Errorf("ranking (-got +want):\n%s", diff)
 	}

@@ -24,6 +24,8 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/oklog/ulid/v2"
+
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/wiring"
@@ -238,7 +240,9 @@ const k = 10
 // saveBatch is how many documents are saved per commit.
 const saveBatch = 200
 
-// defaultCreated dates a document that has no date.
+// defaultCreated dates the first document that has no date; each next one is
+// dated a second later, so that undated documents keep the file's order (recall
+// reads the order of memories saved together to find neighbours).
 var defaultCreated = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Run loads d into a fresh vault and scores cortex's recall and the baseline.
@@ -269,19 +273,24 @@ func Run(ctx context.Context, d *Dataset, o Options) (*Report, error) {
 	}
 	// Each document is saved at its created time, with ids from a fixed seed,
 	// in batches: one index commit per batch rather than per document.
-	ids := memories.NewULIDGen(rand.NewChaCha8([32]byte{}))
+	// Monotonic: the turns of a conversation saved at one time keep their
+	// order in their ids, which recall reads to find a memory's neighbours
+	// (as the system generator's ids do).
+	ids := memories.NewULIDGen(ulid.Monotonic(rand.NewChaCha8([32]byte{}), 0))
 	saver := c.NewService(memories.WithChecks(memories.Checks{}), memories.WithIDGen(ids))
 	docOf := make(map[string]string, len(d.Documents)) // memory id → document id
 	loaded := make(map[string]bool, len(d.Documents))  // document ids
 	rep := &Report{Skips: []Skip{}}
 	var newest time.Time
+	undated := 0
 	for start := 0; start < len(d.Documents); start += saveBatch {
 		docs := d.Documents[start:min(start+saveBatch, len(d.Documents))]
 		reqs := make([]memories.SaveRequest, len(docs))
 		for i, doc := range docs {
 			created := doc.Created
 			if created.IsZero() {
-				created = defaultCreated
+				created = defaultCreated.Add(time.Duration(undated) * time.Second)
+				undated++
 			}
 			newest = maxTime(newest, created)
 			reqs[i] = memories.SaveRequest{Content: doc.Content, Title: doc.Title, Project: doc.Project, Tags: doc.Tags, Created: created}

@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/wiring"
 )
 
 func TestScore(t *testing.T) {
@@ -219,5 +222,68 @@ func TestShippedDataset(t *testing.T) {
 	}
 	if rep.Cortex.RecallAt5 <= rep.Baseline.RecallAt5 || rep.Cortex.MRR <= rep.Baseline.MRR {
 		t.Errorf("cortex %+v does not beat the baseline %+v on Recall@5 and MRR", rep.Cortex, rep.Baseline)
+	}
+}
+
+// TestRunUndatedKeepsOrder: documents without a date are dated a second
+// apart in the file's order, so that the order survives the save (recall reads
+// it to find a memory's neighbours).
+func TestRunUndatedKeepsOrder(t *testing.T) {
+	var docs []Document
+	for i := 0; i < 5; i++ {
+		docs = append(docs, Document{ID: fmt.Sprintf("d%d", i), Title: fmt.Sprintf("turn %d", i), Content: fmt.Sprintf("Turn number %d of the conversation", i), Project: "chat"})
+	}
+	d := &Dataset{Documents: docs, Queries: []Query{{ID: "q", Query: "conversation", Project: "chat", Relevant: []string{"d0"}}}}
+	dir := t.TempDir()
+	if _, err := Run(context.Background(), d, Options{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := config.Resolve(config.Flags{Vault: filepath.Join(dir, "vault"), Home: filepath.Join(dir, "state")},
+		func(string) string { return "" }, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := wiring.Open(s, wiring.Options{NoAccessLog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.NewService().List(context.Background(), memories.ListRequest{Project: "chat"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := map[string]time.Time{}
+	for _, it := range res.Items {
+		created[it.Title] = it.Created
+	}
+	for i := 1; i < len(docs); i++ {
+		a, b := created[docs[i-1].Title], created[docs[i].Title]
+		if a.IsZero() || !b.Equal(a.Add(time.Second)) {
+			t.Errorf("document %d dated %v, the one before it %v: want a second later", i, b, a)
+		}
+	}
+}
+
+// TestRunKeepsTurnOrder: the turns of a conversation saved at one time keep
+// their order in their ids, so a reply that says little is lifted by the
+// turn it answers (recall's neighbours) and ranks right after it.
+func TestRunKeepsTurnOrder(t *testing.T) {
+	topics := []string{"lake", "museum", "camping", "bakery", "harbour", "castle", "garden", "library", "stadium", "orchard", "island", "village"}
+	at := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	var d Dataset
+	for i, topic := range topics {
+		when := at.Add(time.Duration(i) * 48 * time.Hour)
+		d.Documents = append(d.Documents,
+			Document{ID: fmt.Sprintf("q%d", i), Content: fmt.Sprintf("Ana: how did the kids take the %s accident", topic), Project: "chat", Created: when},
+			Document{ID: fmt.Sprintf("r%d", i), Content: fmt.Sprintf("Ben: the kids were scared, we reassured them (%d)", i), Project: "chat", Created: when})
+		d.Queries = append(d.Queries, Query{ID: topic, Query: "kids " + topic + " accident", Project: "chat", Relevant: []string{fmt.Sprintf("r%d", i)}})
+	}
+	rep, err := Run(context.Background(), &d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range rep.PerQuery {
+		if q.CortexRank != 2 {
+			t.Errorf("query %s: the reply ranks %d, want 2 (right after the turn it answers)", q.ID, q.CortexRank)
+		}
 	}
 }

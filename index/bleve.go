@@ -3,12 +3,16 @@ package index
 import (
 	"context"
 	"fmt"
+	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -27,7 +31,7 @@ import (
 
 // Schema names the mapping below. Changing the mapping or the analyzers must
 // change it: an index built under another schema is rebuilt on first use.
-const Schema = "memories-4"
+const Schema = "memories-7"
 
 // Field names.
 const (
@@ -42,18 +46,34 @@ const (
 	fieldSource     = "source"
 	fieldImportance = "importance"
 	fieldCreated    = "created"
+	// fieldHour is the hour a memory was created in (UTC, "2006010215"): a
+	// memory's neighbours are found by a few exact terms, where a date range
+	// on created costs hundreds of dictionary look-ups.
+	fieldHour       = "hour"
 	fieldUpdated    = "updated"
 	fieldSourceHash = "source_hash" // an imported memory's source fingerprint
-	// fieldPairs holds each pair of neighbouring terms of title and body
-	// (stop words left out), so that a query's phrases count: a note about
-	// the "config file" outranks one that says "config" and "file" apart.
+	// fieldPairs holds each pair of neighbouring terms of title and body, so
+	// that a query's phrases count: a note about the "config file" outranks
+	// one that says "config" and "file" apart. Two terms are a pair only when
+	// nothing stands between them but a space, a hyphen or a slash: no
+	// punctuation ("Deborah: like" is no pair) and no stop word left out.
 	fieldPairs = "pairs"
+	// fieldJoined holds the hyphenated words of title and body written as one
+	// ("check-up" as "checkup"), so that the one-word spelling finds them.
+	fieldJoined = "joined"
 
 	textAnalyzer  = "cortex_text"
 	pairsAnalyzer = "cortex_pairs"
 	// pairSep joins the two terms of a pair; it never occurs in a term.
 	pairSep    = "\x1f"
 	titleBoost = 2.0
+	// phraseBoost weighs a pair of the query's words found side by side: at
+	// full weight a long text that has a common phrase of the query ("web
+	// framework") outranked the one that answers it.
+	phraseBoost = 0.5
+	// compoundBoost weighs a word written another way (joined, split,
+	// hyphenated) against the word as the query writes it.
+	compoundBoost = 0.5
 )
 
 // boltTimeout bounds Bleve's own wait for its files. cortex's locks serialise
@@ -129,7 +149,8 @@ func newMapping() (mapping.IndexMapping, error) {
 	pairs := text(fieldPairs)
 	pairs.Analyzer = pairsAnalyzer
 	doc.AddFieldMappingsAt(fieldPairs, pairs)
-	for _, k := range []string{fieldProject, fieldArea, fieldType, fieldStatus, fieldSource, fieldSourceHash} {
+	doc.AddFieldMappingsAt(fieldJoined, text(fieldJoined))
+	for _, k := range []string{fieldProject, fieldArea, fieldType, fieldStatus, fieldSource, fieldSourceHash, fieldHour} {
 		doc.AddFieldMappingsAt(k, kw(k))
 	}
 	doc.AddFieldMappingsAt(fieldImportance, imp)
@@ -143,9 +164,10 @@ func newMapping() (mapping.IndexMapping, error) {
 type Bleve struct {
 	idx      bleve.Index
 	readOnly bool
-	// analyzer gives the distinct terms of a text, sequence all of them in
-	// order.
-	analyzer, sequence func(string) []string
+	// analyzer gives the distinct terms of a text; tokens all its tokens, in
+	// order, with their positions and byte offsets.
+	analyzer func(string) []string
+	tokens   func(string) analysis.TokenStream
 }
 
 // openBleve opens the Bleve index in dir. The caller holds the index lock: shared
@@ -194,14 +216,7 @@ func wrap(idx bleve.Index, readOnly bool) (*Bleve, error) {
 		return nil, &CorruptError{File: "index", Msg: "mapping has no " + textAnalyzer + " analyzer"}
 	}
 	b := &Bleve{idx: idx, readOnly: readOnly}
-	b.sequence = func(s string) []string {
-		toks := a.Analyze([]byte(s))
-		terms := make([]string, len(toks))
-		for i, t := range toks {
-			terms[i] = string(t.Term)
-		}
-		return terms
-	}
+	b.tokens = func(s string) analysis.TokenStream { return a.Analyze([]byte(s)) }
 	b.analyzer = func(s string) []string {
 		var terms []string
 		seen := map[string]bool{}
@@ -290,9 +305,19 @@ func (b *Bleve) Apply(docs []Doc) error {
 }
 
 func (b *Bleve) document(m *memories.Memory) map[string]any {
+	// A title save made from the body's first line (memories.TitleFrom) is
+	// not indexed as a title: it would count those words three times over
+	// (twice as a title, and again because two fields match), and rank a
+	// turn of a conversation by how its first words, often the speaker's
+	// name, match the query.
+	title := m.Title
+	if title == memories.TitleFrom(m.Body) {
+		title = ""
+	}
 	d := map[string]any{
-		fieldPairs:      pairsOf(b.sequence(m.Title), b.sequence(m.Body)),
-		fieldTitle:      m.Title,
+		fieldPairs:      b.pairsOf(title, m.Body),
+		fieldJoined:     joinedOf(title, m.Body),
+		fieldTitle:      title,
 		fieldBody:       m.Body,
 		fieldProject:    m.Project,
 		fieldType:       string(m.Type),
@@ -300,6 +325,7 @@ func (b *Bleve) document(m *memories.Memory) map[string]any {
 		fieldSource:     string(m.Source),
 		fieldImportance: float64(m.Importance),
 		fieldCreated:    m.Created,
+		fieldHour:       hourOf(m.Created),
 		fieldUpdated:    m.Updated,
 	}
 	if m.Area != "" {
@@ -314,14 +340,13 @@ func (b *Bleve) document(m *memories.Memory) map[string]any {
 	return d
 }
 
-// pairsOf is the pairs of neighbouring terms of each text, space-separated,
-// each pair once.
-func pairsOf(texts ...[]string) string {
+// pairsOf is the pairs of neighbouring terms of each text (see fieldPairs),
+// space-separated, each pair once.
+func (b *Bleve) pairsOf(texts ...string) string {
 	var sb strings.Builder
 	seen := map[string]bool{}
-	for _, terms := range texts {
-		for i := 1; i < len(terms); i++ {
-			p := terms[i-1] + pairSep + terms[i]
+	for _, text := range texts {
+		for _, p := range b.pairs(text) {
 			if !seen[p] {
 				seen[p] = true
 				sb.WriteString(p)
@@ -330,6 +355,76 @@ func pairsOf(texts ...[]string) string {
 		}
 	}
 	return sb.String()
+}
+
+// pairs lists the pairs of neighbouring terms of text, in order: two terms
+// next to each other (no stop word dropped between them) with only a space, a
+// hyphen or a slash between them.
+func (b *Bleve) pairs(text string) []string {
+	toks := b.tokens(text)
+	var out []string
+	for i := 1; i < len(toks); i++ {
+		a, c := toks[i-1], toks[i]
+		if c.Position != a.Position+1 || a.End > c.Start || c.Start > len(text) || !joins(text[a.End:c.Start]) {
+			continue
+		}
+		out = append(out, string(a.Term)+pairSep+string(c.Term))
+	}
+	return out
+}
+
+// joins reports whether what stands between two words keeps them one phrase:
+// spaces and at most one line break, or one hyphen or slash.
+func joins(gap string) bool {
+	switch strings.TrimSpace(gap) {
+	case "":
+		return strings.Count(gap, "\n") <= 1
+	case "-", "/":
+		return len(gap) <= 3
+	}
+	return false
+}
+
+// hyphenated matches words joined by hyphens: "check-up", "state-of-the-art".
+var hyphenated = regexp.MustCompile(`\pL+(?:-\pL+)+`)
+
+// joinedOf is the hyphenated words of the texts written as one word, space
+// separated, each once (see fieldJoined).
+func joinedOf(texts ...string) string {
+	var sb strings.Builder
+	seen := map[string]bool{}
+	for _, text := range texts {
+		for _, w := range hyphenated.FindAllString(text, -1) {
+			w = strings.ReplaceAll(w, "-", "")
+			if !seen[w] {
+				seen[w] = true
+				sb.WriteString(w)
+				sb.WriteByte(' ')
+			}
+		}
+	}
+	return sb.String()
+}
+
+// hourOf is the fieldHour term of t.
+func hourOf(t time.Time) string { return t.UTC().Format("2006010215") }
+
+// hoursOf lists, sorted and once each, the hours the spans touch (at most
+// maxHours in all: a longer span is cut).
+func hoursOf(spans []memories.TimeSpan) []string {
+	const maxHours = 1000
+	seen := map[string]bool{}
+	var out []string
+	for _, sp := range spans {
+		for t := sp.From.UTC().Truncate(time.Hour); !t.After(sp.To) && len(out) < maxHours; t = t.Add(time.Hour) {
+			if h := hourOf(t); !seen[h] {
+				seen[h] = true
+				out = append(out, h)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // DocCount is the number of documents in the index.
@@ -357,6 +452,187 @@ func (b *Bleve) synonyms(syn map[string][]string) map[string][]string {
 	}
 	return out
 }
+
+// synonymBoosts weighs each other spelling of a query's word, per field
+// (title, body, tags), so that it never counts for more than the word itself:
+// a spelling rarer than the word has a higher IDF, and unscaled, a memory
+// saying "application" outranked those saying "app" for a query about an app.
+// The boost is the square of the word's IDF over the spelling's (Bleve's
+// score counts the IDF twice: in the term's weight and in the query's) where
+// both are in the field; 1 where the word is not (the spelling is then all the
+// query has).
+func (b *Bleve) synonymBoosts(ctx context.Context, alts map[string][]string) (map[[2]string][3]float64, error) {
+	if len(alts) == 0 {
+		return nil, nil
+	}
+	adv, err := b.idx.Advanced()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer r.Close()
+	total, err := r.DocCount()
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	fields := [3]string{fieldTitle, fieldBody, fieldTags}
+	dfs := map[[2]string]uint64{} // field, term → documents
+	df := func(field, term string) (uint64, error) {
+		k := [2]string{field, term}
+		if n, ok := dfs[k]; ok {
+			return n, nil
+		}
+		tfr, err := r.TermFieldReader(ctx, []byte(term), field, false, false, false)
+		if err != nil {
+			return 0, fmt.Errorf("search: %w", err)
+		}
+		n := tfr.Count()
+		if err := tfr.Close(); err != nil {
+			return 0, fmt.Errorf("search: %w", err)
+		}
+		dfs[k] = n
+		return n, nil
+	}
+	out := make(map[[2]string][3]float64)
+	for t, ws := range alts {
+		for _, w := range ws {
+			var f [3]float64
+			for i, field := range fields {
+				f[i] = 1
+				dt, err := df(field, t)
+				if err != nil {
+					return nil, err
+				}
+				dw, err := df(field, w)
+				if err != nil {
+					return nil, err
+				}
+				if dt > 0 && dw > 0 {
+					r := bm25IDF(total, dt) / bm25IDF(total, dw)
+					f[i] = min(1, r*r)
+				}
+			}
+			out[[2]string{t, w}] = f
+		}
+	}
+	return out, nil
+}
+
+// bm25IDF is the inverse document frequency of Bleve's BM25 scoring.
+func bm25IDF(total, df uint64) float64 {
+	return math.Log(1 + (float64(total)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// compounds lists the other ways of writing the query's words: two
+// neighbouring words written as one ("road trip", "road-trip": roadtrip) is
+// another spelling of each of them (joined), and a word of seven letters or
+// more may be two words side by side (split lists the pairs, see fieldPairs,
+// it splits into: roadtrip, road␟trip).
+func (b *Bleve) compounds(text string, terms []string) (joined, split map[string][]string) {
+	joined = make(map[string][]string)
+	words := rawWord.FindAllStringIndex(text, -1)
+	for i := 1; i < len(words); i++ {
+		a, c := words[i-1], words[i]
+		if a[1]-a[0] < 3 || c[1]-c[0] < 2 || !joins(text[a[1]:c[0]]) {
+			continue
+		}
+		one := b.analyzer(text[a[0]:a[1]] + text[c[0]:c[1]])
+		if len(one) != 1 {
+			continue
+		}
+		for _, w := range [2][]int{a, c} {
+			for _, t := range b.analyzer(text[w[0]:w[1]]) {
+				if t != one[0] && slices.Contains(terms, t) && !slices.Contains(joined[t], one[0]) {
+					joined[t] = append(joined[t], one[0])
+				}
+			}
+		}
+	}
+	split = make(map[string][]string)
+	for _, t := range terms {
+		if len(t) < 7 || strings.ContainsAny(t, "0123456789_") {
+			continue
+		}
+		for k := 3; k <= len(t)-3; k++ {
+			if !utf8.RuneStart(t[k]) {
+				continue
+			}
+			x, y := b.analyzer(t[:k]), b.analyzer(t[k:])
+			if len(x) == 1 && len(y) == 1 {
+				split[t] = append(split[t], x[0]+pairSep+y[0])
+			}
+		}
+	}
+	return joined, split
+}
+
+// existing keeps, of the other spellings compounds found, those some memory
+// has (a joined word in its title or body, a pair in its pairs), and says
+// which terms some memory has as a hyphenated word (fieldJoined): most are
+// words nobody writes, and each would cost the search a clause.
+func (b *Bleve) existing(ctx context.Context, terms []string, joined, split map[string][]string) (map[string][]string, map[string][]string, map[string]bool, error) {
+	adv, err := b.idx.Advanced()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("search: %w", err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("search: %w", err)
+	}
+	defer r.Close()
+	has := func(term string, fields ...string) (bool, error) {
+		for _, f := range fields {
+			tfr, err := r.TermFieldReader(ctx, []byte(term), f, false, false, false)
+			if err != nil {
+				return false, fmt.Errorf("search: %w", err)
+			}
+			n := tfr.Count()
+			if err := tfr.Close(); err != nil {
+				return false, fmt.Errorf("search: %w", err)
+			}
+			if n > 0 {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	keep := func(m map[string][]string, fields ...string) (map[string][]string, error) {
+		out := make(map[string][]string, len(m))
+		for t, alts := range m {
+			for _, a := range alts {
+				ok, err := has(a, fields...)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					out[t] = append(out[t], a)
+				}
+			}
+		}
+		return out, nil
+	}
+	if joined, err = keep(joined, fieldBody, fieldTitle); err != nil {
+		return nil, nil, nil, err
+	}
+	if split, err = keep(split, fieldPairs); err != nil {
+		return nil, nil, nil, err
+	}
+	hyphened := make(map[string]bool)
+	for _, t := range terms {
+		ok, err := has(t, fieldJoined)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		hyphened[t] = ok
+	}
+	return joined, split, hyphened, nil
+}
+
+// rawWord is a run of letters, as compounds reads the query.
+var rawWord = regexp.MustCompile(`\pL+`)
 
 // rarest keeps the n terms found in the fewest documents (counted per field
 // searched, title, body and tags), dropping those found in none. A search for similar texts needs only the
@@ -436,20 +712,62 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			return nil, nil
 		}
 		alts := b.synonyms(req.Synonyms)
+		altBoost, err := b.synonymBoosts(ctx, alts)
+		if err != nil {
+			return nil, err
+		}
+		var joined, split map[string][]string
+		hyphened := map[string]bool{}
+		if req.Compounds {
+			joined, split = b.compounds(req.Text, terms)
+			var err error
+			if joined, split, hyphened, err = b.existing(ctx, terms, joined, split); err != nil {
+				return nil, err
+			}
+		}
 		perTerm := make([]query.Query, len(terms))
 		for i, t := range terms {
-			var fields []query.Query
-			for _, w := range append([]string{t}, alts[t]...) {
-				title := bleve.NewTermQuery(w)
-				title.SetField(fieldTitle)
-				title.SetBoost(titleBoost)
-				body := bleve.NewTermQuery(w)
-				body.SetField(fieldBody)
-				tags := bleve.NewTermQuery(w)
-				tags.SetField(fieldTags)
-				fields = append(fields, title, body, tags)
+			var clauses []query.Query
+			clause := func(field, term string, boost float64) {
+				q := bleve.NewTermQuery(term)
+				q.SetField(field)
+				q.SetBoost(boost)
+				clauses = append(clauses, q)
 			}
-			perTerm[i] = bleve.NewDisjunctionQuery(fields...)
+			clause(fieldTitle, t, titleBoost)
+			clause(fieldBody, t, 1)
+			clause(fieldTags, t, 1)
+			for _, w := range alts[t] {
+				f := altBoost[[2]string{t, w}]
+				clause(fieldTitle, w, titleBoost*f[0])
+				clause(fieldBody, w, f[1])
+				clause(fieldTags, w, f[2])
+			}
+			if req.Compounds {
+				// Another way of writing the word counts for less than the
+				// word as written.
+				for _, w := range joined[t] {
+					clause(fieldTitle, w, titleBoost*compoundBoost)
+					clause(fieldBody, w, compoundBoost)
+				}
+				if hyphened[t] {
+					clause(fieldJoined, t, compoundBoost)
+				}
+				for _, p := range split[t] {
+					clause(fieldPairs, p, compoundBoost)
+				}
+			}
+			// A disjunction scales its score by the share of its clauses
+			// that match: every other spelling added would make the word
+			// itself count for less. Scaling the boosts back keeps a word
+			// found in the body worth the same with or without them.
+			if n := len(clauses); n > 3 {
+				for _, c := range clauses {
+					tq := c.(*query.TermQuery)
+					tq.SetBoost(tq.Boost() * float64(n) / 3)
+				}
+			}
+			perTerm[i] = bleve.NewDisjunctionQuery(clauses...)
 		}
 		if req.AnyTerm {
 			bq.AddMust(bleve.NewDisjunctionQuery(perTerm...))
@@ -459,17 +777,16 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		if req.Phrases {
 			// The query's pairs of neighbouring terms add to the score of
 			// the memories that have them too; they are not required.
-			seq := b.sequence(req.Text)
 			var pairs []query.Query
 			seen := map[string]bool{}
-			for i := 1; i < len(seq); i++ {
-				p := seq[i-1] + pairSep + seq[i]
+			for _, p := range b.pairs(req.Text) {
 				if seen[p] {
 					continue
 				}
 				seen[p] = true
 				q := bleve.NewTermQuery(p)
 				q.SetField(fieldPairs)
+				q.SetBoost(phraseBoost)
 				pairs = append(pairs, q)
 			}
 			if len(pairs) > 0 {
@@ -477,8 +794,13 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			}
 		}
 	} else {
-		bq.AddMust(bleve.NewMatchAllQuery())
-		sr.SortBy([]string{"-" + fieldUpdated, "_id"})
+		if len(req.CreatedIn) == 0 {
+			bq.AddMust(bleve.NewMatchAllQuery())
+			sr.SortBy([]string{"-" + fieldUpdated, "_id"})
+		}
+		// With CreatedIn its hours select the memories, which the caller
+		// puts in order: matching every memory and sorting would read each
+		// one.
 	}
 	filter := func(field, value string) {
 		q := bleve.NewTermQuery(value)
@@ -520,6 +842,16 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 	}
 	for _, t := range req.Tags {
 		filter(fieldTag, t)
+	}
+	if len(req.CreatedIn) > 0 {
+		var anyOf []query.Query
+		for _, h := range hoursOf(req.CreatedIn) {
+			q := bleve.NewTermQuery(h)
+			q.SetField(fieldHour)
+			q.SetBoost(0)
+			anyOf = append(anyOf, q)
+		}
+		bq.AddMust(bleve.NewDisjunctionQuery(anyOf...))
 	}
 	if !req.UpdatedSince.IsZero() {
 		inclusive := true

@@ -23,14 +23,14 @@ var _ TranscriptSearcher = (*transcripts.Service)(nil)
 type TranscriptSearchInput struct {
 	Query        string `json:"query" jsonschema:"what you are looking for in past conversations, in plain words: what was asked or answered, an error message, a file path, a command or an identifier (taken literally). At most 500 characters"`
 	Limit        int    `json:"limit,omitempty" jsonschema:"how many results, 1 to 20 (default 5)"`
-	Tool         string `json:"tool,omitempty" jsonschema:"only this agent tool's sessions: claude-code, codex or gemini-cli"`
+	Tool         string `json:"tool,omitempty" jsonschema:"only this agent tool's sessions: claude-code, codex, gemini-cli, cursor, opencode or zed"`
 	Project      string `json:"project,omitempty" jsonschema:"only sessions of this project: its name (the folder's or the repository's, e.g. my-webapp) or a folder path (sessions started in it or below it)"`
 	Since        string `json:"since,omitempty" jsonschema:"only exchanges within this long (7d, 12h, 2w, 90m) or since a date (2026-11-01)"`
 	Session      string `json:"session,omitempty" jsonschema:"only this session: its id or the start of one"`
 	AllExchanges bool   `json:"all_exchanges,omitempty" jsonschema:"true to get every matching exchange; by default only the best one of each session"`
 }
 
-const transcriptSearchDescription = `Search the raw conversations of past agent sessions on this machine — every Claude Code, Codex and Gemini CLI session, not only this one and not cortex's saved memories — for what was asked, answered, run or edited.
+const transcriptSearchDescription = `Search the raw conversations of past agent sessions on this machine — every session of Claude Code, Codex, Gemini CLI, Cursor, OpenCode and Zed, not only this one and not cortex's saved memories — for what was asked, answered, run or edited.
 
 Use it to find when something was discussed or done before ("when did we move the cache to Redis?", "what was the error when the migration failed?", "which session edited src/auth/jwt.go?"), to recover a command, an error message or a decision that was said in a session but never saved, or to pick up where an earlier session left off.
 

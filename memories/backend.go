@@ -79,6 +79,10 @@ type SearchRequest struct {
 	// Phrases adds to the score of a memory each pair of neighbouring words of
 	// Text that it has too.
 	Phrases bool
+	// Compounds also matches a pair of neighbouring words of Text written as
+	// one word in a memory, and a word of Text written as two ("road trip",
+	// "roadtrip", "road-trip").
+	Compounds bool
 	// Rarest, when above 0, narrows Text to that many of its terms: those
 	// found in the fewest memories (terms found in none are dropped). A search
 	// for texts like a given one needs only its distinctive words.
@@ -95,6 +99,10 @@ type SearchRequest struct {
 	Tags []string
 	// UpdatedSince, when set, keeps memories updated at or after it.
 	UpdatedSince time.Time
+	// CreatedIn, when set, keeps memories created in the hours (UTC) these
+	// spans touch: every memory created in a span, and maybe some created
+	// less than an hour before or after it.
+	CreatedIn []TimeSpan
 	// SourceHashes, when set, keeps memories imported from a source with one
 	// of these fingerprints (Provenance.SourceHash).
 	SourceHashes      []string
@@ -103,6 +111,9 @@ type SearchRequest struct {
 	// Size is how many hits to return at most.
 	Size int
 }
+
+// TimeSpan is the times from From to To, both included.
+type TimeSpan struct{ From, To time.Time }
 
 // Hit is one search result: the catalog entry and its full-text score.
 type Hit struct {

@@ -201,6 +201,7 @@ func (x *fakeTx) Search(_ context.Context, req SearchRequest) ([]Hit, error) {
 			req.Type != "" && e.Type != req.Type ||
 			req.Status != "" && e.Status != req.Status ||
 			!req.UpdatedSince.IsZero() && e.Updated.Before(req.UpdatedSince) ||
+			len(req.CreatedIn) > 0 && !inSpans(e.Created, req.CreatedIn) ||
 			!hasAll(e.Tags, req.Tags) ||
 			len(req.SourceHashes) > 0 && !slices.Contains(req.SourceHashes, m.Provenance.SourceHash) ||
 			!req.IncludeSuperseded && !e.Live() {
@@ -241,6 +242,15 @@ func (x *fakeTx) Search(_ context.Context, req SearchRequest) ([]Hit, error) {
 		slices.Reverse(hits)
 	}
 	return hits, nil
+}
+
+func inSpans(t time.Time, spans []TimeSpan) bool {
+	for _, sp := range spans {
+		if !t.Before(sp.From) && !t.After(sp.To) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasAll(have, want []string) bool {
@@ -388,7 +398,11 @@ var testNow = time.Date(2025, 3, 14, 15, 9, 26, 535897932, time.UTC)
 // "01jq…0002", ….
 func newTestService(f *fakeBackend, opts ...Option) (*Service, *seqIDs) {
 	ids := &seqIDs{prefix: "01jq"}
-	opts = append([]Option{WithClock(func() time.Time { return testNow }), WithIDGen(ids)}, opts...)
+	// The test memories are mostly made at one time, which makes every one
+	// the neighbour of the next: the tests of neighbours turn them on.
+	r := DefaultRanking()
+	r.Off = FeatureNeighbours
+	opts = append([]Option{WithClock(func() time.Time { return testNow }), WithIDGen(ids), WithRanking(r)}, opts...)
 	return NewService(f, opts...), ids
 }
 

@@ -2,6 +2,7 @@ package memories
 
 import (
 	"math"
+	"strings"
 	"time"
 )
 
@@ -34,17 +35,113 @@ type Ranking struct {
 	RecencyBase float64
 	// Activation turns accesses into the activation signal.
 	Activation Activation
+	// TieBand bounds what recency, activation and importance can do when
+	// recall has a query. Relevance decides the order; together, at their
+	// weights' share of the relevance weight, the three can lift a memory over
+	// another whose relevance (as a fraction of the best) is at most TieBand
+	// higher. With the default weights, whose three add up to the relevance
+	// weight, that is TieBand itself. Without a query they share the score as
+	// their weights say.
+	TieBand float64
+	// Off turns relevance features off, to measure what each adds (cortex
+	// eval --without); none is off by default.
+	Off Features
 }
 
-// DefaultRanking is SPEC §4.2: 0.5 relevance, 0.15 recency, 0.15 activation,
-// 0.2 importance; recency 0.995 per hour.
+// DefaultTieBand is Ranking.TieBand by default.
+const DefaultTieBand = 0.1
+
+// DefaultRanking is SPEC §4.2's weights, 0.5 relevance, 0.15 recency, 0.15
+// activation, 0.2 importance, with relevance first when there is a query (see
+// TieBand); recency 0.995 per hour.
 func DefaultRanking() Ranking {
 	return Ranking{
 		Weights:     Weights{Relevance: 0.5, Recency: 0.15, Activation: 0.15, Importance: 0.2},
 		RecencyBase: 0.995,
 		Activation:  DefaultActivation(),
+		TieBand:     DefaultTieBand,
 	}
 }
+
+// Features is a set of recall's relevance features.
+type Features uint
+
+// The relevance features recall uses beyond BM25 over title, body and tags.
+const (
+	// FeaturePhrases scores the query's pairs of neighbouring words found
+	// side by side in a memory.
+	FeaturePhrases Features = 1 << iota
+	// FeatureSynonyms matches the other spellings of common abbreviations.
+	FeatureSynonyms
+	// FeatureNeighbours lends a memory part of the relevance of the memories
+	// saved just before and after it (the turns around a reply).
+	FeatureNeighbours
+	// FeatureCompounds matches words written joined, apart or hyphenated
+	// (road trip, roadtrip, road-trip).
+	FeatureCompounds
+	// FeatureAnyTerm searches for any word of the query unless the memories
+	// with every word fill the candidate list; off, only when fewer than ten
+	// have every word.
+	FeatureAnyTerm
+	// FeatureTieBand keeps relevance first (Ranking.TieBand); off, the four
+	// signals are blended by their weights alone.
+	FeatureTieBand
+)
+
+var featureNames = []struct {
+	f    Features
+	name string
+}{
+	{FeaturePhrases, "phrases"}, {FeatureSynonyms, "synonyms"}, {FeatureNeighbours, "neighbours"},
+	{FeatureCompounds, "compounds"}, {FeatureAnyTerm, "anyterm"}, {FeatureTieBand, "tieband"},
+}
+
+// Has reports whether every feature of g is in f.
+func (f Features) Has(g Features) bool { return f&g == g }
+
+// ParseFeatures reads a comma-separated list of feature names (phrases,
+// synonyms, neighbours, compounds, anyterm, tieband).
+func ParseFeatures(s string) (Features, error) {
+	var f Features
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		found := false
+		for _, fn := range featureNames {
+			if fn.name == name {
+				f |= fn.f
+				found = true
+			}
+		}
+		if !found {
+			var names []string
+			for _, fn := range featureNames {
+				names = append(names, fn.name)
+			}
+			return 0, invalid("without", "%q is not a feature; the features are %s", name, strings.Join(names, ", "))
+		}
+	}
+	return f, nil
+}
+
+// String lists the features of f by name.
+func (f Features) String() string {
+	var names []string
+	for _, fn := range featureNames {
+		if f.Has(fn.f) {
+			names = append(names, fn.name)
+		}
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ",")
+}
+
+// On reports whether feature g is on.
+func (r Ranking) On(g Features) bool { return !r.Off.Has(g) }
 
 // Check validates the ranking parameters.
 func (r Ranking) Check() error {
@@ -63,6 +160,9 @@ func (r Ranking) Check() error {
 	if !(r.RecencyBase > 0 && r.RecencyBase <= 1) { // NaN fails both
 		return invalid("recall.recency_base", "must be in (0, 1]")
 	}
+	if !(r.TieBand >= 0 && r.TieBand <= 1) {
+		return invalid("recall.tie_band", "must be in [0, 1]")
+	}
 	return r.Activation.Check()
 }
 
@@ -76,11 +176,19 @@ func (r Ranking) Recency(t, now time.Time) float64 {
 }
 
 // Effective is the weights the blend uses, scaled to sum to 1. Without a query
-// the relevance weight is 0 and the others share its part.
+// the relevance weight is 0 and the others share its part. With one, the
+// others are scaled down so that together they weigh TieBand × their share
+// of the relevance weight: relevance decides, they break near-ties. A blend
+// that lets them outweigh relevance ranks a recent memory that shares one
+// word with the query over the one that answers it.
 func (r Ranking) Effective(hasQuery bool) Weights {
 	w := r.Weights
 	if !hasQuery {
 		w.Relevance = 0
+	}
+	if hasQuery && w.Relevance > 0 && r.On(FeatureTieBand) {
+		scale := r.TieBand / w.Relevance
+		w = Weights{Relevance: 1, Recency: w.Recency * scale, Activation: w.Activation * scale, Importance: w.Importance * scale}
 	}
 	sum := w.Relevance + w.Recency + w.Activation + w.Importance
 	if sum == 0 {

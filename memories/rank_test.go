@@ -55,18 +55,27 @@ func TestScore(t *testing.T) {
 		{"all ones with query", def, Signals{1, 1, 1, 1}, true, 1},
 		{"all ones without query", def, Signals{1, 1, 1, 1}, false, 1},
 		{"all zero", def, Signals{}, true, 0},
-		{"relevance only", def, Signals{Relevance: 1}, true, 0.5},
+		// With a query the other three, whose weights add up to relevance's,
+		// weigh TieBand (0.1) against relevance's 1: scaled to sum to 1.
+		{"relevance only", def, Signals{Relevance: 1}, true, 1 / 1.1},
 		{"relevance ignored without query", def, Signals{Relevance: 1}, false, 0},
-		{"importance with query", def, Signals{Importance: 1}, true, 0.2},
+		{"importance with query", def, Signals{Importance: 1}, true, 0.04 / 1.1},
 		// Without a query the other weights, 0.5 in all, are scaled to sum to 1.
 		{"importance without query", def, Signals{Importance: 1}, false, 0.4},
 		{"recency without query", def, Signals{Recency: 1}, false, 0.3},
 		{"activation without query", def, Signals{Activation: 1}, false, 0.3},
 		{"blend with query", def, Signals{Relevance: 0.8, Recency: 0.5, Activation: 0.2, Importance: 0.6}, true,
+			(0.8 + 0.03*0.5 + 0.03*0.2 + 0.04*0.6) / 1.1},
+		{"tie band 1 is the plain blend", withBand(def, 1), Signals{Relevance: 0.8, Recency: 0.5, Activation: 0.2, Importance: 0.6}, true,
 			0.5*0.8 + 0.15*0.5 + 0.15*0.2 + 0.2*0.6},
+		{"tie band off is the plain blend", withOff(def, FeatureTieBand), Signals{Relevance: 0.8, Recency: 0.5, Activation: 0.2, Importance: 0.6}, true,
+			0.5*0.8 + 0.15*0.5 + 0.15*0.2 + 0.2*0.6},
+		{"tie band 0: relevance alone", withBand(def, 0), Signals{Relevance: 0.8, Recency: 1, Activation: 1, Importance: 1}, true, 0.8},
+		{"tie band with uneven weights", Ranking{Weights: Weights{Relevance: 0.2, Recency: 0.8}, TieBand: 0.1}, Signals{Relevance: 0.5, Recency: 1}, true,
+			(0.5 + 0.4*1) / 1.4},
 		{"blend without query", def, Signals{Relevance: 0.8, Recency: 0.5, Activation: 0.2, Importance: 0.6}, false,
 			(0.15*0.5 + 0.15*0.2 + 0.2*0.6) / 0.5},
-		{"weights need not sum to one", Ranking{Weights: Weights{Relevance: 2, Importance: 2}}, Signals{Relevance: 1, Importance: 0.5}, true, 0.75},
+		{"weights need not sum to one", Ranking{Weights: Weights{Relevance: 2, Importance: 2}, TieBand: 1}, Signals{Relevance: 1, Importance: 0.5}, true, 0.75},
 		{"only relevance weighted, no query", Ranking{Weights: Weights{Relevance: 1}}, Signals{1, 1, 1, 1}, false, 0},
 	}
 	for _, tt := range tests {
@@ -76,6 +85,55 @@ func TestScore(t *testing.T) {
 				t.Errorf("got %g, want %g", got, tt.want)
 			}
 		})
+	}
+}
+
+func withBand(r Ranking, band float64) Ranking { r.TieBand = band; return r }
+func withOff(r Ranking, f Features) Ranking    { r.Off = f; return r }
+
+// TestTieBandKeepsRelevanceFirst is the property the tie band is for: with a
+// query, a memory less relevant by more than the band never outranks a more
+// relevant one, whatever its recency, activation and importance.
+func TestTieBandKeepsRelevanceFirst(t *testing.T) {
+	def := DefaultRanking()
+	for _, gap := range []float64{0.11, 0.2, 0.5, 0.9} {
+		less := Signals{Relevance: 1 - gap, Recency: 1, Activation: 1, Importance: 1}
+		more := Signals{Relevance: 1}
+		if def.Score(less, true) >= def.Score(more, true) {
+			t.Errorf("relevance gap %.2f: %g (recent, used, important) ≥ %g (relevant)", gap, def.Score(less, true), def.Score(more, true))
+		}
+	}
+	// Within the band the others decide.
+	less := Signals{Relevance: 0.95, Recency: 1, Activation: 1, Importance: 1}
+	if def.Score(less, true) <= def.Score(Signals{Relevance: 1}, true) {
+		t.Errorf("relevance gap 0.05: the recent, used, important memory does not win")
+	}
+}
+
+func TestParseFeatures(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    Features
+		wantErr bool
+	}{
+		{"", 0, false},
+		{"neighbours", FeatureNeighbours, false},
+		{" phrases , synonyms ", FeaturePhrases | FeatureSynonyms, false},
+		{"phrases,anyterm,tieband,compounds", FeaturePhrases | FeatureAnyTerm | FeatureTieBand | FeatureCompounds, false},
+		{"stemming", 0, true},
+	}
+	for _, tt := range tests {
+		got, err := ParseFeatures(tt.in)
+		if tt.wantErr {
+			checkArgError(t, err, "without", "stemming", "neighbours")
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("ParseFeatures(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+		if again, err := ParseFeatures(got.String()); tt.want != 0 && (err != nil || again != got) {
+			t.Errorf("ParseFeatures(%q.String() = %q) = %v, %v", tt.in, got.String(), again, err)
+		}
 	}
 }
 
@@ -101,6 +159,10 @@ func TestRankingCheck(t *testing.T) {
 		{"base above one", with(func(r *Ranking) { r.RecencyBase = 1.01 }), "recall.recency_base"},
 		{"base NaN", with(func(r *Ranking) { r.RecencyBase = math.NaN() }), "recall.recency_base"},
 		{"base infinite", with(func(r *Ranking) { r.RecencyBase = math.Inf(1) }), "recall.recency_base"},
+		{"tie band negative", with(func(r *Ranking) { r.TieBand = -0.1 }), "recall.tie_band"},
+		{"tie band above one", with(func(r *Ranking) { r.TieBand = 1.5 }), "recall.tie_band"},
+		{"tie band NaN", with(func(r *Ranking) { r.TieBand = math.NaN() }), "recall.tie_band"},
+		{"tie band one", with(func(r *Ranking) { r.TieBand = 1 }), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

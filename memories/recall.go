@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,6 +30,25 @@ const (
 	activeCandidates = 20
 	// DefaultRecentDays is the window of the "recent" scope without --since.
 	DefaultRecentDays = 7
+)
+
+// Neighbours: the memory of a project created just before another, within
+// neighbourGap of it, is its neighbour: the turn a reply answers in an imported
+// conversation, the note before it in one working session. A reply such as
+// "Yes, we reassured them, they were scared" says what it is about only in the
+// turn before it, so a memory that matches the query less than the one before
+// it is lent neighbourShare of the difference: context lifts it towards its
+// neighbour, never past it. Memories saved days apart lend nothing. (Lending
+// from the memory after it as well was measured: it lifts the turns that
+// follow every good match, and costs more than it gives.)
+const (
+	neighbourGap   = time.Hour
+	neighbourShare = 0.35
+	// neighbourSeeds is how many of the best candidates (those scoring at
+	// least half the best) lend to the memory after them, and neighbourScan
+	// how many memories around them are read at most.
+	neighbourSeeds = 5
+	neighbourScan  = 200
 )
 
 // Scopes that are not project or area names.
@@ -149,12 +169,17 @@ func (s *Service) recall(ctx context.Context, snap Snapshot, p *recallPlan, res 
 		}
 		fallthrough
 	default:
-		hits, err = candidates(ctx, snap, p.search)
+		hits, err = s.candidates(ctx, snap, p.search)
 	}
 	if err != nil {
 		return err
 	}
 	hasQuery := p.search.Text != ""
+	if hasQuery && p.meeting == "" && s.ranking.On(FeatureNeighbours) {
+		if hits, err = lendNeighbours(ctx, snap, p.search, hits); err != nil {
+			return err
+		}
+	}
 	if !hasQuery && s.access != nil && p.meeting == "" {
 		if hits, err = s.addActivated(ctx, snap, p.search, hits); err != nil {
 			return err
@@ -267,8 +292,11 @@ func (s *Service) planRecall(req *RecallRequest) (*recallPlan, error) {
 		p.source = AccessRecall
 	}
 	q.Text = text
-	q.Synonyms = dedup.Synonyms(text)
-	q.Phrases = text != ""
+	if s.ranking.On(FeatureSynonyms) {
+		q.Synonyms = dedup.Synonyms(text)
+	}
+	q.Phrases = text != "" && s.ranking.On(FeaturePhrases)
+	q.Compounds = text != "" && s.ranking.On(FeatureCompounds)
 	q.IncludeSuperseded = req.IncludeSuperseded
 	q.Size = max(p.limit*candidateFactor, minCandidates)
 	return p, nil
@@ -359,14 +387,23 @@ func intersectProjects(have, scope []string) []string {
 	return out
 }
 
-// candidates asks the index for every term of the query first, then for any term
-// when that finds fewer than a page of results.
-func candidates(ctx context.Context, snap Snapshot, q SearchRequest) ([]Hit, error) {
+// candidates asks the index for the memories that have every word of the
+// query and, unless they fill the whole candidate list, for those that have
+// any word, those with more of the words scoring higher. A search for any word
+// costs more; when a full list of memories has every word, a memory missing
+// one would rank below them anyway. (Without FeatureAnyTerm the any-word
+// search is made only when every word finds fewer than a page of results,
+// which leaves out a memory missing one word as soon as ten have them all.)
+func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest) ([]Hit, error) {
 	hits, err := snap.Search(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	if q.Text == "" || len(hits) >= DefaultRecallLimit || len(strings.Fields(q.Text)) < 2 {
+	enough := q.Size
+	if !s.ranking.On(FeatureAnyTerm) {
+		enough = DefaultRecallLimit
+	}
+	if q.Text == "" || len(hits) >= enough || len(strings.Fields(q.Text)) < 2 {
 		return hits, nil
 	}
 	q.AnyTerm = true
@@ -375,6 +412,83 @@ func candidates(ctx context.Context, snap Snapshot, q SearchRequest) ([]Hit, err
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	return relaxed, nil
+}
+
+// lendNeighbours adds to a candidate's score neighbourShare of what the memory
+// before it (see neighbourGap) scores more, when that memory is one of the
+// best candidates. Memories the search did not find are not added: lending them
+// relevance brought up notes that share no word with the query and were merely
+// saved after a match (and, measured, found no more answers). hits are sorted
+// best first; so is the result.
+func lendNeighbours(ctx context.Context, snap Snapshot, q SearchRequest, hits []Hit) ([]Hit, error) {
+	if len(hits) == 0 {
+		return hits, nil
+	}
+	// Only a strong candidate lends: a weak match lends noise.
+	best := hits[0].Score
+	spans := make([]TimeSpan, 0, neighbourSeeds)
+	for _, h := range hits[:min(len(hits), neighbourSeeds)] {
+		if h.Score > 0 && h.Score >= best/2 {
+			spans = append(spans, TimeSpan{From: h.Created.Add(-neighbourGap), To: h.Created.Add(neighbourGap)})
+		}
+	}
+	spans = mergeSpans(spans)
+	if len(spans) == 0 {
+		return hits, nil
+	}
+	around := q
+	around.Text, around.Synonyms, around.Phrases, around.Compounds, around.AnyTerm = "", nil, false, false, false
+	around.CreatedIn, around.Size = spans, neighbourScan
+	near, err := snap.Search(ctx, around)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	own := make(map[string]float64, len(hits))
+	for _, h := range hits {
+		own[h.ID] = h.Score
+	}
+	// A memory's neighbour is the one before it of the same project in
+	// creation order; ids break ties in that order, since memories saved in
+	// one batch share their time to the second and ids grow as they are minted.
+	sort.Slice(near, func(i, j int) bool {
+		a, b := near[i], near[j]
+		if a.Project != b.Project {
+			return a.Project < b.Project
+		}
+		if !a.Created.Equal(b.Created) {
+			return a.Created.Before(b.Created)
+		}
+		return a.ID < b.ID
+	})
+	lent := make(map[string]float64)
+	for i := 1; i < len(near); i++ {
+		prev, e := near[i-1], near[i]
+		if prev.Project == e.Project && e.Created.Sub(prev.Created) <= neighbourGap && own[prev.ID] > own[e.ID] {
+			lent[e.ID] = neighbourShare * (own[prev.ID] - own[e.ID])
+		}
+	}
+	out := slices.Clone(hits)
+	for i := range out {
+		out[i].Score += lent[out[i].ID]
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out, nil
+}
+
+// mergeSpans sorts spans and joins those that overlap.
+func mergeSpans(spans []TimeSpan) []TimeSpan {
+	sort.Slice(spans, func(i, j int) bool { return spans[i].From.Before(spans[j].From) })
+	var out []TimeSpan
+	for _, sp := range spans {
+		if n := len(out); n > 0 && !sp.From.After(out[n-1].To) {
+			if sp.To.After(out[n-1].To) {
+				out[n-1].To = sp.To
+			}
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 // meetingHits are a meeting and the memories made from it (its action items and
@@ -676,7 +790,7 @@ func (s *Service) Search(ctx context.Context, req RecallRequest) (*RecallResult,
 			}
 		}
 		q := p.search
-		q.AnyTerm, q.Size, q.Synonyms, q.Phrases = true, p.limit, nil, false
+		q.AnyTerm, q.Size, q.Synonyms, q.Phrases, q.Compounds = true, p.limit, nil, false, false
 		hits, err := snap.Search(ctx, q)
 		if err != nil {
 			return fmt.Errorf("search: %w", err)

@@ -130,12 +130,12 @@ func TestRecallRequest(t *testing.T) {
 		{
 			name: "query only",
 			req:  RecallRequest{Query: "  cache  "},
-			want: SearchRequest{Text: "cache", Phrases: true, Size: 50},
+			want: SearchRequest{Text: "cache", Phrases: true, Compounds: true, Size: 50},
 		},
 		{
 			name: "longest query",
 			req:  RecallRequest{Query: strings.Repeat("é", MaxQueryChars)},
-			want: SearchRequest{Text: strings.Repeat("é", MaxQueryChars), Phrases: true, Size: 50},
+			want: SearchRequest{Text: strings.Repeat("é", MaxQueryChars), Phrases: true, Compounds: true, Size: 50},
 		},
 		{
 			name:        "project only: it and general",
@@ -153,7 +153,7 @@ func TestRecallRequest(t *testing.T) {
 			name: "every filter",
 			req: RecallRequest{Query: "cache", Project: "web", Type: "Gotcha", Limit: 20, IncludeSuperseded: true,
 				Tags: []string{"#Redis", "perf"}, Since: "2d"},
-			want: SearchRequest{Text: "cache", Phrases: true, Projects: []string{"web", "general"}, Type: TypeGotcha, IncludeSuperseded: true,
+			want: SearchRequest{Text: "cache", Phrases: true, Compounds: true, Projects: []string{"web", "general"}, Type: TypeGotcha, IncludeSuperseded: true,
 				Tags: []string{"redis", "perf"}, UpdatedSince: testNow.Add(-48 * time.Hour), Size: 100},
 			wantProject: "web",
 		},
@@ -170,7 +170,7 @@ func TestRecallRequest(t *testing.T) {
 		{
 			name: "scope open",
 			req:  RecallRequest{Scope: "open", Query: "deploy"},
-			want: SearchRequest{Text: "deploy", Phrases: true, Status: StatusOpen, Size: 50},
+			want: SearchRequest{Text: "deploy", Phrases: true, Compounds: true, Status: StatusOpen, Size: 50},
 		},
 		{
 			name: "scope meetings",
@@ -213,9 +213,9 @@ func TestRecallRelaxation(t *testing.T) {
 			ms = append(ms, mem(numbered(i), "Alpha and beta", "both terms"))
 		}
 		return append(ms,
-			mem(numbered(100), "Only alpha", "one term"),
-			mem(numbered(101), "Only beta", "one term"),
-			mem(numbered(102), "Neither", "no term"))
+			mem(numbered(1000), "Only alpha", "one term"),
+			mem(numbered(1001), "Only beta", "one term"),
+			mem(numbered(1002), "Neither", "no term"))
 	}
 	tests := []struct {
 		name       string
@@ -223,37 +223,54 @@ func TestRecallRelaxation(t *testing.T) {
 		query      string
 		wantAnyArg []bool // AnyTerm of each search, in order
 		wantN      int    // results
+		// every word first, then any word (FeatureAnyTerm off)
+		wantAnyArgOld []bool
+		wantNOld      int
 	}{
-		{"too few with every term", both(1), "alpha beta", []bool{false, true}, 3},
-		{"nine with every term", both(9), "alpha beta", []bool{false, true}, 10},
-		{"ten with every term", both(10), "alpha beta", []bool{false}, 10},
-		{"none with every term", both(0), "alpha beta", []bool{false, true}, 2},
-		{"one term", both(1), "alpha", []bool{false}, 2},
-		{"one term matching nothing", both(1), "gamma", []bool{false}, 0},
-		{"no query", both(1), "", []bool{false}, 4},
+		{"too few with every term", both(1), "alpha beta", []bool{false, true}, 3, []bool{false, true}, 3},
+		{"nine with every term", both(9), "alpha beta", []bool{false, true}, 11, []bool{false, true}, 11},
+		// Ten memories with both words used to hide the two with one word;
+		// they are found now, after the ten.
+		{"ten with every term", both(10), "alpha beta", []bool{false, true}, 12, []bool{false}, 10},
+		// A full candidate list (5 × the limit of 20) with both words: one
+		// word is not searched.
+		{"a full list with every term", both(100), "alpha beta", []bool{false}, 20, []bool{false}, 20},
+		{"none with every term", both(0), "alpha beta", []bool{false, true}, 2, []bool{false, true}, 2},
+		{"one term", both(1), "alpha", []bool{false}, 2, []bool{false}, 2},
+		{"one term matching nothing", both(1), "gamma", []bool{false}, 0, []bool{false}, 0},
+		{"no query", both(1), "", []bool{false}, 4, []bool{false}, 4},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f := newFake(t, tt.ms...)
-			svc, _ := newTestService(f)
-			res, err := svc.Recall(context.Background(), RecallRequest{Query: tt.query, Project: "web"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []bool
-			for _, s := range f.searches {
-				got = append(got, s.AnyTerm)
-				if s.Text != tt.query {
-					t.Errorf("searched %q, want %q", s.Text, tt.query)
+		for _, old := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/old=%v", tt.name, old), func(t *testing.T) {
+				f := newFake(t, tt.ms...)
+				r := DefaultRanking()
+				r.Off = FeatureNeighbours
+				wantAny, wantN := tt.wantAnyArg, tt.wantN
+				if old {
+					r.Off |= FeatureAnyTerm
+					wantAny, wantN = tt.wantAnyArgOld, tt.wantNOld
 				}
-			}
-			if diff := cmp.Diff(got, tt.wantAnyArg); diff != "" {
-				t.Errorf("AnyTerm of the searches (-got +want):\n%s", diff)
-			}
-			if len(res.Results) != tt.wantN {
-				t.Errorf("got %d results %v, want %d", len(res.Results), recalledIDs(res), tt.wantN)
-			}
-		})
+				svc, _ := newTestService(f, WithRanking(r))
+				res, err := svc.Recall(context.Background(), RecallRequest{Query: tt.query, Project: "web", Limit: 20})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []bool
+				for _, s := range f.searches {
+					got = append(got, s.AnyTerm)
+					if s.Text != tt.query {
+						t.Errorf("searched %q, want %q", s.Text, tt.query)
+					}
+				}
+				if diff := cmp.Diff(got, wantAny); diff != "" {
+					t.Errorf("AnyTerm of the searches (-got +want):\n%s", diff)
+				}
+				if len(res.Results) != wantN {
+					t.Errorf("got %d results %v, want %d", len(res.Results), recalledIDs(res), wantN)
+				}
+			})
+		}
 	}
 }
 
@@ -308,24 +325,38 @@ func TestRecallRanking(t *testing.T) {
 				mem(numbered(3), "Other", "cache and redis", importance(3)),    // 2 of 4
 				mem(numbered(4), "Unrelated", "nothing to see", importance(5)), // no match
 			},
-			// The most important hit beats the most relevant one: 0.375+0.2
-			// against 0.5+0.04, with the same recency.
+			// Relevance first: the most important hit, a quarter less
+			// relevant, does not beat the most relevant one.
 			want: []recalledSignals{
-				{ID: numbered(1), Signals: Signals{Relevance: 0.75, Recency: rec(1), Importance: 1}},
 				{ID: numbered(2), Signals: Signals{Relevance: 1, Recency: rec(1), Importance: 0.2}},
+				{ID: numbered(1), Signals: Signals{Relevance: 0.75, Recency: rec(1), Importance: 1}},
 				{ID: numbered(3), Signals: Signals{Relevance: 0.5, Recency: rec(1), Importance: 0.6}},
 			},
 		},
 		{
-			name:  "recency can outweigh relevance",
+			name:  "importance outweighs relevance in the plain blend",
+			query: "cache redis",
+			ms: []*Memory{
+				mem(numbered(1), "Cache", "use redis", importance(5)),
+				mem(numbered(2), "Cache with Redis", "", importance(1)),
+			},
+			rank: &Ranking{Weights: DefaultRanking().Weights, RecencyBase: 0.995, TieBand: 1, Off: FeatureNeighbours},
+			// 0.375+0.2 against 0.5+0.04, with the same recency.
+			want: []recalledSignals{
+				{ID: numbered(1), Score: 0.5*0.75 + 0.15*rec(1) + 0.2*1, Signals: Signals{Relevance: 0.75, Recency: rec(1), Importance: 1}},
+				{ID: numbered(2), Score: 0.5*1 + 0.15*rec(1) + 0.2*0.2, Signals: Signals{Relevance: 1, Recency: rec(1), Importance: 0.2}},
+			},
+		},
+		{
+			name:  "recency does not outweigh relevance",
 			query: "cache redis",
 			ms: []*Memory{
 				mem(numbered(1), "Cache with Redis", "", updated(1000*time.Hour)),
 				mem(numbered(2), "Cache", "use redis", updated(0)),
 			},
 			want: []recalledSignals{
-				{ID: numbered(2), Signals: Signals{Relevance: 0.75, Recency: 1, Importance: 0.6}},
 				{ID: numbered(1), Signals: Signals{Relevance: 1, Recency: rec(1000), Importance: 0.6}},
+				{ID: numbered(2), Signals: Signals{Relevance: 0.75, Recency: 1, Importance: 0.6}},
 			},
 		},
 		{
@@ -337,7 +368,7 @@ func TestRecallRanking(t *testing.T) {
 				mem(numbered(2), "Cache", ""),
 				mem(numbered(4), "Cache", "", updated(0), importance(3)),
 			},
-			rank: &Ranking{Weights: Weights{Relevance: 1}, RecencyBase: 0.995},
+			rank: &Ranking{Weights: Weights{Relevance: 1}, RecencyBase: 0.995, Off: FeatureNeighbours},
 			want: []recalledSignals{
 				{ID: numbered(4), Score: 1, Signals: Signals{Relevance: 1, Recency: 1, Importance: 0.6}},
 				{ID: numbered(1), Score: 1, Signals: Signals{Relevance: 1, Recency: rec(1), Importance: 0.6}},
@@ -352,7 +383,7 @@ func TestRecallRanking(t *testing.T) {
 				mem(numbered(1), "Cache", "", importance(2)),
 				mem(numbered(2), "Something", "about the cache", importance(4)),
 			},
-			rank: &Ranking{Weights: Weights{Relevance: 1, Importance: 3}, RecencyBase: 0.995},
+			rank: &Ranking{Weights: Weights{Relevance: 1, Importance: 3}, RecencyBase: 0.995, TieBand: 1, Off: FeatureNeighbours},
 			want: []recalledSignals{
 				{ID: numbered(2), Score: (0.5 + 3*0.8) / 4, Signals: Signals{Relevance: 0.5, Recency: rec(1), Importance: 0.8}},
 				{ID: numbered(1), Score: (1 + 3*0.4) / 4, Signals: Signals{Relevance: 1, Recency: rec(1), Importance: 0.4}},
@@ -552,5 +583,125 @@ func TestRecallEmptyMessage(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestRecallNeighbours(t *testing.T) {
+	at := testNow.Add(-48 * time.Hour)
+	turn := func(n int, body string, opts ...func(*Memory)) *Memory {
+		return mem(numbered(n), body, body, append([]func(*Memory){created(at), updated(48 * time.Hour)}, opts...)...)
+	}
+	// later is a turn of another day that matches as much as the reply: it is
+	// newer, so it wins the tie unless the reply is lent something.
+	later := func(n int) *Memory {
+		return turn(n, "Melanie: the kids love the beach", created(at.Add(72*time.Hour)), updated(0))
+	}
+	tests := []struct {
+		name  string
+		ms    []*Memory
+		query string
+		want  []string
+	}{
+		{
+			// The reply says little of the accident: the turn before it does.
+			name: "a reply is lifted by the turn it answers",
+			ms: []*Memory{
+				turn(1, "Caroline: how did the kids take the accident"),
+				turn(2, "Melanie: the kids were scared but we reassured them"),
+				later(3),
+			},
+			query: "kids accident",
+			want:  []string{numbered(1), numbered(2), numbered(3)},
+		},
+		{
+			name: "the turn before a match is not lifted by it",
+			ms: []*Memory{
+				turn(1, "Melanie: the kids were scared but we reassured them"),
+				turn(2, "Caroline: how did the kids take the accident"),
+				later(3),
+			},
+			query: "kids accident",
+			want:  []string{numbered(2), numbered(3), numbered(1)},
+		},
+		{
+			name: "memories saved days apart are not neighbours",
+			ms: []*Memory{
+				turn(1, "Caroline: how did the kids take the accident"),
+				turn(2, "Melanie: the kids were scared but we reassured them", created(at.Add(24*time.Hour))),
+				later(3),
+			},
+			query: "kids accident",
+			want:  []string{numbered(1), numbered(3), numbered(2)},
+		},
+		{
+			name: "memories of another project are not neighbours",
+			ms: []*Memory{
+				turn(1, "Caroline: how did the kids take the accident"),
+				turn(2, "Melanie: the kids were scared but we reassured them", project("general")),
+				later(3),
+			},
+			query: "kids accident",
+			want:  []string{numbered(1), numbered(3), numbered(2)},
+		},
+		{
+			// Saved in one batch, the turns share their time: ids keep their
+			// order.
+			name: "ids order the turns of one time",
+			ms: []*Memory{
+				turn(3, "Melanie: the kids were scared but we reassured them"),
+				turn(2, "Caroline: how did the kids take the accident"),
+				turn(1, "Melanie: we went camping last week"),
+				later(4),
+			},
+			query: "kids accident",
+			want:  []string{numbered(2), numbered(3), numbered(4)},
+		},
+		{
+			// A memory that shares no word with the query is not brought in,
+			// whatever it follows.
+			name: "no word, no result",
+			ms: []*Memory{
+				turn(1, "Caroline: how did the kids take the accident"),
+				turn(2, "Melanie: they were scared but we reassured them"),
+			},
+			query: "kids accident",
+			want:  []string{numbered(1)},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFake(t, tt.ms...)
+			svc, _ := newTestService(f, WithRanking(DefaultRanking()))
+			res, err := svc.Recall(context.Background(), RecallRequest{Query: tt.query, Project: "web"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(recalledIDs(res), tt.want); diff != "" {
+				t.Errorf("ids (-got +want):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestRecallNeighbourLendsOnlyTheDifference(t *testing.T) {
+	// The turn after a strong match that matches as well is lent nothing:
+	// context lifts a memory towards its neighbour, never past it.
+	at := testNow.Add(-48 * time.Hour)
+	ms := []*Memory{
+		mem(numbered(1), "Caroline: the accident", "Caroline: the accident and the kids", created(at)),
+		mem(numbered(2), "Melanie: the accident", "Melanie: the accident", created(at)),
+	}
+	f := newFake(t, ms...)
+	svc, _ := newTestService(f, WithRanking(DefaultRanking()))
+	res, err := svc.Recall(context.Background(), RecallRequest{Query: "kids accident"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(recalledIDs(res), []string{numbered(1), numbered(2)}); diff != "" {
+		t.Fatalf("ids (-got +want):\n%s", diff)
+	}
+	// The fake scores 3 (title and body) against 2 (title): 2 + 0.35 × (3 − 2).
+	if got, want := res.Results[1].Signals.Relevance, (2+neighbourShare*(3-2))/3.0; !approx(got, want) {
+		t.Errorf("the second turn's relevance is %g, want %g", got, want)
 	}
 }

@@ -22,10 +22,11 @@ var conformanceDir = filepath.Join("..", "fixtures", "conformance")
 
 // conformanceTools are the tools whose transcripts the catalog is written in.
 var conformanceTools = []transcript.SourceKind{transcript.ClaudeCode, transcript.Codex, transcript.GeminiCLI, transcript.OpenCode,
-	transcript.Zed, transcript.Cursor}
+	transcript.Zed, transcript.Cursor, transcript.Aider, transcript.Amp, transcript.Cline, transcript.Continue, transcript.FactoryDroid}
 
 // inexpressible are the scenarios a tool's format cannot say, and why: the
-// tool has no fixture of them (and must have none).
+// tool has no fixture of them (and must have none; fixtures/conformance/
+// README.md says the same).
 var inexpressible = map[transcript.SourceKind]map[string]string{
 	transcript.Zed: {
 		pipelinetest.RewindCompaction: "Zed's agent threads are never compacted: a thread too long for the model is summarized into a new thread, not this one",
@@ -39,6 +40,32 @@ var inexpressible = map[transcript.SourceKind]map[string]string{
 		pipelinetest.RewindCompaction: "no public sample or document shows how Cursor's databases record a checkpoint restored or a " +
 			"conversation summarized",
 		pipelinetest.SubagentThread: "no public sample or document shows how Cursor's databases record a subagent's work",
+	},
+	transcript.Aider: {
+		pipelinetest.RewindCompaction: "aider records no rewind (/undo reverts a commit) and no compaction (it summarises old messages silently)",
+		pipelinetest.SubagentThread:   "aider has no subagents",
+	},
+	transcript.Amp: {
+		pipelinetest.RewindCompaction: "editing an earlier message truncates the thread in place, and a handoff starts a new thread: neither leaves a record",
+		pipelinetest.SubagentThread:   "a Task subagent's messages and edits are not stored, only its result",
+	},
+	transcript.Cline: {
+		pipelinetest.RewindCompaction: "restoring a checkpoint truncates the task's files in place: the abandoned branch is gone",
+		pipelinetest.SubagentThread:   "new_task starts a task of its own, and subagents' messages are not in the task's conversation",
+	},
+	transcript.Continue: {
+		pipelinetest.HappyPath:           "Continue writes no time on its messages: no edit can be bound to a decision",
+		pipelinetest.RejectedAlternative: "Continue writes no time on its messages: no edit can be bound to a decision",
+		pipelinetest.Ban:                 "Continue writes no time on its messages: no edit can be bound to a decision",
+		pipelinetest.InterleavedArcs:     "Continue writes no time on its messages: no edit can be bound to a decision",
+		pipelinetest.SeveralEdits:        "Continue writes no time on its messages: no edit can be bound to a decision",
+		pipelinetest.FailedToolCall:      "Continue writes no time on its messages: no edit can be bound to a decision",
+		pipelinetest.RewindCompaction:    "Continue writes no time, and editing an earlier message truncates the history in place",
+		pipelinetest.SubagentThread:      "Continue keeps no subagent transcript",
+	},
+	transcript.FactoryDroid: {
+		pipelinetest.RewindCompaction: "no rewind record of Droid's is known",
+		pipelinetest.SubagentThread:   "the layout of Droid's subagent transcripts is not known",
 	},
 }
 
@@ -84,8 +111,9 @@ func TestConformance(t *testing.T) {
 
 // scenarioFiles returns the names of a scenario's files in dir, relative to
 // conformanceDir with "/" (the names the adapter reads them under, so the
-// folders a tool's layout gives keep their meaning): <scenario>.jsonl first,
-// then the .jsonl files under <scenario>/, sorted.
+// folders a tool's layout gives keep their meaning): <scenario>.<ext> first
+// (.jsonl, or the tool's own: .json, .md), then the files of that extension
+// under <scenario>/, sorted.
 func scenarioFiles(t *testing.T, dir, scenario string) []string {
 	t.Helper()
 	rel := func(path string) string {
@@ -95,14 +123,15 @@ func scenarioFiles(t *testing.T, dir, scenario string) []string {
 		}
 		return filepath.ToSlash(r)
 	}
-	main := filepath.Join(dir, scenario+".jsonl")
-	if _, err := os.Stat(main); err != nil {
-		t.Fatalf("no fixture for the scenario: %v", err)
+	mains, _ := filepath.Glob(filepath.Join(dir, scenario+".*"))
+	if len(mains) != 1 {
+		t.Fatalf("%d fixtures for the scenario %s in %s, want 1", len(mains), scenario, dir)
 	}
+	main, ext := mains[0], filepath.Ext(mains[0])
 	var parts []string
 	if fi, err := os.Stat(filepath.Join(dir, scenario)); err == nil && fi.IsDir() {
 		err := filepath.WalkDir(filepath.Join(dir, scenario), func(path string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".jsonl") {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ext) {
 				parts = append(parts, rel(path))
 			}
 			return err
@@ -137,7 +166,7 @@ func TestConformanceFixtures(t *testing.T) {
 		}
 		have := map[string]bool{}
 		for _, f := range files {
-			stem, ok := strings.CutSuffix(f.Name(), ".jsonl")
+			stem, _, ok := strings.Cut(f.Name(), ".")
 			if f.IsDir() {
 				stem, ok = f.Name(), true
 			}
@@ -152,9 +181,9 @@ func TestConformanceFixtures(t *testing.T) {
 			why, cannot := inexpressible[transcript.SourceKind(e.Name())][sc.Name]
 			switch {
 			case cannot && have[sc.Name]:
-				t.Errorf("%s: %s.jsonl, a scenario the tool cannot express (%s)", e.Name(), sc.Name, why)
+				t.Errorf("%s: a fixture of %s, a scenario the tool cannot express (%s)", e.Name(), sc.Name, why)
 			case !cannot && !have[sc.Name]:
-				t.Errorf("%s: no %s.jsonl", e.Name(), sc.Name)
+				t.Errorf("%s: no fixture of %s", e.Name(), sc.Name)
 			}
 		}
 	}

@@ -34,8 +34,10 @@ func fixtures(t testing.TB) []fixture {
 		if _, err := os.Stat(dir); err != nil {
 			continue
 		}
-		for _, fx := range transcripttest.Load(t, dir, ".jsonl", ".json") {
-			if strings.HasSuffix(fx.Name, ".meta.json") {
+		for _, fx := range transcripttest.Load(t, dir, ".jsonl", ".json", ".md") {
+			// Sidecars and the folders' notes are no transcripts (an .md
+			// is one for aider).
+			if strings.HasSuffix(fx.Name, ".meta.json") || strings.HasSuffix(fx.Name, ".settings.json") || strings.HasSuffix(fx.Name, "README.md") {
 				continue
 			}
 			fx.Name = string(a.Source()) + "/" + fx.Name

@@ -63,6 +63,12 @@ const (
 	// rebuildBatch is the number of notes indexed per Bleve batch in a rebuild:
 	// large, so the rebuild makes few segments and has little to merge.
 	rebuildBatch = 2500
+	// rebuildBatchBytes bounds the notes' bytes in one rebuild batch as well:
+	// Bleve holds a batch's analysed tokens until its segment is built —
+	// about twenty times the text — and a batch runs on each core, so a
+	// vault of long notes (documentation, many languages) would otherwise
+	// need gigabytes.
+	rebuildBatchBytes = 4 << 20
 )
 
 // Options configure a Store.
@@ -849,6 +855,13 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 		_ = b.Close()
 		return nil, err
 	}
+	// The bodies are the bulk of a vault: they are not held while the ids
+	// are settled but read again, batch by batch, as each is indexed.
+	for _, m := range mems {
+		if m != nil {
+			m.Body = ""
+		}
+	}
 	cat := index.NewCatalog(index.Schema)
 	ch := newChangeSet(cat)
 	rep := &SyncReport{Full: true}
@@ -873,12 +886,11 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	var stopped error
-	for start := 0; start < len(docs); start += rebuildBatch {
+	for _, part := range rebuildBatches(docs, changes) {
 		if stopped = ctx.Err(); stopped != nil {
 			break
 		}
-		part := docs[start:min(start+rebuildBatch, len(docs))]
-		g.Go(func() error { return b.Apply(part) })
+		g.Go(func() error { return s.indexBatch(b, part) })
 	}
 	// Every batch started is waited for before the builder is closed; a
 	// cancellation is the error to report, else the first batch's failure.
@@ -916,6 +928,58 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 	rep.Added = len(recs)
 	rep.Notes = len(entries)
 	return &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: rep}, nil
+}
+
+// rebuildBatches cuts a rebuild's documents into batches of at most
+// rebuildBatch notes and, beyond the first note of each, rebuildBatchBytes
+// of the notes' sizes on disk (recs, by path).
+func rebuildBatches(docs []index.Doc, recs map[string]*index.Record) [][]index.Doc {
+	var out [][]index.Doc
+	start, size := 0, int64(0)
+	for i, d := range docs {
+		var n int64
+		if d.Memory != nil {
+			if r := recs[d.Memory.Path]; r != nil {
+				n = r.Size
+			}
+		}
+		if i > start && (i-start >= rebuildBatch || size+n > rebuildBatchBytes) {
+			out = append(out, docs[start:i])
+			start, size = i, 0
+		}
+		size += n
+	}
+	if start < len(docs) {
+		out = append(out, docs[start:])
+	}
+	return out
+}
+
+// indexBatch reads the bodies of a rebuild batch's notes again and indexes
+// them. A note changed or removed since the scan is indexed as read now (or
+// without its body when it is gone): its catalog record still has the
+// scan's size and time, so the next command's check indexes it afresh.
+func (s *Store) indexBatch(b *index.Bleve, docs []index.Doc) error {
+	full := make([]index.Doc, len(docs))
+	for i, d := range docs {
+		full[i] = d
+		if d.Deleted || d.Memory == nil {
+			continue
+		}
+		_, m, err := s.readNote(vault.FileStat{Path: d.Memory.Path})
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if m != nil {
+			c := *d.Memory
+			c.Body = m.Body
+			full[i].Memory = &c
+		}
+	}
+	return b.Apply(full)
 }
 
 // readAll reads every note in parallel, in scan order.

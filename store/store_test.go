@@ -790,3 +790,23 @@ func TestImportFixtures(t *testing.T) {
 	}
 	e.checkInStep()
 }
+
+// TestRebuildIndexesBodies checks a rebuild, which reads the notes' bodies
+// again batch by batch rather than holding them, indexes every body under
+// the note's settled id: two notes that share an id (a copied file) are
+// both found by words only their bodies hold.
+func TestRebuildIndexesBodies(t *testing.T) {
+	e := newEnv(t, 0)
+	note := func(body string) string {
+		return "---\nid: 01jbench0000000000000000aa\ntitle: Shared title\ntype: fact\nproject: p\n---\n" + body + "\n"
+	}
+	e.write("memories/p/a.md", note("The okapi grazes by the river."))
+	e.write("memories/p/b.md", note("The pangolin sleeps in a burrow."))
+	if _, err := e.st.Rebuild(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	okapi, pangolin := e.recall("okapi"), e.recall("pangolin")
+	if len(okapi) != 1 || len(pangolin) != 1 || okapi[0] == pangolin[0] {
+		t.Errorf("recall okapi = %v, pangolin = %v: want one note each, under two ids", okapi, pangolin)
+	}
+}

@@ -72,7 +72,7 @@ type Hit struct {
 	// the offset of its first record): not shown, since it differs from
 	// one machine to the next; File and Offset say the same.
 	ID        string    `json:"-"`
-	Tool      string    `json:"tool" jsonschema:"the agent tool that wrote the session: claude-code, codex or gemini-cli"`
+	Tool      string    `json:"tool" jsonschema:"the agent tool that wrote the session: claude-code, codex, gemini-cli, cursor, opencode or zed"`
 	Session   string    `json:"session" jsonschema:"the session's id"`
 	Agent     string    `json:"agent,omitempty" jsonschema:"the subagent whose conversation it is, when it is one"`
 	Kind      string    `json:"kind" jsonschema:"exchange (a turn the person typed and the agent's reply up to the next one) or compaction (a summary the tool wrote when its context filled up)"`

@@ -15,6 +15,7 @@ import (
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/transcript"
+	"github.com/cortexmem/cortex/transcript/sqlitedb/sqlitedbtest"
 )
 
 // jsonlFixtures are the fixture transcripts read a line at a time (the ones
@@ -471,5 +472,43 @@ func TestHomeOverrides(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("files indexed (-want +got):\n%s", diff)
+	}
+}
+
+// TestDatabaseTranscript indexes a transcript a Loader reads (OpenCode's
+// database): its exchanges are found and point at the database; a search
+// with nothing changed reads nothing again; the database gone, its
+// documents go too.
+func TestDatabaseTranscript(t *testing.T) {
+	home := t.TempDir()
+	db := filepath.Join(home, ".local", "share", "opencode", "opencode.db")
+	if err := os.MkdirAll(filepath.Dir(db), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sqlitedbtest.BuildFile(t, db, filepath.Join(fixtureRoot, "opencode", "hand-made", "fork.db.txt"), true)
+	s := newService(t, home, settled)
+	if rep := syncNow(t, s); rep.New != 1 || len(rep.Unreadable) != 0 {
+		t.Fatalf("first sync: %+v, want the database read", rep)
+	}
+	res, err := s.Search(context.Background(), Request{Query: "eviction policy", Tool: "opencode"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 1 || res.Hits[0].File != db || !strings.Contains(res.Hits[0].User, "Add an eviction policy.") || res.Hits[0].Line == 0 {
+		t.Fatalf("search: %+v, want the exchange in %s", res.Hits, db)
+	}
+	if rep := syncNow(t, s); rep.Read != 0 {
+		t.Errorf("second sync read %d transcripts; nothing changed", rep.Read)
+	}
+	for _, p := range []string{db, db + "-wal", db + "-shm"} {
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+	}
+	if rep := syncNow(t, s); rep.Removed != 1 {
+		t.Errorf("after the database was deleted: %+v, want it removed", rep)
+	}
+	if docs := allDocs(t, s); len(docs) != 0 {
+		t.Errorf("%d documents left of a deleted database", len(docs))
 	}
 }

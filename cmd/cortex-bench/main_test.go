@@ -1,27 +1,39 @@
 package main
 
 import (
+	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/wiring"
 )
 
-// newEnv generates a small vault and builds the cortex binary to time.
-func newEnv(t *testing.T, notes int) (*env, string) {
+// build builds the cortex binary to time.
+func build(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the cortex binary")
 	}
-	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "cortex")
+	bin := filepath.Join(t.TempDir(), "cortex")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/cortexmem/cortex/cmd/cortex").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	return bin
+}
+
+// newEnv generates a small vault and builds the cortex binary to time.
+func newEnv(t *testing.T, notes int) (*env, string) {
+	t.Helper()
+	bin := build(t)
+	tmp := t.TempDir()
 	e := &env{bin: bin, vault: filepath.Join(tmp, "vault"), home: filepath.Join(tmp, "state")}
 	if _, err := bench.WriteVault(e.vault, notes, 1, time.Now()); err != nil {
 		t.Fatal(err)
@@ -31,15 +43,21 @@ func newEnv(t *testing.T, notes int) (*env, string) {
 
 // TestImportRuns: the harness times imports into an empty vault and into the
 // generated one (it stopped at the empty vault once cortex refused to create
-// a vault that does not exist).
+// a vault that does not exist), for both shapes.
 func TestImportRuns(t *testing.T) {
-	e, tmp := newEnv(t, 20)
-	rs, err := importRuns(e, tmp, 5, 20)
+	corpus, err := bench.LoadCorpus(filepath.Join("..", "..", "fixtures"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 2 {
-		t.Fatalf("%d results, want 2: %+v", len(rs), rs)
+	e, tmp := newEnv(t, 20)
+	for _, shape := range []string{"synthetic", "real"} {
+		b := &benchRun{shape: shape, n: 20, envs: []*env{e}, out: io.Discard}
+		if err := importRuns(b, filepath.Join(tmp, shape), 5, corpus, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if len(b.rs) != 2 || !strings.HasPrefix(b.rs[0].Note, "Imported ") {
+			t.Fatalf("%s: %d results, want 2 saying what was imported: %+v", shape, len(b.rs), b.rs)
+		}
 	}
 }
 
@@ -61,5 +79,84 @@ func TestOpenAsTheBinary(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(c.Store.VaultState(), "index", "CURRENT")); err != nil {
 		t.Errorf("the binary built no index where the in-process store looks: %v", err)
+	}
+}
+
+func TestVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		t    target
+		r    result
+		want string
+	}{
+		{"no limit", target{}, result{P50ms: 3}, ""},
+		{"under", target{p50: 10 * time.Millisecond}, result{P50ms: 5}, "meets (0.50× the limit)"},
+		{"over on p99", target{p50: 10 * time.Millisecond, p99: 20 * time.Millisecond}, result{P50ms: 5, P99ms: 50}, "MISSES (2.50× the limit)"},
+		{"over on memory", target{p50: 10 * time.Millisecond, rss: 50}, result{P50ms: 5, MaxRSS: 75}, "MISSES (1.50× the limit)"},
+		{"a single run", importTarget(20000), result{P50ms: 9000}, "meets (0.90× the limit)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.t.verdict(tc.r); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestBothShapesTwoBinaries runs the harness end to end on small vaults of
+// both shapes with two binaries compared: every operation the issue asks
+// for is there for each, with its figures.
+func TestBothShapesTwoBinaries(t *testing.T) {
+	bin := build(t)
+	other := filepath.Join(t.TempDir(), "before")
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "bench.json")
+	args := []string{"-bin", other + "," + bin, "-sizes", "40", "-shape", "synthetic,real", "-runs", "2", "-saves", "2",
+		"-import", "10", "-hooks=false", "-fixtures", filepath.Join("..", "..", "fixtures"), "-json", out}
+	if err := run(args, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	data, err = os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []result
+	if err := json.Unmarshal(data, &rs); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, r := range rs {
+		if r.P50ms <= 0 {
+			t.Errorf("%+v: no time", r)
+		}
+		// A series of whole-process runs reports their CPU time too.
+		if strings.HasSuffix(r.Op, "(process)") && !strings.HasPrefix(r.Op, "import") && !strings.HasPrefix(r.Op, "normalize") && r.CPUms <= 0 {
+			t.Errorf("%+v: no CPU time", r)
+		}
+		for _, op := range []string{"rebuild (process)", "recall (process)", "list (process)", "save (process, 2 in a row)",
+			"save (MCP over stdio, round trip)", "save (MCP server, in the handler)", "import 10 memories into the empty vault (process)"} {
+			if r.Op == op {
+				got[r.Shape+" "+r.Bin+" "+op]++
+			}
+		}
+	}
+	want := map[string]int{}
+	for _, shape := range []string{"synthetic", "real"} {
+		for _, b := range []string{"before", "cortex"} {
+			for _, op := range []string{"rebuild (process)", "recall (process)", "list (process)", "save (process, 2 in a row)",
+				"save (MCP over stdio, round trip)", "import 10 memories into the empty vault (process)"} {
+				want[shape+" "+b+" "+op] = 1
+			}
+		}
+		want[shape+" harness save (MCP server, in the handler)"] = 1
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("operations measured (-want +got):\n%s", diff)
 	}
 }

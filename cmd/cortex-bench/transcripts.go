@@ -97,7 +97,7 @@ const activeSessions = 20
 // from scratch (whole process), searching it (whole process) next to rg over
 // the same files, re-indexing one session that grew (in-process, as the
 // search that follows the growth does first), and a search right after such
-// growth (whole process).
+// growth (whole process). With several binaries, the last is timed.
 func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) {
 	tmp, err := os.MkdirTemp("", fmt.Sprintf("cortex-bench-transcripts-%d-", messages))
 	if err != nil {
@@ -106,7 +106,7 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 	if !o.keep {
 		defer os.RemoveAll(tmp)
 	}
-	e := &transcriptEnv{bin: o.bin, home: filepath.Join(tmp, "home"), state: filepath.Join(tmp, "state")}
+	e := &transcriptEnv{bin: o.bins[len(o.bins)-1], home: filepath.Join(tmp, "home"), state: filepath.Join(tmp, "state")}
 	start := time.Now()
 	// The corpus is written by another process: a child's peak RSS, as the
 	// kernel reports it, is at least its parent's peak, and the corpus is

@@ -8,10 +8,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cortexmem/cortex/eval"
+	"github.com/cortexmem/cortex/memories"
 )
 
 type evalOptions struct {
 	perQuery bool
+	without  string
 }
 
 func newEvalCmd(a *app) *cobra.Command {
@@ -43,6 +45,7 @@ cortex_top, baseline_top; a rank of 0 is "not in the top 10").`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.perQuery, "per-query", false, "also list, per query, the rank of its first relevant memory in each system's top 10 (with --json, the top 10 too)")
+	cmd.Flags().StringVar(&o.without, "without", "", "turn recall features off, to measure what each adds: a comma-separated list of phrases, synonyms, neighbours, compounds, anyterm, tieband")
 	return cmd
 }
 
@@ -54,7 +57,11 @@ func runEval(ctx context.Context, a *app, o evalOptions, path string) error {
 	if err := a.resolve(); err != nil {
 		return err
 	}
-	rep, err := eval.Run(ctx, d, eval.Options{Ranking: &a.settings.Ranking})
+	ranking := a.settings.Ranking
+	if ranking.Off, err = memories.ParseFeatures(o.without); err != nil {
+		return err
+	}
+	rep, err := eval.Run(ctx, d, eval.Options{Ranking: &ranking})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/transcripts"
 )
 
@@ -48,7 +49,7 @@ session started in that folder or below it.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.tool, "tool", "", "only this tool's sessions: claude-code, codex, gemini-cli")
+	f.StringVar(&o.tool, "tool", "", "only this tool's sessions: "+strings.Join(scribe.Tools(), ", "))
 	f.StringVar(&o.project, "project", "", "only sessions of this project: a name, or a folder (the session's or one above it)")
 	f.StringVar(&o.since, "since", "", "only exchanges since then: 7d, 12h, 2w, 90m or a date")
 	f.StringVar(&o.session, "session", "", "only this session (its id, or the start of it)")

@@ -215,3 +215,24 @@ func TestSkipValue(t *testing.T) {
 		t.Errorf("SkipSpace = %d", got)
 	}
 }
+
+// FuzzString: String decodes a valid JSON string as encoding/json does,
+// escapes, surrogate pairs, lone surrogates and bytes that are not UTF-8
+// included (what it returns for bytes that are not JSON is unspecified).
+func FuzzString(f *testing.F) {
+	for _, s := range []string{`"a\nb\u0041"`, `"\ud83d\ude00 \u00e9\t\"\\\/"`, `"\ud83d"`, `"\ud83d\u0041"`, "\"\xff\"", "\"a\x01\"", `"\x"`, `"\u12"`, `"a"b"`, `"\"`, `""`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, ok := String(data)
+		if !Valid(data) {
+			return
+		}
+		var want string
+		err := json.Unmarshal(data, &want)
+		wantOK := err == nil && len(data) >= 2 && data[0] == '"' && data[len(data)-1] == '"'
+		if ok != wantOK || got != want && ok {
+			t.Fatalf("String(%q) = %q %v, encoding/json %q %v", data, got, ok, want, err)
+		}
+	})
+}

@@ -105,12 +105,19 @@ func check(t *testing.T, a transcript.Adapter, name string, data []byte, points 
 	}
 }
 
-// ParseStrict parses data line by line as the Reader frames JSON lines
-// (blank lines skipped, an unterminated last line read), calling the
-// adapter's Parse directly: a panic is not recovered.
+// ParseStrict parses data record by record as the Reader frames it (JSON
+// lines: blank lines skipped, an unterminated last line read; a Framer's
+// records otherwise), calling the adapter's Parse directly: a panic is not
+// recovered.
 func ParseStrict(a transcript.Adapter, name string, data []byte) []transcript.Event {
 	ctx := transcript.NewContext(a.Source(), name)
 	var out []transcript.Event
+	if _, ok := a.(transcript.Framer); ok {
+		for _, rec := range Records(a, name, data) {
+			out = append(out, a.Parse(rec, ctx)...)
+		}
+		return out
+	}
 	var off int64
 	line := 0
 	for len(data) > 0 {
@@ -242,19 +249,33 @@ func Seeds(f *testing.F, fixtures []Fixture) {
 // called directly), and the events keep the invariants of CheckEvents.
 func Fuzz(t *testing.T, a transcript.Adapter, data []byte) {
 	evs := ParseStrict(a, "fuzz.jsonl", data)
-	var recs []transcript.Record
-	var off int64
-	for i, l := range bytes.SplitAfter(data, []byte("\n")) {
-		body := bytes.TrimSuffix(l, []byte("\n"))
-		if len(bytes.Trim(body, " \t\r\n")) > 0 {
-			recs = append(recs, transcript.Record{File: "fuzz.jsonl", Offset: off, Line: i + 1, Data: body})
-		}
-		off += int64(len(l))
-	}
-	for _, v := range transcript.CheckEvents(a.Source(), recs, evs) {
+	for _, v := range transcript.CheckEvents(a.Source(), Records(a, "fuzz.jsonl", data), evs) {
 		t.Errorf("%s", v)
 	}
 	if _, err := transcript.Marshal(evs); err != nil {
 		t.Errorf("events do not encode: %v", err)
 	}
+}
+
+// Records are the records of data, a whole transcript named name, as the
+// Reader frames them for a: its lines (blank ones skipped), or the records
+// of its Framer.
+func Records(a transcript.Adapter, name string, data []byte) []transcript.Record {
+	if f, ok := a.(transcript.Framer); ok {
+		recs, _ := f.Frame(data, true)
+		for i := range recs {
+			recs[i].File = name
+		}
+		return recs
+	}
+	var recs []transcript.Record
+	var off int64
+	for i, l := range bytes.SplitAfter(data, []byte("\n")) {
+		body := bytes.TrimSuffix(l, []byte("\n"))
+		if len(bytes.Trim(body, " \t\r\n")) > 0 {
+			recs = append(recs, transcript.Record{File: name, Offset: off, Line: i + 1, Data: body})
+		}
+		off += int64(len(l))
+	}
+	return recs
 }
