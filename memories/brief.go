@@ -328,11 +328,11 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 // the catalog's entries alone: the entries that pass req's filters (project,
 // projects, area, type, status, tags, updated since, superseded or not),
 // last updated first, ties by id, at most req.Size. A request with text,
-// or with a filter the catalog does not hold (source hashes), is an error:
-// only the index can answer it.
+// or with a filter the catalog does not hold (source hashes, creation
+// hours), is an error: only the index can answer it.
 func SearchEntries(entries []Entry, req SearchRequest) ([]Hit, error) {
-	if req.Text != "" || len(req.SourceHashes) > 0 {
-		return nil, errors.New("search entries: text and source hashes need the index")
+	if req.Text != "" || len(req.SourceHashes) > 0 || len(req.CreatedIn) > 0 {
+		return nil, errors.New("search entries: text, source hashes and creation hours need the index")
 	}
 	if req.Size <= 0 {
 		return nil, nil
