@@ -11,7 +11,9 @@
 //     session, gets a line for the event;
 //   - meeting: a meeting note, one note per action item and one per decision
 //     (ParseMeeting), linked to the meeting;
-//   - manual: a memory, through the save path (scan, dedup).
+//   - manual: a memory, through the save path (scan, dedup); the manual
+//     captures that follow each other in the inbox are saved in one write of
+//     the store, each compared with those before it.
 //
 // Then the event moves to processed/, or to failed/ with the reason beside it
 // when it cannot be used (it does not parse; its content is unsafe or
