@@ -63,7 +63,11 @@ var rules = []rule{
 	{name: "dedup is pure functions of text (dedup/doc.go)", from: []string{"dedup"}, only: []string{}},
 	{name: "security is a table of rules over text (security/doc.go)", from: []string{"security"}, only: []string{}},
 	{name: "transcript is the thin waist: the event model and its machinery, nothing of cortex (transcript/doc.go)",
-		from: []string{"transcript/..."}, except: []string{"transcript/transcripttest"}, only: append([]string{"transcript/..."}, decoders...)},
+		from: []string{"transcript/..."}, except: []string{"transcript/transcripttest", "transcript/otlp"}, only: append([]string{"transcript/..."}, decoders...)},
+	// The issue asks for the official OTLP protobuf definitions as a library:
+	// decoding an export request is all transcript/otlp adds to the waist.
+	{name: "transcript/otlp decodes OTLP with the official definitions and nothing of cortex (transcript/otlp/otlp.go)",
+		from: []string{"transcript/otlp"}, only: []string{"transcript/...", "go.opentelemetry.io/proto/otlp/...", "google.golang.org/protobuf/..."}},
 	// Some tools keep their history in a SQLite database (Cursor, Zed,
 	// OpenCode) or compress it (Zed's zstd threads): reading them needs a
 	// driver or a decoder no adapter should carry on its own. Each library
@@ -80,6 +84,14 @@ var rules = []rule{
 	{name: "the registry holds the adapters (adapters/adapters.go)", from: []string{"adapters"}, only: []string{"adapters/*", "transcript"}},
 	{name: "the domain, the pipeline and the adapters never reach a transport (STYLE.md habit 7)",
 		from: []string{"memories", "dedup", "security", "transcript/...", "pipeline", "adapters/...", "transcripts"}, neverDeps: transports},
+	{name: "briefing reads through its own ports: memories alone (briefing/doc.go)", from: []string{"briefing"},
+		only: []string{"memories"}},
+	{name: "reflection rolls up the event stream and the vault, no transport (reflection/reflect.go)", from: []string{"reflection"},
+		only: []string{"memories", "transcript", "scribe", "pipeline"}},
+	{name: "watch knows folders, locks and jobs, not what the jobs do (watch/watch.go)", from: []string{"watch"},
+		only: []string{"filelock", "atomicfile", "github.com/fsnotify/fsnotify"}},
+	{name: "view shows the services' results and imports nothing else of cortex (view/doc.go)", from: []string{"view"},
+		only: []string{"memories", "briefing", "reflection"}},
 	{name: "nothing imports a command (STYLE.md habit 5)", from: []string{"..."}, never: []string{"cmd/..."}},
 	{name: "config owns paths and settings and knows none of their users (config/config.go)", from: []string{"config"},
 		only: []string{"memories", "pipeline", "go.yaml.in/yaml/v3"}},
@@ -285,6 +297,8 @@ func synthetic() graph {
 	add(m("transcript/rawjson"), false, "strings")
 	add(m("transcript"), false, "fmt", m("transcript/rawjson"))
 	add(m("transcript/transcripttest"), false, "testing", m("transcript"))
+	add("go.opentelemetry.io/proto/otlp/logs/v1", false)
+	add(m("transcript/otlp"), false, m("transcript"), "go.opentelemetry.io/proto/otlp/logs/v1")
 	add("modernc.org/sqlite", false, "context")
 	add("github.com/klauspost/compress/zstd", false)
 	add(m("transcript/sqlitedb"), false, m("transcript/rawjson"), "modernc.org/sqlite")
@@ -303,7 +317,13 @@ func synthetic() graph {
 	add(m("store"), false, m("index"), m("vault"), m("config"), m("filelock"))
 	add(m("access"), false, m("config"), m("filelock"))
 	add(m("importer"), false, m("memories"))
-	add(m("wiring"), false, m("store"), m("access"), m("importer"), m("config"))
+	add("github.com/fsnotify/fsnotify", false, "os")
+	add(m("briefing"), false, "context", m("memories"))
+	add(m("reflection"), false, m("memories"), m("transcript"), m("pipeline"))
+	add(m("normalize"), false, m("memories"))
+	add(m("watch"), false, m("filelock"), "github.com/fsnotify/fsnotify")
+	add(m("view"), false, m("memories"), m("briefing"), m("reflection"))
+	add(m("wiring"), false, m("store"), m("access"), m("importer"), m("config"), m("briefing"), m("reflection"))
 	add(m("eval"), false, m("wiring"), m("memories"))
 	add(m("mcp"), false, m("memories"), "github.com/modelcontextprotocol/go-sdk/mcp")
 	add(m("cmd/cortex"), false, m("wiring"), m("mcp"), m("store"), "github.com/spf13/cobra")
@@ -370,6 +390,9 @@ func TestArrowsCatchViolations(t *testing.T) {
 		{"transcript imports cortex", m("transcript"), m("memories"), []string{
 			m("transcript") + " → " + m("memories") + ": transcript is the thin waist: the event model and its machinery, nothing of cortex (transcript/doc.go)",
 		}},
+		{"the OTLP decoder imports cortex", m("transcript/otlp"), m("memories"), []string{
+			m("transcript/otlp") + " → " + m("memories") + ": transcript/otlp decodes OTLP with the official definitions and nothing of cortex (transcript/otlp/otlp.go)",
+		}},
 		{"pipeline reaches the MCP server through security", m("security"), m("mcp"), []string{
 			m("memories") + " → " + m("mcp") + " (through " + m("security") + "): the domain, the pipeline and the adapters never reach a transport (STYLE.md habit 7)",
 			m("memories") + " → github.com/modelcontextprotocol/go-sdk/mcp (through " + m("security") + "): the domain, the pipeline and the adapters never reach a transport (STYLE.md habit 7)",
@@ -388,6 +411,12 @@ func TestArrowsCatchViolations(t *testing.T) {
 		}},
 		{"the benchmark opens the store itself", m("cmd/cortex-bench"), m("store"), []string{
 			m("cmd/cortex-bench") + " → " + m("store") + ": the evaluation and the benchmark open cortex through wiring, as the CLI does (wiring/wiring.go)",
+		}},
+		{"briefing opens the store itself", m("briefing"), m("store"), []string{
+			m("briefing") + " → " + m("store") + ": briefing reads through its own ports: memories alone (briefing/doc.go)",
+		}},
+		{"the watcher runs normalize itself", m("watch"), m("normalize"), []string{
+			m("watch") + " → " + m("normalize") + ": watch knows folders, locks and jobs, not what the jobs do (watch/watch.go)",
 		}},
 		{"atomicfile imports the vault", m("atomicfile"), m("vault"), []string{
 			m("atomicfile") + " → " + m("vault") + ": atomicfile is a leaf (atomicfile/atomicfile.go)",
@@ -445,5 +474,35 @@ func TestPatterns(t *testing.T) {
 		if got := matches(tt.pattern, tt.path); got != tt.want {
 			t.Errorf("matches(%q, %q) = %v, want %v", tt.pattern, tt.path, got, tt.want)
 		}
+	}
+}
+
+// TestReadmeLayout: the README's Layout list names every package of the
+// module, so that a new package is described where a reader looks for it.
+func TestReadmeLayout(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	start := strings.Index(text, "Layout, one package per job")
+	end := strings.Index(text, "`third_party/bleve` is Bleve")
+	if start < 0 || end < start {
+		t.Fatal("README.md has no Layout list (from \"Layout, one package per job\" to \"`third_party/bleve` is Bleve\")")
+	}
+	layout := text[start:end]
+	var missing []string
+	for p := range load(t) {
+		if p == module || !matches("...", p) {
+			continue
+		}
+		rel := strings.TrimPrefix(p, module+"/")
+		if !strings.Contains(layout, "`"+rel+"`") {
+			missing = append(missing, rel)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("README.md's Layout list does not name these packages: %s", strings.Join(missing, ", "))
 	}
 }

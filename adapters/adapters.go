@@ -17,10 +17,14 @@ import (
 	"github.com/cortexmem/cortex/adapters/cline"
 	"github.com/cortexmem/cortex/adapters/codex"
 	"github.com/cortexmem/cortex/adapters/continuedev"
+	"github.com/cortexmem/cortex/adapters/copilotcli"
 	"github.com/cortexmem/cortex/adapters/cursor"
 	"github.com/cortexmem/cortex/adapters/droid"
 	"github.com/cortexmem/cortex/adapters/gemini"
 	"github.com/cortexmem/cortex/adapters/opencode"
+	"github.com/cortexmem/cortex/adapters/otlp"
+	"github.com/cortexmem/cortex/adapters/vscodecopilot"
+	"github.com/cortexmem/cortex/adapters/windsurf"
 	"github.com/cortexmem/cortex/adapters/zed"
 	"github.com/cortexmem/cortex/transcript"
 )
@@ -33,9 +37,9 @@ var ErrNoAdapter = errors.New("no transcript adapter")
 // transcript.Sources.
 func All() []transcript.Adapter {
 	return []transcript.Adapter{
-		claudecode.New(), codex.New(), gemini.New(), cursor.New(), opencode.New(),
+		claudecode.New(), codex.New(), gemini.New(), copilotcli.New(), cursor.New(), opencode.New(),
 		aider.New(), amp.New(), cline.New(), cline.NewRoo(), cline.NewKilo(),
-		zed.New(), continuedev.New(), droid.New(),
+		windsurf.New(), vscodecopilot.New(), zed.New(), continuedev.New(), droid.New(), otlp.New(),
 	}
 }
 
@@ -87,8 +91,8 @@ func Detect(head []byte) (transcript.Adapter, error) {
 }
 
 // fileResolver is an adapter of a tool that writes more than one kind of
-// file (Gemini CLI's JSON lines and its older single JSON document): it
-// names the adapter that reads a given one.
+// file (Gemini CLI's and VS Code Copilot Chat's JSON lines and their older
+// single JSON documents): it names the adapter that reads a given one.
 type fileResolver interface {
 	ForFile(path string) transcript.Adapter
 }

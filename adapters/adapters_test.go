@@ -37,6 +37,22 @@ func TestDetect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	copilotFile, err := os.ReadFile("../fixtures/copilot-cli/hand-made/edits.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vscodeLog, err := os.ReadFile("../fixtures/vscode-copilot-chat/hand-made/agent_edits.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	windsurfFile, err := os.ReadFile("../fixtures/windsurf/transcripts/windsurf-session-simple.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	windsurfHooks, err := os.ReadFile("../fixtures/windsurf/hand-made/hooks/payloads.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		head []byte
@@ -47,6 +63,10 @@ func TestDetect(t *testing.T) {
 		{"codex rollout", codexFile, transcript.Codex, nil},
 		{"codex head", []byte(`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}` + "\n"), transcript.Codex, nil},
 		{"gemini chat", geminiFile, transcript.GeminiCLI, nil},
+		{"copilot cli events", copilotFile, transcript.CopilotCLI, nil},
+		{"vs code chat log", vscodeLog, transcript.VSCodeCopilotChat, nil},
+		{"windsurf trajectory", windsurfFile, transcript.Windsurf, nil},
+		{"windsurf hook payloads", windsurfHooks, transcript.Windsurf, nil},
 		{"aider's session header", []byte("# aider chat started at 2024-08-01 10:00:00\n"), transcript.Aider, nil},
 		{"text", []byte("# Notes\n\nnothing here\n"), "", ErrNoAdapter},
 		{"empty", nil, "", ErrNoAdapter},
@@ -101,6 +121,15 @@ func TestDetectFile(t *testing.T) {
 	}
 	if _, err := DetectFile("package.json", []byte("{\n  \"name\": \"app\",\n  \"version\": \"1.0.0\"\n}\n")); !errors.Is(err, ErrNoAdapter) {
 		t.Errorf("a package.json: %v", err)
+	}
+	doc, err := os.ReadFile("../fixtures/vscode-copilot-chat/0.31.5/three_requests.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, err := DetectFile("331fed7f-cfd6-409c-8502-06a56322b636.json", doc); err != nil || a.Source() != transcript.VSCodeCopilotChat {
+		t.Errorf("a VS Code chat session document: %v, %v", a, err)
+	} else if _, ok := a.(transcript.Framer); !ok {
+		t.Errorf("%T frames no records", a)
 	}
 	claude, _ := os.ReadFile("../fixtures/claude-code/2.1.197/b_write_edit.jsonl")
 	if a, err := DetectFile("x.jsonl", claude); err != nil || a.Source() != transcript.ClaudeCode {

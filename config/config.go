@@ -121,6 +121,10 @@ type File struct {
 	Hooks HooksFile `yaml:"hooks"`
 	// Inbox tunes normalize's handling of the inbox; see InboxFile.
 	Inbox InboxFile `yaml:"inbox"`
+	// Context tunes `cortex context`; Watch tunes `cortex watch`; see
+	// ContextFile and WatchFile.
+	Context ContextFile `yaml:"context"`
+	Watch   WatchFile   `yaml:"watch"`
 }
 
 // Settings are the resolved paths and settings.
@@ -152,6 +156,10 @@ type Settings struct {
 	Hooks Hooks
 	// KeepProcessed is how long normalize keeps consumed events.
 	KeepProcessed time.Duration
+	// Context and Watch are the settings of context assembly and the
+	// watcher.
+	Context Context
+	Watch   Watch
 }
 
 // Resolve works out the settings from flags, the environment (getenv) and the
@@ -276,6 +284,12 @@ func Resolve(f Flags, getenv func(string) string, userHome string) (*Settings, e
 		return nil, err
 	}
 	if s.KeepProcessed, err = keepProcessed(s.ConfigFile, file.Inbox); err != nil {
+		return nil, err
+	}
+	if s.Context, err = contextSettings(s.ConfigFile, file.Context); err != nil {
+		return nil, err
+	}
+	if s.Watch, err = watchSettings(s.ConfigFile, file.Watch); err != nil {
 		return nil, err
 	}
 	return s, nil

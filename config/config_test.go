@@ -87,6 +87,8 @@ func TestResolvePrecedence(t *testing.T) {
 			tt.want.ImportMaxFile = DefaultImportMaxFile
 			tt.want.Hooks = DefaultHooks()
 			tt.want.KeepProcessed = DefaultKeepProcessed
+			tt.want.Context = Context{SynthesizeTimeout: DefaultSynthesizeTimeout}
+			tt.want.Watch = Watch{Debounce: DefaultWatchDebounce, Poll: DefaultWatchPoll, Transcripts: true}
 			if diff := cmp.Diff(*got, tt.want); diff != "" {
 				t.Errorf("settings (-got +want):\n%s", diff)
 			}

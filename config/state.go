@@ -32,6 +32,7 @@ import (
 //	<home>/transcripts/scribe.lock          serialises transcript runs
 //	<home>/transcripts/offsets-<hash>.json  how far each transcript was read, per vault
 //	<home>/transcripts/index/               the transcript search index, one per machine
+//	<home>/otlp/<service>/<session>.jsonl   what the OTLP receiver received (cortex scribe otlp)
 //	<home>/index/, write.lock, index.lock   the one index of versions before vaults had their own;
 //	                                        removed once no process of such a version uses it
 //
@@ -96,6 +97,11 @@ func (st State) TranscriptOffsets(cortexDir string) string {
 	}
 	return filepath.Join(st.Home, transcriptsDir, name)
 }
+
+// OTLP is the folder where the OTLP receiver keeps the log records it
+// receives, one file a service and session; the otlp adapter reads them
+// there (adapters/otlp mirrors the name).
+func (st State) OTLP() string { return filepath.Join(st.Home, "otlp") }
 
 // TranscriptIndexDir is the folder of the transcript search index: one for
 // the machine, since transcripts belong to no vault.

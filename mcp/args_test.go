@@ -82,6 +82,12 @@ func TestMalformedArguments(t *testing.T) {
 			return map[string]any{"type": "stop", "session": "s1", "content": "the session ended"}
 		},
 		"status": func() map[string]any { return map[string]any{"limit": 5} },
+		"context_assemble": func() map[string]any {
+			return map[string]any{"query": "memory", "project": "web", "scope_id": "web", "budget": 300}
+		},
+		"reflect": func() map[string]any {
+			return map[string]any{"project": "web", "scope_id": "web", "since": "7d", "style": "full"}
+		},
 		"supersede": func() map[string]any {
 			n++
 			r := e.try("memory_save", map[string]any{"content": fmt.Sprintf("To be replaced, number %d: %s.", n, wordsFor(n+1000))})

@@ -15,12 +15,15 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cortexmem/cortex/briefing"
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/inbox"
 	"github.com/cortexmem/cortex/internal/golden"
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/reflection"
 	"github.com/cortexmem/cortex/store"
+	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/vault"
 )
 
@@ -77,6 +80,8 @@ func newServer(t *testing.T, root string, o Options) *mcp.Server {
 		memories.WithImporter(&importer.Source{Options: importer.Options{Home: filepath.Join(root, "home")}}),
 		memories.WithInbox(in))
 	o.Abs, o.Inbox = v.Abs, in
+	o.Briefing = &briefing.Service{Memories: svc, Notes: st, Link: v.VaultPath, Playbooks: briefing.PlaybookFolder{Dir: v.Dir, Show: v.VaultPath}}
+	o.Reflection = &reflection.Service{Events: reflection.Transcripts{Env: transcript.Env{Home: filepath.Join(root, "home")}}, Notes: st, Saver: svc}
 	return New(svc, o)
 }
 
@@ -169,7 +174,7 @@ func TestToolsList(t *testing.T) {
 			t.Errorf("%s: a description of %d characters cannot say when to use the tool and when not", tool.Name, len(tool.Description))
 		}
 	}
-	want := []string{"capture", "memory_import", "memory_list", "memory_recall", "memory_save", "recall", "status", "supersede"}
+	want := []string{"capture", "context_assemble", "memory_import", "memory_list", "memory_recall", "memory_save", "recall", "reflect", "status", "supersede"}
 	if diff := cmp.Diff(names, want); diff != "" {
 		t.Errorf("tools (-got +want):\n%s", diff)
 	}

@@ -26,8 +26,10 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cortexmem/cortex/briefing"
 	"github.com/cortexmem/cortex/inbox"
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/reflection"
 )
 
 //go:embed instructions.md
@@ -45,6 +47,10 @@ type Options struct {
 	Warn func(string)
 	// Inbox is the vault's capture inbox, for the capture tool.
 	Inbox *inbox.Inbox
+	// Briefing assembles context (context_assemble); Reflection rolls up
+	// sessions (reflect). A tool whose service is nil answers an error.
+	Briefing   *briefing.Service
+	Reflection *reflection.Service
 	// Transcripts, when set, serves transcript_search.
 	Transcripts TranscriptSearcher
 }
@@ -55,6 +61,10 @@ type server struct {
 	abs   func(string) string
 	warn  func(string)
 	inbox *inbox.Inbox
+	// briefing and reflection are the services of context_assemble and
+	// reflect.
+	briefing   *briefing.Service
+	reflection *reflection.Service
 	// transcripts searches agents' sessions; nil: no transcript_search.
 	transcripts TranscriptSearcher
 	// mu runs one tool at a time: the service is cheap per call, and one
@@ -66,7 +76,7 @@ type server struct {
 type tool func(*mcp.Server, *server)
 
 // tools are every tool the server offers, in the order tools/list gives them.
-var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool, captureTool, statusTool, transcriptSearchTool}
+var tools = []tool{recallTool, recallScopeTool, saveTool, listTool, importTool, supersedeTool, captureTool, statusTool, transcriptSearchTool, contextTool, reflectTool}
 
 // New returns the MCP server for svc.
 func New(svc *memories.Service, o Options) *mcp.Server {
@@ -81,7 +91,7 @@ func New(svc *memories.Service, o Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cortex", Title: "cortex memory", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, inbox: o.Inbox, transcripts: o.Transcripts}
+	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, inbox: o.Inbox, transcripts: o.Transcripts, briefing: o.Briefing, reflection: o.Reflection}
 	for _, t := range tools {
 		t(srv, s)
 	}

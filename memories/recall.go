@@ -81,6 +81,10 @@ type RecallRequest struct {
 	// Source is the access source recorded for what is returned: recall
 	// unless a hook or context assembly says otherwise.
 	Source string
+	// NoAccess records nothing: for a caller that shows only some of what
+	// it recalls and records those itself (RecordAccess), as context
+	// assembly does once its budget has chosen.
+	NoAccess bool
 }
 
 // Recalled is one recalled memory with its score and the signals behind it.
@@ -153,7 +157,9 @@ func (s *Service) Recall(ctx context.Context, req RecallRequest) (*RecallResult,
 	if err != nil {
 		return nil, err
 	}
-	s.recordAccess(ctx, res.Results, p.source)
+	if !req.NoAccess {
+		s.recordAccess(ctx, res.Results, p.source)
+	}
 	return res, nil
 }
 

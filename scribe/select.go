@@ -31,7 +31,8 @@ type SourceReport struct {
 // Discover runs every adapter's discovery in env: the tools' default
 // folders under env.Home, or those their override variables name.
 func Discover(env transcript.Env) SourceReport {
-	var r SourceReport
+	// An empty list, not null, when every tool has an adapter.
+	r := SourceReport{NoAdapter: []transcript.SourceKind{}}
 	for _, ad := range adapters.All() {
 		r.Sources = append(r.Sources, ad.Discover(env))
 	}

@@ -8,8 +8,8 @@
 // of the result a related memory hangs from, the one-line messages — and their
 // jsonschema tags describe the fields to a model. They are not in mcp or
 // cmd/cortex because both of those use them and neither may import the other.
-// The package imports memories and nothing else of cortex; the transports
-// import it.
+// The package imports the services whose results it shows (memories,
+// briefing, reflection) and nothing else of cortex; the transports import it.
 //
 // Every value keeps one JSON type, because the MCP output schemas made from
 // these types publish single types (clients that map schemas to a one-type

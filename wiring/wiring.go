@@ -10,14 +10,18 @@
 package wiring
 
 import (
+	"context"
+	"os/exec"
 	"slices"
 	"time"
 
 	"github.com/cortexmem/cortex/access"
+	"github.com/cortexmem/cortex/briefing"
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/pipeline"
+	"github.com/cortexmem/cortex/reflection"
 	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/transcript"
@@ -104,6 +108,34 @@ func (c *Cortex) NewService(opts ...memories.Option) *memories.Service {
 	return memories.NewService(c.Store, append(slices.Clone(c.opts), opts...)...)
 }
 
+// Briefing is context assembly (`cortex context`, MCP context_assemble) over
+// svc, the memory services the caller uses, and this cortex's store and
+// vault: playbooks from the vault's playbooks folder, the synthesis command
+// the settings name (or claude on PATH). ex is where transcript excerpts
+// come from; nil leaves them out, and the briefing says so.
+func (c *Cortex) Briefing(svc *memories.Service, ex briefing.Excerpts, warn func(string)) *briefing.Service {
+	b := &briefing.Service{
+		Memories: svc, Notes: c.Store, Link: c.Vault.VaultPath, Warn: warn,
+		Playbooks: briefing.PlaybookFolder{Dir: c.Vault.Dir, Show: c.Vault.VaultPath},
+	}
+	b.Excerpts = ex
+	if cmd := briefing.FindCommand(c.Settings.Context.SynthesizeCommand, c.Settings.Context.SynthesizeTimeout, exec.LookPath); cmd != nil {
+		b.Synthesizer = cmd
+	}
+	return b
+}
+
+// Reflection is the roll-up service (`cortex reflect`, MCP reflect) over
+// svc, which saves reflection notes, and this cortex's store: the event
+// stream is the transcripts discovery finds in env, redacted by the
+// settings' pipeline.
+func (c *Cortex) Reflection(svc *memories.Service, env transcript.Env) *reflection.Service {
+	return &reflection.Service{
+		Events: reflection.Transcripts{Env: env, Pipeline: pipeline.New(c.Settings.Pipeline...)},
+		Notes:  c.Store, Saver: svc,
+	}
+}
+
 // TranscriptOptions say how a process uses the transcript index.
 type TranscriptOptions struct {
 	// Env is where agents keep their transcripts: the person's home folder
@@ -133,4 +165,35 @@ func Transcripts(s *config.Settings, o TranscriptOptions) *transcripts.Service {
 		Freshness:   fresh,
 		Progress:    o.Progress,
 	})
+}
+
+// TranscriptExcerpts is transcript search as the briefing's port sees it:
+// the best exchange of each session for a query, in the project's sessions,
+// or in every project's when the project's hold none (a cortex project need
+// not be named as the folder its sessions ran in).
+type TranscriptExcerpts struct {
+	Search interface {
+		Search(ctx context.Context, r transcripts.Request) (*transcripts.Result, error)
+	}
+}
+
+var _ briefing.Excerpts = TranscriptExcerpts{}
+
+// Excerpts searches the transcripts.
+func (t TranscriptExcerpts) Excerpts(ctx context.Context, query, project string, limit int) ([]briefing.Excerpt, error) {
+	res, err := t.Search.Search(ctx, transcripts.Request{Query: query, Project: project, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Hits) == 0 && project != "" {
+		if res, err = t.Search.Search(ctx, transcripts.Request{Query: query, Limit: limit, NoSync: true}); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]briefing.Excerpt, 0, len(res.Hits))
+	for _, h := range res.Hits {
+		out = append(out, briefing.Excerpt{ID: "transcript:" + h.ID, Tool: h.Tool, Session: h.Session, Project: h.Project, Time: h.Time,
+			User: h.User, Reply: h.Reply, File: h.File, Line: h.Line})
+	}
+	return out, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cortexmem/cortex/mcp"
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/wiring"
 )
 
 type mcpOptions struct {
@@ -25,8 +26,9 @@ func newMCPCmd(a *app) *cobra.Command {
 		Use:   "mcp",
 		Short: "Serve cortex to AI agents over the Model Context Protocol",
 		Long: `mcp runs cortex's MCP server: the tools memory_recall, recall, memory_save,
-memory_list, memory_import, supersede, capture, status and transcript_search,
-over the same services as the CLI. By default it speaks MCP over standard input and output, as Claude Code, Codex,
+memory_list, memory_import, supersede, capture, status, transcript_search,
+context_assemble and reflect, over the same services as the CLI. By default it
+speaks MCP over standard input and output, as Claude Code, Codex,
 Cursor and Gemini CLI start it; standard output carries protocol only, and
 warnings go to standard error. A malformed message is answered with a JSON-RPC
 error and the server goes on; when the client closes its input, the calls it
@@ -86,7 +88,8 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	srv := mcp.New(svc, mcp.Options{Version: buildVersion(), Abs: a.store.Vault().Abs, Warn: warn, Inbox: a.inbox, Transcripts: ts})
+	srv := mcp.New(svc, mcp.Options{Version: buildVersion(), Abs: a.store.Vault().Abs, Warn: warn, Inbox: a.inbox, Transcripts: ts,
+		Briefing: a.cortex.Briefing(svc, wiring.TranscriptExcerpts{Search: ts}, warn), Reflection: a.cortex.Reflection(svc, a.scribeEnv())})
 	if ln == nil {
 		return mcp.ServeStdio(ctx, srv, a.stdin, a.stdout, mcp.StdioOptions{Warn: warn})
 	}

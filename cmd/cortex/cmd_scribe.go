@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/pipeline"
 	"github.com/cortexmem/cortex/scribe"
 	"github.com/cortexmem/cortex/transcript"
@@ -39,13 +40,25 @@ Tools read today: ` + strings.Join(scribe.Tools(), ", ") + `.`,
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newScribeParseCmd(a), newScribeReplayCmd(a), newScribeRunCmd(a), newScribeRedactCmd(a),
-		newScribeVerifyCmd(a), newScribeSourcesCmd(a))
+		newScribeVerifyCmd(a), newScribeSourcesCmd(a), newScribeOTLPCmd(a))
 	return cmd
 }
 
-// scribeEnv is what transcript discovery reads of the environment.
+// scribeEnv is what transcript discovery reads of the environment; the
+// state folder (where the OTLP receiver keeps what it receives) is the one
+// the settings resolve to, --home included.
 func (a *app) scribeEnv() transcript.Env {
-	return transcript.Env{Home: a.home(), Getenv: a.getenv}
+	getenv := a.getenv
+	if a.resolve() == nil {
+		home := a.settings.Home
+		getenv = func(k string) string {
+			if k == config.EnvHome {
+				return home
+			}
+			return a.getenv(k)
+		}
+	}
+	return transcript.Env{Home: a.home(), Getenv: getenv}
 }
 
 // scribePipeline is the pipeline the config file sets, changed by opts.

@@ -22,9 +22,11 @@ func newScribeSourcesCmd(a *app) *cobra.Command {
 		Use:   "sources",
 		Short: "Show where agents' transcripts were found, and what was skipped and why",
 		Long: `sources lists, for every tool cortex reads, the folders it looked in (the
-tool's default, or its override: CLAUDE_CONFIG_DIR for Claude Code), the
-transcripts found there, and what it passed over and why. Tools without an
-adapter yet are named at the end.`,
+tool's default, or its override: CLAUDE_CONFIG_DIR for Claude Code,
+COPILOT_HOME for the Copilot CLI, VSCODE_PORTABLE for VS Code), the
+transcripts found there, and what it passed over and why (Windsurf's own
+protobuf store among them). Tools without an adapter yet are named at the
+end.`,
 		Example: `  cortex scribe sources
   CLAUDE_CONFIG_DIR=~/work/.claude cortex scribe sources --list`,
 		Args: args(0, 0, "takes no arguments"),

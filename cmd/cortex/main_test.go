@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,7 +21,11 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"cortex": func() {
-			os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+			// As main: an interrupt cancels the command (a server stops).
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+			stop()
+			os.Exit(code)
 		},
 	})
 }
@@ -31,7 +37,7 @@ func TestScripts(t *testing.T) {
 		Dir:           "testdata/script",
 		UpdateScripts: golden.Update(),
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"jsonvar": jsonvar, "edit": edit, "sleep": sleep,
+			"jsonvar": jsonvar, "edit": edit, "sleep": sleep, "freeport": freeport, "httppost": httppost,
 		},
 		Setup: func(env *testscript.Env) error {
 			// The vault exists, as a person's does: cortex never creates one.

@@ -68,8 +68,8 @@ func TestMCPOverStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 9 {
-		t.Errorf("%d tools", len(tools.Tools))
+	if len(tools.Tools) != 11 {
+		t.Errorf("%d tools, want 11 (context_assemble and reflect among them)", len(tools.Tools))
 	}
 	text, isErr := callTool(t, cs, "memory_save", map[string]any{"content": "The staging database connection pool is 20 per pod, because of max_connections.", "project": "api", "tags": "db,pool"})
 	if isErr || !strings.HasPrefix(text, "Memory saved: ") {

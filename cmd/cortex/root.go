@@ -38,8 +38,10 @@ type app struct {
 	noRebuild bool
 
 	settings *config.Settings
-	store    *store.Store
-	svc      *memories.Service
+	// cortex is what wiring opened, for the services built over it.
+	cortex *wiring.Cortex
+	store  *store.Store
+	svc    *memories.Service
 	// inbox is the vault's capture inbox.
 	inbox *inbox.Inbox
 	// newFolder is cortex's folder in the vault when it did not exist as
@@ -106,7 +108,7 @@ command sees it. Indexes live in the state folder and are rebuilt at will.`,
 		newSaveCmd(a), newRecallCmd(a), newListCmd(a), newSupersedeCmd(a),
 		newImportCmd(a), newMCPCmd(a), newScribeCmd(a), newTranscriptsCmd(a), newReindexCmd(a), newDoctorCmd(a), newEvalCmd(a), newDemoCmd(a), newVersionCmd(a),
 		newSetupCmd(a),
-		newCaptureCmd(a), newHookCmd(a), newStatusCmd(a), newNormalizeCmd(a), newVaultCmd(a),
+		newCaptureCmd(a), newHookCmd(a), newStatusCmd(a), newNormalizeCmd(a), newVaultCmd(a), newContextCmd(a), newReflectCmd(a), newWatchCmd(a),
 	)
 	addVersionFlag(root, a)
 	return root
@@ -169,6 +171,7 @@ func (a *app) open() (*memories.Service, error) {
 	a.inbox = inbox.New(layout.Inbox().Dir)
 	hookActivity := hooks.Reporter{Log: a.settings.State().HookLog(), Receipts: layout.Receipts(), Vault: a.settings.Vault}
 	a.store = c.Store
+	a.cortex = c
 	a.svc = c.NewService(memories.WithInbox(a.inbox), memories.WithHooks(hookActivity))
 	return a.svc, nil
 }

@@ -30,9 +30,10 @@
 // and options, and where a diff came from.
 //
 // ShapeOf computes a Shape from nodes; Check compares it with a scenario's
-// and reports a readable difference. Adding a tool means writing its ten
-// fixtures; adding a scenario means adding it to Catalog and writing one
-// fixture per tool.
+// and reports a readable difference. Adding a tool means writing a fixture
+// of every scenario its format can hold, and saying in the scenario's Cannot
+// why it cannot hold the others; adding a scenario means adding it to
+// Catalog and writing one fixture per tool.
 //
 // PlantCredentials puts fake credentials into every text of a stream of
 // events, for the tests that check redaction leaves none in nodes (package
