@@ -22,6 +22,7 @@ import (
 	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/store"
+	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/transcripts"
 	"github.com/cortexmem/cortex/vault"
 )
@@ -417,4 +418,21 @@ func TestKilledWatcherLosesNothing(t *testing.T) {
 		}
 	}
 	t.Logf("%d trials, %d kills, a first pass takes %s", trials, kills, took.Round(time.Millisecond))
+}
+
+// TestTranscriptDirsLeaveOutTheHome: the watcher watches the agents'
+// transcript folders, never the whole home folder (Aider's root).
+func TestTranscriptDirsLeaveOutTheHome(t *testing.T) {
+	home := t.TempDir()
+	env := transcript.Env{Home: home, Getenv: func(string) string { return "" }}
+	dirs, unwatched := transcriptDirs(env, home)
+	if diff := cmp.Diff([]string{home}, unwatched); diff != "" {
+		t.Errorf("unwatched (-want +got):\n%s", diff)
+	}
+	if slices.Contains(dirs, home) {
+		t.Errorf("the home folder is watched: %v", dirs)
+	}
+	if want := filepath.Join(home, ".claude", "projects"); !slices.Contains(dirs, want) {
+		t.Errorf("%s is not watched: %v", want, dirs)
+	}
 }
