@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -198,5 +199,45 @@ func TestWriteMapPrune(t *testing.T) {
 	}
 	if !v.MapMatches(v.RenderMap(small)) {
 		t.Error("written map does not match")
+	}
+}
+
+// FuzzScanRoot: any root either is declined or reads back as the sections
+// and totals that render it again byte for byte.
+func FuzzScanRoot(f *testing.F) {
+	f.Add(string(mapVault.RenderMap(pagedEntries(PagedAbove))[0].Data))
+	f.Add(rootHeader + "0 memories in 0 projects.\n")
+	f.Fuzz(func(t *testing.T, root string) {
+		secs, episodes, ok := scanRoot("cortex", root)
+		if !ok {
+			return
+		}
+		counts := make([]sectionCount, len(secs))
+		var b strings.Builder
+		for i, r := range secs {
+			counts[i] = sectionCount{r.name, r.count}
+		}
+		b.WriteString(rootHeader)
+		b.WriteString(totalsLine(counts, episodes))
+		for _, r := range secs {
+			var buf bytes.Buffer
+			writeRootSection(&buf, "cortex", r.name, r.count, r.head)
+			b.Write(buf.Bytes())
+		}
+		if b.String() != root {
+			t.Errorf("root read as %+v renders as\n%q\nnot\n%q", secs, b.String(), root)
+		}
+	})
+}
+
+// TestScanSkipsPages: the pages of a split map are never read as notes.
+func TestScanSkipsPages(t *testing.T) {
+	v := writtenMap(t, pagedEntries(PagedAbove))
+	res, err := v.Scan(NoKnown{}, ScanOptions{StatNotes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Changed) != 0 {
+		t.Errorf("scan found notes in the map's pages: %v", res.Changed)
 	}
 }
