@@ -476,3 +476,33 @@ func TestPatterns(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeLayout: the README's Layout list names every package of the
+// module, so that a new package is described where a reader looks for it.
+func TestReadmeLayout(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	start := strings.Index(text, "Layout, one package per job")
+	end := strings.Index(text, "`third_party/bleve` is Bleve")
+	if start < 0 || end < start {
+		t.Fatal("README.md has no Layout list (from \"Layout, one package per job\" to \"`third_party/bleve` is Bleve\")")
+	}
+	layout := text[start:end]
+	var missing []string
+	for p := range load(t) {
+		if p == module || !matches("...", p) {
+			continue
+		}
+		rel := strings.TrimPrefix(p, module+"/")
+		if !strings.Contains(layout, "`"+rel+"`") {
+			missing = append(missing, rel)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("README.md's Layout list does not name these packages: %s", strings.Join(missing, ", "))
+	}
+}
