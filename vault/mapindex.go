@@ -40,7 +40,9 @@ import (
 //
 // The first number of the totals is the number of live memories — every one
 // but the superseded (memories.Status.Live) — which is what cortex list
-// counts.
+// counts. A map of more than PagedAbove lines is split into a root and one
+// page per section (see mappages.go); this is the single file's form, and
+// each page's.
 
 // indexHeader starts the map. It changes with the map's format, so that a
 // map of an older format is rendered afresh rather than spliced.
