@@ -48,7 +48,7 @@ func TestRenderMapGolden(t *testing.T) {
 	for _, f := range files {
 		rels = append(rels, f.Rel)
 	}
-	want := []string{"_index.md", "_index/Decisions.md", "_index/Sessions.md", "_index/Superseded.md", "_index/big.md", "_index/small.md"}
+	want := []string{"_index.md", "_index/All decisions.md", "_index/All sessions.md", "_index/All superseded.md", "_index/big.md", "_index/small.md"}
 	if d := cmp.Diff(want, rels); d != "" {
 		t.Fatalf("files (-want +got):\n%s", d)
 	}
@@ -239,5 +239,18 @@ func TestScanSkipsPages(t *testing.T) {
 	}
 	if len(res.Changed) != 0 {
 		t.Errorf("scan found notes in the map's pages: %v", res.Changed)
+	}
+}
+
+// TestPagePath: no project's page is a mined or superseded section's, even
+// where file names ignore case.
+func TestPagePath(t *testing.T) {
+	seen := map[string]string{}
+	for _, name := range []string{DecisionsSection, SessionsSection, SupersededSection, "decisions", "sessions", "superseded", "all", "infra"} {
+		p := strings.ToLower(PagePath(name))
+		if other, ok := seen[p]; ok {
+			t.Errorf("sections %q and %q share the page %s", other, name, p)
+		}
+		seen[p] = name
 	}
 }
