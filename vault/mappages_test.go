@@ -254,3 +254,24 @@ func TestPagePath(t *testing.T) {
 		seen[p] = name
 	}
 }
+
+// BenchmarkSpliceMapPaged: one save spliced into a split map of 42,700
+// memories, nearly all in one project.
+func BenchmarkSpliceMapPaged(b *testing.B) {
+	before := pagedEntries(42700)
+	v, err := New(b.TempDir(), "cortex")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := v.WriteMap(v.RenderMap(before), true); err != nil {
+		b.Fatal(err)
+	}
+	changes := []IndexChange{{New: ptr(entry("small", "fresh", 99999))}}
+	l := lookupOf(before)
+	b.ResetTimer()
+	for range b.N {
+		if _, ok := v.SpliceMap(changes, l); !ok {
+			b.Fatal("declined")
+		}
+	}
+}
