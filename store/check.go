@@ -1,9 +1,7 @@
 package store
 
 import (
-	"bytes"
 	"context"
-	"os"
 	"sort"
 	"strings"
 
@@ -152,9 +150,9 @@ func (s *Store) check(ctx context.Context, rep *SyncReport) (h *Health, err erro
 		return nil, err
 	}
 	h.Notes = len(entries)
-	want := s.v.RenderIndex(entries)
-	if got, err := os.ReadFile(s.v.IndexPath()); h.Mismatched == 0 && s.hasFolder() && (err != nil || !bytes.Equal(got, want)) {
-		if err := s.v.WriteIndex(want); err != nil {
+	want := s.v.RenderMap(entries)
+	if h.Mismatched == 0 && s.hasFolder() && !s.v.MapMatches(want) {
+		if err := s.v.WriteMap(want, true); err != nil {
 			return nil, err
 		}
 		h.MapRepaired = true

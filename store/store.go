@@ -731,26 +731,23 @@ func (s *Store) writeMap(cat *index.Catalog, recs map[string]*index.Record) erro
 		return nil
 	}
 	if len(recs) > 0 && len(recs) <= spliceMax {
-		data, err := os.ReadFile(s.v.IndexPath())
-		if err == nil {
-			changes := make([]vault.IndexChange, 0, len(recs))
-			for _, p := range slices.Sorted(maps.Keys(recs)) {
-				var c vault.IndexChange
-				old, err := cat.Get(p)
-				if err != nil {
-					return err
-				}
-				if old != nil && old.Broken == "" {
-					c.Old = &old.Entry
-				}
-				if r := recs[p]; r != nil && r.Broken == "" {
-					c.New = &r.Entry
-				}
-				changes = append(changes, c)
+		changes := make([]vault.IndexChange, 0, len(recs))
+		for _, p := range slices.Sorted(maps.Keys(recs)) {
+			var c vault.IndexChange
+			old, err := cat.Get(p)
+			if err != nil {
+				return err
 			}
-			if out, ok := s.v.SpliceIndex(data, changes, catalogLookup{cat}); ok {
-				return s.v.ReplaceIndex(out)
+			if old != nil && old.Broken == "" {
+				c.Old = &old.Entry
 			}
+			if r := recs[p]; r != nil && r.Broken == "" {
+				c.New = &r.Entry
+			}
+			changes = append(changes, c)
+		}
+		if out, ok := s.v.SpliceMap(changes, catalogLookup{cat}); ok {
+			return s.v.WriteMap(out, false)
 		}
 	}
 	after := cat.Clone()
@@ -759,7 +756,7 @@ func (s *Store) writeMap(cat *index.Catalog, recs map[string]*index.Record) erro
 	if err != nil {
 		return err
 	}
-	return s.writeIndexFile(s.v.RenderIndex(entries))
+	return s.writeIndexFile(s.v.RenderMap(entries))
 }
 
 // hasFolder reports whether the vault's cortex folder exists. The map of
@@ -773,11 +770,11 @@ func (s *Store) hasFolder() bool {
 }
 
 // writeIndexFile writes the map of contents when the cortex folder exists.
-func (s *Store) writeIndexFile(data []byte) error {
+func (s *Store) writeIndexFile(files []vault.MapFile) error {
 	if !s.hasFolder() {
 		return nil
 	}
-	return s.v.WriteIndex(data)
+	return s.v.WriteMap(files, true)
 }
 
 // catalogLookup finds the readable notes of a catalog for the map of
@@ -920,7 +917,7 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 		_ = cat.Close()
 		return nil, err
 	}
-	if err := s.writeIndexFile(s.v.RenderIndex(entries)); err != nil {
+	if err := s.writeIndexFile(s.v.RenderMap(entries)); err != nil {
 		s.warn(fmt.Sprintf("map of contents not updated: %v", err))
 	}
 	s.markChecked(filepath.Join(gen, checkedFile), observed)

@@ -810,3 +810,46 @@ func TestRebuildIndexesBodies(t *testing.T) {
 		t.Errorf("recall okapi = %v, pangolin = %v: want one note each, under two ids", okapi, pangolin)
 	}
 }
+
+// TestSplitMapSplicedAndRepaired: past vault.PagedAbove lines the map is a
+// root and one page per section; a save splices the root and its project's
+// page only (a page it does not touch is left as it is), and doctor finds
+// and repairs a page that does not match the notes.
+func TestSplitMapSplicedAndRepaired(t *testing.T) {
+	e := newEnv(t, 0)
+	for i := range vault.PagedAbove {
+		e.write(fmt.Sprintf("memories/zoo/note-%03d.md", i), fmt.Sprintf("---\nid: 01hv%022d\nproject: zoo\n---\n# Note %d\n\nText %d.\n", i, i, i))
+	}
+	e.write("memories/aviary/owl.md", "---\nid: 01hvowl00000000000000000000\nproject: aviary\n---\n# Owl\n\nThe owl eats mice.\n")
+	if n := len(e.list()); n != vault.PagedAbove+1 {
+		t.Fatalf("list: %d memories", n)
+	}
+	if h, err := e.st.Check(context.Background()); err != nil || h.MapRepaired {
+		t.Fatalf("check after the first render: repaired=%v, %v", h != nil && h.MapRepaired, err)
+	}
+	if root := e.read("_index.md"); !strings.Contains(root, "\n401 memories in 2 projects.\n") || !strings.Contains(root, "All 400: [[cortex/_index/zoo|zoo]]") {
+		t.Fatalf("root:\n%s", root)
+	}
+	edited := e.read("_index/aviary.md") + "a hand edit\n"
+	e.write("_index/aviary.md", edited)
+	e.save("The penguin pool is refilled on Mondays", "zoo")
+	if got := e.read("_index/aviary.md"); got != edited {
+		t.Error("a save in zoo rendered the whole map (aviary's page was rewritten)")
+	}
+	if page := e.read("_index/zoo.md"); !strings.Contains(page, "## zoo (401)\n\n- [[cortex/memories/zoo/the-penguin-pool") {
+		t.Errorf("zoo's page does not start with the save:\n%.400s", page)
+	}
+	if root := e.read("_index.md"); !strings.Contains(root, "\n402 memories in 2 projects.\n") {
+		t.Errorf("root's totals after the save:\n%s", root)
+	}
+	h, err := e.st.Check(context.Background())
+	if err != nil || !h.MapRepaired {
+		t.Fatalf("doctor did not repair the edited page: repaired=%v, %v", h != nil && h.MapRepaired, err)
+	}
+	if got := e.read("_index/aviary.md"); got == edited {
+		t.Error("aviary's page still holds the hand edit")
+	}
+	if h, _ := e.st.Check(context.Background()); h.MapRepaired {
+		t.Error("a split map that matches was rewritten again")
+	}
+}

@@ -30,6 +30,7 @@ var (
 		"# Written by cortex vault git-init: what cortex derives from the notes,",
 		"# made again on each machine, never merged.",
 		"/" + IndexFile,
+		"/" + IndexDir + "/",
 		"# a sync tool's copies of it",
 		"/_index*conflict*",
 		"/_index [0-9]*.md",
@@ -43,6 +44,7 @@ var (
 		"# conflict, and the next cortex command that sees the notes change",
 		"# rewrites it.",
 		"/" + IndexFile + " merge=union",
+		"/" + IndexDir + "/** merge=union",
 	}
 )
 

@@ -18,10 +18,10 @@ func TestGitInit(t *testing.T) {
 		wantAdded []int
 		want      string
 	}{
-		{name: "none", ignore: "-", wantAdded: []int{4, 1}, want: strings.Join(GitIgnore, "\n") + "\n"},
-		{name: "a person's rules, no final newline", ignore: "*.pdf", wantAdded: []int{4, 1},
+		{name: "none", ignore: "-", wantAdded: []int{5, 2}, want: strings.Join(GitIgnore, "\n") + "\n"},
+		{name: "a person's rules, no final newline", ignore: "*.pdf", wantAdded: []int{5, 2},
 			want: "*.pdf\n\n" + strings.Join(GitIgnore, "\n") + "\n"},
-		{name: "the map ignored already", ignore: "/_index.md\r\n", wantAdded: []int{3, 1},
+		{name: "the map ignored already", ignore: "/_index.md\r\n", wantAdded: []int{4, 2},
 			want: "/_index.md\r\n\n" + strings.Join(GitIgnore[3:], "\n") + "\n"},
 	}
 	for _, tt := range tests {

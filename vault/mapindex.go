@@ -40,7 +40,9 @@ import (
 //
 // The first number of the totals is the number of live memories — every one
 // but the superseded (memories.Status.Live) — which is what cortex list
-// counts.
+// counts. A map of more than PagedAbove lines is split into a root and one
+// page per section (see mappages.go); this is the single file's form, and
+// each page's.
 
 // indexHeader starts the map. It changes with the map's format, so that a
 // map of an older format is rendered afresh rather than spliced.
@@ -120,6 +122,13 @@ func (v *Vault) RenderIndex(entries []memories.Entry) []byte {
 }
 
 func renderIndex(folder string, entries []memories.Entry) []byte {
+	sections, episodes := indexSections(folder, entries)
+	return writeSections(sections, episodes)
+}
+
+// indexSections sorts the entries into the map's sections, in order, and
+// counts the episodes, which no section lists.
+func indexSections(folder string, entries []memories.Entry) ([]indexSection, int) {
 	bySection := map[string][]*memories.Entry{}
 	episodes := 0
 	for i := range entries {
@@ -147,7 +156,7 @@ func renderIndex(folder string, entries []memories.Entry) []byte {
 		sections = append(sections, indexSection{name: sec, lines: lines})
 	}
 	sort.Slice(sections, func(i, j int) bool { return sectionLess(sections[i].name, sections[j].name) })
-	return writeSections(sections, episodes)
+	return sections, episodes
 }
 
 // writeSections renders the map from its sections and the number of
@@ -333,6 +342,14 @@ func (sp *splicer) splice(data []byte) ([]byte, error) {
 	if err := sp.checkSuccessors(m); err != nil {
 		return nil, err
 	}
+	if err := sp.apply(m); err != nil {
+		return nil, err
+	}
+	return m.bytes(), nil
+}
+
+// apply makes the changes to m.
+func (sp *splicer) apply(m *indexMap) error {
 	for _, c := range sp.changes {
 		oldSec, newSec := "", ""
 		var oldLine, newLine string
@@ -342,7 +359,7 @@ func (sp *splicer) splice(data []byte) ([]byte, error) {
 			} else {
 				succ, err := sp.successor(c.Old, sp.before.ByID)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				oldLine = indexLine(sp.folder, c.Old, succ)
 			}
@@ -353,7 +370,7 @@ func (sp *splicer) splice(data []byte) ([]byte, error) {
 			} else {
 				succ, err := sp.successor(c.New, sp.after)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				newLine = indexLine(sp.folder, c.New, succ)
 			}
@@ -362,23 +379,23 @@ func (sp *splicer) splice(data []byte) ([]byte, error) {
 			// The line stays where it is only if nothing it shows or is
 			// ordered by changed.
 			if oldLine != newLine || listedBefore(oldSec, c.Old, c.New) || listedBefore(oldSec, c.New, c.Old) {
-				return nil, errDecline
+				return errDecline
 			}
 			continue
 		}
 		if oldSec != "" && !m.remove(oldSec, oldLine) {
-			return nil, errDecline
+			return errDecline
 		}
 		if newSec != "" {
 			if err := sp.add(m, newSec, c.New, newLine); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
 	if m.episodes < 0 {
-		return nil, errDecline
+		return errDecline
 	}
-	return m.bytes(), nil
+	return nil
 }
 
 // checkSuccessors declines changes that alter what a line of the superseded
@@ -491,6 +508,19 @@ func scanIndex(s string) (*indexMap, bool) {
 	if !ok {
 		return nil, false
 	}
+	m, ok := scanBody(body)
+	if !ok {
+		return nil, false
+	}
+	m.episodes, ok = parseTotals(totals+"\n", m.counts())
+	if !ok {
+		return nil, false
+	}
+	return m, true
+}
+
+// scanBody finds the sections of body, the part of a map after its totals.
+func scanBody(body string) (*indexMap, bool) {
 	m := &indexMap{body: body}
 	for pos := 0; pos < len(body); {
 		if !strings.HasPrefix(body[pos:], "\n## ") {
@@ -519,10 +549,6 @@ func scanIndex(s string) (*indexMap, bool) {
 		}
 		m.sections = append(m.sections, sectionSpan{name: name, count: count, start: pos, lines: lines, end: end})
 		pos = end
-	}
-	m.episodes, ok = parseTotals(totals+"\n", m.counts())
-	if !ok {
-		return nil, false
 	}
 	return m, true
 }

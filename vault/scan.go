@@ -92,7 +92,7 @@ func (r *ScanResult) Clean() bool {
 }
 
 // skipDirs are top-level folders of the cortex folder that hold no memories.
-var skipDirs = map[string]bool{"playbooks": true}
+var skipDirs = map[string]bool{"playbooks": true, IndexDir: true}
 
 // Scan compares the notes under root (the cortex folder) with what the index
 // knows. It reads a folder only when the folder's time changed or is too recent

@@ -74,6 +74,9 @@ func runVaultGitInit(a *app) error {
 	out := gitInitJSON{Files: files}
 	if _, err := os.Stat(v.IndexPath()); err == nil {
 		out.Untrack = "git rm --cached --ignore-unmatch " + filepath.ToSlash(v.VaultPath(vault.IndexFile))
+		if _, err := os.Stat(v.Abs(vault.IndexDir)); err == nil {
+			out.Untrack = "git rm -r --cached --ignore-unmatch " + filepath.ToSlash(v.VaultPath(vault.IndexFile)) + " " + filepath.ToSlash(v.VaultPath(vault.IndexDir))
+		}
 	}
 	if a.asJSON {
 		return a.printJSON(out)
