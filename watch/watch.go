@@ -161,7 +161,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 		w.o.Log(fmt.Sprintf("watching %d %s", len(w.watched), plural(len(w.watched), "folder", "folders")))
 	}
 	for i := range w.o.Jobs {
-		w.dirty[i] = true
+		w.markDirty(i)
 	}
 	w.runDirty(ctx)
 

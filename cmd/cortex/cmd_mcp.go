@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/cortexmem/cortex/mcp"
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/watch"
 	"github.com/cortexmem/cortex/wiring"
 )
 
@@ -41,7 +43,16 @@ must carry "Authorization: Bearer <token>": the token is created on the first
 standard error; 'cortex mcp token' prints it again.
 
 The server holds no lock while idle: a cortex command run beside it works as
-usual, and the server sees its changes on its next call.`,
+usual, and the server sees its changes on its next call.
+
+The server follows the vault's notes with the system's file notifications, as
+'cortex watch' does (it re-indexes them once changes have been quiet for
+watch.debounce): while it does, a call does not stat every note to find edits
+made in place — a note edited in Obsidian is recalled as edited from the
+debounce window after the edit on, a note the server saves at once. When the
+system cannot follow the folders (its file watches ran out), the server says
+so on standard error and each call checks the notes as a command does. The server only re-indexes notes: transcripts and
+the inbox are 'cortex watch''s, which runs beside it.`,
 		Example: `  cortex mcp
   cortex mcp --http 127.0.0.1:7411
   cortex mcp token`,
@@ -84,6 +95,12 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 		return err
 	}
 	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
+	ctx, stop := context.WithCancel(ctx)
+	followed := a.followVault(ctx, warn)
+	defer func() {
+		stop()
+		<-followed
+	}()
 	ts, err := a.transcripts()
 	if err != nil {
 		return err
@@ -106,6 +123,48 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 		return fmt.Errorf("mcp: %w", err)
 	}
 	return nil
+}
+
+// followVault runs, until ctx ends, a watcher of the vault's notes whose
+// index job tells the store when the index holds every change it saw, so
+// that calls skip stat'ing every note (store.Followed). It takes no watch
+// lock: 'cortex watch' and other servers run beside it, each re-index
+// finding the index up to date when another did it first. The channel is
+// closed when the watcher has stopped.
+func (a *app) followVault(ctx context.Context, warn func(string)) <-chan struct{} {
+	st := a.store
+	ctx, stop := context.WithCancel(ctx)
+	w := watch.New(watch.Options{
+		Jobs: []watch.Job{{Name: "index", Dirs: []string{st.Vault().Dir},
+			Run: func(ctx context.Context) error {
+				_, err := st.Sync(ctx)
+				return err
+			},
+			Settled: st.Followed}},
+		Debounce: a.settings.Watch.Debounce, Poll: a.settings.Watch.Poll,
+		Log: func(msg string) {
+			// Only what changes how calls work is worth a warning: the
+			// re-index's own timings are not.
+			switch {
+			case strings.HasPrefix(msg, "cannot watch"):
+				// Polling would stat every note in the background as well
+				// as before each call: the calls' own checks are enough.
+				warn("cannot follow the vault's notes, each call checks them instead: " + msg)
+				stop()
+			case strings.Contains(msg, " failed: "):
+				warn("following the vault: " + msg)
+			}
+		},
+	})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer stop()
+		if err := w.Run(ctx); err != nil {
+			warn("following the vault: " + err.Error())
+		}
+	}()
+	return done
 }
 
 type mcpTokenOptions struct {
