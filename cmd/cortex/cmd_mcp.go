@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/cortexmem/cortex/mcp"
 	"github.com/cortexmem/cortex/memories"
-	"github.com/cortexmem/cortex/watch"
 	"github.com/cortexmem/cortex/wiring"
 )
 
@@ -96,7 +94,7 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 	}
 	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
 	ctx, stop := context.WithCancel(ctx)
-	followed := a.followVault(ctx, warn)
+	followed := a.cortex.FollowVault(ctx, warn)
 	defer func() {
 		stop()
 		<-followed
@@ -123,48 +121,6 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 		return fmt.Errorf("mcp: %w", err)
 	}
 	return nil
-}
-
-// followVault runs, until ctx ends, a watcher of the vault's notes whose
-// index job tells the store when the index holds every change it saw, so
-// that calls skip stat'ing every note (store.Followed). It takes no watch
-// lock: 'cortex watch' and other servers run beside it, each re-index
-// finding the index up to date when another did it first. The channel is
-// closed when the watcher has stopped.
-func (a *app) followVault(ctx context.Context, warn func(string)) <-chan struct{} {
-	st := a.store
-	ctx, stop := context.WithCancel(ctx)
-	w := watch.New(watch.Options{
-		Jobs: []watch.Job{{Name: "index", Dirs: []string{st.Vault().Dir},
-			Run: func(ctx context.Context) error {
-				_, err := st.Sync(ctx)
-				return err
-			},
-			Settled: st.Followed}},
-		Debounce: a.settings.Watch.Debounce, Poll: a.settings.Watch.Poll,
-		Log: func(msg string) {
-			// Only what changes how calls work is worth a warning: the
-			// re-index's own timings are not.
-			switch {
-			case strings.HasPrefix(msg, "cannot watch"):
-				// Polling would stat every note in the background as well
-				// as before each call: the calls' own checks are enough.
-				warn("cannot follow the vault's notes, each call checks them instead: " + msg)
-				stop()
-			case strings.Contains(msg, " failed: "):
-				warn("following the vault: " + msg)
-			}
-		},
-	})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer stop()
-		if err := w.Run(ctx); err != nil {
-			warn("following the vault: " + err.Error())
-		}
-	}()
-	return done
 }
 
 type mcpTokenOptions struct {
