@@ -11,3 +11,7 @@ package store
 // lost, the watcher polling or stopped — is said with false, and the checks
 // are made as without a watcher.
 func (s *Store) Followed(clean bool) { s.followed.Store(clean) }
+
+// IsFollowed reports what a watcher last told Followed: for tests and the
+// benchmark, which wait for the watcher's first re-index.
+func (s *Store) IsFollowed() bool { return s.followed.Load() }
