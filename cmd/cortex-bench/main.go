@@ -946,32 +946,17 @@ func mcpServer(e *env, qs []string, gen bench.Source) ([]result, error) {
 // meet the once-a-freshness-window check of every note as an agent's do.
 const (
 	pace     = 20 * time.Millisecond
-	pacedFor = 5 * time.Second
+	pacedFor = 10 * time.Second
 )
 
-// pacedRecalls times recalls in the handler of a resident store, one every
-// pace for pacedFor: first as the server answers without a watcher (each
-// call stat'ing every note once the freshness window has passed), then with
-// the watcher the server runs (wiring.FollowVault), which spares calls that
-// check while it follows the vault.
+// pacedRecalls times recalls in the handler of two resident stores, one
+// every pace for pacedFor: one as the server answered without a watcher
+// (a call stat'ing every note once the freshness window has passed), one
+// with the watcher the server runs (wiring.FollowVault), which spares calls
+// that check while it follows the vault. The two take turns, so that a
+// change in the machine's speed weighs on both alike.
 func pacedRecalls(e *env, svc *memories.Service, qs []string) (paced, followed []time.Duration, err error) {
 	ctx := context.Background()
-	series := func(svc *memories.Service) ([]time.Duration, error) {
-		var ds []time.Duration
-		for i, end := 0, time.Now().Add(pacedFor); time.Now().Before(end); i++ {
-			start := time.Now()
-			if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[i%len(qs)]}); err != nil {
-				return nil, err
-			}
-			d := time.Since(start)
-			ds = append(ds, d)
-			time.Sleep(max(0, pace-d))
-		}
-		return ds, nil
-	}
-	if paced, err = series(svc); err != nil {
-		return nil, nil, err
-	}
 	c, err := e.open(wiring.Options{Resident: true})
 	if err != nil {
 		return nil, nil, err
@@ -991,11 +976,23 @@ func pacedRecalls(e *env, svc *memories.Service, qs []string) (paced, followed [
 			return nil, nil, errors.New("the watcher did not follow the vault within a minute")
 		}
 	}
-	if _, err := c.Service.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
-		return nil, nil, err
+	svcs := []*memories.Service{svc, c.Service}
+	times := make([][]time.Duration, 2)
+	for i, end := 0, time.Now().Add(pacedFor); time.Now().Before(end); i++ {
+		for k := range svcs {
+			k = (k + i) % 2 // each goes first in turn
+			start := time.Now()
+			if _, err := svcs[k].Recall(ctx, memories.RecallRequest{Query: qs[i%len(qs)]}); err != nil {
+				return nil, nil, err
+			}
+			times[k] = append(times[k], time.Since(start))
+		}
+		time.Sleep(pace)
 	}
-	followed, err = series(c.Service)
-	return paced, followed, err
+	if !c.Store.IsFollowed() {
+		return nil, nil, errors.New("the watcher stopped following the vault during the recalls")
+	}
+	return times[0], times[1], nil
 }
 
 // target is a figure of SPEC §8 to compare a result with; zero limits are
