@@ -44,7 +44,9 @@ func TestFollowedSkipsTheNoteCheck(t *testing.T) {
 	}{
 		{name: "an edit in place, followed: left to the watcher", query: "staging pool", want: "20 connections"},
 		{name: "a note created elsewhere, followed: seen at once", query: "kafka rebalance", want: "Kafka consumers",
-			do: func() { e.save("Kafka consumers rebalance when a pod restarts; keep sessions under 45 seconds.", "api") }},
+			do: func() {
+				e.save("Kafka consumers rebalance when a pod restarts; keep sessions under 45 seconds.", "api")
+			}},
 		{name: "its own save, followed: seen at once", query: "deploys tuesdays", want: "Deploys happen",
 			do: func() {
 				if _, err := svc.Save(context.Background(), memories.SaveRequest{Content: "Deploys happen on Tuesdays after the standup, never on Fridays.", Project: "api"}); err != nil {
