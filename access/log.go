@@ -180,24 +180,110 @@ func header(token string) []byte {
 // lines after it. Ids never accessed are absent. With no ids it sums up every
 // memory.
 func (l *Log) Stats(ctx context.Context, ids []string) (map[string]memories.AccessStat, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c, tail, err := l.currentLocked()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]memories.AccessStat{}
+	if c == nil {
+		return out, nil
+	}
+	if ids == nil {
+		out = c.all()
+		for id, st := range tail {
+			out[id] = merge(out[id], st)
+		}
+		return out, nil
+	}
+	for _, id := range ids {
+		st, ok := tail[id]
+		if r, found := c.find(id); found {
+			st, ok = merge(r.stat(), st), true
+		}
+		if ok {
+			out[id] = merge(memories.AccessStat{}, st) // a copy: the memo's maps stay the memo's
+		}
+	}
+	return out, nil
+}
+
+// EachStat implements memories.AccessVisitor: fn sees every accessed
+// memory's stat, as Stats(nil) sums it up, without a map of them all being
+// built (a briefing ranks every memory by activation). The stat's Counts
+// are fn's to read during the call only: the map is reused.
+func (l *Log) EachStat(ctx context.Context, fn func(id string, st memories.AccessStat)) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c, tail, err := l.currentLocked()
+	if err != nil || c == nil {
+		return err
+	}
+	st := memories.AccessStat{Counts: make(map[string]int, len(sources))}
+	visit := func(id string, r record, inCache bool, more memories.AccessStat, inTail bool) {
+		clear(st.Counts)
+		st.Last = time.Time{}
+		if inCache {
+			st.Last = r.last
+			for i, n := range r.counts {
+				if n > 0 {
+					st.Counts[sources[i]] += int(n)
+				}
+			}
+		}
+		if inTail {
+			for src, n := range more.Counts {
+				st.Counts[src] += n
+			}
+			if more.Last.After(st.Last) {
+				st.Last = more.Last
+			}
+		}
+		fn(id, st)
+	}
+	recs := c.recs
+	n := c.n
+	if recs != nil {
+		n = len(recs)
+	}
+	for i := range n {
+		var r record
+		if recs != nil {
+			r = recs[i]
+		} else {
+			r = c.record(i)
+		}
+		more, inTail := tail[r.id]
+		visit(r.id, r, true, more, inTail)
+	}
+	for id, more := range tail {
+		if _, found := c.find(id); !found {
+			visit(id, record{}, false, more, true)
+		}
+	}
+	return nil
+}
+
+// currentLocked is the cache and the lines after it, folded (nil and nil
+// without a log). l.mu is held.
+func (l *Log) currentLocked() (*cache, map[string]memories.AccessStat, error) {
 	f, err := os.Open(l.o.State.AccessLog())
 	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]memories.AccessStat{}, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("access log: %w", err)
+		return nil, nil, fmt.Errorf("access log: %w", err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("access log: %w", err)
+		return nil, nil, fmt.Errorf("access log: %w", err)
 	}
 	token, err := readToken(f)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	c := l.cachedLocked(token, fi.Size())
 	// The lines after the cache, folded: a long-running reader keeps them
 	// and reads only what was appended since its last call.
@@ -207,7 +293,7 @@ func (l *Log) Stats(ctx context.Context, ids []string) (map[string]memories.Acce
 	}
 	more, err := readFrom(f, m.tailTo, fi.Size())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	foldLines(more, m.tail, nil)
 	m.tailTo += int64(len(more))
@@ -221,7 +307,7 @@ func (l *Log) Stats(ctx context.Context, ids []string) (map[string]memories.Acce
 		recs := toRecords(all)
 		nc := &cache{token: token, offset: m.tailTo, n: len(recs), recs: recs}
 		if err := atomicfile.WriteDerived(l.o.State.AccessIndex(), nc.encode()); err != nil {
-			return nil, fmt.Errorf("access cache: %w", err)
+			return nil, nil, fmt.Errorf("access cache: %w", err)
 		}
 		l.memo.c, l.memo.fi, l.memo.token = nc, nil, token
 		if fi, err := os.Stat(l.o.State.AccessIndex()); err == nil {
@@ -230,24 +316,7 @@ func (l *Log) Stats(ctx context.Context, ids []string) (map[string]memories.Acce
 		c = nc
 		m.tailOf, m.tailTo, m.tail = c, c.offset, map[string]memories.AccessStat{}
 	}
-	out := map[string]memories.AccessStat{}
-	if ids == nil {
-		out = c.all()
-		for id, st := range m.tail {
-			out[id] = merge(out[id], st)
-		}
-		return out, nil
-	}
-	for _, id := range ids {
-		st, ok := m.tail[id]
-		if r, found := c.find(id); found {
-			st, ok = merge(r.stat(), st), true
-		}
-		if ok {
-			out[id] = merge(memories.AccessStat{}, st) // a copy: the memo's maps stay the memo's
-		}
-	}
-	return out, nil
+	return c, m.tail, nil
 }
 
 // merge adds the accesses of b to a's, in a new stat.

@@ -325,3 +325,40 @@ func keepIDs(all map[string]memories.AccessStat, ids ...string) map[string]memor
 	}
 	return out
 }
+
+// EachStat shows every memory's accesses as Stats(nil) sums them up: from a
+// cache decoded lazily or built in memory, with lines after it, and with
+// ids the cache cannot hold.
+func TestEachStatEqualsStats(t *testing.T) {
+	dir := t.TempDir()
+	writer := Open(Options{State: config.State{Home: dir}, CacheAbove: 300})
+	each := func(l *Log) map[string]memories.AccessStat {
+		t.Helper()
+		got := map[string]memories.AccessStat{}
+		err := l.EachStat(context.Background(), func(id string, st memories.AccessStat) {
+			got[id] = merge(memories.AccessStat{}, st) // st's map is reused
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := each(writer); len(got) != 0 {
+		t.Fatalf("EachStat of no log: %v", got)
+	}
+	for i := range 30 {
+		put(t, writer, acc(i%7, memories.AccessRecall, i), acc(i%3, memories.AccessContext, 40-i))
+		if i%4 == 0 {
+			put(t, writer, memories.Access{ID: "short", Source: "hook", Time: t0.Add(time.Duration(i) * time.Minute)})
+		}
+		for _, l := range []*Log{writer, Open(Options{State: config.State{Home: dir}, CacheAbove: 1 << 30})} {
+			want := stats(t, l)
+			if diff := cmp.Diff(want, each(l)); diff != "" {
+				t.Fatalf("after %d records (-Stats +EachStat):\n%s", i+1, diff)
+			}
+		}
+	}
+	if _, err := os.Stat(config.State{Home: dir}.AccessIndex()); err != nil {
+		t.Fatalf("no cache was written, so EachStat was not tried on one: %v", err)
+	}
+}

@@ -37,6 +37,15 @@ type AccessLog interface {
 	Stats(ctx context.Context, ids []string) (map[string]AccessStat, error)
 }
 
+// AccessVisitor is an access log that can show every memory's accesses one
+// by one, without a map of them all (a briefing ranks every memory by
+// activation; a map per memory is most of its cost).
+type AccessVisitor interface {
+	// EachStat calls fn with the stat of every accessed memory, as
+	// Stats(nil) sums it up; fn must not keep st.Counts past its call.
+	EachStat(ctx context.Context, fn func(id string, st AccessStat)) error
+}
+
 // Activation sets how accesses turn into the activation signal:
 //
 //	activation = min(1, Σ_source count × weight(source) × exp(−Decay × days since the last access))

@@ -200,8 +200,11 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWrit
 	}
 	for _, m := range accepted {
 		op := OpSave
-		if m.Source == SourceImport {
+		switch m.Source {
+		case SourceImport:
 			op = OpImport
+		case SourceCapture:
+			op = OpNormalize // as Save: captured memories come only through normalize
 		}
 		tx.Record(Event{Time: stamp(), Op: op, ID: m.ID, Path: m.Path, Title: m.Title})
 		r := &SaveResult{ID: m.ID, Title: m.Title, Project: m.Project, Path: m.Path}

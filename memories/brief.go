@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -132,19 +134,27 @@ func briefShare(limit int) int { return max(1, (limit+3)/4) }
 func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit int) error {
 	share := briefShare(limit)
 	now := s.now()
-	stats := s.allStats(ctx)
+	st := &briefStats{s: s, asked: map[string]bool{}}
 	shown := map[string]bool{}
 	considered := map[string]bool{}
 	project := b.Project
 	scope := withGeneral(project)
+	// Every list below is the catalog's, ordered as an index search without
+	// text orders it: one pass over entries already in memory costs less
+	// than opening the index for as many searches sorted by date.
+	entries, err := snap.Entries()
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
 
 	// Open action items: read for their due dates.
-	open, err := snap.Search(ctx, SearchRequest{Projects: scope, Type: TypeAction, Status: StatusOpen, Size: maxOpenLoads})
+	open, err := SearchEntries(entries, SearchRequest{Projects: scope, Type: TypeAction, Status: StatusOpen, Size: maxOpenLoads})
 	if err != nil {
-		return fmt.Errorf("search: %w", err)
+		return err
 	}
 	var items []BriefItem
 	today := now.Format(time.DateOnly)
+	stats := st.of(ctx, open)
 	for _, h := range open {
 		considered[h.ID] = true
 		m, err := loadHit(ctx, snap, h)
@@ -195,9 +205,9 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	// found; without a query the index orders by date alone).
 	size := max(limit*candidateFactor, minCandidates)
 	l0Limit := max((limit+1)/2, limit-len(items)-2*share)
-	recent, err := snap.Search(ctx, SearchRequest{Projects: scope, Size: 2 * size})
+	recent, err := SearchEntries(entries, SearchRequest{Projects: scope, Size: 2 * size})
 	if err != nil {
-		return fmt.Errorf("search: %w", err)
+		return err
 	}
 	byProject := map[string][]Hit{}
 	seen := map[string]bool{}
@@ -205,7 +215,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 		seen[h.ID] = true
 		byProject[h.Project] = append(byProject[h.Project], h)
 	}
-	active, err := s.activated(snap, stats, now, scope, seen)
+	active, err := st.activated(ctx, snap, now, scope, seen)
 	if err != nil {
 		return err
 	}
@@ -220,7 +230,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 			areas[h.Area]++
 		}
 	}
-	l0, err := s.briefRanked(ctx, snap, hits, stats, shown, l0Limit, SectionProject, func(Recalled) string { return "ranked by use, recency and importance" })
+	l0, err := s.briefRanked(ctx, snap, hits, st.of(ctx, hits), shown, l0Limit, SectionProject, func(Recalled) string { return "ranked by use, recency and importance" })
 	if err != nil {
 		return err
 	}
@@ -237,9 +247,9 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 		}
 	}
 	if len(recent) == 2*size && len(decs) < l0Limit+share {
-		more, err := snap.Search(ctx, SearchRequest{Projects: []string{project}, Type: TypeDecision, Size: l0Limit + 2*share})
+		more, err := SearchEntries(entries, SearchRequest{Projects: []string{project}, Type: TypeDecision, Size: l0Limit + 2*share})
 		if err != nil {
-			return fmt.Errorf("search: %w", err)
+			return err
 		}
 		decs = more
 	}
@@ -250,6 +260,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 		return decs[i].ID > decs[j].ID
 	})
 	var latest []BriefItem
+	stats = st.of(ctx, decs)
 	for _, h := range decs {
 		considered[h.ID] = true
 		if len(latest) == share {
@@ -287,9 +298,9 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 		}
 	}
 	for _, a := range b.Areas {
-		hs, err := snap.Search(ctx, SearchRequest{Area: a, Size: size})
+		hs, err := SearchEntries(entries, SearchRequest{Area: a, Size: size})
 		if err != nil {
-			return fmt.Errorf("search: %w", err)
+			return err
 		}
 		add(hs)
 	}
@@ -299,7 +310,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	for _, h := range wide {
 		considered[h.ID] = true
 	}
-	l1, err := s.briefRanked(ctx, snap, wide, stats, shown, share, SectionArea, func(r Recalled) string {
+	l1, err := s.briefRanked(ctx, snap, wide, st.of(ctx, wide), shown, share, SectionArea, func(r Recalled) string {
 		if r.Memory.Project == DefaultProject {
 			return "general memory"
 		}
@@ -311,6 +322,57 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	b.Sections = append(b.Sections, BriefSection{Name: SectionArea, Items: l1})
 	b.Considered = len(considered)
 	return nil
+}
+
+// SearchEntries is what Snapshot.Search returns for req without text, from
+// the catalog's entries alone: the entries that pass req's filters (project,
+// projects, area, type, status, tags, updated since, superseded or not),
+// last updated first, ties by id, at most req.Size. A request with text,
+// or with a filter the catalog does not hold (source hashes, creation
+// hours), is an error: only the index can answer it.
+func SearchEntries(entries []Entry, req SearchRequest) ([]Hit, error) {
+	if req.Text != "" || len(req.SourceHashes) > 0 || len(req.CreatedIn) > 0 {
+		return nil, errors.New("search entries: text, source hashes and creation hours need the index")
+	}
+	if req.Size <= 0 {
+		return nil, nil
+	}
+	var out []Hit
+	for i := range entries {
+		e := &entries[i]
+		switch {
+		case req.Project != "" && e.Project != req.Project,
+			len(req.Projects) > 0 && !containsString(req.Projects, e.Project),
+			req.Area != "" && e.Area != req.Area,
+			req.Type != "" && e.Type != req.Type,
+			req.Status != "" && e.Status != req.Status,
+			!req.IncludeSuperseded && e.Status == StatusSuperseded,
+			!req.UpdatedSince.IsZero() && e.Updated.Before(req.UpdatedSince),
+			!hasTags(e.Tags, req.Tags):
+			continue
+		}
+		out = append(out, Hit{Entry: *e})
+	}
+	slices.SortFunc(out, func(a, b Hit) int {
+		if c := b.Updated.Compare(a.Updated); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	if len(out) > req.Size {
+		out = out[:req.Size]
+	}
+	return out, nil
+}
+
+// hasTags says whether have holds every one of want.
+func hasTags(have, want []string) bool {
+	for _, t := range want {
+		if !containsString(have, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // briefRanked ranks hits without a query and loads the best limit of those
@@ -353,18 +415,72 @@ func loadHit(ctx context.Context, snap Snapshot, h Hit) (*Memory, error) {
 	return m, nil
 }
 
-// allStats reads every memory's accesses once; nil without an access log or
-// when it cannot be read (every activation is then 0).
-func (s *Service) allStats(ctx context.Context) map[string]AccessStat {
-	if s.access == nil {
+// briefStats are the accesses a briefing reads: every memory's once, one by
+// one, for the most activated, and the sums of those it ranks, as it comes to
+// them; a briefing ranks a few hundred memories of many thousands, and a map
+// of every memory's accesses costs more than the rest of it. Without an
+// access log, or when it cannot be read (a warning, once), every activation
+// is 0.
+type briefStats struct {
+	s      *Service
+	m      map[string]AccessStat
+	asked  map[string]bool
+	failed bool
+}
+
+// of returns the stats of hits, and of every memory asked about before.
+func (b *briefStats) of(ctx context.Context, hits []Hit) map[string]AccessStat {
+	if b.s.access == nil || b.failed {
 		return nil
 	}
-	stats, err := s.access.Stats(ctx, nil)
+	var ids []string
+	for _, h := range hits {
+		if !b.asked[h.ID] {
+			b.asked[h.ID] = true
+			ids = append(ids, h.ID)
+		}
+	}
+	if len(ids) == 0 { // Stats of no ids would be every memory's
+		return b.m
+	}
+	got, err := b.s.access.Stats(ctx, ids)
 	if err != nil {
-		s.warn(fmt.Sprintf("access log: %v", err))
+		b.fail(err)
 		return nil
 	}
-	return stats
+	if b.m == nil {
+		b.m = got
+	} else {
+		maps.Copy(b.m, got)
+	}
+	return b.m
+}
+
+func (b *briefStats) fail(err error) {
+	b.failed, b.m = true, nil
+	b.s.warn(fmt.Sprintf("access log: %v", err))
+}
+
+// each calls fn with every accessed memory's stat: one by one from a log
+// that can (AccessVisitor), else from the map of them all.
+func (b *briefStats) each(ctx context.Context, fn func(id string, st AccessStat)) {
+	if b.s.access == nil || b.failed {
+		return
+	}
+	if v, ok := b.s.access.(AccessVisitor); ok {
+		if err := v.EachStat(ctx, fn); err != nil {
+			b.fail(err)
+		}
+		return
+	}
+	all, err := b.s.access.Stats(ctx, nil)
+	if err != nil {
+		b.fail(err)
+		return
+	}
+	for id, st := range all {
+		fn(id, st)
+	}
 }
 
 // maxActivatedLooks bounds the most activated memories a briefing looks up
@@ -372,22 +488,21 @@ func (s *Service) allStats(ctx context.Context) map[string]AccessStat {
 const maxActivatedLooks = 200
 
 // activated is, of the live memories of projects not in seen, the most
-// activated ones: up to activeCandidates per project, from stats already
-// read, looking at no more than maxActivatedLooks of them.
-func (s *Service) activated(snap Snapshot, stats map[string]AccessStat, now time.Time, projects []string, seen map[string]bool) ([]Hit, error) {
+// activated ones: up to activeCandidates per project, looking at no more than maxActivatedLooks of them.
+func (b *briefStats) activated(ctx context.Context, snap Snapshot, now time.Time, projects []string, seen map[string]bool) ([]Hit, error) {
 	type act struct {
 		id string
 		a  float64
 	}
 	var acts []act
-	for id, st := range stats {
+	b.each(ctx, func(id string, st AccessStat) {
 		if seen[id] {
-			continue
+			return
 		}
-		if a := s.ranking.Activation.Of(st, now); a > 0 {
+		if a := b.s.ranking.Activation.Of(st, now); a > 0 {
 			acts = append(acts, act{id, a})
 		}
-	}
+	})
 	sort.Slice(acts, func(i, j int) bool {
 		if acts[i].a != acts[j].a {
 			return acts[i].a > acts[j].a

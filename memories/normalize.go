@@ -31,6 +31,71 @@ func (s *Service) Screen(ctx context.Context, title, content string) error {
 	return s.screen(ctx, title, content)
 }
 
+// SaveCaptures saves what normalize takes from manual captures, each as Save
+// would in turn, in one write of the store: validated, scanned (an unsafe one
+// refused, and logged), compared with the memories there and with the
+// captures before it in reqs (a duplicate of either refused, naming the
+// memory it repeats), written with one flush of the disk. Each request has
+// its keyed id (memories.KeyedID): one an earlier pass saved is not checked
+// again, its result says Existed, and the captures after it are compared
+// with it. The caller must be the only writer of these ids (normalize holds
+// the inbox's lock). One request's failure never stops the others; an
+// error that is not about a request (the store failing) is returned, and
+// nothing is written but whole notes.
+func (s *Service) SaveCaptures(ctx context.Context, reqs []SaveRequest) ([]BatchItem, error) {
+	known := make([]*Entry, len(reqs))
+	existed := make([]*SaveResult, len(reqs))
+	err := s.backend.View(ctx, func(snap Snapshot) error {
+		for i, req := range reqs {
+			if req.ID == "" {
+				return fmt.Errorf("save captures: request %d has no id", i)
+			}
+			res, err := existingResult(snap, req.ID)
+			if err != nil || res == nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			e, err := snap.Get(req.ID)
+			if err != nil {
+				return err
+			}
+			known[i], existed[i] = &e, res
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.saveBatch(ctx, reqs, batchOptions{known: known})
+	if err != nil {
+		return nil, err
+	}
+	saved := map[string]*SaveResult{}
+	for i := range items {
+		if existed[i] != nil && items[i].Err == nil {
+			items[i].Result = existed[i]
+		}
+		if r := items[i].Result; r != nil {
+			saved[r.ID] = r
+		}
+	}
+	// A duplicate of a capture of the same batch names it as a duplicate of
+	// a memory saved before names that: by its path and short id.
+	for i := range items {
+		var rej *RejectedError
+		if errors.As(items[i].Err, &rej) && rej.InBatch && rej.Existing != nil {
+			if r := saved[rej.Existing.ID]; r != nil {
+				e := *rej.Existing
+				e.Path = r.Path
+				rej.Existing, rej.ShortID, rej.InBatch = &e, r.ShortID, false
+			}
+		}
+	}
+	return items, nil
+}
+
 // RecordRequest adds one entry — one event — to a record: a note that
 // collects what many events said about one thing (a session's ends and
 // compactions), found again by its key.

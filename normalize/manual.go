@@ -9,17 +9,41 @@ import (
 	"github.com/cortexmem/cortex/memories"
 )
 
-// manual saves a manual event as a memory, through the save path: validated,
-// scanned (an unsafe text is refused into failed/ with the rule, and nothing
-// is written) and compared with the memories there (a duplicate is
+// manuals saves a run of manual events as memories, in one write of the
+// store, through the save path: each validated, scanned (an unsafe text is
+// refused into failed/ with the rule, and nothing is written) and compared
+// with the memories there and the captures before it (a duplicate is
 // processed: it is remembered already). Its project is the event's hint,
 // else general.
-func (n *Normalizer) manual(ctx context.Context, ev *inbox.Event, er *EventResult) error {
-	req := memories.SaveRequest{
-		Content: ev.Body, Project: ev.Project, Tags: ev.Tags, Source: memories.SourceCapture,
-		Provenance: provenanceOf(ev), Created: ev.Time, ID: memories.KeyedID(ev.Time, "cortex-manual:"+ev.ID),
+func (n *Normalizer) manuals(ctx context.Context, run []*pending) error {
+	reqs := make([]memories.SaveRequest, len(run))
+	for i, p := range run {
+		ev := p.ev
+		reqs[i] = memories.SaveRequest{
+			Content: ev.Body, Project: ev.Project, Tags: ev.Tags, Source: memories.SourceCapture,
+			Provenance: provenanceOf(ev), Created: ev.Time, ID: memories.KeyedID(ev.Time, "cortex-manual:"+ev.ID),
+		}
 	}
-	res, err := n.Service.Save(ctx, req)
+	items, err := n.Service.SaveCaptures(ctx, reqs)
+	if err != nil {
+		return err
+	}
+	for _, it := range items {
+		// An error not about the capture (the audit log failing) stops
+		// the pass, as the store failing does.
+		if it.Err != nil && !errors.Is(it.Err, memories.ErrRejected) && !errors.Is(it.Err, memories.ErrInvalid) {
+			return it.Err
+		}
+	}
+	for i, p := range run {
+		p.err = manualOutcome(items[i].Result, items[i].Err, p.er)
+	}
+	return nil
+}
+
+// manualOutcome describes the save of a manual event in er; a refusal is
+// returned.
+func manualOutcome(res *memories.SaveResult, err error, er *EventResult) error {
 	var rej *memories.RejectedError
 	switch {
 	case errors.As(err, &rej) && rej.Existing != nil:
@@ -27,10 +51,8 @@ func (n *Normalizer) manual(ctx context.Context, ev *inbox.Event, er *EventResul
 			Path: rej.Existing.Path, Outcome: memories.MineDuplicate})
 		er.Detail = fmt.Sprintf("already remembered as [%s] %s", rej.ShortID, rej.Existing.Title)
 		return nil
-	case errors.Is(err, memories.ErrRejected), errors.Is(err, memories.ErrInvalid):
+	case err != nil: // rejected or invalid (manuals returned any other)
 		return &refusal{msg: err.Error()}
-	case err != nil:
-		return err
 	}
 	outcome, verb := memories.MineCreated, "saved"
 	if res.Existed {

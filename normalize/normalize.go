@@ -11,7 +11,9 @@
 //     session, gets a line for the event;
 //   - meeting: a meeting note, one note per action item and one per decision
 //     (ParseMeeting), linked to the meeting;
-//   - manual: a memory, through the save path (scan, dedup).
+//   - manual: a memory, through the save path (scan, dedup); the manual
+//     captures that follow each other in the inbox are saved in one write of
+//     the store, each compared with those before it.
 //
 // Then the event moves to processed/, or to failed/ with the reason beside it
 // when it cannot be used (it does not parse; its content is unsafe or
@@ -40,7 +42,7 @@ import (
 
 // Service is what normalize writes notes with: memories.Service.
 type Service interface {
-	Save(ctx context.Context, req memories.SaveRequest) (*memories.SaveResult, error)
+	SaveCaptures(ctx context.Context, reqs []memories.SaveRequest) ([]memories.BatchItem, error)
 	Mine(ctx context.Context, req memories.MineRequest) (*memories.MineResult, error)
 	Record(ctx context.Context, req memories.RecordRequest) (*memories.RecordResult, error)
 	Screen(ctx context.Context, title, content string) error
@@ -186,18 +188,40 @@ func (n *Normalizer) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Events: []EventResult{}}
-	for i, name := range names {
+	for i := 0; i < len(names); {
 		if err := ctx.Err(); err != nil {
 			res.Pending = len(names) - i
 			return res, err
 		}
-		er, err := n.event(ctx, name)
+		// A run of manual captures is saved in one write of the store;
+		// any other event alone.
+		run := []*pending{n.read(names[i])}
+		for j := i + 1; j < len(names) && len(run) < maxCaptureBatch && run[0].isManual(); j++ {
+			p := n.read(names[j])
+			if !p.isManual() {
+				break
+			}
+			run = append(run, p)
+		}
+		var err error
+		if run[0].isManual() {
+			err = n.manuals(ctx, run)
+		} else {
+			err = n.handle(ctx, run[0])
+		}
 		if err != nil {
 			res.Pending = len(names) - i
-			return res, fmt.Errorf("normalize event %s: %w", inbox.IDOf(name), err)
+			return res, fmt.Errorf("normalize event %s: %w", inbox.IDOf(names[i]), err)
 		}
-		if er != nil {
-			res.Events = append(res.Events, *er)
+		for _, p := range run {
+			if err := n.settle(p); err != nil {
+				res.Pending = len(names) - i
+				return res, fmt.Errorf("normalize event %s: %w", inbox.IDOf(p.name), err)
+			}
+			i++
+			if !p.gone {
+				res.Events = append(res.Events, *p.er)
+			}
 		}
 	}
 	if n.KeepProcessed >= 0 {
@@ -209,53 +233,87 @@ func (n *Normalizer) Run(ctx context.Context) (*Result, error) {
 	return res, nil
 }
 
-// event normalizes the pending event name and moves it on. It returns nil
-// for an event that is gone (a person removed it).
-func (n *Normalizer) event(ctx context.Context, name string) (*EventResult, error) {
-	er := &EventResult{ID: inbox.IDOf(name), Notes: []Note{}}
+// maxCaptureBatch bounds the manual captures saved in one write: the store's
+// write lock is not held up for long.
+const maxCaptureBatch = 100
+
+// pending is one event of a pass: read, then handled, then moved on.
+type pending struct {
+	name string
+	ev   *inbox.Event
+	er   *EventResult
+	// err is what became of the event: nil, a *refusal (to failed/), or
+	// set while it is read.
+	err error
+	// gone says the event file was removed (a person did).
+	gone bool
+}
+
+func (p *pending) isManual() bool { return p.err == nil && !p.gone && p.ev.Type == inbox.TypeManual }
+
+// read reads and parses the pending event name.
+func (n *Normalizer) read(name string) *pending {
+	p := &pending{name: name, er: &EventResult{ID: inbox.IDOf(name), Notes: []Note{}}}
 	data, err := n.Inbox.ReadPending(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		p.gone = true
+		return p
+	case err != nil:
+		p.err = refuse("cannot read the event file: %v", err)
+		return p
 	}
-	var ev *inbox.Event
-	if err == nil {
-		ev, err = inbox.Parse(data)
-		if err != nil {
-			err = &refusal{msg: err.Error()}
-		}
-	} else {
-		err = refuse("cannot read the event file: %v", err)
+	ev, err := inbox.Parse(data)
+	if err != nil {
+		p.err = &refusal{msg: err.Error()}
+		return p
 	}
-	if err == nil {
-		er.ID, er.Type, er.Client, er.Session = ev.ID, ev.Type, ev.Client, ev.Session
-		switch ev.Type {
-		case inbox.TypeStop, inbox.TypePreCompact:
-			err = n.session(ctx, ev, er)
-		case inbox.TypeMeeting:
-			err = n.meeting(ctx, ev, er)
-		case inbox.TypeManual:
-			err = n.manual(ctx, ev, er)
-		default:
-			err = refuse("type %q has no handler", ev.Type)
-		}
+	p.ev = ev
+	p.er.ID, p.er.Type, p.er.Client, p.er.Session = ev.ID, ev.Type, ev.Client, ev.Session
+	return p
+}
+
+// handle turns one event other than a manual capture into notes. An error
+// that is not the event's own is returned; the event's own (a refusal) is
+// kept in p.err.
+func (n *Normalizer) handle(ctx context.Context, p *pending) error {
+	if p.err != nil || p.gone {
+		return nil
+	}
+	var err error
+	switch p.ev.Type {
+	case inbox.TypeStop, inbox.TypePreCompact:
+		err = n.session(ctx, p.ev, p.er)
+	case inbox.TypeMeeting:
+		err = n.meeting(ctx, p.ev, p.er)
+	default:
+		err = refuse("type %q has no handler", p.ev.Type)
 	}
 	var ref *refusal
-	switch {
-	case errors.As(err, &ref):
-		er.Outcome, er.Error, er.Detail = Failed, ref.msg, "failed: "+ref.msg
-		er.Notes = []Note{}
-		if err := n.Inbox.MarkFailed(name, ref.msg); err != nil {
-			return nil, err
-		}
-		return er, nil
-	case err != nil:
-		return nil, err
+	if errors.As(err, &ref) {
+		p.err = ref
+		return nil
 	}
-	if err := n.Inbox.MarkProcessed(name); err != nil {
-		return nil, err
+	return err
+}
+
+// settle moves a handled event on: to failed/ with its refusal, else to
+// processed/, once its notes are durable.
+func (n *Normalizer) settle(p *pending) error {
+	if p.gone {
+		return nil
 	}
-	er.Outcome = Processed
-	return er, nil
+	var ref *refusal
+	if errors.As(p.err, &ref) {
+		p.er.Outcome, p.er.Error, p.er.Detail = Failed, ref.msg, "failed: "+ref.msg
+		p.er.Notes = []Note{}
+		return n.Inbox.MarkFailed(p.name, ref.msg)
+	}
+	if err := n.Inbox.MarkProcessed(p.name); err != nil {
+		return err
+	}
+	p.er.Outcome = Processed
+	return nil
 }
 
 func (n *Normalizer) now() time.Time {

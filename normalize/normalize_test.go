@@ -482,7 +482,7 @@ type failingService struct{ normalize.Service }
 
 var errDisk = errors.New("no space left on device")
 
-func (failingService) Save(context.Context, memories.SaveRequest) (*memories.SaveResult, error) {
+func (failingService) SaveCaptures(context.Context, []memories.SaveRequest) ([]memories.BatchItem, error) {
 	return nil, errDisk
 }
 
@@ -595,5 +595,72 @@ func TestStopFindsGeminiTranscript(t *testing.T) {
 				t.Errorf("detail %q; found %v, want %v", d, got, tc.found)
 			}
 		})
+	}
+}
+
+// countingService counts the store writes of manual captures.
+type countingService struct {
+	normalize.Service
+	batches [][]memories.SaveRequest
+}
+
+func (c *countingService) SaveCaptures(ctx context.Context, reqs []memories.SaveRequest) ([]memories.BatchItem, error) {
+	c.batches = append(c.batches, reqs)
+	return c.Service.SaveCaptures(ctx, reqs)
+}
+
+// TestManualRunInOneWrite: the manual captures that follow each other in the
+// inbox are saved in one write of the store, each still scanned and compared
+// with those before it (a repeat in the same pass is a duplicate naming the
+// note the pass wrote), in the order they arrived; an event of another kind
+// ends the run. Replayed, every capture is found as saved before.
+func TestManualRunInOneWrite(t *testing.T) {
+	e := newEnv(t)
+	counting := &countingService{Service: e.svc}
+	e.n.Service = counting
+	repeated := "Bulk Redis jobs need an explicit 30s timeout, or they fail halfway."
+	ids := []string{
+		e.capture(t, inbox.Request{Type: "manual", Content: repeated, Project: "web"}),
+		e.capture(t, inbox.Request{Type: "manual", Content: "The staging database is rebuilt every Monday at 06:00 UTC.", Project: "web"}),
+		e.capture(t, inbox.Request{Type: "manual", Content: "The staging Stripe key is sk_" + "live_Nq7Rz2Lx9Vt4Bw8Ky3Jm6Pd1, rotate monthly.", Project: "web"}),
+		e.capture(t, inbox.Request{Type: "manual", Content: repeated, Project: "web"}),
+		e.capture(t, inbox.Request{Type: "meeting", Content: meetingNotes, Project: "platform"}),
+		e.capture(t, inbox.Request{Type: "manual", Content: "Hotfixes go out with two reviewers and a rollback plan.", Project: "web"}),
+	}
+	res := e.run(t)
+	want := []string{"manual processed", "manual processed", "manual failed", "manual processed", "meeting processed", "manual processed"}
+	if diff := cmp.Diff(want, outcomes(res)); diff != "" {
+		t.Fatalf("outcomes (-want +got):\n%s", diff)
+	}
+	for i, er := range res.Events {
+		if er.ID != ids[i] {
+			t.Errorf("event %d is %s, want %s (the order they arrived)", i, er.ID, ids[i])
+		}
+	}
+	if got := []int{len(counting.batches[0]), len(counting.batches[1])}; len(counting.batches) != 2 || !cmp.Equal(got, []int{4, 1}) {
+		t.Errorf("captures saved in %d writes of %v, want two: the run of four, then the one after the meeting", len(counting.batches), got)
+	}
+	first, dup := res.Events[0].Notes[0], res.Events[3].Notes[0]
+	if first.Outcome != memories.MineCreated || dup.Outcome != memories.MineDuplicate || dup.ID != first.ID || dup.Path != first.Path || dup.Path == "" {
+		t.Errorf("the repeat in the same pass: %+v, want a duplicate of %+v", dup, first)
+	}
+	if !strings.Contains(res.Events[2].Detail, "credential.stripe_key") {
+		t.Errorf("the unsafe capture: %q", res.Events[2].Detail)
+	}
+	before := e.files(t)
+	for _, i := range []int{0, 1, 3, 5} {
+		e.replay(t, ids[i])
+	}
+	res = e.run(t)
+	for i, er := range res.Events {
+		if er.Outcome != normalize.Processed || len(er.Notes) != 1 {
+			t.Fatalf("replayed event %d: %+v", i, er)
+		}
+	}
+	if got := []string{res.Events[0].Notes[0].Outcome, res.Events[1].Notes[0].Outcome, res.Events[2].Notes[0].Outcome, res.Events[3].Notes[0].Outcome}; !cmp.Equal(got, []string{"existed", "existed", memories.MineDuplicate, "existed"}) {
+		t.Errorf("replayed outcomes %v, want every capture found as saved before (the repeat a duplicate again)", got)
+	}
+	if diff := cmp.Diff(before, e.files(t)); diff != "" {
+		t.Errorf("replayed events changed the vault (-before +after):\n%s", diff)
 	}
 }

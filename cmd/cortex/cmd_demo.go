@@ -37,6 +37,9 @@ var demoNotes embed.FS
 //go:embed all:demo/transcripts
 var demoTranscripts embed.FS
 
+// The id of the demo's Claude Code session.
+const demoSessionID = "abec5a35-9921-4cdf-b4f7-cfe555641860"
+
 // The memory the demo supersedes, from the sample vault.
 const demoPoolID = "01m4gh49"
 
@@ -49,7 +52,7 @@ func newDemoCmd(a *app) *cobra.Command {
 	var keep bool
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Run save, recall, list, import, supersede, transcript search and the hooks on a sample vault in a temporary folder",
+		Short: "Run save, recall, list, import, supersede, transcript search, the hooks, a briefing and a reflection on a sample vault in a temporary folder",
 		Long: `Demo copies a small sample vault into a temporary folder and runs real cortex
 commands against it, printing what each one prints. Your own vault and state
 folder are not touched.`,
@@ -92,11 +95,13 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 	if err := copyFS(demoTranscripts, "demo/transcripts", transcriptsDir); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	session := filepath.Join(transcriptsDir, "claude-code-session.jsonl")
-	// The demo's agents' home: transcript search finds the three sessions
-	// there, and never the person's own.
+	// The demo's agents' home: transcript search and reflect find the three
+	// sessions there, and never the person's own. The Claude Code session
+	// lies where Claude Code keeps it, and every step (scribe run, the
+	// hooks, the second turn, reflect) reads that one file.
 	agentsHome := filepath.Join(transcriptsDir, "home")
-	if err := copyFile(session, filepath.Join(agentsHome, ".claude", "projects", "-home-dev-work-my-webapp", "abec5a35-9921-4cdf-b4f7-cfe555641860.jsonl")); err != nil {
+	session := filepath.Join(agentsHome, ".claude", "projects", "-home-dev-work-my-webapp", demoSessionID+".jsonl")
+	if err := copyFile(filepath.Join(transcriptsDir, "claude-code-session.jsonl"), session); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	getenv := func(k string) string {
@@ -190,6 +195,16 @@ func runDemo(ctx context.Context, a *app, keep bool) (err error) {
 	}
 	rel, _ = filepath.Rel(vaultDir, decision[0])
 	fmt.Fprintf(w, "\n## The decision's note links to its session and to each edit it produced\n$ cat %q\n%s", filepath.ToSlash(rel), data)
+	// Neither step may call a model: context is run without --synthesize,
+	// so its briefing is the deterministic one.
+	if err := step("Before a task, one briefing: the playbook, the memories, the decisions with their edits, the transcripts", exitOK,
+		"context", "--project", "my-webapp", "--budget", "800", "pgbouncer pool settings"); err != nil {
+		return err
+	}
+	if err := step("What happened in the agent's session, rolled up with no model call", exitOK,
+		"reflect", "--session", demoSessionID[:8]); err != nil {
+		return err
+	}
 	if keep {
 		fmt.Fprintf(w, "\nThe demo vault is kept in %s: open %s in Obsidian, or run\n  cortex --vault %s --home %s recall …\n",
 			tmp, vaultDir, vaultDir, home)
@@ -243,8 +258,7 @@ func demoHooks(ctx context.Context, a *app, tmp, vaultDir, home, configFile, ses
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	const sessionID = "abec5a35-9921-4cdf-b4f7-cfe555641860"
-	stop := fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":"Stop"}`, sessionID, session, project)
+	stop := fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":"Stop"}`, demoSessionID, session, project)
 	fmt.Fprintf(w, "\n## The session goes on (\"From now on, always set server_idle_timeout to 30 seconds…\", and an edit); its Stop hook leaves an event for normalize, and prints nothing\n$ echo '%s' | cortex hook claude-code stop\n", stop)
 	if code := run(ctx, append(flags, "hook", "claude-code", "stop"), strings.NewReader(stop), w, w, a.getenv); code != exitOK {
 		return fmt.Errorf("demo: cortex hook exited with %d", code)

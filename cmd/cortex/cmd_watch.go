@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/cortexmem/cortex/memories"
 	norm "github.com/cortexmem/cortex/normalize"
 	"github.com/cortexmem/cortex/scribe"
+	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/watch"
 )
 
@@ -94,7 +97,8 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	jobs, err := a.watchJobs()
+	logf := func(msg string) { fmt.Fprintf(a.stderr, "cortex watch: %s\n", msg) }
+	jobs, err := a.watchJobs(logf)
 	if err != nil {
 		return err
 	}
@@ -104,7 +108,7 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	}
 	w := watch.New(watch.Options{
 		Jobs: jobs, Lock: filepath.Join(a.store.Layout().Dir, "watch.lock"), Debounce: debounce, Poll: a.settings.Watch.Poll,
-		ForcePoll: o.poll, Log: func(msg string) { fmt.Fprintf(a.stderr, "cortex watch: %s\n", msg) },
+		ForcePoll: o.poll, Log: logf,
 	})
 	err = w.Run(ctx)
 	if errors.Is(err, watch.ErrRunning) {
@@ -114,8 +118,9 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 }
 
 // watchJobs are the watcher's jobs for the opened vault: re-index, normalize
-// and, as the settings say, read transcripts into notes.
-func (a *app) watchJobs() ([]watch.Job, error) {
+// and, as the settings say, read transcripts into notes. log hears what is
+// not watched.
+func (a *app) watchJobs(log func(string)) ([]watch.Job, error) {
 	n, err := a.normalizer(0)
 	if err != nil {
 		return nil, err
@@ -147,15 +152,18 @@ func (a *app) watchJobs() ([]watch.Job, error) {
 			return nil, err
 		}
 	}
-	var dirs []string
-	for _, src := range scribe.Discover(a.scribeEnv()).Sources {
-		for _, r := range src.Roots {
-			dirs = append(dirs, r.Path)
-		}
+	dirs, unwatched := transcriptDirs(a.scribeEnv(), a.home())
+	for _, d := range unwatched {
+		log(fmt.Sprintf("not watching %s, the home folder, for transcripts (too many folders): what it holds is read when other transcripts change, and by every command", d))
 	}
+	// cortex's own folders are no agent's transcripts: its writes there
+	// (the runner's progress, the notes) must not run the job again.
+	own := []string{a.settings.Home, a.settings.Vault}
 	// The transcript index takes in what grew; with watch.transcripts the
 	// pipeline turns it into notes too.
-	jobs = append(jobs, watch.Job{Name: "transcripts", Dirs: dirs, Run: func(ctx context.Context) error {
+	jobs = append(jobs, watch.Job{Name: "transcripts", Dirs: dirs, Match: func(p string, _ fsnotify.Op) bool {
+		return !underAny(p, own)
+	}, Run: func(ctx context.Context) error {
 		if _, err := ts.Sync(ctx); err != nil {
 			return fmt.Errorf("transcript index: %w", err)
 		}
@@ -170,6 +178,39 @@ func (a *app) watchJobs() ([]watch.Job, error) {
 		return err
 	}})
 	return jobs, nil
+}
+
+// transcriptDirs are the transcript folders discovery looks in, to watch;
+// a root that is the home folder itself (Aider's chat histories are
+// searched for there) is left out — watching a whole home folder would take
+// every file watch the system has — and returned apart.
+func transcriptDirs(env transcript.Env, home string) (dirs, unwatched []string) {
+	for _, src := range scribe.Discover(env).Sources {
+		for _, r := range src.Roots {
+			if home != "" && filepath.Clean(r.Path) == filepath.Clean(home) {
+				if !slices.Contains(unwatched, r.Path) {
+					unwatched = append(unwatched, r.Path)
+				}
+				continue
+			}
+			dirs = append(dirs, r.Path)
+		}
+	}
+	return dirs, unwatched
+}
+
+// underAny reports whether p is one of dirs or below one.
+func underAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		d = filepath.Clean(d)
+		if p == d || strings.HasPrefix(p, d+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 func runWatchService(a *app, o watchOptions) error {

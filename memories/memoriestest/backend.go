@@ -8,6 +8,7 @@ package memoriestest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"slices"
 	"sort"
@@ -33,6 +34,7 @@ func RunBackendSuite(t *testing.T, open func(t *testing.T) memories.Backend) {
 		{"ids and short ids", testIDs},
 		{"search filters", testSearchFilters},
 		{"search without text", testSearchWithoutText},
+		{"search without text, from the catalog", testSearchEntries},
 		{"superseded", testSuperseded},
 		{"patch", testPatch},
 		{"rewrite", testRewrite},
@@ -303,6 +305,84 @@ func testSearchWithoutText(t *testing.T, b memories.Backend) {
 			if h.Score != 0 {
 				t.Errorf("hit %s of a search without text has score %v, want 0", h.ID, h.Score)
 			}
+		}
+		return nil
+	})
+}
+
+// testSearchEntries: memories.SearchEntries lists from the catalog's
+// entries what a search without text finds, in the same order (last updated
+// first, ties by id) and cut at the same size: a briefing relies on it to
+// search no index.
+func testSearchEntries(t *testing.T, b memories.Backend) {
+	projects := []string{"zoo", "finance", memories.DefaultProject}
+	areas := []string{"", "animals", "money"}
+	types := []memories.Type{memories.TypeFact, memories.TypeDecision, memories.TypeAction, memories.TypeConvention}
+	var ms []*memories.Memory
+	for n := 1; n <= 60; n++ {
+		m := mem(n, fmt.Sprintf("Note %d", n), "Something the zoo knows.", projects[n%3])
+		m.Area, m.Type = areas[n/3%3], types[n/2%4]
+		// Every fifth pair shares its update time, so ties are ordered by id.
+		m.Updated = t0.Add(time.Duration(n/2*(n%5)) * time.Hour)
+		if m.Type == memories.TypeAction {
+			m.Status = []memories.Status{memories.StatusOpen, memories.StatusDone}[n%2]
+		}
+		if n%4 == 0 {
+			m.Tags = []string{"feeding"}
+		}
+		ms = append(ms, m)
+	}
+	create(t, b, ms...)
+	// Some are superseded: left out unless asked for.
+	err := b.Update(context.Background(), func(tx memories.Tx) error {
+		for _, m := range ms[:60:60] {
+			if m.ID[len(m.ID)-1]%7 != 0 {
+				continue
+			}
+			m.Status, m.SupersededBy = memories.StatusSuperseded, ms[0].ID
+			if err := tx.Patch(context.Background(), m, "status", "superseded_by"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := []memories.SearchRequest{
+		{Size: 100},
+		{Size: 7},
+		{Projects: []string{"zoo", memories.DefaultProject}, Size: 25},
+		{Projects: []string{"zoo", memories.DefaultProject}, Type: memories.TypeAction, Status: memories.StatusOpen, Size: 100},
+		{Projects: []string{"finance"}, Type: memories.TypeDecision, Size: 3},
+		{Project: "zoo", Area: "animals", Size: 100},
+		{Area: "money", Size: 4},
+		{Tags: []string{"feeding"}, Size: 100},
+		{UpdatedSince: t0.Add(20 * time.Hour), Size: 100},
+		{IncludeSuperseded: true, Size: 100},
+		{Status: memories.StatusSuperseded, IncludeSuperseded: true, Size: 100},
+		{Project: "nowhere", Size: 10},
+	}
+	view(t, b, func(sn memories.Snapshot) error {
+		entries, err := sn.Entries()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, req := range reqs {
+			want, err := sn.Search(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := memories.SearchEntries(entries, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(inOrder(want), inOrder(got)); diff != "" {
+				t.Errorf("SearchEntries(%+v) differs from Search (-search +entries):\n%s", req, diff)
+			}
+		}
+		if _, err := memories.SearchEntries(entries, memories.SearchRequest{Text: "zoo", Size: 10}); err == nil {
+			t.Error("SearchEntries with text: no error, want one (only the index can answer it)")
 		}
 		return nil
 	})
