@@ -43,6 +43,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -115,6 +116,9 @@ type Store struct {
 	warn      func(string)
 	res       *resident // nil unless Options.Resident
 	noRebuild bool
+	// followed is set while a watcher in this process follows the vault
+	// and the index holds every change it saw (see Followed).
+	followed atomic.Bool
 	// gitIndex is the index file of the git repository holding the vault
 	// ("" when none), found once (see gitIndexChanged).
 	gitOnce  sync.Once
@@ -272,14 +276,15 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 const checkedFile = "checked"
 
 // scan compares the vault with the catalog: fully (every note stat'ed) when full
-// is set or the last full check is older than the freshness window, else only
-// the folders. It settles the suspects — notes modified close to the catalog's
+// is set or the last full check is older than the freshness window (and no
+// watcher in this process follows the vault, see Followed), else only the
+// folders. It settles the suspects — notes modified close to the catalog's
 // last look — by content: the ones whose bytes did change join Changed. A clean
 // full check is recorded for the commands that follow.
 func (s *Store) scan(gen string, cat *index.Catalog, full bool) (*check, error) {
 	start := s.now()
 	stamp := filepath.Join(gen, checkedFile)
-	if !full {
+	if !full && !s.followed.Load() {
 		fi, err := os.Stat(stamp)
 		full = s.freshness <= 0 || err != nil || start.Sub(fi.ModTime()) >= s.freshness || s.gitIndexChanged(fi.ModTime())
 	}

@@ -52,6 +52,14 @@ type Job struct {
 	// change.
 	Match func(path string, op fsnotify.Op) bool
 	Run   func(ctx context.Context) error
+	// Settled, when set, is told whether the job's folders are known to be
+	// as its last run left them: true after a run that succeeded while
+	// fsnotify follows the folders (the watcher does not poll) with no
+	// event waiting; false as soon as an event concerning the job arrives,
+	// events are lost, the watcher falls back to polling, or it stops. A
+	// process that reads what the job keeps up to date (the MCP server's
+	// index) may skip its own checks while the job is settled.
+	Settled func(bool)
 }
 
 // Options configure a watcher.
@@ -129,6 +137,8 @@ func (w *Watcher) Run(ctx context.Context) error {
 		}
 		defer l.Release()
 	}
+	// Whatever ends the watch, nothing follows the folders any more.
+	defer w.unsettle()
 	if !w.o.ForcePoll {
 		fsw, err := fsnotify.NewBufferedWatcher(4096)
 		if err != nil {
@@ -151,7 +161,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 		w.o.Log(fmt.Sprintf("watching %d %s", len(w.watched), plural(len(w.watched), "folder", "folders")))
 	}
 	for i := range w.o.Jobs {
-		w.dirty[i] = true
+		w.markDirty(i)
 	}
 	w.runDirty(ctx)
 
@@ -192,7 +202,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 				// Events were lost: every job runs.
 				w.o.Log("the system's event queue overflowed: running every job")
 				for i := range w.o.Jobs {
-					w.dirty[i] = true
+					w.markDirty(i)
 				}
 				debounce.Reset(w.o.Debounce)
 				continue
@@ -200,14 +210,14 @@ func (w *Watcher) Run(ctx context.Context) error {
 			w.o.Log("watch error: " + err.Error())
 		case <-debounce.C:
 			for _, i := range w.rearm() {
-				w.dirty[i] = true
+				w.markDirty(i)
 			}
 			w.runDirty(ctx)
 		case <-poll:
 			now := w.fingerprints()
 			for i := range w.o.Jobs {
 				if now[i] != snap[i] {
-					w.dirty[i] = true
+					w.markDirty(i)
 				}
 			}
 			snap = now
@@ -222,6 +232,7 @@ func (w *Watcher) startPolling(why error) {
 		return
 	}
 	w.polling = true
+	w.unsettle()
 	msg := why.Error()
 	if errors.Is(why, syscall.ENOSPC) || errors.Is(why, syscall.EMFILE) {
 		msg = "the system's file watches ran out (raise fs.inotify.max_user_watches)"
@@ -246,7 +257,7 @@ func (w *Watcher) handle(ev fsnotify.Event) bool {
 				// closer to it, and the root itself once it is there, what
 				// it holds already counting as changed.
 				for _, i := range w.rearm() {
-					w.dirty[i] = true
+					w.markDirty(i)
 				}
 				return len(w.dirty) > 0
 			}
@@ -270,7 +281,7 @@ func (w *Watcher) handle(ev fsnotify.Event) bool {
 		if j.Match != nil && !j.Match(ev.Name, ev.Op) {
 			continue
 		}
-		w.dirty[i] = true
+		w.markDirty(i)
 		any = true
 	}
 	return any
@@ -373,8 +384,36 @@ func (w *Watcher) runDirty(ctx context.Context) {
 			w.o.Log(fmt.Sprintf("%s failed: %v", j.Name, err))
 			continue
 		}
+		if err == nil && j.Settled != nil && w.following() && !w.dirty[i] {
+			j.Settled(true)
+		}
 		w.o.Log(fmt.Sprintf("%s (%s)", j.Name, time.Since(start).Round(time.Millisecond)))
 	}
+}
+
+// markDirty marks job i to run when the debounce fires, and tells it at
+// once that its folders changed.
+func (w *Watcher) markDirty(i int) {
+	w.dirty[i] = true
+	if s := w.o.Jobs[i].Settled; s != nil {
+		s(false)
+	}
+}
+
+// unsettle tells every job that nothing follows its folders for now.
+func (w *Watcher) unsettle() {
+	for _, j := range w.o.Jobs {
+		if j.Settled != nil {
+			j.Settled(false)
+		}
+	}
+}
+
+// following reports whether fsnotify follows the folders with no event
+// waiting to be handled: events that came while a job ran are still in the
+// queue, and the job is not settled until they are handled.
+func (w *Watcher) following() bool {
+	return w.fsw != nil && !w.polling && len(w.fsw.Events) == 0 && len(w.fsw.Errors) == 0
 }
 
 // fingerprints sum up each job's folders — every file's path, size and

@@ -13,6 +13,7 @@ import (
 	"context"
 	"os/exec"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/cortexmem/cortex/access"
@@ -27,6 +28,7 @@ import (
 	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/transcripts"
 	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/watch"
 )
 
 // Options say how a process uses cortex; the settings say what cortex is.
@@ -196,4 +198,49 @@ func (t TranscriptExcerpts) Excerpts(ctx context.Context, query, project string,
 			User: h.User, Reply: h.Reply, File: h.File, Line: h.Line})
 	}
 	return out, nil
+}
+
+// FollowVault runs, until ctx ends, a watcher of the vault's notes (package
+// watch) whose re-index tells the store when the index holds every change it
+// saw, so that calls skip stat'ing every note (store.Followed): for a
+// long-running process such as the MCP server, whose calls should not pay
+// for that check. It takes no watch lock: `cortex watch` and other servers
+// run beside it, each re-index finding the index up to date when another did
+// it first. When the system cannot follow the folders it says so through
+// warn and stops, leaving each call to check the notes itself. The channel is
+// closed once the watcher has stopped.
+func (c *Cortex) FollowVault(ctx context.Context, warn func(string)) <-chan struct{} {
+	st := c.Store
+	ctx, stop := context.WithCancel(ctx)
+	w := watch.New(watch.Options{
+		Jobs: []watch.Job{{Name: "index", Dirs: []string{c.Vault.Dir},
+			Run: func(ctx context.Context) error {
+				_, err := st.Sync(ctx)
+				return err
+			},
+			Settled: st.Followed}},
+		Debounce: c.Settings.Watch.Debounce, Poll: c.Settings.Watch.Poll,
+		Log: func(msg string) {
+			// Only what changes how calls work is worth a warning: the
+			// re-index's own timings are not.
+			switch {
+			case strings.HasPrefix(msg, "cannot watch"):
+				// Polling would stat every note in the background as well
+				// as before each call: the calls' own checks are enough.
+				warn("cannot follow the vault's notes, each call checks them instead: " + msg)
+				stop()
+			case strings.Contains(msg, " failed: "):
+				warn("following the vault: " + msg)
+			}
+		},
+	})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer stop()
+		if err := w.Run(ctx); err != nil {
+			warn("following the vault: " + err.Error())
+		}
+	}()
+	return done
 }

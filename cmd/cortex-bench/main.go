@@ -895,6 +895,10 @@ func mcpServer(e *env, qs []string, gen bench.Source) ([]result, error) {
 			handler = append(handler, time.Since(start))
 		}
 	}
+	paced, followed, err := pacedRecalls(e, svc, qs)
+	if err != nil {
+		return nil, err
+	}
 	srv := cmcp.New(svc, cmcp.Options{Abs: c.Vault.Abs})
 	ct, stt := sdk.NewInMemoryTransports()
 	if _, err := srv.Connect(ctx, stt, nil); err != nil {
@@ -931,9 +935,67 @@ func mcpServer(e *env, qs []string, gen bench.Source) ([]result, error) {
 	}
 	return []result{
 		row("recall (MCP server, in the handler)", handler, "mcp-recall"),
+		row(fmt.Sprintf("recall every %s, %s (MCP server)", pace, pacedFor), paced, "mcp-recall"),
+		row(fmt.Sprintf("recall every %s, %s, with the watcher (MCP server)", pace, pacedFor), followed, "mcp-recall"),
 		row("save (MCP server, in the handler)", saves, "mcp-save"),
 		row("recall (MCP, in-memory transport)", memCalls, ""),
 	}, nil
+}
+
+// An agent's calls come seconds apart, not back to back: paced recalls
+// meet the once-a-freshness-window check of every note as an agent's do.
+const (
+	pace     = 20 * time.Millisecond
+	pacedFor = 10 * time.Second
+)
+
+// pacedRecalls times recalls in the handler of two resident stores, one
+// every pace for pacedFor: one as the server answered without a watcher
+// (a call stat'ing every note once the freshness window has passed), one
+// with the watcher the server runs (wiring.FollowVault), which spares calls
+// that check while it follows the vault. The two take turns, so that a
+// change in the machine's speed weighs on both alike.
+func pacedRecalls(e *env, svc *memories.Service, qs []string) (paced, followed []time.Duration, err error) {
+	ctx := context.Background()
+	c, err := e.open(wiring.Options{Resident: true})
+	if err != nil {
+		return nil, nil, err
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	var warned []string
+	done := c.FollowVault(wctx, func(msg string) { warned = append(warned, msg) })
+	defer func() {
+		cancel()
+		<-done
+		if err == nil && len(warned) > 0 {
+			err = fmt.Errorf("the watcher: %s", strings.Join(warned, "; "))
+		}
+	}()
+	for deadline := time.Now().Add(time.Minute); !c.Store.IsFollowed(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return nil, nil, errors.New("the watcher did not follow the vault within a minute")
+		}
+	}
+	if _, err := c.Service.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
+		return nil, nil, err // the first call loads the catalog: not timed
+	}
+	svcs := []*memories.Service{svc, c.Service}
+	times := make([][]time.Duration, 2)
+	for i, end := 0, time.Now().Add(pacedFor); time.Now().Before(end); i++ {
+		for k := range svcs {
+			k = (k + i) % 2 // each goes first in turn
+			start := time.Now()
+			if _, err := svcs[k].Recall(ctx, memories.RecallRequest{Query: qs[i%len(qs)]}); err != nil {
+				return nil, nil, err
+			}
+			times[k] = append(times[k], time.Since(start))
+		}
+		time.Sleep(pace)
+	}
+	if !c.Store.IsFollowed() {
+		return nil, nil, errors.New("the watcher stopped following the vault during the recalls")
+	}
+	return times[0], times[1], nil
 }
 
 // target is a figure of SPEC §8 to compare a result with; zero limits are

@@ -41,7 +41,16 @@ must carry "Authorization: Bearer <token>": the token is created on the first
 standard error; 'cortex mcp token' prints it again.
 
 The server holds no lock while idle: a cortex command run beside it works as
-usual, and the server sees its changes on its next call.`,
+usual, and the server sees its changes on its next call.
+
+The server follows the vault's notes with the system's file notifications, as
+'cortex watch' does (it re-indexes them once changes have been quiet for
+watch.debounce): while it does, a call does not stat every note to find edits
+made in place — a note edited in Obsidian is recalled as edited from the
+debounce window after the edit on, a note the server saves at once. When the
+system cannot follow the folders (its file watches ran out), the server says
+so on standard error and each call checks the notes as a command does. The server only re-indexes notes: transcripts and
+the inbox are 'cortex watch''s, which runs beside it.`,
 		Example: `  cortex mcp
   cortex mcp --http 127.0.0.1:7411
   cortex mcp token`,
@@ -84,6 +93,12 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 		return err
 	}
 	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
+	ctx, stop := context.WithCancel(ctx)
+	followed := a.cortex.FollowVault(ctx, warn)
+	defer func() {
+		stop()
+		<-followed
+	}()
 	ts, err := a.transcripts()
 	if err != nil {
 		return err
