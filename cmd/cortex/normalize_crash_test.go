@@ -97,6 +97,9 @@ func TestKilledNormalizeLosesNothing(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGKILL")
 	}
+	if testing.Short() {
+		t.Skip("kills processes for a minute or more: run without -short (make test runs it)")
+	}
 	trials := 4
 	if s := os.Getenv("CORTEX_CRASH_TRIALS"); s != "" {
 		n, err := strconv.Atoi(s)

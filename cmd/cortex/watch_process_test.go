@@ -247,6 +247,9 @@ func TestKilledWatcherLosesNothing(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGKILL")
 	}
+	if testing.Short() {
+		t.Skip("kills processes for a minute or more: run without -short (make test runs it)")
+	}
 	trials := 3
 	if s := os.Getenv("CORTEX_CRASH_TRIALS"); s != "" {
 		n, err := strconv.Atoi(s)
