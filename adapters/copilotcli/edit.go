@@ -78,7 +78,7 @@ func fileEdits(tool string, rawArgs []byte, ok bool, detailed string) []*transcr
 		if patch == "" {
 			patch = rawjson.AsString(rawArgs)
 		}
-		ops := parsePatch(patch)
+		ops := transcript.ParsePatch(patch)
 		if len(sections) > 0 {
 			for _, s := range sections {
 				add(s.edit(pathFor(s.path(), ops)))
@@ -86,7 +86,7 @@ func fileEdits(tool string, rawArgs []byte, ok bool, detailed string) []*transcr
 			break
 		}
 		for _, op := range ops {
-			add(op.edit())
+			add(op.Edit())
 		}
 	}
 	return out
@@ -167,7 +167,7 @@ func replaceEdit(path, old, new string, sections []section) *transcript.FileEdit
 			return fe
 		}
 	}
-	hunks := fragmentDiff(old, new)
+	hunks := transcript.FragmentDiff(old, new)
 	fe := &transcript.FileEdit{Path: path, Op: transcript.OpUpdate, OK: true, Old: old, New: new,
 		From: transcript.FromInput, Fragment: true}
 	fe.Unified = transcript.FormatUnified(path, path, hunks)
@@ -215,13 +215,13 @@ func samePath(header, p string) bool {
 // pathFor is the path a diff section names, as the patch wrote it when one
 // of its operations is the same file (a diff header has lost the leading
 // "/"), else as the header has it.
-func pathFor(header string, ops []patchOp) string {
+func pathFor(header string, ops []transcript.PatchOp) string {
 	for _, op := range ops {
-		if samePath(header, op.path) {
-			return op.path
+		if samePath(header, op.Path) {
+			return op.Path
 		}
-		if op.movePath != "" && samePath(header, op.movePath) {
-			return op.movePath
+		if op.MovePath != "" && samePath(header, op.MovePath) {
+			return op.MovePath
 		}
 	}
 	return header
@@ -432,104 +432,4 @@ func hunkRange(r string) (start, n int, ok bool) {
 		}
 	}
 	return start, n, true
-}
-
-// patchOp is one file operation of an apply_patch patch ("V4A": *** Begin
-// Patch, *** Add File: / *** Delete File: / *** Update File: <path> with
-// an optional *** Move to:, hunks of " ", "-", "+" lines after "@@"
-// markers, *** End Patch).
-type patchOp struct {
-	op, path, movePath string
-	lines              []string // Add File: the content; Update File: the hunk lines
-}
-
-// parsePatch reads the file operations of a V4A patch; what it cannot read
-// is left out.
-func parsePatch(text string) []patchOp {
-	var out []patchOp
-	var cur *patchOp
-	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimSuffix(l, "\r")
-		t := strings.TrimSpace(l)
-		switch {
-		case t == "*** Begin Patch", t == "*** End of File":
-		case t == "*** End Patch":
-			cur = nil
-		case strings.HasPrefix(t, "*** Add File:"):
-			out = append(out, patchOp{op: transcript.OpCreate, path: strings.TrimSpace(t[len("*** Add File:"):])})
-			cur = &out[len(out)-1]
-		case strings.HasPrefix(t, "*** Delete File:"):
-			out = append(out, patchOp{op: transcript.OpDelete, path: strings.TrimSpace(t[len("*** Delete File:"):])})
-			cur = &out[len(out)-1]
-		case strings.HasPrefix(t, "*** Update File:"):
-			out = append(out, patchOp{op: transcript.OpUpdate, path: strings.TrimSpace(t[len("*** Update File:"):])})
-			cur = &out[len(out)-1]
-		case cur == nil:
-		case strings.HasPrefix(t, "*** Move to:") && cur.op == transcript.OpUpdate:
-			if cur.movePath = strings.TrimSpace(t[len("*** Move to:"):]); cur.movePath != "" {
-				cur.op = transcript.OpMove
-			}
-		case strings.HasPrefix(l, "@@"):
-		case l == "" && cur.op != transcript.OpCreate:
-			cur.lines = append(cur.lines, " ")
-		case l != "" && (l[0] == ' ' || l[0] == '-' || l[0] == '+'):
-			if cur.op != transcript.OpCreate || l[0] == '+' {
-				cur.lines = append(cur.lines, l)
-			}
-		}
-	}
-	kept := out[:0]
-	for _, op := range out {
-		if op.path != "" {
-			kept = append(kept, op)
-		}
-	}
-	return kept
-}
-
-// edit is a patch operation as a file edit: an added file's content, an
-// update's hunks as the model wrote them (a Fragment), a deleted file with
-// no diff (the patch does not hold its content).
-func (op patchOp) edit() *transcript.FileEdit {
-	fe := &transcript.FileEdit{Path: op.path, MovePath: op.movePath, Op: op.op, OK: true, From: transcript.FromInput}
-	var old, new strings.Builder
-	for _, l := range op.lines {
-		switch l[0] {
-		case ' ':
-			old.WriteString(l[1:] + "\n")
-			new.WriteString(l[1:] + "\n")
-		case '-':
-			old.WriteString(l[1:] + "\n")
-		case '+':
-			new.WriteString(l[1:] + "\n")
-		}
-	}
-	oldHdr, newHdr := op.path, op.path
-	switch op.op {
-	case transcript.OpCreate:
-		oldHdr = "/dev/null"
-	case transcript.OpDelete:
-		newHdr = "/dev/null"
-	case transcript.OpMove:
-		newHdr = op.movePath
-		fe.Fragment = true
-	default:
-		fe.Fragment = true
-	}
-	fe.Old, fe.New = old.String(), new.String()
-	hunks := transcript.Diff(fe.Old, fe.New)
-	fe.Unified = transcript.FormatUnified(oldHdr, newHdr, hunks)
-	fe.Added, fe.Removed = transcript.CountChanges(hunks)
-	return fe
-}
-
-// fragmentDiff diffs a replaced text and its replacement as the lines they
-// are part of: when neither ends a line, both go on the same way in the file
-// (the rest of their last line), so they are compared as if it ended there
-// — "a" to "a\n\nb" adds two lines, it does not replace one by three.
-func fragmentDiff(old, new string) []transcript.Hunk {
-	if old != "" && new != "" && !strings.HasSuffix(old, "\n") && !strings.HasSuffix(new, "\n") {
-		old, new = old+"\n", new+"\n"
-	}
-	return transcript.Diff(old, new)
 }

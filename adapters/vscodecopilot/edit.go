@@ -131,9 +131,9 @@ func (es *editSet) forCall(tool string, args rawjson.Object, ok, known bool) []*
 		}
 	case "apply_patch":
 		patch := rawjson.AsString(args.Get("input"))
-		for _, op := range parsePatch(patch) {
-			if g := es.claim(op.path); g != nil || known {
-				add(op.edit())
+		for _, op := range transcript.ParsePatch(patch) {
+			if g := es.claim(op.Path); g != nil || known {
+				add(op.Edit())
 			}
 		}
 	}
@@ -215,7 +215,7 @@ func createEdit(path, text string) *transcript.FileEdit {
 // line numbers are not the file's).
 func fragment(path, old, new string) *transcript.FileEdit {
 	path = orUnknown(path)
-	hunks := fragmentDiff(old, new)
+	hunks := transcript.FragmentDiff(old, new)
 	fe := &transcript.FileEdit{Path: path, Op: transcript.OpUpdate, OK: true, Old: old, New: new,
 		From: transcript.FromInput, Fragment: true}
 	fe.Unified = transcript.FormatUnified(path, path, hunks)
@@ -281,104 +281,4 @@ func groupEdits(g *group, create bool) []*transcript.FileEdit {
 		out = append(out, fragment(g.path, "", t.text))
 	}
 	return out
-}
-
-// patchOp is one file operation of an apply_patch patch ("V4A": *** Begin
-// Patch, *** Add File: / *** Delete File: / *** Update File: <path> with
-// an optional *** Move to:, hunks of " ", "-", "+" lines after "@@"
-// markers, *** End Patch).
-type patchOp struct {
-	op, path, movePath string
-	lines              []string
-}
-
-// parsePatch reads the file operations of a V4A patch; what it cannot read
-// is left out.
-func parsePatch(text string) []patchOp {
-	var out []patchOp
-	var cur *patchOp
-	for _, l := range strings.Split(text, "\n") {
-		l = strings.TrimSuffix(l, "\r")
-		t := strings.TrimSpace(l)
-		switch {
-		case t == "*** Begin Patch", t == "*** End of File":
-		case t == "*** End Patch":
-			cur = nil
-		case strings.HasPrefix(t, "*** Add File:"):
-			out = append(out, patchOp{op: transcript.OpCreate, path: strings.TrimSpace(t[len("*** Add File:"):])})
-			cur = &out[len(out)-1]
-		case strings.HasPrefix(t, "*** Delete File:"):
-			out = append(out, patchOp{op: transcript.OpDelete, path: strings.TrimSpace(t[len("*** Delete File:"):])})
-			cur = &out[len(out)-1]
-		case strings.HasPrefix(t, "*** Update File:"):
-			out = append(out, patchOp{op: transcript.OpUpdate, path: strings.TrimSpace(t[len("*** Update File:"):])})
-			cur = &out[len(out)-1]
-		case cur == nil:
-		case strings.HasPrefix(t, "*** Move to:") && cur.op == transcript.OpUpdate:
-			if cur.movePath = strings.TrimSpace(t[len("*** Move to:"):]); cur.movePath != "" {
-				cur.op = transcript.OpMove
-			}
-		case strings.HasPrefix(l, "@@"):
-		case l == "" && cur.op != transcript.OpCreate:
-			cur.lines = append(cur.lines, " ")
-		case l != "" && (l[0] == ' ' || l[0] == '-' || l[0] == '+'):
-			if cur.op != transcript.OpCreate || l[0] == '+' {
-				cur.lines = append(cur.lines, l)
-			}
-		}
-	}
-	kept := out[:0]
-	for _, op := range out {
-		if op.path != "" {
-			kept = append(kept, op)
-		}
-	}
-	return kept
-}
-
-// edit is a patch operation as a file edit: an added file's content, an
-// update's hunks as the model wrote them (a fragment: V4A hunks carry no
-// line numbers), a deleted file with no diff.
-func (op patchOp) edit() *transcript.FileEdit {
-	fe := &transcript.FileEdit{Path: op.path, MovePath: op.movePath, Op: op.op, OK: true, From: transcript.FromInput}
-	var old, new strings.Builder
-	for _, l := range op.lines {
-		switch l[0] {
-		case ' ':
-			old.WriteString(l[1:] + "\n")
-			new.WriteString(l[1:] + "\n")
-		case '-':
-			old.WriteString(l[1:] + "\n")
-		case '+':
-			new.WriteString(l[1:] + "\n")
-		}
-	}
-	oldHdr, newHdr := op.path, op.path
-	switch op.op {
-	case transcript.OpCreate:
-		oldHdr = "/dev/null"
-	case transcript.OpDelete:
-		newHdr = "/dev/null"
-	case transcript.OpMove:
-		newHdr = op.movePath
-		fe.Fragment = true
-	default:
-		fe.Fragment = true
-	}
-	fe.Old, fe.New = old.String(), new.String()
-	hunks := transcript.Diff(fe.Old, fe.New)
-	fe.Unified = transcript.FormatUnified(oldHdr, newHdr, hunks)
-	fe.Added, fe.Removed = transcript.CountChanges(hunks)
-	return fe
-}
-
-// fragmentDiff diffs a replaced text and its replacement as the lines they
-// are part of: when neither ends a line, both go on the same way in the file
-// (the rest of their last line), so they are compared as if it ended there
-// — "a" to "a\n\nb" adds two lines, it does not replace one by three.
-func fragmentDiff(old, new string) []transcript.Hunk {
-	if old != "" && new != "" && !strings.HasSuffix(old, "\n") && !strings.HasSuffix(new, "\n") {
-		old, new = old+"\n", new+"\n"
-	}
-	return transcript.Diff(old, new)
 }

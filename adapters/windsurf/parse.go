@@ -351,21 +351,10 @@ func fragment(file, old, new string) *transcript.FileEdit {
 	if file == "" {
 		file = "(unknown)"
 	}
-	hunks := fragmentDiff(old, new)
+	hunks := transcript.FragmentDiff(old, new)
 	fe := &transcript.FileEdit{Tool: "write_code", Path: file, Op: transcript.OpUpdate, OK: true, Old: old, New: new,
 		From: transcript.FromInput, Fragment: true}
 	fe.Unified = transcript.FormatUnified(file, file, hunks)
 	fe.Added, fe.Removed = transcript.CountChanges(hunks)
 	return fe
-}
-
-// fragmentDiff diffs a replaced text and its replacement as the lines they
-// are part of: when neither ends a line, both go on the same way in the file
-// (the rest of their last line), so they are compared as if it ended there
-// — "a" to "a\n\nb" adds two lines, it does not replace one by three.
-func fragmentDiff(old, new string) []transcript.Hunk {
-	if old != "" && new != "" && !strings.HasSuffix(old, "\n") && !strings.HasSuffix(new, "\n") {
-		old, new = old+"\n", new+"\n"
-	}
-	return transcript.Diff(old, new)
 }
