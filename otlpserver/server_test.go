@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
@@ -408,7 +409,7 @@ func TestFlood(t *testing.T) {
 // TestBusyDecoders: past the requests being read at once, one more is
 // refused at once rather than queued behind them.
 func TestBusyDecoders(t *testing.T) {
-	_, url := start(t, Options{Decoders: 1}, nil)
+	s, url := start(t, Options{Decoders: 1}, nil)
 	pr, pw := io.Pipe()
 	done := make(chan int)
 	go func() {
@@ -416,6 +417,13 @@ func TestBusyDecoders(t *testing.T) {
 		done <- status
 	}()
 	pw.Write([]byte(`{"resourceLogs":[`)) // the first request is being read
+	// Only once the first request holds the one decoder is a second one
+	// sure to find it busy (the client may still be connecting).
+	for deadline := time.Now().Add(10 * time.Second); len(s.decoders) == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the first request never took the decoder")
+		}
+	}
 	var status int
 	for range 100 {
 		if status, _, _ = post(t, url, PathLogs, otlp.ContentJSON, "", strings.NewReader("{}")); status == http.StatusServiceUnavailable {
