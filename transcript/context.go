@@ -109,8 +109,10 @@ func (c *Context) NewEvent(rec Record, kind Kind, id string) Event {
 // UniqueID returns id, or id with "~2", "~3", … appended when the stream has
 // already used it, and records the result as used.
 func (c *Context) UniqueID(id string) string {
-	if _, ok := c.ids[id]; !ok {
-		c.ids[id] = struct{}{}
+	// One map operation for the usual new id (a lookup and then an
+	// insert hashed it twice, on every event).
+	n := len(c.ids)
+	if c.ids[id] = struct{}{}; len(c.ids) > n {
 		return id
 	}
 	if c.next == nil {

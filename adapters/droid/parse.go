@@ -27,15 +27,17 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 	if malformed != nil {
 		return malformed
 	}
-	p := &parser{ctx: ctx, st: transcript.StateOf[state](ctx), rec: rec, m: m, main: -1}
+	// Most records give one or two events: room for two saves growing the
+	// slice on every record.
+	p := &parser{ctx: ctx, st: transcript.StateOf[state](ctx), rec: rec, m: m, main: -1, out: make([]transcript.Event, 0, 2)}
 	p.id = rawjson.AsString(m.Get("id"))
 	p.parent = rawjson.AsString(m.Get("parentId"))
 	p.ts = rawjson.AsString(m.Get("timestamp"))
 	typ := rawjson.AsString(m.Get("type"))
-	used := []string{"type", "id", "parentId", "timestamp"}
+	var used []string
 	switch typ {
 	case "session_start":
-		used = append(used, p.sessionStart()...)
+		used = p.sessionStart()
 	case "message":
 		msg := rawjson.AsObject(m.Get("message"))
 		switch rawjson.AsString(msg.Get("role")) {
@@ -46,12 +48,12 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 		default:
 			return p.unknown(typ+"/"+rawjson.AsString(msg.Get("role")), transcript.ReasonUnrecognized)
 		}
-		used = append(used, "message")
+		used = usedMessage
 	case "compaction_state":
 		s := rawjson.AsObject(m.Get("summary"))
 		e := p.event(transcript.KindCompaction, "")
 		e.Compaction = &transcript.Compaction{Summary: rawjson.AsString(s.Get("body")), Details: rawjson.Value(m.Get("summary"))}
-		used = append(used, "summary")
+		used = usedCompaction
 	case "todo_state":
 		return p.unknown(typ, transcript.ReasonUnmapped)
 	default:
@@ -60,6 +62,15 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 	p.extra(used)
 	return p.out
 }
+
+// The members of each kind of record that its events have a slot for (the
+// others are kept as the main event's Extra).
+var (
+	usedMessage     = []string{"type", "id", "parentId", "timestamp", "message"}
+	usedCompaction  = []string{"type", "id", "parentId", "timestamp", "summary"}
+	usedStart       = []string{"type", "id", "parentId", "timestamp", "cwd", "workspace_root"}
+	usedNestedStart = []string{"type", "id", "parentId", "timestamp", "cwd", "workspace_root", "session"}
+)
 
 // parser holds one record being parsed.
 type parser struct {
@@ -139,11 +150,11 @@ func contains(list []string, s string) bool {
 // "session", and returns the members it used.
 func (p *parser) sessionStart() []string {
 	s := p.m
-	used := []string{"cwd", "workspace_root"}
+	used := usedStart
 	if nested := rawjson.AsObject(p.m.Get("session")); nested != nil && p.id == "" {
 		s = nested
 		p.id = rawjson.AsString(s.Get("id"))
-		used = append(used, "session")
+		used = usedNestedStart
 	}
 	if p.ts == "" {
 		p.ts = rawjson.AsString(s.Get("created_at"))
@@ -245,11 +256,13 @@ func isErrorText(text string) bool {
 	if strings.HasPrefix(t, "Error") || strings.HasPrefix(t, "error:") {
 		return true
 	}
-	if strings.HasPrefix(t, "{") && rawjson.Valid([]byte(t)) {
-		v := rawjson.AsObject([]byte(t)).Get("success")
-		return string(v) == "false"
+	if !strings.HasPrefix(t, "{") {
+		return false
 	}
-	return false
+	// Find the member first: validating every JSON result only to find no
+	// "success" in most was a tenth of the parse.
+	b := []byte(t)
+	return string(rawjson.AsObject(b).Get("success")) == "false" && rawjson.Valid(b)
 }
 
 func (p *parser) assistant(msg rawjson.Object) {

@@ -19,9 +19,6 @@ import (
 	"unicode/utf8"
 )
 
-// Valid reports whether data is one valid JSON value.
-func Valid(data []byte) bool { return json.Valid(data) }
-
 // Member is one member of an object: its key as written between the quotes
 // (escapes not decoded) and its value's bytes.
 type Member struct {
@@ -70,11 +67,13 @@ func ParseObject(data []byte) (Object, bool) {
 	if i >= len(data) || data[i] != '{' {
 		return nil, false
 	}
-	var out Object
 	i = SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		return Object{}, true
 	}
+	// Room for the members of a typical record or content block at once:
+	// growing the slice member by member was a third of the time here.
+	out := make(Object, 0, 8)
 	for i < len(data) {
 		if data[i] != '"' {
 			return out, false
