@@ -47,13 +47,14 @@ func parseLines(lines ...string) []transcript.Event {
 
 // applyV4A applies a V4A patch's hunks for one file the way apply_patch does:
 // each hunk's old side, found in the file, is replaced by its new side.
-func applyV4A(t *testing.T, old string, pf patchFile) string {
+func applyV4A(t *testing.T, old string, op transcript.PatchOp) string {
 	t.Helper()
-	if pf.op == transcript.OpCreate {
-		return pf.content
+	if op.Op == transcript.OpCreate {
+		_, content := op.Sides()
+		return content
 	}
-	for _, h := range pf.hunks {
-		from, to := sides(h)
+	for _, h := range op.Hunks {
+		from, to := transcript.PatchOp{Hunks: [][]string{h}}.Sides()
 		if !strings.Contains(old, from) {
 			t.Fatalf("hunk %q does not match %q", from, old)
 		}
@@ -99,8 +100,8 @@ func TestRealEditsReplay(t *testing.T) {
 			t.Fatalf("edit %d: no call %s", i, fe.CallID)
 		}
 		patch, _ := callPatch(c.Name, c.Input)
-		ops := parsePatch(patch)
-		if len(ops) != 1 || resolve("/home/dev/work/demo-project", ops[0].path) != file {
+		ops := transcript.ParsePatch(patch)
+		if len(ops) != 1 || resolve("/home/dev/work/demo-project", ops[0].Path) != file {
 			t.Fatalf("edit %d: the call's patch has %+v", i, ops)
 		}
 		viaPatch = applyV4A(t, viaPatch, ops[0])
@@ -560,27 +561,26 @@ func TestUserTurnMeta(t *testing.T) {
 	}
 }
 
-func TestParsePatch(t *testing.T) {
+// TestPatchEdit: a patch cut out of a heredoc gives its operations, and an
+// update is an edit with its paths resolved against the folder the command
+// ran in and its hunks as written.
+func TestPatchEdit(t *testing.T) {
 	patch := "cd x && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+one\n+\n*** Update File: b.txt\n*** Move to: c.txt\n-gone\n+new\n context\n@@ second\n" +
 		" *** End Patch\n-x\n\n+y\n*** End of File\n*** Delete File: d.txt\n*** End Patch\nEOF\n"
-	got := parsePatch(patchText(patch))
-	want := []patchFile{
-		{op: transcript.OpCreate, path: "a.txt", content: "one\n\n"},
-		{op: transcript.OpMove, path: "b.txt", movePath: "c.txt", hunks: [][]string{{"-gone", "+new", " context"}, {" *** End Patch", "-x", " ", "+y"}}},
-		{op: transcript.OpDelete, path: "d.txt"},
+	got := transcript.ParsePatch(patchText(patch))
+	if len(got) != 3 {
+		t.Fatalf("ParsePatch: %+v", got)
 	}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(patchFile{})); diff != "" {
-		t.Fatalf("parsePatch (-want +got):\n%s", diff)
-	}
-	if got := parsePatch("*** Begin Patch\n*** Add File: \n+x\n*** Update File: a\n*** Move to: \n@@\n-a\n+b\n*** End Patch"); len(got) != 1 || got[0].op != transcript.OpUpdate {
-		t.Errorf("operations without a name: %+v", got)
-	}
-	fe := got[1].edit("/w")
-	if fe.Path != "/w/b.txt" || fe.MovePath != "/w/c.txt" || !fe.Fragment || fe.Added != 2 || fe.Removed != 2 {
+	fe := patchEdit("/w", got[1])
+	if fe.Path != "/w/b.txt" || fe.MovePath != "/w/c.txt" || !fe.Fragment || fe.Added != 2 || fe.Removed != 2 || fe.Old != "" {
 		t.Errorf("move edit %+v", fe)
 	}
 	if _, _, _, err := transcript.ParseUnified(fe.Unified); err != nil {
 		t.Errorf("%q: %v", fe.Unified, err)
+	}
+	one := patchEdit("/w", transcript.ParsePatch("*** Begin Patch\n*** Update File: /abs/e.go\n@@\n-a\n+b\n keep\n*** End Patch")[0])
+	if one.Path != "/abs/e.go" || one.Old != "a\nkeep\n" || one.New != "b\nkeep\n" {
+		t.Errorf("one-hunk edit %+v", one)
 	}
 	for _, tt := range []struct{ name, args, patch string }{
 		{"apply_patch", `"{\"input\":\"*** Begin Patch\\n*** End Patch\"}"`, "*** Begin Patch\n*** End Patch\n"},
@@ -592,21 +592,6 @@ func TestParsePatch(t *testing.T) {
 		if got, _ := callPatch(tt.name, []byte(tt.args)); got != tt.patch {
 			t.Errorf("callPatch(%s, %s) = %q, want %q", tt.name, tt.args, got, tt.patch)
 		}
-	}
-}
-
-func TestParseHunks(t *testing.T) {
-	got := parseHunks("--- a/f\n+++ b/f\n@@ -0,0 +1,2 @@\n+a\n+b\n@@ -5 +7,0 @@ func x\n-gone\n\\ No newline at end of file\n@@ bad @@\n+ignored\n")
-	want := []transcript.Hunk{
-		{OldStart: 1, NewStart: 1, Lines: []string{"+a", "+b"}},
-		{OldStart: 5, NewStart: 8, Lines: []string{"-gone", `\ No newline at end of file`}},
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("parseHunks (-want +got):\n%s", diff)
-	}
-	u := transcript.FormatUnified("f", "f", got)
-	if _, _, _, err := transcript.ParseUnified(u); err != nil {
-		t.Errorf("%q: %v", u, err)
 	}
 }
 

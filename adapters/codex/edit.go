@@ -2,7 +2,6 @@ package codex
 
 import (
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/cortexmem/cortex/transcript"
@@ -10,153 +9,25 @@ import (
 )
 
 // Codex changes files with apply_patch, whose argument is a patch in its own
-// format ("V4A"):
-//
-//	*** Begin Patch
-//	*** Add File: <path>        then the content, each line prefixed "+"
-//	*** Delete File: <path>
-//	*** Update File: <path>     optionally "*** Move to: <path>", then
-//	@@ [context]                hunks of " ", "-", "+" lines
-//	*** End of File             (optional, after a hunk)
-//	*** End Patch
-//
-// The model writes it in three shapes: a custom (freeform) tool call whose
-// input is the patch; a function call named apply_patch whose JSON arguments
-// hold it as "input" or "patch"; and a shell or exec_command call running
+// format ("V4A", read by transcript.ParsePatch). The model writes it in
+// three shapes: a custom (freeform) tool call whose input is the patch; a
+// function call named apply_patch whose JSON arguments hold it as "input"
+// or "patch"; and a shell or exec_command call running
 // apply_patch with the patch as a heredoc or an argument. What Codex did with
 // it is in patch_apply_end (item_completed FileChange in paginated rollouts):
 // per absolute path, {type: add, content} | {type: delete, content} |
 // {type: update, unified_diff, move_path}.
 
-// patchFile is one file operation of a patch.
-type patchFile struct {
-	op       string // transcript.OpCreate, OpDelete, OpUpdate (OpMove when moved)
-	path     string
-	movePath string
-	content  string     // Add File: the new content
-	hunks    [][]string // Update File: each hunk's lines, with their prefix
-}
-
-// parsePatch reads the file operations of a V4A patch; lines outside
-// "*** Begin Patch" … "*** End Patch" are ignored, and so is what it cannot
-// read.
-func parsePatch(text string) (out []patchFile) {
-	lines := strings.Split(text, "\n")
-	i := 0
-	for i < len(lines) && strings.TrimSpace(lines[i]) != "*** Begin Patch" {
-		i++
+// patchEdit turns one operation of a patch into a file edit with its hunks
+// as the model wrote them, relative paths resolved against cwd; an update
+// of one hunk also gives the text it replaces and its replacement.
+func patchEdit(cwd string, op transcript.PatchOp) *transcript.FileEdit {
+	op.Path, op.MovePath = resolve(cwd, op.Path), resolve(cwd, op.MovePath)
+	fe := op.WrittenEdit()
+	if (op.Op == transcript.OpUpdate || op.Op == transcript.OpMove) && len(op.Hunks) == 1 {
+		fe.Old, fe.New = op.Sides()
 	}
-	var cur *patchFile
-	inHunk := false
-	defer func() { // an operation that names no file edits nothing
-		kept := out[:0]
-		for _, pf := range out {
-			if pf.path != "" {
-				kept = append(kept, pf)
-			}
-		}
-		out = kept
-	}()
-	for i++; i < len(lines); i++ {
-		l := strings.TrimSuffix(lines[i], "\r")
-		t := "" // a marker line's text; hunk lines are never markers
-		if l == "" || l[0] != ' ' && l[0] != '-' && l[0] != '+' {
-			t = strings.TrimSpace(l)
-		}
-		switch {
-		case t == "*** End Patch":
-			return out
-		case strings.HasPrefix(t, "*** Add File:"):
-			out = append(out, patchFile{op: transcript.OpCreate, path: strings.TrimSpace(t[len("*** Add File:"):])})
-			cur, inHunk = &out[len(out)-1], false
-		case strings.HasPrefix(t, "*** Delete File:"):
-			out = append(out, patchFile{op: transcript.OpDelete, path: strings.TrimSpace(t[len("*** Delete File:"):])})
-			cur, inHunk = &out[len(out)-1], false
-		case strings.HasPrefix(t, "*** Update File:"):
-			out = append(out, patchFile{op: transcript.OpUpdate, path: strings.TrimSpace(t[len("*** Update File:"):])})
-			cur, inHunk = &out[len(out)-1], false
-		case cur == nil:
-		case strings.HasPrefix(t, "*** Move to:") && cur.op == transcript.OpUpdate:
-			if cur.movePath = strings.TrimSpace(t[len("*** Move to:"):]); cur.movePath != "" {
-				cur.op = transcript.OpMove
-			}
-		case t == "*** End of File":
-			inHunk = false
-		case cur.op == transcript.OpCreate:
-			if strings.HasPrefix(l, "+") {
-				cur.content += l[1:] + "\n"
-			}
-		case cur.op == transcript.OpDelete:
-		case strings.HasPrefix(l, "@@"):
-			cur.hunks = append(cur.hunks, nil)
-			inHunk = true
-		case l == "" || l[0] == ' ' || l[0] == '-' || l[0] == '+':
-			if !inHunk { // Codex accepts a first hunk without its @@ line
-				cur.hunks = append(cur.hunks, nil)
-				inHunk = true
-			}
-			if l == "" {
-				l = " "
-			}
-			h := &cur.hunks[len(cur.hunks)-1]
-			*h = append(*h, l)
-		}
-	}
-	return out
-}
-
-// edits turns a patch's operations into file edits: an added file's whole
-// content, an updated file's hunks as the model wrote them (a Fragment: V4A
-// hunks carry no line numbers), a deleted file with no diff (the patch does
-// not hold its content). Relative paths are resolved against cwd.
-func (pf patchFile) edit(cwd string) *transcript.FileEdit {
-	fe := &transcript.FileEdit{Path: resolve(cwd, pf.path), Op: pf.op, From: transcript.FromInput}
-	if pf.movePath != "" {
-		fe.MovePath = resolve(cwd, pf.movePath)
-	}
-	var hunks []transcript.Hunk
-	oldPath, newPath := fe.Path, fe.Path
-	switch pf.op {
-	case transcript.OpCreate:
-		fe.New = pf.content
-		hunks = transcript.Diff("", pf.content)
-		oldPath = "/dev/null"
-	case transcript.OpDelete:
-		newPath = "/dev/null"
-	default:
-		fe.Fragment = true
-		if fe.MovePath != "" {
-			newPath = fe.MovePath
-		}
-		for _, lines := range pf.hunks {
-			if len(lines) > 0 {
-				hunks = append(hunks, transcript.Hunk{OldStart: 1, NewStart: 1, Lines: lines})
-			}
-		}
-		if len(pf.hunks) == 1 {
-			fe.Old, fe.New = sides(pf.hunks[0])
-		}
-	}
-	fe.Unified = transcript.FormatUnified(oldPath, newPath, hunks)
-	fe.Added, fe.Removed = transcript.CountChanges(hunks)
 	return fe
-}
-
-// sides returns the text a hunk replaces and its replacement.
-func sides(lines []string) (old, new string) {
-	var o, n strings.Builder
-	for _, l := range lines {
-		switch l[0] {
-		case ' ':
-			o.WriteString(l[1:] + "\n")
-			n.WriteString(l[1:] + "\n")
-		case '-':
-			o.WriteString(l[1:] + "\n")
-		case '+':
-			n.WriteString(l[1:] + "\n")
-		}
-	}
-	return o.String(), n.String()
 }
 
 // resolve makes a patch path absolute against cwd (when cwd is a POSIX
@@ -196,93 +67,13 @@ func changeEdit(cwd, file string, change rawjson.Object) *transcript.FileEdit {
 			fe.Op, fe.MovePath = transcript.OpMove, resolve(cwd, mv)
 			newPath = fe.MovePath
 		}
-		hunks = parseHunks(rawjson.AsString(change.Get("unified_diff")))
+		hunks = transcript.ReadHunks(rawjson.AsString(change.Get("unified_diff")))
 	default:
 		return nil
 	}
 	fe.Unified = transcript.FormatUnified(oldPath, newPath, hunks)
 	fe.Added, fe.Removed = transcript.CountChanges(hunks)
 	return fe
-}
-
-// parseHunks reads the hunks of a unified diff leniently: file headers and
-// other lines outside hunks are skipped, counts are taken from the lines (the
-// header's starts are kept), an empty line inside a hunk is an unchanged
-// empty line.
-func parseHunks(diff string) []transcript.Hunk {
-	lines := strings.Split(strings.TrimSuffix(diff, "\n"), "\n")
-	var out []transcript.Hunk
-	var cur *transcript.Hunk
-	for _, l := range lines {
-		if strings.HasPrefix(l, "@@") {
-			oldStart, oldN, newStart, newN, ok := hunkHeader(l)
-			if !ok {
-				cur = nil
-				continue
-			}
-			// A side the hunk covers no line of starts where it would
-			// insert: one after the line the header names.
-			if oldN == 0 {
-				oldStart++
-			}
-			if newN == 0 {
-				newStart++
-			}
-			out = append(out, transcript.Hunk{OldStart: oldStart, NewStart: newStart})
-			cur = &out[len(out)-1]
-			continue
-		}
-		if cur == nil {
-			continue
-		}
-		switch {
-		case l == "":
-			cur.Lines = append(cur.Lines, " ")
-		case l[0] == ' ' || l[0] == '-' || l[0] == '+' || l[0] == '\\':
-			if (l[0] == '-' && strings.HasPrefix(l, "--- ")) || (l[0] == '+' && strings.HasPrefix(l, "+++ ")) {
-				if len(cur.Lines) == 0 {
-					continue
-				}
-			}
-			cur.Lines = append(cur.Lines, l)
-		default:
-			cur = nil
-		}
-	}
-	kept := out[:0]
-	for _, h := range out {
-		if len(h.Lines) > 0 {
-			kept = append(kept, h)
-		}
-	}
-	return kept
-}
-
-// hunkHeader reads "@@ -a[,b] +c[,d] @@…".
-func hunkHeader(l string) (oldStart, oldN, newStart, newN int, ok bool) {
-	f := strings.Fields(l)
-	if len(f) < 3 || f[0] != "@@" || !strings.HasPrefix(f[1], "-") || !strings.HasPrefix(f[2], "+") {
-		return 0, 0, 0, 0, false
-	}
-	var ok1, ok2 bool
-	oldStart, oldN, ok1 = hunkRange(f[1][1:])
-	newStart, newN, ok2 = hunkRange(f[2][1:])
-	return oldStart, oldN, newStart, newN, ok1 && ok2
-}
-
-func hunkRange(r string) (start, n int, ok bool) {
-	s, c, hasCount := strings.Cut(r, ",")
-	start, err := strconv.Atoi(s)
-	if err != nil || start < 0 {
-		return 0, 0, false
-	}
-	n = 1
-	if hasCount {
-		if n, err = strconv.Atoi(c); err != nil || n < 0 {
-			return 0, 0, false
-		}
-	}
-	return start, n, true
 }
 
 // shellTools are the tools whose calls run a command line, in which the

@@ -984,8 +984,8 @@ func (p *parser) applied(callID string, changes []byte, ok bool) {
 // patchEdits are the edits of a call's patch.
 func patchEdits(c call) []*transcript.FileEdit {
 	var out []*transcript.FileEdit
-	for _, pf := range parsePatch(c.Patch) {
-		out = append(out, pf.edit(c.Cwd))
+	for _, op := range transcript.ParsePatch(c.Patch) {
+		out = append(out, patchEdit(c.Cwd, op))
 	}
 	return out
 }
