@@ -100,3 +100,33 @@ func TestFragmentDiff(t *testing.T) {
 		t.Errorf("a → a\\n\\nb: +%d -%d, want +2 -0", added, removed)
 	}
 }
+
+// FuzzParsePatch: on any text, ParsePatch never panics, every operation it
+// returns names a file, and both edits of each have a diff that parses
+// (or none) and counts that agree with it.
+func FuzzParsePatch(f *testing.F) {
+	for _, s := range []string{
+		"*** Begin Patch\n*** Add File: a\n+x\n*** Update File: b\n*** Move to: c\n@@\n-a\n+b\n\n*** End of File\n*** Delete File: d\n*** End Patch\n",
+		"*** Update File: a\r\n -x\r\n+y\r\n",
+		"*** Begin Patch\n*** Update File: \"q\\nx\"\n@@\n@@\n+\n *** End Patch\n*** End Patch\n*** Begin Patch\n*** Add File: e\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, op := range ParsePatch(text) {
+			if op.Path == "" {
+				t.Fatalf("operation without a path: %+v", op)
+			}
+			for _, fe := range []*FileEdit{op.Edit(), op.WrittenEdit()} {
+				if fe.Unified == "" {
+					continue
+				}
+				if _, _, hs, err := ParseUnified(fe.Unified); err != nil {
+					t.Fatalf("%q: diff %q does not parse: %v", text, fe.Unified, err)
+				} else if a, r := CountChanges(hs); a != fe.Added || r != fe.Removed {
+					t.Fatalf("%q: +%d -%d counted, +%d -%d in the diff", text, fe.Added, fe.Removed, a, r)
+				}
+			}
+		}
+	})
+}

@@ -64,6 +64,9 @@ func summarize(evs []transcript.Event) []summary {
 // it sends one (synthesized otherwise), the rest unknown but kept.
 func TestMapping(t *testing.T) {
 	const cc, cx, gm = "7d2a9c1e-5b3f-4e8a-9c0d-1e2f3a4b5c6d", "019a4c2e-8f10-7c3d-9e2a-5b6c7d8e9f01", "c3f1e2d4-0a9b-4c8d-8e7f-6a5b4c3d2e1f"
+	// VS Code Copilot Chat names the chat only in its session start; its
+	// other records carry the window's session (the resource's).
+	const chat, window = "b7e3c9a1-2d4f-4a6b-8c0e-9f1a3b5d7e2c", "3f6b2d1e-8c4a-4e9f-b2d7-5a1c9e0f4b8a1795867100000"
 	tests := []struct {
 		file string
 		want []summary
@@ -97,6 +100,20 @@ func TestMapping(t *testing.T) {
 			{transcript.KindToolResult, gm, "", true},
 			{transcript.KindUnknown, gm, "gemini_cli.file_operation unmapped", false},
 		}},
+		{"hand-made/sessions/copilot-chat.jsonl", []summary{
+			{transcript.KindSessionStart, chat, "0.33.2 gpt-4.1", false},
+			{transcript.KindSessionStart, window, "0.33.2 gpt-4.1", true},
+			{transcript.KindUserTurn, window, "We use pnpm in this repo, never npm. Add zod to the web package.", false},
+			{transcript.KindAssistantTurn, window, "gpt-4.1-2025-04-14", false},
+			{transcript.KindToolCall, window, "run_in_terminal ", false},
+			{transcript.KindToolResult, window, "", true},
+			{transcript.KindToolCall, window, "replace_string_in_file ", false},
+			{transcript.KindToolResult, window, "FileNotFoundError", false},
+			{transcript.KindUnknown, window, "copilot_chat.agent.turn unmapped", false},
+			{transcript.KindAssistantTurn, window, "gpt-4.1-2025-04-14", false},
+			{transcript.KindUnknown, window, "gen_ai.client.inference.operation.details unmapped", false},
+			{transcript.KindUnknown, window, "copilot_chat.edit.feedback unmapped", false},
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -117,9 +134,10 @@ func TestMapping(t *testing.T) {
 		return out
 	}
 	wantUsage := map[string][]transcript.Usage{
-		"hand-made/sessions/claude-code.jsonl": {{InputTokens: 1200, OutputTokens: 340, CacheReadTokens: 5000}},
-		"hand-made/sessions/codex.jsonl":       {{InputTokens: 2100, OutputTokens: 120, CacheReadTokens: 1800, ReasoningTokens: 64}},
-		"hand-made/sessions/gemini-cli.jsonl":  {{InputTokens: 3100, OutputTokens: 210, ReasoningTokens: 88}},
+		"hand-made/sessions/claude-code.jsonl":  {{InputTokens: 1200, OutputTokens: 340, CacheReadTokens: 5000}},
+		"hand-made/sessions/codex.jsonl":        {{InputTokens: 2100, OutputTokens: 120, CacheReadTokens: 1800, ReasoningTokens: 64}},
+		"hand-made/sessions/gemini-cli.jsonl":   {{InputTokens: 3100, OutputTokens: 210, ReasoningTokens: 88}},
+		"hand-made/sessions/copilot-chat.jsonl": {{InputTokens: 9812, OutputTokens: 118}, {InputTokens: 10240, OutputTokens: 64}},
 	}
 	for file, want := range wantUsage {
 		if diff := cmp.Diff(want, usage(file)); diff != "" {

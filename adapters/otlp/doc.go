@@ -24,6 +24,21 @@
 //     CLI's: the request made, not answered yet) → unknown (unmapped);
 //   - codex.conversation_starts, gemini_cli.config → session_start (the
 //     model, the tool's version);
+//   - VS Code Copilot Chat (service copilot-chat), by whole name:
+//     copilot_chat.session.start → session_start (gen_ai.request.model);
+//     gen_ai.client.inference.operation.details (one per model request) →
+//     assistant_turn (gen_ai.response.model, gen_ai.usage.* tokens), after
+//     a user_turn when content capture is on and the request's last input
+//     message (gen_ai.input.messages) is the person's — the request that
+//     opened the turn; a failed request (error.type, no tokens) → unknown
+//     (unmapped); copilot_chat.tool.call → tool_call and tool_result
+//     (gen_ai.tool.name, success, error.type; the event carries no
+//     arguments or output); copilot_chat.agent.turn (the tokens of a
+//     request already read) and the edit and feedback records → unknown
+//     (unmapped). Its session start names the chat (session.id); its
+//     other records name none, so they carry the resource's session.id,
+//     the VS Code window's. The Copilot CLI runtime exports traces and
+//     metrics, no log records: nothing of it reaches here;
 //   - every other record (tool decisions, API errors, SSE events, …) →
 //     unknown (unmapped), kept verbatim; a line that is not such a record →
 //     unknown (unrecognized or malformed).

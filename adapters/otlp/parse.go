@@ -120,6 +120,17 @@ func (p *parser) record() {
 	if session != p.ctx.Session() {
 		p.ctx.SetSession(session)
 	}
+	// GitHub Copilot's records are named by the GenAI conventions or in
+	// its own dotted namespace, whose last part says little (…tool.call,
+	// …session.start): they are told by their whole name.
+	switch event {
+	case "copilot_chat.session.start":
+		name = "config"
+	case "copilot_chat.tool.call":
+		name = "tool_call"
+	case "gen_ai.client.inference.operation.details":
+		name = "inference"
+	}
 	switch name {
 	case "conversation_starts", "config":
 		if p.started(session) {
@@ -127,11 +138,13 @@ func (p *parser) record() {
 			return
 		}
 		e := p.event(transcript.KindSessionStart, p.id)
-		e.SessionStart = &transcript.SessionStart{Model: p.attr("model"), ToolVersion: p.version()}
+		e.SessionStart = &transcript.SessionStart{Model: p.requestModel(), ToolVersion: p.version()}
 		return
 	}
 	p.start(session)
 	switch name {
+	case "inference":
+		p.inference(event)
 	case "user_prompt":
 		e := p.event(transcript.KindUserTurn, p.id)
 		e.UserTurn = &transcript.UserTurn{Text: p.attr("prompt")}
@@ -166,8 +179,60 @@ func (p *parser) record() {
 // the response's text when the agent logs it.
 func (p *parser) assistant() {
 	e := p.event(transcript.KindAssistantTurn, p.id)
-	e.AssistantTurn = &transcript.AssistantTurn{Text: p.attr("response_text"), Model: p.attr("model"), Usage: p.usage()}
+	e.AssistantTurn = &transcript.AssistantTurn{Text: p.attr("response_text"), Model: p.attr("model", "gen_ai.response.model", "gen_ai.request.model"), Usage: p.usage()}
 	e.Extra = p.extra()
+}
+
+// requestModel is the model the agent asked for.
+func (p *parser) requestModel() string { return p.attr("model", "gen_ai.request.model") }
+
+// inference reads VS Code Copilot Chat's record of a model request
+// (gen_ai.client.inference.operation.details). When content capture is on
+// it holds the request's messages: one whose last message is the person's
+// is the request that turn opened with, so that message is their prompt
+// (the agent's later requests of the turn end with a tool's result). An
+// answered request is an assistant turn; a failed one (error.type, no
+// tokens) gives nothing more, and a record giving no event is kept as
+// unknown.
+func (p *parser) inference(event string) {
+	if text, ok := lastUserText(p.attrs.Get("gen_ai.input.messages")); ok {
+		e := p.event(transcript.KindUserTurn, p.id+"#prompt")
+		e.UserTurn = &transcript.UserTurn{Text: text}
+		e.Extra = p.extra()
+	}
+	if p.usage() == nil && p.attr("error.type") != "" {
+		if len(p.out) == 0 || p.out[len(p.out)-1].Kind == transcript.KindSessionStart {
+			p.unknown(event, transcript.ReasonUnmapped)
+		}
+		return
+	}
+	p.assistant()
+}
+
+// lastUserText reads GenAI input messages (a JSON array, sent as a string,
+// of {role, parts: [{type, content}]}) and returns the text of the last
+// message when it is the user's.
+func lastUserText(raw []byte) (string, bool) {
+	s, ok := rawjson.String(raw)
+	if !ok || !rawjson.Valid([]byte(s)) {
+		return "", false
+	}
+	msgs := rawjson.AsArray([]byte(s))
+	if len(msgs) == 0 {
+		return "", false
+	}
+	last := rawjson.AsObject(msgs[len(msgs)-1])
+	if rawjson.AsString(last.Get("role")) != "user" {
+		return "", false
+	}
+	var texts []string
+	for _, part := range rawjson.AsArray(last.Get("parts")) {
+		o := rawjson.AsObject(part)
+		if rawjson.AsString(o.Get("type")) == "text" {
+			texts = append(texts, rawjson.AsString(o.Get("content")))
+		}
+	}
+	return strings.Join(texts, "\n\n"), len(texts) > 0
 }
 
 // started reports whether the session's start was emitted, and marks it so.
@@ -190,7 +255,7 @@ func (p *parser) start(session string) {
 	}
 	e := p.ctx.NewEvent(p.rec, transcript.KindSessionStart, session+"#start")
 	e.Timestamp = p.ts
-	e.SessionStart = &transcript.SessionStart{Model: p.attr("model"), ToolVersion: p.version(), Synthesized: true}
+	e.SessionStart = &transcript.SessionStart{Model: p.requestModel(), ToolVersion: p.version(), Synthesized: true}
 	p.out = append(p.out, e)
 }
 
@@ -206,21 +271,22 @@ func (p *parser) version() string {
 // tool emits a tool run's call and result: Claude Code's and Codex's
 // tool_result, Gemini CLI's tool_call (sent once the tool ran).
 func (p *parser) tool() {
-	callID := p.attr("call_id", "tool_use_id", "tool_call_id")
+	callID := p.attr("call_id", "tool_use_id", "tool_call_id", "gen_ai.tool.call.id")
 	if callID == "" {
 		callID = p.id
 	}
-	name := p.attr("tool_name", "function_name")
+	name := p.attr("tool_name", "function_name", "gen_ai.tool.name")
 	call := p.event(transcript.KindToolCall, p.id)
-	call.ToolCall = &transcript.ToolCall{CallID: callID, Name: name, Input: p.raw("tool_parameters", "arguments", "function_args", "tool_input")}
+	call.ToolCall = &transcript.ToolCall{CallID: callID, Name: name, Input: p.raw("tool_parameters", "arguments", "function_args", "tool_input", "gen_ai.tool.call.arguments")}
 	call.Extra = p.extra()
+	failure := p.attr("error", "error.type")
 	ok, known := p.flag("success")
 	if !known {
-		ok = p.attr("error") == ""
+		ok = failure == ""
 	}
-	text := p.attr("output", "tool_result", "result")
-	if !ok && p.attr("error") != "" {
-		text = p.attr("error")
+	text := p.attr("output", "tool_result", "result", "gen_ai.tool.call.result")
+	if !ok && failure != "" {
+		text = failure
 	}
 	res := p.event(transcript.KindToolResult, p.id+"#result")
 	res.ToolResult = &transcript.ToolResult{CallID: callID, Name: name, OK: ok, Text: text}
@@ -249,11 +315,11 @@ func (p *parser) raw(keys ...string) json.RawMessage {
 // nil when it sent none.
 func (p *parser) usage() *transcript.Usage {
 	u := &transcript.Usage{
-		InputTokens:      p.number("input_tokens", "input_token_count"),
-		OutputTokens:     p.number("output_tokens", "output_token_count"),
-		CacheReadTokens:  p.number("cache_read_tokens", "cached_content_token_count", "cached_token_count"),
-		CacheWriteTokens: p.number("cache_creation_tokens"),
-		ReasoningTokens:  p.number("reasoning_tokens", "reasoning_token_count", "thoughts_token_count"),
+		InputTokens:      p.number("input_tokens", "input_token_count", "gen_ai.usage.input_tokens"),
+		OutputTokens:     p.number("output_tokens", "output_token_count", "gen_ai.usage.output_tokens"),
+		CacheReadTokens:  p.number("cache_read_tokens", "cached_content_token_count", "cached_token_count", "gen_ai.usage.cache_read.input_tokens"),
+		CacheWriteTokens: p.number("cache_creation_tokens", "gen_ai.usage.cache_creation.input_tokens"),
+		ReasoningTokens:  p.number("reasoning_tokens", "reasoning_token_count", "thoughts_token_count", "gen_ai.usage.reasoning.output_tokens", "gen_ai.usage.reasoning_tokens"),
 	}
 	if u.InputTokens|u.OutputTokens|u.CacheReadTokens|u.CacheWriteTokens|u.ReasoningTokens == 0 {
 		return nil
