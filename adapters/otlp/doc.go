@@ -30,8 +30,10 @@
 //     assistant_turn (gen_ai.response.model, gen_ai.usage.* tokens), after
 //     a user_turn when content capture is on and the request's last input
 //     message (gen_ai.input.messages) is the person's — the request that
-//     opened the turn; a failed request (error.type, no tokens) → unknown
-//     (unmapped); copilot_chat.tool.call → tool_call and tool_result
+//     opened the turn (the record does not say which request it was, so
+//     a side request Copilot makes with a text of its own — a chat's
+//     title — reads as a prompt too); a failed request (error.type, no
+//     tokens) → unknown (unmapped); copilot_chat.tool.call → tool_call and tool_result
 //     (gen_ai.tool.name, success, error.type; the event carries no
 //     arguments or output); copilot_chat.agent.turn (the tokens of a
 //     request already read) and the edit and feedback records → unknown
