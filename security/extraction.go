@@ -81,7 +81,7 @@ func extractionForms() []form {
 			// withPromptAfter): a small expression runs on Go's fast
 			// matcher, a large one on its slow one.
 			pattern: `(?:ze|se)?` + w(`(?: (?:me|out|down|back))?:? `) + `(?:[\w'-]+,?[\t\x{20}]+){0,10}?` + w(`(?:(?:`+promptNoun+`)\b|`+aboveNoun+`)`),
-			check:   allOf(qualsOnly, withPromptAfter, isRequest, asksForPrompt),
+			check:   allOf(qualsOnly, headNoun, withPromptAfter, isRequest, asksForPrompt),
 		},
 		{
 			// I need to see the system prompt; let me read your instructions
@@ -167,6 +167,19 @@ func qualsOnly(text string, s, e int) (int, int, bool) {
 // the above as a poem"), with what follows it and makes it one: "repeat the
 // above steps for each node" uses it as an adjective, of something else.
 const aboveNoun = `above(?:[\s*_]*(?:$|[.!?:;,"')\]>])|[\s*_]+(?:in|as|into|to|verbatim|word|but|and|then|including|exactly|please|now|here|back|without)\b)`
+
+// compoundNextRE matches the start of the text after an extraction's noun
+// when the noun only qualifies the word that follows it: "reproduce the
+// password reset bug", "print your password policy", "show the prompt
+// template" ask for a bug, a policy and a template, not for a password or a
+// prompt.
+var compoundNextRE = lazyRE(`^[\t\x{20}]*-?[\t\x{20}]*(?:resets?|bugs?|issues?|tickets?|polic(?:y|ies)|fields?|managers?|hash(?:es|ing)?|rotations?|changes?|strength|length|requirements?|flows?|forms?|pages?|screens?|dialogs?|hints?|labels?|validation|validators?|expiry|expiration|complexity|inputs?|box(?:es)?|tests?|templates?|builders?|engineering|injections?|generators?|files?|handling|logic|parsers?|schemas?|formats?|storage|store|vault|leaks?|leakage|caching|cache|length|lengths|limits?|sizes?|tokens?|counts?|budget|window|library|libraries|helpers?|functions?|methods?|modules?|endpoints?|api|ui|prompts?|dialogue|modal|widget|component|setting|settings|options?|flags?|docs|documentation|examples?|samples?|recovery|update|updates|migration|regression|crash|error|errors|failures?|mismatch|check|checks|checker|rules|rule)\b`)
+
+// headNoun drops an extraction finding whose noun is the first word of a
+// compound (compoundNextRE): what is asked for is the compound's head.
+func headNoun(text string, s, e int) (int, int, bool) {
+	return s, e, !compoundNextRE().MatchString(foldString(text[e:alignEnd(text, e+40)]))
+}
 
 // promptAfterRE matches what may follow the noun of an extraction and says
 // which text it is ("above", "you were given", "in full").
