@@ -545,7 +545,8 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 // notSecretName reports a key name, as written before its value, that names
 // what is not a secret: an id in camel case (credentialsId, UserSecretsId:
 // Jenkins and .NET name the secret, they do not hold it), a public or CSRF
-// token.
+// token, or a value its name says is not a live one (nonMatchingToken,
+// invalid_api_key, fakeSecret, dummy_token: the test data of a parser).
 func notSecretName(raw string) bool {
 	i := len(raw)
 	for i > 0 && (isAlnum(raw[i-1]) || strings.IndexByte("_.-", raw[i-1]) >= 0) {
@@ -556,7 +557,8 @@ func notSecretName(raw string) bool {
 		return true
 	}
 	f := foldString(name)
-	for _, w := range []string{"public", "publishable", "csrf", "xsrf", "nonce"} {
+	for _, w := range []string{"public", "publishable", "csrf", "xsrf", "nonce",
+		"nonmatching", "non_matching", "non-matching", "invalid", "fake", "dummy", "bogus", "mock"} {
 		if strings.Contains(f, w) {
 			return true
 		}

@@ -764,6 +764,10 @@ func credentialCases(round uint64) []credCase {
 				{name: "reference", text: `api_key = os.environ["API_KEY"]`},
 				{name: "ttl", text: "TOKEN_TTL=3600s"},
 				{name: "word", text: "secret: not-a-real-value-just-words"},
+				// Test data of a parser, after gitleaks' false samples.
+				{name: "non-matching", text: `nonMatchingToken := "` + of2(credAlnum, 16) + `7"`},
+				{name: "invalid", text: `invalid_api_key = "` + of2(credAlnum, 30) + `7"`},
+				{name: "fake", text: `fakeSecret: "` + of2(credAlnum, 30) + `7"`},
 			}},
 
 		{rule: "sendgrid_api_key",
