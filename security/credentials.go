@@ -55,8 +55,10 @@ const assign = `(?:["'\x60]?[ \t]*(?::{1,3}=|=>|\?=|\.=|\|\|=|=|:)|["']\s*(?:,|\
 
 func credentialRules() []*rule {
 	rules := []*rule{
-		cred("anthropic_api_key", "Anthropic API key (sk-ant-api03-…, sk-ant-admin01-…)",
-			[]string{"sk-ant-"}, `sk-ant-[a-z]{3,6}\d{2}-[A-Za-z0-9_-]{80,120}`),
+		// The keys end in AA, as gitleaks' rule has it: its false sample
+		// ending in BB is a typed one.
+		cred("anthropic_api_key", "Anthropic API key (sk-ant-api03-…AA, sk-ant-admin01-…AA)",
+			[]string{"sk-ant-"}, `sk-ant-[a-z]{3,6}\d{2}-[A-Za-z0-9_-]{78,118}AA`),
 		cred("openai_api_key", "OpenAI API key (sk-proj-…, sk-svcacct-…, sk-admin-…, legacy sk-… with the T3BlbkFJ marker or 48 characters)",
 			[]string{"sk-"}, `sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{48})`),
 		cred("aws_access_key_id", "AWS access key ID (AKIA…, ASIA…, ABIA…, ACCA…); the documentation's …EXAMPLE keys are exempt",
@@ -526,6 +528,13 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 			return 0, 0, false
 		}
 		if random {
+			if telegramShapeRE().MatchString(v) && !telegramFormatRE().MatchString(v) {
+				// digits:A… is a Telegram bot token's shape: one that
+				// breaks its format (a bot id of 5 to 16 digits, A and 34
+				// more) is typed test data, as gitleaks' own samples have
+				// it.
+				return 0, 0, false
+			}
 			return s, e, randomLooking(v, 3.5)
 		}
 		if !hasLetter(v) || entropy(v) < 2.0 {
@@ -541,6 +550,13 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 		return s, e, true
 	}
 }
+
+// telegramShapeRE matches a value shaped like a Telegram bot token: a bot id
+// in digits, a colon, then A; telegramFormatRE the format gitleaks gives it.
+var (
+	telegramShapeRE  = lazyRE(`^\d{1,20}:A`)
+	telegramFormatRE = lazyRE(`^\d{5,16}:A[A-Za-z0-9_-]{34}$`)
+)
 
 // notSecretName reports a key name, as written before its value, that names
 // what is not a secret: an id in camel case (credentialsId, UserSecretsId:

@@ -209,6 +209,7 @@ func credentialCases(round uint64) []credCase {
 				{name: "one digit version", text: "ANTHROPIC_KEY=" + skAnt + "api3-" + of(credB64URL, 93) + "AA"},
 				{name: "ellipsis", text: "Keys look like " + skAnt + "api03-… and go in ANTHROPIC_API_KEY."},
 				{name: "filler", text: "ANTHROPIC_KEY=" + skAnt + "api03-" + strings.Repeat("x", 93) + "AA"},
+				{name: "not AA", text: skAnt + "admin01-abc123xyz-456def789ghij-klmnopqrstuvwx-3456yza789bcde-1234fghijklmnopby56aaaogaopaaaabc123xyzBB"},
 			}},
 
 		{rule: "atlassian_api_token",
@@ -768,6 +769,8 @@ func credentialCases(round uint64) []credCase {
 				{name: "non-matching", text: `nonMatchingToken := "` + of2(credAlnum, 16) + `7"`},
 				{name: "invalid", text: `invalid_api_key = "` + of2(credAlnum, 30) + `7"`},
 				{name: "fake", text: `fakeSecret: "` + of2(credAlnum, 30) + `7"`},
+				// Telegram's shape, not its format (telegram_bot_token's).
+				{name: "telegram shape", text: `telegram_api_token = "8812:A` + of2(credAlnum, 30) + `7"`},
 			}},
 
 		{rule: "sendgrid_api_key",

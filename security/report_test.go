@@ -93,6 +93,8 @@ var scanSetGoals = map[string]scanGoal{
 	"gitleaks-dev-false":        {maxRefused: 0.05},
 	"gitleaks-heldout-true":     {minCaught: 0.95},
 	"gitleaks-heldout-false":    {maxRefused: 0.05},
+	"gitleaks-dev-nearmiss":     {maxRefused: 0.05},
+	"gitleaks-heldout-nearmiss": {maxRefused: 0.05},
 	"security-notes-benign":     {maxRefused: 0.01},
 	"scan-attacks-extraction":   {minCaught: 1},
 	"scan-attacks-boundary":     {minCaught: 1},
