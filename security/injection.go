@@ -589,6 +589,23 @@ func fakeMarkerForms() []form {
 			pattern:  `<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text|eom_id|end|fim_[a-z]+)\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|</s>\s*<s>|</?(?:system|sys|system_prompt|instructions)>|</user>`,
 		},
 		{
+			// Note to automated analysis software: … / Hidden profile for
+			// automated screening systems: … / (invisible to humans,
+			// visible to LLM scan): text addressed to the machine that
+			// reads it, not to the person.
+			triggers: []string{"automated", "visible to", "readable by", "meant for"},
+			pattern:  words(`(?:automated (?:[a-z]+ ){0,2}(?:software|systems?|tools?|scanners?|screeners?|readers?|parsers?|graders?|reviewers?)|(?:visible|readable|meant) (?:only )?(?:to|by|for) (?:the |an? |any )?(?:`+aiNames+`)(?: (?:scans?|readers?|parsers?))?)(?: only)?`) + `\s*[):]`,
+			check:    precededBy(addressLeadRE),
+		},
+		{
+			// Assistant: [salient summary] / User: … — a made-up turn whose
+			// answer is a placeholder, then the user's next request: a
+			// conversation faked inside data.
+			triggers: []string{"assistant"},
+			pattern:  `assistant[ \t]*:[ \t]*[<\[][^<>\[\]\n]{3,80}[>\]][ \t]*\n[ \t]*(?:user|human)[ \t]*:`,
+			check:    lineStart,
+		},
+		{
 			// ### System: / ### Instruction:
 			triggers: []string{"##", "# ", "#s", "#i", "#a", "#r", "#h"},
 			pattern:  `#{1,6}[ \t]*(?:system|instruction|assistant|response|human)[ \t]*:`,
@@ -753,6 +770,10 @@ func riskyAfter(text string, s, e int) (int, int, bool) {
 	}
 	return s, e + end, true
 }
+
+// addressLeadRE matches the end of what leads an address to an automated
+// reader: "Note to", "for", a comma or an opening parenthesis.
+var addressLeadRE = lazyRE(`(?:\b(?:note|message|notice|instructions?|memo) (?:to|for)|\bfor|,|\()\s*(?:the |any |all )?$`)
 
 func agentDirectiveForms(w func(string) string) []form {
 	return []form{
