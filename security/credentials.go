@@ -519,6 +519,9 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 		if notSecretName(raw) {
 			return 0, 0, false
 		}
+		if keyValueRE().MatchString(v) {
+			return 0, 0, false // --secret-add source=ssh-2: an option's key=value
+		}
 		if random && camelWords(v) {
 			return 0, 0, false // AgencyIdentificationCodeContentType is a name
 		}
@@ -550,6 +553,10 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 		return s, e, true
 	}
 }
+
+// keyValueRE matches a value that is itself a key=value pair: a word, "=",
+// then more (source=ssh-2,target=…); base64 pads with "=" only at its end.
+var keyValueRE = lazyRE(`^[A-Za-z][A-Za-z_-]{0,19}=[^=]`)
 
 // telegramShapeRE matches a value shaped like a Telegram bot token: a bot id
 // in digits, a colon, then A; telegramFormatRE the format gitleaks gives it.

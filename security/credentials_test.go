@@ -770,6 +770,7 @@ func credentialCases(round uint64) []credCase {
 				{name: "invalid", text: `invalid_api_key = "` + of2(credAlnum, 30) + `7"`},
 				{name: "fake", text: `fakeSecret: "` + of2(credAlnum, 30) + `7"`},
 				// Telegram's shape, not its format (telegram_bot_token's).
+				{name: "option key=value", text: "docker service update --secret-add source=" + of2(credAlnum, 14) + "7,target=ssh-key web"},
 				{name: "telegram shape", text: `telegram_api_token = "8812:A` + of2(credAlnum, 30) + `7"`},
 			}},
 

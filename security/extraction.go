@@ -119,8 +119,11 @@ func extractionForms() []form {
 		{
 			// Console.log(systemPrompt); print(system_prompt)
 			triggers: []string{"console.log", "print(", "echo ", "printf(", "puts ", "print ", "system.out"},
-			pattern:  `(?:console\.log|print|printf|puts|echo|system\.out\.println)\s*\(?\s*["'$]?(?:system_?prompt|systemprompt|initial_?prompt|instructions|secret_?password|password)\b`,
-			check:    isRequest,
+			// A bare word after a verb ("Print instructions on how to use
+			// help") is prose: the call takes an argument list, a quote, a
+			// variable or an identifier.
+			pattern: `(?:console\.log|print|printf|puts|echo|system\.out\.println)(?:\s*(?:\(\s*["'$]?|["'$])(?:system_?prompt|systemprompt|initial_?prompt|instructions|secret_?password|password)|\s+(?:system_prompt|systemprompt|initial_prompt|secret_password))\b`,
+			check:   isRequest,
 		},
 	}
 }
@@ -143,6 +146,11 @@ func qualsOnly(text string, s, e int) (int, int, bool) {
 		return 0, 0, false
 	}
 	toks := strings.Fields(u[:loc[0]])
+	if n := len(toks); n > 1 && (toks[n-1] == "a" || toks[n-1] == "an") {
+		// "Display a prompt before the input": a prompt, not the
+		// reader's.
+		return 0, 0, false
+	}
 	if strings.HasPrefix(u[loc[0]:], "above") && (len(toks) < 2 || toks[len(toks)-1] != "the") {
 		// "the above" is a noun; "the steps above" are other steps.
 		return 0, 0, false

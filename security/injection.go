@@ -771,6 +771,28 @@ func riskyAfter(text string, s, e int) (int, int, bool) {
 	return s, e + end, true
 }
 
+// notLinkText drops a finding inside the text of a markdown link
+// ("[ChatGPT - OpenAI](https://…)", "[Aider: the AI pair programmer](…)"):
+// a title, not an address, unless the title itself holds a command or a URL.
+func notLinkText(text string, s, e int) (int, int, bool) {
+	ls := strings.LastIndexByte(text[:s], '\n') + 1
+	open := strings.LastIndexByte(text[ls:s], '[')
+	if open < 0 || strings.IndexByte(text[ls+open:s], ']') >= 0 {
+		return s, e, true
+	}
+	rest := text[e:]
+	if le := strings.IndexByte(rest, '\n'); le >= 0 {
+		rest = rest[:le]
+	}
+	if i := strings.Index(rest, "]("); i >= 0 && strings.IndexByte(rest[:i], '[') < 0 &&
+		!strings.ContainsAny(rest[:i], "|`$;&") && !strings.Contains(rest[:i], "://") {
+		// The title holds no command or address of its own: what
+		// follows the name is the link.
+		return 0, 0, false
+	}
+	return s, e, true
+}
+
 // addressLeadRE matches the end of what leads an address to an automated
 // reader: "Note to", "for", a comma or an opening parenthesis.
 var addressLeadRE = lazyRE(`(?:\b(?:note|message|notice|instructions?|memo) (?:to|for)|\bfor|,|\()\s*(?:the |any |all )?$`)
@@ -782,7 +804,7 @@ func agentDirectiveForms(w func(string) string) []form {
 			triggers: append([]string{"hey", "dear", "attention", "note to", "message to", "psst", "ok", "ai助手"}, aiNameTriggers...),
 			pattern: w(`(?:(?:hey|dear|attention|note to|message to|psst|ok|okay)[,:]? )?(?:the |any |all |every |you |our )?`+aiNames+
 				`(?: (?:instructions?|notes?|directives?|tasks?))?`) + `(?:\s*[/&]\s*` + aiNames + `)*\s*(?:[,:：—–(]|\s-\s)`,
-			check: sentenceStart,
+			check: allOf(sentenceStart, notLinkText),
 		},
 		{
 			// AI agents reading this memory
