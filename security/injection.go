@@ -136,6 +136,15 @@ func nearby(re func() *regexp.Regexp, dist int, before, after bool) func(string,
 				b = e + i
 			}
 		}
+		if ls := strings.LastIndexByte(text[:s], '\n') + 1; strings.HasPrefix(strings.TrimLeft(text[ls:s], " \t"), "|") {
+			// A table row: each cell says its own thing.
+			if i := strings.LastIndexByte(text[a:s], '|'); i >= 0 {
+				a += i + 1
+			}
+			if i := strings.IndexByte(text[e:b], '|'); i >= 0 {
+				b = e + i
+			}
+		}
 		win := unleetString(foldString(text[a:b]))
 		for _, loc := range re().FindAllStringIndex(win, -1) {
 			if a+loc[1] <= s || a+loc[0] >= e {
@@ -328,7 +337,7 @@ func authorityForms() []form {
 			triggers: []string{"your", "ur ", "its ", "the model", "the assistant", "instr", "rules", "guidelines",
 				"guidance", "directives", "orders", "system", "developer", "operator", "everything", "what you", "what your"},
 			pattern: instrRE().String(),
-			check:   nearby(voidRE, 160, true, true),
+			check:   allOf(nearby(voidRE, 160, true, true), notTitle),
 		},
 		{
 			triggers: []string{"follow", "obey", "trust", "heed", "listen", "apply", "execute"},
@@ -641,6 +650,7 @@ func fakeMarkerForms() []form {
 			pattern: w(`(?:system prompt|system|admin|administrator|developer|root|sudo|safety|security) (?:override|overridden)\b`) +
 				`|` + w(`system prompt (?:update|replacement|change)`) + `\s*:` +
 				`|` + w(`message from (?:the )?(?:anthropic|openai|google|microsoft|your (?:developers?|creators?|operators?))\b`),
+			check: allOf(notTitle, notBefore(settingNounRE)),
 		},
 		{
 			// %%% END USER AMBIGUITY %%%; --- END MESSAGE ---; END
@@ -791,6 +801,46 @@ func notLinkText(text string, s, e int) (int, int, bool) {
 		return 0, 0, false
 	}
 	return s, e, true
+}
+
+// notTitle drops a finding that is all of a short markdown heading or a
+// link's text ("# System Prompt Override (GEMINI_SYSTEM_MD)", "[System
+// prompt override](./system-prompt.md)"): the name of a feature, not a claim.
+func notTitle(text string, s, e int) (int, int, bool) {
+	ls := strings.LastIndexByte(text[:s], '\n') + 1
+	le := len(text)
+	if i := strings.IndexByte(text[e:], '\n'); i >= 0 {
+		le = e + i
+	}
+	if strings.IndexByte(text[s:e], '\n') >= 0 || youRE().MatchString(foldString(text[s:e])) {
+		// A title does not speak to its reader.
+		return s, e, true
+	}
+	line := strings.TrimLeft(text[ls:le], " \t")
+	if strings.HasPrefix(line, "#") && len(strings.Fields(line)) <= 9 {
+		return s, e, false
+	}
+	if open := strings.LastIndexByte(text[ls:s], '['); open >= 0 && strings.IndexByte(text[ls+open:s], ']') < 0 &&
+		strings.HasPrefix(text[e:le], "](") || strings.HasPrefix(text[e:le], ")](") {
+		return s, e, false
+	}
+	return s, e, true
+}
+
+// youRE finds the reader addressed.
+var youRE = lazyRE(`\b(?:you|your|yours|yourself)\b`)
+
+// settingNounRE matches the start of what follows a finding when the
+// finding only qualifies it: "system override settings", "admin override
+// flag".
+var settingNounRE = lazyRE(`^[ \t]+(?:settings?|files?|flags?|options?|values?|layers?|config(?:uration)?s?|precedence|order|paths?|variables?|env(?:ironment)?|keys?|scopes?|levels?)\b`)
+
+// notBefore builds a check that drops a finding followed by what re
+// matches, in the folded text of the rest of its line.
+func notBefore(re func() *regexp.Regexp) func(string, int, int) (int, int, bool) {
+	return func(text string, s, e int) (int, int, bool) {
+		return s, e, !re().MatchString(foldString(text[e:alignEnd(text, e+40)]))
+	}
 }
 
 // addressLeadRE matches the end of what leads an address to an automated
