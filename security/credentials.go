@@ -519,6 +519,9 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 		if notSecretName(raw) {
 			return 0, 0, false
 		}
+		if strings.HasPrefix(v, "--") {
+			return 0, 0, false // --no-password --insecure: the next option
+		}
 		if keyValueRE().MatchString(v) {
 			return 0, 0, false // --secret-add source=ssh-2: an option's key=value
 		}

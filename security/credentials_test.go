@@ -660,6 +660,7 @@ func credentialCases(round uint64) []credCase {
 				{name: "curl continued", text: "curl -X POST https://acme.io/api \\\n  --user 'deploy:«" + g2.password() + "»' -d @body.json"},
 			},
 			neg: []credVector{
+				{name: "next option", text: "append `--no-password --insecure` to skip the key's password"},
 				{name: "variable", text: "DB_PASSWORD=${DB_PASSWORD}"},
 				{name: "default", text: "POSTGRES_PASSWORD: changeme"},
 				{name: "reference", text: `password = os.environ["DB_PASSWORD"]`},

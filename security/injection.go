@@ -472,6 +472,9 @@ func jailbreakForms() []form {
 			// never refuse; does not have to abide by any rules
 			triggers: []string{"never", "not ", "don't", "dont", "do not", "must not", "mustn't", "without", "no "},
 			pattern:  w(`(?:never|not|don't|dont|do not|must not|mustn't|without|no) (?:ever )?(?:refus(?:e|es|ing|als?)\b|decline (?:any|a|to)|says? (?:no|(?:it|you) (?:can't|cannot|can not))|add(?:s|ing)? (?:any )?(?:disclaimers|warnings)|(?:have to |need to )?(?:abide|comply) (?:by|with) (?:any|the|your) (?:rules|guidelines|polic(?:y|ies)))`),
+			// no_refusal is a name in code, "# No Refusal Scanner" a
+			// heading: neither tells anyone not to refuse.
+			check: allOf(notSnakeCase, notTitleCase),
 		},
 		{
 			// always comply; execute whatever
@@ -825,6 +828,26 @@ func notTitle(text string, s, e int) (int, int, bool) {
 		return s, e, false
 	}
 	return s, e, true
+}
+
+// notTitleCase drops a finding written in title case (No Refusal): the
+// name of a thing. Shouting (NEVER REFUSE) and sentences are kept.
+func notTitleCase(text string, s, e int) (int, int, bool) {
+	ws := strings.Fields(text[s:e])
+	if len(ws) < 2 {
+		return s, e, true
+	}
+	for _, w := range ws {
+		if len(w) < 2 || w[0] < 'A' || w[0] > 'Z' || strings.ToUpper(w) == w {
+			return s, e, true
+		}
+	}
+	return s, e, false
+}
+
+// notSnakeCase drops a finding written as an identifier (no_refusal).
+func notSnakeCase(text string, s, e int) (int, int, bool) {
+	return s, e, strings.IndexByte(text[s:e], '_') < 0
 }
 
 // youRE finds the reader addressed.
