@@ -219,5 +219,3 @@ func TestSynonymsNotInPaths(t *testing.T) {
 		}
 	}
 }
-
-
