@@ -541,6 +541,13 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 				// it.
 				return 0, 0, false
 			}
+			if uuidRE().MatchString(v) {
+				// Heroku, Squarespace and Snyk keys are UUIDs: random
+				// hex digits, scored as hex (the dashes and the hex
+				// alphabet keep a UUID's entropy under 3.5).
+				hex := strings.ReplaceAll(v, "-", "")
+				return s, e, randomEnough(hex, 3.5) && !isFiller(v) && !isPlaceholder(v) && !mostlyRuns(hex)
+			}
 			return s, e, randomLooking(v, 3.5)
 		}
 		if !hasLetter(v) || entropy(v) < 2.0 {
@@ -560,6 +567,9 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 // keyValueRE matches a value that is itself a key=value pair: a word, "=",
 // then more (source=ssh-2,target=…); base64 pads with "=" only at its end.
 var keyValueRE = lazyRE(`^[A-Za-z][A-Za-z_-]{0,19}=[^=]`)
+
+// uuidRE matches a UUID.
+var uuidRE = lazyRE(`^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
 
 // telegramShapeRE matches a value shaped like a Telegram bot token: a bot id
 // in digits, a colon, then A; telegramFormatRE the format gitleaks gives it.

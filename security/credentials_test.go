@@ -750,6 +750,7 @@ func credentialCases(round uint64) []credCase {
 				{name: "java property", text: "System.setProperty(\"ACME_TOKEN\", \"«" + of2(credAlnum, 30) + "7»\");"},
 				{name: "header index", text: "headers[\"X-Api-Key\"] = \"«" + of2(credAlnum, 30) + "7»\""},
 				{name: "acronym", text: "ETSYToken=«" + of2(credAlnum, 24) + "7»"},
+				{name: "uuid", text: "SQUARESPACE_TOKEN ?= \"«8e2dabdb-b4c8-4c82-9b74-2b4d1e8bedbd»\""},
 			},
 			neg: []credVector{
 				{name: "placeholder", text: "API_KEY=<your key>"},
@@ -772,6 +773,7 @@ func credentialCases(round uint64) []credCase {
 				{name: "fake", text: `fakeSecret: "` + of2(credAlnum, 30) + `7"`},
 				// Telegram's shape, not its format (telegram_bot_token's).
 				{name: "option key=value", text: "docker service update --secret-add source=" + of2(credAlnum, 14) + "7,target=ssh-key web"},
+				{name: "uuid filler", text: "api_token: 12345678-ABCD-ABCD-ABCD-1234567890AB"},
 				{name: "telegram shape", text: `telegram_api_token = "8812:A` + of2(credAlnum, 30) + `7"`},
 			}},
 
