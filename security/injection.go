@@ -786,8 +786,20 @@ func riskyAfter(text string, s, e int) (int, int, bool) {
 
 // notLinkText drops a finding inside the text of a markdown link
 // ("[ChatGPT - OpenAI](https://…)", "[Aider: the AI pair programmer](…)"):
-// a title, not an address, unless the title itself holds a command or a URL.
+// a title, not an address, unless the title itself holds a command or a URL;
+// and an address whose text is a link ("**Model:** [name](…)"), a label.
 func notLinkText(text string, s, e int) (int, int, bool) {
+	if after := strings.TrimLeft(text[e:alignEnd(text, e+8)], "*_ \t"); strings.HasPrefix(after, "[") {
+		// **Model:** [deepset/deberta-v3](https://…): a label and its
+		// value, a link; an order starts with a verb.
+		rest := text[e:]
+		if le := strings.IndexByte(rest, '\n'); le >= 0 {
+			rest = rest[:le]
+		}
+		if i := strings.Index(rest, "]("); i >= 0 && !strings.ContainsAny(rest[:i], "|`$;&") && !strings.Contains(rest[:i], "://") {
+			return 0, 0, false
+		}
+	}
 	ls := strings.LastIndexByte(text[:s], '\n') + 1
 	open := strings.LastIndexByte(text[ls:s], '[')
 	if open < 0 || strings.IndexByte(text[ls+open:s], ']') >= 0 {
