@@ -1,6 +1,8 @@
 package dedup
 
 import (
+	"bytes"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -326,13 +328,47 @@ var rows = func() *table[[]string] {
 	return t
 }()
 
+// blankPaths returns text with every path or URL (a run of characters
+// without white space that holds a slash or a backslash) replaced by spaces.
+func blankPaths(text string) string {
+	if !strings.ContainsAny(text, "/\\") {
+		return text
+	}
+	b := []byte(text)
+	for i := 0; i < len(b); {
+		if isSpaceByte(b[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && !isSpaceByte(b[j]) {
+			j++
+		}
+		if bytes.ContainsAny(b[i:j], "/\\") {
+			for k := i; k < j; k++ {
+				b[k] = ' '
+			}
+		}
+		i = j
+	}
+	return string(b)
+}
+
+// isSpaceByte reports whether c is ASCII white space.
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
 // Synonyms lists, for each word of text that the synonym table knows
 // (lower-cased, as Tokens gives it), the other spellings of its meaning:
 // "db" gives database, "k8s" gives kubernetes and kube. A search can then match
 // a note that spells the word another way. Words without synonyms are absent.
+// Words inside a path or URL ("/var/lib/postgres", "src\\lib\\util") are names,
+// not words: they get no synonyms, so that a query naming /var/lib/ does not
+// look for "library".
 func Synonyms(text string) map[string][]string {
 	var out map[string][]string
-	scan(text, nil, func(tok []byte, _ brk) {
+	scan(blankPaths(text), nil, func(tok []byte, _ brk) {
 		st := appendStem(nil, tok)
 		row, ok := rows.get(hashBytes(st))
 		if !ok && len(tok) == 3 && tok[2] == 's' { // plurals of short abbreviations: dbs, ids

@@ -199,3 +199,23 @@ func TestSynonymsOfAText(t *testing.T) {
 		t.Errorf("no synonyms: %v", got)
 	}
 }
+
+// TestSynonymsNotInPaths checks that the words of a path or URL get no
+// synonyms: /var/lib/ names a folder, not a library.
+func TestSynonymsNotInPaths(t *testing.T) {
+	tests := []struct {
+		text string
+		want map[string][]string
+	}{
+		{"disk full under /var/lib/postgres", nil},
+		{"see `C:\\tools\\lib\\util.dll`", nil},
+		{"cache in ~/.cache/pkg and https://example.com/lib/db", nil},
+		{"the lib in /var/lib/ is stale", map[string][]string{"lib": {"library"}}},
+		{"(src/lib/db.go) has the db pool", map[string][]string{"db": {"database"}}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(Synonyms(tt.text), tt.want); diff != "" {
+			t.Errorf("Synonyms(%q) (-got +want):\n%s", tt.text, diff)
+		}
+	}
+}

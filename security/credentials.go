@@ -55,8 +55,10 @@ const assign = `(?:["'\x60]?[ \t]*(?::{1,3}=|=>|\?=|\.=|\|\|=|=|:)|["']\s*(?:,|\
 
 func credentialRules() []*rule {
 	rules := []*rule{
-		cred("anthropic_api_key", "Anthropic API key (sk-ant-api03-…, sk-ant-admin01-…)",
-			[]string{"sk-ant-"}, `sk-ant-[a-z]{3,6}\d{2}-[A-Za-z0-9_-]{80,120}`),
+		// The keys end in AA, as gitleaks' rule has it: its false sample
+		// ending in BB is a typed one.
+		cred("anthropic_api_key", "Anthropic API key (sk-ant-api03-…AA, sk-ant-admin01-…AA)",
+			[]string{"sk-ant-"}, `sk-ant-[a-z]{3,6}\d{2}-[A-Za-z0-9_-]{78,118}AA`),
 		cred("openai_api_key", "OpenAI API key (sk-proj-…, sk-svcacct-…, sk-admin-…, legacy sk-… with the T3BlbkFJ marker or 48 characters)",
 			[]string{"sk-"}, `sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,}|[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}|[A-Za-z0-9]{48})`),
 		cred("aws_access_key_id", "AWS access key ID (AKIA…, ASIA…, ABIA…, ACCA…); the documentation's …EXAMPLE keys are exempt",
@@ -517,6 +519,12 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 		if notSecretName(raw) {
 			return 0, 0, false
 		}
+		if strings.HasPrefix(v, "--") {
+			return 0, 0, false // --no-password --insecure: the next option
+		}
+		if keyValueRE().MatchString(v) {
+			return 0, 0, false // --secret-add source=ssh-2: an option's key=value
+		}
 		if random && camelWords(v) {
 			return 0, 0, false // AgencyIdentificationCodeContentType is a name
 		}
@@ -526,6 +534,20 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 			return 0, 0, false
 		}
 		if random {
+			if telegramShapeRE().MatchString(v) && !telegramFormatRE().MatchString(v) {
+				// digits:A… is a Telegram bot token's shape: one that
+				// breaks its format (a bot id of 5 to 16 digits, A and 34
+				// more) is typed test data, as gitleaks' own samples have
+				// it.
+				return 0, 0, false
+			}
+			if uuidRE().MatchString(v) {
+				// Heroku, Squarespace and Snyk keys are UUIDs: random
+				// hex digits, scored as hex (the dashes and the hex
+				// alphabet keep a UUID's entropy under 3.5).
+				hex := strings.ReplaceAll(v, "-", "")
+				return s, e, randomEnough(hex, 3.5) && !isFiller(v) && !isPlaceholder(v) && !mostlyRuns(hex)
+			}
 			return s, e, randomLooking(v, 3.5)
 		}
 		if !hasLetter(v) || entropy(v) < 2.0 {
@@ -542,10 +564,25 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 	}
 }
 
+// keyValueRE matches a value that is itself a key=value pair: a word, "=",
+// then more (source=ssh-2,target=…); base64 pads with "=" only at its end.
+var keyValueRE = lazyRE(`^[A-Za-z][A-Za-z_-]{0,19}=[^=]`)
+
+// uuidRE matches a UUID.
+var uuidRE = lazyRE(`^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
+
+// telegramShapeRE matches a value shaped like a Telegram bot token: a bot id
+// in digits, a colon, then A; telegramFormatRE the format gitleaks gives it.
+var (
+	telegramShapeRE  = lazyRE(`^\d{1,20}:A`)
+	telegramFormatRE = lazyRE(`^\d{5,16}:A[A-Za-z0-9_-]{34}$`)
+)
+
 // notSecretName reports a key name, as written before its value, that names
 // what is not a secret: an id in camel case (credentialsId, UserSecretsId:
 // Jenkins and .NET name the secret, they do not hold it), a public or CSRF
-// token.
+// token, or a value its name says is not a live one (nonMatchingToken,
+// invalid_api_key, fakeSecret, dummy_token: the test data of a parser).
 func notSecretName(raw string) bool {
 	i := len(raw)
 	for i > 0 && (isAlnum(raw[i-1]) || strings.IndexByte("_.-", raw[i-1]) >= 0) {
@@ -556,7 +593,8 @@ func notSecretName(raw string) bool {
 		return true
 	}
 	f := foldString(name)
-	for _, w := range []string{"public", "publishable", "csrf", "xsrf", "nonce"} {
+	for _, w := range []string{"public", "publishable", "csrf", "xsrf", "nonce",
+		"nonmatching", "non_matching", "non-matching", "invalid", "fake", "dummy", "bogus", "mock"} {
 		if strings.Contains(f, w) {
 			return true
 		}

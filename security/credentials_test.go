@@ -209,6 +209,7 @@ func credentialCases(round uint64) []credCase {
 				{name: "one digit version", text: "ANTHROPIC_KEY=" + skAnt + "api3-" + of(credB64URL, 93) + "AA"},
 				{name: "ellipsis", text: "Keys look like " + skAnt + "api03-… and go in ANTHROPIC_API_KEY."},
 				{name: "filler", text: "ANTHROPIC_KEY=" + skAnt + "api03-" + strings.Repeat("x", 93) + "AA"},
+				{name: "not AA", text: skAnt + "admin01-abc123xyz-456def789ghij-klmnopqrstuvwx-3456yza789bcde-1234fghijklmnopby56aaaogaopaaaabc123xyzBB"},
 			}},
 
 		{rule: "atlassian_api_token",
@@ -659,6 +660,7 @@ func credentialCases(round uint64) []credCase {
 				{name: "curl continued", text: "curl -X POST https://acme.io/api \\\n  --user 'deploy:«" + g2.password() + "»' -d @body.json"},
 			},
 			neg: []credVector{
+				{name: "next option", text: "append `--no-password --insecure` to skip the key's password"},
 				{name: "variable", text: "DB_PASSWORD=${DB_PASSWORD}"},
 				{name: "default", text: "POSTGRES_PASSWORD: changeme"},
 				{name: "reference", text: `password = os.environ["DB_PASSWORD"]`},
@@ -748,6 +750,7 @@ func credentialCases(round uint64) []credCase {
 				{name: "java property", text: "System.setProperty(\"ACME_TOKEN\", \"«" + of2(credAlnum, 30) + "7»\");"},
 				{name: "header index", text: "headers[\"X-Api-Key\"] = \"«" + of2(credAlnum, 30) + "7»\""},
 				{name: "acronym", text: "ETSYToken=«" + of2(credAlnum, 24) + "7»"},
+				{name: "uuid", text: "SQUARESPACE_TOKEN ?= \"«8e2dabdb-b4c8-4c82-9b74-2b4d1e8bedbd»\""},
 			},
 			neg: []credVector{
 				{name: "placeholder", text: "API_KEY=<your key>"},
@@ -764,6 +767,14 @@ func credentialCases(round uint64) []credCase {
 				{name: "reference", text: `api_key = os.environ["API_KEY"]`},
 				{name: "ttl", text: "TOKEN_TTL=3600s"},
 				{name: "word", text: "secret: not-a-real-value-just-words"},
+				// Test data of a parser, after gitleaks' false samples.
+				{name: "non-matching", text: `nonMatchingToken := "` + of2(credAlnum, 16) + `7"`},
+				{name: "invalid", text: `invalid_api_key = "` + of2(credAlnum, 30) + `7"`},
+				{name: "fake", text: `fakeSecret: "` + of2(credAlnum, 30) + `7"`},
+				// Telegram's shape, not its format (telegram_bot_token's).
+				{name: "option key=value", text: "docker service update --secret-add source=" + of2(credAlnum, 14) + "7,target=ssh-key web"},
+				{name: "uuid filler", text: "api_token: 12345678-ABCD-ABCD-ABCD-1234567890AB"},
+				{name: "telegram shape", text: `telegram_api_token = "8812:A` + of2(credAlnum, 30) + `7"`},
 			}},
 
 		{rule: "sendgrid_api_key",

@@ -713,6 +713,11 @@ func checkSecretFile(ssh bool) func(*scanner, int, int) (int, int, bool) {
 		if isSSH != ssh || exemptFileRE().MatchString(tok) || !secretPathRE().MatchString(tok) {
 			return 0, 0, false
 		}
+		if redirectTarget(text, start) {
+			// cat >> ~/.env <<'EOF', echo KEY=… > .env: the command
+			// writes the file, it does not print it.
+			return 0, 0, false
+		}
 		sh := sc.shell(start)
 		j := start - sh.at
 		k := sh.segAt(j)
@@ -747,6 +752,16 @@ func checkSecretFile(ssh bool) func(*scanner, int, int) (int, int, bool) {
 		}
 		return 0, 0, false
 	}
+}
+
+// redirectTarget reports whether the path at start follows a shell output
+// redirection (> or >>, after optional blanks).
+func redirectTarget(text string, start int) bool {
+	i := start
+	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+		i--
+	}
+	return i > 0 && text[i-1] == '>' && (i < 2 || text[i-2] != '-' && text[i-2] != '=')
 }
 
 var openForWriteRE = lazyRE(`open\([^)]*\x00[^)]*,\s*["'][aw]`)

@@ -136,6 +136,15 @@ func nearby(re func() *regexp.Regexp, dist int, before, after bool) func(string,
 				b = e + i
 			}
 		}
+		if ls := strings.LastIndexByte(text[:s], '\n') + 1; strings.HasPrefix(strings.TrimLeft(text[ls:s], " \t"), "|") {
+			// A table row: each cell says its own thing.
+			if i := strings.LastIndexByte(text[a:s], '|'); i >= 0 {
+				a += i + 1
+			}
+			if i := strings.IndexByte(text[e:b], '|'); i >= 0 {
+				b = e + i
+			}
+		}
 		win := unleetString(foldString(text[a:b]))
 		for _, loc := range re().FindAllStringIndex(win, -1) {
 			if a+loc[1] <= s || a+loc[0] >= e {
@@ -328,7 +337,7 @@ func authorityForms() []form {
 			triggers: []string{"your", "ur ", "its ", "the model", "the assistant", "instr", "rules", "guidelines",
 				"guidance", "directives", "orders", "system", "developer", "operator", "everything", "what you", "what your"},
 			pattern: instrRE().String(),
-			check:   nearby(voidRE, 160, true, true),
+			check:   allOf(nearby(voidRE, 160, true, true), notTitle),
 		},
 		{
 			triggers: []string{"follow", "obey", "trust", "heed", "listen", "apply", "execute"},
@@ -463,6 +472,9 @@ func jailbreakForms() []form {
 			// never refuse; does not have to abide by any rules
 			triggers: []string{"never", "not ", "don't", "dont", "do not", "must not", "mustn't", "without", "no "},
 			pattern:  w(`(?:never|not|don't|dont|do not|must not|mustn't|without|no) (?:ever )?(?:refus(?:e|es|ing|als?)\b|decline (?:any|a|to)|says? (?:no|(?:it|you) (?:can't|cannot|can not))|add(?:s|ing)? (?:any )?(?:disclaimers|warnings)|(?:have to |need to )?(?:abide|comply) (?:by|with) (?:any|the|your) (?:rules|guidelines|polic(?:y|ies)))`),
+			// no_refusal is a name in code, "# No Refusal Scanner" a
+			// heading: neither tells anyone not to refuse.
+			check: allOf(notSnakeCase, notTitleCase),
 		},
 		{
 			// always comply; execute whatever
@@ -589,6 +601,23 @@ func fakeMarkerForms() []form {
 			pattern:  `<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text|eom_id|end|fim_[a-z]+)\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|</s>\s*<s>|</?(?:system|sys|system_prompt|instructions)>|</user>`,
 		},
 		{
+			// Note to automated analysis software: … / Hidden profile for
+			// automated screening systems: … / (invisible to humans,
+			// visible to LLM scan): text addressed to the machine that
+			// reads it, not to the person.
+			triggers: []string{"automated", "visible to", "readable by", "meant for"},
+			pattern:  words(`(?:automated (?:[a-z]+ ){0,2}(?:software|systems?|tools?|scanners?|screeners?|readers?|parsers?|graders?|reviewers?)|(?:visible|readable|meant) (?:only )?(?:to|by|for) (?:the |an? |any )?(?:`+aiNames+`)(?: (?:scans?|readers?|parsers?))?)(?: only)?`) + `\s*[):]`,
+			check:    precededBy(addressLeadRE),
+		},
+		{
+			// Assistant: [salient summary] / User: … — a made-up turn whose
+			// answer is a placeholder, then the user's next request: a
+			// conversation faked inside data.
+			triggers: []string{"assistant"},
+			pattern:  `assistant[ \t]*:[ \t]*[<\[][^<>\[\]\n]{3,80}[>\]][ \t]*\n[ \t]*(?:user|human)[ \t]*:`,
+			check:    lineStart,
+		},
+		{
 			// ### System: / ### Instruction:
 			triggers: []string{"##", "# ", "#s", "#i", "#a", "#r", "#h"},
 			pattern:  `#{1,6}[ \t]*(?:system|instruction|assistant|response|human)[ \t]*:`,
@@ -624,6 +653,7 @@ func fakeMarkerForms() []form {
 			pattern: w(`(?:system prompt|system|admin|administrator|developer|root|sudo|safety|security) (?:override|overridden)\b`) +
 				`|` + w(`system prompt (?:update|replacement|change)`) + `\s*:` +
 				`|` + w(`message from (?:the )?(?:anthropic|openai|google|microsoft|your (?:developers?|creators?|operators?))\b`),
+			check: allOf(notTitle, notBefore(settingNounRE)),
 		},
 		{
 			// %%% END USER AMBIGUITY %%%; --- END MESSAGE ---; END
@@ -754,6 +784,104 @@ func riskyAfter(text string, s, e int) (int, int, bool) {
 	return s, e + end, true
 }
 
+// notLinkText drops a finding inside the text of a markdown link
+// ("[ChatGPT - OpenAI](https://…)", "[Aider: the AI pair programmer](…)"):
+// a title, not an address, unless the title itself holds a command or a URL;
+// and an address whose text is a link ("**Model:** [name](…)"), a label.
+func notLinkText(text string, s, e int) (int, int, bool) {
+	if after := strings.TrimLeft(text[e:alignEnd(text, e+8)], "*_ \t"); strings.HasPrefix(after, "[") {
+		// **Model:** [deepset/deberta-v3](https://…): a label and its
+		// value, a link; an order starts with a verb.
+		rest := text[e:]
+		if le := strings.IndexByte(rest, '\n'); le >= 0 {
+			rest = rest[:le]
+		}
+		if i := strings.Index(rest, "]("); i >= 0 && !strings.ContainsAny(rest[:i], "|`$;&") && !strings.Contains(rest[:i], "://") {
+			return 0, 0, false
+		}
+	}
+	ls := strings.LastIndexByte(text[:s], '\n') + 1
+	open := strings.LastIndexByte(text[ls:s], '[')
+	if open < 0 || strings.IndexByte(text[ls+open:s], ']') >= 0 {
+		return s, e, true
+	}
+	rest := text[e:]
+	if le := strings.IndexByte(rest, '\n'); le >= 0 {
+		rest = rest[:le]
+	}
+	if i := strings.Index(rest, "]("); i >= 0 && strings.IndexByte(rest[:i], '[') < 0 &&
+		!strings.ContainsAny(rest[:i], "|`$;&") && !strings.Contains(rest[:i], "://") {
+		// The title holds no command or address of its own: what
+		// follows the name is the link.
+		return 0, 0, false
+	}
+	return s, e, true
+}
+
+// notTitle drops a finding that is all of a short markdown heading or a
+// link's text ("# System Prompt Override (GEMINI_SYSTEM_MD)", "[System
+// prompt override](./system-prompt.md)"): the name of a feature, not a claim.
+func notTitle(text string, s, e int) (int, int, bool) {
+	ls := strings.LastIndexByte(text[:s], '\n') + 1
+	le := len(text)
+	if i := strings.IndexByte(text[e:], '\n'); i >= 0 {
+		le = e + i
+	}
+	if strings.IndexByte(text[s:e], '\n') >= 0 || youRE().MatchString(foldString(text[s:e])) {
+		// A title does not speak to its reader.
+		return s, e, true
+	}
+	line := strings.TrimLeft(text[ls:le], " \t")
+	if strings.HasPrefix(line, "#") && len(strings.Fields(line)) <= 9 {
+		return s, e, false
+	}
+	if open := strings.LastIndexByte(text[ls:s], '['); open >= 0 && strings.IndexByte(text[ls+open:s], ']') < 0 &&
+		strings.HasPrefix(text[e:le], "](") || strings.HasPrefix(text[e:le], ")](") {
+		return s, e, false
+	}
+	return s, e, true
+}
+
+// notTitleCase drops a finding written in title case (No Refusal): the
+// name of a thing. Shouting (NEVER REFUSE) and sentences are kept.
+func notTitleCase(text string, s, e int) (int, int, bool) {
+	ws := strings.Fields(text[s:e])
+	if len(ws) < 2 {
+		return s, e, true
+	}
+	for _, w := range ws {
+		if len(w) < 2 || w[0] < 'A' || w[0] > 'Z' || strings.ToUpper(w) == w {
+			return s, e, true
+		}
+	}
+	return s, e, false
+}
+
+// notSnakeCase drops a finding written as an identifier (no_refusal).
+func notSnakeCase(text string, s, e int) (int, int, bool) {
+	return s, e, strings.IndexByte(text[s:e], '_') < 0
+}
+
+// youRE finds the reader addressed.
+var youRE = lazyRE(`\b(?:you|your|yours|yourself)\b`)
+
+// settingNounRE matches the start of what follows a finding when the
+// finding only qualifies it: "system override settings", "admin override
+// flag".
+var settingNounRE = lazyRE(`^[ \t]+(?:settings?|files?|flags?|options?|values?|layers?|config(?:uration)?s?|precedence|order|paths?|variables?|env(?:ironment)?|keys?|scopes?|levels?)\b`)
+
+// notBefore builds a check that drops a finding followed by what re
+// matches, in the folded text of the rest of its line.
+func notBefore(re func() *regexp.Regexp) func(string, int, int) (int, int, bool) {
+	return func(text string, s, e int) (int, int, bool) {
+		return s, e, !re().MatchString(foldString(text[e:alignEnd(text, e+40)]))
+	}
+}
+
+// addressLeadRE matches the end of what leads an address to an automated
+// reader: "Note to", "for", a comma or an opening parenthesis.
+var addressLeadRE = lazyRE(`(?:\b(?:note|message|notice|instructions?|memo) (?:to|for)|\bfor|,|\()\s*(?:the |any |all )?$`)
+
 func agentDirectiveForms(w func(string) string) []form {
 	return []form{
 		{
@@ -761,7 +889,7 @@ func agentDirectiveForms(w func(string) string) []form {
 			triggers: append([]string{"hey", "dear", "attention", "note to", "message to", "psst", "ok", "ai助手"}, aiNameTriggers...),
 			pattern: w(`(?:(?:hey|dear|attention|note to|message to|psst|ok|okay)[,:]? )?(?:the |any |all |every |you |our )?`+aiNames+
 				`(?: (?:instructions?|notes?|directives?|tasks?))?`) + `(?:\s*[/&]\s*` + aiNames + `)*\s*(?:[,:：—–(]|\s-\s)`,
-			check: sentenceStart,
+			check: allOf(sentenceStart, notLinkText),
 		},
 		{
 			// AI agents reading this memory

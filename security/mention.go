@@ -81,9 +81,10 @@ func (q *quotes) fenceAt(i int) (fence, bool) {
 func (sc *scanner) mention(s, e int) bool {
 	text := sc.text()
 	if f, ok := sc.quotes().fenceAt(s); ok && e <= f.stop {
-		// The framing of a block is the prose just before it and its info
-		// string.
-		before := text[max(0, f.open-300):f.open]
+		// The framing of a block is the prose just before it (past the
+		// blank line markdown puts between a paragraph and a fence) and
+		// its info string.
+		before := strings.TrimRight(text[max(0, f.open-300):f.open], " \t\r\n")
 		if i := strings.LastIndex(before, "\n\n"); i >= 0 {
 			before = before[i+2:]
 		}
