@@ -8,6 +8,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -284,7 +285,9 @@ func (s *Service) Gather(ctx context.Context, req Request) (*Material, error) {
 }
 
 // banRE finds a ban in a title or a playbook line: what must not be done.
-var banRE = regexp.MustCompile(`(?i)\b(never|don't|do not|must not|mustn't|shall not|won't|no new|avoid|forbidden|banned)\b`)
+var banRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(never|don't|do not|must not|mustn't|shall not|won't|no new|avoid|forbidden|banned)\b`)
+})
 
 // IsBan reports whether a memory or a line states a ban.
 func IsBan(title string, tags []string) bool {
@@ -293,7 +296,7 @@ func IsBan(title string, tags []string) bool {
 			return true
 		}
 	}
-	return banRE.MatchString(title)
+	return banRE().MatchString(title)
 }
 
 // playbook is the project's playbook note, line by line, and its
@@ -312,7 +315,7 @@ func (s *Service) playbook(ctx context.Context, project string, seen map[string]
 				break
 			}
 			for i, line := range playbookLines(pb.Text) {
-				it := Item{ID: fmt.Sprintf("%s#%d", pb.Path, i+1), Title: line, Type: "playbook", Path: pb.Path, Ban: banRE.MatchString(line)}
+				it := Item{ID: fmt.Sprintf("%s#%d", pb.Path, i+1), Title: line, Type: "playbook", Path: pb.Path, Ban: banRE().MatchString(line)}
 				if it.Ban {
 					bans = append(bans, it)
 				} else {
@@ -501,7 +504,7 @@ func linkName(l string) string {
 	return strings.ToLower(strings.TrimSuffix(path.Base(l), ".md"))
 }
 
-var wikiRE = regexp.MustCompile(`\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]`)
+var wikiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]`) })
 
 // producedLinks are the links under a mined decision's "## Produced"
 // heading: the edits it produced.
@@ -514,7 +517,7 @@ func producedLinks(body string) []string {
 		rest = rest[:i]
 	}
 	var out []string
-	for _, m := range wikiRE.FindAllStringSubmatch(rest, -1) {
+	for _, m := range wikiRE().FindAllStringSubmatch(rest, -1) {
 		out = append(out, m[1])
 	}
 	return out
@@ -536,11 +539,11 @@ func decisionText(body string) string {
 		}
 		keep = append(keep, strings.TrimPrefix(t, "- "))
 	}
-	return aliasRE.ReplaceAllString(strings.Join(keep, "; "), "$2")
+	return aliasRE().ReplaceAllString(strings.Join(keep, "; "), "$2")
 }
 
 // aliasRE matches a link with an alias: [[name|alias]].
-var aliasRE = regexp.MustCompile(`\[\[([^\]|]+)\|([^\]]*)\]\]`)
+var aliasRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\[([^\]|]+)\|([^\]]*)\]\]`) })
 
 // excerpts are the best exchanges of the transcripts not already shown.
 func (s *Service) excerpts(ctx context.Context, query, project string, seen map[string]bool) Section {
