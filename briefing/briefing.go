@@ -421,7 +421,11 @@ func (s *Service) decisions(ctx context.Context, query, project string, found []
 		}
 	}
 	err = s.Notes.View(ctx, func(snap memories.Snapshot) error {
-		names, err := noteNames(snap)
+		want := map[string]bool{}
+		for _, l := range links {
+			want[linkName(l)] = true
+		}
+		names, err := noteNames(snap, want)
 		if err != nil {
 			return err
 		}
@@ -436,14 +440,26 @@ func (s *Service) decisions(ctx context.Context, query, project string, found []
 			}
 			found = append(found, memories.Recalled{Memory: m, ShortID: snap.ShortID(m.ID)})
 		}
-		for _, r := range found {
+		// The notes the decisions' edits name, looked up at once.
+		produced := make([][]string, len(found))
+		want = map[string]bool{}
+		for i, r := range found {
+			produced[i] = producedLinks(r.Memory.Content())
+			for _, l := range produced[i] {
+				want[linkName(l)] = true
+			}
+		}
+		if names, err = noteNames(snap, want); err != nil {
+			return err
+		}
+		for i, r := range found {
 			if seen[r.Memory.ID] {
 				continue
 			}
 			seen[r.Memory.ID] = true
 			it := s.itemOf(r)
 			it.Text = decisionText(r.Memory.Content())
-			for _, l := range producedLinks(r.Memory.Content()) {
+			for _, l := range produced[i] {
 				if len(it.Edits) == maxEdits {
 					break
 				}
@@ -465,22 +481,32 @@ func (s *Service) decisions(ctx context.Context, query, project string, found []
 	return sec, err
 }
 
-// noteNames maps every note's name (its file name without .md, lower case)
-// to its entry, as Obsidian resolves a link.
-func noteNames(snap memories.Snapshot) (map[string]memories.Entry, error) {
-	es, err := snap.Entries()
+// noteNames maps each of the names in want that a note has (its file name
+// without .md, lower case) to its entry, as Obsidian resolves a link: of
+// notes of one name, the first by path. Only those entries are decoded.
+func noteNames(snap memories.Snapshot, want map[string]bool) (map[string]memories.Entry, error) {
+	if len(want) == 0 {
+		return nil, nil
+	}
+	es, err := memories.EntriesWhere(snap, func(_, _, name string) bool {
+		return want[noteName(name)]
+	})
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]memories.Entry, len(es))
 	for _, e := range es {
-		n := strings.ToLower(strings.TrimSuffix(path.Base(e.Path), ".md"))
+		n := noteName(path.Base(e.Path))
 		if old, ok := out[n]; !ok || e.Path < old.Path {
 			out[n] = e
 		}
 	}
 	return out, nil
 }
+
+// noteName is the name a link resolves to a note by: its file name without
+// .md, lower case.
+func noteName(file string) string { return strings.ToLower(strings.TrimSuffix(file, ".md")) }
 
 func load(ctx context.Context, snap memories.Snapshot, e memories.Entry) (*memories.Memory, error) {
 	m, err := snap.Load(ctx, e.Path)

@@ -3,6 +3,7 @@ package memories
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -192,5 +193,35 @@ func TestBriefDecisionsSearch(t *testing.T) {
 	}
 	if got := briefIDs(b)[SectionDecisions]; !cmp.Equal(got, []string{numbered(500)}) || len(big.searches) != 0 {
 		t.Errorf("decisions %v after %d searches, want the old decision found without a search", got, len(big.searches))
+	}
+}
+
+// TestBriefReadsOnlyItsEntries: a briefing asks the catalog for the entries of
+// its project and general, then of the project's areas, never for every
+// entry: decoding a large catalog whole was most of what it cost.
+func TestBriefReadsOnlyItsEntries(t *testing.T) {
+	f := newFake(t,
+		mem(numbered(1), "Use RS256 for JWTs", "HS256 shares the secret", typ(TypeDecision), area("security")),
+		mem(numbered(2), "Deploys on Tuesdays", "never Fridays", typ(TypeConvention)),
+		mem(numbered(3), "General convention", "for every project", project("general")),
+		mem(numbered(4), "Security area note", "from another project", project("api"), area("security")),
+		mem(numbered(5), "Unrelated project", "not in the area", project("api")),
+		mem(numbered(6), "Another area", "of another project", project("api"), area("billing")),
+	)
+	svc, _ := newTestService(f)
+	if _, err := svc.Brief(context.Background(), BriefRequest{Project: "web", Limit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if f.entriesCalls != 0 {
+		t.Errorf("the briefing listed every entry %d times", f.entriesCalls)
+	}
+	var got []string
+	for _, p := range f.selected {
+		got = append(got, f.mems[p].Title)
+	}
+	slices.Sort(got)
+	want := []string{"Deploys on Tuesdays", "General convention", "Security area note", "Use RS256 for JWTs", "Use RS256 for JWTs"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entries read (-want +got):\n%s", diff)
 	}
 }
