@@ -29,6 +29,8 @@ type fakeBackend struct {
 	// selected lists the paths EntriesWhere returned.
 	entriesCalls int
 	selected     []string
+	// selects makes snapshots EntrySelectors, as the store's are.
+	selects bool
 	creates      []*Memory // copies, as written
 	patches      []patchCall
 	events       []Event
@@ -78,6 +80,9 @@ func fakePath(m *Memory) string { return fmt.Sprintf("memories/%s/%s.md", m.Proj
 
 func (f *fakeBackend) View(_ context.Context, fn func(Snapshot) error) error {
 	f.views++
+	if f.selects {
+		return fn(&selectingTx{fakeTx{f}})
+	}
 	return fn(&fakeTx{f})
 }
 
@@ -138,11 +143,14 @@ func (x *fakeTx) entries() []Entry {
 	return out
 }
 
-var _ EntrySelector = (*fakeTx)(nil)
+// selectingTx is a snapshot that is an EntrySelector.
+type selectingTx struct{ fakeTx }
+
+var _ EntrySelector = (*selectingTx)(nil)
 
 // EntriesWhere is Entries filtered, as the store's catalog gives it without
 // decoding the entries keep refuses.
-func (x *fakeTx) EntriesWhere(keep func(project, area, name string) bool) ([]Entry, error) {
+func (x *selectingTx) EntriesWhere(keep func(project, area, name string) bool) ([]Entry, error) {
 	var out []Entry
 	for _, e := range x.entries() {
 		if keep(e.Project, e.Area, path.Base(e.Path)) {
