@@ -30,12 +30,12 @@ type fakeBackend struct {
 	entriesCalls int
 	selected     []string
 	// selects makes snapshots EntrySelectors, as the store's are.
-	selects bool
-	creates      []*Memory // copies, as written
-	patches      []patchCall
-	events       []Event
-	logged       []Event // through Log: refusals
-	searches     []SearchRequest
+	selects  bool
+	creates  []*Memory // copies, as written
+	patches  []patchCall
+	events   []Event
+	logged   []Event // through Log: refusals
+	searches []SearchRequest
 
 	loadErr map[string]error // by path
 	// reverse makes Search return its hits worst first, so a test sees that
