@@ -12,8 +12,11 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 all: build
 
+# Without cgo: nothing in cortex needs it (only the net package would use the
+# C resolver), and a static binary starts about a millisecond sooner, which
+# every hook and command pays.
 build:
-	$(GO) build -o $(BIN) ./cmd/cortex
+	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/cortex
 
 demo: build
 	./$(BIN) demo

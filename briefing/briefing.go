@@ -8,6 +8,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -284,7 +285,9 @@ func (s *Service) Gather(ctx context.Context, req Request) (*Material, error) {
 }
 
 // banRE finds a ban in a title or a playbook line: what must not be done.
-var banRE = regexp.MustCompile(`(?i)\b(never|don't|do not|must not|mustn't|shall not|won't|no new|avoid|forbidden|banned)\b`)
+var banRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(never|don't|do not|must not|mustn't|shall not|won't|no new|avoid|forbidden|banned)\b`)
+})
 
 // IsBan reports whether a memory or a line states a ban.
 func IsBan(title string, tags []string) bool {
@@ -293,7 +296,7 @@ func IsBan(title string, tags []string) bool {
 			return true
 		}
 	}
-	return banRE.MatchString(title)
+	return banRE().MatchString(title)
 }
 
 // playbook is the project's playbook note, line by line, and its
@@ -312,7 +315,7 @@ func (s *Service) playbook(ctx context.Context, project string, seen map[string]
 				break
 			}
 			for i, line := range playbookLines(pb.Text) {
-				it := Item{ID: fmt.Sprintf("%s#%d", pb.Path, i+1), Title: line, Type: "playbook", Path: pb.Path, Ban: banRE.MatchString(line)}
+				it := Item{ID: fmt.Sprintf("%s#%d", pb.Path, i+1), Title: line, Type: "playbook", Path: pb.Path, Ban: banRE().MatchString(line)}
 				if it.Ban {
 					bans = append(bans, it)
 				} else {
@@ -418,7 +421,11 @@ func (s *Service) decisions(ctx context.Context, query, project string, found []
 		}
 	}
 	err = s.Notes.View(ctx, func(snap memories.Snapshot) error {
-		names, err := noteNames(snap)
+		want := map[string]bool{}
+		for _, l := range links {
+			want[linkName(l)] = true
+		}
+		names, err := noteNames(snap, want)
 		if err != nil {
 			return err
 		}
@@ -433,14 +440,26 @@ func (s *Service) decisions(ctx context.Context, query, project string, found []
 			}
 			found = append(found, memories.Recalled{Memory: m, ShortID: snap.ShortID(m.ID)})
 		}
-		for _, r := range found {
+		// The notes the decisions' edits name, looked up at once.
+		produced := make([][]string, len(found))
+		want = map[string]bool{}
+		for i, r := range found {
+			produced[i] = producedLinks(r.Memory.Content())
+			for _, l := range produced[i] {
+				want[linkName(l)] = true
+			}
+		}
+		if names, err = noteNames(snap, want); err != nil {
+			return err
+		}
+		for i, r := range found {
 			if seen[r.Memory.ID] {
 				continue
 			}
 			seen[r.Memory.ID] = true
 			it := s.itemOf(r)
 			it.Text = decisionText(r.Memory.Content())
-			for _, l := range producedLinks(r.Memory.Content()) {
+			for _, l := range produced[i] {
 				if len(it.Edits) == maxEdits {
 					break
 				}
@@ -462,22 +481,32 @@ func (s *Service) decisions(ctx context.Context, query, project string, found []
 	return sec, err
 }
 
-// noteNames maps every note's name (its file name without .md, lower case)
-// to its entry, as Obsidian resolves a link.
-func noteNames(snap memories.Snapshot) (map[string]memories.Entry, error) {
-	es, err := snap.Entries()
+// noteNames maps each of the names in want that a note has (its file name
+// without .md, lower case) to its entry, as Obsidian resolves a link: of
+// notes of one name, the first by path. Only those entries are decoded.
+func noteNames(snap memories.Snapshot, want map[string]bool) (map[string]memories.Entry, error) {
+	if len(want) == 0 {
+		return nil, nil
+	}
+	es, err := memories.EntriesWhere(snap, func(_, _, name string) bool {
+		return want[noteName(name)]
+	})
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]memories.Entry, len(es))
 	for _, e := range es {
-		n := strings.ToLower(strings.TrimSuffix(path.Base(e.Path), ".md"))
+		n := noteName(path.Base(e.Path))
 		if old, ok := out[n]; !ok || e.Path < old.Path {
 			out[n] = e
 		}
 	}
 	return out, nil
 }
+
+// noteName is the name a link resolves to a note by: its file name without
+// .md, lower case.
+func noteName(file string) string { return strings.ToLower(strings.TrimSuffix(file, ".md")) }
 
 func load(ctx context.Context, snap memories.Snapshot, e memories.Entry) (*memories.Memory, error) {
 	m, err := snap.Load(ctx, e.Path)
@@ -501,7 +530,7 @@ func linkName(l string) string {
 	return strings.ToLower(strings.TrimSuffix(path.Base(l), ".md"))
 }
 
-var wikiRE = regexp.MustCompile(`\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]`)
+var wikiRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]`) })
 
 // producedLinks are the links under a mined decision's "## Produced"
 // heading: the edits it produced.
@@ -514,7 +543,7 @@ func producedLinks(body string) []string {
 		rest = rest[:i]
 	}
 	var out []string
-	for _, m := range wikiRE.FindAllStringSubmatch(rest, -1) {
+	for _, m := range wikiRE().FindAllStringSubmatch(rest, -1) {
 		out = append(out, m[1])
 	}
 	return out
@@ -536,11 +565,11 @@ func decisionText(body string) string {
 		}
 		keep = append(keep, strings.TrimPrefix(t, "- "))
 	}
-	return aliasRE.ReplaceAllString(strings.Join(keep, "; "), "$2")
+	return aliasRE().ReplaceAllString(strings.Join(keep, "; "), "$2")
 }
 
 // aliasRE matches a link with an alias: [[name|alias]].
-var aliasRE = regexp.MustCompile(`\[\[([^\]|]+)\|([^\]]*)\]\]`)
+var aliasRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\[([^\]|]+)\|([^\]]*)\]\]`) })
 
 // excerpts are the best exchanges of the transcripts not already shown.
 func (s *Service) excerpts(ctx context.Context, query, project string, seen map[string]bool) Section {

@@ -230,3 +230,56 @@ func TestExcerpts(t *testing.T) {
 		t.Errorf("note %q, warnings %q", n, warned)
 	}
 }
+
+// countingNotes is the store as briefing.Notes, counting how often a
+// snapshot lists every entry and which entries it decodes by name.
+type countingNotes struct {
+	notes    briefing.Notes
+	listings int
+	named    []string
+}
+
+func (c *countingNotes) View(ctx context.Context, fn func(memories.Snapshot) error) error {
+	return c.notes.View(ctx, func(snap memories.Snapshot) error {
+		return fn(&countingSnapshot{Snapshot: snap, c: c})
+	})
+}
+
+type countingSnapshot struct {
+	memories.Snapshot
+	c *countingNotes
+}
+
+func (s *countingSnapshot) Entries() ([]memories.Entry, error) {
+	s.c.listings++
+	return s.Snapshot.Entries()
+}
+
+func (s *countingSnapshot) EntriesWhere(keep func(project, area, name string) bool) ([]memories.Entry, error) {
+	es, err := memories.EntriesWhere(s.Snapshot, keep)
+	for _, e := range es {
+		s.c.named = append(s.c.named, e.Path)
+	}
+	return es, err
+}
+
+// TestDecisionsReadOnlyNamedNotes: following the decisions' links and the
+// edits they produced reads the notes those links name, not every entry of
+// the catalog, and the briefing is its golden file still.
+func TestDecisionsReadOnlyNamedNotes(t *testing.T) {
+	f := newFixture(t)
+	notes := &countingNotes{notes: f.svc.Notes}
+	f.svc.Notes = notes
+	b, err := f.svc.Assemble(context.Background(), briefing.Request{Query: "auth flow fails on staging jwt", Project: "web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "default.md"), []byte(b.Markdown))
+	if notes.listings != 0 {
+		t.Errorf("the briefing listed every entry %d times", notes.listings)
+	}
+	if len(notes.named) == 0 {
+		t.Error("no note was read by name: the fixture's decision links to an edit")
+	}
+	t.Logf("read by name: %v", notes.named)
+}

@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -399,7 +400,7 @@ func Load(path string) (*File, error) {
 	return &f, nil
 }
 
-var unknownField = regexp.MustCompile(`field (\S+) not found in type \S+`)
+var unknownField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`field (\S+) not found in type \S+`) })
 
 // yamlMessage words a YAML decoding error for a person: one line per problem,
 // each with its line number.
@@ -408,7 +409,7 @@ func yamlMessage(err error) string {
 	if errors.As(err, &te) {
 		msgs := make([]string, len(te.Errors))
 		for i, m := range te.Errors {
-			msgs[i] = unknownField.ReplaceAllString(m, "unknown key $1")
+			msgs[i] = unknownField().ReplaceAllString(m, "unknown key $1")
 		}
 		return strings.Join(msgs, "; ")
 	}

@@ -144,7 +144,7 @@ func (h *hasher) add(tok []byte, b brk) {
 	t := hashBytes(tok)
 	prev := h.prevTok
 	h.prevTok = t
-	sp, special := specials.get(t)
+	sp, special := specials().get(t)
 	if special {
 		h.f.platforms |= sp.platform
 		// on/off, in/out, up/down are opposites after a verb that takes them
@@ -180,7 +180,7 @@ func (h *hasher) add(tok []byte, b brk) {
 		h.f.negated = append(h.f.negated, w)
 		h.negate--
 	}
-	if info, ok := wordInfos.get(w); ok {
+	if info, ok := wordInfos().get(w); ok {
 		if info.isPolar {
 			h.f.polar = append(h.f.polar, info.polar)
 		}
@@ -239,7 +239,7 @@ func lead(title, rest string) bool {
 func (h *hasher) subject() []uint64 {
 	var out []uint64
 	for i, w := range h.f.title {
-		if info, _ := wordInfos.get(w); h.said[i] >= subjectRepeats && !info.heading {
+		if info, _ := wordInfos().get(w); h.said[i] >= subjectRepeats && !info.heading {
 			out = append(out, w)
 		}
 	}

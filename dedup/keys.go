@@ -3,6 +3,7 @@ package dedup
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The key words: what keeps two memories that share most of their words
@@ -128,9 +129,11 @@ var headingWords = []string{"example", "examples", "description", "overview", "i
 // after one, in the same sentence, are negated. "n't" splits into a token
 // ending in n ("doesn", "isn") and "t"; "can't" into "can" and "t"; "instead
 // of" is one too.
-var negations = setOf("not", "no", "never", "cannot", "unable", "nor", "neither", "none", "nothing", "without",
-	"non", "don", "doesn", "didn", "isn", "aren", "wasn", "weren", "hasn", "haven",
-	"hadn", "couldn", "wouldn", "shouldn", "mustn", "needn", "won", "shan", "mightn", "ain")
+var negations = sync.OnceValue(func() map[string]struct{} {
+	return setOf("not", "no", "never", "cannot", "unable", "nor", "neither", "none", "nothing", "without",
+		"non", "don", "doesn", "didn", "isn", "aren", "wasn", "weren", "hasn", "haven",
+		"hadn", "couldn", "wouldn", "shouldn", "mustn", "needn", "won", "shan", "mightn", "ain")
+})
 
 // platforms are the operating systems, and the deployment environments, a
 // note can be specific to; each group is one platform.
@@ -143,8 +146,8 @@ var platforms = [][]string{
 
 // numberWords are the number words a paraphrase may spell out; "one" is left
 // out, as a pronoun far more often than a number.
-var numberWords = map[string]string{"two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-	"seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "zero": "0"}
+var numberWords = [][2]string{{"two", "2"}, {"three", "3"}, {"four", "4"}, {"five", "5"}, {"six", "6"},
+	{"seven", "7"}, {"eight", "8"}, {"nine", "9"}, {"ten", "10"}, {"eleven", "11"}, {"twelve", "12"}, {"zero", "0"}}
 
 // special is what the table of special tokens says about one written token.
 type special struct {
@@ -157,12 +160,12 @@ type special struct {
 }
 
 // specials maps the hash of a written token to what it is.
-var specials = func() *table[special] {
+var specials = sync.OnceValue(func() *table[special] {
 	m := map[uint64]special{}
-	for w := range stopWords {
+	for w := range stopWords() {
 		m[hashString(w)] = special{stop: true}
 	}
-	for w := range negations {
+	for w := range negations() {
 		h := hashString(w)
 		s := m[h]
 		s.negation = true
@@ -184,7 +187,8 @@ var specials = func() *table[special] {
 			m[h] = s
 		}
 	}
-	for w, n := range numberWords {
+	for _, wn := range numberWords {
+		w, n := wn[0], wn[1]
 		h := hashString(w)
 		s := m[h]
 		s.number = numberKey(n)
@@ -195,7 +199,7 @@ var specials = func() *table[special] {
 		t.put(h, s)
 	}
 	return t
-}()
+})
 
 // wordInfo is what the tables say about a word (as the word set holds it).
 type wordInfo struct {
@@ -207,7 +211,7 @@ type wordInfo struct {
 
 // wordInfos maps the word hash of every word of opposites, phrasalVerbs and
 // headingWords to what it is, so that a token costs one lookup.
-var wordInfos = func() *table[wordInfo] {
+var wordInfos = sync.OnceValue(func() *table[wordInfo] {
 	m := map[uint64]wordInfo{}
 	hash := func(w string) uint64 {
 		h, _ := word([]byte(w), hashString(w), nil)
@@ -243,7 +247,7 @@ var wordInfos = func() *table[wordInfo] {
 		t.put(h, info)
 	}
 	return t
-}()
+})
 
 // prefixPolar is the opposite entry of a stem that starts with a polar
 // prefix: the root is the hash of the rest, the side the prefix's.
@@ -595,7 +599,7 @@ func (k *keyScanner) run(r string, code bool) {
 	}
 	switch {
 	case letters:
-		if s, ok := specials.get(h); ok && s.number != 0 {
+		if s, ok := specials().get(h); ok && s.number != 0 {
 			k.numbers = append(k.numbers, s.number)
 		}
 	case digits == len(r) || digits > 0 && len(r)-digits <= 3 && allLetters(r[digits:]):
@@ -606,7 +610,7 @@ func (k *keyScanner) run(r string, code bool) {
 	default:
 		// An identifier: rs256, arm64, a hash. Abbreviations the synonym
 		// table knows (k8s, i18n) are words like any other.
-		if _, ok := synonyms.get(h); !ok {
+		if _, ok := synonyms().get(h); !ok {
 			k.codes = append(k.codes, mix(tagCode, h))
 		}
 	}
@@ -756,20 +760,22 @@ func isCode(f string, inCode bool) bool {
 // proseSlash reports whether words joined by slashes are prose ("read/write",
 // "and/or", "Windows/Linux"), not a path ("src/components", "kv/prod").
 func proseSlash(f string) bool {
-	if _, ok := proseSlashes[strings.ToLower(f)]; ok {
+	if _, ok := proseSlashes()[strings.ToLower(f)]; ok {
 		return true
 	}
 	for _, part := range strings.Split(f, "/") {
-		if s, ok := specials.get(codeKey(part)); !ok || s.platform == 0 {
+		if s, ok := specials().get(codeKey(part)); !ok || s.platform == 0 {
 			return false
 		}
 	}
 	return true // platforms: macOS/Linux
 }
 
-var proseSlashes = setOf("and/or", "either/or", "read/write", "input/output", "i/o", "on/off", "yes/no",
-	"pros/cons", "client/server", "ci/cd", "tcp/ip", "he/she", "his/her", "true/false", "w/o",
-	"enable/disable", "start/stop", "open/close", "add/remove", "push/pull", "import/export")
+var proseSlashes = sync.OnceValue(func() map[string]struct{} {
+	return setOf("and/or", "either/or", "read/write", "input/output", "i/o", "on/off", "yes/no",
+		"pros/cons", "client/server", "ci/cd", "tcp/ip", "he/she", "his/her", "true/false", "w/o",
+		"enable/disable", "start/stop", "open/close", "add/remove", "push/pull", "import/export")
+})
 
 // initials reports whether a dotted field is letters one by one: e.g, i.e.
 func initials(f string) bool {

@@ -67,7 +67,7 @@ func TestOppositesTable(t *testing.T) {
 		var sides [2]wordInfo
 		for side, w := range pair {
 			h, _ := word([]byte(w), hashString(w), nil)
-			info, ok := wordInfos.get(h)
+			info, ok := wordInfos().get(h)
 			if !ok || !info.isPolar {
 				t.Fatalf("%q is not in the table", w)
 			}

@@ -3,6 +3,7 @@ package dedup
 import (
 	"bytes"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -105,31 +106,33 @@ func hasVowel(b []byte) bool {
 // characters are in it too; Hiragana, which carries Japanese grammar rather
 // than topic, is treated the same way (see isStop). Other languages have no
 // stop words here.
-var stopWords = setOf(
-	// NLTK's list without no, nor, not, only.
-	"i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you", "your",
-	"yours", "yourself", "yourselves", "he", "him", "his", "himself", "she",
-	"her", "hers", "herself", "it", "its", "itself", "they", "them", "their",
-	"theirs", "themselves", "what", "which", "who", "whom", "this", "that",
-	"these", "those", "am", "is", "are", "was", "were", "be", "been", "being",
-	"have", "has", "had", "having", "do", "does", "did", "doing", "a", "an",
-	"the", "and", "but", "if", "or", "because", "as", "until", "while", "of",
-	"at", "by", "for", "with", "about", "against", "between", "into", "through",
-	"during", "before", "after", "above", "below", "to", "from", "up", "down",
-	"in", "out", "on", "off", "over", "under", "again", "further", "then",
-	"once", "here", "there", "when", "where", "why", "how", "all", "any",
-	"both", "each", "few", "more", "most", "other", "some", "such", "own",
-	"same", "so", "than", "too", "very", "can", "will", "just", "should", "now",
-	// Contraction fragments, as NLTK has them.
-	"s", "t", "d", "ll", "m", "o", "re", "ve", "y", "ain", "aren", "couldn",
-	"didn", "doesn", "don", "hadn", "hasn", "haven", "isn", "ma", "mightn",
-	"mustn", "needn", "shan", "shouldn", "wasn", "weren", "won", "wouldn",
-	// Common in notes.
-	"also", "could", "would", "may", "might", "shall", "must", "every", "per",
-	"via", "etc", "e", "g", "eg", "ie", "whether", "either", "onto", "upon",
-	"within", "whose",
-	"的", "了", "是", "在", "和", "也", "就", "都", "而", "与", "或", "及", "这", "那",
-)
+var stopWords = sync.OnceValue(func() map[string]struct{} {
+	return setOf(
+		// NLTK's list without no, nor, not, only.
+		"i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you", "your",
+		"yours", "yourself", "yourselves", "he", "him", "his", "himself", "she",
+		"her", "hers", "herself", "it", "its", "itself", "they", "them", "their",
+		"theirs", "themselves", "what", "which", "who", "whom", "this", "that",
+		"these", "those", "am", "is", "are", "was", "were", "be", "been", "being",
+		"have", "has", "had", "having", "do", "does", "did", "doing", "a", "an",
+		"the", "and", "but", "if", "or", "because", "as", "until", "while", "of",
+		"at", "by", "for", "with", "about", "against", "between", "into", "through",
+		"during", "before", "after", "above", "below", "to", "from", "up", "down",
+		"in", "out", "on", "off", "over", "under", "again", "further", "then",
+		"once", "here", "there", "when", "where", "why", "how", "all", "any",
+		"both", "each", "few", "more", "most", "other", "some", "such", "own",
+		"same", "so", "than", "too", "very", "can", "will", "just", "should", "now",
+		// Contraction fragments, as NLTK has them.
+		"s", "t", "d", "ll", "m", "o", "re", "ve", "y", "ain", "aren", "couldn",
+		"didn", "doesn", "don", "hadn", "hasn", "haven", "isn", "ma", "mightn",
+		"mustn", "needn", "shan", "shouldn", "wasn", "weren", "won", "wouldn",
+		// Common in notes.
+		"also", "could", "would", "may", "might", "shall", "must", "every", "per",
+		"via", "etc", "e", "g", "eg", "ie", "whether", "either", "onto", "upon",
+		"within", "whose",
+		"的", "了", "是", "在", "和", "也", "就", "都", "而", "与", "或", "及", "这", "那",
+	)
+})
 
 func setOf(words ...string) map[string]struct{} {
 	m := make(map[string]struct{}, len(words))
@@ -211,7 +214,7 @@ type synonym struct {
 
 // synonyms maps the hashed stem of every word of synonymTable, canonical words
 // included, to its canonical word. It is built once and never changed.
-var synonyms = func() *table[*synonym] {
+var synonyms = sync.OnceValue(func() *table[*synonym] {
 	t := newTable[*synonym](4 * len(synonymTable))
 	for _, row := range synonymTable {
 		s := &synonym{word: row[0], short: row[1], stem: hashString(stem(row[0]))}
@@ -221,16 +224,16 @@ var synonyms = func() *table[*synonym] {
 		}
 	}
 	return t
-}()
+})
 
 // stops is stopWords, hashed.
-var stops = func() *table[struct{}] {
-	t := newTable[struct{}](len(stopWords))
-	for w := range stopWords {
+var stops = sync.OnceValue(func() *table[struct{}] {
+	t := newTable[struct{}](len(stopWords()))
+	for w := range stopWords() {
 		t.put(hashString(w), struct{}{})
 	}
 	return t
-}()
+})
 
 // word is a token's form in the word set: its stem, or its canonical word's
 // stem, hashed; and the synonym, if any.
@@ -243,12 +246,12 @@ func wordOfStem(st, tok []byte, h uint64) (uint64, *synonym) {
 	if len(st) != len(tok) { // stemming only ever shortens
 		h = hashBytes(st)
 	}
-	if s, ok := synonyms.get(h); ok {
+	if s, ok := synonyms().get(h); ok {
 		return s.stem, s
 	}
 	// Plurals of short abbreviations, which stem leaves alone: dbs, ids.
 	if len(tok) == 3 && tok[2] == 's' {
-		if s, ok := synonyms.get(hashBytes(tok[:2])); ok {
+		if s, ok := synonyms().get(hashBytes(tok[:2])); ok {
 			return s.stem, s
 		}
 	}
@@ -261,7 +264,7 @@ func isStop(tok []byte, h uint64) bool {
 	if isHiragana(tok) {
 		return true
 	}
-	_, ok := stops.get(h)
+	_, ok := stops().get(h)
 	return ok
 }
 
@@ -318,7 +321,7 @@ func (t *table[V]) get(k uint64) (V, bool) {
 }
 
 // rows maps the hashed stem of every spelling of synonymTable to its row.
-var rows = func() *table[[]string] {
+var rows = sync.OnceValue(func() *table[[]string] {
 	t := newTable[[]string](4 * len(synonymTable))
 	for _, row := range synonymTable {
 		for _, v := range row {
@@ -326,7 +329,7 @@ var rows = func() *table[[]string] {
 		}
 	}
 	return t
-}()
+})
 
 // blankPaths returns text with every path or URL (a run of characters
 // without white space that holds a slash or a backslash) replaced by spaces.
@@ -370,9 +373,9 @@ func Synonyms(text string) map[string][]string {
 	var out map[string][]string
 	scan(blankPaths(text), nil, func(tok []byte, _ brk) {
 		st := appendStem(nil, tok)
-		row, ok := rows.get(hashBytes(st))
+		row, ok := rows().get(hashBytes(st))
 		if !ok && len(tok) == 3 && tok[2] == 's' { // plurals of short abbreviations: dbs, ids
-			row, ok = rows.get(hashBytes(tok[:2]))
+			row, ok = rows().get(hashBytes(tok[:2]))
 		}
 		if !ok {
 			return

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -247,7 +248,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // hookTag matches the tags Gemini CLI wraps hook context in, and similar
 // markup a note could use to close the wrapping early.
-var hookTag = regexp.MustCompile(`(?i)<(/?)(hook_context|system|instructions?)\b`)
+var hookTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<(/?)(hook_context|system|instructions?)\b`) })
 
 // clean makes text of a note safe to quote: control and format characters
 // (zero-width and bidirectional marks among them) are dropped but for
@@ -263,5 +264,5 @@ func clean(s string) string {
 		}
 		return r
 	}, s)
-	return hookTag.ReplaceAllString(s, "‹$1$2")
+	return hookTag().ReplaceAllString(s, "‹$1$2")
 }

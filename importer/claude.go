@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cortexmem/cortex/memories"
 )
@@ -81,7 +82,9 @@ var memoryTypes = map[string]memories.Type{
 }
 
 // indexLink is a line of MEMORY.md that only points at a topic file.
-var indexLink = regexp.MustCompile(`(?m)^[ \t]*[-*+][ \t]+\[[^\]\n]*\]\((?:\./)?[^/)\n]+\.md\)[^\n]*$\n?`)
+var indexLink = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*[-*+][ \t]+\[[^\]\n]*\]\((?:\./)?[^/)\n]+\.md\)[^\n]*$\n?`)
+})
 
 // parseClaudeMemory reads a file of Claude Code's auto memory. A topic file is
 // one memory (or one per section), titled by its name property, typed by its
@@ -97,7 +100,7 @@ func parseClaudeMemory(path string, data []byte, exists func(string) bool) ([]It
 	dropped := false // index lines of MEMORY.md
 	if strings.EqualFold(filepath.Base(path), "MEMORY.md") {
 		body = normalizeNewlines(body)
-		kept := indexLink.ReplaceAll(body, nil)
+		kept := indexLink().ReplaceAll(body, nil)
 		dropped, body = len(kept) < len(body), kept
 	}
 	title := n.title

@@ -247,7 +247,7 @@ func FuzzParseClaudeMemory(f *testing.F) {
 				if it.Project != "my-app" {
 					t.Errorf("project %q, want my-app", it.Project)
 				}
-				if name == "MEMORY.md" && indexLink.MatchString(it.Content) {
+				if name == "MEMORY.md" && indexLink().MatchString(it.Content) {
 					t.Errorf("MEMORY.md item %q keeps an index line: %q", it.Title, it.Content)
 				}
 				if !strings.HasPrefix(it.Source, filepath.Join(dir, name)) {

@@ -86,7 +86,7 @@ func (l *wikiLink) text() string {
 // spans, fenced and indented code blocks, HTML blocks and inline HTML), in
 // order: a [[…]] there is text.
 func codeRanges(content []byte) [][2]int {
-	doc := md.Parser().Parse(text.NewReader(content))
+	doc := md().Parse(text.NewReader(content))
 	var out [][2]int
 	addLines := func(lines *text.Segments) {
 		if lines.Len() > 0 {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -210,18 +211,20 @@ func cut(s string, n int) string {
 	return strings.TrimRight(string(r), " ") + "…"
 }
 
-var md = goldmark.New()
+// md parses CommonMark. It is built on first use: most commands import
+// nothing.
+var md = sync.OnceValue(goldmark.DefaultParser)
 
 // atxHeading is how an ATX heading ("## Title") starts, once indented by up to
 // three spaces; any other heading is a setext one, underlined.
-var atxHeading = regexp.MustCompile(`^#{1,6}(?:[ \t]|\n|$)`)
+var atxHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#{1,6}(?:[ \t]|\n|$)`) })
 
 // sections splits body at its headings of levels 1 to 3. Each section's path
 // holds the headings above it: an H3's path is its H1 (or, in a note without
 // one, the note's title), its H2 and itself. Each section's content is a part
 // of body as written, blank lines around it left out.
 func sections(body []byte, noteTitle string) []section {
-	doc := md.Parser().Parse(text.NewReader(body))
+	doc := md().Parse(text.NewReader(body))
 	type heading struct {
 		level      int
 		text       string
@@ -247,7 +250,7 @@ func sections(body []byte, noteTitle string) []section {
 		pos := h.Pos()
 		start := lineStart(body, pos)
 		end := lineEnd(body, pos)
-		if lines := h.Lines(); !atxHeading.Match(body[pos:min(pos+8, len(body))]) && lines.Len() > 0 {
+		if lines := h.Lines(); !atxHeading().Match(body[pos:min(pos+8, len(body))]) && lines.Len() > 0 {
 			// A setext heading: its text, then the underline.
 			last := lines.At(lines.Len() - 1)
 			end = lineEnd(body, lineEnd(body, max(last.Stop-1, pos)))
@@ -290,7 +293,7 @@ func sections(body []byte, noteTitle string) []section {
 
 // blockID finds the block ids of a text: "^id" at the end of a line, which
 // a link names as "[[Note#^id]]".
-var blockID = regexp.MustCompile(`(?m)(?:^|[ \t])(\^[A-Za-z0-9-]+)[ \t]*$`)
+var blockID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)(?:^|[ \t])(\^[A-Za-z0-9-]+)[ \t]*$`) })
 
 // pieceAnchors are the anchors of a piece of section s: the section's own
 // heading on its first piece, the deeper headings the piece holds, and its
@@ -305,7 +308,7 @@ func pieceAnchors(s section, content string, first bool) []string {
 			out = append(out, a)
 		}
 	}
-	for _, m := range blockID.FindAllStringSubmatch(content, -1) {
+	for _, m := range blockID().FindAllStringSubmatch(content, -1) {
 		out = append(out, m[1])
 	}
 	return out

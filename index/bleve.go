@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -386,7 +387,7 @@ func joins(gap string) bool {
 }
 
 // hyphenated matches words joined by hyphens: "check-up", "state-of-the-art".
-var hyphenated = regexp.MustCompile(`\pL+(?:-\pL+)+`)
+var hyphenated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\pL+(?:-\pL+)+`) })
 
 // joinedOf is the hyphenated words of the texts written as one word, space
 // separated, each once (see fieldJoined).
@@ -394,7 +395,7 @@ func joinedOf(texts ...string) string {
 	var sb strings.Builder
 	seen := map[string]bool{}
 	for _, text := range texts {
-		for _, w := range hyphenated.FindAllString(text, -1) {
+		for _, w := range hyphenated().FindAllString(text, -1) {
 			w = strings.ReplaceAll(w, "-", "")
 			if !seen[w] {
 				seen[w] = true
@@ -533,7 +534,7 @@ func bm25IDF(total, df uint64) float64 {
 // it splits into: roadtrip, road␟trip).
 func (b *Bleve) compounds(text string, terms []string) (joined, split map[string][]string) {
 	joined = make(map[string][]string)
-	words := rawWord.FindAllStringIndex(text, -1)
+	words := rawWord().FindAllStringIndex(text, -1)
 	for i := 1; i < len(words); i++ {
 		a, c := words[i-1], words[i]
 		if a[1]-a[0] < 3 || c[1]-c[0] < 2 || !joins(text[a[1]:c[0]]) {
@@ -632,7 +633,7 @@ func (b *Bleve) existing(ctx context.Context, terms []string, joined, split map[
 }
 
 // rawWord is a run of letters, as compounds reads the query.
-var rawWord = regexp.MustCompile(`\pL+`)
+var rawWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\pL+`) })
 
 // rarest keeps the n terms found in the fewest documents (counted per field
 // searched, title, body and tags), dropping those found in none. A search for similar texts needs only the

@@ -378,6 +378,57 @@ func (c *Catalog) Entries() ([]memories.Entry, error) {
 	return out, nil
 }
 
+// EntriesWhere lists the entries Entries lists whose project, area and file
+// name keep accepts, in the same order. It decodes only those: a briefing
+// needs the memories of one project, its areas and general, or a few notes
+// by name, not the catalog's every entry, and decoding 10,000 of them is
+// most of what it costs.
+func (c *Catalog) EntriesWhere(keep func(project, area, name string) bool) ([]memories.Entry, error) {
+	var out []memories.Entry
+	if c.entries != nil {
+		for _, e := range c.entries {
+			if keep(e.Project, e.Area, path.Base(e.Path)) {
+				out = append(out, e)
+			}
+		}
+		return out, nil
+	}
+	if c.base != nil {
+		if err := c.base.loadMeta(); err != nil {
+			return nil, err
+		}
+		for i := 0; i < c.base.nFiles; i++ {
+			if len(c.over) > 0 {
+				if _, shadowed := c.over[c.base.path(i)]; shadowed {
+					continue
+				}
+			}
+			m, err := c.base.metaRecord(i)
+			if err != nil {
+				return nil, err
+			}
+			s, _, err := splitMeta(m)
+			if err != nil {
+				return nil, corrupt("file %d: %v", i, err)
+			}
+			if s[metaBroken] != "" || !keep(s[metaProject], s[metaArea], c.base.name(i)) {
+				continue
+			}
+			r, err := c.base.record(i)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r.Entry)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(c.over)) {
+		if r := c.over[p]; r != nil && r.Broken == "" && keep(r.Project, r.Area, path.Base(r.Path)) {
+			out = append(out, r.Entry)
+		}
+	}
+	return out, nil
+}
+
 // Dirs lists the folders the catalog remembers, with their times (vault.Known).
 func (c *Catalog) Dirs() []vault.DirStat {
 	var out []vault.DirStat

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -904,5 +905,54 @@ func TestByNoteName(t *testing.T) {
 				t.Errorf("ByNoteName(%q, %q) = %q, want %q", tc.project, tc.name, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestEntriesWhere: EntriesWhere lists what Entries lists and keep accepts,
+// in the same order, for a base alone and with a journal over it, before and
+// after the entries are cached; keep sees each entry's project, area and
+// file name, and is never asked about a broken note.
+func TestEntriesWhere(t *testing.T) {
+	keeps := map[string]func(project, area, name string) bool{
+		"all":           func(string, string, string) bool { return true },
+		"none":          func(string, string, string) bool { return false },
+		"project other": func(p, _, _ string) bool { return p == "other" },
+		"area backend":  func(_, a, _ string) bool { return a == "backend" },
+		"named":         func(_, _, n string) bool { return n == "deep.md" || n == "hand made.md" || n == "new.md" },
+	}
+	for cname, c := range idCatalogs(t) {
+		for _, cached := range []bool{false, true} {
+			all, err := c.Clone().Entries()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cached {
+				if _, err := c.Entries(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for kname, keep := range keeps {
+				var want []memories.Entry
+				for _, e := range all {
+					if keep(e.Project, e.Area, path.Base(e.Path)) {
+						want = append(want, e)
+					}
+				}
+				var asked []string
+				got, err := c.EntriesWhere(func(p, a, n string) bool {
+					asked = append(asked, n)
+					return keep(p, a, n)
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s, cached %v, keep %s: (-want +got)\n%s", cname, cached, kname, diff)
+				}
+				if slices.Contains(asked, "broken.md") {
+					t.Errorf("%s, cached %v: keep was asked about a broken note", cname, cached)
+				}
+			}
+		}
 	}
 }

@@ -482,26 +482,9 @@ var errShortMeta = errors.New("metadata record too short")
 
 // decodeMeta decodes a metadata record; its strings share m's memory.
 func decodeMeta(m string) (*Record, error) {
-	var s [11]string
-	for i := range s {
-		n, k := uvarint(m)
-		if k <= 0 || n > uint64(len(m)-k) {
-			return nil, errShortMeta
-		}
-		s[i] = m[k : k+int(n)]
-		m = m[k+int(n):]
-	}
-	var nums [3]int64
-	for i := range nums {
-		ux, k := uvarint(m)
-		if k <= 0 {
-			return nil, errShortMeta
-		}
-		nums[i] = int64(ux >> 1)
-		if ux&1 != 0 {
-			nums[i] = ^nums[i]
-		}
-		m = m[k:]
+	s, nums, err := splitMeta(m)
+	if err != nil {
+		return nil, err
 	}
 	r := &Record{FID: s[1], Broken: s[10]}
 	r.ID, r.Title, r.Type, r.Project, r.Area = s[0], s[2], memories.Type(s[3]), s[4], s[5]
@@ -512,6 +495,39 @@ func decodeMeta(m string) (*Record, error) {
 	r.Importance = int(nums[0])
 	r.Created, r.Updated = time.Unix(nums[1], 0).UTC(), time.Unix(nums[2], 0).UTC()
 	return r, nil
+}
+
+// The fields of a metadata record, in encodeMeta's order.
+const (
+	metaProject = 4
+	metaArea    = 5
+	metaBroken  = 10
+)
+
+// splitMeta reads a metadata record's strings (sharing m's memory) and
+// numbers without allocating, so that a record can be looked at before it
+// is decoded.
+func splitMeta(m string) (s [11]string, nums [3]int64, err error) {
+	for i := range s {
+		n, k := uvarint(m)
+		if k <= 0 || n > uint64(len(m)-k) {
+			return s, nums, errShortMeta
+		}
+		s[i] = m[k : k+int(n)]
+		m = m[k+int(n):]
+	}
+	for i := range nums {
+		ux, k := uvarint(m)
+		if k <= 0 {
+			return s, nums, errShortMeta
+		}
+		nums[i] = int64(ux >> 1)
+		if ux&1 != 0 {
+			nums[i] = ^nums[i]
+		}
+		m = m[k:]
+	}
+	return s, nums, nil
 }
 
 // uvarint is binary.Uvarint over a string.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -141,8 +142,10 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	scope := withGeneral(project)
 	// Every list below is the catalog's, ordered as an index search without
 	// text orders it: one pass over entries already in memory costs less
-	// than opening the index for as many searches sorted by date.
-	entries, err := snap.Entries()
+	// than opening the index for as many searches sorted by date. Only the
+	// entries of the projects in scope are decoded here, those of the areas
+	// below.
+	entries, err := EntriesWhere(snap, func(p, _, _ string) bool { return containsString(scope, p) })
 	if err != nil {
 		return fmt.Errorf("catalog: %w", err)
 	}
@@ -297,8 +300,15 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 			}
 		}
 	}
+	var inAreas []Entry
+	if len(b.Areas) > 0 {
+		inAreas, err = EntriesWhere(snap, func(_, a, _ string) bool { return containsString(b.Areas, a) })
+		if err != nil {
+			return fmt.Errorf("catalog: %w", err)
+		}
+	}
 	for _, a := range b.Areas {
-		hs, err := SearchEntries(entries, SearchRequest{Area: a, Size: size})
+		hs, err := SearchEntries(inAreas, SearchRequest{Area: a, Size: size})
 		if err != nil {
 			return err
 		}
@@ -397,6 +407,33 @@ func (s *Service) briefRanked(ctx context.Context, snap Snapshot, hits []Hit, st
 		shown[m.ID] = true
 		rec := Recalled{Memory: m, ShortID: snap.ShortID(m.ID), Score: r.score, Signals: r.signals, Weights: s.ranking.Effective(false)}
 		out = append(out, BriefItem{Recalled: rec, Section: section, Why: why(rec)})
+	}
+	return out, nil
+}
+
+// EntrySelector is a Snapshot that can list the entries of some projects,
+// areas or file names without decoding every entry of its catalog.
+type EntrySelector interface {
+	// EntriesWhere lists the entries Entries lists whose project, area and
+	// file name (the last element of its path) keep accepts.
+	EntriesWhere(keep func(project, area, name string) bool) ([]Entry, error)
+}
+
+// EntriesWhere lists snap's entries whose project, area and file name keep
+// accepts: through EntrySelector when snap is one, else from Entries.
+func EntriesWhere(snap Snapshot, keep func(project, area, name string) bool) ([]Entry, error) {
+	if sel, ok := snap.(EntrySelector); ok {
+		return sel.EntriesWhere(keep)
+	}
+	all, err := snap.Entries()
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, e := range all {
+		if keep(e.Project, e.Area, path.Base(e.Path)) {
+			out = append(out, e)
+		}
 	}
 	return out, nil
 }

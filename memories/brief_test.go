@@ -3,6 +3,7 @@ package memories
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -192,5 +193,79 @@ func TestBriefDecisionsSearch(t *testing.T) {
 	}
 	if got := briefIDs(b)[SectionDecisions]; !cmp.Equal(got, []string{numbered(500)}) || len(big.searches) != 0 {
 		t.Errorf("decisions %v after %d searches, want the old decision found without a search", got, len(big.searches))
+	}
+}
+
+// TestBriefReadsOnlyItsEntries: a briefing asks the catalog for the entries of
+// its project and general, then of the project's areas, never for every
+// entry: decoding a large catalog whole was most of what it cost.
+func TestBriefReadsOnlyItsEntries(t *testing.T) {
+	f := newFake(t,
+		mem(numbered(1), "Use RS256 for JWTs", "HS256 shares the secret", typ(TypeDecision), area("security")),
+		mem(numbered(2), "Deploys on Tuesdays", "never Fridays", typ(TypeConvention)),
+		mem(numbered(3), "General convention", "for every project", project("general")),
+		mem(numbered(4), "Security area note", "from another project", project("api"), area("security")),
+		mem(numbered(5), "Unrelated project", "not in the area", project("api")),
+		mem(numbered(6), "Another area", "of another project", project("api"), area("billing")),
+	)
+	f.selects = true
+	svc, _ := newTestService(f)
+	if _, err := svc.Brief(context.Background(), BriefRequest{Project: "web", Limit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if f.entriesCalls != 0 {
+		t.Errorf("the briefing listed every entry %d times", f.entriesCalls)
+	}
+	var got []string
+	for _, p := range f.selected {
+		got = append(got, f.mems[p].Title)
+	}
+	slices.Sort(got)
+	want := []string{"Deploys on Tuesdays", "General convention", "Security area note", "Use RS256 for JWTs", "Use RS256 for JWTs"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entries read (-want +got):\n%s", diff)
+	}
+}
+
+// TestRecallWithoutTextReadsTheCatalog: a recall without text (the playbook
+// of a briefing, `cortex recall --project p`) takes its candidates from the
+// catalog's entries of the projects asked for, not from an index search,
+// and finds what the search found, in the same order.
+func TestRecallWithoutTextReadsTheCatalog(t *testing.T) {
+	day := 24 * time.Hour
+	newF := func() *fakeBackend {
+		return newFake(t,
+			mem(numbered(1), "Use RS256 for JWTs", "HS256 shares the secret", typ(TypeDecision), updated(2*day)),
+			mem(numbered(2), "Deploys on Tuesdays", "never Fridays", typ(TypeConvention), updated(3*day)),
+			mem(numbered(3), "General convention", "for every project", project("general"), typ(TypeConvention)),
+			mem(numbered(4), "Another project", "not asked", project("api"), typ(TypeConvention)),
+			mem(numbered(5), "Old convention", "long ago", typ(TypeConvention), updated(300*day)),
+			mem(numbered(6), "Superseded", "gone", typ(TypeConvention), status(StatusSuperseded)),
+		)
+	}
+	for _, req := range []RecallRequest{
+		{Project: "web", Type: string(TypeConvention), NoAccess: true},
+		{Project: "web", NoAccess: true},
+		{Project: "general", NoAccess: true, Limit: 2},
+	} {
+		searched := newF()
+		svc, _ := newTestService(searched)
+		want, err := svc.Recall(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		selected := newF()
+		selected.selects = true
+		svc, _ = newTestService(selected)
+		got, err := svc.Recall(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(selected.searches) != 0 {
+			t.Errorf("%+v: searched the index %v", req, selected.searches)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%+v: (-index +catalog)\n%s", req, diff)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"reflect"
 	"slices"
 	"sort"
@@ -24,11 +25,17 @@ type fakeBackend struct {
 	ids map[string]string
 
 	views, updates int
-	creates        []*Memory // copies, as written
-	patches        []patchCall
-	events         []Event
-	logged         []Event // through Log: refusals
-	searches       []SearchRequest
+	// entriesCalls counts the calls of Entries (every entry decoded), and
+	// selected lists the paths EntriesWhere returned.
+	entriesCalls int
+	selected     []string
+	// selects makes snapshots EntrySelectors, as the store's are.
+	selects  bool
+	creates  []*Memory // copies, as written
+	patches  []patchCall
+	events   []Event
+	logged   []Event // through Log: refusals
+	searches []SearchRequest
 
 	loadErr map[string]error // by path
 	// reverse makes Search return its hits worst first, so a test sees that
@@ -73,6 +80,9 @@ func fakePath(m *Memory) string { return fmt.Sprintf("memories/%s/%s.md", m.Proj
 
 func (f *fakeBackend) View(_ context.Context, fn func(Snapshot) error) error {
 	f.views++
+	if f.selects {
+		return fn(&selectingTx{fakeTx{f}})
+	}
 	return fn(&fakeTx{f})
 }
 
@@ -116,6 +126,11 @@ func (x *fakeTx) entry(m *Memory) Entry {
 // Entries lists the entries in path order, which tests arrange to differ from
 // any order the services must produce.
 func (x *fakeTx) Entries() ([]Entry, error) {
+	x.f.entriesCalls++
+	return x.entries(), nil
+}
+
+func (x *fakeTx) entries() []Entry {
 	paths := make([]string, 0, len(x.f.mems))
 	for p := range x.f.mems {
 		paths = append(paths, p)
@@ -124,6 +139,24 @@ func (x *fakeTx) Entries() ([]Entry, error) {
 	out := make([]Entry, len(paths))
 	for i, p := range paths {
 		out[i] = x.entry(x.f.mems[p])
+	}
+	return out
+}
+
+// selectingTx is a snapshot that is an EntrySelector.
+type selectingTx struct{ fakeTx }
+
+var _ EntrySelector = (*selectingTx)(nil)
+
+// EntriesWhere is Entries filtered, as the store's catalog gives it without
+// decoding the entries keep refuses.
+func (x *selectingTx) EntriesWhere(keep func(project, area, name string) bool) ([]Entry, error) {
+	var out []Entry
+	for _, e := range x.entries() {
+		if keep(e.Project, e.Area, path.Base(e.Path)) {
+			out = append(out, e)
+			x.f.selected = append(x.f.selected, e.Path)
+		}
 	}
 	return out, nil
 }

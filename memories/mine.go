@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cortexmem/cortex/dedup"
 )
@@ -345,14 +346,14 @@ func (s *Service) similarMemories(ctx context.Context, snap finder, m *Memory, f
 }
 
 // wikiLink is an Obsidian link with its alias.
-var wikiLink = regexp.MustCompile(`\[\[[^\[\]]*\]\]`)
+var wikiLink = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\[[^\[\]]*\]\]`) })
 
 // withoutLinks is text with its wiki links taken out.
 func withoutLinks(text string) string {
 	if !strings.Contains(text, "[[") {
 		return text
 	}
-	return wikiLink.ReplaceAllString(text, "")
+	return wikiLink().ReplaceAllString(text, "")
 }
 
 // pickMined applies the mined thresholds: the best memory scoring above
@@ -415,7 +416,7 @@ func (s *Service) freePath(ctx context.Context, snap pathFinder, m *Memory) (str
 func noteName(p string) string { return strings.TrimSuffix(path.Base(p), ".md") }
 
 // linkPattern finds wiki links: [[name]] and [[name|alias]].
-var linkPattern = regexp.MustCompile(`\[\[([^\[\]|]+)([|\]])`)
+var linkPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\[([^\[\]|]+)([|\]])`) })
 
 // relink points m's links (in its body and fields) at the names renames
 // gives.
@@ -427,8 +428,8 @@ func relink(m *Memory, renames map[string]string) {
 		if !strings.Contains(s, "[[") {
 			return s
 		}
-		return linkPattern.ReplaceAllStringFunc(s, func(l string) string {
-			sub := linkPattern.FindStringSubmatch(l)
+		return linkPattern().ReplaceAllStringFunc(s, func(l string) string {
+			sub := linkPattern().FindStringSubmatch(l)
 			if to, ok := renames[sub[1]]; ok {
 				return "[[" + to + sub[2]
 			}

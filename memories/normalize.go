@@ -140,72 +140,104 @@ type RecordResult struct {
 // there is none. The entry is appended to the body as it is now: what a
 // person wrote into the record is kept.
 func (s *Service) Record(ctx context.Context, req RecordRequest) (*RecordResult, error) {
-	n := req.Note
-	switch {
-	case req.Key == "" || req.EventID == "":
-		return nil, fmt.Errorf("record: a key and an event id are needed")
-	case n == nil || n.ID == "" || !strings.HasSuffix(n.Path, ".md"):
-		return nil, fmt.Errorf("record %s: the note to create must have an id and a .md path", req.Key)
+	res, err := s.RecordAll(ctx, []RecordRequest{req})
+	if err != nil {
+		return nil, err
 	}
-	var res *RecordResult
-	err := s.backend.Update(ctx, func(tx Tx) error {
-		cur, err := findRecord(ctx, tx, req.Key, n.ID)
-		if err != nil {
-			return err
-		}
-		if cur == nil {
-			m := n.Clone()
-			m.Provenance.SourceHash = req.Key
-			m.Provenance.EventIDs = lastIDs(append(m.Provenance.EventIDs, req.EventID))
-			if taken, err := s.pathTaken(ctx, tx, m.Path); err != nil {
-				return err
-			} else if taken {
-				if m.Path, err = s.freePath(ctx, tx, m); err != nil {
-					return err
-				}
-			}
-			if err := tx.CreateAll(ctx, []*Memory{m}); err != nil {
-				return err
-			}
-			tx.Record(Event{Time: s.eventTime(), Op: OpNormalize, ID: m.ID, Path: m.Path, Title: m.Title})
-			res = &RecordResult{ID: m.ID, Path: m.Path, Outcome: RecordCreated}
-			return nil
-		}
-		res = &RecordResult{ID: cur.ID, Path: cur.Path, Outcome: RecordUnchanged}
+	return res[0], nil
+}
+
+// RecordAll is Record for each of reqs, in one write of the store: normalize
+// records the sessions of one pass at once. Their keys must differ (an entry
+// for a record another request creates or changes waits for the next
+// write). An error writes none of them.
+func (s *Service) RecordAll(ctx context.Context, reqs []RecordRequest) ([]*RecordResult, error) {
+	keys := make(map[string]bool, len(reqs))
+	for _, req := range reqs {
+		n := req.Note
 		switch {
-		case slices.Contains(cur.Provenance.EventIDs, req.EventID):
-			return nil
-		case cur.Symlink != "":
-			res.Outcome = RecordKept
-			return nil
+		case req.Key == "" || req.EventID == "":
+			return nil, fmt.Errorf("record: a key and an event id are needed")
+		case n == nil || n.ID == "" || !strings.HasSuffix(n.Path, ".md"):
+			return nil, fmt.Errorf("record %s: the note to create must have an id and a .md path", req.Key)
+		case keys[req.Key]:
+			return nil, fmt.Errorf("record %s: two entries for one record in one write", req.Key)
 		}
-		m := cur.Clone()
-		m.Body = strings.TrimRight(cur.Body, "\n") + "\n" + req.Entry
-		if !strings.HasSuffix(m.Body, "\n") {
-			m.Body += "\n"
-		}
-		m.Provenance.EventIDs = lastIDs(append(m.Provenance.EventIDs, req.EventID))
-		m.Provenance.SourceHash = req.Key
-		if t := req.Time.UTC().Truncate(time.Second); t.After(m.Updated) {
-			m.Updated = t
-		}
-		m.Fields = req.Fields
-		keys := []string{"updated", "provenance"}
-		for _, f := range req.Fields {
-			keys = append(keys, f.Key)
-		}
-		changed, err := tx.Rewrite(ctx, m, keys...)
-		if err != nil {
-			return err
-		}
-		if changed {
-			res.Outcome = RecordAppended
-			tx.Record(Event{Time: s.eventTime(), Op: OpUpdate, ID: m.ID, Path: m.Path, Title: m.Title})
+		keys[req.Key] = true
+	}
+	out := make([]*RecordResult, len(reqs))
+	err := s.backend.Update(ctx, func(tx Tx) error {
+		for i, req := range reqs {
+			res, err := s.record(ctx, tx, req)
+			if err != nil {
+				return err
+			}
+			out[i] = res
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// record adds req's entry to its record in tx.
+func (s *Service) record(ctx context.Context, tx Tx, req RecordRequest) (*RecordResult, error) {
+	n := req.Note
+	var res *RecordResult
+	cur, err := findRecord(ctx, tx, req.Key, n.ID)
+	if err != nil {
+		return nil, err
+	}
+	if cur == nil {
+		m := n.Clone()
+		m.Provenance.SourceHash = req.Key
+		m.Provenance.EventIDs = lastIDs(append(m.Provenance.EventIDs, req.EventID))
+		if taken, err := s.pathTaken(ctx, tx, m.Path); err != nil {
+			return nil, err
+		} else if taken {
+			if m.Path, err = s.freePath(ctx, tx, m); err != nil {
+				return nil, err
+			}
+		}
+		if err := tx.CreateAll(ctx, []*Memory{m}); err != nil {
+			return nil, err
+		}
+		tx.Record(Event{Time: s.eventTime(), Op: OpNormalize, ID: m.ID, Path: m.Path, Title: m.Title})
+		res = &RecordResult{ID: m.ID, Path: m.Path, Outcome: RecordCreated}
+		return res, nil
+	}
+	res = &RecordResult{ID: cur.ID, Path: cur.Path, Outcome: RecordUnchanged}
+	switch {
+	case slices.Contains(cur.Provenance.EventIDs, req.EventID):
+		return res, nil
+	case cur.Symlink != "":
+		res.Outcome = RecordKept
+		return res, nil
+	}
+	m := cur.Clone()
+	m.Body = strings.TrimRight(cur.Body, "\n") + "\n" + req.Entry
+	if !strings.HasSuffix(m.Body, "\n") {
+		m.Body += "\n"
+	}
+	m.Provenance.EventIDs = lastIDs(append(m.Provenance.EventIDs, req.EventID))
+	m.Provenance.SourceHash = req.Key
+	if t := req.Time.UTC().Truncate(time.Second); t.After(m.Updated) {
+		m.Updated = t
+	}
+	m.Fields = req.Fields
+	keys := []string{"updated", "provenance"}
+	for _, f := range req.Fields {
+		keys = append(keys, f.Key)
+	}
+	changed, err := tx.Rewrite(ctx, m, keys...)
+	if err != nil {
+		return nil, err
+	}
+	if changed {
+		res.Outcome = RecordAppended
+		tx.Record(Event{Time: s.eventTime(), Op: OpUpdate, ID: m.ID, Path: m.Path, Title: m.Title})
 	}
 	return res, nil
 }

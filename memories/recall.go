@@ -401,6 +401,19 @@ func intersectProjects(have, scope []string) []string {
 // search is made only when every word finds fewer than a page of results,
 // which leaves out a memory missing one word as soon as ten have them all.)
 func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest) ([]Hit, error) {
+	if _, ok := snap.(EntrySelector); ok && catalogAnswers(q) {
+		// Without text the index orders by date alone: the catalog's
+		// entries of the projects or area asked for answer the same, without
+		// opening the index (the score of a hit is not used without text).
+		es, err := EntriesWhere(snap, func(p, a, _ string) bool {
+			return (q.Project == "" || p == q.Project) && (len(q.Projects) == 0 || containsString(q.Projects, p)) &&
+				(q.Area == "" || a == q.Area)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		return SearchEntries(es, q)
+	}
 	hits, err := snap.Search(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
@@ -418,6 +431,12 @@ func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	return relaxed, nil
+}
+
+// catalogAnswers says the catalog's entries answer q as the index does: no
+// text, and only filters the catalog holds as the index matches them.
+func catalogAnswers(q SearchRequest) bool {
+	return q.Text == "" && len(q.CreatedIn) == 0 && len(q.SourceHashes) == 0 && len(q.Tags) == 0 && q.UpdatedSince.IsZero()
 }
 
 // lendNeighbours adds to a candidate's score neighbourShare of what the memory

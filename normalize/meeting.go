@@ -5,15 +5,17 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -66,8 +68,60 @@ const (
 	sectionDecisions
 )
 
-// meetingMD parses CommonMark with task list items ("- [ ] …").
-var meetingMD = goldmark.New(goldmark.WithExtensions(extension.TaskList))
+// meetingMD parses CommonMark with task list items ("- [ ] …"). It is
+// built on first use, not when the program starts: most commands never read
+// a meeting.
+var meetingMD = sync.OnceValue(func() parser.Parser {
+	p := goldmark.DefaultParser()
+	p.AddOptions(parser.WithInlineParsers(util.Prioritized(taskCheckBoxParser{}, 0)))
+	return p
+})
+
+// taskCheckBoxParser reads the checkbox that opens a task list item ("[ ]",
+// "[x]") into an extast.TaskCheckBox, as goldmark's TaskList extension does.
+// normalize has its own so that the program does not link goldmark's
+// extension package, whose variables (the linkify expressions above all)
+// cost every command about a millisecond to build when it starts.
+type taskCheckBoxParser struct{}
+
+// Trigger implements parser.InlineParser.
+func (taskCheckBoxParser) Trigger() []byte { return []byte{'['} }
+
+// Parse implements parser.InlineParser: a checkbox is "[", one of a space
+// (any of RE2's \s), x or X, then "]" and the spaces after it, at the very
+// start of the first block of a list item.
+func (taskCheckBoxParser) Parse(parent ast.Node, block text.Reader, _ parser.Context) ast.Node {
+	item := parent.Parent()
+	if item == nil || item.FirstChild() != parent || parent.HasChildren() {
+		return nil
+	}
+	if _, ok := item.(*ast.ListItem); !ok {
+		return nil
+	}
+	line, _ := block.PeekLine()
+	if len(line) < 3 || line[0] != '[' || line[2] != ']' {
+		return nil
+	}
+	mark := line[1]
+	if mark != 'x' && mark != 'X' && !isRE2Space(mark) {
+		return nil
+	}
+	n := 3
+	for n < len(line) && isRE2Space(line[n]) {
+		n++
+	}
+	block.Advance(n)
+	return extast.NewTaskCheckBox(mark == 'x' || mark == 'X')
+}
+
+// CloseBlock implements parser.InlineParser.
+func (taskCheckBoxParser) CloseBlock(ast.Node, parser.Context) {}
+
+// isRE2Space reports whether b is in RE2's \s: tab, newline, form feed,
+// carriage return or space.
+func isRE2Space(b byte) bool {
+	return b == '\t' || b == '\n' || b == '\f' || b == '\r' || b == ' '
+}
 
 // ParseMeeting reads meeting notes (markdown, with or without frontmatter)
 // with goldmark's parser. The title is the title property, else the first
@@ -100,7 +154,7 @@ func ParseMeeting(notes string) Meeting {
 	}
 	src := []byte(body)
 	p := &meetingParser{src: src, lineBase: skipped}
-	doc := meetingMD.Parser().Parse(text.NewReader(src))
+	doc := meetingMD().Parse(text.NewReader(src))
 	p.walk(doc)
 	if mt.Title == "" {
 		mt.Title = p.firstHeading
@@ -112,7 +166,7 @@ func ParseMeeting(notes string) Meeting {
 		mt.Title = "Meeting"
 	}
 	if mt.Date == "" {
-		if m := isoDate.FindString(mt.Title); m != "" {
+		if m := isoDate().FindString(mt.Title); m != "" {
 			mt.Date = dateOf(m)
 		}
 	}
@@ -212,7 +266,7 @@ func (p *meetingParser) item(block ast.Node) {
 	raw := p.blockText(block)
 	line := p.lineOf(block)
 	if box, ok := block.FirstChild().(*extast.TaskCheckBox); ok {
-		p.addAction(taskBox.ReplaceAllString(raw, ""), box.IsChecked, line)
+		p.addAction(taskBox().ReplaceAllString(raw, ""), box.IsChecked, line)
 		return
 	}
 	if rest, ok := cutLabel(raw, actionLabels); ok {
@@ -256,7 +310,7 @@ func (p *meetingParser) paragraph(b *ast.Paragraph) {
 func (p *meetingParser) addAction(raw string, done bool, line int) {
 	raw = strings.TrimSpace(raw)
 	due, rest := findDue(raw)
-	title := oneLine(tasksDates.ReplaceAllString(rest, " "), maxItemTitle)
+	title := oneLine(tasksDates().ReplaceAllString(rest, " "), maxItemTitle)
 	if title == "" {
 		return
 	}
@@ -304,11 +358,11 @@ func (p *meetingParser) lineOf(n ast.Node) int {
 }
 
 // taskBox is the checkbox at the start of a task list item's text.
-var taskBox = regexp.MustCompile(`^\[[ xX]\]\s*`)
+var taskBox = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[[ xX]\]\s*`) })
 
 // tasksDates are the Obsidian Tasks dates that are not the due date — done
 // ✅, created ➕, scheduled ⏳, start 🛫 — which an action's title leaves out.
-var tasksDates = regexp.MustCompile(`\s*[✅➕⏳🛫]\x{FE0F}?\s*\d{4}-\d{2}-\d{2}`)
+var tasksDates = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*[✅➕⏳🛫]\x{FE0F}?\s*\d{4}-\d{2}-\d{2}`) })
 
 // The labels that make a line an item wherever it is.
 var (
@@ -363,21 +417,23 @@ const (
 )
 
 var (
-	duePatterns = []*regexp.Regexp{
-		regexp.MustCompile(`📅\s*(\d{4}-\d{2}-\d{2})`),
-		regexp.MustCompile(`(?i)@due\(\s*` + datePattern + `\s*\)`),
-		regexp.MustCompile(`(?i)\[due::\s*` + datePattern + `\s*\]`),
-		regexp.MustCompile(`(?i)\(\s*due(?:\s+(?:date|by|on))?\s*[:=]?\s*` + datePattern + `\s*\)`),
-		regexp.MustCompile(`(?i)(?:^|[\s,;—–-])due(?:\s+(?:date|by|on))?\s*[:=]?\s*` + datePattern + `\b`),
-	}
-	isoDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
+	duePatterns = sync.OnceValue(func() []*regexp.Regexp {
+		return []*regexp.Regexp{
+			regexp.MustCompile(`📅\s*(\d{4}-\d{2}-\d{2})`),
+			regexp.MustCompile(`(?i)@due\(\s*` + datePattern + `\s*\)`),
+			regexp.MustCompile(`(?i)\[due::\s*` + datePattern + `\s*\]`),
+			regexp.MustCompile(`(?i)\(\s*due(?:\s+(?:date|by|on))?\s*[:=]?\s*` + datePattern + `\s*\)`),
+			regexp.MustCompile(`(?i)(?:^|[\s,;—–-])due(?:\s+(?:date|by|on))?\s*[:=]?\s*` + datePattern + `\b`),
+		}
+	})
+	isoDate = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`) })
 )
 
 // findDue finds an item's due date, and returns it (YYYY-MM-DD) with the item
 // the phrase that gave it taken out; a phrase whose date does not exist is
 // left as it is.
 func findDue(item string) (due, rest string) {
-	for _, re := range duePatterns {
+	for _, re := range duePatterns() {
 		for _, m := range re.FindAllStringSubmatchIndex(item, -1) {
 			d := dateOf(item[m[2]:m[3]])
 			if d == "" {
@@ -408,7 +464,7 @@ func dateOf(s string) string {
 		}
 	}
 	// "1st Dec., 2026" → "1 Dec 2026"
-	s = ordinal.ReplaceAllString(s, "$1")
+	s = ordinal().ReplaceAllString(s, "$1")
 	s = strings.NewReplacer(",", " ", ".", " ").Replace(s)
 	s = strings.Join(strings.Fields(s), " ")
 	for _, l := range dateLayouts {
@@ -435,7 +491,7 @@ func dateOf(s string) string {
 	return ""
 }
 
-var ordinal = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)\b`)
+var ordinal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)\b`) })
 
 // frontmatter is what normalize reads of meeting notes' properties.
 type frontmatter struct {
@@ -513,7 +569,7 @@ func splitFrontmatter(notes string) (string, *frontmatter, int) {
 // markers at its start taken off.
 func firstLine(s string) string {
 	for _, l := range strings.Split(s, "\n") {
-		l = taskBox.ReplaceAllString(strings.TrimLeft(strings.TrimSpace(l), "#>*-+ \t"), "")
+		l = taskBox().ReplaceAllString(strings.TrimLeft(strings.TrimSpace(l), "#>*-+ \t"), "")
 		if t := oneLine(l, maxItemTitle); t != "" {
 			return t
 		}

@@ -44,7 +44,7 @@ import (
 type Service interface {
 	SaveCaptures(ctx context.Context, reqs []memories.SaveRequest) ([]memories.BatchItem, error)
 	Mine(ctx context.Context, req memories.MineRequest) (*memories.MineResult, error)
-	Record(ctx context.Context, req memories.RecordRequest) (*memories.RecordResult, error)
+	RecordAll(ctx context.Context, reqs []memories.RecordRequest) ([]*memories.RecordResult, error)
 	Screen(ctx context.Context, title, content string) error
 }
 
@@ -193,23 +193,39 @@ func (n *Normalizer) Run(ctx context.Context) (*Result, error) {
 			res.Pending = len(names) - i
 			return res, err
 		}
-		// A run of manual captures is saved in one write of the store;
-		// any other event alone.
+		// A run of manual captures is saved in one write of the store, the
+		// records of a run of session ends (of different sessions) in
+		// another; any other event alone.
 		run := []*pending{n.read(names[i])}
-		for j := i + 1; j < len(names) && len(run) < maxCaptureBatch && run[0].isManual(); j++ {
+		keys := map[string]bool{}
+		if run[0].isSession() {
+			keys[recordKey(run[0].ev)] = true
+		}
+		for j := i + 1; j < len(names) && len(run) < maxCaptureBatch && (run[0].isManual() || run[0].isSession()); j++ {
 			p := n.read(names[j])
-			if !p.isManual() {
+			if run[0].isManual() && !p.isManual() || run[0].isSession() && (!p.isSession() || keys[recordKey(p.ev)]) {
+				// The event is read again as the first of the next run.
 				break
+			}
+			if p.isSession() {
+				keys[recordKey(p.ev)] = true
 			}
 			run = append(run, p)
 		}
 		var err error
-		if run[0].isManual() {
+		switch {
+		case run[0].isManual():
 			err = n.manuals(ctx, run)
-		} else {
+		case run[0].isSession():
+			// The events before one whose transcript the store failed to
+			// take are recorded, and settled below.
+			var done int
+			done, err = n.sessions(ctx, run)
+			run = run[:done]
+		default:
 			err = n.handle(ctx, run[0])
 		}
-		if err != nil {
+		if err != nil && len(run) == 0 || err != nil && !run[0].isSession() {
 			res.Pending = len(names) - i
 			return res, fmt.Errorf("normalize event %s: %w", inbox.IDOf(names[i]), err)
 		}
@@ -222,6 +238,10 @@ func (n *Normalizer) Run(ctx context.Context) (*Result, error) {
 			if !p.gone {
 				res.Events = append(res.Events, *p.er)
 			}
+		}
+		if err != nil {
+			res.Pending = len(names) - i
+			return res, fmt.Errorf("normalize event %s: %w", inbox.IDOf(names[i]), err)
 		}
 	}
 	if n.KeepProcessed >= 0 {
@@ -250,6 +270,12 @@ type pending struct {
 }
 
 func (p *pending) isManual() bool { return p.err == nil && !p.gone && p.ev.Type == inbox.TypeManual }
+
+// isSession says the event ends or compacts a session: its transcript is
+// read and its session's record written.
+func (p *pending) isSession() bool {
+	return p.err == nil && !p.gone && (p.ev.Type == inbox.TypeStop || p.ev.Type == inbox.TypePreCompact)
+}
 
 // read reads and parses the pending event name.
 func (n *Normalizer) read(name string) *pending {
@@ -283,7 +309,7 @@ func (n *Normalizer) handle(ctx context.Context, p *pending) error {
 	var err error
 	switch p.ev.Type {
 	case inbox.TypeStop, inbox.TypePreCompact:
-		err = n.session(ctx, p.ev, p.er)
+		_, err = n.sessions(ctx, []*pending{p})
 	case inbox.TypeMeeting:
 		err = n.meeting(ctx, p.ev, p.er)
 	default:

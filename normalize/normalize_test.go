@@ -664,3 +664,76 @@ func TestManualRunInOneWrite(t *testing.T) {
 		t.Errorf("replayed events changed the vault (-before +after):\n%s", diff)
 	}
 }
+
+// recordCounter counts the store writes of session records.
+type recordCounter struct {
+	normalize.Service
+	writes [][]string // the keys of each write
+}
+
+func (c *recordCounter) RecordAll(ctx context.Context, reqs []memories.RecordRequest) ([]*memories.RecordResult, error) {
+	var keys []string
+	for _, r := range reqs {
+		keys = append(keys, r.Key)
+	}
+	c.writes = append(c.writes, keys)
+	return c.Service.RecordAll(ctx, reqs)
+}
+
+// TestSessionRunInOneWrite: the records of session ends that follow each
+// other in the inbox are written in one write of the store; a second event
+// of a session already in the run, or an event of another kind, starts the
+// next write. Each record is what one write per event made: a line per
+// event, the second event of a session appended to its record.
+func TestSessionRunInOneWrite(t *testing.T) {
+	e := newEnv(t)
+	counting := &recordCounter{Service: e.svc}
+	e.n.Service = counting
+	tr := copyFile(t, claudeTranscript, filepath.Join(e.root, "home", ".claude", "projects", "p", claudeSession+".jsonl"))
+	ids := []string{
+		e.hookEvent(t, "claude-code", "Stop", claudeSession, tr),
+		e.hookEvent(t, "claude-code", "Stop", "gone", filepath.Join(e.root, "gone.jsonl")),
+		e.hookEvent(t, "codex", "Stop", "no-such-session", ""),
+		e.hookEvent(t, "claude-code", "SessionEnd", claudeSession, tr), // the session again: a new write
+		e.hookEvent(t, "codex", "Stop", "other-session", ""),
+		e.capture(t, inbox.Request{Type: "meeting", Content: meetingNotes, Project: "platform"}),
+		e.hookEvent(t, "codex", "Stop", "after-meeting", ""),
+	}
+	res := e.run(t)
+	want := []string{"stop processed", "stop processed", "stop processed", "stop processed", "stop processed", "meeting processed", "stop processed"}
+	if diff := cmp.Diff(want, outcomes(res)); diff != "" {
+		t.Fatalf("outcomes (-want +got):\n%s", diff)
+	}
+	for i, er := range res.Events {
+		if er.ID != ids[i] {
+			t.Errorf("event %d is %s, want %s (the order they arrived)", i, er.ID, ids[i])
+		}
+	}
+	var sizes []int
+	for _, w := range counting.writes {
+		sizes = append(sizes, len(w))
+	}
+	if diff := cmp.Diff([]int{3, 2, 1}, sizes); diff != "" || counting.writes[0][0] != counting.writes[1][0] {
+		t.Errorf("records written in %v, want three writes of 3, 2 and 1, the session's second event first in the second", counting.writes)
+	}
+	last := func(er normalize.EventResult) normalize.Note { return er.Notes[len(er.Notes)-1] }
+	if first, again := last(res.Events[0]), last(res.Events[3]); first.Outcome != memories.RecordCreated ||
+		again.Outcome != memories.RecordAppended || again.Path != first.Path {
+		t.Errorf("the session's records: %+v then %+v, want created then appended to it", first, again)
+	}
+	rec, err := e.vault.Load(last(res.Events[0]).Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rec.Provenance.EventIDs, []string{ids[0], ids[3]}) {
+		t.Errorf("record's events %v, want %v", rec.Provenance.EventIDs, []string{ids[0], ids[3]})
+	}
+	before := e.files(t)
+	for _, id := range ids {
+		e.replay(t, id)
+	}
+	e.run(t)
+	if diff := cmp.Diff(before, e.files(t)); diff != "" {
+		t.Errorf("replayed events changed the vault (-before +after):\n%s", diff)
+	}
+}

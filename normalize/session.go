@@ -29,25 +29,41 @@ const (
 	CapturedDir = "captured"
 )
 
-// session normalizes a stop or pre_compact event: the transcript it names —
-// or the one discovery finds for its session — goes through the pipeline
-// into notes (Transcripts), then the session's record gets a line saying
-// what came of the event. A transcript that cannot be read is a warning, not
-// a failure: the record is written all the same.
-func (n *Normalizer) session(ctx context.Context, ev *inbox.Event, er *EventResult) error {
-	tr := n.readTranscript(ctx, ev, er)
-	if tr.err != nil {
-		return tr.err
+// sessions handles a run of stop and pre_compact events of different
+// sessions: each event's transcript goes through the pipeline, then the
+// sessions' records are written in one write of the store. It returns how
+// many of the run's events it handled: all, or those before one whose
+// transcript the store failed to take (the error), whose records are
+// written.
+func (n *Normalizer) sessions(ctx context.Context, run []*pending) (int, error) {
+	reads := make([]transcriptRead, 0, len(run))
+	var stop error
+	for _, p := range run {
+		tr := n.readTranscript(ctx, p.ev, p.er)
+		if tr.err != nil {
+			stop = tr.err
+			break
+		}
+		reads = append(reads, tr)
 	}
-	rec := sessionRecord(ev, tr)
-	res, err := n.Service.Record(ctx, rec)
+	if len(reads) == 0 {
+		return 0, stop
+	}
+	recs := make([]memories.RecordRequest, len(reads))
+	for i, tr := range reads {
+		recs[i] = sessionRecord(run[i].ev, tr)
+	}
+	results, err := n.Service.RecordAll(ctx, recs)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	er.Notes = append(er.Notes, tr.notes...)
-	er.Notes = append(er.Notes, Note{ID: res.ID, Type: memories.TypeSession, Title: rec.Note.Title, Path: res.Path, Outcome: res.Outcome})
-	er.Detail = fmt.Sprintf("session record %s; %s", res.Outcome, tr.plain)
-	return nil
+	for i, tr := range reads {
+		er, rec, res := run[i].er, recs[i], results[i]
+		er.Notes = append(er.Notes, tr.notes...)
+		er.Notes = append(er.Notes, Note{ID: res.ID, Type: memories.TypeSession, Title: rec.Note.Title, Path: res.Path, Outcome: res.Outcome})
+		er.Detail = fmt.Sprintf("session record %s; %s", res.Outcome, tr.plain)
+	}
+	return len(reads), stop
 }
 
 // transcriptRead is what came of an event's transcript.

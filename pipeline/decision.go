@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -44,14 +45,16 @@ const maxOptionWords = 6
 
 // optionStops end an option: the words that start the next clause or
 // qualify the option rather than name it.
-var optionStops = map[string]bool{
-	"instead": true, "rather": true, "as": true, "in": true, "over": true, "because": true, "since": true,
-	"for": true, "so": true, "and": true, "but": true, "or": true, "to": true, "on": true, "with": true,
-	"when": true, "if": true, "from": true, "everywhere": true, "here": true, "now": true, "going": true,
-	"across": true, "throughout": true, "unless": true, "until": true, "where": true, "which": true,
-	"that": true, "then": true, "than": true, "again": true, "anymore": true, "any": true, "at": true,
-	"by": true, "via": true, "please": true, "too": true, "also": true, "only": true, "is": true, "are": true,
-}
+var optionStops = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"instead": true, "rather": true, "as": true, "in": true, "over": true, "because": true, "since": true,
+		"for": true, "so": true, "and": true, "but": true, "or": true, "to": true, "on": true, "with": true,
+		"when": true, "if": true, "from": true, "everywhere": true, "here": true, "now": true, "going": true,
+		"across": true, "throughout": true, "unless": true, "until": true, "where": true, "which": true,
+		"that": true, "then": true, "than": true, "again": true, "anymore": true, "any": true, "at": true,
+		"by": true, "via": true, "please": true, "too": true, "also": true, "only": true, "is": true, "are": true,
+	}
+})
 
 // vagueOptions name nothing on their own.
 var vagueOptions = map[string]bool{
@@ -117,7 +120,7 @@ func option(text string, at int) string {
 		stopAfter := len(trimmed) < len(word)
 		w := strings.Trim(trimmed, "`\"'“”‘’([{*_")
 		lw := strings.ToLower(w)
-		if w == "" || optionStops[lw] {
+		if w == "" || optionStops()[lw] {
 			break
 		}
 		if !(len(words) == 0 && (lw == "the" || lw == "a" || lw == "an" || lw == "our" || lw == "my")) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/cortexmem/cortex/security"
 	"github.com/cortexmem/cortex/transcript"
@@ -33,7 +34,7 @@ type namedRE struct {
 	re   *regexp.Regexp
 }
 
-var patternName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+var patternName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`) })
 
 // NewCredentialRedactor returns the default redactor with extra patterns
 // added; the error names the pattern and what is wrong with it.
@@ -44,7 +45,7 @@ func NewCredentialRedactor(extra []Pattern) (*CredentialRedactor, error) {
 		if p.Name != "" {
 			where = fmt.Sprintf("redaction pattern %q", p.Name)
 		}
-		if !patternName.MatchString(p.Name) {
+		if !patternName().MatchString(p.Name) {
 			return nil, fmt.Errorf("%s: name: must be lower-case letters, digits, '.', '_' or '-'", where)
 		}
 		if strings.TrimSpace(p.Pattern) == "" {

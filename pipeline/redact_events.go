@@ -3,19 +3,22 @@ package pipeline
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/cortexmem/cortex/transcript"
 )
 
 // structuralKeys are the event fields StripEvent keeps: what identifies an
 // event and places it, never what anyone wrote.
-var structuralKeys = map[string]bool{
-	"schema_version": true, "source": true, "session_id": true, "agent_id": true, "seq": true,
-	"event_id": true, "parent_id": true, "replaces": true, "timestamp": true, "kind": true,
-	"file": true, "pointer": true, "call_id": true, "tool": true, "name": true, "op": true,
-	"from": true, "trigger": true, "meta": true, "raw_type": true, "reason": true, "type": true,
-	"message_id": true, "stop_reason": true, "model": true, "tool_version": true, "status": true,
-}
+var structuralKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"schema_version": true, "source": true, "session_id": true, "agent_id": true, "seq": true,
+		"event_id": true, "parent_id": true, "replaces": true, "timestamp": true, "kind": true,
+		"file": true, "pointer": true, "call_id": true, "tool": true, "name": true, "op": true,
+		"from": true, "trigger": true, "meta": true, "raw_type": true, "reason": true, "type": true,
+		"message_id": true, "stop_reason": true, "model": true, "tool_version": true, "status": true,
+	}
+})
 
 // RedactEvent rewrites every string of an event — its texts, tool inputs
 // and outputs, diffs, raw records of unknown types, project — with r; with
@@ -37,7 +40,7 @@ func RedactEvent(e *transcript.Event, r Redactor, noContent bool) error {
 	}
 	tree = rewriteStrings(tree, "", func(key, s string) string {
 		if noContent {
-			if structuralKeys[key] {
+			if structuralKeys()[key] {
 				return s
 			}
 			return ""

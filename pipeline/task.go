@@ -3,6 +3,7 @@ package pipeline
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // What a marker asks for when it asks for something of the task at hand
@@ -33,7 +34,7 @@ const (
 // apart by their id's last part, as optionOf does, so rules from config
 // with the default ids' endings are read the same way.
 func taskOf(text string, sentence span, m Match, memoryWords bool) string {
-	if memoryWords && memoryRequest.MatchString(clauseAt(text, sentence, m)) {
+	if memoryWords && memoryRequest().MatchString(clauseAt(text, sentence, m)) {
 		return TaskMemory
 	}
 	rest := text[m.End:sentence.end]
@@ -77,8 +78,10 @@ func ruleKind(id string) string {
 // or to get it from there: a verb of keeping or finding, then (in the same
 // sentence) cortex or the agent's memory as where; or cortex used or asked
 // directly. "In memory" alone is a place for data, not the agent's memory.
-var memoryRequest = regexp.MustCompile(`(?i)\b(?:remember|memori[sz]e|save|store|record|note|add|put|write|keep|recall|retrieve|look\s+up|search|check|find|ask|query)\b[^.!?\n]*?\b(?:in|into|to|from|with|using|via|on)\s+(?:cortex\b|(?:your|the\s+agent['’]s|its|long[- ]term)\s+memor(?:y|ies)\b|(?:the\s+|your\s+)?memory\s+(?:tool|bank)\b)` +
-	`|\b(?:use|ask|query|search|check)\s+(?:the\s+)?cortex\b|\bmemory_(?:save|recall)\b`)
+var memoryRequest = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:remember|memori[sz]e|save|store|record|note|add|put|write|keep|recall|retrieve|look\s+up|search|check|find|ask|query)\b[^.!?\n]*?\b(?:in|into|to|from|with|using|via|on)\s+(?:cortex\b|(?:your|the\s+agent['’]s|its|long[- ]term)\s+memor(?:y|ies)\b|(?:the\s+|your\s+)?memory\s+(?:tool|bank)\b)` +
+		`|\b(?:use|ask|query|search|check)\s+(?:the\s+)?cortex\b|\bmemory_(?:save|recall)\b`)
+})
 
 // mentionsMemory reports whether lower (a text in lower case) holds a word
 // memoryRequest needs: without one it cannot match.
@@ -102,13 +105,15 @@ var (
 		"tail": true, "sed": true, "awk": true, "tree": true, "wc": true, "bash": true, "shell": true, "terminal": true,
 	}
 	// meansPhrases are the agent's own modes and tools, named in the object.
-	meansPhrases = regexp.MustCompile(`(?i)^\s*(?:the\s+|your\s+)?(?:plan\s+mode|web\s*search|web\s*fetch|browser)\b`)
+	meansPhrases = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s*(?:the\s+|your\s+)?(?:plan\s+mode|web\s*search|web\s*fetch|browser)\b`)
+	})
 )
 
 // agentsMeans reports whether what follows "use" names the agent's own
 // means of working for the task at hand.
 func agentsMeans(rest string) bool {
-	if meansPhrases.MatchString(rest) {
+	if meansPhrases().MatchString(rest) {
 		return true
 	}
 	words := strings.Fields(strings.ToLower(rest))
@@ -185,7 +190,7 @@ func statesSomething(rest string) bool {
 		w = strings.Trim(w, ".,;!?\"'`()")
 		noun := determiners[prev] // "the last run", "a break"
 		prev = w
-		if !noun && (statementVerbs[w] || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t")) {
+		if !noun && (statementVerbs()[w] || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t")) {
 			return true
 		}
 		if subjects[w] && i+1 < len(words) {
@@ -223,7 +228,7 @@ var pronounIs = map[string]bool{"it": true, "that": true, "there": true, "he": t
 // statementVerbs are the verbs that make the words after a memory marker a
 // statement: be, have, the modals, and the verbs facts about a project are
 // stated with.
-var statementVerbs = func() map[string]bool {
+var statementVerbs = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`is are was were be been being am has have had do does did
 		can could will would shall should must may might cannot never always only
@@ -248,4 +253,4 @@ var statementVerbs = func() map[string]bool {
 		}
 	}
 	return m
-}()
+})

@@ -29,8 +29,15 @@ type snapshot struct {
 }
 
 var _ memories.Snapshot = (*snapshot)(nil)
+var _ memories.EntrySelector = (*snapshot)(nil)
 
 func (sn *snapshot) Entries() ([]memories.Entry, error) { return sn.cat.Entries() }
+
+// EntriesWhere lists the entries whose project, area and file name keep
+// accepts, decoding only those (memories.EntrySelector).
+func (sn *snapshot) EntriesWhere(keep func(project, area, name string) bool) ([]memories.Entry, error) {
+	return sn.cat.EntriesWhere(keep)
+}
 
 func (sn *snapshot) Get(id string) (memories.Entry, error) {
 	r, err := sn.cat.ByID(id)

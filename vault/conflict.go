@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // What a merge can leave in a vault that git or a sync tool (Syncthing,
@@ -152,26 +153,30 @@ type ConflictCopy struct {
 var (
 	// Syncthing: "note.sync-conflict-20240102-150405-ABCDEF7.md"; Obsidian
 	// Sync's documented form is the same without the device.
-	syncConflictRe = regexp.MustCompile(`^(.+)\.sync-conflict-\d{8}-\d{6}(?:-[A-Za-z0-9]+)?(\.[^.]+)$`)
+	syncConflictRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(.+)\.sync-conflict-\d{8}-\d{6}(?:-[A-Za-z0-9]+)?(\.[^.]+)$`)
+	})
 	// Dropbox: "note (conflicted copy 2024-01-02).md", "note (Ann's
 	// conflicted copy 2024-01-02).md"; Nextcloud and ownCloud: "note
 	// (conflicted copy 2024-01-02 150405).md"; Obsidian Sync: "note
 	// (Conflicted copy laptop 202401021504).md". Dropbox may add " (1)".
-	conflictedCopyRe = regexp.MustCompile(`^(.+?) \(([^()]*?)((?i:conflicted copy))([^()]*)\)(?: \(\d+\))?(\.[^.]+)$`)
+	conflictedCopyRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(.+?) \(([^()]*?)((?i:conflicted copy))([^()]*)\)(?: \(\d+\))?(\.[^.]+)$`)
+	})
 	// iCloud Drive: "note 2.md" beside "note.md".
-	numberedRe = regexp.MustCompile(`^(.+) ([2-9]|[1-9]\d+)(\.[^.]+)$`)
+	numberedRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+) ([2-9]|[1-9]\d+)(\.[^.]+)$`) })
 	// What git mergetool leaves when it is stopped: "note_LOCAL_12345.md".
-	mergetoolRe = regexp.MustCompile(`^(.+)_(?:BACKUP|BASE|LOCAL|REMOTE)_\d+(\.[^.]+)$`)
+	mergetoolRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+)_(?:BACKUP|BASE|LOCAL|REMOTE)_\d+(\.[^.]+)$`) })
 )
 
 // ConflictCopyOf tells whether the note at p (a path with forward slashes)
 // is named as a sync tool names its conflict copies, and of which note.
 func ConflictCopyOf(p string) (ConflictCopy, bool) {
 	dir, name := path.Split(p)
-	if m := syncConflictRe.FindStringSubmatch(name); m != nil {
+	if m := syncConflictRe().FindStringSubmatch(name); m != nil {
 		return ConflictCopy{Tool: "Syncthing", Original: dir + m[1] + m[2]}, true
 	}
-	if m := conflictedCopyRe.FindStringSubmatch(name); m != nil {
+	if m := conflictedCopyRe().FindStringSubmatch(name); m != nil {
 		tool := "Dropbox"
 		switch {
 		case m[2] == "" && m[3] == "Conflicted copy":
@@ -181,10 +186,10 @@ func ConflictCopyOf(p string) (ConflictCopy, bool) {
 		}
 		return ConflictCopy{Tool: tool, Original: dir + m[1] + m[5]}, true
 	}
-	if m := mergetoolRe.FindStringSubmatch(name); m != nil {
+	if m := mergetoolRe().FindStringSubmatch(name); m != nil {
 		return ConflictCopy{Tool: "git mergetool", Original: dir + m[1] + m[2]}, true
 	}
-	if m := numberedRe.FindStringSubmatch(name); m != nil {
+	if m := numberedRe().FindStringSubmatch(name); m != nil {
 		return ConflictCopy{Tool: "iCloud", Original: dir + m[1] + m[3], Numbered: true}, true
 	}
 	return ConflictCopy{}, false

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // NoteLink is one wiki link ([[target]], [[target|alias]], ![[embed]]) in a
@@ -168,10 +169,10 @@ func (v *Vault) noteFiles() ([]string, error) {
 }
 
 // wikiLinkRe finds wiki links and embeds on a line.
-var wikiLinkRe = regexp.MustCompile(`!?\[\[([^\[\]\n]*)\]\]`)
+var wikiLinkRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`!?\[\[([^\[\]\n]*)\]\]`) })
 
 // frontmatterKeyRe is a top-level property's first line.
-var frontmatterKeyRe = regexp.MustCompile(`^([^\s#\-'"][^:]*):`)
+var frontmatterKeyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([^\s#\-'"][^:]*):`) })
 
 // NoteLinks lists the wiki links of a note (the path names it) in file
 // order: those in its properties with the property's name, those in its
@@ -201,7 +202,7 @@ func NoteLinks(note string, data []byte) []NoteLink {
 				state, key = body, ""
 				continue
 			}
-			if m := frontmatterKeyRe.FindStringSubmatch(line); m != nil {
+			if m := frontmatterKeyRe().FindStringSubmatch(line); m != nil {
 				key = strings.TrimSpace(m[1])
 			}
 			out = appendLinks(out, note, n, key, line, false)
@@ -276,7 +277,7 @@ func appendLinks(out []NoteLink, note string, n int, key, line string, code bool
 	if code {
 		spans = codeSpans(line)
 	}
-	for _, m := range wikiLinkRe.FindAllStringSubmatchIndex(line, -1) {
+	for _, m := range wikiLinkRe().FindAllStringSubmatchIndex(line, -1) {
 		if slices.ContainsFunc(spans, func(sp [2]int) bool { return m[0] < sp[1] && sp[0] < m[1] }) {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/memories"
@@ -227,13 +228,13 @@ func totalsLine(sections []sectionCount, episodes int) string {
 }
 
 // episodesRe finds the number of episodes in a totals line.
-var episodesRe = regexp.MustCompile(` (\d+) code edits?[;.]`)
+var episodesRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` (\d+) code edits?[;.]`) })
 
 // parseTotals reads the number of episodes — the one count no section
 // holds — from a totals line, and checks the line is the one the sections
 // give; ok is false for a line cortex did not write.
 func parseTotals(line string, sections []sectionCount) (episodes int, ok bool) {
-	if m := episodesRe.FindStringSubmatch(line); m != nil {
+	if m := episodesRe().FindStringSubmatch(line); m != nil {
 		n, err := strconv.Atoi(m[1])
 		if err != nil {
 			return 0, false

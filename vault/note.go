@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/adrg/frontmatter"
 	"go.yaml.in/yaml/v3"
@@ -64,7 +65,7 @@ var (
 	// yamlFormat makes adrg/frontmatter decode with YAML v3 (its default is v2),
 	// into a node tree, refusing a second document.
 	yamlFormat = frontmatter.NewFormat("---", "---", decodeFrontmatter)
-	yamlLineRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+	yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 )
 
 // decodeFrontmatter decodes YAML text into v, a *yaml.Node. A second document
@@ -210,7 +211,7 @@ func cutFrontmatter(rest []byte) (text, body []byte, ok bool) {
 // rather than on the closing "---".
 func yamlError(err error, text []byte) *ParseError {
 	msg := err.Error()
-	if m := yamlLineRe.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRe().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		if yamlParserProblems[m[2]] {
 			line++

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// cortexModule is the import path prefix of cortex's own packages.
+const cortexModule = "github.com/cortexmem/cortex"
+
+// initBudget bounds what one cortex package may allocate when the program
+// starts, in bytes. Every command pays for every linked package's
+// initialisation, even `cortex version` or a hook that exits at once, so
+// regular expressions, parsers and tables are built on first use
+// (sync.OnceValue), not in package variables.
+const initBudget = 8 << 10
+
+// initBudgetExceptions are the packages that still build their tables when
+// the program starts, each with a bound near what it allocates today, so that
+// they do not grow unnoticed. Lower or remove an entry when its package
+// builds them lazily.
+var initBudgetExceptions = map[string]int{
+	// Rule tables of string fragments (its expressions compile lazily).
+	cortexModule + "/security": 64 << 10,
+	// A crc64 table (32 KiB) built when the package loads.
+	cortexModule + "/adapters/gemini": 40 << 10,
+	// A regular expression and a map of tool names.
+	cortexModule + "/adapters/cline": 12 << 10,
+}
+
+// notLinked are packages cortex must not link: their initialisation is
+// expensive and what cortex needs of them is written in cortex.
+var notLinked = []string{
+	// Its linkify expressions alone cost about a millisecond at every start;
+	// normalize parses task list items itself (normalize/meeting.go).
+	"github.com/yuin/goldmark/extension",
+}
+
+// initLine is one line of GODEBUG=inittrace=1: the package, then the bytes
+// its initialisation allocated.
+var initLine = regexp.MustCompile(`^init (\S+) @[0-9.]+ ms, [0-9.]+ ms clock, (\d+) bytes, \d+ allocs$`)
+
+// TestStartupInitBudget runs the program with GODEBUG=inittrace=1 and checks
+// what each of cortex's packages allocates while it initialises (bytes, not
+// time: the count does not depend on the machine's load), and that the
+// packages in notLinked are absent.
+func TestStartupInitBudget(t *testing.T) {
+	bin, env, _ := cortexBin(t)
+	cmd := exec.Command(bin, "version")
+	cmd.Env = append(env, "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("cortex version: %v: %s", err, stderr.String())
+	}
+	allocated := map[string]int{}
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		m := initLine.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
+			continue
+		}
+		n, err := strconv.Atoi(m[2])
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		allocated[m[1]] += n
+	}
+	if len(allocated) == 0 {
+		t.Fatalf("GODEBUG=inittrace=1 printed no init lines:\n%s", stderr.String())
+	}
+	var over []string
+	for pkg, n := range allocated {
+		// This package, run as cortex, also initialises its tests' own
+		// variables; the real main's are two errors.
+		if !strings.HasPrefix(pkg, cortexModule+"/") || pkg == cortexModule+"/cmd/cortex" {
+			continue
+		}
+		budget, ok := initBudgetExceptions[pkg]
+		if !ok {
+			budget = initBudget
+		}
+		if n > budget {
+			over = append(over, pkg+": "+strconv.Itoa(n)+" bytes, budget "+strconv.Itoa(budget))
+		}
+	}
+	sort.Strings(over)
+	for _, o := range over {
+		t.Errorf("package initialisation allocates too much (build it on first use): %s", o)
+	}
+	for _, pkg := range notLinked {
+		if _, ok := allocated[pkg]; ok {
+			t.Errorf("%s is linked: every command pays for its initialisation", pkg)
+		}
+	}
+}
