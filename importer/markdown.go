@@ -305,6 +305,9 @@ func pieceAnchors(s section, content string, first bool) []string {
 			out = append(out, a)
 		}
 	}
+	if !strings.Contains(content, "^") {
+		return out // no block id: most sections, and the expression is costly
+	}
 	for _, m := range blockID.FindAllStringSubmatch(content, -1) {
 		out = append(out, m[1])
 	}
