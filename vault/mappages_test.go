@@ -172,6 +172,7 @@ func TestSpliceMapParts(t *testing.T) {
 		{"a save of another section", three, []IndexChange{{New: ptr(entry("small", "fresh", 99999))}}, true,
 			[]string{"_index.md", "_index/All superseded.md", "_index/small.md"}},
 		{"a save when the last part is full", full, []IndexChange{{New: ptr(entry("big", "fresh", 99999))}}, false, nil},
+		{"a save that splits the page", pagedEntries(PageLines), []IndexChange{{New: ptr(entry("big", "fresh", 99999))}}, false, nil},
 		{"a delete in an older part", three, []IndexChange{{Old: &three[5]}}, false, nil},
 		{"the last part emptied", partsEntries(1), []IndexChange{{Old: newestOf(partsEntries(1))}}, false, nil},
 	}
