@@ -262,7 +262,13 @@ func sortSet(s []uint64, scratch *sortScratch) []uint64 {
 	if len(s) == 0 {
 		return nil
 	}
-	return slices.Clip(slices.Compact(s))
+	s = slices.Compact(s)
+	if cap(s) > 2*len(s) {
+		// The capacity was a guess from the text's length; a pool keeps
+		// fingerprints for a whole import, so keep only what is used.
+		return slices.Clone(s)
+	}
+	return slices.Clip(s)
 }
 
 // sortScratch is the working memory of bucketSort.

@@ -1,7 +1,6 @@
 package dedup
 
 import (
-	"cmp"
 	"slices"
 )
 
@@ -17,6 +16,20 @@ type Pool struct {
 	// being looked up; touched lists the texts counted, to reset them.
 	shared  []uint16
 	touched []int32
+	rarest  []poolWord // scratch of Similar
+}
+
+// poolWord is a word of a text looked up and how many pooled texts hold it.
+type poolWord struct {
+	w  uint64
+	df int
+}
+
+func (a poolWord) less(b poolWord) bool {
+	if a.df != b.df {
+		return a.df < b.df
+	}
+	return a.w < b.w
 }
 
 // NewPool returns an empty pool.
@@ -59,22 +72,32 @@ func (p *Pool) Similar(fp *Fingerprint, n int) []Match {
 	if fp.Empty() || len(p.fps) == 0 || n <= 0 {
 		return nil
 	}
-	type word struct {
-		w  uint64
-		df int
-	}
-	ws := make([]word, 0, len(fp.words))
+	// The poolRarest rarest words, by how many texts hold them then by
+	// hash: kept in order as they are found, rather than sorting all of
+	// the text's words.
+	ws := p.rarest[:0]
 	for _, w := range fp.words {
-		if df := len(p.postings[w]); df > 0 {
-			ws = append(ws, word{w, df})
+		df := len(p.postings[w])
+		if df == 0 {
+			continue
 		}
+		x := poolWord{w, df}
+		if len(ws) == poolRarest && !x.less(ws[poolRarest-1]) {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(ws, x, func(a, b poolWord) int {
+			if a.less(b) {
+				return -1
+			}
+			return 1 // the hashes of a set are distinct: never equal
+		})
+		if len(ws) < poolRarest {
+			ws = append(ws, poolWord{})
+		}
+		copy(ws[at+1:], ws[at:])
+		ws[at] = x
 	}
-	slices.SortFunc(ws, func(a, b word) int {
-		if a.df != b.df {
-			return a.df - b.df
-		}
-		return cmp.Compare(a.w, b.w)
-	})
+	p.rarest = ws
 	// Count, per pooled text, how many of the rarest words it shares. A slice
 	// indexed by text, reset through the list of texts touched, costs a
 	// fraction of a map.

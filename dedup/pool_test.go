@@ -1,7 +1,9 @@
 package dedup
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -37,5 +39,50 @@ func TestPool(t *testing.T) {
 	}
 	if got := p.Similar(New(""), 3); got != nil {
 		t.Errorf("an empty text: %+v", got)
+	}
+}
+
+// TestPoolRarestWords: the words that find a text's candidates are its
+// poolRarest rarest in the pool (fewest texts, then lowest hash), as a sort
+// of all its words gives them; Similar keeps them in order as it goes
+// rather than sorting, which must not change what it proposes.
+func TestPoolRarestWords(t *testing.T) {
+	p := NewPool()
+	words := []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+		"kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor"}
+	for i := range 300 {
+		var text string
+		for j, w := range words {
+			if (i+1)%(j+2) == 0 || (i*7+j)%11 == 0 {
+				text += w + " "
+			}
+		}
+		p.Add(New(fmt.Sprintf("note %d %s", i, text)))
+	}
+	for i := range 40 {
+		var text string
+		for j, w := range words {
+			if (i+j)%3 != 0 {
+				text += w + " "
+			}
+		}
+		fp := New(text)
+		p.Similar(fp, 5)
+		var all []poolWord
+		for _, w := range fp.words {
+			if df := len(p.postings[w]); df > 0 {
+				all = append(all, poolWord{w, df})
+			}
+		}
+		slices.SortFunc(all, func(a, b poolWord) int {
+			if a.df != b.df {
+				return a.df - b.df
+			}
+			return cmp.Compare(a.w, b.w)
+		})
+		want := all[:min(poolRarest, len(all))]
+		if !slices.Equal(p.rarest, want) {
+			t.Fatalf("text %d: rarest words %v, want %v", i, p.rarest, want)
+		}
 	}
 }

@@ -111,7 +111,27 @@ func meaningful(s string) int {
 	return n
 }
 
-func isLetterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+// meaningfulUpTo is meaningful(s) when that is below limit, else limit: it
+// stops counting there, for callers that only compare the count with
+// limit (and report it when below).
+func meaningfulUpTo(s string, limit int) int {
+	n := 0
+	for _, r := range s {
+		if isLetterOrDigit(r) {
+			if n++; n >= limit {
+				return limit
+			}
+		}
+	}
+	return n
+}
+
+func isLetterOrDigit(r rune) bool {
+	if r < utf8.RuneSelf { // ASCII, most of what is counted, without the tables
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
 
 // Pieces cuts content longer than max characters into pieces of at most max,
 // at paragraph breaks where it can, else at line breaks, else at spaces, else

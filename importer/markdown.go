@@ -131,7 +131,7 @@ func sectionItems(path, title string, body []byte, base Item) ([]Item, []Skip) {
 		if len(s.path) > 0 {
 			it.Source = path + "#" + strings.Join(s.path, titleSep)
 		}
-		if n := meaningful(s.content); n < MinSectionChars {
+		if n := meaningfulUpTo(s.content, MinSectionChars); n < MinSectionChars {
 			// An empty section is a heading over its subsections, or no
 			// preamble: nothing to report.
 			if n > 0 {
@@ -147,7 +147,7 @@ func sectionItems(path, title string, body []byte, base Item) ([]Item, []Skip) {
 				suffix := fmt.Sprintf(" (%d/%d)", i+1, len(pieces))
 				p.Title = cut(it.Title, memories.MaxTitleChars-utf8.RuneCountInString(suffix)) + suffix
 			}
-			if n := meaningful(p.Content); n < MinSectionChars {
+			if n := meaningfulUpTo(p.Content, MinSectionChars); n < MinSectionChars {
 				skips = append(skips, Skip{Source: p.Source, Reason: tooShort(n)})
 				continue
 			}
@@ -307,6 +307,9 @@ func pieceAnchors(s section, content string, first bool) []string {
 		if strings.Contains(content, a) {
 			out = append(out, a)
 		}
+	}
+	if !strings.Contains(content, "^") {
+		return out // no block id: most sections, and the expression is costly
 	}
 	for _, m := range blockID().FindAllStringSubmatch(content, -1) {
 		out = append(out, m[1])

@@ -3,6 +3,7 @@ package importer
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -169,4 +170,20 @@ func FuzzParseText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkParser(t, KindText, parseText, data)
 	})
+}
+
+// TestMeaningfulUpTo: counting stops at the limit, and below it the count is
+// meaningful's (the reason a short section gives names it).
+func TestMeaningfulUpTo(t *testing.T) {
+	for _, s := range []string{"", "   ", "ab, cd!", "Ünïcödé 語 123", strings.Repeat("x ", 19), strings.Repeat("é", 20), strings.Repeat("word ", 50), "— … ☃"} {
+		want := min(meaningful(s), MinSectionChars)
+		if got := meaningfulUpTo(s, MinSectionChars); got != want {
+			t.Errorf("meaningfulUpTo(%q) = %d, want %d", s, got, want)
+		}
+	}
+	for _, r := range []rune{'a', 'Z', '0', '9', 'é', '語', 'ß', '٣', ' ', '-', '_', '\u00aa', '\u00b2', '\x7f'} {
+		if got, want := isLetterOrDigit(r), unicode.IsLetter(r) || unicode.IsDigit(r); got != want {
+			t.Errorf("isLetterOrDigit(%q) = %v, want %v", r, got, want)
+		}
+	}
 }

@@ -48,6 +48,17 @@ type batchOptions struct {
 	// written, once the memories to write have their paths (those refused
 	// have none, and their error in items); it may change their bodies.
 	beforeWrite func(mems []*Memory, items []BatchItem)
+	// fps are the fingerprints of the batch's memories, by request, worked
+	// out by saveBatch in parallel when dedup is on.
+	fps []*dedup.Fingerprint
+}
+
+// fingerprint is the fingerprint of request i's memory m.
+func (o *batchOptions) fingerprint(i int, m *Memory) *dedup.Fingerprint {
+	if i < len(o.fps) && o.fps[i] != nil {
+		return o.fps[i]
+	}
+	return dedup.New(m.Title + "\n" + m.Body)
 }
 
 // isKnown says whether request i of the batch was saved before.
@@ -68,8 +79,12 @@ func (p *memoryPool) add(target scored, fp *dedup.Fingerprint) {
 
 // similar scores the pooled memories of m's project and general like fp.
 func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint) []scored {
-	var out []scored
-	for _, x := range p.pool.Similar(fp, dedupCandidates) {
+	matches := p.pool.Similar(fp, dedupCandidates)
+	if len(matches) == 0 {
+		return nil
+	}
+	out := make([]scored, 0, len(matches)) // one allocation: a scored holds a whole entry
+	for _, x := range matches {
 		t := p.targets[x.Index]
 		if t.entry.Project == m.Project || t.entry.Project == DefaultProject {
 			t.score, t.related = x.Score, x.Related
@@ -90,12 +105,25 @@ func (s *Service) saveBatch(ctx context.Context, reqs []SaveRequest, o batchOpti
 		}
 		mems[i] = m
 	}
-	// The scan is pure and the largest part of checking an import: it runs
-	// on every core.
+	// The scan and the dedup fingerprints are pure and most of checking an
+	// import: they run on every core, leaving only the comparisons, which
+	// depend on what was accepted before, in order.
 	refusals := make([]*RejectedError, len(reqs))
+	if s.checks.Dedup {
+		o.fps = make([]*dedup.Fingerprint, len(reqs))
+	}
 	parallel(len(mems), func(i int) {
-		if m := mems[i]; m != nil && !o.isKnown(i) {
-			refusals[i] = s.scan(m.Title, m.Body)
+		m := mems[i]
+		if m == nil {
+			return
+		}
+		if !o.isKnown(i) {
+			if refusals[i] = s.scan(m.Title, m.Body); refusals[i] != nil {
+				return
+			}
+		}
+		if o.fps != nil {
+			o.fps[i] = dedup.New(m.Title + "\n" + m.Body)
 		}
 	})
 	for i, rej := range refusals {
@@ -148,12 +176,12 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWrit
 		}
 		if o.isKnown(i) {
 			if s.checks.Dedup {
-				pool.add(scored{entry: *o.known[i]}, dedup.New(m.Title+"\n"+m.Body))
+				pool.add(scored{entry: *o.known[i]}, o.fingerprint(i, m))
 			}
 			continue
 		}
 		if s.checks.Dedup {
-			fp := dedup.New(m.Title + "\n" + m.Body)
+			fp := o.fingerprint(i, m)
 			var all []scored
 			if !o.poolHasStored {
 				var err error

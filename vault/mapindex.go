@@ -408,7 +408,12 @@ func (sp *splicer) checkSuccessors(m *indexMap) error {
 	if !ok {
 		return nil
 	}
-	text := m.body[m.sections[i].lines:m.sections[i].end]
+	return sp.checkSuccessorsIn(m.body[m.sections[i].lines:m.sections[i].end])
+}
+
+// checkSuccessorsIn is checkSuccessors on text, lines of the superseded
+// section (those of a part of its page the splice does not hold).
+func (sp *splicer) checkSuccessorsIn(text string) error {
 	for _, c := range sp.changes {
 		if c.Old != nil {
 			link := noteLink(sp.folder, c.Old.Path, c.Old.Title)

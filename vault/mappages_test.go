@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -80,11 +81,178 @@ func TestRenderMapScale(t *testing.T) {
 	if !strings.Contains(string(root), "\n42707 memories: 42703 in 2 projects;") {
 		t.Errorf("totals:\n%.300s", root)
 	}
-	total := 0
+	total, biggest, listed := 0, 0, 0
 	for _, f := range files {
 		total += len(f.Data)
+		biggest = max(biggest, len(f.Data))
+		lines := strings.Count(string(f.Data), "\n- [[cortex/memories/")
+		if lines > PageLines {
+			t.Errorf("%s lists %d memories, want at most %d a page", f.Rel, lines, PageLines)
+		}
+		if f.Rel != IndexFile {
+			listed += lines
+		}
 	}
-	t.Logf("%d memories: root %d bytes, %d pages, %d bytes in all, rendered in %v", len(entries), len(root), len(files)-1, total, took)
+	// Every listed memory is on one page (the root repeats a few).
+	if listed != 42707 {
+		t.Errorf("the pages list %d memories, want 42707", listed)
+	}
+	if len(files) != 1+4+1+43 {
+		t.Errorf("%d files, want the root, four section pages, big's page and its 43 parts", len(files))
+	}
+	t.Logf("%d memories: root %d bytes, %d pages, the largest %d bytes, %d bytes in all, rendered in %v", len(entries), len(root), len(files)-1, biggest, total, took)
+}
+
+// partsEntries is pagedEntries with big split into parts, the last of which
+// lists last lines.
+func partsEntries(last int) []memories.Entry { return pagedEntries(2*PageLines + last) }
+
+// TestRenderMapPartsGolden: a section of more than PageLines lines has a
+// page listing its parts, newest first, and parts of PageLines lines counted
+// from its oldest line, each in the single file's form.
+func TestRenderMapPartsGolden(t *testing.T) {
+	files := mapVault.RenderMap(partsEntries(3))
+	byRel := map[string][]byte{}
+	var rels []string
+	for _, f := range files {
+		byRel[f.Rel] = f.Data
+		rels = append(rels, f.Rel)
+	}
+	want := []string{"_index.md", "_index/All decisions.md", "_index/All sessions.md", "_index/All superseded.md",
+		"_index/big.md", "_index/big/0001.md", "_index/big/0002.md", "_index/big/0003.md", "_index/small.md"}
+	if d := cmp.Diff(want, rels); d != "" {
+		t.Fatalf("files (-want +got):\n%s", d)
+	}
+	golden.Check(t, filepath.Join("testdata", "index", "parts-page.golden"), byRel["_index/big.md"])
+	golden.Check(t, filepath.Join("testdata", "index", "parts-last.golden"), byRel["_index/big/0003.md"])
+	// Part 1 holds the oldest thousand, newest first; part 2 the next.
+	for _, c := range []struct {
+		rel         string
+		first, last int
+	}{{"_index/big/0001.md", 999, 0}, {"_index/big/0002.md", 1999, 1000}} {
+		page := string(byRel[c.rel])
+		if strings.Count(page, "\n- [[") != PageLines ||
+			!strings.Contains(page, fmt.Sprintf("## big (%d)\n\n- [[cortex/memories/big/note-%06d|", PageLines, c.first)) ||
+			!strings.HasSuffix(page, fmt.Sprintf("- [[cortex/memories/big/note-%06d|Title of note-%06d]] #t\n", c.last, c.last)) {
+			t.Errorf("%s does not list notes %d to %d:\n%.300s", c.rel, c.first, c.last, page)
+		}
+	}
+	// At PageLines the section keeps one page.
+	for _, f := range mapVault.RenderMap(pagedEntries(PageLines)) {
+		if strings.HasPrefix(f.Rel, "_index/big/") {
+			t.Errorf("a section of %d lines has a part %s", PageLines, f.Rel)
+		}
+	}
+}
+
+// TestSpliceMapParts: a change to the newest part of a split section is
+// spliced into that part, the section's page and the root, giving the bytes
+// a full render gives; one that needs a new part, or touches an older part,
+// is declined.
+func TestSpliceMapParts(t *testing.T) {
+	newestOf := func(es []memories.Entry) *memories.Entry { return &es[len(es)-11] } // big's newest
+	full, short, three := partsEntries(PageLines), partsEntries(2), partsEntries(3)
+	replaced := *newestOf(three)
+	replaced.Status, replaced.SupersededBy, replaced.Updated = memories.StatusSuperseded, "", indexBase.Add(time.Hour*1000)
+	tests := []struct {
+		name    string
+		before  []memories.Entry
+		changes []IndexChange
+		want    bool
+		files   []string // the files the splice writes
+	}{
+		{"a save", three, []IndexChange{{New: ptr(entry("big", "fresh", 99999, "k"))}}, true,
+			[]string{"_index.md", "_index/All superseded.md", "_index/big.md", "_index/big/0003.md"}},
+		{"a delete of the newest", three, []IndexChange{{Old: newestOf(three)}}, true,
+			[]string{"_index.md", "_index/All superseded.md", "_index/big.md", "_index/big/0003.md"}},
+		{"a delete leaving one line in the last part", short, []IndexChange{{Old: newestOf(short)}}, true,
+			[]string{"_index.md", "_index/All superseded.md", "_index/big.md", "_index/big/0003.md"}},
+		{"a supersede of the newest", three, []IndexChange{{Old: newestOf(three), New: &replaced}}, true,
+			[]string{"_index.md", "_index/All superseded.md", "_index/big.md", "_index/big/0003.md"}},
+		{"a save of another section", three, []IndexChange{{New: ptr(entry("small", "fresh", 99999))}}, true,
+			[]string{"_index.md", "_index/All superseded.md", "_index/small.md"}},
+		{"a save when the last part is full", full, []IndexChange{{New: ptr(entry("big", "fresh", 99999))}}, false, nil},
+		{"a save that splits the page", pagedEntries(PageLines), []IndexChange{{New: ptr(entry("big", "fresh", 99999))}}, false, nil},
+		{"a delete in an older part", three, []IndexChange{{Old: &three[5]}}, false, nil},
+		{"the last part emptied", partsEntries(1), []IndexChange{{Old: newestOf(partsEntries(1))}}, false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := writtenMap(t, tt.before)
+			out, ok := v.SpliceMap(tt.changes, lookupOf(tt.before))
+			if ok != tt.want {
+				t.Fatalf("spliced = %v, want %v", ok, tt.want)
+			}
+			if !ok {
+				return
+			}
+			var rels []string
+			for _, f := range out {
+				rels = append(rels, f.Rel)
+			}
+			sort.Strings(rels)
+			if d := cmp.Diff(tt.files, rels); d != "" {
+				t.Errorf("files spliced (-want +got):\n%s", d)
+			}
+			if err := v.WriteMap(out, false); err != nil {
+				t.Fatal(err)
+			}
+			want := v.RenderMap(afterChanges(tt.before, tt.changes))
+			if !v.MapMatches(want) {
+				for _, f := range want {
+					got, _ := os.ReadFile(v.Abs(f.Rel))
+					if d := cmp.Diff(string(f.Data), string(got)); d != "" && len(d) < 4000 {
+						t.Errorf("%s (-render +splice):\n%s", f.Rel, d)
+					}
+				}
+				t.Fatal("spliced map differs from a full render")
+			}
+		})
+	}
+}
+
+// TestWriteMapPruneParts: a full write removes the parts a section no
+// longer has and their folder, but never a file there cortex did not
+// write, nor the folder holding it.
+func TestWriteMapPruneParts(t *testing.T) {
+	v := writtenMap(t, partsEntries(3))
+	mine := filepath.Join(v.Dir, IndexDir, "big", "mine.md")
+	if err := os.WriteFile(mine, []byte("my notes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fewer := partsEntries(-PageLines + 3) // two parts
+	if v.MapMatches(v.RenderMap(fewer)) {
+		t.Fatal("a map of three parts matches one of two")
+	}
+	if err := v.WriteMap(v.RenderMap(fewer), true); err != nil {
+		t.Fatal(err)
+	}
+	if !v.MapMatches(v.RenderMap(fewer)) {
+		t.Error("the written map does not match")
+	}
+	if _, err := os.Stat(v.Abs("_index/big/0003.md")); !os.IsNotExist(err) {
+		t.Errorf("the third part is left: %v", err)
+	}
+	if err := v.WriteMap(v.RenderMap(pagedEntries(PagedAbove+1)), true); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(filepath.Join(v.Dir, IndexDir, "big"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 1 || ents[0].Name() != "mine.md" {
+		t.Errorf("_index/big/ holds %v, want only the person's file", ents)
+	}
+	if err := os.Remove(mine); err != nil {
+		t.Fatal(err)
+	}
+	v2 := writtenMap(t, partsEntries(3))
+	if err := v2.WriteMap(v2.RenderMap(pagedEntries(PagedAbove+1)), true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(v2.Abs("_index/big")); !os.IsNotExist(err) {
+		t.Errorf("the folder of big's parts is left once they are gone: %v", err)
+	}
 }
 
 // writtenMap is a vault on disk holding the map of entries.
@@ -256,7 +424,8 @@ func TestPagePath(t *testing.T) {
 }
 
 // BenchmarkSpliceMapPaged: one save spliced into a split map of 42,700
-// memories, nearly all in one project.
+// memories, nearly all in one project: into the small project, and into
+// the big one (whose page is in parts).
 func BenchmarkSpliceMapPaged(b *testing.B) {
 	before := pagedEntries(42700)
 	v, err := New(b.TempDir(), "cortex")
@@ -266,12 +435,105 @@ func BenchmarkSpliceMapPaged(b *testing.B) {
 	if err := v.WriteMap(v.RenderMap(before), true); err != nil {
 		b.Fatal(err)
 	}
-	changes := []IndexChange{{New: ptr(entry("small", "fresh", 99999))}}
 	l := lookupOf(before)
-	b.ResetTimer()
-	for range b.N {
-		if _, ok := v.SpliceMap(changes, l); !ok {
-			b.Fatal("declined")
+	for _, project := range []string{"small", "big"} {
+		b.Run(project, func(b *testing.B) {
+			changes := []IndexChange{{New: ptr(entry(project, "fresh", 99999))}}
+			for range b.N {
+				out, ok := v.SpliceMap(changes, l)
+				if !ok {
+					b.Fatal("declined")
+				}
+				n := 0
+				for _, f := range out {
+					n += len(f.Data)
+				}
+				b.ReportMetric(float64(n), "bytes-written/op")
+			}
+		})
+	}
+}
+
+// TestSpliceMapSupersededParts: when the superseded section is split, a
+// change to a note that a line of an older part links to is declined (the
+// line would keep showing it), as in a section on one page; other changes
+// are spliced.
+func TestSpliceMapSupersededParts(t *testing.T) {
+	before := pagedEntries(PagedAbove)
+	target, other := before[PagedAbove-1], before[PagedAbove-2] // big's two newest
+	for i := range PageLines + 3 {
+		e := entry("small", fmt.Sprintf("gone-%04d", i), 200000+i)
+		e.Status, e.Updated = memories.StatusSuperseded, indexBase.Add(time.Duration(100000+i)*time.Minute)
+		if i == 0 { // the oldest: in part 1
+			e.SupersededBy = target.ID
+		}
+		before = append(before, e)
+	}
+	v := writtenMap(t, before)
+	part1, err := os.ReadFile(v.Abs(PartPath(SupersededSection, 1)))
+	if err != nil || !strings.Contains(string(part1), " → [[cortex/memories/big/note-000399|") {
+		t.Fatalf("part 1 of the superseded section does not link to the note (%v):\n%.400s", err, part1)
+	}
+	if _, ok := v.SpliceMap([]IndexChange{{Old: &target}}, lookupOf(before)); ok {
+		t.Error("the delete of a note an older part links to was spliced")
+	}
+	out, ok := v.SpliceMap([]IndexChange{{Old: &other}}, lookupOf(before))
+	if !ok {
+		t.Fatal("the delete of a note no line links to was declined")
+	}
+	if err := v.WriteMap(out, false); err != nil {
+		t.Fatal(err)
+	}
+	if !v.MapMatches(v.RenderMap(afterChanges(before, []IndexChange{{Old: &other}}))) {
+		t.Error("spliced map differs from a full render")
+	}
+}
+
+// FuzzSpliceParts: whatever a split section's page and its last part hold,
+// a splice never panics, and what it writes lists at most PageLines lines a
+// page; pages as cortex wrote them are spliced as a full render gives them.
+func FuzzSpliceParts(f *testing.F) {
+	before := partsEntries(3)
+	files := mapVault.RenderMap(before)
+	var page0, last0 string // as cortex wrote them
+	for _, fl := range files {
+		switch fl.Rel {
+		case PagePath("big"):
+			page0 = string(fl.Data)
+		case PartPath("big", 3):
+			last0 = string(fl.Data)
 		}
 	}
+	f.Add(page0, last0)
+	f.Add(page0, strings.Replace(last0, "(3)", "(2)", 1))
+	f.Add(strings.Replace(page0, "(3)", "(1000)", 1), last0)
+	f.Add(page0, partHeader("cortex", "big", 3)+"\n## big (1)\n\n- [[x]]\n")
+	save := []IndexChange{{New: ptr(entry("big", "fresh", 99999, "k"))}}
+	want := mapVault.RenderMap(afterChanges(before, save))
+	f.Fuzz(func(t *testing.T, page, last string) {
+		v := writtenMap(t, before)
+		if err := os.WriteFile(v.Abs(PagePath("big")), []byte(page), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(v.Abs(PartPath("big", 3)), []byte(last), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, ok := v.SpliceMap(save, lookupOf(before))
+		if !ok {
+			return
+		}
+		for _, fl := range out {
+			if n := strings.Count(string(fl.Data), "\n- [[cortex/memories/"); n > PageLines {
+				t.Errorf("%s lists %d lines", fl.Rel, n)
+			}
+		}
+		if page == page0 && last == last0 {
+			if err := v.WriteMap(out, false); err != nil {
+				t.Fatal(err)
+			}
+			if !v.MapMatches(want) {
+				t.Error("the pages as cortex wrote them were not spliced as a full render")
+			}
+		}
+	})
 }

@@ -41,8 +41,9 @@ func newEnv(t *testing.T, notes int) (*env, string) {
 	return e, tmp
 }
 
-// TestImportRuns: the harness times imports into an empty vault and into the
-// generated one (it stopped at the empty vault once cortex refused to create
+// TestImportRuns: the harness times a dry run of the import (its scan and
+// dedup, as a rate of candidates), then imports into an empty vault and into
+// the generated one (it stopped at the empty vault once cortex refused to create
 // a vault that does not exist), for both shapes.
 func TestImportRuns(t *testing.T) {
 	corpus, err := bench.LoadCorpus(filepath.Join("..", "..", "fixtures"))
@@ -55,8 +56,18 @@ func TestImportRuns(t *testing.T) {
 		if err := importRuns(b, filepath.Join(tmp, shape), 5, corpus, time.Now()); err != nil {
 			t.Fatal(err)
 		}
-		if len(b.rs) != 2 || !strings.HasPrefix(b.rs[0].Note, "Imported ") {
-			t.Fatalf("%s: %d results, want 2 saying what was imported: %+v", shape, len(b.rs), b.rs)
+		if len(b.rs) != 3 || !strings.HasPrefix(b.rs[0].Note, "Would import ") || !strings.HasPrefix(b.rs[1].Note, "Imported ") {
+			t.Fatalf("%s: %d results, want 3 saying what was (or would be) imported: %+v", shape, len(b.rs), b.rs)
+		}
+		// The dry run reports its rate of candidates, and every run its
+		// processor time and peak memory.
+		if !strings.Contains(b.rs[0].Note, " candidates/s, ") || !strings.HasPrefix(b.rs[0].Target, "≤ ") {
+			t.Errorf("%s: the dry run's row %+v gives no rate of candidates or no target", shape, b.rs[0])
+		}
+		for _, r := range b.rs {
+			if r.CPUms <= 0 || r.MaxRSS <= 0 {
+				t.Errorf("%s: %q has no CPU time or peak RSS: %+v", shape, r.Op, r)
+			}
 		}
 	}
 }
