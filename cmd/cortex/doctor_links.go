@@ -19,14 +19,12 @@ import (
 // lead nowhere (and the ones cortex wrote itself, which it can point again at
 // the note they meant, found by id), and notes that are symbolic links.
 
-// repairableKeys are the properties cortex writes links in. Their targets
-// carry the id of the note they meant — the alias of a supersede link, the
-// end of a note name cortex gave — so a link left dangling by a rename
-// outside Obsidian can be pointed at the note again.
-var repairableKeys = map[string]bool{
-	"related": true, "supersedes": true, "superseded_by": true,
-	"session": true, "produced": true, "produced_by": true, "decisions": true, "episodes": true,
-}
+// The links doctor --fix repairs are those in the properties cortex writes
+// links in (vault.IsRelationKey). Their targets carry the id of the note they
+// meant — the alias of a supersede link, the end of a note name cortex gave —
+// so a link left dangling by a rename outside Obsidian can be pointed at the
+// note again. (The next command does this by itself for a move it sees; see
+// vault.Relinker.)
 
 // linkRepair is a dangling link cortex can point at the note it meant.
 type linkRepair struct {
@@ -65,7 +63,7 @@ func checkVaultLinks(ctx context.Context, a *app, fix bool) (*vaultLinksReport, 
 	rep := &vaultLinksReport{Links: lc, Repaired: []linkRepair{}, Repairable: []linkRepair{}, Symlinks: syms}
 	var cands []vault.NoteLink
 	for _, l := range lc.Dangling {
-		if repairableKeys[l.Key] {
+		if vault.IsRelationKey(l.Key) {
 			cands = append(cands, l)
 		}
 	}
