@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"os"
+	"runtime"
 	"slices"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
@@ -36,9 +40,15 @@ func (c *changeSet) moves() ([]vault.Move, error) {
 		}
 		return pairs[k]
 	}
+	// A note without an id is known by its bytes; an empty one by nothing
+	// (Obsidian's new notes start empty, and one deleted while another is
+	// made is no move).
 	key := func(r *index.Record) string {
-		if r.FID != "" {
+		switch {
+		case r.FID != "":
 			return "id:" + r.FID
+		case r.Size == 0:
+			return ""
 		}
 		return fmt.Sprintf("hash:%x", r.Hash)
 	}
@@ -49,9 +59,9 @@ func (c *changeSet) moves() ([]vault.Move, error) {
 			return nil, err
 		}
 		switch {
-		case r == nil && old != nil && old.Broken == "":
+		case r == nil && old != nil && old.Broken == "" && key(old) != "":
 			at(key(old)).gone = append(at(key(old)).gone, p)
-		case r != nil && old == nil && r.Broken == "":
+		case r != nil && old == nil && r.Broken == "" && key(r) != "":
 			at(key(r)).came = append(at(key(r)).came, p)
 		}
 	}
@@ -102,9 +112,25 @@ func (s *Store) relinkMoved(ch *changeSet) ([]memories.Event, error) {
 	if rl.Empty() {
 		return nil, nil
 	}
+	// A first look at every note's bytes, on every core, finds the few that
+	// name a moved note; only those are read as notes.
+	mentions := make([]bool, len(notes))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, p := range notes {
+		g.Go(func() error {
+			data, err := os.ReadFile(s.v.Abs(p))
+			mentions[i] = err == nil && rl.Mentions(data)
+			return nil
+		})
+	}
+	_ = g.Wait() // a note that cannot be read names nothing
 	var events []memories.Event
 	links, changedNotes := 0, 0
-	for _, p := range notes {
+	for i, p := range notes {
+		if !mentions[i] {
+			continue
+		}
 		data, st, err := s.v.ReadRaw(p)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, vault.ErrTooLarge) {
 			continue
