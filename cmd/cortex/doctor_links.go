@@ -44,12 +44,12 @@ type vaultLinksReport struct {
 	Repairable []linkRepair `json:"repairable"`
 	// Unrepaired are repairs that failed (a note that is a symbolic link, one
 	// that cannot be read), with why.
-	Unrepaired []string           `json:"unrepaired,omitempty"`
+	Unrepaired []string `json:"unrepaired,omitempty"`
 	// Moved are dangling links in a person's text (a note's body, a
 	// property cortex does not write) whose note is found by the id its old
 	// name holds: where it is now. cortex never rewrites them.
-	Moved []linkRepair `json:"moved"`
-	Symlinks   []vault.LinkedNote `json:"symlinks"`
+	Moved    []linkRepair       `json:"moved"`
+	Symlinks []vault.LinkedNote `json:"symlinks"`
 }
 
 // checkVaultLinks checks the links of cortex's notes and, with fix, repairs
