@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -75,4 +76,45 @@ func TestRelinkerMentions(t *testing.T) {
 			t.Errorf("Mentions(%q) = %v, want %v", in, got, want)
 		}
 	}
+}
+
+// FuzzRelink: pointing links at moved notes never panics, keeps every line
+// (and every line ending), changes nothing when it counts no change, keeps
+// the number of links, and a note it changes still parses.
+func FuzzRelink(f *testing.F) {
+	for _, s := range []string{
+		"---\nrelated: \"[[a]]\"\nsource: mined\nprovenance:\n  source_hash: x\n---\nSee [[a]], `[[a]]` and [[a#h|A]].\n```\n[[a]]\n```\n",
+		"[[a\\|b]] | [[cortex/memories/p/a.md]] ![[a]] [[./a]] [[]] [[a",
+		"---\nrelated:\n  - \"[[a]]\"\n  - [[a]]\n---\r\nbody [[A]]\r\n",
+	} {
+		f.Add(s)
+	}
+	v := &Vault{Root: "/v", Dir: "/v/cortex"}
+	r := v.NewRelinker([]Move{{"memories/p/a.md", "memories/q/b.md"}}, []string{"memories/q/b.md"})
+	f.Fuzz(func(t *testing.T, in string) {
+		out, n := r.relinkBody([]byte(in))
+		if n == 0 && string(out) != in {
+			t.Fatalf("no link changed but the text did: %q → %q", in, out)
+		}
+		if got, want := strings.Count(string(out), "\n"), strings.Count(in, "\n"); got != want {
+			t.Fatalf("%d lines became %d: %q → %q", want, got, in, out)
+		}
+		if got, want := len(NoteLinks("x.md", out)), len(NoteLinks("x.md", []byte(in))); got != want {
+			t.Fatalf("%d links became %d: %q → %q", want, got, in, out)
+		}
+		note, err := ParseNote([]byte(in))
+		if err != nil {
+			return
+		}
+		if r.Relink(note, "memories/p/x.md") == 0 {
+			return
+		}
+		data, err := note.Bytes()
+		if err != nil {
+			t.Fatalf("Bytes after Relink: %v", err)
+		}
+		if _, err := ParseNote(data); err != nil {
+			t.Fatalf("the relinked note no longer parses: %v\n%q", err, data)
+		}
+	})
 }
