@@ -164,9 +164,11 @@ func (w *walker) skipKind(path, kind, format string, a ...any) {
 	}
 }
 
-// skippedDirs are names never read: dependency folders and caches. Every file or
-// folder whose name starts with a dot (tools' own state: .obsidian, .trash,
-// .git) is left out too, but for Claude Code's .claude folder.
+// skippedDirs are names never read in a folder: dependency folders and
+// caches. Every file or folder whose name starts with a dot (tools' own
+// state: .obsidian, .trash, .git) is left out too, but for Claude Code's
+// .claude folder. Each is a skip with its reason (see byName); the folder
+// the person names is read whatever its name or its parents'.
 var skippedDirs = map[string]bool{"node_modules": true, "__pycache__": true, "venv": true, "vendor": true}
 
 // claudeDir is the folder of Claude Code's own files, in a project and in the
