@@ -57,6 +57,9 @@ type Options struct {
 type Result struct {
 	Items []Item
 	Skips []Skip
+	// Kinds gives the kind of the skips of a Source that have one
+	// (KindHiddenFolder…).
+	Kinds map[string]string
 	// Files is how many files were read.
 	Files int
 }
@@ -100,7 +103,7 @@ func Collect(ctx context.Context, path string, o Options) (*Result, error) {
 		return nil, &memories.ArgError{Arg: "path", Rule: fmt.Sprintf(
 			"%s is outside your home folder and the allowed roots; add its folder to import.allowed_roots in the config file to import from there", real)}
 	}
-	w := &walker{ctx: ctx, o: o, guard: g, seen: map[string]string{}, seenFiles: map[string]string{}}
+	w := &walker{ctx: ctx, o: o, guard: g, root: abs, seen: map[string]string{}, seenFiles: map[string]string{}, kinds: map[string]string{}}
 	fi, err := os.Stat(real)
 	if err != nil {
 		return nil, &memories.ArgError{Arg: "path", Rule: err.Error()}
@@ -121,13 +124,18 @@ func Collect(ctx context.Context, path string, o Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res := &Result{Skips: w.skips, Files: len(w.files)}
+	res := &Result{Skips: w.skips, Kinds: w.kinds, Files: len(w.files)}
 	items, skips := parseAll(ctx, w.files, o, parseContext{home: o.Home, exists: dirExists})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	res.Items = items
 	res.Skips = append(res.Skips, skips...)
+	for _, s := range skips {
+		if strings.HasPrefix(s.Reason, dataFilePrefix) {
+			res.Kinds[s.Source] = KindDataFile
+		}
+	}
 	slices.SortStableFunc(res.Skips, func(a, b Skip) int { return strings.Compare(a.Source, b.Source) })
 	return res, nil
 }
@@ -137,19 +145,30 @@ type walker struct {
 	ctx       context.Context
 	o         Options
 	guard     *guard
+	root      string            // the path the person named, absolute
 	seen      map[string]string // real folders walked, against symlink loops, and the path they were walked as
 	seenFiles map[string]string // real files queued, and the path they were queued as
 	files     []file
 	skips     []Skip
+	kinds     map[string]string // Result.Kinds
 }
 
 func (w *walker) skip(path, format string, a ...any) {
-	w.skips = append(w.skips, Skip{Source: path, Reason: fmt.Sprintf(format, a...)})
+	w.skipKind(path, "", format, a...)
 }
 
-// skippedDirs are names never read: dependency folders and caches. Every file or
-// folder whose name starts with a dot (tools' own state: .obsidian, .trash,
-// .git) is left out too, but for Claude Code's .claude folder.
+func (w *walker) skipKind(path, kind, format string, a ...any) {
+	w.skips = append(w.skips, Skip{Source: path, Reason: fmt.Sprintf(format, a...)})
+	if kind != "" {
+		w.kinds[path] = kind
+	}
+}
+
+// skippedDirs are names never read in a folder: dependency folders and
+// caches. Every file or folder whose name starts with a dot (tools' own
+// state: .obsidian, .trash, .git) is left out too, but for Claude Code's
+// .claude folder. Each is a skip with its reason (see byName); the folder
+// the person names is read whatever its name or its parents'.
 var skippedDirs = map[string]bool{"node_modules": true, "__pycache__": true, "venv": true, "vendor": true}
 
 // claudeDir is the folder of Claude Code's own files, in a project and in the
@@ -200,7 +219,7 @@ func (w *walker) dir(path, real string) {
 		return
 	}
 	if r := w.guard.refuse(path, real, true, false); r != nil {
-		w.skip(path, "%s", r.skipReason(w.guard.agent))
+		w.skipKind(path, refusalKind(r, true), "%s", r.skipReason(w.guard.agent))
 		return
 	}
 	entries, err := os.ReadDir(real)
@@ -213,9 +232,14 @@ func (w *walker) dir(path, real string) {
 		p, r := filepath.Join(path, name), filepath.Join(real, name)
 		// What the name says first: a link need not be followed to be
 		// left out.
-		if strings.HasPrefix(name, ".") && name != claudeDir || skippedDirs[name] ||
-			!readInClaudeDir(p, true) && !readInClaudeDir(p, false) {
-			w.unread(p, r, e.IsDir())
+		link := e.Type()&fs.ModeSymlink != 0
+		if kind, why := byName(name, e.IsDir(), link); kind != "" {
+			w.unread(p, r, e.IsDir(), kind, why)
+			continue
+		}
+		if !w.readClaude(p, true) && !w.readClaude(p, false) {
+			kind, why := claudeSkip(p, e.IsDir(), link)
+			w.unread(p, r, e.IsDir(), kind, why)
 			continue
 		}
 		target, mode := r, e.Type()
@@ -245,7 +269,14 @@ func (w *walker) dir(path, real string) {
 			}
 		}
 		isDir := mode.IsDir()
-		if name == claudeDir && !isDir || !readInClaudeDir(p, isDir) {
+		if name == claudeDir && !isDir {
+			_, why := byName(name, false, false)
+			w.skipKind(p, KindHiddenFile, "%s", why)
+			continue
+		}
+		if !w.readClaude(p, isDir) {
+			kind, why := claudeSkip(p, isDir, false)
+			w.skipKind(p, kind, "%s", why)
 			continue
 		}
 		if isDir {
@@ -285,22 +316,111 @@ var noteExts = map[string]bool{
 
 // dataFile is the reason a file found in a folder is not read.
 func dataFile(ext string) string {
-	return fmt.Sprintf("a data file (%s), not a note; name it explicitly to import it", ext)
+	return fmt.Sprintf(dataFilePrefix+" (%s), not a note; name it explicitly to import it", ext)
 }
 
-// unread reports, of a file or folder the walk leaves out by its name
-// (hidden, a dependency folder), the secret stores: itself, or those a
-// hidden folder holds. Nothing else left out by name is worth a line.
-func (w *walker) unread(path, real string, isDir bool) {
-	if r := w.guard.refuse(path, real, isDir, false); r != nil && r.rule != hiddenRule {
-		w.skip(path, "%s", r.skipReason(w.guard.agent))
+// dataFilePrefix starts the reason of a data file's skip, which the parse
+// gives too (JSON that is no format of notes).
+const dataFilePrefix = "a data file"
+
+// unread reports a file or folder the walk leaves out by its name (hidden,
+// a dependency folder, Claude Code's own files), with the kind and reason
+// given — or, for a secret store, its rule — and the secret stores a hidden
+// folder holds. Every one is a skip: an import that reads nothing says why.
+func (w *walker) unread(path, real string, isDir bool, kind, why string) {
+	switch r := w.guard.refuse(path, real, isDir, false); {
+	case r != nil && r.rule != hiddenRule:
+		w.skipKind(path, KindSecretStore, "%s", r.skipReason(w.guard.agent))
 		return
+	case r != nil && (kind == KindHiddenFolder || kind == KindHiddenFile):
+		// An agent's import: naming a hidden path does not help.
+		w.skipKind(path, kind, "%s", r.skipReason(true))
+	default:
+		w.skipKind(path, kind, "%s", why)
 	}
 	if isDir && strings.HasPrefix(filepath.Base(path), ".") {
 		for _, r := range w.guard.nested(path, real) {
-			w.skip(r.path, "%s", r.skipReason(w.guard.agent))
+			w.skipKind(r.path, KindSecretStore, "%s", r.skipReason(w.guard.agent))
 		}
 	}
+}
+
+// refusalKind is the kind of skip of a path the guard refuses.
+func refusalKind(r *refusal, isDir bool) string {
+	switch {
+	case r.rule != hiddenRule:
+		return KindSecretStore
+	case isDir:
+		return KindHiddenFolder
+	}
+	return KindHiddenFile
+}
+
+// byName says why an entry found in a folder is left out by its name alone:
+// a hidden file or folder (tools' state: .git, .obsidian, .trash; .claude is
+// read as readInClaudeDir says), a dependency folder. kind is "" when it is
+// not. A symbolic link is not followed to tell a file from a folder.
+func byName(name string, isDir, link bool) (kind, why string) {
+	switch {
+	case strings.HasPrefix(name, ".") && name != claudeDir:
+		if link {
+			return KindHiddenFile, "a hidden symbolic link: a folder import leaves hidden files and folders out; name it to import it"
+		}
+		if isDir {
+			return KindHiddenFolder, "a hidden folder: a folder import leaves hidden folders out (tools' state: .git, .obsidian, .trash); name it to import it"
+		}
+		return KindHiddenFile, "a hidden file: a folder import leaves hidden files out; name it to import it"
+	case skippedDirs[name]:
+		return KindDependencyFolder, fmt.Sprintf("a dependency folder (%s), not notes; name it to import it", name)
+	}
+	return "", ""
+}
+
+// readClaude says whether the walk reads path as far as .claude folders go.
+// A .claude folder it comes across, or that the person named, gives only its
+// instructions and auto memory (readInClaudeDir); a folder inside one that
+// the person named is read as any folder, but for session transcripts.
+func (w *walker) readClaude(path string, isDir bool) bool {
+	if named := claudeRest(w.root); len(named) > 0 {
+		rel, err := filepath.Rel(w.root, path)
+		if err == nil && !slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), claudeDir) {
+			return isDir || !isTranscript(path)
+		}
+	}
+	return readInClaudeDir(path, isDir)
+}
+
+// claudeRest is the part of path below its innermost .claude folder: nil
+// when path is in none, or is the .claude folder itself.
+func claudeRest(path string) []string {
+	parts := strings.Split(filepath.ToSlash(path), "/")
+	for j := len(parts) - 1; j >= 0; j-- {
+		if parts[j] == claudeDir {
+			return parts[j+1:]
+		}
+	}
+	return nil
+}
+
+// isTranscript reports whether path is a Claude Code session transcript: a
+// .jsonl file under .claude/projects/, outside the auto memory.
+func isTranscript(path string) bool {
+	rel := claudeRest(path)
+	return len(rel) >= 3 && rel[0] == "projects" && rel[2] != "memory" && strings.EqualFold(filepath.Ext(path), ".jsonl")
+}
+
+// claudeSkip is the kind and reason of an entry of a .claude folder the walk
+// leaves out.
+func claudeSkip(path string, isDir, link bool) (kind, why string) {
+	switch {
+	case !isDir && isTranscript(path):
+		return KindTranscript, "a Claude Code session transcript, not notes: `cortex scribe run` turns transcripts into notes"
+	case link:
+		return KindClaudeFile, "a link among Claude Code's own files (settings, state): of a .claude folder an import reads CLAUDE.md and the auto memory (projects/*/memory); name it to import it"
+	case isDir:
+		return KindClaudeFolder, "Claude Code's own folder (settings, state): of a .claude folder an import reads CLAUDE.md and the auto memory (projects/*/memory); name it to import it"
+	}
+	return KindClaudeFile, "Claude Code's own file (settings, state): of a .claude folder an import reads CLAUDE.md and the auto memory (projects/*/memory); name it to import it"
 }
 
 // file queues the file at path (real: resolved) when it is one to read. named
@@ -311,19 +431,19 @@ func (w *walker) file(path, real string, fi fs.FileInfo, named bool) {
 		return
 	}
 	if r := w.guard.refuse(path, real, false, named); r != nil {
-		w.skip(path, "%s", r.skipReason(w.guard.agent))
+		w.skipKind(path, refusalKind(r, false), "%s", r.skipReason(w.guard.agent))
 		return
 	}
 	ext := strings.ToLower(filepath.Ext(path))
 	switch {
 	case attachments[ext]:
-		w.skip(path, "an attachment (%s), not a note", ext)
+		w.skipKind(path, KindAttachment, "an attachment (%s), not a note", ext)
 		return
 	case !named && !noteExts[ext]:
 		if ext == "" {
 			ext = "no extension"
 		}
-		w.skip(path, "%s", dataFile(ext))
+		w.skipKind(path, KindDataFile, "%s", dataFile(ext))
 		return
 	case fi.Size() > w.o.MaxFileSize:
 		w.skip(path, "%s, more than the %s a file may have (import.max_file_mb)", sizeString(fi.Size()), sizeString(w.o.MaxFileSize))

@@ -329,9 +329,12 @@ func TestCollectSymlinks(t *testing.T) {
 		"home/vault/sub/b.md",
 	}
 	wantSkips := []string{
+		"home/vault/.claude/commands: a link among Claude Code's own files (settings, state): of a .claude folder an import reads CLAUDE.md and the auto memory (projects/*/memory); name it to import it",
+		"home/vault/.config: a hidden symbolic link: a folder import leaves hidden files and folders out; name it to import it",
 		"home/vault/broken.md: broken symbolic link",
 		"home/vault/folder-out: symbolic link to $ROOT/outside/folder, outside the allowed roots",
 		"home/vault/link-out.md: symbolic link to $ROOT/outside/secret.md, outside the allowed roots",
+		"home/vault/node_modules: a dependency folder (node_modules), not notes; name it to import it",
 		"home/vault/sub/loop: symbolic link loop: it points to $ROOT/home/vault, a folder that holds it",
 		"home/vault/sub/top: symbolic link loop: it points to $ROOT/home/vault, a folder that holds it",
 		"home/vault/z-same.md: the same file as $ROOT/home/vault/a.md, read already",
@@ -433,6 +436,10 @@ func TestCollectWalk(t *testing.T) {
 		"notes/utf16.md",
 	}
 	wantSkips := []string{
+		"notes/.DS_Store: a hidden file: a folder import leaves hidden files out; name it to import it",
+		"notes/.hidden.md: a hidden file: a folder import leaves hidden files out; name it to import it",
+		"notes/.obsidian: a hidden folder: a folder import leaves hidden folders out (tools' state: .git, .obsidian, .trash); name it to import it",
+		"notes/.trash: a hidden folder: a folder import leaves hidden folders out (tools' state: .git, .obsidian, .trash); name it to import it",
 		"notes/Makefile: a data file (no extension), not a note; name it explicitly to import it",
 		"notes/big.md: 380 bytes, more than the 300 bytes a file may have (import.max_file_mb)",
 		"notes/binary.md: a binary file (it holds a NUL byte)",
@@ -440,6 +447,8 @@ func TestCollectWalk(t *testing.T) {
 		"notes/img/photo.JPG: an attachment (.jpg), not a note",
 		"notes/latin1.md: not valid UTF-8 text: byte 0xe8 at line 1, column 3",
 		"notes/main.go: a data file (.go), not a note; name it explicitly to import it",
+		"notes/node_modules: a dependency folder (node_modules), not notes; name it to import it",
+		"notes/vendor: a dependency folder (vendor), not notes; name it to import it",
 	}
 	if diff := cmp.Diff(wantItems, items); diff != "" {
 		t.Errorf("items (-want +got):\n%s", diff)
@@ -697,6 +706,89 @@ func TestCollectDataFiles(t *testing.T) {
 				if it.Kind != tt.kind {
 					t.Errorf("%s: kind %q, want %q", it.Source, it.Kind, tt.kind)
 				}
+			}
+		})
+	}
+}
+
+// TestCollectNamedFolderUnderHidden: a folder the person names is read even
+// when a folder above it is hidden — inside .claude too, where a walk of
+// .claude itself reads only instructions and the auto memory — and what the
+// walk leaves out inside it (hidden folders, session transcripts) is a skip
+// with its reason and kind, never left out without a word.
+func TestCollectNamedFolderUnderHidden(t *testing.T) {
+	root := t.TempDir()
+	note := "# Linter\n\nAlways run the linter before pushing to the main branch.\n"
+	files := map[string]string{
+		"home/.claude/projects/-home-me-app/notes.md":         note,
+		"home/.claude/projects/-home-me-app/memory/MEMORY.md": note,
+		"home/.claude/projects/-home-me-app/abc.jsonl":        `{"type":"user"}` + "\n",
+		"home/.claude/projects/-home-me-app/.hidden/c.md":     note,
+		"home/.claude/settings.json":                          "{}\n",
+		"home/.local/share/notes/a.md":                        note,
+		"home/.local/share/notes/.obsidian/app.json":          "{}\n",
+		"home/.local/share/notes/node_modules/x/README.md":    note,
+	}
+	for p, c := range files {
+		abs := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(abs, []byte(c), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home := filepath.Join(root, "home")
+	tests := []struct {
+		path  string
+		items []string
+		skips []string
+		kinds []string
+	}{
+		{".claude/projects/-home-me-app",
+			[]string{"home/.claude/projects/-home-me-app/memory/MEMORY.md", "home/.claude/projects/-home-me-app/notes.md"},
+			[]string{
+				"home/.claude/projects/-home-me-app/.hidden: a hidden folder: a folder import leaves hidden folders out (tools' state: .git, .obsidian, .trash); name it to import it",
+				"home/.claude/projects/-home-me-app/abc.jsonl: a Claude Code session transcript, not notes: `cortex scribe run` turns transcripts into notes",
+			},
+			[]string{KindHiddenFolder, KindTranscript}},
+		{".claude",
+			[]string{"home/.claude/projects/-home-me-app/memory/MEMORY.md"},
+			[]string{
+				"home/.claude/projects/-home-me-app/.hidden: a hidden folder: a folder import leaves hidden folders out (tools' state: .git, .obsidian, .trash); name it to import it",
+				"home/.claude/projects/-home-me-app/abc.jsonl: a Claude Code session transcript, not notes: `cortex scribe run` turns transcripts into notes",
+				"home/.claude/projects/-home-me-app/notes.md: Claude Code's own file (settings, state): of a .claude folder an import reads CLAUDE.md and the auto memory (projects/*/memory); name it to import it",
+				"home/.claude/settings.json: Claude Code's own file (settings, state): of a .claude folder an import reads CLAUDE.md and the auto memory (projects/*/memory); name it to import it",
+			},
+			[]string{KindHiddenFolder, KindTranscript, KindClaudeFile, KindClaudeFile}},
+		{".local/share/notes",
+			[]string{"home/.local/share/notes/a.md"},
+			[]string{
+				"home/.local/share/notes/.obsidian: a hidden folder: a folder import leaves hidden folders out (tools' state: .git, .obsidian, .trash); name it to import it",
+				"home/.local/share/notes/node_modules: a dependency folder (node_modules), not notes; name it to import it",
+			},
+			[]string{KindHiddenFolder, KindDependencyFolder}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			res := collect(t, filepath.Join(home, filepath.FromSlash(tt.path)), Options{Home: home})
+			items, skips := sources(res, root)
+			var sourcesOf []string
+			for _, it := range items {
+				sourcesOf = append(sourcesOf, strings.SplitN(it, "#", 2)[0])
+			}
+			if diff := cmp.Diff(tt.items, sourcesOf); diff != "" {
+				t.Errorf("items (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.skips, skips); diff != "" {
+				t.Errorf("skips (-want +got):\n%s", diff)
+			}
+			var kinds []string
+			for _, s := range res.Skips {
+				kinds = append(kinds, res.Kinds[s.Source])
+			}
+			if diff := cmp.Diff(tt.kinds, kinds); diff != "" {
+				t.Errorf("kinds (-want +got):\n%s", diff)
 			}
 		})
 	}

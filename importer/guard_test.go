@@ -232,10 +232,13 @@ func TestCollectAgentGuard(t *testing.T) {
 		wantSkips := []string{
 			"home/.aws: AWS credentials (rule aws)" + agentTail,
 			"home/.bash_history: a shell or REPL history (rule shell-history)" + agentTail,
+			"home/.claude/settings.json: Claude Code's own file (settings, state): of a .claude folder an import reads CLAUDE.md and the auto memory (projects/*/memory); name it to import it",
+			"home/.config: a hidden folder (rule hidden)" + agentTail,
 			"home/.config/gcloud: Google Cloud credentials (rule gcloud)" + agentTail,
 			"home/.config/gh: GitHub CLI tokens (rule gh)" + agentTail,
 			"home/.docker: Docker registry credentials (rule docker)" + agentTail,
 			"home/.kube: Kubernetes credentials (rule kube)" + agentTail,
+			"home/.local: a hidden folder (rule hidden)" + agentTail,
 			"home/.local/share/keyrings: a keychain (rule keychain)" + agentTail,
 			"home/.netrc: a .netrc of logins (rule netrc)" + agentTail,
 			"home/.npmrc: npm registry tokens (rule npmrc)" + agentTail,
@@ -312,8 +315,8 @@ func collectAs(t *testing.T, ctx context.Context, path string, o Options) *Resul
 }
 
 // TestCollectPersonGuard imports the same home as a person would (the
-// CLI): a folder walk reads no secret store and names each, hidden files and
-// folders it leaves out without a word, as before; a file of a store named on
+// CLI): a folder walk reads no secret store and names each, and the hidden
+// files and folders it leaves out with their reason; a file of a store named on
 // its own is read (the scan of memories.Import still judges it), a store's
 // folder is not walked.
 func TestCollectPersonGuard(t *testing.T) {
@@ -328,10 +331,13 @@ func TestCollectPersonGuard(t *testing.T) {
 	wantSkips := []string{
 		"home/.aws: AWS credentials (rule aws)" + tail,
 		"home/.bash_history: a shell or REPL history (rule shell-history)" + tail,
+		"home/.claude/settings.json: Claude Code's own file (settings, state): of a .claude folder an import reads CLAUDE.md and the auto memory (projects/*/memory); name it to import it",
+		"home/.config: a hidden folder: a folder import leaves hidden folders out (tools' state: .git, .obsidian, .trash); name it to import it",
 		"home/.config/gcloud: Google Cloud credentials (rule gcloud)" + tail,
 		"home/.config/gh: GitHub CLI tokens (rule gh)" + tail,
 		"home/.docker: Docker registry credentials (rule docker)" + tail,
 		"home/.kube: Kubernetes credentials (rule kube)" + tail,
+		"home/.local: a hidden folder: a folder import leaves hidden folders out (tools' state: .git, .obsidian, .trash); name it to import it",
 		"home/.local/share/keyrings: a keychain (rule keychain)" + tail,
 		"home/.netrc: a .netrc of logins (rule netrc)" + tail,
 		"home/.npmrc: npm registry tokens (rule npmrc)" + tail,

@@ -96,6 +96,20 @@ type Skip struct {
 	Reason string `json:"reason"`
 }
 
+// Kinds of skip (Result.Kinds): what a summary counts skips together as. A
+// plural adds an "s".
+const (
+	KindHiddenFolder     = "hidden folder"
+	KindHiddenFile       = "hidden file"
+	KindDependencyFolder = "dependency folder"
+	KindClaudeFile       = "Claude Code file"
+	KindClaudeFolder     = "Claude Code folder"
+	KindTranscript       = "session transcript"
+	KindDataFile         = "data file"
+	KindAttachment       = "attachment"
+	KindSecretStore      = "secret store"
+)
+
 // MinSectionChars is how many letters and digits a markdown section, a text or
 // a chat message needs to become a memory.
 const MinSectionChars = 20

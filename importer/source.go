@@ -38,7 +38,7 @@ func (s *Source) Read(ctx context.Context, path string, progress func(done, tota
 		}
 	}
 	for _, sk := range res.Skips {
-		set.Skips = append(set.Skips, memories.ImportSkip{Source: sk.Source, Reason: sk.Reason})
+		set.Skips = append(set.Skips, memories.ImportSkip{Source: sk.Source, Reason: sk.Reason, Kind: res.Kinds[sk.Source]})
 	}
 	return set, nil
 }

@@ -1,10 +1,13 @@
 package memories
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/cortexmem/cortex/dedup"
@@ -41,6 +44,9 @@ type ImportLinks struct {
 type ImportSkip struct {
 	Source string `json:"source"`
 	Reason string `json:"reason"`
+	// Kind groups skips of one kind in the summary ("hidden folder", "data
+	// file"; its plural adds an "s"); "" for the others.
+	Kind string `json:"kind,omitempty"`
 }
 
 // ImportSet is what a source holds.
@@ -125,8 +131,39 @@ func (r *ImportResult) Message() string {
 	if r.DryRun {
 		verb = "Would import"
 	}
-	return fmt.Sprintf("%s %d memories from %d candidates (rejected %d duplicates, %d unsafe, %d skipped)",
-		verb, r.Imported, r.Candidates, r.Duplicates, r.Unsafe, r.Skipped)
+	return fmt.Sprintf("%s %d memories from %d candidates (rejected %d duplicates, %d unsafe, %d skipped%s)",
+		verb, r.Imported, r.Candidates, r.Duplicates, r.Unsafe, r.Skipped, skipKinds(r.Skips))
+}
+
+// skipKinds counts the skips by kind, most first, for the summary: ": 12
+// hidden folders, 3 data files, 1 for another reason". Without kinds it says
+// nothing more: the skips list their reasons.
+func skipKinds(skips []ImportSkip) string {
+	counts := map[string]int{}
+	for _, s := range skips {
+		counts[s.Kind]++
+	}
+	if len(counts) == 0 || len(counts) == 1 && counts[""] > 0 {
+		return ""
+	}
+	other := counts[""]
+	delete(counts, "")
+	kinds := slices.Collect(maps.Keys(counts))
+	slices.SortFunc(kinds, func(a, b string) int {
+		return cmp.Or(counts[b]-counts[a], strings.Compare(a, b))
+	})
+	parts := make([]string, 0, len(kinds)+1)
+	for _, k := range kinds {
+		n, name := counts[k], k
+		if n > 1 {
+			name += "s"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", n, name))
+	}
+	if other > 0 {
+		parts = append(parts, fmt.Sprintf("%d for other reasons", other))
+	}
+	return ": " + strings.Join(parts, ", ")
 }
 
 const (

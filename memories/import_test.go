@@ -384,3 +384,26 @@ func TestImportLinkLaterKeepsEdits(t *testing.T) {
 		})
 	}
 }
+
+func TestImportMessageCountsSkipKinds(t *testing.T) {
+	tests := []struct {
+		name  string
+		skips []ImportSkip
+		want  string
+	}{
+		{"none", nil, "Imported 0 memories from 0 candidates (rejected 0 duplicates, 0 unsafe, 0 skipped)"},
+		{"no kinds", []ImportSkip{{Source: "a", Reason: "empty"}}, "Imported 0 memories from 0 candidates (rejected 0 duplicates, 0 unsafe, 1 skipped)"},
+		{"kinds, most first", []ImportSkip{
+			{Source: "a", Kind: "session transcript"}, {Source: "b", Kind: "hidden folder"}, {Source: "c", Kind: "session transcript"},
+			{Source: "d", Reason: "empty"}, {Source: "e", Kind: "data file"},
+		}, "Imported 0 memories from 0 candidates (rejected 0 duplicates, 0 unsafe, 5 skipped: 2 session transcripts, 1 data file, 1 hidden folder, 1 for other reasons)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &ImportResult{Skips: tt.skips, Skipped: len(tt.skips)}
+			if diff := cmp.Diff(tt.want, r.Message()); diff != "" {
+				t.Errorf("Message (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

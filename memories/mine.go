@@ -112,6 +112,11 @@ func bodyHash(body string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
+// EditedByPerson reports whether a mined note read from the vault differs
+// from what cortex wrote into it: then its body is the person's, and cortex
+// never rewrites it.
+func EditedByPerson(cur *Memory) bool { return editedByPerson(cur) }
+
 // editedByPerson reports whether a mined note read from the vault differs
 // from what cortex wrote into it.
 func editedByPerson(cur *Memory) bool {

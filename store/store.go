@@ -478,7 +478,10 @@ type SyncReport struct {
 	Updated int      `json:"updated"`
 	Removed int      `json:"removed"`
 	Broken  []string `json:"broken,omitempty"` // notes newly found unreadable, with why
-	Notes   int      `json:"notes"`            // readable notes in the index afterwards
+	// Relinked counts the notes whose links cortex pointed at notes that
+	// moved (see relinkMoved).
+	Relinked int `json:"relinked,omitempty"`
+	Notes    int `json:"notes"` // readable notes in the index afterwards
 }
 
 // Sync brings the index up to date with the vault, rebuilding it when it is
@@ -669,6 +672,11 @@ func (s *Store) apply(ctx context.Context, st *writeState, scan *check) (*SyncRe
 	if err := ch.settleIDs(s.readNote); err != nil {
 		return nil, err
 	}
+	relinked, err := s.relinkMoved(ch)
+	if err != nil {
+		return nil, err
+	}
+	rep.Relinked = len(relinked)
 	docs, recs, err := ch.result()
 	if err != nil {
 		return nil, err
@@ -680,6 +688,9 @@ func (s *Store) apply(ctx context.Context, st *writeState, scan *check) (*SyncRe
 	}
 	if err := s.commit(ctx, st, docs, recs); err != nil {
 		return nil, err
+	}
+	if len(relinked) > 0 {
+		s.logRelinked(ctx, relinked)
 	}
 	if err := s.compact(ctx, st); err != nil {
 		return nil, err

@@ -42,6 +42,7 @@ type Rejection struct {
 type Skip struct {
 	Source string `json:"source"`
 	Reason string `json:"reason"`
+	Kind   string `json:"kind,omitempty" jsonschema:"what the summary counts the skip as: hidden folder, hidden file, dependency folder, Claude Code file or folder, session transcript, data file, attachment, secret store; absent for other reasons"`
 }
 
 // ImportOf is the view of an import.
@@ -63,7 +64,7 @@ func ImportOf(res *memories.ImportResult, abs Abs) Import {
 		out.Rejected = append(out.Rejected, Rejection{Source: r.Source, Title: r.Title, Reason: r.Reason, Kind: r.Kind, Rule: r.Rule, Existing: r.Existing})
 	}
 	for _, s := range res.Skips {
-		out.Skips = append(out.Skips, Skip{Source: s.Source, Reason: s.Reason})
+		out.Skips = append(out.Skips, Skip{Source: s.Source, Reason: s.Reason, Kind: s.Kind})
 	}
 	return out
 }

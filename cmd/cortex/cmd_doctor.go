@@ -36,7 +36,11 @@ when an index still disagrees with what it indexes.
 
 With --fix it points the links cortex wrote itself (related, supersedes,
 superseded_by, and the links of notes mined from transcripts) that a rename
-outside Obsidian left dangling at the notes they meant, found by id.`,
+outside Obsidian left dangling at the notes they meant, found by id. (A move
+the index sees — a note gone and one new with its id — is followed by the
+next command on its own; --fix is for the ones it did not see, such as
+renames that came before this machine's first index.) A link in a person's
+text whose note moved is listed with where the note is now, never changed.`,
 		Args: args(0, 0, "takes no arguments"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDoctor(cmd.Context(), a, fix)

@@ -19,14 +19,12 @@ import (
 // lead nowhere (and the ones cortex wrote itself, which it can point again at
 // the note they meant, found by id), and notes that are symbolic links.
 
-// repairableKeys are the properties cortex writes links in. Their targets
-// carry the id of the note they meant — the alias of a supersede link, the
-// end of a note name cortex gave — so a link left dangling by a rename
-// outside Obsidian can be pointed at the note again.
-var repairableKeys = map[string]bool{
-	"related": true, "supersedes": true, "superseded_by": true,
-	"session": true, "produced": true, "produced_by": true, "decisions": true, "episodes": true,
-}
+// The links doctor --fix repairs are those in the properties cortex writes
+// links in (vault.IsRelationKey). Their targets carry the id of the note they
+// meant — the alias of a supersede link, the end of a note name cortex gave —
+// so a link left dangling by a rename outside Obsidian can be pointed at the
+// note again. (The next command does this by itself for a move it sees; see
+// vault.Relinker.)
 
 // linkRepair is a dangling link cortex can point at the note it meant.
 type linkRepair struct {
@@ -46,8 +44,12 @@ type vaultLinksReport struct {
 	Repairable []linkRepair `json:"repairable"`
 	// Unrepaired are repairs that failed (a note that is a symbolic link, one
 	// that cannot be read), with why.
-	Unrepaired []string           `json:"unrepaired,omitempty"`
-	Symlinks   []vault.LinkedNote `json:"symlinks"`
+	Unrepaired []string `json:"unrepaired,omitempty"`
+	// Moved are dangling links in a person's text (a note's body, a
+	// property cortex does not write) whose note is found by the id its old
+	// name holds: where it is now. cortex never rewrites them.
+	Moved    []linkRepair       `json:"moved"`
+	Symlinks []vault.LinkedNote `json:"symlinks"`
 }
 
 // checkVaultLinks checks the links of cortex's notes and, with fix, repairs
@@ -62,14 +64,26 @@ func checkVaultLinks(ctx context.Context, a *app, fix bool) (*vaultLinksReport, 
 	if err != nil {
 		return nil, fmt.Errorf("list symbolic links: %w", err)
 	}
-	rep := &vaultLinksReport{Links: lc, Repaired: []linkRepair{}, Repairable: []linkRepair{}, Symlinks: syms}
-	var cands []vault.NoteLink
+	rep := &vaultLinksReport{Links: lc, Repaired: []linkRepair{}, Repairable: []linkRepair{}, Moved: []linkRepair{}, Symlinks: syms}
+	var cands, prose []vault.NoteLink
 	for _, l := range lc.Dangling {
-		if repairableKeys[l.Key] {
+		if vault.IsRelationKey(l.Key) {
 			cands = append(cands, l)
+		} else {
+			prose = append(prose, l)
 		}
 	}
 	defer rep.shownFromVault(v)
+	if len(prose) > 0 {
+		err = a.store.View(ctx, func(snap memories.Snapshot) error {
+			rs, err := planRepairs(v, snap, prose)
+			rep.Moved = append(rep.Moved, rs...)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
 	if len(cands) == 0 {
 		return rep, nil
 	}
@@ -113,7 +127,7 @@ func (rep *vaultLinksReport) shownFromVault(v *vault.Vault) {
 			ls[i].Note = v.VaultPath(ls[i].Note)
 		}
 	}
-	for _, rs := range [][]linkRepair{rep.Repaired, rep.Repairable} {
+	for _, rs := range [][]linkRepair{rep.Repaired, rep.Repairable, rep.Moved} {
 		for i := range rs {
 			rs[i].Note = v.VaultPath(rs[i].Note)
 		}
@@ -348,9 +362,12 @@ func printVaultLinks(w io.Writer, v *vault.Vault, rep *vaultLinksReport) {
 		}
 		return s + l.Link
 	}
-	repairable := map[vault.NoteLink]string{}
+	repairable, moved := map[vault.NoteLink]string{}, map[vault.NoteLink]string{}
 	for _, r := range rep.Repairable {
 		repairable[r.NoteLink] = r.To
+	}
+	for _, r := range rep.Moved {
+		moved[r.NoteLink] = r.To
 	}
 	if len(lc.Dangling) == 0 {
 		fmt.Fprintf(w, "✓ links       %d links in %d notes lead to a note or file of the vault\n", lc.Links, lc.Notes)
@@ -365,6 +382,8 @@ func printVaultLinks(w io.Writer, v *vault.Vault, rep *vaultLinksReport) {
 			line := "                " + at(l)
 			if to, ok := repairable[l]; ok {
 				line += " (cortex doctor --fix points it at " + to + ")"
+			} else if to, ok := moved[l]; ok {
+				line += " (the note it meant is now " + to + "; a link in your text: cortex leaves it to you)"
 			}
 			fmt.Fprintln(w, line)
 		}
