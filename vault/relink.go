@@ -182,7 +182,7 @@ func (r *Relinker) relinkText(line string, code bool) (string, int) {
 	}
 	var b strings.Builder
 	last, n := 0, 0
-	for _, m := range wikiLinkRe.FindAllStringSubmatchIndex(line, -1) {
+	for _, m := range wikiLinkRe().FindAllStringSubmatchIndex(line, -1) {
 		inCode := false
 		for _, sp := range spans {
 			if m[0] < sp[1] && sp[0] < m[1] {
