@@ -109,8 +109,10 @@ func (c *Context) NewEvent(rec Record, kind Kind, id string) Event {
 // UniqueID returns id, or id with "~2", "~3", … appended when the stream has
 // already used it, and records the result as used.
 func (c *Context) UniqueID(id string) string {
-	if _, ok := c.ids[id]; !ok {
-		c.ids[id] = struct{}{}
+	// One hash of id where a look-up and then an insert would take two.
+	n := len(c.ids)
+	c.ids[id] = struct{}{}
+	if len(c.ids) > n {
 		return id
 	}
 	if c.next == nil {
@@ -124,6 +126,20 @@ func (c *Context) UniqueID(id string) string {
 			return alt
 		}
 	}
+}
+
+// Grow makes room for n more event ids, for an adapter that knows how many
+// events a record gives roughly (a whole task in one record): the ids' set
+// is then not rebuilt again and again as it grows.
+func (c *Context) Grow(n int) {
+	if n <= 0 {
+		return
+	}
+	ids := make(map[string]struct{}, len(c.ids)+n)
+	for id := range c.ids {
+		ids[id] = struct{}{}
+	}
+	c.ids = ids
 }
 
 // Used reports whether the stream has given an event the id.

@@ -23,9 +23,11 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 		return []transcript.Event{e}
 	}
 	// A message gives two or three events (a result, its edit, the text):
-	// room for them up front spares copying a long task's events as they
-	// grow.
-	p := &parser{ctx: ctx, rec: rec, task: taskID(ctx.File()), calls: map[string]call{}, out: make([]transcript.Event, 0, 3*len(msgs)+1)}
+	// room for them (and their ids) up front spares copying a long task's
+	// events as they grow.
+	ctx.Grow(3*len(msgs) + 1)
+	p := &parser{ctx: ctx, rec: rec, task: taskID(ctx.File()), calls: make(map[string]call, len(msgs)/2),
+		out: make([]transcript.Event, 0, 3*len(msgs)+1)}
 	p.start(msgs)
 	for i, raw := range msgs {
 		p.message(i, raw)
@@ -72,6 +74,7 @@ type parser struct {
 
 	id, pointer, ts string // of the message being read
 	main            int
+	members         rawjson.Object // the message's, reused from one to the next
 }
 
 func (p *parser) event(kind transcript.Kind, suffix string) *transcript.Event {
@@ -175,7 +178,12 @@ func texts(content []byte) []string {
 var messageKeys = map[string]bool{"role": true, "content": true, "ts": true, "isSummary": true, "isTruncationMarker": true}
 
 func (p *parser) message(i int, raw []byte) {
-	m := rawjson.AsObject(raw)
+	m, ok := rawjson.AppendObject(p.members, raw)
+	if ok {
+		p.members = m
+	} else {
+		m = nil
+	}
 	p.id = p.task + "/" + strconv.Itoa(i)
 	p.pointer = "/" + strconv.Itoa(i)
 	p.ts = millis(rawjson.Int(m.Get("ts")))
@@ -210,13 +218,22 @@ func (p *parser) message(i int, raw []byte) {
 		transcript.SetRaw(e.Unknown, raw)
 		return
 	}
-	extra := map[string]json.RawMessage{}
+	if p.main < 0 {
+		return
+	}
+	var extra map[string]json.RawMessage
 	for _, mem := range m {
+		if messageKeys[string(mem.Key)] {
+			continue // a key written plainly, as the extensions write them
+		}
 		if k := mem.KeyString(); !messageKeys[k] {
+			if extra == nil {
+				extra = map[string]json.RawMessage{}
+			}
 			extra[k] = mem.Value
 		}
 	}
-	if len(extra) > 0 && p.main >= 0 {
+	if len(extra) > 0 {
 		p.out[p.main].Extra = extra
 	}
 }

@@ -42,9 +42,11 @@ type result struct {
 // parseMessages reads a thread's messages: format 0.3.0 ({"User": …},
 // {"Agent": …}, "Resume") or the legacy one ({id, role, segments, …}).
 func parseMessages(t rawjson.Object) []message {
-	var out []message
-	for _, raw := range rawjson.AsArray(t.Get("messages")) {
-		m := message{raw: raw, hash: canonicalHash(raw)}
+	elems := rawjson.AsArray(t.Get("messages"))
+	out := make([]message, 0, len(elems))
+	var c canon
+	for _, raw := range elems {
+		m := message{raw: raw, hash: c.hash(raw)}
 		o := rawjson.AsObject(raw)
 		switch {
 		case rawjson.AsString(raw) == "Resume":
@@ -63,20 +65,36 @@ func parseMessages(t rawjson.Object) []message {
 	return out
 }
 
-// canonicalHash is the hash of a message's JSON with its keys in a fixed
-// order: a thread saved again by another version of Zed (or written by
-// another serializer) may order them otherwise, and a message is the same
-// if its content is.
-func canonicalHash(raw []byte) string {
-	return transcript.HashID(canonical(nil, raw))
+// canon hashes messages in canonical form (see canonical), reusing its
+// buffers from one message to the next: a thread is rewritten whole at
+// every change, so every message of it is hashed at every save.
+type canon struct {
+	buf   []byte
+	stack []rawjson.Object // the members of the object at each depth
 }
 
-// canonical appends v (valid JSON) with every object's members sorted by
-// key and no white space between tokens.
-func canonical(dst, v []byte) []byte {
+// hash is the hash of a message's JSON with its keys in a fixed order (see
+// append): a thread saved again by another version of Zed (or written by
+// another serializer) may order them otherwise, and a message is the same
+// if its content is.
+func (c *canon) hash(raw []byte) string {
+	c.buf = c.append(c.buf[:0], raw, 0)
+	return transcript.HashID(c.buf)
+}
+
+// append appends v (valid JSON) with every object's members sorted by key
+// and no white space between tokens; the members of the objects at depth
+// and below are read into c's buffers.
+func (c *canon) append(dst, v []byte, depth int) []byte {
 	switch {
 	case rawjson.IsObject(v):
-		m, _ := rawjson.ParseObject(v)
+		for len(c.stack) <= depth {
+			c.stack = append(c.stack, nil)
+		}
+		m, _ := rawjson.AppendObject(c.stack[depth], v)
+		if m != nil {
+			c.stack[depth] = m
+		}
 		slices.SortStableFunc(m, func(a, b rawjson.Member) int { return bytes.Compare(a.Key, b.Key) })
 		dst = append(dst, '{')
 		for i, mem := range m {
@@ -84,16 +102,26 @@ func canonical(dst, v []byte) []byte {
 				dst = append(dst, ',')
 			}
 			dst = append(append(append(dst, '"'), mem.Key...), '"', ':')
-			dst = canonical(dst, mem.Value)
+			dst = c.append(dst, mem.Value, depth+1)
 		}
 		return append(dst, '}')
 	case rawjson.IsArray(v):
+		// The elements in turn, without a slice of them.
 		dst = append(dst, '[')
-		for i, e := range rawjson.AsArray(v) {
-			if i > 0 {
+		i := rawjson.SkipSpace(v, 1)
+		for n := 0; i < len(v) && v[i] != ']'; n++ {
+			end := rawjson.SkipValue(v, i)
+			if end < 0 {
+				break
+			}
+			if n > 0 {
 				dst = append(dst, ',')
 			}
-			dst = canonical(dst, e)
+			dst = c.append(dst, v[i:end], depth+1)
+			i = rawjson.SkipSpace(v, end)
+			if i < len(v) && v[i] == ',' {
+				i = rawjson.SkipSpace(v, i+1)
+			}
 		}
 		return append(dst, ']')
 	}

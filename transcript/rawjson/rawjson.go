@@ -13,14 +13,16 @@ package rawjson
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
-// Valid reports whether data is one valid JSON value.
-func Valid(data []byte) bool { return json.Valid(data) }
+// Valid reports whether data is one valid JSON value, as encoding/json's
+// Valid does.
+func Valid(data []byte) bool { return valid(data) }
 
 // Member is one member of an object: its key as written between the quotes
 // (escapes not decoded) and its value's bytes.
@@ -66,14 +68,31 @@ func unescape(k []byte) string {
 // ParseObject splits a JSON object into its members. It returns false when
 // data is not an object.
 func ParseObject(data []byte) (Object, bool) {
+	// The members are gathered on the stack and copied once to a slice of
+	// their number: most objects have a few, and growing a slice from
+	// nothing would allocate three or four times for each.
+	var buf [16]Member
+	o, ok := AppendObject(buf[:0], data)
+	if o == nil {
+		return nil, ok
+	}
+	return slices.Clone(o), ok
+}
+
+// AppendObject is ParseObject appending the members to dst[:0], so that a
+// caller reading many objects one after the other reuses one slice.
+func AppendObject(dst Object, data []byte) (Object, bool) {
 	i := SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return nil, false
 	}
-	var out Object
+	out := dst[:0]
 	i = SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return Object{}, true
+		if out == nil {
+			out = Object{}
+		}
+		return out, true
 	}
 	for i < len(data) {
 		if data[i] != '"' {
@@ -113,14 +132,27 @@ func ParseObject(data []byte) (Object, bool) {
 // ParseArray splits a JSON array into its elements. It returns false when
 // data is not an array.
 func ParseArray(data []byte) ([][]byte, bool) {
+	var buf [16][]byte // as in ParseObject
+	a, ok := appendArray(buf[:0], data)
+	if a == nil {
+		return nil, ok
+	}
+	return slices.Clone(a), ok
+}
+
+// appendArray is ParseArray appending the elements to dst[:0].
+func appendArray(dst [][]byte, data []byte) ([][]byte, bool) {
 	i := SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '[' {
 		return nil, false
 	}
-	var out [][]byte
+	out := dst[:0]
 	i = SkipSpace(data, i+1)
 	if i < len(data) && data[i] == ']' {
-		return [][]byte{}, true
+		if out == nil {
+			out = [][]byte{}
+		}
+		return out, true
 	}
 	for i < len(data) {
 		end := SkipValue(data, i)

@@ -2,6 +2,7 @@ package rawjson
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -233,6 +234,43 @@ func FuzzString(f *testing.F) {
 		wantOK := err == nil && len(data) >= 2 && data[0] == '"' && data[len(data)-1] == '"'
 		if ok != wantOK || got != want && ok {
 			t.Fatalf("String(%q) = %q %v, encoding/json %q %v", data, got, ok, want, err)
+		}
+	})
+}
+
+// validCases are JSON and near-JSON texts whose validity encoding/json
+// decides: Valid must decide each the same way.
+var validCases = []string{
+	``, ` `, `null`, ` true `, `false`, `nul`, `truex`, `true false`, `nullnull`,
+	`0`, `-0`, `01`, `-`, `1.`, `1.5`, `.5`, `1e5`, `1E+5`, `1e-05`, `1e`, `1e+`, `-1.5e3`, `1.e5`, `+1`, `0x1`, `12 `, `1 2`,
+	`""`, `"a"`, `"\""`, `"\\"`, `"\/\b\f\n\r\t"`, `"\u00e9"`, `"\u00g9"`, `"\u12"`, `"\x"`, `"a`, `"a\"`, "\"a\x01\"", "\"\x7f\"", "\"\xff\xfe\"", `"\ud83d"`,
+	`{}`, `{ }`, `[]`, `[ ]`, `{"a":1}`, `{"a" : [1, 2 ,{"b":null}] }`, `{"a":1,}`, `[1,]`, `[,1]`, `{,}`, `{"a"}`, `{"a":}`, `{1:2}`,
+	`{"a":1 "b":2}`, `[1 2]`, `[1,2]]`, `{"a":1}}`, `[`, `{`, `]`, `}`, `[}`, `{]`, `[[[]]]`, `[[[]]`, `{"a":{"b":{}}}`,
+	"[\n\t1\r\n]", "[1\f]", `"\u0000"`, `{"":""}`, `[true,false,null]`, `[tru]`,
+}
+
+// TestValid: Valid agrees with encoding/json on the grammar's corners and
+// on the nesting limit.
+func TestValid(t *testing.T) {
+	cases := append([]string(nil), validCases...)
+	for _, n := range []int{maxDepth - 1, maxDepth, maxDepth + 1} {
+		cases = append(cases, strings.Repeat("[", n)+strings.Repeat("]", n), strings.Repeat(`{"a":`, n)+"1"+strings.Repeat("}", n))
+	}
+	for _, c := range cases {
+		if got, want := Valid([]byte(c)), json.Valid([]byte(c)); got != want {
+			t.Errorf("Valid(%.40q) = %v, encoding/json %v", c, got, want)
+		}
+	}
+}
+
+// FuzzValid: Valid decides every input as encoding/json's Valid does.
+func FuzzValid(f *testing.F) {
+	for _, c := range validCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := Valid(data), json.Valid(data); got != want {
+			t.Fatalf("Valid(%q) = %v, encoding/json %v", data, got, want)
 		}
 	})
 }
