@@ -65,67 +65,117 @@ func parseMessages(t rawjson.Object) []message {
 	return out
 }
 
-// canon hashes messages in canonical form (see canonical), reusing its
-// buffers from one message to the next: a thread is rewritten whole at
-// every change, so every message of it is hashed at every save.
+// canon hashes messages in canonical form (see hash), reusing its buffers
+// from one message to the next: a thread is rewritten whole at every
+// change, so every message of it is hashed at every save.
 type canon struct {
 	buf   []byte
-	stack []rawjson.Object // the members of the object at each depth
+	spans [][]span // the members of the object being read at each depth
 }
 
-// hash is the hash of a message's JSON with its keys in a fixed order (see
-// append): a thread saved again by another version of Zed (or written by
-// another serializer) may order them otherwise, and a message is the same
-// if its content is.
+// span is an object member: its key as written, and where its value's
+// canonical form is in canon.buf.
+type span struct {
+	key      []byte
+	from, to int
+}
+
+// hash is the hash of a message's JSON with its keys in a fixed order: a
+// thread saved again by another version of Zed (or written by another
+// serializer) may order them otherwise, and a message is the same if its
+// content is.
 func (c *canon) hash(raw []byte) string {
-	c.buf = c.append(c.buf[:0], raw, 0)
+	c.buf = c.append(c.buf[:0], raw)
 	return transcript.HashID(c.buf)
 }
 
 // append appends v (valid JSON) with every object's members sorted by key
-// and no white space between tokens; the members of the objects at depth
-// and below are read into c's buffers.
-func (c *canon) append(dst, v []byte, depth int) []byte {
-	switch {
-	case rawjson.IsObject(v):
-		for len(c.stack) <= depth {
-			c.stack = append(c.stack, nil)
-		}
-		m, _ := rawjson.AppendObject(c.stack[depth], v)
-		if m != nil {
-			c.stack[depth] = m
-		}
-		slices.SortStableFunc(m, func(a, b rawjson.Member) int { return bytes.Compare(a.Key, b.Key) })
-		dst = append(dst, '{')
-		for i, mem := range m {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(append(append(dst, '"'), mem.Key...), '"', ':')
-			dst = c.append(dst, mem.Value, depth+1)
-		}
-		return append(dst, '}')
-	case rawjson.IsArray(v):
-		// The elements in turn, without a slice of them.
-		dst = append(dst, '[')
-		i := rawjson.SkipSpace(v, 1)
+// and no white space between tokens.
+func (c *canon) append(dst, v []byte) []byte {
+	c.buf = dst
+	if !rawjson.IsObject(v) && !rawjson.IsArray(v) {
+		// A scalar, or a value after white space, is kept as it is.
+		return append(c.buf, bytes.TrimSpace(v)...)
+	}
+	c.value(v, 0, 0)
+	return c.buf
+}
+
+// value appends the canonical form of the value at v[i] to c.buf, reading
+// it once, and returns the index after it. v is valid JSON, but should it
+// not be, value stops at its end rather than fail.
+func (c *canon) value(v []byte, i, depth int) int {
+	switch v[i] {
+	case '{':
+		return c.object(v, i, depth)
+	case '[':
+		c.buf = append(c.buf, '[')
+		i = rawjson.SkipSpace(v, i+1)
 		for n := 0; i < len(v) && v[i] != ']'; n++ {
-			end := rawjson.SkipValue(v, i)
-			if end < 0 {
-				break
-			}
 			if n > 0 {
-				dst = append(dst, ',')
+				c.buf = append(c.buf, ',')
 			}
-			dst = c.append(dst, v[i:end], depth+1)
-			i = rawjson.SkipSpace(v, end)
+			i = rawjson.SkipSpace(v, c.value(v, i, depth+1))
 			if i < len(v) && v[i] == ',' {
 				i = rawjson.SkipSpace(v, i+1)
 			}
 		}
-		return append(dst, ']')
+		c.buf = append(c.buf, ']')
+		return i + 1
 	}
-	return append(dst, bytes.TrimSpace(v)...)
+	end := rawjson.SkipValue(v, i)
+	if end < 0 {
+		end = len(v) // a number ending the message
+	}
+	c.buf = append(c.buf, v[i:end]...)
+	return end
+}
+
+// object appends the object at v[i] with its members sorted: each member's
+// value is written after what buf holds, then the members in key order
+// after them, which are moved down to where the object starts.
+func (c *canon) object(v []byte, i, depth int) int {
+	for len(c.spans) <= depth {
+		c.spans = append(c.spans, nil)
+	}
+	start := len(c.buf)
+	mems := c.spans[depth][:0]
+	i = rawjson.SkipSpace(v, i+1)
+	for i < len(v) && v[i] == '"' {
+		kend := rawjson.SkipString(v, i)
+		if kend < 0 {
+			break
+		}
+		key := v[i+1 : kend-1]
+		i = rawjson.SkipSpace(v, kend)
+		if i >= len(v) || v[i] != ':' {
+			break
+		}
+		if i = rawjson.SkipSpace(v, i+1); i >= len(v) {
+			break
+		}
+		from := len(c.buf)
+		i = rawjson.SkipSpace(v, c.value(v, i, depth+1))
+		mems = append(mems, span{key: key, from: from, to: len(c.buf)})
+		if i < len(v) && v[i] == ',' {
+			i = rawjson.SkipSpace(v, i+1)
+		}
+	}
+	c.spans[depth] = mems
+	slices.SortStableFunc(mems, func(a, b span) int { return bytes.Compare(a.key, b.key) })
+	mid := len(c.buf)
+	c.buf = append(c.buf, '{')
+	for k, m := range mems {
+		if k > 0 {
+			c.buf = append(c.buf, ',')
+		}
+		c.buf = append(append(append(c.buf, '"'), m.key...), '"', ':')
+		c.buf = append(c.buf, c.buf[m.from:m.to]...)
+	}
+	c.buf = append(c.buf, '}')
+	n := copy(c.buf[start:], c.buf[mid:])
+	c.buf = c.buf[:start+n]
+	return i + 1
 }
 
 func readUser(m *message, u rawjson.Object) {
