@@ -301,3 +301,14 @@ func TestUniqueIDMany(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestHashIDOneRecord: the id of one record is the first 8 bytes of its
+// SHA-256, whichever way HashID computes it.
+func TestHashIDOneRecord(t *testing.T) {
+	if got, want := HashID([]byte("abc")), "h-ba7816bf8f01cfea"; got != want {
+		t.Errorf("HashID(abc) = %s, want %s", got, want)
+	}
+	if HashID([]byte("a"), []byte("bc")) == HashID([]byte("abc")) {
+		t.Error("two records hash as their concatenation")
+	}
+}

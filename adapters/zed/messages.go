@@ -199,7 +199,9 @@ func readUser(m *message, u rawjson.Object) {
 
 func readAgent(m *message, a rawjson.Object) {
 	m.role = "agent"
-	for _, c := range rawjson.AsArray(a.Get("content")) {
+	content := rawjson.AsArray(a.Get("content"))
+	m.items = make([]item, 0, len(content))
+	for _, c := range content {
 		co := rawjson.AsObject(c)
 		it := item{raw: c, kind: "unknown"}
 		if len(co) == 1 {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -163,7 +164,15 @@ func (p *parser) parse() {
 	ti.Hash = hash
 	p.model = modelOf(t.Get("model"))
 	p.usage = rawjson.AsObject(t.Get("request_token_usage"))
-	p.messages(ti, parseMessages(t))
+	msgs := parseMessages(t)
+	// Room for the events up front (an item gives one, a result two, a
+	// message without items one): a thread's events are many, each large.
+	n := len(p.out) + 2
+	for _, m := range msgs {
+		n += 1 + len(m.items) + 2*len(m.results)
+	}
+	p.out = slices.Grow(p.out, n-len(p.out))
+	p.messages(ti, msgs)
 	if len(p.out) == 0 {
 		p.unknown("threads/update", transcript.ReasonUnmapped)
 	}
