@@ -132,7 +132,10 @@ func (c *Context) UniqueID(id string) string {
 // events a record gives roughly (a whole task in one record): the ids' set
 // is then not rebuilt again and again as it grows.
 func (c *Context) Grow(n int) {
-	if n <= 0 {
+	// The set is rebuilt only for more ids than it holds, so that it at
+	// least doubles: a stream of many small records, each asking for a few,
+	// does not copy it at every record.
+	if n <= 0 || n <= len(c.ids) {
 		return
 	}
 	ids := make(map[string]struct{}, len(c.ids)+n)

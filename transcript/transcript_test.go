@@ -312,3 +312,17 @@ func TestHashIDOneRecord(t *testing.T) {
 		t.Error("two records hash as their concatenation")
 	}
 }
+
+// TestGrowKeepsIDs: Grow keeps the ids given, so a repeat still gets its
+// suffix, whether it rebuilds the set or not.
+func TestGrowKeepsIDs(t *testing.T) {
+	for _, n := range []int{0, 1, 1000} {
+		c := NewContext(ClaudeCode, "f")
+		c.UniqueID("a")
+		c.UniqueID("b")
+		c.Grow(n)
+		if got := c.UniqueID("a"); got != "a~2" {
+			t.Errorf("Grow(%d): UniqueID(a) = %q, want a~2", n, got)
+		}
+	}
+}

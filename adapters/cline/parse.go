@@ -24,10 +24,13 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 	}
 	// A message gives two or three events (a result, its edit, the text):
 	// room for them (and their ids) up front spares copying a long task's
-	// events as they grow.
-	ctx.Grow(3*len(msgs) + 1)
-	p := &parser{ctx: ctx, rec: rec, task: taskID(ctx.File()), calls: make(map[string]call, len(msgs)/2),
-		out: make([]transcript.Event, 0, 3*len(msgs)+1)}
+	// events as they grow. A message is tens of bytes at the least: room is
+	// not made for more than the record's size allows (an array of a
+	// million empty objects is no task of three million events).
+	room := min(3*len(msgs)+1, len(rec.Data)/16+1)
+	ctx.Grow(room)
+	p := &parser{ctx: ctx, rec: rec, task: taskID(ctx.File()), calls: make(map[string]call, room/6),
+		out: make([]transcript.Event, 0, room)}
 	p.start(msgs)
 	for i, raw := range msgs {
 		p.message(i, raw)
