@@ -131,8 +131,17 @@ const maxPath = 32
 // entryType names an entry for its unknown event: its kind and its path,
 // indices as "*" (set/requests.*.modelState).
 func entryType(kind int64, path [][]byte) string {
-	name := map[int64]string{kindInitial: "initial", kindSet: "set", kindPush: "push", kindDelete: "delete"}[kind]
-	if name == "" {
+	var name string
+	switch kind {
+	case kindInitial:
+		name = "initial"
+	case kindSet:
+		name = "set"
+	case kindPush:
+		name = "push"
+	case kindDelete:
+		name = "delete"
+	default:
 		name = "kind" + strconv.FormatInt(kind, 10)
 	}
 	if len(path) == 0 {

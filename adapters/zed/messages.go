@@ -41,10 +41,9 @@ type result struct {
 
 // parseMessages reads a thread's messages: format 0.3.0 ({"User": …},
 // {"Agent": …}, "Resume") or the legacy one ({id, role, segments, …}).
-func parseMessages(t rawjson.Object) []message {
+func parseMessages(t rawjson.Object, c *canon) []message {
 	elems := rawjson.AsArray(t.Get("messages"))
 	out := make([]message, 0, len(elems))
-	var c canon
 	for _, raw := range elems {
 		m := message{raw: raw, hash: c.hash(raw)}
 		o := rawjson.AsObject(raw)

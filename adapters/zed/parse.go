@@ -24,6 +24,8 @@ type state struct {
 	// the rows of one time, when many (a database Zed migrated in one
 	// go), would otherwise each search all the others.
 	marked map[string]bool
+	// canon's buffers serve every thread of the stream (not saved).
+	canon canon
 }
 
 type mark struct {
@@ -164,7 +166,7 @@ func (p *parser) parse() {
 	ti.Hash = hash
 	p.model = modelOf(t.Get("model"))
 	p.usage = rawjson.AsObject(t.Get("request_token_usage"))
-	msgs := parseMessages(t)
+	msgs := parseMessages(t, &p.st.canon)
 	// Room for the events up front (an item gives one, a result two, a
 	// message without items one): a thread's events are many, each large.
 	n := len(p.out) + 2
