@@ -230,7 +230,7 @@ func (lp *logParser) add(obj rawjson.Object, raw []byte, index int, prev *req) {
 		r.Last, r.Typed = r.First, lp.out[len(lp.out)-1].UserTurn.Meta == ""
 	}
 	r.setBody(raw)
-	lp.finish(r, index)
+	lp.finishObject(r, index, obj)
 }
 
 // setProject records the folder a request says the session works in.
@@ -243,7 +243,11 @@ func (lp *logParser) setProject(obj rawjson.Object) {
 // finish emits a request's response once it is final, and lets its body
 // go.
 func (lp *logParser) finish(r *req, index int) {
-	obj := rawjson.AsObject(r.body())
+	lp.finishObject(r, index, rawjson.AsObject(r.body()))
+}
+
+// finishObject is finish with the body's members already read.
+func (lp *logParser) finishObject(r *req, index int, obj rawjson.Object) {
 	if r.Done || obj == nil || !complete(obj) {
 		return
 	}
