@@ -2,8 +2,11 @@ package zed
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/transcript/rawjson"
@@ -89,4 +92,33 @@ func FuzzCanon(f *testing.F) {
 			t.Fatalf("canon(%q) = %q, want %q", data, got, want)
 		}
 	})
+}
+
+// TestAdvanceMark: the mark keeps each thread of its time once, in order,
+// also after the state went through a saved position (its set is not
+// saved and is rebuilt).
+func TestAdvanceMark(t *testing.T) {
+	var st state
+	for _, id := range []string{"a", "b", "a"} {
+		st.advance("t1", id)
+	}
+	b, err := json.Marshal(&st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var restored state
+	if err := json.Unmarshal(b, &restored); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"b", "c"} {
+		restored.advance("t1", id)
+	}
+	if diff := cmp.Diff(mark{Time: "t1", IDs: []string{"a", "b", "c"}}, restored.Mark); diff != "" {
+		t.Errorf("mark (-want +got):\n%s", diff)
+	}
+	restored.advance("t2", "d")
+	restored.advance("t2", "a")
+	if diff := cmp.Diff(mark{Time: "t2", IDs: []string{"d", "a"}}, restored.Mark); diff != "" {
+		t.Errorf("mark after a later time (-want +got):\n%s", diff)
+	}
 }
