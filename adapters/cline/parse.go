@@ -188,7 +188,7 @@ func (p *parser) message(i int, raw []byte) {
 		m = nil
 	}
 	p.id = p.task + "/" + strconv.Itoa(i)
-	p.pointer = "/" + strconv.Itoa(i)
+	p.pointer = p.id[len(p.task):] // "/<index>", without a string of its own
 	p.ts = millis(rawjson.Int(m.Get("ts")))
 	p.main = -1
 	role := rawjson.AsString(m.Get("role"))
