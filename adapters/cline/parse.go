@@ -177,8 +177,14 @@ func texts(content []byte) []string {
 	return out
 }
 
-// messageKeys are the members of a message the events carry.
-var messageKeys = map[string]bool{"role": true, "content": true, "ts": true, "isSummary": true, "isTruncationMarker": true}
+// messageKey reports whether k is a member of a message the events carry.
+func messageKey(k string) bool {
+	switch k {
+	case "role", "content", "ts", "isSummary", "isTruncationMarker":
+		return true
+	}
+	return false
+}
 
 func (p *parser) message(i int, raw []byte) {
 	m, ok := rawjson.AppendObject(p.members, raw)
@@ -226,10 +232,10 @@ func (p *parser) message(i int, raw []byte) {
 	}
 	var extra map[string]json.RawMessage
 	for _, mem := range m {
-		if messageKeys[string(mem.Key)] {
+		if messageKey(string(mem.Key)) {
 			continue // a key written plainly, as the extensions write them
 		}
-		if k := mem.KeyString(); !messageKeys[k] {
+		if k := mem.KeyString(); !messageKey(k) {
 			if extra == nil {
 				extra = map[string]json.RawMessage{}
 			}
