@@ -47,7 +47,19 @@ func (o Object) Get(key string) []byte {
 }
 
 // plainKey reports whether a key's bytes are its text: no escapes, UTF-8.
-func plainKey(k []byte) bool { return bytes.IndexByte(k, '\\') < 0 && utf8.Valid(k) }
+// Get asks it of every key it passes over: an ASCII key (most are) is
+// settled in one short loop.
+func plainKey(k []byte) bool {
+	for _, c := range k {
+		if c == '\\' {
+			return false
+		}
+		if c >= utf8.RuneSelf {
+			return bytes.IndexByte(k, '\\') < 0 && utf8.Valid(k)
+		}
+	}
+	return true
+}
 
 // Has reports whether the object has a member named key.
 func (o Object) Has(key string) bool { return o.Get(key) != nil }
@@ -409,7 +421,20 @@ func SkipSpace(data []byte, i int) int {
 func SkipString(data []byte, i int) int {
 	j := i + 1
 	for {
-		k := bytes.IndexByte(data[j:], '"')
+		// Most strings (keys, names, ids) are short: a plain loop finds
+		// their quote before a call to IndexByte would have started.
+		k := -1
+		for p, end := j, min(len(data), j+16); p < end; p++ {
+			if data[p] == '"' {
+				k = p - j
+				break
+			}
+		}
+		if k < 0 && j+16 < len(data) {
+			if k = bytes.IndexByte(data[j+16:], '"'); k >= 0 {
+				k += 16
+			}
+		}
 		if k < 0 {
 			return -1
 		}

@@ -274,3 +274,26 @@ func FuzzValid(f *testing.F) {
 		}
 	})
 }
+
+// TestSkipStringLengths: SkipString ends a string where encoding/json does,
+// whatever its length and wherever its escaped quotes and backslashes fall
+// (short strings and long ones are searched differently).
+func TestSkipStringLengths(t *testing.T) {
+	for n := 0; n < 40; n++ {
+		for _, fill := range []string{`a`, `\"`, `\\`, `é`} {
+			body := strings.Repeat(fill, n)
+			data := []byte(`"` + body + `",1`)
+			want := -1
+			var s string
+			if dec := json.NewDecoder(strings.NewReader(string(data[:len(data)-2]))); dec.Decode(&s) == nil {
+				want = len(data) - 2
+			}
+			if got := SkipString(data, 0); got != want {
+				t.Errorf("SkipString(%q) = %d, want %d", data, got, want)
+			}
+			if got := SkipString(data[:len(data)-3], 0); got != -1 {
+				t.Errorf("SkipString(%q), cut off = %d, want -1", data[:len(data)-3], got)
+			}
+		}
+	}
+}
