@@ -109,10 +109,10 @@ func (c *Context) NewEvent(rec Record, kind Kind, id string) Event {
 // UniqueID returns id, or id with "~2", "~3", … appended when the stream has
 // already used it, and records the result as used.
 func (c *Context) UniqueID(id string) string {
-	// One map operation for the usual new id (a lookup and then an
-	// insert hashed it twice, on every event).
+	// One hash of id where a look-up and then an insert would take two.
 	n := len(c.ids)
-	if c.ids[id] = struct{}{}; len(c.ids) > n {
+	c.ids[id] = struct{}{}
+	if len(c.ids) > n {
 		return id
 	}
 	if c.next == nil {
@@ -128,6 +128,23 @@ func (c *Context) UniqueID(id string) string {
 	}
 }
 
+// Grow makes room for n more event ids, for an adapter that knows how many
+// events a record gives roughly (a whole task in one record): the ids' set
+// is then not rebuilt again and again as it grows.
+func (c *Context) Grow(n int) {
+	// The set is rebuilt only for more ids than it holds, so that it at
+	// least doubles: a stream of many small records, each asking for a few,
+	// does not copy it at every record.
+	if n <= 0 || n <= len(c.ids) {
+		return
+	}
+	ids := make(map[string]struct{}, len(c.ids)+n)
+	for id := range c.ids {
+		ids[id] = struct{}{}
+	}
+	c.ids = ids
+}
+
 // Used reports whether the stream has given an event the id.
 func (c *Context) Used(id string) bool {
 	_, ok := c.ids[id]
@@ -137,6 +154,11 @@ func (c *Context) Used(id string) bool {
 // HashID is the content-hash event id of data: "h-" and 16 hex digits of its
 // SHA-256. Identical records get the same hash; UniqueID tells them apart.
 func HashID(data ...[]byte) string {
+	if len(data) == 1 {
+		// Most ids hash one record: without a hash.Hash to allocate.
+		sum := sha256.Sum256(data[0])
+		return "h-" + hex.EncodeToString(sum[:8])
+	}
 	h := sha256.New()
 	for i, d := range data {
 		if i > 0 {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"unicode/utf8"
 
 	"github.com/cortexmem/cortex/transcript/rawjson"
@@ -110,7 +111,7 @@ func Read(a Adapter, r io.Reader, cur Position, final bool, emit func(Event) err
 
 // readFramed reads the rest of r whole and lets the adapter split it.
 func readFramed(a Adapter, f Framer, r io.Reader, cur Position, final bool, emit func(Event) error) (Position, error) {
-	data, err := io.ReadAll(r)
+	data, err := readAll(r)
 	if err != nil {
 		return cur, fmt.Errorf("read %s: %w", cur.Context.file, err)
 	}
@@ -127,6 +128,25 @@ func readFramed(a Adapter, f Framer, r io.Reader, cur Position, final bool, emit
 	cur.Offset += int64(max(0, min(consumed, len(data))))
 	cur.Line += bytes.Count(data[:max(0, min(consumed, len(data)))], []byte("\n"))
 	return cur, nil
+}
+
+// readAll is io.ReadAll with the buffer sized up front when r says how much
+// it holds (a file, a bytes.Reader): a document of tens of megabytes is read
+// into one allocation rather than a dozen, each twice the last and cleared.
+func readAll(r io.Reader) ([]byte, error) {
+	size := 0
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		size = v.Len()
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := v.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < 1<<40 {
+			size = int(fi.Size())
+		}
+	}
+	var b bytes.Buffer
+	b.Grow(size + bytes.MinRead)
+	_, err := b.ReadFrom(r)
+	return b.Bytes(), err
 }
 
 // parseRecord runs the adapter on one record; a panic becomes an Unknown
@@ -175,7 +195,7 @@ func RecordObject(ctx *Context, rec Record) (rawjson.Object, []Event) {
 
 // SetRaw stores data in u as Raw, Text or Bytes, whichever keeps it intact.
 func SetRaw(u *Unknown, data []byte) {
-	setRaw(u, data, json.Valid(data))
+	setRaw(u, data, rawjson.Valid(data))
 }
 
 // NewUnknown returns the payload preserving a record whose validity as JSON

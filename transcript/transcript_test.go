@@ -301,3 +301,28 @@ func TestUniqueIDMany(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestHashIDOneRecord: the id of one record is the first 8 bytes of its
+// SHA-256, whichever way HashID computes it.
+func TestHashIDOneRecord(t *testing.T) {
+	if got, want := HashID([]byte("abc")), "h-ba7816bf8f01cfea"; got != want {
+		t.Errorf("HashID(abc) = %s, want %s", got, want)
+	}
+	if HashID([]byte("a"), []byte("bc")) == HashID([]byte("abc")) {
+		t.Error("two records hash as their concatenation")
+	}
+}
+
+// TestGrowKeepsIDs: Grow keeps the ids given, so a repeat still gets its
+// suffix, whether it rebuilds the set or not.
+func TestGrowKeepsIDs(t *testing.T) {
+	for _, n := range []int{0, 1, 1000} {
+		c := NewContext(ClaudeCode, "f")
+		c.UniqueID("a")
+		c.UniqueID("b")
+		c.Grow(n)
+		if got := c.UniqueID("a"); got != "a~2" {
+			t.Errorf("Grow(%d): UniqueID(a) = %q, want a~2", n, got)
+		}
+	}
+}

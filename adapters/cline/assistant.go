@@ -2,7 +2,6 @@ package cline
 
 import (
 	"encoding/json"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -23,6 +22,15 @@ var toolNames = map[string]bool{
 	"update_todo_list": true, "fetch_instructions": true, "edit": true, "edit_file": true, "search_replace": true,
 	"apply_patch": true, "focus_chain": true, "use_skill": true, "run_slash_command": true, "generate_image": true,
 }
+
+// maxToolName is the length of the longest of toolNames.
+var maxToolName = func() int {
+	n := 0
+	for k := range toolNames {
+		n = max(n, len(k))
+	}
+	return n
+}()
 
 // spoken are the tools through which the model talks to the person: the
 // parameter holding its words joins the answer's text.
@@ -89,8 +97,10 @@ func firstTag(s string) (int, string) {
 		if j < 0 {
 			return -1, ""
 		}
+		// A name longer than any tool's is none (and is not hashed: the
+		// next '>' may be far off in a file's content).
 		name := s[i+1 : i+j]
-		if name == "thinking" || toolNames[name] {
+		if len(name) <= maxToolName && (name == "thinking" || toolNames[name]) {
 			return i, name
 		}
 		k := strings.IndexByte(s[i+1:], '<')
@@ -136,27 +146,11 @@ func params(body string) map[string]string {
 	}
 }
 
-// jsonParams encodes a call's parameters as a JSON object (keys sorted).
+// jsonParams encodes a call's parameters as a JSON object (keys sorted, as
+// encoding/json writes a map).
 func jsonParams(ps map[string]string) json.RawMessage {
-	keys := make([]string, 0, len(ps))
-	for k := range ps {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, _ := json.Marshal(k)
-		vb, _ := json.Marshal(ps[k])
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(vb)
-	}
-	b.WriteByte('}')
-	return json.RawMessage(b.String())
+	b, _ := json.Marshal(ps) // a map of strings always encodes
+	return b
 }
 
 func (p *parser) assistant(m rawjson.Object) {
@@ -216,9 +210,11 @@ func (p *parser) assistant(m rawjson.Object) {
 			}
 		}
 	}
-	for _, c := range xmls {
+	inputs := make([]json.RawMessage, len(xmls))
+	for j, c := range xmls {
+		inputs[j] = jsonParams(c.params)
 		if spoken[c.name] != "" {
-			parts = append(parts, spokenPart(c.name, jsonParams(c.params)))
+			parts = append(parts, spokenPart(c.name, inputs[j]))
 		}
 	}
 	for _, c := range natives {
@@ -236,7 +232,7 @@ func (p *parser) assistant(m rawjson.Object) {
 	}
 	for j, c := range xmls {
 		id := p.id + ":" + strconv.Itoa(j)
-		p.toolCall(id, c.name, jsonParams(c.params), true)
+		p.toolCall(id, c.name, inputs[j], true)
 	}
 	for j, c := range natives {
 		id := c.id

@@ -23,9 +23,14 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 		return []transcript.Event{e}
 	}
 	// A message gives two or three events (a result, its edit, the text):
-	// room for them up front spares copying a long task's events as they
-	// grow.
-	p := &parser{ctx: ctx, rec: rec, task: taskID(ctx.File()), calls: map[string]call{}, out: make([]transcript.Event, 0, 3*len(msgs)+1)}
+	// room for them (and their ids) up front spares copying a long task's
+	// events as they grow. A message is tens of bytes at the least: room is
+	// not made for more than the record's size allows (an array of a
+	// million empty objects is no task of three million events).
+	room := min(3*len(msgs)+1, len(rec.Data)/16+1)
+	ctx.Grow(room)
+	p := &parser{ctx: ctx, rec: rec, task: taskID(ctx.File()), calls: make(map[string]call, room/6),
+		out: make([]transcript.Event, 0, room)}
 	p.start(msgs)
 	for i, raw := range msgs {
 		p.message(i, raw)
@@ -72,6 +77,7 @@ type parser struct {
 
 	id, pointer, ts string // of the message being read
 	main            int
+	members         rawjson.Object // the message's, reused from one to the next
 }
 
 func (p *parser) event(kind transcript.Kind, suffix string) *transcript.Event {
@@ -171,13 +177,24 @@ func texts(content []byte) []string {
 	return out
 }
 
-// messageKeys are the members of a message the events carry.
-var messageKeys = map[string]bool{"role": true, "content": true, "ts": true, "isSummary": true, "isTruncationMarker": true}
+// messageKey reports whether k is a member of a message the events carry.
+func messageKey(k string) bool {
+	switch k {
+	case "role", "content", "ts", "isSummary", "isTruncationMarker":
+		return true
+	}
+	return false
+}
 
 func (p *parser) message(i int, raw []byte) {
-	m := rawjson.AsObject(raw)
+	m, ok := rawjson.AppendObject(p.members, raw)
+	if ok {
+		p.members = m
+	} else {
+		m = nil
+	}
 	p.id = p.task + "/" + strconv.Itoa(i)
-	p.pointer = "/" + strconv.Itoa(i)
+	p.pointer = p.id[len(p.task):] // "/<index>", without a string of its own
 	p.ts = millis(rawjson.Int(m.Get("ts")))
 	p.main = -1
 	role := rawjson.AsString(m.Get("role"))
@@ -210,13 +227,22 @@ func (p *parser) message(i int, raw []byte) {
 		transcript.SetRaw(e.Unknown, raw)
 		return
 	}
-	extra := map[string]json.RawMessage{}
+	if p.main < 0 {
+		return
+	}
+	var extra map[string]json.RawMessage
 	for _, mem := range m {
-		if k := mem.KeyString(); !messageKeys[k] {
+		if messageKey(string(mem.Key)) {
+			continue // a key written plainly, as the extensions write them
+		}
+		if k := mem.KeyString(); !messageKey(k) {
+			if extra == nil {
+				extra = map[string]json.RawMessage{}
+			}
 			extra[k] = mem.Value
 		}
 	}
-	if len(extra) > 0 && p.main >= 0 {
+	if len(extra) > 0 {
 		p.out[p.main].Extra = extra
 	}
 }

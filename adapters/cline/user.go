@@ -21,12 +21,7 @@ func typed(text string) ([]string, bool) {
 	var out []string
 	found := false
 	for {
-		start, tag := -1, ""
-		for _, t := range typedTags {
-			if i := strings.Index(text, "<"+t+">"); i >= 0 && (start < 0 || i < start) {
-				start, tag = i, t
-			}
-		}
+		start, tag := openTag(text)
 		if start < 0 {
 			return out, found
 		}
@@ -43,10 +38,38 @@ func typed(text string) ([]string, bool) {
 	}
 }
 
+// openTag finds the first opening typed tag in text: its index and name,
+// -1 when there is none. It visits each '<' once, where searching for each
+// tag in turn would read a long text (environment details, a file's
+// content) once per tag.
+func openTag(text string) (int, string) {
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '<')
+		if j < 0 {
+			return -1, ""
+		}
+		i += j + 1
+		for _, t := range typedTags {
+			if strings.HasPrefix(text[i:], t) && strings.HasPrefix(text[i+len(t):], ">") {
+				return i - 1, t
+			}
+		}
+	}
+}
+
 // resultHeader matches the line that opens a tool's result given as text
 // (the extensions' XML tool calling): "[write_to_file for 'cache.go']
 // Result:".
 var resultHeader = regexp.MustCompile(`^\[([A-Za-z_][A-Za-z0-9_]*)(?: for [^\]]*)?\] Result:`)
+
+// matchHeader matches resultHeader at the start of text; nil when it does
+// not (the regular expression runs only on a text that starts with '[').
+func matchHeader(text string) []string {
+	if !strings.HasPrefix(text, "[") {
+		return nil
+	}
+	return resultHeader.FindStringSubmatch(text)
+}
 
 // injected says whether a text block of a user message was added by the
 // extension (environment details, file contents it attached, a task
@@ -81,21 +104,27 @@ func (p *parser) user(content []byte) {
 			}
 		}
 	}
-	// Each block decoded once: texts are long (environment details, files)
-	// and hold escapes.
+	// Each block decoded once, and searched for typed tags once: texts are
+	// long (environment details, files) and hold escapes.
 	type block struct {
 		typ, text string
 		obj       rawjson.Object
 		raw       []byte
+		typed     []string
+		hasTyped  bool
 	}
-	var blocks []block
+	elems := rawjson.AsArray(content)
+	blocks := make([]block, 0, len(elems))
 	anyTyped := false
-	for _, raw := range rawjson.AsArray(content) {
+	for _, raw := range elems {
 		b := block{obj: rawjson.AsObject(raw), raw: raw}
 		b.typ = rawjson.AsString(b.obj.Get("type"))
 		if b.typ == "text" {
 			b.text = rawjson.AsString(b.obj.Get("text"))
-			if hasTyped(b.text) {
+			if strings.IndexByte(b.text, '<') >= 0 {
+				b.typed, b.hasTyped = typed(b.text)
+			}
+			if b.hasTyped {
 				anyTyped = true
 			}
 		}
@@ -110,12 +139,12 @@ func (p *parser) user(content []byte) {
 			p.result(rawjson.AsString(b.obj.Get("tool_use_id")), "", text, rawjson.Bool(b.obj.Get("is_error")), b.obj.Get("content"))
 		case "text":
 			text := b.text
-			if m := resultHeader.FindStringSubmatch(text); m != nil {
+			if m := matchHeader(text); m != nil {
 				body := strings.TrimPrefix(strings.TrimPrefix(text[len(m[0]):], "\n"), " ")
 				if strings.TrimSpace(body) == "" && i+1 < len(blocks) {
 					// Older builds wrote the result as the next block.
 					next := blocks[i+1]
-					if next.typ == "text" && resultHeader.FindString(next.text) == "" &&
+					if next.typ == "text" && matchHeader(next.text) == nil &&
 						!strings.HasPrefix(strings.TrimSpace(next.text), "<environment_details>") {
 						body = next.text
 						i++
@@ -125,7 +154,8 @@ func (p *parser) user(content []byte) {
 				p.result("", m[1], body, false, nil)
 				continue
 			}
-			if addTyped(text) {
+			if b.hasTyped {
+				person = append(person, b.typed...)
 				if rest := strings.TrimSpace(stripTyped(text)); rest != "" {
 					added = append(added, rest)
 				}
@@ -152,15 +182,6 @@ func (p *parser) user(content []byte) {
 		e := p.event(transcript.KindUserTurn, "")
 		e.UserTurn = &transcript.UserTurn{}
 	}
-}
-
-// hasTyped reports whether text holds a typed tag with its closing tag.
-func hasTyped(text string) bool {
-	if strings.IndexByte(text, '<') < 0 {
-		return false
-	}
-	_, ok := typed(text)
-	return ok
 }
 
 // stripTyped is text without its typed tags and their content.

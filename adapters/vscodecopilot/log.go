@@ -1,6 +1,7 @@
 package vscodecopilot
 
 import (
+	"encoding/json"
 	"path"
 	"strconv"
 	"strings"
@@ -28,6 +29,12 @@ type req struct {
 	// saved position re-encoded (HTML characters escaped), and the events
 	// keep parts of it verbatim.
 	Body string `json:"body,omitempty"`
+	// buf is Body while the stream is read: the log changes a request
+	// at every part streamed in, and turning its body from text to bytes
+	// and back at each would copy it twice more. Body is set from it only
+	// when the state is saved (MarshalJSON). Nothing changes its bytes in
+	// place: each change builds a new body.
+	buf []byte
 	// Done is set once the response's events were emitted.
 	Done bool `json:"done,omitempty"`
 	// First and Last are the first and last events emitted for it; Typed
@@ -35,6 +42,29 @@ type req struct {
 	First string `json:"first,omitempty"`
 	Last  string `json:"last,omitempty"`
 	Typed bool   `json:"typed,omitempty"`
+}
+
+// body is the request as the log has built it (see buf).
+func (r *req) body() []byte {
+	if r.buf == nil && r.Body != "" {
+		r.buf = []byte(r.Body) // restored from a saved position
+	}
+	return r.buf
+}
+
+// setBody makes b the request's body (nil: none).
+func (r *req) setBody(b []byte) {
+	r.buf, r.Body = b, ""
+}
+
+// MarshalJSON saves the request with its body as text.
+func (r *req) MarshalJSON() ([]byte, error) {
+	type saved req // the fields, without this method
+	s := saved(*r)
+	if r.buf != nil {
+		s.Body = string(r.buf)
+	}
+	return json.Marshal(s)
 }
 
 // Parse turns one entry of a chat session's mutation log into events: the
@@ -101,8 +131,17 @@ const maxPath = 32
 // entryType names an entry for its unknown event: its kind and its path,
 // indices as "*" (set/requests.*.modelState).
 func entryType(kind int64, path [][]byte) string {
-	name := map[int64]string{kindInitial: "initial", kindSet: "set", kindPush: "push", kindDelete: "delete"}[kind]
-	if name == "" {
+	var name string
+	switch kind {
+	case kindInitial:
+		name = "initial"
+	case kindSet:
+		name = "set"
+	case kindPush:
+		name = "push"
+	case kindDelete:
+		name = "delete"
+	default:
 		name = "kind" + strconv.FormatInt(kind, 10)
 	}
 	if len(path) == 0 {
@@ -190,8 +229,8 @@ func (lp *logParser) add(obj rawjson.Object, raw []byte, index int, prev *req) {
 		r.First = lp.prompt(rq)
 		r.Last, r.Typed = r.First, lp.out[len(lp.out)-1].UserTurn.Meta == ""
 	}
-	r.Body = string(raw)
-	lp.finish(r, index)
+	r.setBody(raw)
+	lp.finishObject(r, index, obj)
 }
 
 // setProject records the folder a request says the session works in.
@@ -204,7 +243,11 @@ func (lp *logParser) setProject(obj rawjson.Object) {
 // finish emits a request's response once it is final, and lets its body
 // go.
 func (lp *logParser) finish(r *req, index int) {
-	obj := rawjson.AsObject([]byte(r.Body))
+	lp.finishObject(r, index, rawjson.AsObject(r.body()))
+}
+
+// finishObject is finish with the body's members already read.
+func (lp *logParser) finishObject(r *req, index int, obj rawjson.Object) {
 	if r.Done || obj == nil || !complete(obj) {
 		return
 	}
@@ -214,7 +257,8 @@ func (lp *logParser) finish(r *req, index int) {
 	if len(lp.out) > start {
 		r.Last = lp.out[len(lp.out)-1].EventID
 	}
-	r.Done, r.Body = true, ""
+	r.Done = true
+	r.setBody(nil)
 }
 
 // requests applies an entry to the session's requests (path is below
@@ -276,7 +320,7 @@ func (lp *logParser) requests(kind int64, path [][]byte) {
 		}
 		return
 	}
-	if r.Done || r.Body == "" {
+	if r.Done || len(r.body()) == 0 {
 		return // a final request's fields change no event (a vote, followups)
 	}
 	var body []byte
@@ -287,20 +331,20 @@ func (lp *logParser) requests(kind int64, path [][]byte) {
 		if v == nil {
 			v = []byte("null")
 		}
-		body, ok = setIn([]byte(r.Body), path[1:], v)
+		body, ok = setIn(r.body(), path[1:], v)
 	case kindDelete:
-		body, ok = setIn([]byte(r.Body), path[1:], nil)
+		body, ok = setIn(r.body(), path[1:], nil)
 	case kindPush:
 		cut := -1
 		if c := lp.m.Get("i"); rawjson.IsNumber(c) {
 			cut = int(rawjson.Int(c))
 		}
-		body, ok = pushIn([]byte(r.Body), path[1:], rawjson.AsArray(lp.m.Get("v")), cut)
+		body, ok = pushIn(r.body(), path[1:], rawjson.AsArray(lp.m.Get("v")), cut)
 	}
 	if !ok || !rawjson.IsObject(body) {
 		return
 	}
-	r.Body = string(body)
+	r.setBody(body)
 	// Only these fields say a response is final: a change to another
 	// (a part streamed in) cannot make it so, and reading the request
 	// through to find out would cost as much as the request at every part.

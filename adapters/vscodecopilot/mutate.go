@@ -3,6 +3,7 @@ package vscodecopilot
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/cortexmem/cortex/transcript/rawjson"
 )
@@ -34,7 +35,7 @@ func modify(doc []byte, path [][]byte, f func(old []byte) []byte) ([]byte, bool)
 		name := rawjson.AsString(key)
 		at := -1
 		for i := range obj {
-			if obj[i].KeyString() == name {
+			if keyIs(obj[i].Key, name) {
 				at = i
 			}
 		}
@@ -84,6 +85,16 @@ func modify(doc []byte, path [][]byte, f func(old []byte) []byte) ([]byte, bool)
 		return rebuildArray(arr), true
 	}
 	return nil, false
+}
+
+// keyIs reports whether a member's key (as written) decodes to name,
+// without decoding the plain keys (every entry rebuilds its request's
+// objects, key by key).
+func keyIs(key []byte, name string) bool {
+	if bytes.IndexByte(key, '\\') < 0 && utf8.Valid(key) {
+		return string(key) == name
+	}
+	return rawjson.Member{Key: key}.KeyString() == name
 }
 
 // setIn sets (or, with val nil, removes) the value at path.

@@ -106,3 +106,15 @@ func TestFragmentDiff(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyIs: a key matches a name exactly when its decoded form does.
+func TestKeyIs(t *testing.T) {
+	for _, key := range []string{`response`, `respons\u0065`, `a\b`, `a\\b`, "caf\xc3\xa9", "bad\xff", ``} {
+		for _, name := range []string{"response", `a\b`, "a\b", "café", "bad\ufffd", ""} {
+			want := rawjson.Member{Key: []byte(key)}.KeyString() == name
+			if got := keyIs([]byte(key), name); got != want {
+				t.Errorf("keyIs(%q, %q) = %v, want %v", key, name, got, want)
+			}
+		}
+	}
+}

@@ -41,10 +41,11 @@ type result struct {
 
 // parseMessages reads a thread's messages: format 0.3.0 ({"User": …},
 // {"Agent": …}, "Resume") or the legacy one ({id, role, segments, …}).
-func parseMessages(t rawjson.Object) []message {
-	var out []message
-	for _, raw := range rawjson.AsArray(t.Get("messages")) {
-		m := message{raw: raw, hash: canonicalHash(raw)}
+func parseMessages(t rawjson.Object, c *canon) []message {
+	elems := rawjson.AsArray(t.Get("messages"))
+	out := make([]message, 0, len(elems))
+	for _, raw := range elems {
+		m := message{raw: raw, hash: c.hash(raw)}
 		o := rawjson.AsObject(raw)
 		switch {
 		case rawjson.AsString(raw) == "Resume":
@@ -63,41 +64,117 @@ func parseMessages(t rawjson.Object) []message {
 	return out
 }
 
-// canonicalHash is the hash of a message's JSON with its keys in a fixed
-// order: a thread saved again by another version of Zed (or written by
-// another serializer) may order them otherwise, and a message is the same
-// if its content is.
-func canonicalHash(raw []byte) string {
-	return transcript.HashID(canonical(nil, raw))
+// canon hashes messages in canonical form (see hash), reusing its buffers
+// from one message to the next: a thread is rewritten whole at every
+// change, so every message of it is hashed at every save.
+type canon struct {
+	buf   []byte
+	spans [][]span // the members of the object being read at each depth
 }
 
-// canonical appends v (valid JSON) with every object's members sorted by
-// key and no white space between tokens.
-func canonical(dst, v []byte) []byte {
-	switch {
-	case rawjson.IsObject(v):
-		m, _ := rawjson.ParseObject(v)
-		slices.SortStableFunc(m, func(a, b rawjson.Member) int { return bytes.Compare(a.Key, b.Key) })
-		dst = append(dst, '{')
-		for i, mem := range m {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(append(append(dst, '"'), mem.Key...), '"', ':')
-			dst = canonical(dst, mem.Value)
-		}
-		return append(dst, '}')
-	case rawjson.IsArray(v):
-		dst = append(dst, '[')
-		for i, e := range rawjson.AsArray(v) {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = canonical(dst, e)
-		}
-		return append(dst, ']')
+// span is an object member: its key as written, and where its value's
+// canonical form is in canon.buf.
+type span struct {
+	key      []byte
+	from, to int
+}
+
+// hash is the hash of a message's JSON with its keys in a fixed order: a
+// thread saved again by another version of Zed (or written by another
+// serializer) may order them otherwise, and a message is the same if its
+// content is.
+func (c *canon) hash(raw []byte) string {
+	c.buf = c.append(c.buf[:0], raw)
+	return transcript.HashID(c.buf)
+}
+
+// append appends v (valid JSON) with every object's members sorted by key
+// and no white space between tokens.
+func (c *canon) append(dst, v []byte) []byte {
+	c.buf = dst
+	if !rawjson.IsObject(v) && !rawjson.IsArray(v) {
+		// A scalar, or a value after white space, is kept as it is.
+		return append(c.buf, bytes.TrimSpace(v)...)
 	}
-	return append(dst, bytes.TrimSpace(v)...)
+	c.value(v, 0, 0)
+	return c.buf
+}
+
+// value appends the canonical form of the value at v[i] to c.buf, reading
+// it once, and returns the index after it. v is valid JSON, but should it
+// not be, value stops at its end rather than fail.
+func (c *canon) value(v []byte, i, depth int) int {
+	switch v[i] {
+	case '{':
+		return c.object(v, i, depth)
+	case '[':
+		c.buf = append(c.buf, '[')
+		i = rawjson.SkipSpace(v, i+1)
+		for n := 0; i < len(v) && v[i] != ']'; n++ {
+			if n > 0 {
+				c.buf = append(c.buf, ',')
+			}
+			i = rawjson.SkipSpace(v, c.value(v, i, depth+1))
+			if i < len(v) && v[i] == ',' {
+				i = rawjson.SkipSpace(v, i+1)
+			}
+		}
+		c.buf = append(c.buf, ']')
+		return i + 1
+	}
+	end := rawjson.SkipValue(v, i)
+	if end < 0 {
+		end = len(v) // a number ending the message
+	}
+	c.buf = append(c.buf, v[i:end]...)
+	return end
+}
+
+// object appends the object at v[i] with its members sorted: each member's
+// value is written after what buf holds, then the members in key order
+// after them, which are moved down to where the object starts.
+func (c *canon) object(v []byte, i, depth int) int {
+	for len(c.spans) <= depth {
+		c.spans = append(c.spans, nil)
+	}
+	start := len(c.buf)
+	mems := c.spans[depth][:0]
+	i = rawjson.SkipSpace(v, i+1)
+	for i < len(v) && v[i] == '"' {
+		kend := rawjson.SkipString(v, i)
+		if kend < 0 {
+			break
+		}
+		key := v[i+1 : kend-1]
+		i = rawjson.SkipSpace(v, kend)
+		if i >= len(v) || v[i] != ':' {
+			break
+		}
+		if i = rawjson.SkipSpace(v, i+1); i >= len(v) {
+			break
+		}
+		from := len(c.buf)
+		i = rawjson.SkipSpace(v, c.value(v, i, depth+1))
+		mems = append(mems, span{key: key, from: from, to: len(c.buf)})
+		if i < len(v) && v[i] == ',' {
+			i = rawjson.SkipSpace(v, i+1)
+		}
+	}
+	c.spans[depth] = mems
+	slices.SortStableFunc(mems, func(a, b span) int { return bytes.Compare(a.key, b.key) })
+	mid := len(c.buf)
+	c.buf = append(c.buf, '{')
+	for k, m := range mems {
+		if k > 0 {
+			c.buf = append(c.buf, ',')
+		}
+		c.buf = append(append(append(c.buf, '"'), m.key...), '"', ':')
+		c.buf = append(c.buf, c.buf[m.from:m.to]...)
+	}
+	c.buf = append(c.buf, '}')
+	n := copy(c.buf[start:], c.buf[mid:])
+	c.buf = c.buf[:start+n]
+	return i + 1
 }
 
 func readUser(m *message, u rawjson.Object) {
@@ -121,7 +198,9 @@ func readUser(m *message, u rawjson.Object) {
 
 func readAgent(m *message, a rawjson.Object) {
 	m.role = "agent"
-	for _, c := range rawjson.AsArray(a.Get("content")) {
+	content := rawjson.AsArray(a.Get("content"))
+	m.items = make([]item, 0, len(content))
+	for _, c := range content {
 		co := rawjson.AsObject(c)
 		it := item{raw: c, kind: "unknown"}
 		if len(co) == 1 {

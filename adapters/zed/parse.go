@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,6 +20,12 @@ type state struct {
 	// threads parsed at that time.
 	Mark    mark                   `json:"mark"`
 	Threads map[string]*threadInfo `json:"threads,omitempty"`
+	// marked is the set of Mark.IDs, built when first needed (not saved):
+	// the rows of one time, when many (a database Zed migrated in one
+	// go), would otherwise each search all the others.
+	marked map[string]bool
+	// canon's buffers serve every thread of the stream (not saved).
+	canon canon
 }
 
 type mark struct {
@@ -59,8 +66,9 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 	p := &parser{ctx: ctx, st: st, rec: rec, id: id, row: l.Values}
 	p.parse()
 	st.advance(rawjson.AsString(l.Values.Get("updated_at")), id)
+	pointer := tableThreads + "/" + id
 	for i := range p.out {
-		p.out[i].Provenance.Pointer = tableThreads + "/" + id
+		p.out[i].Provenance.Pointer = pointer
 	}
 	return p.out
 }
@@ -69,8 +77,19 @@ func (st *state) advance(t, id string) {
 	switch {
 	case t > st.Mark.Time:
 		st.Mark = mark{Time: t, IDs: []string{id}}
-	case t == st.Mark.Time && !contains(st.Mark.IDs, id):
-		st.Mark.IDs = append(st.Mark.IDs, id)
+		st.marked = map[string]bool{id: true}
+	case t == st.Mark.Time:
+		if st.marked == nil {
+			// Restored from a saved position, or the mark's first time.
+			st.marked = make(map[string]bool, len(st.Mark.IDs))
+			for _, x := range st.Mark.IDs {
+				st.marked[x] = true
+			}
+		}
+		if !st.marked[id] {
+			st.marked[id] = true
+			st.Mark.IDs = append(st.Mark.IDs, id)
+		}
 	}
 }
 
@@ -147,7 +166,15 @@ func (p *parser) parse() {
 	ti.Hash = hash
 	p.model = modelOf(t.Get("model"))
 	p.usage = rawjson.AsObject(t.Get("request_token_usage"))
-	p.messages(ti, parseMessages(t))
+	msgs := parseMessages(t, &p.st.canon)
+	// Room for the events up front (an item gives one, a result two, a
+	// message without items one): a thread's events are many, each large.
+	n := len(p.out) + 2
+	for _, m := range msgs {
+		n += 1 + len(m.items) + 2*len(m.results)
+	}
+	p.out = slices.Grow(p.out, n-len(p.out))
+	p.messages(ti, msgs)
 	if len(p.out) == 0 {
 		p.unknown("threads/update", transcript.ReasonUnmapped)
 	}
@@ -261,11 +288,7 @@ func (p *parser) userMessage(i int, m message) {
 // agentMessage gives the events of an agent message's items from
 // info.Items on, and of its tool results not given yet.
 func (p *parser) agentMessage(i int, m message, info *msgInfo) {
-	calls := map[string]item{}
 	for k, it := range m.items {
-		if it.kind == "ToolUse" {
-			calls[it.toolID] = it
-		}
 		if k < info.Items {
 			continue
 		}
@@ -301,16 +324,29 @@ func (p *parser) agentMessage(i int, m message, info *msgInfo) {
 			continue
 		}
 		info.Results = append(info.Results, r.toolUseID)
-		name := cmp.Or(r.toolName, calls[r.toolUseID].toolName)
+		call := m.call(r.toolUseID)
+		name := cmp.Or(r.toolName, call.toolName)
 		e := p.event(transcript.KindToolResult, r.toolUseID+"#result")
 		e.ToolResult = &transcript.ToolResult{CallID: r.toolUseID, Name: name, OK: !r.isError, Text: r.text,
 			Output: rawjson.Value(r.content), Structured: rawjson.Value(r.output)}
-		if fe := fileEdit(name, rawjson.AsObject(calls[r.toolUseID].input), rawjson.AsObject(r.output), !r.isError); fe != nil {
+		if fe := fileEdit(name, rawjson.AsObject(call.input), rawjson.AsObject(r.output), !r.isError); fe != nil {
 			fe.CallID = r.toolUseID
 			ev := p.event(transcript.KindFileEdit, r.toolUseID+"#edit")
 			ev.FileEdit = fe
 		}
 	}
+}
+
+// call is the message's last ToolUse item of id (the zero item when there
+// is none). A message has a few items: a search costs less than a map.
+func (m message) call(id string) item {
+	var found item
+	for _, it := range m.items {
+		if it.kind == "ToolUse" && it.toolID == id {
+			found = it
+		}
+	}
+	return found
 }
 
 // usageOf reads Zed's TokenUsage {input_tokens, output_tokens,

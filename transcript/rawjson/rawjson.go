@@ -13,11 +13,16 @@ package rawjson
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
+
+// Valid reports whether data is one valid JSON value, as encoding/json's
+// Valid does.
+func Valid(data []byte) bool { return valid(data) }
 
 // Member is one member of an object: its key as written between the quotes
 // (escapes not decoded) and its value's bytes.
@@ -42,7 +47,19 @@ func (o Object) Get(key string) []byte {
 }
 
 // plainKey reports whether a key's bytes are its text: no escapes, UTF-8.
-func plainKey(k []byte) bool { return bytes.IndexByte(k, '\\') < 0 && utf8.Valid(k) }
+// Get asks it of every key it passes over: an ASCII key (most are) is
+// settled in one short loop.
+func plainKey(k []byte) bool {
+	for _, c := range k {
+		if c == '\\' {
+			return false
+		}
+		if c >= utf8.RuneSelf {
+			return bytes.IndexByte(k, '\\') < 0 && utf8.Valid(k)
+		}
+	}
+	return true
+}
 
 // Has reports whether the object has a member named key.
 func (o Object) Has(key string) bool { return o.Get(key) != nil }
@@ -63,17 +80,32 @@ func unescape(k []byte) string {
 // ParseObject splits a JSON object into its members. It returns false when
 // data is not an object.
 func ParseObject(data []byte) (Object, bool) {
+	// The members are gathered on the stack and copied once to a slice of
+	// their number: most objects have a few, and growing a slice from
+	// nothing would allocate three or four times for each.
+	var buf [16]Member
+	o, ok := AppendObject(buf[:0], data)
+	if o == nil {
+		return nil, ok
+	}
+	return slices.Clone(o), ok
+}
+
+// AppendObject is ParseObject appending the members to dst[:0], so that a
+// caller reading many objects one after the other reuses one slice.
+func AppendObject(dst Object, data []byte) (Object, bool) {
 	i := SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return nil, false
 	}
+	out := dst[:0]
 	i = SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
-		return Object{}, true
+		if out == nil {
+			out = Object{}
+		}
+		return out, true
 	}
-	// Room for the members of a typical record or content block at once:
-	// growing the slice member by member was a third of the time here.
-	out := make(Object, 0, 8)
 	for i < len(data) {
 		if data[i] != '"' {
 			return out, false
@@ -112,14 +144,27 @@ func ParseObject(data []byte) (Object, bool) {
 // ParseArray splits a JSON array into its elements. It returns false when
 // data is not an array.
 func ParseArray(data []byte) ([][]byte, bool) {
+	var buf [16][]byte // as in ParseObject
+	a, ok := appendArray(buf[:0], data)
+	if a == nil {
+		return nil, ok
+	}
+	return slices.Clone(a), ok
+}
+
+// appendArray is ParseArray appending the elements to dst[:0].
+func appendArray(dst [][]byte, data []byte) ([][]byte, bool) {
 	i := SkipSpace(data, 0)
 	if i >= len(data) || data[i] != '[' {
 		return nil, false
 	}
-	var out [][]byte
+	out := dst[:0]
 	i = SkipSpace(data, i+1)
 	if i < len(data) && data[i] == ']' {
-		return [][]byte{}, true
+		if out == nil {
+			out = [][]byte{}
+		}
+		return out, true
 	}
 	for i < len(data) {
 		end := SkipValue(data, i)
@@ -376,7 +421,20 @@ func SkipSpace(data []byte, i int) int {
 func SkipString(data []byte, i int) int {
 	j := i + 1
 	for {
-		k := bytes.IndexByte(data[j:], '"')
+		// Most strings (keys, names, ids) are short: a plain loop finds
+		// their quote before a call to IndexByte would have started.
+		k := -1
+		for p, end := j, min(len(data), j+16); p < end; p++ {
+			if data[p] == '"' {
+				k = p - j
+				break
+			}
+		}
+		if k < 0 && j+16 < len(data) {
+			if k = bytes.IndexByte(data[j+16:], '"'); k >= 0 {
+				k += 16
+			}
+		}
 		if k < 0 {
 			return -1
 		}

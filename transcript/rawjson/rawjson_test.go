@@ -2,6 +2,7 @@ package rawjson
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -235,4 +236,64 @@ func FuzzString(f *testing.F) {
 			t.Fatalf("String(%q) = %q %v, encoding/json %q %v", data, got, ok, want, err)
 		}
 	})
+}
+
+// validCases are JSON and near-JSON texts whose validity encoding/json
+// decides: Valid must decide each the same way.
+var validCases = []string{
+	``, ` `, `null`, ` true `, `false`, `nul`, `truex`, `true false`, `nullnull`,
+	`0`, `-0`, `01`, `-`, `1.`, `1.5`, `.5`, `1e5`, `1E+5`, `1e-05`, `1e`, `1e+`, `-1.5e3`, `1.e5`, `+1`, `0x1`, `12 `, `1 2`,
+	`""`, `"a"`, `"\""`, `"\\"`, `"\/\b\f\n\r\t"`, `"\u00e9"`, `"\u00g9"`, `"\u12"`, `"\x"`, `"a`, `"a\"`, "\"a\x01\"", "\"\x7f\"", "\"\xff\xfe\"", `"\ud83d"`,
+	`{}`, `{ }`, `[]`, `[ ]`, `{"a":1}`, `{"a" : [1, 2 ,{"b":null}] }`, `{"a":1,}`, `[1,]`, `[,1]`, `{,}`, `{"a"}`, `{"a":}`, `{1:2}`,
+	`{"a":1 "b":2}`, `[1 2]`, `[1,2]]`, `{"a":1}}`, `[`, `{`, `]`, `}`, `[}`, `{]`, `[[[]]]`, `[[[]]`, `{"a":{"b":{}}}`,
+	"[\n\t1\r\n]", "[1\f]", `"\u0000"`, `{"":""}`, `[true,false,null]`, `[tru]`,
+}
+
+// TestValid: Valid agrees with encoding/json on the grammar's corners and
+// on the nesting limit.
+func TestValid(t *testing.T) {
+	cases := append([]string(nil), validCases...)
+	for _, n := range []int{maxDepth - 1, maxDepth, maxDepth + 1} {
+		cases = append(cases, strings.Repeat("[", n)+strings.Repeat("]", n), strings.Repeat(`{"a":`, n)+"1"+strings.Repeat("}", n))
+	}
+	for _, c := range cases {
+		if got, want := Valid([]byte(c)), json.Valid([]byte(c)); got != want {
+			t.Errorf("Valid(%.40q) = %v, encoding/json %v", c, got, want)
+		}
+	}
+}
+
+// FuzzValid: Valid decides every input as encoding/json's Valid does.
+func FuzzValid(f *testing.F) {
+	for _, c := range validCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if got, want := Valid(data), json.Valid(data); got != want {
+			t.Fatalf("Valid(%q) = %v, encoding/json %v", data, got, want)
+		}
+	})
+}
+
+// TestSkipStringLengths: SkipString ends a string where encoding/json does,
+// whatever its length and wherever its escaped quotes and backslashes fall
+// (short strings and long ones are searched differently).
+func TestSkipStringLengths(t *testing.T) {
+	for n := 0; n < 40; n++ {
+		for _, fill := range []string{`a`, `\"`, `\\`, `é`} {
+			body := strings.Repeat(fill, n)
+			data := []byte(`"` + body + `",1`)
+			want := -1
+			var s string
+			if dec := json.NewDecoder(strings.NewReader(string(data[:len(data)-2]))); dec.Decode(&s) == nil {
+				want = len(data) - 2
+			}
+			if got := SkipString(data, 0); got != want {
+				t.Errorf("SkipString(%q) = %d, want %d", data, got, want)
+			}
+			if got := SkipString(data[:len(data)-3], 0); got != -1 {
+				t.Errorf("SkipString(%q), cut off = %d, want -1", data[:len(data)-3], got)
+			}
+		}
+	}
 }

@@ -278,7 +278,16 @@ func Bytes(v []byte) ([]byte, bool) {
 	if !ok || len(m) != 1 || m[0].KeyString() != BlobKey {
 		return nil, false
 	}
-	s, ok := rawjson.String(m[0].Value)
+	v = m[0].Value
+	if rawjson.IsString(v) && len(v) >= 2 && bytes.IndexByte(v, '\\') < 0 {
+		// Base64 written plainly (as AppendRow writes it): decoded from
+		// the record's bytes, without a copy of the text first.
+		enc := v[1 : len(v)-1]
+		b := make([]byte, base64.StdEncoding.DecodedLen(len(enc)))
+		n, err := base64.StdEncoding.Decode(b, enc)
+		return b[:n], err == nil
+	}
+	s, ok := rawjson.String(v)
 	if !ok {
 		return nil, false
 	}
