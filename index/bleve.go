@@ -890,3 +890,30 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 	}
 	return out, nil
 }
+
+// NewMemory indexes docs in a full-text index held in memory, mapped and
+// searched as a generation's is: for the few notes whose indexing a writer
+// deferred (see Deferred), so that a search sees them before they reach the
+// index on disk. Close it when done.
+func NewMemory(docs []Doc) (*Bleve, error) {
+	m, err := newMapping()
+	if err != nil {
+		return nil, err
+	}
+	// Scorch without a path keeps its segments in memory and writes nothing:
+	// scored as the index on disk is (BM25), unlike Bleve's NewMemOnly.
+	idx, err := bleve.NewUsing("", m, scorch.Name, scorch.Name, map[string]any{"bolt_timeout": boltTimeout})
+	if err != nil {
+		return nil, fmt.Errorf("create index in memory: %w", err)
+	}
+	b, err := wrap(idx, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.Apply(docs); err != nil {
+		_ = b.idx.Close()
+		return nil, err
+	}
+	b.readOnly = true // nothing to merge on Close
+	return b, nil
+}

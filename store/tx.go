@@ -26,6 +26,9 @@ type snapshot struct {
 	// resident, when set, owns b and its lock (they outlive the snapshot)
 	// and caches parsed notes.
 	resident *resident
+	// owed indexes in memory the notes whose indexing was deferred (see
+	// Store.commit), on the first search that needs them.
+	owed *deferredIndex
 }
 
 var _ memories.Snapshot = (*snapshot)(nil)
@@ -103,7 +106,18 @@ func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]m
 		}
 		sn.b = b
 	}
-	matches, err := sn.b.Search(ctx, req)
+	var matches []index.Match
+	var err error
+	if sn.cat.HasDeferred() {
+		if sn.owed == nil {
+			if sn.owed, err = sn.s.openDeferred(sn.cat); err != nil {
+				return nil, err
+			}
+		}
+		matches, err = sn.owed.search(ctx, sn.b, req)
+	} else {
+		matches, err = sn.b.Search(ctx, req)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -125,6 +139,12 @@ func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]m
 // close closes the Bleve index and the lock it took, keeping the first error.
 // A resident snapshot's index is its resident's to close.
 func (sn *snapshot) close(err *error) {
+	if sn.owed != nil {
+		if cerr := sn.owed.close(); *err == nil {
+			*err = cerr
+		}
+		sn.owed = nil
+	}
 	if sn.resident != nil {
 		return
 	}
@@ -157,7 +177,7 @@ func (s *Store) Update(ctx context.Context, fn func(memories.Tx) error) (err err
 		return err
 	}
 	defer release(wl, &err)
-	st, err := s.begin(ctx, false)
+	st, err := s.begin(ctx, false, true)
 	if err != nil {
 		return err
 	}
@@ -204,6 +224,13 @@ func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, event
 	}
 	run(0, func() error {
 		err := s.commit(ctx, st, docs, recs)
+		var cu *catchUpError
+		if errors.As(err, &cu) {
+			// The notes and the catalog are written, the index work kept
+			// for the next command: the write is durable.
+			s.warn(err.Error())
+			return nil
+		}
 		if needsRebuild(err) {
 			// The notes are written; a damaged index is rebuilt from them.
 			s.warn(fmt.Sprintf("rebuilding the index: %v", err))
