@@ -104,14 +104,14 @@ func (s *Store) owedNotes(cat *index.Catalog, paths []string, skip map[string]*i
 }
 
 // deferredIndex is what a snapshot searches besides the index on disk while
-// index work is owed: the owed notes indexed in memory, and the ids whose
+// index work is owed: the owed notes, read from the vault, and the ids whose
 // documents on disk are out of date (deleted, or owed a new version).
 type deferredIndex struct {
-	mem    *index.Bleve
+	docs   []index.Doc
 	hidden map[string]bool
 }
 
-// openDeferred indexes the owed notes of cat in memory.
+// openDeferred reads the owed notes of cat.
 func (s *Store) openDeferred(cat *index.Catalog) (*deferredIndex, error) {
 	owed := cat.Deferred()
 	d := &deferredIndex{hidden: map[string]bool{}}
@@ -125,18 +125,16 @@ func (s *Store) openDeferred(cat *index.Catalog) (*deferredIndex, error) {
 	for _, doc := range docs {
 		d.hidden[doc.ID] = true
 	}
-	if d.mem, err = index.NewMemory(docs); err != nil {
-		return nil, err
-	}
+	d.docs = docs
 	return d, nil
 }
 
-// search runs req on the index on disk, b, and the owed notes: the hits on
-// disk that are not out of date (at most req.Size), then those of the owed
-// notes (at most req.Size more). The two are scored apart — BM25 weighs a
-// term by how many documents hold it — so the owed notes' hits follow
-// rather than being cut off by scores they cannot be compared with: a check
-// for similar memories must see them all.
+// search runs req on the index on disk, b, and on the owed notes: the hits
+// on disk that are not out of date (at most req.Size), then those of the
+// owed notes (at most req.Size more, see index.Bleve.SearchDocs). The owed
+// notes' hits follow rather than being ranked among the others, since
+// their scores cannot be compared: a check for similar memories must see
+// them all.
 func (d *deferredIndex) search(ctx context.Context, b *index.Bleve, req memories.SearchRequest) ([]index.Match, error) {
 	wide := req
 	wide.Size = req.Size + len(d.hidden)
@@ -150,11 +148,5 @@ func (d *deferredIndex) search(ctx context.Context, b *index.Bleve, req memories
 			out = append(out, m)
 		}
 	}
-	owed, err := d.mem.Search(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return append(out, owed...), nil
+	return append(out, b.SearchDocs(d.docs, req)...), nil
 }
-
-func (d *deferredIndex) close() error { return d.mem.Close() }

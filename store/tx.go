@@ -26,8 +26,8 @@ type snapshot struct {
 	// resident, when set, owns b and its lock (they outlive the snapshot)
 	// and caches parsed notes.
 	resident *resident
-	// owed indexes in memory the notes whose indexing was deferred (see
-	// Store.commit), on the first search that needs them.
+	// owed holds the notes whose indexing was deferred (see Store.commit),
+	// read on the first search that needs them.
 	owed *deferredIndex
 }
 
@@ -139,12 +139,7 @@ func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]m
 // close closes the Bleve index and the lock it took, keeping the first error.
 // A resident snapshot's index is its resident's to close.
 func (sn *snapshot) close(err *error) {
-	if sn.owed != nil {
-		if cerr := sn.owed.close(); *err == nil {
-			*err = cerr
-		}
-		sn.owed = nil
-	}
+	sn.owed = nil
 	if sn.resident != nil {
 		return
 	}
