@@ -31,7 +31,11 @@ import (
 // metadata only when needed. The journal is text appended after it, one record
 // a line; a batch counts only once its commit line is written, so a crash in the
 // middle of an append loses that batch, never the catalog — the next sync sees
-// the difference with the vault and applies it again.
+// the difference with the vault and applies it again. A batch may also say
+// what the full-text index is owed (Deferred: "i" lines, notes to index; "x"
+// lines, ids to delete) and that what was owed before is done ("="): the
+// journal is then the write-ahead log of the full-text index, which a writer
+// may leave behind the catalog.
 
 const (
 	catalogFile = "catalog"

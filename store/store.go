@@ -11,6 +11,13 @@
 // use the index and taken exclusively by a writer only for the moment it changes
 // the index files. A full rebuild therefore never blocks readers while it builds.
 //
+// A save leaves the full-text index behind: it writes the note and appends its
+// catalog record, with the index work it owes, to the catalog's journal (under
+// the write lock only: a reader ignores a batch whose commit line it has not
+// seen). The next command that reads the index does the owed work first (View
+// syncs), and until then searches match the owed notes in memory, so a save's
+// duplicate check sees them. See Store.commit.
+//
 // One state folder serves every vault a person uses (a second vault, a typo in
 // --vault, an MCP client with another CORTEX_VAULT), so what belongs to a vault
 // is kept apart, in a folder of its own named after the canonical path of the
