@@ -246,3 +246,50 @@ func TestFailedCatchUpKeepsTheWork(t *testing.T) {
 		t.Errorf("after the catch-up: %+v, want in step with %d documents", h, len(saved)+1)
 	}
 }
+
+// TestResidentWriterSeesIndexAndOwedNotes: in a long-running process (the
+// MCP server), a save searches the index the resident store holds open and
+// the owed notes: it refuses duplicates of both, and the process's own
+// recall finds every note.
+func TestResidentWriterSeesIndexAndOwedNotes(t *testing.T) {
+	e := newOwedEnv(t)
+	_, svc := e.open()
+	save(t, svc, "A first memory so that the index exists, about the reptile house")
+	v, err := vault.New(e.root, "cortex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Open(Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 30 * time.Second, Freshness: time.Second, Resident: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc = memories.NewService(st)
+	indexed := save(t, svc, "The penguin beach is hosed down at dawn and at dusk")
+	recallIDs(t, svc, "penguin beach") // the index catches up and stays open
+	owed := save(t, svc, "The meerkat burrow sand is sifted every other Sunday")
+	for _, c := range []struct {
+		text string
+		dup  *memories.SaveResult
+	}{
+		{"The penguin beach is hosed down at dawn and at dusk", indexed},
+		{"The meerkat burrow sand is sifted every other Sunday", owed},
+	} {
+		_, err := svc.Save(context.Background(), memories.SaveRequest{Content: c.text, Project: "zoo"})
+		var rej *memories.RejectedError
+		if !errors.As(err, &rej) || rej.Existing == nil || rej.Existing.ID != c.dup.ID {
+			t.Errorf("saving %q again: %v, want it refused as a duplicate of %s", c.text, err, c.dup.ID)
+		}
+	}
+	for q, id := range map[string]string{"penguin beach": indexed.ID, "meerkat burrow": owed.ID} {
+		if got := recallIDs(t, svc, q); !cmp.Equal(got, []string{id}) {
+			t.Errorf("recall %q = %v, want [%s]", q, got, id)
+		}
+	}
+	h, err := st.Check(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.InStep() {
+		t.Errorf("not in step: %+v", h)
+	}
+}

@@ -92,6 +92,21 @@ func (sn *snapshot) Load(_ context.Context, path string) (*memories.Memory, erro
 }
 
 func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]memories.Hit, error) {
+	if sn.b == nil && sn.resident == nil && sn.s.res != nil {
+		// A writer of a resident store: search the index the resident holds
+		// open, when it does.
+		var matches []index.Match
+		ok, err := sn.s.res.withIndex(ctx, sn.s, sn.gen, func(b *index.Bleve) (err error) {
+			matches, err = sn.search(ctx, b, req)
+			return err
+		})
+		if ok {
+			if err != nil {
+				return nil, err
+			}
+			return sn.hits(matches)
+		}
+	}
 	if sn.b == nil {
 		if sn.needLock && sn.lock == nil {
 			l, err := sn.s.lockIndex(ctx, true)
@@ -106,21 +121,29 @@ func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]m
 		}
 		sn.b = b
 	}
-	var matches []index.Match
-	var err error
-	if sn.cat.HasDeferred() {
-		if sn.owed == nil {
-			if sn.owed, err = sn.s.openDeferred(sn.cat); err != nil {
-				return nil, err
-			}
-		}
-		matches, err = sn.owed.search(ctx, sn.b, req)
-	} else {
-		matches, err = sn.b.Search(ctx, req)
-	}
+	matches, err := sn.search(ctx, sn.b, req)
 	if err != nil {
 		return nil, err
 	}
+	return sn.hits(matches)
+}
+
+// search runs req on b and, while index work is owed, on the owed notes.
+func (sn *snapshot) search(ctx context.Context, b *index.Bleve, req memories.SearchRequest) ([]index.Match, error) {
+	if !sn.cat.HasDeferred() {
+		return b.Search(ctx, req)
+	}
+	if sn.owed == nil {
+		var err error
+		if sn.owed, err = sn.s.openDeferred(sn.cat); err != nil {
+			return nil, err
+		}
+	}
+	return sn.owed.search(ctx, b, req)
+}
+
+// hits gives matches their catalog entries.
+func (sn *snapshot) hits(matches []index.Match) ([]memories.Hit, error) {
 	hits := make([]memories.Hit, 0, len(matches))
 	for _, m := range matches {
 		// The catalog and Bleve agree under the index lock; a hit the catalog
