@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
@@ -291,5 +292,29 @@ func TestResidentWriterSeesIndexAndOwedNotes(t *testing.T) {
 	}
 	if !h.InStep() {
 		t.Errorf("not in step: %+v", h)
+	}
+}
+
+// TestRecallAnswersWhenItCannotCatchUp: a reader that cannot take the write
+// lock to do the owed index work (a writer holding it past lock_timeout, a
+// state folder it may not write) still answers, the owed notes included.
+func TestRecallAnswersWhenItCannotCatchUp(t *testing.T) {
+	e := newOwedEnv(t)
+	_, svc := e.open()
+	save(t, svc, "A first memory so that the index exists, about the reptile house")
+	_, svc = e.open()
+	owed := save(t, svc, "The giraffe feeding platform is raised in summer")
+	st, _ := e.open()
+	held, err := filelock.Acquire(context.Background(), st.vstate.WriteLock(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	st.timeout = 100 * time.Millisecond
+	if got := recallIDs(t, memories.NewService(st), "giraffe platform"); !cmp.Equal(got, []string{owed.ID}) {
+		t.Errorf("recall while the write lock is held = %v, want [%s]", got, owed.ID)
+	}
+	if n := e.owed().Len(); n == 0 {
+		t.Error("the owed work was done without the write lock")
 	}
 }

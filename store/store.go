@@ -279,12 +279,15 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 		}
 		if err == nil && scan.Clean() {
 			// Only index work owed: done without the check of every note
-			// a sync makes.
-			err = s.catchUp(ctx)
-		} else {
-			_, err = s.Sync(ctx)
-		}
-		if err != nil {
+			// a sync makes. Failing that (a state folder that cannot be
+			// written), the answer matches the owed notes in memory.
+			if err := s.catchUp(ctx); err != nil {
+				if ctx.Err() != nil {
+					return err
+				}
+				s.warn(fmt.Sprintf("the full-text index is left behind the notes for now: %v", err))
+			}
+		} else if _, err := s.Sync(ctx); err != nil {
 			return err
 		}
 		synced = true
