@@ -15,8 +15,8 @@
 // catalog record, with the index work it owes, to the catalog's journal (under
 // the write lock only: a reader ignores a batch whose commit line it has not
 // seen). The next command that reads the index does the owed work first (View
-// syncs), and until then searches match the owed notes in memory, so a save's
-// duplicate check sees them. See Store.commit.
+// catches up), and until then searches match the owed notes in memory, so a
+// save's duplicate check sees them. See Store.commit.
 //
 // One state folder serves every vault a person uses (a second vault, a typo in
 // --vault, an MCP client with another CORTEX_VAULT), so what belongs to a vault
@@ -234,9 +234,8 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 		}
 		// After one sync, a vault still changing under us is answered as
 		// indexed rather than chased forever. Index work a writer deferred
-		// is done first too (the sync does it), so that recall ranks every
-		// note alike; after the sync, work owed again (another save) is
-		// searched in memory.
+		// is done first too (catchUp), so that recall ranks every note
+		// alike; work owed again since (another save) is matched in memory.
 		if err == nil && (scan.Clean() && !cat.HasDeferred() || synced) {
 			if len(scan.Temps) > 0 {
 				s.cleanTempsIfIdle(scan.Temps)
@@ -749,8 +748,8 @@ func (s *Store) apply(ctx context.Context, st *writeState, scan *check) (*SyncRe
 			return nil, err
 		}
 		// The changes are committed and the index work kept: go on (a
-		// search indexes the deferred notes in memory); the next command
-		// tries the index again.
+		// search matches the owed notes in memory); the next command tries
+		// the index again.
 		s.warn(err.Error())
 		return rep, nil
 	}
@@ -762,9 +761,10 @@ func (s *Store) apply(ctx context.Context, st *writeState, scan *check) (*SyncRe
 
 // maxDeferred bounds the full-text index work a lazy writer may leave
 // undone (notes to index, ids to delete): beyond it the writer does it all,
-// in one batch. Every search made before the index catches up indexes the
-// deferred notes in memory (see snapshot.Search), so the bound keeps that
-// cheap, and it amortises a batch's cost over many saves.
+// in one batch. Every search made before the index catches up reads the
+// owed notes from the vault and matches them in memory (see
+// snapshot.search), so the bound keeps that cheap, and it amortises a
+// batch's cost over many saves.
 const maxDeferred = 16
 
 // commit writes Bleve operations and catalog changes, holding the index lock
@@ -775,7 +775,7 @@ const maxDeferred = 16
 // records both them and the index work owed, durably, in one append. The
 // index is a cache of the notes, so that is all a crash must not lose; the
 // next command that reads the index does the work first (View), and until
-// then a search indexes the deferred notes in memory.
+// then a search matches the owed notes in memory.
 //
 // Otherwise it applies the deferred work and docs in one batch. When that
 // fails, the catalog still takes recs and keeps all the work owed, and the
