@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
+	"time"
 
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
@@ -149,4 +150,59 @@ func (d *deferredIndex) search(ctx context.Context, b *index.Bleve, req memories
 		}
 	}
 	return append(out, b.SearchDocs(d.docs, req)...), nil
+}
+
+// catchUpDelay is how long after a save a background catch-up (see
+// CatchUpInBackground) waits for more saves before it does their index work
+// in one batch.
+const catchUpDelay = 50 * time.Millisecond
+
+// CatchUpInBackground does, in a goroutine, the index work this process's
+// saves leave owed, shortly after them: for a long-running process (the MCP
+// server), whose next recall then finds the index up to date instead of
+// doing that work before it answers. It stops when ctx is done; the channel
+// it returns is closed once the goroutine has stopped. Failures are passed
+// to warn: the work stays owed, and the next reader does it.
+func (s *Store) CatchUpInBackground(ctx context.Context, warn func(string)) <-chan struct{} {
+	owed := make(chan struct{}, 1)
+	s.owed.Store(&owed)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer s.owed.Store(nil)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-owed:
+			}
+			// More saves within the delay join the same batch.
+			t := time.NewTimer(catchUpDelay)
+			for waiting := true; waiting; {
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return
+				case <-owed:
+					t.Reset(catchUpDelay)
+				case <-t.C:
+					waiting = false
+				}
+			}
+			if err := s.catchUp(ctx); err != nil && ctx.Err() == nil {
+				warn(fmt.Sprintf("the full-text index is left behind the notes for now: %v", err))
+			}
+		}
+	}()
+	return done
+}
+
+// signalOwed tells a background catch-up, if one runs, that work is owed.
+func (s *Store) signalOwed() {
+	if ch := s.owed.Load(); ch != nil {
+		select {
+		case *ch <- struct{}{}:
+		default: // one is pending already
+		}
+	}
 }

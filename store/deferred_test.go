@@ -318,3 +318,30 @@ func TestRecallAnswersWhenItCannotCatchUp(t *testing.T) {
 		t.Error("the owed work was done without the write lock")
 	}
 }
+
+// TestCatchUpInBackground: with a background catch-up running (the MCP
+// server's), the index work a save leaves owed is done shortly after, with
+// no reader asking; once stopped, it does nothing more.
+func TestCatchUpInBackground(t *testing.T) {
+	e := newOwedEnv(t)
+	_, svc := e.open()
+	save(t, svc, "A first memory so that the index exists, about the reptile house")
+	st, svc := e.open()
+	ctx, stop := context.WithCancel(context.Background())
+	done := st.CatchUpInBackground(ctx, func(w string) { t.Errorf("warning: %s", w) })
+	save(t, svc, "The lemur island ropes are checked for fraying weekly")
+	deadline := time.Now().Add(10 * time.Second)
+	for !e.owed().Empty() {
+		if time.Now().After(deadline) {
+			t.Fatal("the owed work was not done in the background within 10 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	<-done
+	save(t, svc, "The tortoise lawn is mowed high, never below ten centimetres")
+	time.Sleep(5 * catchUpDelay)
+	if e.owed().Empty() {
+		t.Error("a save after the background catch-up stopped had its work done anyway")
+	}
+}

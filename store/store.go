@@ -126,6 +126,9 @@ type Store struct {
 	// followed is set while a watcher in this process follows the vault
 	// and the index holds every change it saw (see Followed).
 	followed atomic.Bool
+	// owed, while a background catch-up runs (CatchUpInBackground), is
+	// the channel that tells it a save left index work owed.
+	owed atomic.Pointer[chan struct{}]
 	// failIndex, when set (by tests), makes every write to the full-text
 	// index fail with its error first.
 	failIndex func() error
@@ -786,7 +789,13 @@ func (s *Store) commit(ctx context.Context, st *writeState, docs []index.Doc, re
 	if st.lazy && owed.Len()+later.Len() <= maxDeferred {
 		// Appended under the write lock only: a reader loading the catalog
 		// meanwhile ignores a batch whose commit line it does not see yet.
-		return st.cat.CommitBatch(st.gen, recs, later, false, st.dirs, st.observed)
+		if err := st.cat.CommitBatch(st.gen, recs, later, false, st.dirs, st.observed); err != nil {
+			return err
+		}
+		if st.cat.HasDeferred() {
+			s.signalOwed()
+		}
+		return nil
 	}
 	if len(docs) == 0 && len(recs) == 0 && owed.Empty() {
 		return nil
