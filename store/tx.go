@@ -186,16 +186,31 @@ type tx struct {
 	events []memories.Event
 }
 
-var _ memories.Tx = (*tx)(nil)
+var (
+	_ memories.Tx              = (*tx)(nil)
+	_ memories.DeferredIndexer = (*Store)(nil)
+)
 
-// Update implements memories.Backend.
-func (s *Store) Update(ctx context.Context, fn func(memories.Tx) error) (err error) {
+// Update implements memories.Backend. It brings the full-text index up to
+// date, work that saves deferred included, before fn searches it, so that
+// what fn finds does not depend on when the index last caught up.
+func (s *Store) Update(ctx context.Context, fn func(memories.Tx) error) error {
+	return s.update(ctx, fn, false)
+}
+
+// UpdateDeferred implements memories.DeferredIndexer: Update that leaves the
+// full-text index behind (see commit), for a single save.
+func (s *Store) UpdateDeferred(ctx context.Context, fn func(memories.Tx) error) error {
+	return s.update(ctx, fn, true)
+}
+
+func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy bool) (err error) {
 	wl, err := s.lockWrite(ctx)
 	if err != nil {
 		return err
 	}
 	defer release(wl, &err)
-	st, err := s.begin(ctx, false, true)
+	st, err := s.begin(ctx, false, lazy)
 	if err != nil {
 		return err
 	}
