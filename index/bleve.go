@@ -891,3 +891,111 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 	}
 	return out, nil
 }
+
+// SearchDocs runs req over a few documents held in memory rather than in
+// the index: the notes whose indexing a writer deferred (see Deferred), so
+// that a search sees them before they reach the index. The filters are
+// applied exactly; the text is analysed as the index analyses it, and a
+// document matches when it has every term of the text (any, with AnyTerm,
+// or when Rarest would narrow the text: a superset of what the index
+// matches), a term's other spellings (Synonyms) counting as the term.
+// Compounds and phrases are not looked for. A hit's score is the share of
+// the terms the document has: it cannot be compared with the index's BM25
+// scores, which weigh a term by how many documents hold it.
+func (b *Bleve) SearchDocs(docs []Doc, req memories.SearchRequest) []Match {
+	var terms []string
+	var alts map[string][]string
+	if req.Text != "" {
+		if terms = b.analyzer(req.Text); len(terms) == 0 {
+			return nil
+		}
+		alts = b.synonyms(req.Synonyms)
+	}
+	anyTerm := req.AnyTerm || req.Rarest > 0 && len(terms) > req.Rarest
+	var out []Match
+	var updated []time.Time
+	for _, d := range docs {
+		m := d.Memory
+		if d.Deleted || m == nil || !matchesFilters(m, req) {
+			continue
+		}
+		score := 0.0
+		if len(terms) > 0 {
+			has := map[string]bool{}
+			for _, text := range append([]string{m.Title, m.Body}, m.Tags...) {
+				for _, t := range b.analyzer(text) {
+					has[t] = true
+				}
+			}
+			n := 0
+			for _, t := range terms {
+				found := has[t]
+				for _, a := range alts[t] {
+					found = found || has[a]
+				}
+				if found {
+					n++
+				}
+			}
+			if n == 0 || !anyTerm && n < len(terms) {
+				continue
+			}
+			score = float64(n) / float64(len(terms))
+		}
+		out = append(out, Match{ID: d.ID, Score: score})
+		updated = append(updated, m.Updated)
+	}
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool {
+		a, c := idx[i], idx[j]
+		switch {
+		case out[a].Score != out[c].Score:
+			return out[a].Score > out[c].Score
+		case !updated[a].Equal(updated[c]):
+			return updated[a].After(updated[c])
+		}
+		return out[a].ID < out[c].ID
+	})
+	sorted := make([]Match, 0, min(len(out), max(req.Size, 0)))
+	for _, i := range idx {
+		if len(sorted) == req.Size {
+			break
+		}
+		sorted = append(sorted, out[i])
+	}
+	return sorted
+}
+
+// matchesFilters applies req's filters, as Search does, to m.
+func matchesFilters(m *memories.Memory, req memories.SearchRequest) bool {
+	hours := func() bool {
+		h := hourOf(m.Created)
+		for _, x := range hoursOf(req.CreatedIn) {
+			if x == h {
+				return true
+			}
+		}
+		return false
+	}
+	for _, t := range req.Tags {
+		if !slices.Contains(m.Tags, t) {
+			return false
+		}
+	}
+	switch {
+	case req.Project != "" && m.Project != req.Project,
+		len(req.Projects) > 0 && !slices.Contains(req.Projects, m.Project),
+		req.Area != "" && m.Area != req.Area,
+		req.Type != "" && m.Type != req.Type,
+		req.Status != "" && m.Status != req.Status,
+		len(req.SourceHashes) > 0 && (m.Provenance.SourceHash == "" || !slices.Contains(req.SourceHashes, m.Provenance.SourceHash)),
+		!req.UpdatedSince.IsZero() && m.Updated.Before(req.UpdatedSince),
+		!req.IncludeSuperseded && m.Status == memories.StatusSuperseded,
+		len(req.CreatedIn) > 0 && !hours():
+		return false
+	}
+	return true
+}

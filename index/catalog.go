@@ -31,7 +31,11 @@ import (
 // metadata only when needed. The journal is text appended after it, one record
 // a line; a batch counts only once its commit line is written, so a crash in the
 // middle of an append loses that batch, never the catalog — the next sync sees
-// the difference with the vault and applies it again.
+// the difference with the vault and applies it again. A batch may also say
+// what the full-text index is owed (Deferred: "i" lines, notes to index; "x"
+// lines, ids to delete) and that what was owed before is done ("="): the
+// journal is then the write-ahead log of the full-text index, which a writer
+// may leave behind the catalog.
 
 const (
 	catalogFile = "catalog"
@@ -77,6 +81,10 @@ type Catalog struct {
 	// journalLen is how many bytes of the journal hold committed batches: what
 	// follows is a torn tail that the next append must drop.
 	journalLen int64
+	// laterPaths and laterIDs are the full-text index's deferred work (see
+	// Deferred): notes to index again, ids to delete.
+	laterPaths map[string]bool
+	laterIDs   map[string]bool
 
 	entries []memories.Entry // built on demand
 }
@@ -100,7 +108,8 @@ func (e *CorruptError) Error() string {
 
 // NewCatalog returns an empty catalog for records indexed under schema.
 func NewCatalog(schema string) *Catalog {
-	return &Catalog{Schema: schema, over: map[string]*Record{}, overIDs: map[string]string{}, overDirs: map[string]int64{}}
+	return &Catalog{Schema: schema, over: map[string]*Record{}, overIDs: map[string]string{}, overDirs: map[string]int64{},
+		laterPaths: map[string]bool{}, laterIDs: map[string]bool{}}
 }
 
 // LoadCatalog opens the catalog of an index generation. Close it when done.
@@ -140,7 +149,8 @@ func (c *Catalog) Close() error {
 // changing c. Close only the original.
 func (c *Catalog) Clone() *Catalog {
 	n := &Catalog{Schema: c.Schema, WrittenAt: c.WrittenAt, base: c.base, journaled: c.journaled, journalLen: c.journalLen,
-		over: maps.Clone(c.over), overIDs: maps.Clone(c.overIDs), overDirs: maps.Clone(c.overDirs)}
+		over: maps.Clone(c.over), overIDs: maps.Clone(c.overIDs), overDirs: maps.Clone(c.overDirs),
+		laterPaths: maps.Clone(c.laterPaths), laterIDs: maps.Clone(c.laterIDs)}
 	return n
 }
 
@@ -536,8 +546,46 @@ func (c *Catalog) Put(changes map[string]*Record) {
 
 // Commit applies changes to c and appends them to the journal. dirs are the
 // folders as the writer's scan saw them; observedAt is when that scan began.
+// The full-text index's deferred work (Deferred) is left as it is.
 func (c *Catalog) Commit(dir string, changes map[string]*Record, dirs []vault.DirStat, observedAt time.Time) error {
-	if len(changes) == 0 {
+	return c.CommitBatch(dir, changes, Deferred{}, false, dirs, observedAt)
+}
+
+// Deferred is work on the full-text index that catalog commits left for
+// later. The notes and the catalog are the truth and the full-text index a
+// cache, so a writer may commit a note to the catalog and leave indexing it
+// to whoever next needs the index; the catalog's journal remembers what is
+// owed, so a crash loses none of it.
+type Deferred struct {
+	// Paths are notes to index as the catalog records them now, under the
+	// record's id; a path the catalog no longer holds readable is skipped.
+	Paths []string
+	// IDs are documents to delete from the index, before Paths are indexed
+	// (an id may have moved to another note).
+	IDs []string
+}
+
+// Empty reports whether d owes nothing.
+func (d Deferred) Empty() bool { return len(d.Paths) == 0 && len(d.IDs) == 0 }
+
+// Len counts what d owes.
+func (d Deferred) Len() int { return len(d.Paths) + len(d.IDs) }
+
+// Deferred is the full-text index work the catalog's commits left undone,
+// sorted.
+func (c *Catalog) Deferred() Deferred {
+	return Deferred{Paths: slices.Sorted(maps.Keys(c.laterPaths)), IDs: slices.Sorted(maps.Keys(c.laterIDs))}
+}
+
+// HasDeferred reports whether some full-text index work is left undone.
+func (c *Catalog) HasDeferred() bool { return len(c.laterPaths) > 0 || len(c.laterIDs) > 0 }
+
+// CommitBatch is Commit for a writer that may leave the full-text index
+// behind: later is added to the deferred work, and caughtUp says the writer
+// did all the work deferred before this commit (it is dropped first).
+func (c *Catalog) CommitBatch(dir string, changes map[string]*Record, later Deferred, caughtUp bool, dirs []vault.DirStat, observedAt time.Time) error {
+	caughtUp = caughtUp && c.HasDeferred()
+	if len(changes) == 0 && later.Empty() && !caughtUp {
 		return nil
 	}
 	c.Put(changes)
@@ -551,12 +599,30 @@ func (c *Catalog) Commit(dir string, changes map[string]*Record, dirs []vault.Di
 			b = append(b, '\n')
 		}
 	}
+	if caughtUp {
+		b = append(b, "=\n"...)
+		clear(c.laterPaths)
+		clear(c.laterIDs)
+	}
+	for _, p := range later.Paths {
+		b = appendEscaped(append(b, "i\t"...), p)
+		b = append(b, '\n')
+		c.laterPaths[p] = true
+	}
+	for _, id := range later.IDs {
+		b = appendEscaped(append(b, "x\t"...), id)
+		b = append(b, '\n')
+		c.laterIDs[id] = true
+	}
 	return c.appendJournal(dir, b, dirs, observedAt)
 }
 
 // NeedsCompaction reports whether the journal has grown large enough to be
 // folded into a new base (Write).
 func (c *Catalog) NeedsCompaction() bool {
+	if c.HasDeferred() {
+		return false // the base does not hold deferred work: compact once it is done
+	}
 	baseLen := 0
 	if c.base != nil {
 		baseLen = c.base.nFiles
@@ -635,6 +701,9 @@ func (c *Catalog) dirTime(d string) (int64, bool) {
 // dirs are the folders as the writer's scan saw them; observedAt is when that
 // scan began.
 func (c *Catalog) Write(dir string, dirs []vault.DirStat, observedAt time.Time) error {
+	if c.HasDeferred() {
+		return errors.New("write index catalog: full-text index work is deferred; do it first")
+	}
 	var recs []*Record
 	if err := c.Records(func(r *Record) error { recs = append(recs, r); return nil }); err != nil {
 		return err
@@ -668,6 +737,8 @@ func (c *Catalog) Write(dir string, dirs []vault.DirStat, observedAt time.Time) 
 func (c *Catalog) replay(s string) error {
 	pending := map[string]*Record{}
 	pendingDirs := map[string]int64{}
+	var laterPaths, laterIDs []string
+	caughtUp := false
 	line, pos := 0, int64(0)
 	for s != "" {
 		line++
@@ -686,7 +757,18 @@ func (c *Catalog) replay(s string) error {
 			c.Put(pending)
 			c.journaled += len(pending)
 			maps.Copy(c.overDirs, pendingDirs)
+			if caughtUp {
+				clear(c.laterPaths)
+				clear(c.laterIDs)
+			}
+			for _, p := range laterPaths {
+				c.laterPaths[p] = true
+			}
+			for _, id := range laterIDs {
+				c.laterIDs[id] = true
+			}
 			pending, pendingDirs = map[string]*Record{}, map[string]int64{}
+			laterPaths, laterIDs, caughtUp = nil, nil, false
 			c.WrittenAt = max(c.WrittenAt, t)
 			c.journalLen = pos
 		case strings.HasPrefix(l, "d\t"):
@@ -698,6 +780,12 @@ func (c *Catalog) replay(s string) error {
 			pendingDirs[unescape(d)] = v
 		case strings.HasPrefix(l, "-\t"):
 			pending[unescape(l[2:])] = nil
+		case strings.HasPrefix(l, "i\t"):
+			laterPaths = append(laterPaths, unescape(l[2:]))
+		case strings.HasPrefix(l, "x\t"):
+			laterIDs = append(laterIDs, unescape(l[2:]))
+		case l == "=":
+			caughtUp = true
 		default:
 			r, err := parseRecord(l)
 			if err != nil {

@@ -20,6 +20,16 @@ type Backend interface {
 	Log(ctx context.Context, ev Event) error
 }
 
+// DeferredIndexer is a Backend that can leave its full-text index behind a
+// write: the write is durable in the vault and the index's own log, and the
+// next read catches the index up. Its searches still see what is owed, but
+// not ranked as the index would rank it, so only a single save, which must
+// be quick, uses it; batches (import, normalize) use Update, whose searches
+// do not depend on when the index last caught up.
+type DeferredIndexer interface {
+	UpdateDeferred(ctx context.Context, fn func(Tx) error) error
+}
+
 // Snapshot reads the store.
 type Snapshot interface {
 	// Entries lists every indexed memory, superseded ones included, in no

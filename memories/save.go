@@ -78,7 +78,11 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 		at = s.eventTime()
 	}
 	var res *SaveResult
-	err = s.backend.Update(ctx, func(tx Tx) error {
+	update := s.backend.Update
+	if d, ok := s.backend.(DeferredIndexer); ok {
+		update = d.UpdateDeferred // a save does not wait for the full-text index
+	}
+	err = update(ctx, func(tx Tx) error {
 		if req.ID != "" {
 			if res, err = existingResult(tx, m.ID); err != nil || res != nil {
 				return err

@@ -97,7 +97,7 @@ func (s *Store) viewResidentLocked(ctx context.Context, fn func(memories.Snapsho
 		r.gen, r.stamp, r.cat = gen, stamp, cat
 	}
 	scan, err := s.scan(gen, r.cat, false)
-	if err != nil || !scan.Clean() || len(scan.Temps) > 0 {
+	if err != nil || !scan.Clean() || len(scan.Temps) > 0 || r.cat.HasDeferred() {
 		// Something to index or clean: the ordinary way does it.
 		r.dropLocked()
 		return false, nil
@@ -115,6 +115,42 @@ func (s *Store) viewResidentLocked(ctx context.Context, fn func(memories.Snapsho
 		r.dropLocked()
 		return false, nil
 	}
+	r.timer = time.AfterFunc(Linger, r.drop)
+	return true, err
+}
+
+// withIndex runs fn on the index of gen that the resident holds open,
+// opening it when the resident holds none, and reports whether it did: a
+// writer of this process searches it rather than opening the index again. The resident's shared lock keeps
+// other processes from changing the index meanwhile; a writer of this
+// process drops the resident before it does (Store.lockIndex).
+func (r *resident) withIndex(ctx context.Context, s *Store, gen string, fn func(*index.Bleve) error) (bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	if r.b == nil && (r.cat == nil || r.gen == gen) {
+		// Open it for the calls that follow, as a read does.
+		if r.lock == nil {
+			l, err := s.lockIndex(ctx, true)
+			if err != nil {
+				return false, nil
+			}
+			r.lock = l
+		}
+		b, err := index.OpenGeneration(gen, true)
+		if err != nil {
+			r.dropLocked()
+			return false, nil
+		}
+		r.b, r.gen = b, gen
+	}
+	if r.b == nil || r.lock == nil || r.gen != gen {
+		r.timer = time.AfterFunc(Linger, r.drop)
+		return false, nil
+	}
+	err := fn(r.b)
 	r.timer = time.AfterFunc(Linger, r.drop)
 	return true, err
 }

@@ -11,6 +11,13 @@
 // use the index and taken exclusively by a writer only for the moment it changes
 // the index files. A full rebuild therefore never blocks readers while it builds.
 //
+// A save leaves the full-text index behind: it writes the note and appends its
+// catalog record, with the index work it owes, to the catalog's journal (under
+// the write lock only: a reader ignores a batch whose commit line it has not
+// seen). The next command that reads the index does the owed work first (View
+// catches up), and until then searches match the owed notes in memory, so a
+// save's duplicate check sees them. See Store.commit.
+//
 // One state folder serves every vault a person uses (a second vault, a typo in
 // --vault, an MCP client with another CORTEX_VAULT), so what belongs to a vault
 // is kept apart, in a folder of its own named after the canonical path of the
@@ -119,6 +126,12 @@ type Store struct {
 	// followed is set while a watcher in this process follows the vault
 	// and the index holds every change it saw (see Followed).
 	followed atomic.Bool
+	// owed, while a background catch-up runs (CatchUpInBackground), is
+	// the channel that tells it a save left index work owed.
+	owed atomic.Pointer[chan struct{}]
+	// failIndex, when set (by tests), makes every write to the full-text
+	// index fail with its error first.
+	failIndex func() error
 	// gitIndex is the index file of the git repository holding the vault
 	// ("" when none), found once (see gitIndexChanged).
 	gitOnce  sync.Once
@@ -223,8 +236,10 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 			}
 		}
 		// After one sync, a vault still changing under us is answered as
-		// indexed rather than chased forever.
-		if err == nil && (scan.Clean() || synced) {
+		// indexed rather than chased forever. Index work a writer deferred
+		// is done first too (catchUp), so that recall ranks every note
+		// alike; work owed again since (another save) is matched in memory.
+		if err == nil && (scan.Clean() && !cat.HasDeferred() || synced) {
 			if len(scan.Temps) > 0 {
 				s.cleanTempsIfIdle(scan.Temps)
 			}
@@ -264,7 +279,17 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 		if synced || err != nil && !needsRebuild(err) {
 			return err
 		}
-		if _, err := s.Sync(ctx); err != nil {
+		if err == nil && scan.Clean() {
+			// Only index work owed: done without the check of every note
+			// a sync makes. Failing that (a state folder that cannot be
+			// written), the answer matches the owed notes in memory.
+			if err := s.catchUp(ctx); err != nil {
+				if ctx.Err() != nil {
+					return err
+				}
+				s.warn(fmt.Sprintf("the full-text index is left behind the notes for now: %v", err))
+			}
+		} else if _, err := s.Sync(ctx); err != nil {
 			return err
 		}
 		synced = true
@@ -492,7 +517,7 @@ func (s *Store) Sync(ctx context.Context) (rep *SyncReport, err error) {
 		return nil, err
 	}
 	defer release(wl, &err)
-	st, err := s.begin(ctx, true)
+	st, err := s.begin(ctx, true, false)
 	if err != nil {
 		return nil, err
 	}
@@ -503,6 +528,21 @@ func (s *Store) Sync(ctx context.Context) (rep *SyncReport, err error) {
 	}
 	st.report.Notes = len(entries)
 	return st.report, nil
+}
+
+// catchUp does the index work writers deferred, and applies what the vault's
+// check finds changed (within the freshness window, as any command's).
+func (s *Store) catchUp(ctx context.Context) (err error) {
+	wl, err := s.lockWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer release(wl, &err)
+	st, err := s.begin(ctx, false, false)
+	if err != nil {
+		return err
+	}
+	return st.cat.Close()
 }
 
 // Rebuild builds a new index from the vault in a fresh generation and swaps it in.
@@ -527,12 +567,18 @@ type writeState struct {
 	dirs     []vault.DirStat // folders as the writer's scan saw them
 	observed time.Time       // when that scan began
 	report   *SyncReport
+	// lazy lets the writer leave the full-text index behind the catalog
+	// (see commit); otherwise it brings the index up to date, deferred work
+	// included.
+	lazy bool
 }
 
 // begin brings the index up to date under the write lock, the first step of
-// every writer; full checks every note regardless of the freshness window. The
-// caller closes the state's catalog.
-func (s *Store) begin(ctx context.Context, full bool) (*writeState, error) {
+// every writer; full checks every note regardless of the freshness window.
+// A lazy writer may leave the full-text index behind the catalog (see
+// commit); any other brings it up to date, the work deferred before
+// included. The caller closes the state's catalog.
+func (s *Store) begin(ctx context.Context, full, lazy bool) (*writeState, error) {
 	gen, cat, err := s.load()
 	if err != nil {
 		if !needsRebuild(err) {
@@ -555,7 +601,7 @@ func (s *Store) begin(ctx context.Context, full bool) (*writeState, error) {
 	if err := s.v.CleanTemps(scan.Temps); err != nil {
 		s.warn(fmt.Sprintf("could not remove leftover temporary files: %v", err))
 	}
-	st := &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: &SyncReport{}}
+	st := &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: &SyncReport{}, lazy: lazy}
 	if scan.Clean() && scan.full && scan.Unsettled > 0 {
 		// Record what the full check saw, so the commands that follow trust it
 		// (see settle). The write lock is held already.
@@ -577,6 +623,27 @@ func (s *Store) begin(ctx context.Context, full bool) (*writeState, error) {
 		}
 		if full {
 			s.markChecked(filepath.Join(gen, checkedFile), observed)
+		}
+	} else if !lazy && cat.HasDeferred() {
+		// Nothing changed in the vault, but the full-text index is owed the
+		// notes writers committed without indexing them.
+		err := s.commit(ctx, st, nil, nil)
+		var cu *catchUpError
+		if errors.As(err, &cu) {
+			s.warn(err.Error()) // kept for the next command, as in apply
+			err = nil
+		} else if err == nil {
+			err = s.compact(ctx, st)
+		}
+		if err != nil {
+			_ = cat.Close()
+			if needsRebuild(err) {
+				if s.noRebuild {
+					return nil, fmt.Errorf("%w: %w", ErrRebuildNeeded, err)
+				}
+				return s.rebuildFor(ctx, err)
+			}
+			return nil, err
 		}
 	}
 	return st, nil
@@ -687,7 +754,15 @@ func (s *Store) apply(ctx context.Context, st *writeState, scan *check) (*SyncRe
 		s.warn(fmt.Sprintf("map of contents not updated: %v", err))
 	}
 	if err := s.commit(ctx, st, docs, recs); err != nil {
-		return nil, err
+		var cu *catchUpError
+		if !errors.As(err, &cu) {
+			return nil, err
+		}
+		// The changes are committed and the index work kept: go on (a
+		// search matches the owed notes in memory); the next command tries
+		// the index again.
+		s.warn(err.Error())
+		return rep, nil
 	}
 	if len(relinked) > 0 {
 		s.logRelinked(ctx, relinked)
@@ -698,10 +773,42 @@ func (s *Store) apply(ctx context.Context, st *writeState, scan *check) (*SyncRe
 	return rep, nil
 }
 
+// maxDeferred bounds the full-text index work a lazy writer may leave
+// undone (notes to index, ids to delete): beyond it the writer does it all,
+// in one batch. Every search made before the index catches up reads the
+// owed notes from the vault and matches them in memory (see
+// snapshot.search), so the bound keeps that cheap, and it amortises a
+// batch's cost over many saves.
+const maxDeferred = 16
+
 // commit writes Bleve operations and catalog changes, holding the index lock
 // exclusively for just that.
+//
+// A lazy writer (st.lazy) whose deferred work stays within maxDeferred
+// leaves the index alone: the notes are written and the catalog's journal
+// records both them and the index work owed, durably, in one append. The
+// index is a cache of the notes, so that is all a crash must not lose; the
+// next command that reads the index does the work first (View), and until
+// then a search matches the owed notes in memory.
+//
+// Otherwise it applies the deferred work and docs in one batch. When that
+// fails, the catalog still takes recs and keeps all the work owed, and the
+// error is a *catchUpError: nothing is lost, the next command tries again.
 func (s *Store) commit(ctx context.Context, st *writeState, docs []index.Doc, recs map[string]*index.Record) (err error) {
-	if len(docs) == 0 && len(recs) == 0 {
+	later := deferredOf(docs)
+	owed := st.cat.Deferred()
+	if st.lazy && owed.Len()+later.Len() <= maxDeferred {
+		// Appended under the write lock only: a reader loading the catalog
+		// meanwhile ignores a batch whose commit line it does not see yet.
+		if err := st.cat.CommitBatch(st.gen, recs, later, false, st.dirs, st.observed); err != nil {
+			return err
+		}
+		if st.cat.HasDeferred() {
+			s.signalOwed()
+		}
+		return nil
+	}
+	if len(docs) == 0 && len(recs) == 0 && owed.Empty() {
 		return nil
 	}
 	il, err := s.lockIndex(ctx, false)
@@ -709,20 +816,45 @@ func (s *Store) commit(ctx context.Context, st *writeState, docs []index.Doc, re
 		return err
 	}
 	defer release(il, &err)
-	if len(docs) > 0 {
-		b, err := index.OpenGeneration(st.gen, false)
-		if err != nil {
-			return err
-		}
-		if err := b.Apply(docs); err != nil {
-			_ = b.Close()
-			return err
-		}
-		if err := b.Close(); err != nil {
+	if !owed.Empty() {
+		after := st.cat.Clone()
+		after.Put(recs)
+		if docs, err = s.deferredDocs(after, owed, recs, docs); err != nil {
 			return err
 		}
 	}
-	return st.cat.Commit(st.gen, recs, st.dirs, st.observed)
+	if ierr := s.applyDocs(st.gen, docs); ierr != nil {
+		if needsRebuild(ierr) {
+			return ierr
+		}
+		all := index.Deferred{Paths: append(owed.Paths, later.Paths...), IDs: append(owed.IDs, later.IDs...)}
+		if cerr := st.cat.CommitBatch(st.gen, recs, all, false, st.dirs, st.observed); cerr != nil {
+			return errors.Join(ierr, cerr)
+		}
+		return &catchUpError{err: ierr}
+	}
+	return st.cat.CommitBatch(st.gen, recs, index.Deferred{}, true, st.dirs, st.observed)
+}
+
+// applyDocs writes docs to the generation's full-text index in one batch.
+func (s *Store) applyDocs(gen string, docs []index.Doc) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	if s.failIndex != nil {
+		if err := s.failIndex(); err != nil {
+			return err
+		}
+	}
+	b, err := index.OpenGeneration(gen, false)
+	if err != nil {
+		return err
+	}
+	if err := b.Apply(docs); err != nil {
+		_ = b.Close()
+		return err
+	}
+	return b.Close()
 }
 
 // compact folds a long catalog journal into a new base.

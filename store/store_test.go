@@ -446,6 +446,10 @@ func TestManySingleSavesKeepSegmentsFew(t *testing.T) {
 func TestConcurrentWritersLoseNothing(t *testing.T) {
 	e := newEnv(t, time.Second)
 	const writers, each = 6, 15
+	// Each save's own word, which the next command must find it by (saves
+	// leave the full-text index behind the notes).
+	token := func(w, i int) string { return fmt.Sprintf("kestrel%dx%dq", w, i) }
+	var saved sync.Map
 	var wg sync.WaitGroup
 	errs := make(chan error, writers*each)
 	for w := 0; w < writers; w++ {
@@ -464,11 +468,13 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 			// duplicate of another.
 			gen := bench.NewGenerator(uint64(w+1), time.Now())
 			for i := 0; i < each; i++ {
-				_, err := svc.Save(context.Background(), memories.SaveRequest{
-					Content: fmt.Sprintf("Writer %d wrote about the aviary: %s", w, gen.Sentence(14)), Project: fmt.Sprintf("w%d", w%3),
+				res, err := svc.Save(context.Background(), memories.SaveRequest{
+					Content: fmt.Sprintf("Writer %d wrote about the aviary (%s): %s", w, token(w, i), gen.Sentence(14)), Project: fmt.Sprintf("w%d", w%3),
 				})
 				if err != nil {
 					errs <- err
+				} else {
+					saved.Store(token(w, i), res.ID)
 				}
 				if i%5 == 0 {
 					if _, err := svc.Recall(context.Background(), memories.RecallRequest{Query: "aviary"}); err != nil {
@@ -495,6 +501,12 @@ func TestConcurrentWritersLoseNothing(t *testing.T) {
 	if len(notes) != writers*each {
 		t.Errorf("%d notes in the vault, want %d", len(notes), writers*each)
 	}
+	saved.Range(func(k, v any) bool {
+		if got := e.recall(k.(string)); len(got) == 0 || got[0] != v.(string) {
+			t.Errorf("recall %s = %v, want %s first", k, got, v)
+		}
+		return true
+	})
 	e.checkInStep()
 }
 

@@ -26,6 +26,9 @@ type snapshot struct {
 	// resident, when set, owns b and its lock (they outlive the snapshot)
 	// and caches parsed notes.
 	resident *resident
+	// owed holds the notes whose indexing was deferred (see Store.commit),
+	// read on the first search that needs them.
+	owed *deferredIndex
 }
 
 var _ memories.Snapshot = (*snapshot)(nil)
@@ -96,6 +99,21 @@ func (sn *snapshot) Load(_ context.Context, path string) (*memories.Memory, erro
 }
 
 func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]memories.Hit, error) {
+	if sn.b == nil && sn.resident == nil && sn.s.res != nil {
+		// A writer of a resident store: search the index the resident holds
+		// open, when it does.
+		var matches []index.Match
+		ok, err := sn.s.res.withIndex(ctx, sn.s, sn.gen, func(b *index.Bleve) (err error) {
+			matches, err = sn.search(ctx, b, req)
+			return err
+		})
+		if ok {
+			if err != nil {
+				return nil, err
+			}
+			return sn.hits(matches)
+		}
+	}
 	if sn.b == nil {
 		if sn.needLock && sn.lock == nil {
 			l, err := sn.s.lockIndex(ctx, true)
@@ -110,10 +128,29 @@ func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]m
 		}
 		sn.b = b
 	}
-	matches, err := sn.b.Search(ctx, req)
+	matches, err := sn.search(ctx, sn.b, req)
 	if err != nil {
 		return nil, err
 	}
+	return sn.hits(matches)
+}
+
+// search runs req on b and, while index work is owed, on the owed notes.
+func (sn *snapshot) search(ctx context.Context, b *index.Bleve, req memories.SearchRequest) ([]index.Match, error) {
+	if !sn.cat.HasDeferred() {
+		return b.Search(ctx, req)
+	}
+	if sn.owed == nil {
+		var err error
+		if sn.owed, err = sn.s.openDeferred(sn.cat); err != nil {
+			return nil, err
+		}
+	}
+	return sn.owed.search(ctx, b, req)
+}
+
+// hits gives matches their catalog entries.
+func (sn *snapshot) hits(matches []index.Match) ([]memories.Hit, error) {
 	hits := make([]memories.Hit, 0, len(matches))
 	for _, m := range matches {
 		// The catalog and Bleve agree under the index lock; a hit the catalog
@@ -132,6 +169,7 @@ func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]m
 // close closes the Bleve index and the lock it took, keeping the first error.
 // A resident snapshot's index is its resident's to close.
 func (sn *snapshot) close(err *error) {
+	sn.owed = nil
 	if sn.resident != nil {
 		return
 	}
@@ -155,16 +193,31 @@ type tx struct {
 	events []memories.Event
 }
 
-var _ memories.Tx = (*tx)(nil)
+var (
+	_ memories.Tx              = (*tx)(nil)
+	_ memories.DeferredIndexer = (*Store)(nil)
+)
 
-// Update implements memories.Backend.
-func (s *Store) Update(ctx context.Context, fn func(memories.Tx) error) (err error) {
+// Update implements memories.Backend. It brings the full-text index up to
+// date, work that saves deferred included, before fn searches it, so that
+// what fn finds does not depend on when the index last caught up.
+func (s *Store) Update(ctx context.Context, fn func(memories.Tx) error) error {
+	return s.update(ctx, fn, false)
+}
+
+// UpdateDeferred implements memories.DeferredIndexer: Update that leaves the
+// full-text index behind (see commit), for a single save.
+func (s *Store) UpdateDeferred(ctx context.Context, fn func(memories.Tx) error) error {
+	return s.update(ctx, fn, true)
+}
+
+func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy bool) (err error) {
 	wl, err := s.lockWrite(ctx)
 	if err != nil {
 		return err
 	}
 	defer release(wl, &err)
-	st, err := s.begin(ctx, false)
+	st, err := s.begin(ctx, false, lazy)
 	if err != nil {
 		return err
 	}
@@ -211,6 +264,13 @@ func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, event
 	}
 	run(0, func() error {
 		err := s.commit(ctx, st, docs, recs)
+		var cu *catchUpError
+		if errors.As(err, &cu) {
+			// The notes and the catalog are written, the index work kept
+			// for the next command: the write is durable.
+			s.warn(err.Error())
+			return nil
+		}
 		if needsRebuild(err) {
 			// The notes are written; a damaged index is rebuilt from them.
 			s.warn(fmt.Sprintf("rebuilding the index: %v", err))

@@ -95,9 +95,13 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 	warn := func(msg string) { fmt.Fprintf(a.stderr, "cortex: warning: %s\n", msg) }
 	ctx, stop := context.WithCancel(ctx)
 	followed := a.cortex.FollowVault(ctx, warn)
+	// Saves leave the full-text index behind; the server catches it up
+	// between calls rather than in the next recall.
+	caught := a.store.CatchUpInBackground(ctx, warn)
 	defer func() {
 		stop()
 		<-followed
+		<-caught
 	}()
 	ts, err := a.transcripts()
 	if err != nil {
