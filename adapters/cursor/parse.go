@@ -90,8 +90,11 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 		}
 		st.Marks[l.Table] = max(st.Marks[l.Table], l.RowID)
 	}
-	for i := range p.out {
-		p.out[i].Provenance.Pointer = l.Table + "/" + key
+	if len(p.out) > 0 {
+		pointer := l.Table + "/" + key
+		for i := range p.out {
+			p.out[i].Provenance.Pointer = pointer
+		}
 	}
 	return p.out
 }
@@ -248,7 +251,7 @@ func (p *parser) bubble(cid, bid string, value []byte, where string) {
 func (p *parser) tool(bid string, tf rawjson.Object, bs *bubbleState) {
 	name := rawjson.AsString(tf.Get("name"))
 	callID := cmp.Or(rawjson.AsString(tf.Get("toolCallId")), bid)
-	args := jsonString(tf.Get("rawArgs"))
+	args, _ := jsonString(tf.Get("rawArgs"))
 	if !bs.Call {
 		bs.Call = true
 		e := p.event(transcript.KindToolCall, bid+"#call")
@@ -260,9 +263,8 @@ func (p *parser) tool(bid string, tf rawjson.Object, bs *bubbleState) {
 	}
 	bs.Result = true
 	ok := status == "completed"
-	result := jsonString(tf.Get("result"))
+	result, text := jsonString(tf.Get("result"))
 	e := p.event(transcript.KindToolResult, bid+"#result")
-	text := rawjson.AsString(tf.Get("result"))
 	if r := rawjson.AsObject(result); r != nil {
 		text = cmp.Or(rawjson.AsString(r.Get("error")), rawjson.AsString(r.Get("output")), rawjson.AsString(r.Get("contents")), text)
 	}
@@ -275,12 +277,18 @@ func (p *parser) tool(bid string, tf rawjson.Object, bs *bubbleState) {
 }
 
 // jsonString reads a value Cursor keeps as JSON inside a string (rawArgs,
-// result): the JSON it holds when it holds some, else the value.
-func jsonString(v []byte) []byte {
-	if s, ok := rawjson.String(v); ok && rawjson.Valid([]byte(s)) {
-		return []byte(s)
+// result): the JSON it holds when it holds some, else the value; and the
+// string decoded ("" when the value is not a string), so that the caller
+// that wants its text does not decode it a second time.
+func jsonString(v []byte) ([]byte, string) {
+	s, ok := rawjson.String(v)
+	if !ok {
+		return v, ""
 	}
-	return v
+	if b := []byte(s); rawjson.Valid(b) {
+		return b, s
+	}
+	return v, s
 }
 
 // chatData reads the older chat panel's value: {tabs: [{tabId, chatTitle,

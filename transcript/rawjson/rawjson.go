@@ -42,7 +42,17 @@ func (o Object) Get(key string) []byte {
 }
 
 // plainKey reports whether a key's bytes are its text: no escapes, UTF-8.
-func plainKey(k []byte) bool { return bytes.IndexByte(k, '\\') < 0 && utf8.Valid(k) }
+// Keys are short and nearly always ASCII: one loop over their bytes settles
+// those without the calls (IndexByte, utf8.Valid) that cost more than the
+// loop on a key of a few bytes, and Get asks this of every member it passes.
+func plainKey(k []byte) bool {
+	for _, c := range k {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return bytes.IndexByte(k, '\\') < 0 && utf8.Valid(k)
+		}
+	}
+	return true
+}
 
 // Has reports whether the object has a member named key.
 func (o Object) Has(key string) bool { return o.Get(key) != nil }
