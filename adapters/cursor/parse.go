@@ -74,7 +74,7 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 		p.unknown("workspace", transcript.ReasonUnmapped)
 	case l.Table == tableKV && strings.HasPrefix(key, keyBubble):
 		cid, bid, _ := strings.Cut(strings.TrimPrefix(key, keyBubble), ":")
-		p.bubble(cid, bid, value, "/")
+		p.bubble(cid, bid, value, rawjson.AsObject(value), "/")
 	case l.Table == tableKV && strings.HasPrefix(key, keyComposer):
 		p.composer(strings.TrimPrefix(key, keyComposer), value)
 	case l.Table == tableItems && key == keyChatData:
@@ -90,8 +90,11 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 		}
 		st.Marks[l.Table] = max(st.Marks[l.Table], l.RowID)
 	}
-	for i := range p.out {
-		p.out[i].Provenance.Pointer = l.Table + "/" + key
+	if len(p.out) > 0 {
+		pointer := l.Table + "/" + key
+		for i := range p.out {
+			p.out[i].Provenance.Pointer = pointer
+		}
 	}
 	return p.out
 }
@@ -170,17 +173,18 @@ func (p *parser) composer(cid string, value []byte) {
 		}
 	}
 	for i, b := range rawjson.AsArray(m.Get("conversation")) {
-		bid := cmp.Or(rawjson.AsString(rawjson.AsObject(b).Get("bubbleId")), strconv.Itoa(i))
-		p.bubble(cid, bid, b, "/conversation/"+strconv.Itoa(i))
+		bo := rawjson.AsObject(b)
+		bid := cmp.Or(rawjson.AsString(bo.Get("bubbleId")), strconv.Itoa(i))
+		p.bubble(cid, bid, b, bo, "/conversation/"+strconv.Itoa(i))
 	}
 	if len(p.out) == 0 {
 		p.unknown(rawType, transcript.ReasonUnmapped)
 	}
 }
 
-// bubble gives the events of a bubble, or of what changed in it.
-func (p *parser) bubble(cid, bid string, value []byte, where string) {
-	b := rawjson.AsObject(value)
+// bubble gives the events of a bubble, or of what changed in it: value is
+// the bubble's JSON, b its members (split once by the caller).
+func (p *parser) bubble(cid, bid string, value []byte, b rawjson.Object, where string) {
 	if t := millis(b.Get("createdAt")); t != "" {
 		p.time = t
 	}
@@ -248,7 +252,7 @@ func (p *parser) bubble(cid, bid string, value []byte, where string) {
 func (p *parser) tool(bid string, tf rawjson.Object, bs *bubbleState) {
 	name := rawjson.AsString(tf.Get("name"))
 	callID := cmp.Or(rawjson.AsString(tf.Get("toolCallId")), bid)
-	args := jsonString(tf.Get("rawArgs"))
+	args, _ := jsonString(tf.Get("rawArgs"))
 	if !bs.Call {
 		bs.Call = true
 		e := p.event(transcript.KindToolCall, bid+"#call")
@@ -260,14 +264,14 @@ func (p *parser) tool(bid string, tf rawjson.Object, bs *bubbleState) {
 	}
 	bs.Result = true
 	ok := status == "completed"
-	result := jsonString(tf.Get("result"))
+	result, text := jsonString(tf.Get("result"))
 	e := p.event(transcript.KindToolResult, bid+"#result")
-	text := rawjson.AsString(tf.Get("result"))
-	if r := rawjson.AsObject(result); r != nil {
+	r := rawjson.AsObject(result)
+	if r != nil {
 		text = cmp.Or(rawjson.AsString(r.Get("error")), rawjson.AsString(r.Get("output")), rawjson.AsString(r.Get("contents")), text)
 	}
 	e.ToolResult = &transcript.ToolResult{CallID: callID, Name: name, OK: ok, Text: text, Structured: rawjson.Value(result)}
-	if fe := fileEdit(name, rawjson.AsObject(args), rawjson.AsObject(result), ok); fe != nil {
+	if fe := fileEdit(name, rawjson.AsObject(args), r, ok); fe != nil {
 		fe.CallID = callID
 		ev := p.event(transcript.KindFileEdit, bid+"#edit")
 		ev.FileEdit = fe
@@ -275,12 +279,18 @@ func (p *parser) tool(bid string, tf rawjson.Object, bs *bubbleState) {
 }
 
 // jsonString reads a value Cursor keeps as JSON inside a string (rawArgs,
-// result): the JSON it holds when it holds some, else the value.
-func jsonString(v []byte) []byte {
-	if s, ok := rawjson.String(v); ok && rawjson.Valid([]byte(s)) {
-		return []byte(s)
+// result): the JSON it holds when it holds some, else the value; and the
+// string decoded ("" when the value is not a string), so that the caller
+// that wants its text does not decode it a second time.
+func jsonString(v []byte) ([]byte, string) {
+	s, ok := rawjson.String(v)
+	if !ok {
+		return v, ""
 	}
-	return v
+	if b := []byte(s); rawjson.Valid(b) {
+		return b, s
+	}
+	return v, s
 }
 
 // chatData reads the older chat panel's value: {tabs: [{tabId, chatTitle,

@@ -204,8 +204,39 @@ func millis(ms int64) string {
 	if ms <= 0 || ms > 1e15 {
 		return ""
 	}
-	return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z")
+	t := time.UnixMilli(ms).UTC()
+	y, mo, d := t.Date()
+	if y > 9999 {
+		return t.Format(millisLayout)
+	}
+	// Every row gives one: written digit by digit it costs a third of what
+	// Format's reading of the layout does.
+	h, mi, sec := t.Clock()
+	var b [24]byte
+	put := func(i, v, n int) {
+		for j := i + n - 1; j >= i; j-- {
+			b[j] = byte('0' + v%10)
+			v /= 10
+		}
+	}
+	put(0, y, 4)
+	b[4] = '-'
+	put(5, int(mo), 2)
+	b[7] = '-'
+	put(8, d, 2)
+	b[10] = 'T'
+	put(11, h, 2)
+	b[13] = ':'
+	put(14, mi, 2)
+	b[16] = ':'
+	put(17, sec, 2)
+	b[19] = '.'
+	put(20, int(ms%1000), 3)
+	b[23] = 'Z'
+	return string(b[:])
 }
+
+const millisLayout = "2006-01-02T15:04:05.000Z"
 
 // created is the row's time of creation: its column, else its data's.
 func (p *parser) created() int64 {
@@ -346,7 +377,8 @@ func (p *parser) message() {
 		p.st.Messages = map[string]*messageInfo{}
 	}
 	sid := cmp.Or(rawjson.AsString(p.line.Values.Get("session_id")), rawjson.AsString(p.data.Get("sessionID")))
-	p.time = millis(p.created())
+	created := p.created()
+	p.time = millis(created)
 	s := p.useSession(sid)
 	role := rawjson.AsString(p.data.Get("role"))
 	hash := rowHash(p.rec.Data, p.line)
@@ -370,7 +402,7 @@ func (p *parser) message() {
 		s.Cwd = cmp.Or(s.Cwd, m.Cwd)
 	}
 	m.Tokens = string(rawjson.Value(p.data.Get("tokens")))
-	m.Created = p.created()
+	m.Created = created
 	p.project = transcript.Project{Cwd: cmp.Or(m.Cwd, s.Cwd), RepoRoot: m.Root}
 	// A message is written after its session is made, but a fork copies
 	// its parent's messages (new ids, same content) keeping their times:

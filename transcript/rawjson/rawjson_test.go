@@ -297,3 +297,31 @@ func TestSkipStringLengths(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainKey checks the ASCII fast path of plainKey against its rule (no
+// escape, valid UTF-8) on keys that leave the fast path at each byte class.
+func TestPlainKey(t *testing.T) {
+	for _, tt := range []struct {
+		key  string
+		want bool
+	}{
+		{"", true},
+		{"type", true},
+		{`a\"b`, false},
+		{`\u0061`, false},
+		{"eé", true},
+		{"é\\n", false},
+		{"a\xffb", false},
+		{"\xe9", false},
+	} {
+		if got := plainKey([]byte(tt.key)); got != tt.want {
+			t.Errorf("plainKey(%q) = %v, want %v", tt.key, got, tt.want)
+		}
+	}
+	o, _ := ParseObject([]byte(`{"typ\u0065":1,"t\u00e9":2,"ab":3}`))
+	for key, want := range map[string]string{"type": "1", "té": "2", "ab": "3", "a": ""} {
+		if got := string(o.Get(key)); got != want {
+			t.Errorf("Get(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
