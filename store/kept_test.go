@@ -1,12 +1,17 @@
 package store_test
 
 import (
+	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/cortexmem/cortex/memories"
 )
 
 // TestReadsReuseTheCatalog: the reads of one command (a briefing makes
@@ -75,5 +80,41 @@ func ageNotes(t *testing.T, e *env) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestConcurrentReadsShareTheCatalogSafely: reads of one store running at
+// once, while it saves, each answer from a catalog no other read closes
+// under it (run with -race), and the last read sees every save.
+func TestConcurrentReadsShareTheCatalogSafely(t *testing.T) {
+	e := newEnv(t, time.Minute)
+	e.save("The staging pool holds 20 connections per pod.", "api")
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				if _, err := e.svc.Recall(context.Background(), memories.RecallRequest{Query: "pool", Limit: 50}); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	var ids []string
+	for i := range 3 {
+		ids = append(ids, e.save(fmt.Sprintf("Pool change %d: the limit moved to %d connections.", i, 30+i), "api").ID)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	got := e.recall("pool")
+	for _, id := range ids {
+		if !slices.Contains(got, id) {
+			t.Errorf("recall after the saves = %v, want it to hold %s", got, id)
+		}
 	}
 }
