@@ -136,6 +136,11 @@ type Store struct {
 	// ("" when none), found once (see gitIndexChanged).
 	gitOnce  sync.Once
 	gitIndex string
+	// kept is the catalog the last read loaded, for the next read of this
+	// store to reuse while its files are unchanged (see readCatalog).
+	kept keptCatalog
+	// catalogLoads counts the catalogs loaded from disk, for tests.
+	catalogLoads atomic.Int64
 }
 
 var _ memories.Backend = (*Store)(nil)
@@ -227,7 +232,7 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 		if err != nil {
 			return err
 		}
-		gen, cat, err := s.load()
+		gen, cat, stamp, err := s.readCatalog()
 		var scan *check
 		if err == nil {
 			scan, err = s.scan(gen, cat, false)
@@ -247,7 +252,11 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 			snap := &snapshot{s: s, cat: cat, gen: gen}
 			err = fn(snap)
 			snap.close(&err)
-			closeCatalog(cat, &err)
+			if err == nil {
+				s.keepCatalog(gen, stamp, cat)
+			} else {
+				closeCatalog(cat, &err)
+			}
 			release(rl, &err)
 			if needsRebuild(err) && s.noRebuild {
 				return fmt.Errorf("%w: %w", ErrRebuildNeeded, err)
@@ -469,6 +478,7 @@ func (s *Store) load() (string, *index.Catalog, error) {
 	if err != nil {
 		return "", nil, err
 	}
+	s.catalogLoads.Add(1)
 	if cat.Schema != index.Schema {
 		_ = cat.Close()
 		return "", nil, &index.CorruptError{File: "catalog", Msg: "built with schema " + cat.Schema}
