@@ -214,3 +214,27 @@ func TestOpenTranscriptIndexDamaged(t *testing.T) {
 		t.Errorf("%T %v, want a CorruptError", err, err)
 	}
 }
+
+// FuzzExactWords: exactWords splits a text as strings.FieldsFunc does with
+// isExactSeparator, invalid UTF-8 included.
+func FuzzExactWords(f *testing.F) {
+	for _, s := range []string{"", "  a  b ", "src/auth/jwt.go:42, (E0502) [x]\t\v\f\r\n", "caf\xe9 \xff\xfe a\u00a0b\u2003c", "x=y&z|w*v!u?t<s>r"} {
+		f.Add(s)
+	}
+	for c := range 128 {
+		f.Add(string([]byte{'a', byte(c), 'b'}))
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var got []string
+		for w := range exactWords(text) {
+			got = append(got, w)
+		}
+		want := strings.FieldsFunc(text, isExactSeparator)
+		if len(want) == 0 {
+			want = nil
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("exactWords(%q) (-FieldsFunc +got)\n%s", text, diff)
+		}
+	})
+}
