@@ -3,6 +3,7 @@ package transcripts
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -577,5 +578,63 @@ func TestBuildInBatches(t *testing.T) {
 	}
 	if files, docs := m.counts(); files != reps[0].Files || docs != reps[0].Exchanges {
 		t.Errorf("manifest of the build in batches: %d files, %d documents; want %d, %d", files, docs, reps[0].Files, reps[0].Exchanges)
+	}
+}
+
+// TestOlderIndexRebuilt: an index an older cortex built — its manifest of
+// another version, or of another schema — is rebuilt by the next search,
+// the quick one within Freshness of a full check too, and answers as a new
+// one does.
+func TestOlderIndexRebuilt(t *testing.T) {
+	home := filterHome(t)
+	s := newService(t, home, time.Now)
+	s.o.Freshness = time.Hour
+	syncNow(t, s)
+	want := comparable(allDocs(t, s), home)
+	for _, tc := range []struct {
+		name   string
+		header func(m *manifest) string
+	}{
+		// Version 1 had no counts nor head in its header; its lines were
+		// as now.
+		{"version 1", func(m *manifest) string {
+			return fmt.Sprintf("%s\t1\t%s\t%d\n", manifestMagic, m.Schema, m.Synced)
+		}},
+		{"another schema", func(m *manifest) string {
+			r, d := m.counts()
+			return fmt.Sprintf("%s\t%d\ttranscripts-1\t%d\t%d\t%d\t%d\n", manifestMagic, stateVersion, m.Synced, r, d, 0)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gen, err := current(s.Dir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := loadManifest(gen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []byte
+			for _, p := range m.paths() {
+				one := &manifest{Schema: m.Schema, Synced: m.Synced, Files: map[string]*fileEntry{p: m.Files[p]}}
+				_, line, _ := bytes.Cut(one.encode(), []byte("\n"))
+				lines = append(lines, line...)
+			}
+			writeFile(t, filepath.Join(gen, manifestFile), append([]byte(tc.header(m)), lines...))
+			s.markChecked(time.Now())
+			res, err := s.Search(context.Background(), Request{Query: "capital of France"})
+			if err != nil || res.Count != 3 {
+				t.Fatalf("search: %+v %v", res, err)
+			}
+			if res.Sync == nil || res.Sync.Rebuilt == "" {
+				t.Errorf("the search did not rebuild the index: %+v", res.Sync)
+			}
+			if diff := cmp.Diff(want, comparable(allDocs(t, s), home)); diff != "" {
+				t.Errorf("(-before +after)\n%s", diff)
+			}
+			if gen2, _ := current(s.Dir()); gen2 == gen {
+				t.Errorf("the old generation is still live")
+			}
+		})
 	}
 }
