@@ -273,9 +273,11 @@ func (t *TranscriptIndex) Close() error {
 }
 
 // smallSegment is the most documents a merge of an index updated in place
-// makes one segment of: the segments of whole builds are bigger and are
-// never rewritten by it.
-const smallSegment = 4000
+// makes one segment of; it merges segments of fewer than half that. The
+// segments of whole builds are bigger (package transcripts builds batches
+// of at least about a thousand documents but the last) and are never
+// rewritten by it: an update must not cost a rewrite of the index.
+const smallSegment = 1000
 
 // mergeSmall merges the small segments an index updated in place piles up
 // (each update adds one), when there are many, into segments of at most
