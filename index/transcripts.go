@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"sort"
@@ -272,9 +273,11 @@ func (t *TranscriptIndex) Close() error {
 }
 
 // smallSegment is the most documents a merge of an index updated in place
-// makes one segment of: the segments of whole builds are bigger and are
-// never rewritten by it.
-const smallSegment = 4000
+// makes one segment of; it merges segments of fewer than half that. The
+// segments of whole builds are bigger (package transcripts builds batches
+// of at least about a thousand documents but the last) and are never
+// rewritten by it: an update must not cost a rewrite of the index.
+const smallSegment = 1000
 
 // mergeSmall merges the small segments an index updated in place piles up
 // (each update adds one), when there are many, into segments of at most
@@ -763,7 +766,7 @@ func ExactTerms(text string) []string {
 		seen[s] = true
 		out = append(out, s)
 	}
-	for _, w := range strings.FieldsFunc(text, isExactSeparator) {
+	for w := range exactWords(text) {
 		w = strings.TrimRightFunc(strings.TrimLeftFunc(w, isEdgePunct), isEdgePunct)
 		if !identifierLike(w) {
 			continue
@@ -780,6 +783,48 @@ func ExactTerms(text string) []string {
 		}
 	}
 	return out
+}
+
+// exactWords are the words of text between isExactSeparator's runes, as
+// strings.FieldsFunc gives them, without making a slice of them all (every
+// exchange indexed is taken apart so).
+func exactWords(text string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1
+		for i := 0; i < len(text); {
+			r, size := rune(text[i]), 1
+			sep := false
+			if r < utf8.RuneSelf {
+				sep = asciiExactSeparator(byte(r))
+			} else {
+				r, size = utf8.DecodeRuneInString(text[i:])
+				sep = isExactSeparator(r)
+			}
+			switch {
+			case sep && start >= 0:
+				if !yield(text[start:i]) {
+					return
+				}
+				start = -1
+			case !sep && start < 0:
+				start = i
+			}
+			i += size
+		}
+		if start >= 0 {
+			yield(text[start:])
+		}
+	}
+}
+
+// asciiExactSeparator is isExactSeparator of an ASCII character.
+func asciiExactSeparator(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\v', '\f', '\r',
+		'"', '\'', '`', '(', ')', '[', ']', '{', '}', '<', '>', ',', ';', '|', '=', '*', '!', '?', '&':
+		return true
+	}
+	return false
 }
 
 func isExactSeparator(r rune) bool {

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -212,5 +213,100 @@ func TestOpenTranscriptIndexDamaged(t *testing.T) {
 		t.Fatal("opened a missing index")
 	} else if _, ok := err.(*CorruptError); !ok {
 		t.Errorf("%T %v, want a CorruptError", err, err)
+	}
+}
+
+// FuzzExactWords: exactWords splits a text as strings.FieldsFunc does with
+// isExactSeparator, invalid UTF-8 included.
+func FuzzExactWords(f *testing.F) {
+	for _, s := range []string{"", "  a  b ", "src/auth/jwt.go:42, (E0502) [x]\t\v\f\r\n", "caf\xe9 \xff\xfe a\u00a0b\u2003c", "x=y&z|w*v!u?t<s>r"} {
+		f.Add(s)
+	}
+	for c := range 128 {
+		f.Add(string([]byte{'a', byte(c), 'b'}))
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var got []string
+		for w := range exactWords(text) {
+			got = append(got, w)
+		}
+		want := strings.FieldsFunc(text, isExactSeparator)
+		if len(want) == 0 {
+			want = nil
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("exactWords(%q) (-FieldsFunc +got)\n%s", text, diff)
+		}
+	})
+}
+
+// TestTranscriptUpdatesLeaveBuiltSegments: an index updated in place merges
+// the small segments updates pile up, never the segments of the build it
+// started from, even when the build made them smaller than a batch of
+// updates could ever be (600 documents here).
+func TestTranscriptUpdatesLeaveBuiltSegments(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "idx")
+	idx, err := CreateTranscriptIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := func(id string) TranscriptDoc {
+		return TranscriptDoc{ID: id, Kind: KindExchange, Tool: "codex", Session: "s", User: "word " + id, FileKey: "k"}
+	}
+	for b := range mergeAbove {
+		var docs []TranscriptDoc
+		for i := range 600 {
+			docs = append(docs, doc(fmt.Sprintf("b%d-%d", b, i)))
+		}
+		if err := idx.Apply(docs, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := idx.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zaps := func() []string {
+		t.Helper()
+		files, err := filepath.Glob(filepath.Join(dir, "store", "*.zap"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range files {
+			files[i] = filepath.Base(f)
+		}
+		return files
+	}
+	built := zaps()
+	if len(built) != mergeAbove {
+		t.Fatalf("setup: %d segments built, want %d", len(built), mergeAbove)
+	}
+	for u := range 3 {
+		w, err := OpenTranscriptIndex(dir, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Apply([]TranscriptDoc{doc(fmt.Sprintf("u%d", u))}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := zaps()
+	for _, f := range built {
+		if !slices.Contains(after, f) {
+			t.Errorf("the built segment %s was rewritten by an update (segments now %v)", f, after)
+		}
+	}
+	if len(after) > len(built)+2 {
+		t.Errorf("%d segments after 3 updates of %d built: the updates' were not merged", len(after), len(built))
+	}
+	r, err := OpenTranscriptIndex(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if n, err := r.DocCount(); err != nil || n != uint64(mergeAbove*600+3) {
+		t.Errorf("%d documents (%v), want %d", n, err, mergeAbove*600+3)
 	}
 }

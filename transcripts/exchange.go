@@ -99,6 +99,8 @@ type builder struct {
 	// the agent's turns, tool calls and tool results.
 	messages int
 	ids      map[string]bool
+	// memo remembers the redaction of short texts (redactShort).
+	memo map[string]string
 }
 
 func newBuilder(file, fileKey string, tool transcript.SourceKind, redact func(string) string, full bool) *builder {
@@ -191,21 +193,24 @@ func (b *builder) add(e *transcript.Event) error {
 		b.start(e, p)
 	case transcript.KindAssistantTurn:
 		if cur != nil && e.AssistantTurn.Text != "" {
-			cur.addPart(e.EventID, b.redact(e.AssistantTurn.Text))
+			// Text past the exchange's bound is not kept: not redacted either.
+			if cur.replyLen < maxReply {
+				cur.addPart(e.EventID, b.redact(e.AssistantTurn.Text))
+			}
 		}
 	case transcript.KindToolCall:
 		if cur != nil {
 			b.toolCall(cur, e.ToolCall)
 		}
 	case transcript.KindToolResult:
-		if cur != nil && !e.ToolResult.OK && strings.TrimSpace(e.ToolResult.Text) != "" {
+		if cur != nil && !e.ToolResult.OK && cur.replyLen < maxReply && len(cur.Errors) < maxListed && strings.TrimSpace(e.ToolResult.Text) != "" {
 			cur.addError(trim(b.redact(e.ToolResult.Text), maxToolErr))
 		}
 	case transcript.KindFileEdit:
 		if cur != nil {
-			cur.Paths = addOnce(cur.Paths, trim(b.redact(e.FileEdit.Path), maxPath))
+			cur.Paths = b.addOnce(cur.Paths, e.FileEdit.Path, maxPath)
 			if e.FileEdit.MovePath != "" {
-				cur.Paths = addOnce(cur.Paths, trim(b.redact(e.FileEdit.MovePath), maxPath))
+				cur.Paths = b.addOnce(cur.Paths, e.FileEdit.MovePath, maxPath)
 			}
 		}
 	case transcript.KindCompaction:
@@ -344,25 +349,25 @@ func (x *exchange) addError(text string) {
 // name.
 func (b *builder) toolCall(x *exchange, c *transcript.ToolCall) {
 	if c.Name != "" {
-		x.Tools = addOnce(x.Tools, trim(b.redact(c.Name), 100))
+		x.Tools = b.addOnce(x.Tools, c.Name, 100)
 	}
 	args := callArgs(c.Input)
 	for _, k := range []string{"file_path", "path", "notebook_path", "filePath", "absolute_path", "dir_path", "directory"} {
 		if s, ok := args[k].(string); ok && s != "" {
-			x.Paths = addOnce(x.Paths, trim(b.redact(s), maxPath))
+			x.Paths = b.addOnce(x.Paths, s, maxPath)
 		}
 	}
 	if paths, ok := args["paths"].([]any); ok {
 		for _, p := range paths {
 			if s, ok := p.(string); ok && s != "" {
-				x.Paths = addOnce(x.Paths, trim(b.redact(s), maxPath))
+				x.Paths = b.addOnce(x.Paths, s, maxPath)
 			}
 		}
 	}
 	for _, k := range []string{"command", "cmd"} {
 		switch v := args[k].(type) {
 		case string:
-			x.Commands = addOnce(x.Commands, trim(b.redact(v), maxCommand))
+			x.Commands = b.addOnce(x.Commands, v, maxCommand)
 		case []any:
 			var words []string
 			for _, w := range v {
@@ -376,19 +381,24 @@ func (b *builder) toolCall(x *exchange, c *transcript.ToolCall) {
 				words = words[2:]
 			}
 			if len(words) > 0 {
-				x.Commands = addOnce(x.Commands, trim(b.redact(strings.Join(words, " ")), maxCommand))
+				x.Commands = b.addOnce(x.Commands, strings.Join(words, " "), maxCommand)
 			}
 		}
 	}
 	for _, k := range []string{"pattern", "query"} {
 		if s, ok := args[k].(string); ok && s != "" {
-			x.Commands = addOnce(x.Commands, trim(b.redact(k+": "+s), maxCommand))
+			x.Commands = b.addOnce(x.Commands, k+": "+s, maxCommand)
 		}
 	}
 }
 
+// callArgKeys are the arguments of a call toolCall reads.
+var callArgKeys = []string{"file_path", "path", "notebook_path", "filePath", "absolute_path", "dir_path", "directory",
+	"paths", "command", "cmd", "pattern", "query"}
+
 // callArgs decodes a call's arguments: a JSON object, or a string holding
-// one (Codex function_call writes them so).
+// one (Codex function_call writes them so). Only the arguments toolCall
+// reads are decoded: the others (an edit's old and new text) are skipped.
 func callArgs(raw json.RawMessage) map[string]any {
 	if len(raw) == 0 {
 		return nil
@@ -403,11 +413,55 @@ func callArgs(raw json.RawMessage) map[string]any {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil
 	}
-	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil {
+	var all map[string]json.RawMessage
+	if json.Unmarshal(raw, &all) != nil {
 		return nil
 	}
+	m := make(map[string]any, 2)
+	for _, k := range callArgKeys {
+		if v, ok := all[k]; ok {
+			var a any
+			if json.Unmarshal(v, &a) == nil {
+				m[k] = a
+			}
+		}
+	}
 	return m
+}
+
+// addOnce adds s, redacted and trimmed to n bytes, to list unless it is
+// there or the list is full.
+func (b *builder) addOnce(list []string, s string, n int) []string {
+	if len(list) >= maxListed {
+		return list
+	}
+	return addOnce(list, trim(b.redactShort(s), n))
+}
+
+// Bounds of the redactions a builder remembers: the short texts a session
+// repeats (tool names, paths, commands, folders).
+const (
+	memoBytes   = 1 << 10
+	memoEntries = 4096
+)
+
+// redactShort is redact, remembered for short texts: a session names the
+// same tools, files and folders again and again.
+func (b *builder) redactShort(s string) string {
+	if len(s) > memoBytes {
+		return b.redact(s)
+	}
+	if r, ok := b.memo[s]; ok {
+		return r
+	}
+	r := b.redact(s)
+	if len(b.memo) < memoEntries {
+		if b.memo == nil {
+			b.memo = map[string]string{}
+		}
+		b.memo[s] = r
+	}
+	return r
 }
 
 func addOnce(list []string, s string) []string {

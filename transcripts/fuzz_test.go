@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -26,11 +28,11 @@ func FuzzManifest(f *testing.F) {
 	f.Add([]byte(manifestMagic + "\t1\tx\t0\n"))
 	f.Add([]byte("garbage"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := parseManifest(data)
+		m, err := parseManifest(data, false)
 		if err != nil {
 			return
 		}
-		again, err := parseManifest(m.encode())
+		again, err := parseManifest(m.encode(), false)
 		if err != nil {
 			t.Fatalf("a manifest read back fails: %v", err)
 		}
@@ -119,17 +121,83 @@ func TestManifestRoundTrip(t *testing.T) {
 			Offset: int64(90 + i), Line: 7, Mark: "ffee", Tail: i%2 == 0, Docs: i, Messages: 3 * i, State: fmt.Sprintf("k-%d.json", i)}
 	}
 	m.Files["/bad.jsonl"] = &fileEntry{Path: "/bad.jsonl", Tool: "claude-code", Err: "open: permission denied\nsecond line"}
-	got, err := parseManifest(m.encode())
+	got, err := parseManifest(m.encode(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(m, got); diff != "" {
+	if diff := cmp.Diff(m, got, cmp.AllowUnexported(manifest{})); diff != "" {
 		t.Errorf("(-written +read)\n%s", diff)
 	}
 	for _, bad := range []string{"", "cortex-transcripts\t1\tx\n", "cortex-transcripts\t2\tx\t0\n", "cortex-transcripts\t1\tx\t0\n/a\tcodex\n",
-		"cortex-transcripts\t1\tx\t0\n/a\tcodex\tNaN\t0\t0\th\t0\t0\t0\tm\t0\t0\t-\t\t\n"} {
-		if _, err := parseManifest([]byte(bad)); err == nil {
+		"cortex-transcripts\t1\tx\t0\n/a\tcodex\tNaN\t0\t0\th\t0\t0\t0\tm\t0\t0\t-\t\t\n",
+		// The version before the head: rebuilt.
+		"cortex-transcripts\t1\tx\t0\n/a\tcodex\t1\t0\t0\th\t0\t0\t0\tm\t0\t0\t-\t\t\n",
+		// Counts or a head length that do not fit the lines.
+		"cortex-transcripts\t2\tx\t0\t1\t0\t0\n",
+		"cortex-transcripts\t2\tx\t0\t0\t0\t5\n",
+		"cortex-transcripts\t2\tx\t0\t1\t0\t3\n/a\tcodex\t1\t0\t0\th\t0\t0\t0\tm\t0\t0\t-\t\t\n",
+	} {
+		if _, err := parseManifest([]byte(bad), false); err == nil {
 			t.Errorf("%q read without error", bad)
 		}
+	}
+}
+
+// TestManifestHead: the head of a manifest holds the transcripts written
+// lately and the unreadable ones, and the counts of all; reading it alone
+// reads nothing else of the file.
+func TestManifestHead(t *testing.T) {
+	synced := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC).UnixNano()
+	m := newManifest()
+	m.Synced = synced
+	add := func(p string, age time.Duration, docs int, err string) {
+		m.Files[p] = &fileEntry{Path: p, Tool: "codex", Size: 10, MTime: synced - int64(age), HeadLen: 10, Head: "ab", Offset: 10,
+			Line: 1, Mark: "cd", Docs: docs, Messages: 2 * docs, Err: err}
+	}
+	add("/old/a.jsonl", 90*24*time.Hour, 3, "")
+	add("/old/b.jsonl", 5*24*time.Hour, 4, "")
+	add("/new/c.jsonl", time.Hour, 5, "")
+	add("/new/d.jsonl", 2*24*time.Hour, 6, "")
+	add("/bad/e.jsonl", 90*24*time.Hour, 0, "permission denied")
+	dir := t.TempDir()
+	if err := m.save(dir); err != nil {
+		t.Fatal(err)
+	}
+	head, err := loadManifestHead(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for p := range head.Files {
+		got = append(got, p)
+	}
+	slices.Sort(got)
+	if diff := cmp.Diff([]string{"/bad/e.jsonl", "/new/c.jsonl", "/new/d.jsonl"}, got); diff != "" {
+		t.Errorf("head (-want +got)\n%s", diff)
+	}
+	if r, d := head.counts(); r != 4 || d != 18 {
+		t.Errorf("head counts %d transcripts, %d documents; want 4, 18", r, d)
+	}
+	// Whatever follows the head is not read.
+	data, err := os.ReadFile(filepath.Join(dir, manifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := headLength(data)
+	if err := os.WriteFile(filepath.Join(dir, manifestFile), append(data[:n:n], "garbage"...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadManifestHead(dir); err != nil {
+		t.Errorf("the head is not read alone: %v", err)
+	}
+	if _, err := loadManifest(dir); err == nil {
+		t.Errorf("a damaged manifest read whole without error")
+	}
+	// A head cut short is an error.
+	if err := os.WriteFile(filepath.Join(dir, manifestFile), data[:n-3], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := loadManifestHead(dir); err == nil {
+		t.Errorf("a manifest cut inside its head read without error")
 	}
 }

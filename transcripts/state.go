@@ -41,7 +41,9 @@ const (
 	indexLock    = "index.lock"
 
 	manifestMagic = "cortex-transcripts"
-	stateVersion  = 1
+	// stateVersion is the version of the manifest and of the reading
+	// states: an index whose manifest is of another version is rebuilt.
+	stateVersion = 2
 	// headBytes is how much of a file's start its head hash covers, and
 	// markBytes how much before its offset the mark covers: a file rewritten
 	// or replaced differs in one or the other.
@@ -84,6 +86,37 @@ type manifest struct {
 	// Synced is when the index was last brought up to date (Unix ns).
 	Synced int64
 	Files  map[string]*fileEntry
+	// head is set on a manifest of which only the head was read (see
+	// loadManifestHead): Files holds the transcripts written lately and
+	// the unreadable ones, and readable and docs count them all.
+	head           bool
+	readable, docs int
+}
+
+// headWindow is how recently a transcript must have been written, when the
+// manifest is saved, to be in its head: every transcript a quick check
+// looks at (resumeWindow), with a day to spare for a clock set back.
+const headWindow = resumeWindow + 24*time.Hour
+
+// inHead reports whether e is in the head of a manifest synced then: what a
+// search's quick check and its report need.
+func inHead(e *fileEntry, synced int64) bool {
+	return e.Err != "" || synced-e.MTime < int64(headWindow)
+}
+
+// counts are how many transcripts the index holds (read without error) and
+// how many documents they gave.
+func (m *manifest) counts() (readable, docs int) {
+	if m.head {
+		return m.readable, m.docs
+	}
+	for _, e := range m.Files {
+		if e.Err == "" {
+			readable++
+			docs += e.Docs
+		}
+	}
+	return readable, docs
 }
 
 func newManifest() *manifest {
@@ -152,32 +185,100 @@ func loadManifest(gen string) (*manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read transcript index manifest: %w", err)
 	}
-	return parseManifest(data)
+	return parseManifest(data, false)
 }
 
-// The manifest is text: a header line, then one line per transcript, its
-// fields separated by tabs. A path or an error holding a tab, a newline, a
-// backslash or starting with a quote is written quoted (Go syntax). It is
-// read on every search, so it is made to be read fast: no allocation per
-// field but the strings kept.
-func parseManifest(data []byte) (*manifest, error) {
+// loadManifestHead reads the header and the head of a generation's
+// manifest only: what a search that finds nothing changed needs, without
+// reading a line per transcript on the machine.
+func loadManifestHead(gen string) (*manifest, error) {
+	f, err := os.Open(filepath.Join(gen, manifestFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &corruptError{"manifest missing"}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read transcript index manifest: %w", err)
+	}
+	defer f.Close()
+	buf := make([]byte, 16<<10)
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("read transcript index manifest: %w", err)
+	}
+	buf = buf[:n]
+	if need, ok := headLength(buf); ok && need > len(buf) && need <= maxHead {
+		more := make([]byte, need)
+		copy(more, buf)
+		if _, err := f.ReadAt(more[len(buf):], int64(len(buf))); err != nil {
+			return nil, &corruptError{"manifest shorter than its header says"}
+		}
+		buf = more
+	}
+	return parseManifest(buf, true)
+}
+
+// maxHead bounds the head a search reads: the header of a damaged manifest
+// does not make it allocate much.
+const maxHead = 256 << 20
+
+// headLength is how many bytes of a manifest hold its header and head, as
+// its header says.
+func headLength(data []byte) (int, bool) {
+	line, _, found := bytes.Cut(data, []byte("\n"))
+	var hf [7][]byte
+	if !found || splitTabs(line, hf[:]) != len(hf) {
+		return 0, false
+	}
+	n, ok := atoi(hf[6])
+	if !ok || n < 0 || n > maxHead {
+		return 0, false
+	}
+	return len(line) + 1 + int(n), true
+}
+
+// The manifest is text: a header line — the magic, the version, the schema,
+// when it was synced, how many transcripts read without error and how many
+// documents they gave, and the length in bytes of the head — then one line
+// per transcript, its fields separated by tabs: first the head (the
+// transcripts written lately and the unreadable ones, sorted by path), then
+// the others (sorted too). A path or an error holding a tab, a newline, a
+// backslash or starting with a quote is written quoted (Go syntax). Every
+// search reads the header and the head; a sync that finds something changed
+// reads it all, so it is made to be read fast: no allocation per field but
+// the strings kept. With head, only the header and the head are read (data
+// may stop after them).
+func parseManifest(data []byte, head bool) (*manifest, error) {
 	bad := func(line int, msg string) error {
 		return &corruptError{fmt.Sprintf("manifest line %d: %s", line, msg)}
 	}
-	head, rest, _ := bytes.Cut(data, []byte("\n"))
-	var hf [4][]byte
-	if n := splitTabs(head, hf[:]); n != 4 || string(hf[0]) != manifestMagic || string(hf[1]) != strconv.Itoa(stateVersion) {
+	first, rest, _ := bytes.Cut(data, []byte("\n"))
+	var hf [7][]byte
+	if n := splitTabs(first, hf[:]); n != len(hf) || string(hf[0]) != manifestMagic || string(hf[1]) != strconv.Itoa(stateVersion) {
 		return nil, bad(1, "not a transcript manifest of this version")
 	}
 	m := newManifest()
 	m.Schema = string(hf[2])
-	synced, ok := atoi(hf[3])
-	if !ok {
-		return nil, bad(1, "bad time")
+	var oks [4]bool
+	var readable, docs, headBytes int64
+	m.Synced, oks[0] = atoi(hf[3])
+	readable, oks[1] = atoi(hf[4])
+	docs, oks[2] = atoi(hf[5])
+	headBytes, oks[3] = atoi(hf[6])
+	for _, ok := range oks {
+		if !ok {
+			return nil, bad(1, "bad number")
+		}
 	}
-	m.Synced = synced
+	if headBytes < 0 || headBytes > int64(len(rest)) || headBytes > 0 && rest[headBytes-1] != '\n' {
+		return nil, bad(1, "the head's length does not fit the manifest")
+	}
+	if head {
+		rest = rest[:headBytes]
+		m.head, m.readable, m.docs = true, int(readable), int(docs)
+	}
 	m.Files = make(map[string]*fileEntry, bytes.Count(rest, []byte("\n")))
 	var f [15][]byte
+	at := int64(0)
 	for n := 2; len(rest) > 0; n++ {
 		var line []byte
 		line, rest, _ = bytes.Cut(rest, []byte("\n"))
@@ -205,7 +306,19 @@ func parseManifest(data []byte) (*manifest, error) {
 		if e.Path == "" {
 			return nil, bad(n, "no path")
 		}
+		if _, dup := m.Files[e.Path]; dup {
+			return nil, bad(n, "a transcript listed twice")
+		}
+		if (at < headBytes) != inHead(e, m.Synced) {
+			return nil, bad(n, "a transcript on the wrong side of the head")
+		}
+		at += int64(len(line)) + 1
 		m.Files[e.Path] = e
+	}
+	if !head {
+		if r, d := m.counts(); int64(r) != readable || int64(d) != docs {
+			return nil, bad(1, "the counts do not match the transcripts listed")
+		}
 	}
 	return m, nil
 }
@@ -276,9 +389,10 @@ func unfield(b []byte) (string, bool) {
 }
 
 func (m *manifest) encode() []byte {
+	// The lines first, the head's before the others': the header says how
+	// long the head is.
 	var b bytes.Buffer
-	b.Grow(64 + len(m.Files)*200)
-	fmt.Fprintf(&b, "%s\t%d\t%s\t%d\n", manifestMagic, stateVersion, m.Schema, m.Synced)
+	b.Grow(len(m.Files) * 200)
 	num := func(v int64) {
 		var buf [20]byte
 		b.Write(strconv.AppendInt(buf[:0], v, 10))
@@ -288,30 +402,42 @@ func (m *manifest) encode() []byte {
 		b.WriteString(s)
 		b.WriteByte('\t')
 	}
-	for _, p := range m.paths() {
-		e := m.Files[p]
-		tail := "0"
-		if e.Tail {
-			tail = "1"
+	paths := m.paths()
+	headLen := 0
+	for _, inHeadPass := range []bool{true, false} {
+		for _, p := range paths {
+			e := m.Files[p]
+			if inHead(e, m.Synced) != inHeadPass {
+				continue
+			}
+			tail := "0"
+			if e.Tail {
+				tail = "1"
+			}
+			str(field(e.Path))
+			str(string(e.Tool))
+			num(e.Size)
+			num(e.MTime)
+			num(int64(e.HeadLen))
+			str(e.Head)
+			num(e.Offset)
+			num(int64(e.Line))
+			str(tail)
+			str(e.Mark)
+			num(int64(e.Docs))
+			num(int64(e.Messages))
+			str("-")
+			str(e.State)
+			b.WriteString(field(e.Err))
+			b.WriteByte('\n')
 		}
-		str(field(e.Path))
-		str(string(e.Tool))
-		num(e.Size)
-		num(e.MTime)
-		num(int64(e.HeadLen))
-		str(e.Head)
-		num(e.Offset)
-		num(int64(e.Line))
-		str(tail)
-		str(e.Mark)
-		num(int64(e.Docs))
-		num(int64(e.Messages))
-		str("-")
-		str(e.State)
-		b.WriteString(field(e.Err))
-		b.WriteByte('\n')
+		if inHeadPass {
+			headLen = b.Len()
+		}
 	}
-	return b.Bytes()
+	readable, docs := m.counts()
+	header := fmt.Sprintf("%s\t%d\t%s\t%d\t%d\t%d\t%d\n", manifestMagic, stateVersion, m.Schema, m.Synced, readable, docs, headLen)
+	return append([]byte(header), b.Bytes()...)
 }
 
 // paths are the manifest's files, sorted.

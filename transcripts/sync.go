@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cortexmem/cortex/adapters"
@@ -55,6 +56,8 @@ type Options struct {
 // Service is the transcript index of one state folder.
 type Service struct {
 	o Options
+	// buildDocs and buildBytes bound a batch of a whole build.
+	buildDocs, buildBytes int
 }
 
 // New returns the service; nothing is read or written until it is used.
@@ -71,7 +74,7 @@ func New(o Options) *Service {
 	if !o.Selection.All && len(o.Selection.Paths) == 0 {
 		o.Selection.All = true
 	}
-	return &Service{o: o}
+	return &Service{o: o, buildDocs: buildDocs, buildBytes: buildBytes}
 }
 
 // Dir is the index's folder.
@@ -204,19 +207,26 @@ const checkedFile = "checked"
 
 func (s *Service) sync(ctx context.Context, full bool) (*SyncReport, error) {
 	start := s.o.Now()
-	gen, m, err := s.load()
-	if err == nil && !full && s.o.Freshness > 0 {
-		if fi, serr := os.Stat(filepath.Join(gen, checkedFile)); serr == nil && start.Sub(fi.ModTime()) < s.o.Freshness {
-			if rep, ok, err := s.quickSync(ctx, m, start); ok || err != nil {
-				return rep, err
+	if !full && s.o.Freshness > 0 {
+		// A quick check needs the head of the manifest only.
+		if gen, err := current(s.o.Dir); err == nil {
+			if fi, serr := os.Stat(filepath.Join(gen, checkedFile)); serr == nil && start.Sub(fi.ModTime()) < s.o.Freshness {
+				if head, err := s.loadHead(gen); err == nil {
+					if rep, ok, err := s.quickSync(ctx, head, start); ok || err != nil {
+						return rep, err
+					}
+				}
 			}
 		}
 	}
+	// A manifest that cannot be read (none yet, damaged) is rebuilt by
+	// syncLocked.
+	_, m, _ := s.load()
 	ts, skipped, err := s.targets()
 	if err != nil {
 		return nil, err
 	}
-	if err == nil && m != nil {
+	if m != nil {
 		if c := diff(m, ts); c.empty() {
 			s.markChecked(start)
 			return s.report(m, skipped, start, nil), nil
@@ -379,8 +389,12 @@ func (s *Service) Rebuild(ctx context.Context) (*SyncReport, error) {
 
 func (s *Service) rebuildLocked(ctx context.Context, ts []target, skipped []transcript.Skip, start time.Time, why string) (*SyncReport, error) {
 	// A whole build allocates a lot and briefly: collecting garbage less
-	// often saves about a sixth of its CPU for a fifth more memory.
+	// often saves about a sixth of its CPU, within a bound on the memory
+	// it takes (its live heap is about buildBatches batches).
 	defer debug.SetGCPercent(debug.SetGCPercent(300))
+	if limit := debug.SetMemoryLimit(-1); limit > buildMemory {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(buildMemory))
+	}
 	gen, err := newGeneration(s.o.Dir, s.o.Now())
 	if err != nil {
 		return nil, err
@@ -398,13 +412,15 @@ func (s *Service) rebuildLocked(ctx context.Context, ts []target, skipped []tran
 	rep := &SyncReport{Rebuilt: why}
 	m := newManifest()
 	// Nobody reads a generation before it is published: one writer, open
-	// all along, no index lock.
-	w := &writer{s: s, gen: gen, m: m, rep: rep, idx: idx, building: true}
-	if err := w.readAll(ctx, ts, make([]*fileEntry, len(ts))); err != nil {
-		_ = idx.Close()
-		return nil, err
+	// all along, no index lock; its batches are indexed side by side.
+	w := &writer{s: s, gen: gen, m: m, rep: rep, idx: idx, building: true,
+		batches: newBatches(idx, buildBatches()), maxDocs: s.buildDocs, maxBytes: s.buildBytes}
+	err = w.readAll(ctx, ts, make([]*fileEntry, len(ts)))
+	if err == nil {
+		err = w.flush(ctx, true)
 	}
-	if err := w.flush(ctx, true); err != nil {
+	if err != nil {
+		_ = w.batches.wait()
 		_ = idx.Close()
 		return nil, err
 	}
@@ -444,18 +460,27 @@ func (s *Service) load() (string, *manifest, error) {
 	return gen, m, nil
 }
 
+// loadHead reads the head of gen's manifest (see loadManifestHead).
+func (s *Service) loadHead(gen string) (*manifest, error) {
+	m, err := loadManifestHead(gen)
+	if err != nil {
+		return nil, err
+	}
+	if m.Schema != index.TranscriptSchema {
+		return nil, &corruptError{"built with schema " + m.Schema}
+	}
+	return m, nil
+}
+
 func (s *Service) report(m *manifest, skipped []transcript.Skip, start time.Time, rep *SyncReport) *SyncReport {
 	if rep == nil {
 		rep = &SyncReport{}
 	}
-	rep.Files, rep.Exchanges = 0, 0
+	rep.Files, rep.Exchanges = m.counts()
 	for _, e := range m.Files {
 		if e.Err != "" {
 			rep.Unreadable = append(rep.Unreadable, transcript.Skip{Path: e.Path, Reason: e.Err})
-			continue
 		}
-		rep.Files++
-		rep.Exchanges += e.Docs
 	}
 	slices.SortFunc(rep.Unreadable, func(a, b transcript.Skip) int { return strings.Compare(a.Path, b.Path) })
 	rep.Skipped = skipped
@@ -464,11 +489,83 @@ func (s *Service) report(m *manifest, skipped []transcript.Skip, start time.Time
 }
 
 // Bounds of one batch: a sync of many transcripts writes several, so that
-// it never holds them all in memory.
+// it never holds them all in memory. A whole build indexes several batches
+// at once (buildBatches), each smaller: Bleve's analysis and segment of a
+// batch take about 100 KB of memory per document.
 const (
 	flushDocs  = 4000
 	flushBytes = 48 << 20
+	buildDocs  = 2000
+	buildBytes = 24 << 20
 )
+
+// buildMemory is the soft limit of the memory of a whole build (see
+// debug.SetMemoryLimit): about twice the live heap of buildBatches batches.
+const buildMemory = 1 << 30
+
+// buildBatches is how many batches a whole build indexes at once: Bleve
+// makes a batch's segment on one core, and the transcripts of the next are
+// read meanwhile.
+func buildBatches() int { return max(1, min(runtime.GOMAXPROCS(0), 2)) }
+
+// batches indexes the batches of a generation being built, each on a
+// goroutine of its own, at most n at a time. Their documents have ids no
+// other batch has (one file's documents are in one batch), so the order in
+// which they land does not matter.
+type batches struct {
+	idx  *index.TranscriptIndex
+	slot chan struct{}
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	err  error
+}
+
+func newBatches(idx *index.TranscriptIndex, n int) *batches {
+	return &batches{idx: idx, slot: make(chan struct{}, n)}
+}
+
+// add starts indexing docs once fewer than n batches are being indexed; it
+// reports the error of a batch indexed before.
+func (b *batches) add(ctx context.Context, docs []index.TranscriptDoc) error {
+	select {
+	case b.slot <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if err := b.failed(); err != nil {
+		<-b.slot
+		return err
+	}
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		err := b.idx.Apply(docs, nil)
+		<-b.slot
+		if err != nil {
+			b.mu.Lock()
+			if b.err == nil {
+				b.err = err
+			}
+			b.mu.Unlock()
+		}
+	}()
+	return nil
+}
+
+func (b *batches) failed() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.err
+}
+
+// wait waits for every batch, and reports the first error.
+func (b *batches) wait() error {
+	if b == nil {
+		return nil
+	}
+	b.wg.Wait()
+	return b.failed()
+}
 
 // writer applies what a sync reads to one generation.
 type writer struct {
@@ -480,6 +577,10 @@ type writer struct {
 	// one, opened for each batch under the index lock.
 	idx      *index.TranscriptIndex
 	building bool
+	// batches index the batches of a build; maxDocs and maxBytes bound a
+	// batch (flushDocs and flushBytes when 0).
+	batches           *batches
+	maxDocs, maxBytes int
 
 	docs    []index.TranscriptDoc
 	size    int
@@ -591,7 +692,11 @@ func (w *writer) add(t target, old *fileEntry, res *readResult) {
 }
 
 func (w *writer) flushIfFull(ctx context.Context) error {
-	if len(w.docs) < flushDocs && w.size < flushBytes {
+	maxDocs, maxBytes := flushDocs, flushBytes
+	if w.maxDocs > 0 {
+		maxDocs, maxBytes = w.maxDocs, w.maxBytes
+	}
+	if len(w.docs) < maxDocs && w.size < maxBytes {
 		return nil
 	}
 	return w.flush(ctx, false)
@@ -602,6 +707,9 @@ func (w *writer) flushIfFull(ctx context.Context) error {
 // behind the index; the next sync reads those records again and writes the
 // same documents (their ids come from the file and the offset).
 func (w *writer) flush(ctx context.Context, last bool) error {
+	if w.batches != nil {
+		return w.flushBuild(ctx, last)
+	}
 	if len(w.entries) == 0 && len(w.removed) == 0 && !last {
 		return nil
 	}
@@ -632,6 +740,41 @@ func (w *writer) flush(ctx context.Context, last bool) error {
 		removeStates(w.gen, keep)
 	}
 	w.docs, w.size, w.entries, w.fresh, w.removed = nil, 0, nil, nil, nil
+	return nil
+}
+
+// flushBuild hands the batch of a generation being built to be indexed
+// while the next is read; the last waits for them all and writes the
+// manifest (nobody reads the generation before it is published, and one
+// left half-built is removed, so there is nothing to record before).
+func (w *writer) flushBuild(ctx context.Context, last bool) error {
+	if len(w.docs) > 0 {
+		if err := w.batches.add(ctx, w.docs); err != nil {
+			return err
+		}
+		w.rep.Indexed += len(w.docs)
+	}
+	for _, e := range w.entries {
+		w.m.Files[e.Path] = e
+	}
+	w.docs, w.size, w.entries, w.fresh = nil, 0, nil, nil
+	if !last {
+		return nil
+	}
+	if err := w.batches.wait(); err != nil {
+		return err
+	}
+	w.m.Synced = w.s.o.Now().UnixNano()
+	if err := w.m.save(w.gen); err != nil {
+		return err
+	}
+	keep := map[string]bool{}
+	for _, e := range w.m.Files {
+		if e.State != "" {
+			keep[e.State] = true
+		}
+	}
+	removeStates(w.gen, keep)
 	return nil
 }
 
@@ -872,7 +1015,7 @@ func (s *Service) readFrom(f source, t target, st *readState, size int64, mtime 
 	}
 	r.docs = make([]index.TranscriptDoc, 0, len(b.exchanges))
 	for _, x := range b.exchanges {
-		r.docs = append(r.docs, x.doc(t.Path, s.o.Redact))
+		r.docs = append(r.docs, x.doc(t.Path, b.redactShort))
 	}
 	r.state = &readState{Version: stateVersion, Offset: end.Offset, Line: end.Line, Context: end.Context,
 		Open: b.openExchanges(), Tool: t.Adapter.Source()}

@@ -3,8 +3,10 @@ package transcripts
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -510,5 +512,129 @@ func TestDatabaseTranscript(t *testing.T) {
 	}
 	if docs := allDocs(t, s); len(docs) != 0 {
 		t.Errorf("%d documents left of a deleted database", len(docs))
+	}
+}
+
+// TestBuildInBatches: a build whose batches are indexed side by side holds
+// what a build in one batch holds, and searches find the same.
+func TestBuildInBatches(t *testing.T) {
+	home := t.TempDir()
+	placeAll(t, home)
+	one := newService(t, home, settled)
+	one.buildDocs, one.buildBytes = 1<<30, 1<<30
+	many := newService(t, home, settled)
+	many.buildDocs = 3
+	var reps []*SyncReport
+	for _, s := range []*Service{one, many} {
+		rep, err := s.Rebuild(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps = append(reps, rep)
+	}
+	if reps[0].Indexed < 20 || reps[1].Indexed != reps[0].Indexed || reps[1].Exchanges != reps[0].Exchanges || reps[1].Files != reps[0].Files {
+		t.Errorf("one batch: %d indexed, %d exchanges of %d files; batches of 3: %d, %d of %d",
+			reps[0].Indexed, reps[0].Exchanges, reps[0].Files, reps[1].Indexed, reps[1].Exchanges, reps[1].Files)
+	}
+	if diff := cmp.Diff(allDocs(t, one), allDocs(t, many)); diff != "" {
+		t.Errorf("(-one batch +batches of 3)\n%s", diff)
+	}
+	// The same exchanges are found (Bleve's BM25 takes its average
+	// document length from the segments' dictionaries, so scores, and the
+	// order of near ties, may differ a little with the segments).
+	for _, q := range []string{"capital of France", "rust version", "error"} {
+		a, err := one.Search(context.Background(), Request{Query: q, Limit: 20, AllExchanges: true, NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := many.Search(context.Background(), Request{Query: q, Limit: 20, AllExchanges: true, NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ai, bi []string
+		for _, h := range a.Hits {
+			ai = append(ai, h.ID)
+		}
+		for _, h := range b.Hits {
+			bi = append(bi, h.ID)
+		}
+		if len(ai) == 20 {
+			t.Fatalf("%q finds too much to compare", q)
+		}
+		slices.Sort(ai)
+		slices.Sort(bi)
+		if diff := cmp.Diff(ai, bi); diff != "" {
+			t.Errorf("%q: (-one batch +batches of 3)\n%s", q, diff)
+		}
+	}
+	// The manifest of the build in batches lists every transcript.
+	gen, err := current(many.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := loadManifest(gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files, docs := m.counts(); files != reps[0].Files || docs != reps[0].Exchanges {
+		t.Errorf("manifest of the build in batches: %d files, %d documents; want %d, %d", files, docs, reps[0].Files, reps[0].Exchanges)
+	}
+}
+
+// TestOlderIndexRebuilt: an index an older cortex built — its manifest of
+// another version, or of another schema — is rebuilt by the next search,
+// the quick one within Freshness of a full check too, and answers as a new
+// one does.
+func TestOlderIndexRebuilt(t *testing.T) {
+	home := filterHome(t)
+	s := newService(t, home, time.Now)
+	s.o.Freshness = time.Hour
+	syncNow(t, s)
+	want := comparable(allDocs(t, s), home)
+	for _, tc := range []struct {
+		name   string
+		header func(m *manifest) string
+	}{
+		// Version 1 had no counts nor head in its header; its lines were
+		// as now.
+		{"version 1", func(m *manifest) string {
+			return fmt.Sprintf("%s\t1\t%s\t%d\n", manifestMagic, m.Schema, m.Synced)
+		}},
+		{"another schema", func(m *manifest) string {
+			r, d := m.counts()
+			return fmt.Sprintf("%s\t%d\ttranscripts-1\t%d\t%d\t%d\t%d\n", manifestMagic, stateVersion, m.Synced, r, d, 0)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gen, err := current(s.Dir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := loadManifest(gen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []byte
+			for _, p := range m.paths() {
+				one := &manifest{Schema: m.Schema, Synced: m.Synced, Files: map[string]*fileEntry{p: m.Files[p]}}
+				_, line, _ := bytes.Cut(one.encode(), []byte("\n"))
+				lines = append(lines, line...)
+			}
+			writeFile(t, filepath.Join(gen, manifestFile), append([]byte(tc.header(m)), lines...))
+			s.markChecked(time.Now())
+			res, err := s.Search(context.Background(), Request{Query: "capital of France"})
+			if err != nil || res.Count != 3 {
+				t.Fatalf("search: %+v %v", res, err)
+			}
+			if res.Sync == nil || res.Sync.Rebuilt == "" {
+				t.Errorf("the search did not rebuild the index: %+v", res.Sync)
+			}
+			if diff := cmp.Diff(want, comparable(allDocs(t, s), home)); diff != "" {
+				t.Errorf("(-before +after)\n%s", diff)
+			}
+			if gen2, _ := current(s.Dir()); gen2 == gen {
+				t.Errorf("the old generation is still live")
+			}
+		})
 	}
 }

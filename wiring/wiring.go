@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cortexmem/cortex/access"
@@ -159,10 +160,13 @@ func Transcripts(s *config.Settings, o TranscriptOptions) *transcripts.Service {
 	if o.Freshness > 0 {
 		fresh = o.Freshness
 	}
+	// The credential rules are compiled when a text is first redacted: a
+	// search that finds nothing new to index never needs them.
+	redact := sync.OnceValue(func() func(string) string { return pipeline.New(s.Pipeline...).RedactText })
 	return transcripts.New(transcripts.Options{
 		Dir:         s.State().TranscriptIndexDir(),
 		Selection:   scribe.Selection{All: true, Env: o.Env},
-		Redact:      pipeline.New(s.Pipeline...).RedactText,
+		Redact:      func(text string) string { return redact()(text) },
 		LockTimeout: s.LockTimeout,
 		Freshness:   fresh,
 		Progress:    o.Progress,
