@@ -6,9 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -94,20 +92,7 @@ func inboxState(t *testing.T, state string) map[string]string {
 // already read) and must name each of their events exactly once. It runs 4
 // trials; CORTEX_CRASH_TRIALS=N runs N.
 func TestKilledNormalizeLosesNothing(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no SIGKILL")
-	}
-	if testing.Short() {
-		t.Skip("kills processes for a minute or more: run without -short (make test runs it)")
-	}
-	trials := 4
-	if s := os.Getenv("CORTEX_CRASH_TRIALS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			t.Fatalf("CORTEX_CRASH_TRIALS=%q is not a positive number", s)
-		}
-		trials = n
-	}
+	trials := crashTrials(t, 4, "a minute or more")
 	bin, _, _ := cortexBin(t)
 	e := newCLIEnv(t)
 	if err := os.WriteFile(e.config, []byte("lock_timeout: 60s\n"), 0o600); err != nil {

@@ -285,20 +285,7 @@ func TestArgumentErrors(t *testing.T) {
 // after the next command, which must answer from the live one. It runs 6
 // kills; CORTEX_CRASH_TRIALS=N runs N.
 func TestKilledRebuildLeavesOneGeneration(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no SIGKILL")
-	}
-	if testing.Short() {
-		t.Skip("kills processes for a minute or more: run without -short (make test runs it)")
-	}
-	trials := 6
-	if s := os.Getenv("CORTEX_CRASH_TRIALS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			t.Fatalf("CORTEX_CRASH_TRIALS=%q is not a positive number", s)
-		}
-		trials = n
-	}
+	trials := crashTrials(t, 6, "a minute or more")
 	bin, env, root := cortexBin(t)
 	if err := os.RemoveAll(root); err != nil {
 		t.Fatal(err)
@@ -369,4 +356,26 @@ func TestKilledRebuildLeavesOneGeneration(t *testing.T) {
 	if _, err := runCortex(t, bin, env, "doctor"); err != nil {
 		t.Errorf("doctor after the kills: %v", err)
 	}
+}
+
+// crashTrials is how many trials a kill -9 test runs: n, or
+// CORTEX_CRASH_TRIALS when set. It skips the test where processes cannot be
+// killed that way, and under -short (the race run), since killing processes
+// for how long says exercises processes, not goroutines.
+func crashTrials(t *testing.T, n int, how string) int {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGKILL")
+	}
+	if testing.Short() {
+		t.Skip("kills processes for " + how + ": run without -short (make test runs it)")
+	}
+	if s := os.Getenv("CORTEX_CRASH_TRIALS"); s != "" {
+		v, err := strconv.Atoi(s)
+		if err != nil || v < 1 {
+			t.Fatalf("CORTEX_CRASH_TRIALS=%q is not a positive number", s)
+		}
+		return v
+	}
+	return n
 }

@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
-	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -107,20 +105,7 @@ func TestSaveIsRecalledByTheNextProcess(t *testing.T) {
 // nothing), and at the end doctor must find the index in step with the
 // vault. It runs 12 trials; CORTEX_CRASH_TRIALS=N runs N.
 func TestKilledSaveAndCatchUpLoseNothing(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no SIGKILL")
-	}
-	if testing.Short() {
-		t.Skip("kills processes for half a minute or more: run without -short (make test runs it)")
-	}
-	trials := 12
-	if s := os.Getenv("CORTEX_CRASH_TRIALS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			t.Fatalf("CORTEX_CRASH_TRIALS=%q is not a positive number", s)
-		}
-		trials = n
-	}
+	trials := crashTrials(t, 12, "half a minute or more")
 	bin, env, root := cortexBin(t)
 	if _, err := runCortex(t, bin, env, "save", "A first memory so that the index exists already"); err != nil {
 		t.Fatal(err)

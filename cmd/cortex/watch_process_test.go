@@ -8,9 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -244,20 +242,7 @@ func TestWatchTakesInAppendedTranscripts(t *testing.T) {
 // searches answer as after a rebuild. It runs 3 trials;
 // CORTEX_CRASH_TRIALS=N runs N.
 func TestKilledWatcherLosesNothing(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no SIGKILL")
-	}
-	if testing.Short() {
-		t.Skip("kills processes for a minute or more: run without -short (make test runs it)")
-	}
-	trials := 3
-	if s := os.Getenv("CORTEX_CRASH_TRIALS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 {
-			t.Fatalf("CORTEX_CRASH_TRIALS=%q is not a positive number", s)
-		}
-		trials = n
-	}
+	trials := crashTrials(t, 3, "a minute or more")
 	bin, _, _ := cortexBin(t)
 	e := newCLIEnv(t)
 	if err := os.WriteFile(e.config, []byte("lock_timeout: 60s\n"), 0o600); err != nil {
