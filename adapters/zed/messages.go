@@ -41,21 +41,21 @@ type result struct {
 
 // parseMessages reads a thread's messages: format 0.3.0 ({"User": …},
 // {"Agent": …}, "Resume") or the legacy one ({id, role, segments, …}).
-func parseMessages(t rawjson.Object, c *canon) []message {
-	elems := rawjson.AsArray(t.Get("messages"))
+func parseMessages(tr *tree, t rawjson.Object, c *canon) []message {
+	elems := tr.arr(t.Get("messages"))
 	out := make([]message, 0, len(elems))
 	for _, raw := range elems {
 		m := message{raw: raw, hash: c.hash(raw)}
-		o := rawjson.AsObject(raw)
+		o := tr.obj(raw)
 		switch {
 		case rawjson.AsString(raw) == "Resume":
 			m.role = "resume"
 		case o.Has("User"):
-			readUser(&m, rawjson.AsObject(o.Get("User")))
+			readUser(tr, &m, tr.obj(o.Get("User")))
 		case o.Has("Agent"):
-			readAgent(&m, rawjson.AsObject(o.Get("Agent")))
+			readAgent(tr, &m, tr.obj(o.Get("Agent")))
 		case o.Has("role"):
-			readLegacy(&m, o)
+			readLegacy(tr, &m, o)
 		default:
 			m.role = "unknown"
 		}
@@ -177,11 +177,11 @@ func (c *canon) object(v []byte, i, depth int) int {
 	return i + 1
 }
 
-func readUser(m *message, u rawjson.Object) {
+func readUser(tr *tree, m *message, u rawjson.Object) {
 	m.role, m.id = "user", rawjson.AsString(u.Get("id"))
 	var texts []string
-	for _, c := range rawjson.AsArray(u.Get("content")) {
-		co := rawjson.AsObject(c)
+	for _, c := range tr.arr(u.Get("content")) {
+		co := tr.obj(c)
 		switch {
 		case rawjson.IsString(c):
 			texts = append(texts, rawjson.AsString(c))
@@ -196,12 +196,12 @@ func readUser(m *message, u rawjson.Object) {
 	m.text = strings.Join(texts, "\n")
 }
 
-func readAgent(m *message, a rawjson.Object) {
+func readAgent(tr *tree, m *message, a rawjson.Object) {
 	m.role = "agent"
-	content := rawjson.AsArray(a.Get("content"))
+	content := tr.arr(a.Get("content"))
 	m.items = make([]item, 0, len(content))
 	for _, c := range content {
-		co := rawjson.AsObject(c)
+		co := tr.obj(c)
 		it := item{raw: c, kind: "unknown"}
 		if len(co) == 1 {
 			it.kind = co[0].KeyString()
@@ -211,20 +211,20 @@ func readAgent(m *message, a rawjson.Object) {
 		case "Text", "RedactedThinking":
 			it.text = rawjson.AsString(v)
 		case "Thinking":
-			it.text = rawjson.AsString(rawjson.AsObject(v).Get("text"))
+			it.text = rawjson.AsString(tr.obj(v).Get("text"))
 		case "ToolUse":
-			tu := rawjson.AsObject(v)
+			tu := tr.obj(v)
 			it.toolID, it.toolName, it.input = rawjson.AsString(tu.Get("id")), rawjson.AsString(tu.Get("name")), tu.Get("input")
 		}
 		m.items = append(m.items, it)
 	}
-	for _, mem := range rawjson.AsObject(a.Get("tool_results")) {
-		r := rawjson.AsObject(mem.Value)
+	for _, mem := range tr.obj(a.Get("tool_results")) {
+		r := tr.obj(mem.Value)
 		m.results = append(m.results, result{
 			toolUseID: cmpOr(rawjson.AsString(r.Get("tool_use_id")), mem.KeyString()),
 			toolName:  rawjson.AsString(r.Get("tool_name")),
 			isError:   rawjson.Bool(r.Get("is_error")),
-			text:      contentText(r.Get("content")),
+			text:      contentText(tr, r.Get("content")),
 			content:   r.Get("content"),
 			output:    r.Get("output"),
 		})
@@ -234,11 +234,11 @@ func readAgent(m *message, a rawjson.Object) {
 // readLegacy reads a message of the format before 0.3.0 (Zed's first
 // agent): {id, role, segments: [{type, text}], tool_uses, tool_results,
 // context}.
-func readLegacy(m *message, o rawjson.Object) {
+func readLegacy(tr *tree, m *message, o rawjson.Object) {
 	role := rawjson.AsString(o.Get("role"))
 	var texts []string
-	for _, s := range rawjson.AsArray(o.Get("segments")) {
-		so := rawjson.AsObject(s)
+	for _, s := range tr.arr(o.Get("segments")) {
+		so := tr.obj(s)
 		switch rawjson.AsString(so.Get("type")) {
 		case "text":
 			texts = append(texts, rawjson.AsString(so.Get("text")))
@@ -265,25 +265,25 @@ func readLegacy(m *message, o rawjson.Object) {
 		m.role, m.items = role, nil
 		return
 	}
-	for _, tu := range rawjson.AsArray(o.Get("tool_uses")) {
-		t := rawjson.AsObject(tu)
+	for _, tu := range tr.arr(o.Get("tool_uses")) {
+		t := tr.obj(tu)
 		m.items = append(m.items, item{kind: "ToolUse", toolID: rawjson.AsString(t.Get("id")), toolName: rawjson.AsString(t.Get("name")),
 			input: t.Get("input"), raw: tu})
 	}
-	for _, tr := range rawjson.AsArray(o.Get("tool_results")) {
-		r := rawjson.AsObject(tr)
+	for _, res := range tr.arr(o.Get("tool_results")) {
+		r := tr.obj(res)
 		m.results = append(m.results, result{toolUseID: rawjson.AsString(r.Get("tool_use_id")), isError: rawjson.Bool(r.Get("is_error")),
-			text: contentText(r.Get("content")), content: r.Get("content"), output: r.Get("output")})
+			text: contentText(tr, r.Get("content")), content: r.Get("content"), output: r.Get("output")})
 	}
 }
 
 // contentText reads a tool result's content: a string, {"Text": …}, or
 // another kind (an image) which has no text.
-func contentText(v []byte) string {
+func contentText(tr *tree, v []byte) string {
 	if s, ok := rawjson.String(v); ok {
 		return s
 	}
-	return rawjson.AsString(rawjson.AsObject(v).Get("Text"))
+	return rawjson.AsString(tr.obj(v).Get("Text"))
 }
 
 func cmpOr(a, b string) string {
