@@ -45,7 +45,7 @@ func parseMessages(tr *tree, t rawjson.Object, c *canon) []message {
 	elems := tr.arr(t.Get("messages"))
 	out := make([]message, 0, len(elems))
 	for _, raw := range elems {
-		m := message{raw: raw, hash: c.hash(raw)}
+		m := message{raw: raw, hash: c.hashIn(tr, raw)}
 		o := tr.obj(raw)
 		switch {
 		case rawjson.AsString(raw) == "Resume":
@@ -70,6 +70,9 @@ func parseMessages(tr *tree, t rawjson.Object, c *canon) []message {
 type canon struct {
 	buf   []byte
 	spans [][]span // the members of the object being read at each depth
+	// sorted holds, at each depth, the members of an indexed object in
+	// key order.
+	sorted []rawjson.Object
 }
 
 // span is an object member: its key as written, and where its value's
@@ -86,6 +89,61 @@ type span struct {
 func (c *canon) hash(raw []byte) string {
 	c.buf = c.append(c.buf[:0], raw)
 	return transcript.HashID(c.buf)
+}
+
+// hashIn is hash(raw) for raw of the JSON t indexes: its objects' members
+// are sorted from the index, without reading their bytes again.
+func (c *canon) hashIn(t *tree, raw []byte) string {
+	if n, ok := t.find(raw); ok {
+		c.buf = c.indexed(t, c.buf[:0], raw, n, 0)
+		return transcript.HashID(c.buf)
+	}
+	return c.hash(raw)
+}
+
+// indexed appends the canonical form of the container v (node n of t) to
+// dst: what append gives, read from the index.
+func (c *canon) indexed(t *tree, dst, v []byte, n node, depth int) []byte {
+	if v[0] == '[' {
+		dst = append(dst, '[')
+		for k, e := range t.elems[n.from:n.to] {
+			if k > 0 {
+				dst = append(dst, ',')
+			}
+			dst = c.member(t, dst, e, depth)
+		}
+		return append(dst, ']')
+	}
+	for len(c.sorted) <= depth {
+		c.sorted = append(c.sorted, nil)
+	}
+	mems := append(c.sorted[depth][:0], t.mems[n.from:n.to]...)
+	slices.SortStableFunc(mems, func(a, b rawjson.Member) int { return bytes.Compare(a.Key, b.Key) })
+	c.sorted[depth] = mems
+	dst = append(dst, '{')
+	for k, m := range mems {
+		if k > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(append(append(dst, '"'), m.Key...), '"', ':')
+		dst = c.member(t, dst, m.Value, depth)
+	}
+	return append(dst, '}')
+}
+
+// member appends the canonical form of a value inside an indexed
+// container: a scalar as it is written (the index holds it without white
+// space around it).
+func (c *canon) member(t *tree, dst, v []byte, depth int) []byte {
+	if rawjson.IsObject(v) || rawjson.IsArray(v) {
+		if n, ok := t.find(v); ok {
+			return c.indexed(t, dst, v, n, depth+1)
+		}
+		c.buf = dst
+		c.value(v, 0, depth+1)
+		return c.buf
+	}
+	return append(dst, v...)
 }
 
 // append appends v (valid JSON) with every object's members sorted by key
