@@ -114,12 +114,16 @@ func (c *canon) indexed(t *tree, dst, v []byte, n node, depth int) []byte {
 		}
 		return append(dst, ']')
 	}
-	for len(c.sorted) <= depth {
-		c.sorted = append(c.sorted, nil)
+	mems := t.mems[n.from:n.to]
+	if !slices.IsSortedFunc(mems, compareKeys) {
+		// Copied to be sorted: the index's order is the thread's.
+		for len(c.sorted) <= depth {
+			c.sorted = append(c.sorted, nil)
+		}
+		mems = append(c.sorted[depth][:0], mems...)
+		slices.SortStableFunc(mems, compareKeys)
+		c.sorted[depth] = mems
 	}
-	mems := append(c.sorted[depth][:0], t.mems[n.from:n.to]...)
-	slices.SortStableFunc(mems, func(a, b rawjson.Member) int { return bytes.Compare(a.Key, b.Key) })
-	c.sorted[depth] = mems
 	dst = append(dst, '{')
 	for k, m := range mems {
 		if k > 0 {
@@ -130,6 +134,8 @@ func (c *canon) indexed(t *tree, dst, v []byte, n node, depth int) []byte {
 	}
 	return append(dst, '}')
 }
+
+func compareKeys(a, b rawjson.Member) int { return bytes.Compare(a.Key, b.Key) }
 
 // member appends the canonical form of a value inside an indexed
 // container: a scalar as it is written (the index holds it without white

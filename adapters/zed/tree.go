@@ -19,6 +19,7 @@ import (
 type tree struct {
 	src   []byte
 	nodes []node // the containers, in the order they open (by start)
+	next  int    // the node after the last one found
 	mems  []rawjson.Member
 	elems [][]byte
 	// The members and elements of the containers still open.
@@ -35,7 +36,7 @@ type node struct {
 // index reads src (valid JSON). Should it not be valid, the tree holds
 // nothing and its look-ups are rawjson's.
 func (t *tree) index(src []byte) {
-	t.src, t.nodes, t.mems, t.elems = src, t.nodes[:0], t.mems[:0], t.elems[:0]
+	t.src, t.nodes, t.mems, t.elems, t.next = src, t.nodes[:0], t.mems[:0], t.elems[:0], 0
 	t.openMems, t.openElems = t.openMems[:0], t.openElems[:0]
 	i := rawjson.SkipSpace(src, 0)
 	if i >= len(src) || t.value(i) < 0 {
@@ -121,10 +122,19 @@ func (t *tree) find(v []byte) (node, bool) {
 	if off < 0 || off >= len(t.src) || &t.src[off] != &v[0] {
 		return node{}, false
 	}
-	k, found := slices.BinarySearchFunc(t.nodes, off, func(n node, off int) int { return n.start - off })
-	if !found || t.nodes[k].end-off != len(v) {
+	// Containers are mostly read in the order they open: the one after the
+	// last found is tried first.
+	k := t.next
+	if k >= len(t.nodes) || t.nodes[k].start != off {
+		var found bool
+		if k, found = slices.BinarySearchFunc(t.nodes, off, func(n node, off int) int { return n.start - off }); !found {
+			return node{}, false
+		}
+	}
+	if t.nodes[k].end-off != len(v) {
 		return node{}, false
 	}
+	t.next = k + 1
 	return t.nodes[k], true
 }
 
