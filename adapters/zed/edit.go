@@ -13,6 +13,9 @@ import (
 // content}), delete_path ({path}) and move_path ({source_path,
 // destination_path}). Nil for other tools and when nothing says what
 // changed.
+// editTools are the tools fileEdit reads.
+var editTools = map[string]bool{"edit_file": true, "streaming_edit_file": true, "write_file": true, "delete_path": true, "move_path": true}
+
 func fileEdit(tr *tree, tool string, input, output rawjson.Object, ok bool) *transcript.FileEdit {
 	switch tool {
 	case "edit_file", "streaming_edit_file", "write_file":

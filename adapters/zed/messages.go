@@ -41,9 +41,13 @@ type result struct {
 
 // parseMessages reads a thread's messages: format 0.3.0 ({"User": …},
 // {"Agent": …}, "Resume") or the legacy one ({id, role, segments, …}).
-func parseMessages(tr *tree, t rawjson.Object, c *canon) []message {
+func parseMessages(tr *tree, t rawjson.Object, c *canon, sc *scratch) []message {
 	elems := tr.arr(t.Get("messages"))
-	out := make([]message, 0, len(elems))
+	clear(sc.msgs)
+	out := slices.Grow(sc.msgs[:0], len(elems))
+	defer func() { sc.msgs = out }()
+	clear(sc.items)
+	sc.items = sc.items[:0]
 	for _, raw := range elems {
 		m := message{raw: raw, hash: c.hashIn(tr, raw)}
 		o := tr.obj(raw)
@@ -53,7 +57,7 @@ func parseMessages(tr *tree, t rawjson.Object, c *canon) []message {
 		case o.Has("User"):
 			readUser(tr, &m, tr.obj(o.Get("User")))
 		case o.Has("Agent"):
-			readAgent(tr, &m, tr.obj(o.Get("Agent")))
+			readAgent(tr, &m, tr.obj(o.Get("Agent")), sc)
 		case o.Has("role"):
 			readLegacy(tr, &m, o)
 		default:
@@ -260,10 +264,23 @@ func readUser(tr *tree, m *message, u rawjson.Object) {
 	m.text = strings.Join(texts, "\n")
 }
 
-func readAgent(tr *tree, m *message, a rawjson.Object) {
+// scratch holds the messages of a thread, and the items of its agent
+// messages, from one thread to the next: what events keep of them is
+// their strings and bytes, never the slices.
+type scratch struct {
+	msgs  []message
+	items []item
+}
+
+func readAgent(tr *tree, m *message, a rawjson.Object, sc *scratch) {
 	m.role = "agent"
 	content := tr.arr(a.Get("content"))
-	m.items = make([]item, 0, len(content))
+	// The items are taken from sc.items (an earlier message's stay where
+	// they are should it grow), capped so that no append reaches the next.
+	from := len(sc.items)
+	sc.items = slices.Grow(sc.items, len(content))
+	m.items = sc.items[from:from:from+len(content)]
+	defer func() { sc.items = sc.items[:from+len(m.items)] }()
 	for _, c := range content {
 		co := tr.obj(c)
 		it := item{raw: c, kind: "unknown"}

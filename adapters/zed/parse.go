@@ -24,10 +24,11 @@ type state struct {
 	// the rows of one time, when many (a database Zed migrated in one
 	// go), would otherwise each search all the others.
 	marked map[string]bool
-	// canon's and tree's buffers serve every thread of the stream (not
-	// saved).
-	canon canon
-	tree  tree
+	// canon's, tree's and scratch's buffers serve every thread of the
+	// stream (not saved).
+	canon   canon
+	tree    tree
+	scratch scratch
 }
 
 type mark struct {
@@ -170,12 +171,22 @@ func (p *parser) parse() {
 	ti.Hash = hash
 	p.model = modelOf(tr, t.Get("model"))
 	p.usage = tr.obj(t.Get("request_token_usage"))
-	msgs := parseMessages(tr, t, &p.st.canon)
-	// Room for the events up front (an item gives one, a result two, a
-	// message without items one): a thread's events are many, each large.
+	msgs := parseMessages(tr, t, &p.st.canon, &p.st.scratch)
+	// Room for the events up front (a message of the agent gives one per
+	// item and per result, and a file edit for a result of an edit tool;
+	// another message gives one): a thread's events are many, each large.
 	n := len(p.out) + 2
 	for _, m := range msgs {
-		n += 1 + len(m.items) + 2*len(m.results)
+		if m.role != "agent" {
+			n++
+			continue
+		}
+		n += len(m.items) + len(m.results)
+		for _, r := range m.results {
+			if r.toolName == "" || editTools[r.toolName] {
+				n++
+			}
+		}
 	}
 	p.out = slices.Grow(p.out, n-len(p.out))
 	p.messages(ti, msgs)
