@@ -279,7 +279,7 @@ func readAgent(tr *tree, m *message, a rawjson.Object, sc *scratch) {
 	// they are should it grow), capped so that no append reaches the next.
 	from := len(sc.items)
 	sc.items = slices.Grow(sc.items, len(content))
-	m.items = sc.items[from:from:from+len(content)]
+	m.items = sc.items[from : from : from+len(content)]
 	defer func() { sc.items = sc.items[:from+len(m.items)] }()
 	for _, c := range content {
 		co := tr.obj(c)
