@@ -107,7 +107,12 @@ func (t *tree) value(i int) int {
 		t.nodes[n].end, t.nodes[n].from, t.nodes[n].to = i+1, from, len(t.elems)
 		return i + 1
 	}
-	return rawjson.SkipValue(src, i)
+	// A scalar; none is empty (a closing bracket where a value should be
+	// would otherwise be read as one, again and again, by the array loop).
+	if end := rawjson.SkipValue(src, i); end > i {
+		return end
+	}
+	return -1
 }
 
 // find returns the container that v is (the same bytes of src, not a copy
