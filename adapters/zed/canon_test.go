@@ -49,9 +49,11 @@ var canonCases = []string{
 }
 
 // TestCanonMatchesReference: canon's bytes are the reference's on nested,
-// spaced and repeated-key JSON and on every message of the fixture threads.
+// spaced and repeated-key JSON and on every message of the fixture threads,
+// whether read from the bytes (hash) or from the thread's index (hashIn).
 func TestCanonMatchesReference(t *testing.T) {
 	inputs := canonCases
+	var threads [][]byte
 	for _, line := range bytes.Split(rowFixtures(t)[0].Data, []byte("\n")) {
 		l, ok := sqlitedb.ParseLine(line)
 		if !ok {
@@ -61,6 +63,7 @@ func TestCanonMatchesReference(t *testing.T) {
 		if err != nil {
 			continue
 		}
+		threads = append(threads, thread)
 		for _, m := range rawjson.AsArray(rawjson.AsObject(thread).Get("messages")) {
 			inputs = append(inputs, string(m))
 		}
@@ -73,6 +76,22 @@ func TestCanonMatchesReference(t *testing.T) {
 		want := transcript.HashID(referenceCanonical(nil, []byte(in)))
 		if got := c.hash([]byte(in)); got != want {
 			t.Errorf("hash(%.60s) = %s, want %s (%s)", in, got, want, referenceCanonical(nil, []byte(in)))
+		}
+	}
+	var tr tree
+	for _, src := range append(threads, []byte(canonCases[0]), []byte(canonCases[1])) {
+		tr.index(src)
+		var ms [][]byte
+		if m := tr.obj(src).Get("messages"); m != nil {
+			ms = tr.arr(m)
+		} else {
+			ms = [][]byte{bytes.TrimSpace(src)}
+		}
+		for _, m := range ms {
+			want := transcript.HashID(referenceCanonical(nil, m))
+			if got := c.hashIn(&tr, m); got != want {
+				t.Errorf("hashIn(%.60s) = %s, want %s (%s)", m, got, want, referenceCanonical(nil, m))
+			}
 		}
 	}
 }
@@ -88,8 +107,20 @@ func FuzzCanon(f *testing.F) {
 		}
 		var c canon
 		c.hash([]byte(`{"warm":[{"up":1}]}`)) // buffers left over from another message
-		if got, want := string(c.append(nil, data)), string(referenceCanonical(nil, data)); got != want {
+		want := string(referenceCanonical(nil, data))
+		if got := string(c.append(nil, data)); got != want {
 			t.Fatalf("canon(%q) = %q, want %q", data, got, want)
+		}
+		var tr tree
+		tr.index([]byte(`{"warm":[{"up":{"b":1,"a":2}}]}`))
+		c.hashIn(&tr, []byte(`{"b":1,"a":[{"d":1,"c":2}]}`))
+		tr.index(data)
+		if v := bytes.TrimSpace(data); rawjson.IsObject(v) || rawjson.IsArray(v) {
+			// A message is a value without white space around it.
+			want := referenceCanonical(nil, v)
+			if got := c.hashIn(&tr, v); got != transcript.HashID(want) {
+				t.Fatalf("hashIn(%q) = %s, want the hash of %q", v, got, want)
+			}
 		}
 	})
 }

@@ -13,7 +13,10 @@ import (
 // content}), delete_path ({path}) and move_path ({source_path,
 // destination_path}). Nil for other tools and when nothing says what
 // changed.
-func fileEdit(tool string, input, output rawjson.Object, ok bool) *transcript.FileEdit {
+// editTools are the tools fileEdit reads.
+var editTools = map[string]bool{"edit_file": true, "streaming_edit_file": true, "write_file": true, "delete_path": true, "move_path": true}
+
+func fileEdit(tr *tree, tool string, input, output rawjson.Object, ok bool) *transcript.FileEdit {
 	switch tool {
 	case "edit_file", "streaming_edit_file", "write_file":
 	case "delete_path":
@@ -67,8 +70,8 @@ func fileEdit(tool string, input, output rawjson.Object, ok bool) *transcript.Fi
 				fe.Fragment, fe.From = false, transcript.FromInput
 			}
 		}
-		for _, e := range rawjson.AsArray(input.Get("edits")) {
-			eo := rawjson.AsObject(e)
+		for _, e := range tr.arr(input.Get("edits")) {
+			eo := tr.obj(e)
 			hunks = append(hunks, transcript.Diff(rawjson.AsString(eo.Get("old_text")), rawjson.AsString(eo.Get("new_text")))...)
 		}
 		if len(hunks) == 0 {

@@ -41,21 +41,25 @@ type result struct {
 
 // parseMessages reads a thread's messages: format 0.3.0 ({"User": …},
 // {"Agent": …}, "Resume") or the legacy one ({id, role, segments, …}).
-func parseMessages(t rawjson.Object, c *canon) []message {
-	elems := rawjson.AsArray(t.Get("messages"))
-	out := make([]message, 0, len(elems))
+func parseMessages(tr *tree, t rawjson.Object, c *canon, sc *scratch) []message {
+	elems := tr.arr(t.Get("messages"))
+	clear(sc.msgs)
+	out := slices.Grow(sc.msgs[:0], len(elems))
+	defer func() { sc.msgs = out }()
+	clear(sc.items)
+	sc.items = sc.items[:0]
 	for _, raw := range elems {
-		m := message{raw: raw, hash: c.hash(raw)}
-		o := rawjson.AsObject(raw)
+		m := message{raw: raw, hash: c.hashIn(tr, raw)}
+		o := tr.obj(raw)
 		switch {
 		case rawjson.AsString(raw) == "Resume":
 			m.role = "resume"
 		case o.Has("User"):
-			readUser(&m, rawjson.AsObject(o.Get("User")))
+			readUser(tr, &m, tr.obj(o.Get("User")))
 		case o.Has("Agent"):
-			readAgent(&m, rawjson.AsObject(o.Get("Agent")))
+			readAgent(tr, &m, tr.obj(o.Get("Agent")), sc)
 		case o.Has("role"):
-			readLegacy(&m, o)
+			readLegacy(tr, &m, o)
 		default:
 			m.role = "unknown"
 		}
@@ -70,6 +74,9 @@ func parseMessages(t rawjson.Object, c *canon) []message {
 type canon struct {
 	buf   []byte
 	spans [][]span // the members of the object being read at each depth
+	// sorted holds, at each depth, the members of an indexed object in
+	// key order.
+	sorted []rawjson.Object
 }
 
 // span is an object member: its key as written, and where its value's
@@ -86,6 +93,67 @@ type span struct {
 func (c *canon) hash(raw []byte) string {
 	c.buf = c.append(c.buf[:0], raw)
 	return transcript.HashID(c.buf)
+}
+
+// hashIn is hash(raw) for raw of the JSON t indexes: its objects' members
+// are sorted from the index, without reading their bytes again.
+func (c *canon) hashIn(t *tree, raw []byte) string {
+	if n, ok := t.find(raw); ok {
+		c.buf = c.indexed(t, c.buf[:0], raw, n, 0)
+		return transcript.HashID(c.buf)
+	}
+	return c.hash(raw)
+}
+
+// indexed appends the canonical form of the container v (node n of t) to
+// dst: what append gives, read from the index.
+func (c *canon) indexed(t *tree, dst, v []byte, n node, depth int) []byte {
+	if v[0] == '[' {
+		dst = append(dst, '[')
+		for k, e := range t.elems[n.from:n.to] {
+			if k > 0 {
+				dst = append(dst, ',')
+			}
+			dst = c.member(t, dst, e, depth)
+		}
+		return append(dst, ']')
+	}
+	mems := t.mems[n.from:n.to]
+	if !slices.IsSortedFunc(mems, compareKeys) {
+		// Copied to be sorted: the index's order is the thread's.
+		for len(c.sorted) <= depth {
+			c.sorted = append(c.sorted, nil)
+		}
+		mems = append(c.sorted[depth][:0], mems...)
+		slices.SortStableFunc(mems, compareKeys)
+		c.sorted[depth] = mems
+	}
+	dst = append(dst, '{')
+	for k, m := range mems {
+		if k > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(append(append(dst, '"'), m.Key...), '"', ':')
+		dst = c.member(t, dst, m.Value, depth)
+	}
+	return append(dst, '}')
+}
+
+func compareKeys(a, b rawjson.Member) int { return bytes.Compare(a.Key, b.Key) }
+
+// member appends the canonical form of a value inside an indexed
+// container: a scalar as it is written (the index holds it without white
+// space around it).
+func (c *canon) member(t *tree, dst, v []byte, depth int) []byte {
+	if rawjson.IsObject(v) || rawjson.IsArray(v) {
+		if n, ok := t.find(v); ok {
+			return c.indexed(t, dst, v, n, depth+1)
+		}
+		c.buf = dst
+		c.value(v, 0, depth+1)
+		return c.buf
+	}
+	return append(dst, v...)
 }
 
 // append appends v (valid JSON) with every object's members sorted by key
@@ -177,11 +245,11 @@ func (c *canon) object(v []byte, i, depth int) int {
 	return i + 1
 }
 
-func readUser(m *message, u rawjson.Object) {
+func readUser(tr *tree, m *message, u rawjson.Object) {
 	m.role, m.id = "user", rawjson.AsString(u.Get("id"))
 	var texts []string
-	for _, c := range rawjson.AsArray(u.Get("content")) {
-		co := rawjson.AsObject(c)
+	for _, c := range tr.arr(u.Get("content")) {
+		co := tr.obj(c)
 		switch {
 		case rawjson.IsString(c):
 			texts = append(texts, rawjson.AsString(c))
@@ -196,12 +264,25 @@ func readUser(m *message, u rawjson.Object) {
 	m.text = strings.Join(texts, "\n")
 }
 
-func readAgent(m *message, a rawjson.Object) {
+// scratch holds the messages of a thread, and the items of its agent
+// messages, from one thread to the next: what events keep of them is
+// their strings and bytes, never the slices.
+type scratch struct {
+	msgs  []message
+	items []item
+}
+
+func readAgent(tr *tree, m *message, a rawjson.Object, sc *scratch) {
 	m.role = "agent"
-	content := rawjson.AsArray(a.Get("content"))
-	m.items = make([]item, 0, len(content))
+	content := tr.arr(a.Get("content"))
+	// The items are taken from sc.items (an earlier message's stay where
+	// they are should it grow), capped so that no append reaches the next.
+	from := len(sc.items)
+	sc.items = slices.Grow(sc.items, len(content))
+	m.items = sc.items[from : from : from+len(content)]
+	defer func() { sc.items = sc.items[:from+len(m.items)] }()
 	for _, c := range content {
-		co := rawjson.AsObject(c)
+		co := tr.obj(c)
 		it := item{raw: c, kind: "unknown"}
 		if len(co) == 1 {
 			it.kind = co[0].KeyString()
@@ -211,20 +292,20 @@ func readAgent(m *message, a rawjson.Object) {
 		case "Text", "RedactedThinking":
 			it.text = rawjson.AsString(v)
 		case "Thinking":
-			it.text = rawjson.AsString(rawjson.AsObject(v).Get("text"))
+			it.text = rawjson.AsString(tr.obj(v).Get("text"))
 		case "ToolUse":
-			tu := rawjson.AsObject(v)
+			tu := tr.obj(v)
 			it.toolID, it.toolName, it.input = rawjson.AsString(tu.Get("id")), rawjson.AsString(tu.Get("name")), tu.Get("input")
 		}
 		m.items = append(m.items, it)
 	}
-	for _, mem := range rawjson.AsObject(a.Get("tool_results")) {
-		r := rawjson.AsObject(mem.Value)
+	for _, mem := range tr.obj(a.Get("tool_results")) {
+		r := tr.obj(mem.Value)
 		m.results = append(m.results, result{
 			toolUseID: cmpOr(rawjson.AsString(r.Get("tool_use_id")), mem.KeyString()),
 			toolName:  rawjson.AsString(r.Get("tool_name")),
 			isError:   rawjson.Bool(r.Get("is_error")),
-			text:      contentText(r.Get("content")),
+			text:      contentText(tr, r.Get("content")),
 			content:   r.Get("content"),
 			output:    r.Get("output"),
 		})
@@ -234,11 +315,11 @@ func readAgent(m *message, a rawjson.Object) {
 // readLegacy reads a message of the format before 0.3.0 (Zed's first
 // agent): {id, role, segments: [{type, text}], tool_uses, tool_results,
 // context}.
-func readLegacy(m *message, o rawjson.Object) {
+func readLegacy(tr *tree, m *message, o rawjson.Object) {
 	role := rawjson.AsString(o.Get("role"))
 	var texts []string
-	for _, s := range rawjson.AsArray(o.Get("segments")) {
-		so := rawjson.AsObject(s)
+	for _, s := range tr.arr(o.Get("segments")) {
+		so := tr.obj(s)
 		switch rawjson.AsString(so.Get("type")) {
 		case "text":
 			texts = append(texts, rawjson.AsString(so.Get("text")))
@@ -265,25 +346,25 @@ func readLegacy(m *message, o rawjson.Object) {
 		m.role, m.items = role, nil
 		return
 	}
-	for _, tu := range rawjson.AsArray(o.Get("tool_uses")) {
-		t := rawjson.AsObject(tu)
+	for _, tu := range tr.arr(o.Get("tool_uses")) {
+		t := tr.obj(tu)
 		m.items = append(m.items, item{kind: "ToolUse", toolID: rawjson.AsString(t.Get("id")), toolName: rawjson.AsString(t.Get("name")),
 			input: t.Get("input"), raw: tu})
 	}
-	for _, tr := range rawjson.AsArray(o.Get("tool_results")) {
-		r := rawjson.AsObject(tr)
+	for _, res := range tr.arr(o.Get("tool_results")) {
+		r := tr.obj(res)
 		m.results = append(m.results, result{toolUseID: rawjson.AsString(r.Get("tool_use_id")), isError: rawjson.Bool(r.Get("is_error")),
-			text: contentText(r.Get("content")), content: r.Get("content"), output: r.Get("output")})
+			text: contentText(tr, r.Get("content")), content: r.Get("content"), output: r.Get("output")})
 	}
 }
 
 // contentText reads a tool result's content: a string, {"Text": …}, or
 // another kind (an image) which has no text.
-func contentText(v []byte) string {
+func contentText(tr *tree, v []byte) string {
 	if s, ok := rawjson.String(v); ok {
 		return s
 	}
-	return rawjson.AsString(rawjson.AsObject(v).Get("Text"))
+	return rawjson.AsString(tr.obj(v).Get("Text"))
 }
 
 func cmpOr(a, b string) string {

@@ -24,8 +24,11 @@ type state struct {
 	// the rows of one time, when many (a database Zed migrated in one
 	// go), would otherwise each search all the others.
 	marked map[string]bool
-	// canon's buffers serve every thread of the stream (not saved).
-	canon canon
+	// canon's, tree's and scratch's buffers serve every thread of the
+	// stream (not saved).
+	canon   canon
+	tree    tree
+	scratch scratch
 }
 
 type mark struct {
@@ -155,7 +158,9 @@ func (p *parser) parse() {
 		p.unknown("threads/"+dataType, reason)
 		return
 	}
-	t := rawjson.AsObject(thread)
+	tr := &p.st.tree
+	tr.index(thread)
+	t := tr.obj(thread)
 	hash := transcript.HashID(thread)
 	if ti == nil {
 		ti = p.start(t)
@@ -164,14 +169,24 @@ func (p *parser) parse() {
 		return
 	}
 	ti.Hash = hash
-	p.model = modelOf(t.Get("model"))
-	p.usage = rawjson.AsObject(t.Get("request_token_usage"))
-	msgs := parseMessages(t, &p.st.canon)
-	// Room for the events up front (an item gives one, a result two, a
-	// message without items one): a thread's events are many, each large.
+	p.model = modelOf(tr, t.Get("model"))
+	p.usage = tr.obj(t.Get("request_token_usage"))
+	msgs := parseMessages(tr, t, &p.st.canon, &p.st.scratch)
+	// Room for the events up front (a message of the agent gives one per
+	// item and per result, and a file edit for a result of an edit tool;
+	// another message gives one): a thread's events are many, each large.
 	n := len(p.out) + 2
 	for _, m := range msgs {
-		n += 1 + len(m.items) + 2*len(m.results)
+		if m.role != "agent" {
+			n++
+			continue
+		}
+		n += len(m.items) + len(m.results)
+		for _, r := range m.results {
+			if r.toolName == "" || editTools[r.toolName] {
+				n++
+			}
+		}
 	}
 	p.out = slices.Grow(p.out, n-len(p.out))
 	p.messages(ti, msgs)
@@ -183,7 +198,7 @@ func (p *parser) parse() {
 // start reads a thread's first row: its session_start.
 func (p *parser) start(t rawjson.Object) *threadInfo {
 	ti := &threadInfo{}
-	parent := cmp.Or(rawjson.AsString(p.row.Get("parent_id")), rawjson.AsString(t.Path("subagent_context", "parent_thread_id")))
+	parent := cmp.Or(rawjson.AsString(p.row.Get("parent_id")), rawjson.AsString(p.st.tree.path(t, "subagent_context", "parent_thread_id")))
 	if parent != "" && parent != p.id {
 		ti.Root = parent
 		if pt := p.st.Threads[parent]; pt != nil && pt.Root != "" {
@@ -191,12 +206,12 @@ func (p *parser) start(t rawjson.Object) *threadInfo {
 		}
 		p.sid, p.agent = ti.Root, p.id
 	}
-	p.project = projectOf(t, p.row)
+	p.project = projectOf(&p.st.tree, t, p.row)
 	ti.Cwd = p.project.Cwd
 	p.st.Threads[p.id] = ti
 	p.time = cmp.Or(rawjson.AsString(p.row.Get("created_at")), p.time)
 	e := p.event(transcript.KindSessionStart, p.id+"#start")
-	e.SessionStart = &transcript.SessionStart{Model: modelOf(t.Get("model"))}
+	e.SessionStart = &transcript.SessionStart{Model: modelOf(&p.st.tree, t.Get("model"))}
 	if ti.Root != "" {
 		e.SessionStart.Trigger = "subagent"
 	}
@@ -209,13 +224,13 @@ func (p *parser) start(t rawjson.Object) *threadInfo {
 
 // projectOf reads where a thread worked: its project snapshot's first
 // worktree (with its git state), else the row's first folder.
-func projectOf(t, row rawjson.Object) transcript.Project {
+func projectOf(tr *tree, t, row rawjson.Object) transcript.Project {
 	var pr transcript.Project
-	if wt := rawjson.AsArray(t.Path("initial_project_snapshot", "worktree_snapshots")); len(wt) > 0 {
-		w := rawjson.AsObject(wt[0])
+	if wt := tr.arr(tr.path(t, "initial_project_snapshot", "worktree_snapshots")); len(wt) > 0 {
+		w := tr.obj(wt[0])
 		pr.Cwd = rawjson.AsString(w.Get("worktree_path"))
 		pr.RepoRoot = pr.Cwd
-		g := rawjson.AsObject(w.Get("git_state"))
+		g := tr.obj(w.Get("git_state"))
 		pr.Repository = rawjson.AsString(g.Get("remote_url"))
 		pr.GitSHA = rawjson.AsString(g.Get("head_sha"))
 		pr.GitBranch = rawjson.AsString(g.Get("current_branch"))
@@ -228,8 +243,8 @@ func projectOf(t, row rawjson.Object) transcript.Project {
 }
 
 // modelOf reads a thread's model: {provider, model}.
-func modelOf(v []byte) string {
-	m := rawjson.AsObject(v)
+func modelOf(tr *tree, v []byte) string {
+	m := tr.obj(v)
 	return rawjson.AsString(m.Get("model"))
 }
 
@@ -306,7 +321,7 @@ func (p *parser) agentMessage(i int, m message, info *msgInfo) {
 				at.Parts = []transcript.Part{{Type: "redacted_thinking", Raw: it.raw}}
 			}
 			if it.kind == "Text" && p.pending != nil {
-				at.Usage = usageOf(p.pending)
+				at.Usage = usageOf(&p.st.tree, p.pending)
 				p.pending = nil
 			}
 			e.AssistantTurn = at
@@ -329,7 +344,7 @@ func (p *parser) agentMessage(i int, m message, info *msgInfo) {
 		e := p.event(transcript.KindToolResult, r.toolUseID+"#result")
 		e.ToolResult = &transcript.ToolResult{CallID: r.toolUseID, Name: name, OK: !r.isError, Text: r.text,
 			Output: rawjson.Value(r.content), Structured: rawjson.Value(r.output)}
-		if fe := fileEdit(name, rawjson.AsObject(call.input), rawjson.AsObject(r.output), !r.isError); fe != nil {
+		if fe := fileEdit(&p.st.tree, name, p.st.tree.obj(call.input), p.st.tree.obj(r.output), !r.isError); fe != nil {
 			fe.CallID = r.toolUseID
 			ev := p.event(transcript.KindFileEdit, r.toolUseID+"#edit")
 			ev.FileEdit = fe
@@ -351,8 +366,8 @@ func (m message) call(id string) item {
 
 // usageOf reads Zed's TokenUsage {input_tokens, output_tokens,
 // cache_creation_input_tokens, cache_read_input_tokens}.
-func usageOf(v []byte) *transcript.Usage {
-	u := rawjson.AsObject(v)
+func usageOf(tr *tree, v []byte) *transcript.Usage {
+	u := tr.obj(v)
 	if u == nil {
 		return nil
 	}

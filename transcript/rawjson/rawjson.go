@@ -220,22 +220,23 @@ func decodeString(body []byte) (string, bool) {
 	var b strings.Builder
 	b.Grow(len(body))
 	for i := 0; i < len(body); {
-		// A run without escapes is copied at once.
-		j := bytes.IndexByte(body[i:], '\\')
-		if j < 0 {
-			j = len(body) - i
-		}
-		run := body[i : i+j]
-		for _, c := range run {
-			if c < 0x20 || c == '"' {
+		// A run without escapes is copied at once, found and checked in
+		// one loop: a text full of \n has many short runs, each of which
+		// a search for the backslash and a check after it would read twice.
+		j, ascii := i, true
+		for ; j < len(body) && body[j] != '\\'; j++ {
+			if c := body[j]; c < 0x20 || c == '"' {
 				return "", false
+			} else if c >= utf8.RuneSelf {
+				ascii = false
 			}
 		}
-		if !utf8.Valid(run) {
+		run := body[i:j]
+		if !ascii && !utf8.Valid(run) {
 			return "", false
 		}
 		b.Write(run)
-		i += j
+		i = j
 		if i == len(body) {
 			break
 		}
