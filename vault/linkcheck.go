@@ -187,7 +187,8 @@ func NoteLinks(note string, data []byte) []NoteLink {
 		front
 		body
 	)
-	state, key, fence := start, "", ""
+	state, key := start, ""
+	var code codeFence
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSuffix(sc.Text(), "\r")
 		switch state {
@@ -209,24 +210,34 @@ func NoteLinks(note string, data []byte) []NoteLink {
 			continue
 		}
 		// The body: code is no link.
-		trimmed := strings.TrimLeft(line, " ")
-		if len(line)-len(trimmed) <= 3 {
-			if f := fenceOf(trimmed); f != "" {
-				switch {
-				case fence == "":
-					fence = f
-				case strings.HasPrefix(f, fence) && strings.TrimSpace(strings.TrimLeft(trimmed, f[:1])) == "":
-					fence = ""
-				}
-				continue
-			}
-		}
-		if fence != "" {
+		if code.skip(line) {
 			continue
 		}
 		out = appendLinks(out, note, n, "", line, true)
 	}
 	return out
+}
+
+// codeFence follows a body's fenced code blocks line by line.
+type codeFence struct{ open string }
+
+// skip reports whether line is a fence or inside a fenced block (CommonMark:
+// up to three spaces of indent; a block closes at a fence of its character at
+// least as long, with nothing after it).
+func (c *codeFence) skip(line string) bool {
+	trimmed := strings.TrimLeft(line, " ")
+	if len(line)-len(trimmed) <= 3 {
+		if f := fenceOf(trimmed); f != "" {
+			switch {
+			case c.open == "":
+				c.open = f
+			case strings.HasPrefix(f, c.open) && strings.TrimSpace(strings.TrimLeft(trimmed, f[:1])) == "":
+				c.open = ""
+			}
+			return true
+		}
+	}
+	return c.open != ""
 }
 
 // fenceOf is the run of backticks or tildes (three or more) that opens or

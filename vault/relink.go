@@ -276,22 +276,11 @@ func (r *Relinker) Relink(n *Note, rel string) int {
 // new places.
 func (r *Relinker) relinkBody(body []byte) ([]byte, int) {
 	lines := strings.SplitAfter(string(body), "\n")
-	fence, n := "", 0
+	var code codeFence
+	n := 0
 	for i, full := range lines {
 		line := strings.TrimRight(full, "\r\n")
-		trimmed := strings.TrimLeft(line, " ")
-		if len(line)-len(trimmed) <= 3 {
-			if f := fenceOf(trimmed); f != "" {
-				switch {
-				case fence == "":
-					fence = f
-				case strings.HasPrefix(f, fence) && strings.TrimSpace(strings.TrimLeft(trimmed, f[:1])) == "":
-					fence = ""
-				}
-				continue
-			}
-		}
-		if fence != "" {
+		if code.skip(line) {
 			continue
 		}
 		out, k := r.relinkText(line, true)
