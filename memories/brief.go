@@ -347,7 +347,10 @@ func SearchEntries(entries []Entry, req SearchRequest) ([]Hit, error) {
 	if req.Size <= 0 {
 		return nil, nil
 	}
-	var out []Hit
+	// Sorted by pointer, then copied: an Entry is large, and a briefing
+	// keeps a few dozen of the thousands that match. The comparisons are
+	// those of a sort of the entries themselves, so is the order.
+	var match []*Entry
 	for i := range entries {
 		e := &entries[i]
 		switch {
@@ -361,16 +364,23 @@ func SearchEntries(entries []Entry, req SearchRequest) ([]Hit, error) {
 			!hasTags(e.Tags, req.Tags):
 			continue
 		}
-		out = append(out, Hit{Entry: *e})
+		match = append(match, e)
 	}
-	slices.SortFunc(out, func(a, b Hit) int {
+	slices.SortFunc(match, func(a, b *Entry) int {
 		if c := b.Updated.Compare(a.Updated); c != 0 {
 			return c
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
-	if len(out) > req.Size {
-		out = out[:req.Size]
+	if len(match) > req.Size {
+		match = match[:req.Size]
+	}
+	if len(match) == 0 {
+		return nil, nil
+	}
+	out := make([]Hit, len(match))
+	for i, e := range match {
+		out[i] = Hit{Entry: *e}
 	}
 	return out, nil
 }
