@@ -347,7 +347,10 @@ func SearchEntries(entries []Entry, req SearchRequest) ([]Hit, error) {
 	if req.Size <= 0 {
 		return nil, nil
 	}
-	var out []Hit
+	// Sorted by pointer, then copied: an Entry is large, and a briefing
+	// keeps a few dozen of the thousands that match. The comparisons are
+	// those of a sort of the entries themselves, so is the order.
+	var match []*Entry
 	for i := range entries {
 		e := &entries[i]
 		switch {
@@ -361,16 +364,23 @@ func SearchEntries(entries []Entry, req SearchRequest) ([]Hit, error) {
 			!hasTags(e.Tags, req.Tags):
 			continue
 		}
-		out = append(out, Hit{Entry: *e})
+		match = append(match, e)
 	}
-	slices.SortFunc(out, func(a, b Hit) int {
+	slices.SortFunc(match, func(a, b *Entry) int {
 		if c := b.Updated.Compare(a.Updated); c != 0 {
 			return c
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
-	if len(out) > req.Size {
-		out = out[:req.Size]
+	if len(match) > req.Size {
+		match = match[:req.Size]
+	}
+	if len(match) == 0 {
+		return nil, nil
+	}
+	out := make([]Hit, len(match))
+	for i, e := range match {
+		out[i] = Hit{Entry: *e}
 	}
 	return out, nil
 }
@@ -527,25 +537,19 @@ const maxActivatedLooks = 200
 // activated is, of the live memories of projects not in seen, the most
 // activated ones: up to activeCandidates per project, looking at no more than maxActivatedLooks of them.
 func (b *briefStats) activated(ctx context.Context, snap Snapshot, now time.Time, projects []string, seen map[string]bool) ([]Hit, error) {
-	type act struct {
-		id string
-		a  float64
-	}
-	var acts []act
+	// Only the first maxActivatedLooks in order are ever looked at, so keep
+	// just those: a bounded heap over every accessed memory, not a sort of
+	// them all (thousands, at each session start).
+	top := activeTop{k: maxActivatedLooks}
 	b.each(ctx, func(id string, st AccessStat) {
 		if seen[id] {
 			return
 		}
 		if a := b.s.ranking.Activation.Of(st, now); a > 0 {
-			acts = append(acts, act{id, a})
+			top.offer(activeAct{id, a})
 		}
 	})
-	sort.Slice(acts, func(i, j int) bool {
-		if acts[i].a != acts[j].a {
-			return acts[i].a > acts[j].a
-		}
-		return acts[i].id < acts[j].id
-	})
+	acts := top.sorted()
 	added := map[string]int{}
 	full := 0
 	var out []Hit
@@ -570,6 +574,77 @@ func (b *briefStats) activated(ctx context.Context, snap Snapshot, now time.Time
 		}
 	}
 	return out, nil
+}
+
+// activeAct is a memory's activation, as activated ranks it.
+type activeAct struct {
+	id string
+	a  float64
+}
+
+// before orders activations: the higher first, ties by id.
+func (x activeAct) before(y activeAct) bool {
+	if x.a != y.a {
+		return x.a > y.a
+	}
+	return x.id < y.id
+}
+
+// activeTop keeps the k first activations offered, in activeAct.before's
+// order: a heap whose root is the last of those kept, so most offers are
+// refused with one comparison.
+type activeTop struct {
+	k    int
+	heap []activeAct
+}
+
+func (t *activeTop) offer(x activeAct) {
+	h := t.heap
+	if len(h) < t.k {
+		h = append(h, x)
+		for i := len(h) - 1; i > 0; { // up while x comes after its parent
+			p := (i - 1) / 2
+			if !h[p].before(h[i]) {
+				break
+			}
+			h[p], h[i] = h[i], h[p]
+			i = p
+		}
+		t.heap = h
+		return
+	}
+	if len(h) == 0 || !x.before(h[0]) {
+		return
+	}
+	h[0] = x
+	for i := 0; ; { // down while a child comes after it
+		last, l, r := i, 2*i+1, 2*i+2
+		if l < len(h) && h[last].before(h[l]) {
+			last = l
+		}
+		if r < len(h) && h[last].before(h[r]) {
+			last = r
+		}
+		if last == i {
+			break
+		}
+		h[i], h[last] = h[last], h[i]
+		i = last
+	}
+}
+
+// sorted is what was kept, first first.
+func (t *activeTop) sorted() []activeAct {
+	slices.SortFunc(t.heap, func(x, y activeAct) int {
+		switch {
+		case x.before(y):
+			return -1
+		case y.before(x):
+			return 1
+		}
+		return 0
+	})
+	return t.heap
 }
 
 // topAreas are the n areas named most often, ties by name.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -342,5 +343,36 @@ func TestHookPanicIsLogged(t *testing.T) {
 	l := e.lastLog()
 	if l.Outcome != hooks.OutcomeError || !strings.Contains(l.Error, "internal error: boom") {
 		t.Errorf("log %+v", l)
+	}
+}
+
+// TestHookGC checks that a hook runs without the garbage collector up to
+// hookMemoryLimit, leaves a person's own GOGC or GOMEMLIMIT alone, and puts
+// the settings back.
+func TestHookGC(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		env         map[string]string
+		wantPercent int
+		wantLimit   int64
+	}{
+		{"untuned", nil, -1, hookMemoryLimit},
+		{"GOGC set", map[string]string{"GOGC": "50"}, 77, 1 << 40},
+		{"GOMEMLIMIT set", map[string]string{"GOMEMLIMIT": "1GiB"}, 77, 1 << 40},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer debug.SetGCPercent(debug.SetGCPercent(77))
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
+			restore := hookGC(func(k string) string { return tc.env[k] })
+			gotPercent, gotLimit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
+			debug.SetGCPercent(gotPercent)
+			restore()
+			if gotPercent != tc.wantPercent || gotLimit != tc.wantLimit {
+				t.Errorf("during the hook: GC percent %d, memory limit %d; want %d, %d", gotPercent, gotLimit, tc.wantPercent, tc.wantLimit)
+			}
+			if p, l := debug.SetGCPercent(77), debug.SetMemoryLimit(-1); p != 77 || l != 1<<40 {
+				t.Errorf("after: GC percent %d, memory limit %d; want 77, %d", p, l, int64(1<<40))
+			}
+		})
 	}
 }
