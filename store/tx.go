@@ -98,6 +98,39 @@ func (sn *snapshot) Load(_ context.Context, path string) (*memories.Memory, erro
 	return m, nil
 }
 
+// LoadText is the title and body Load gives the note at path. A note whose
+// bytes are those its catalog record was made from (same size and hash) and
+// parsed then is not parsed again: its title is the record's and its body is
+// cut from the bytes, leaving its properties undecoded. A resident snapshot's
+// cached notes, and any other note, go through Load.
+func (sn *snapshot) LoadText(ctx context.Context, path string) (string, string, error) {
+	rec, err := sn.cat.Get(path)
+	if err != nil {
+		return "", "", err
+	}
+	if sn.resident != nil || rec == nil || rec.Broken != "" {
+		return sn.loadText(ctx, path)
+	}
+	data, st, err := sn.s.v.ReadRaw(path)
+	if err != nil {
+		return sn.loadText(ctx, path) // Load words the error as it does
+	}
+	if st.Size == rec.Size && hash(data) == rec.Hash {
+		if body, ok := vault.NoteBody(data); ok {
+			return rec.Title, string(body), nil
+		}
+	}
+	return sn.loadText(ctx, path)
+}
+
+func (sn *snapshot) loadText(ctx context.Context, path string) (string, string, error) {
+	m, err := sn.Load(ctx, path)
+	if err != nil {
+		return "", "", err
+	}
+	return m.Title, m.Body, nil
+}
+
 func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]memories.Hit, error) {
 	if sn.b == nil && sn.resident == nil && sn.s.res != nil {
 		// A writer of a resident store: search the index the resident holds

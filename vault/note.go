@@ -109,6 +109,20 @@ func frontmatterError(err error, text []byte) *ParseError {
 	return yamlError(err, text)
 }
 
+// NoteBody is the body ParseNote gives a note's bytes, found without decoding
+// the properties: for a caller that knows the bytes parse (they are those a
+// catalog record was made from) and needs only the text. ok is false where
+// ParseNote would fail to find the properties' end.
+func NoteBody(data []byte) (body []byte, ok bool) {
+	data = bytes.TrimPrefix(data, utf8BOM)
+	first, rest, _ := bytes.Cut(data, []byte("\n"))
+	if !isDelimiter(first) {
+		return data, true
+	}
+	_, body, ok = cutFrontmatter(rest)
+	return body, ok
+}
+
 // ParseNote splits data into frontmatter and body. A file without frontmatter is
 // a note with an empty one. Frontmatter must start on the first line, as in
 // Obsidian; one that is not closed, is not valid YAML, is more than one YAML
