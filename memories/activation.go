@@ -3,6 +3,7 @@ package memories
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -87,13 +88,22 @@ func (a Activation) Check() error {
 
 // Of is the activation of a memory with these accesses at now.
 func (a Activation) Of(st AccessStat, now time.Time) float64 {
+	// The sources are summed in a fixed order: floating-point addition is
+	// not associative, and a map's order would make the last bit of an
+	// activation, and so a tie between two memories, change from run to run.
+	var buf [8]string
+	srcs := buf[:0]
+	for src := range st.Counts {
+		srcs = append(srcs, src)
+	}
+	slices.Sort(srcs)
 	sum := 0.0
-	for src, n := range st.Counts {
+	for _, src := range srcs {
 		w, ok := a.Sources[src]
 		if !ok {
 			w = a.Weight
 		}
-		sum += float64(n) * w
+		sum += float64(st.Counts[src]) * w
 	}
 	if sum <= 0 {
 		return 0

@@ -216,3 +216,21 @@ func TestRecallWithoutQueryFindsActivatedOldMemories(t *testing.T) {
 		t.Errorf("first is %s, want the activated %s", res.Results[0].Memory.ID, old.ID)
 	}
 }
+
+// TestActivationSumOrderFixed: the sources' weighted counts are added in one
+// order, so the same accesses give the same bits every time (0.1 + 0.2 + 0.3
+// and 0.3 + 0.2 + 0.1 differ in the last bit, and a map's order varies).
+func TestActivationSumOrderFixed(t *testing.T) {
+	a := Activation{Weight: 0.1, Sources: map[string]float64{"a": 0.1, "b": 0.2, "c": 0.3}}
+	now := time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC)
+	st := AccessStat{Counts: map[string]int{"c": 1, "a": 1, "b": 1}, Last: now}
+	want := 0.0 // the sources in name order, in float64 arithmetic
+	for _, w := range []float64{0.1, 0.2, 0.3} {
+		want += w
+	}
+	for i := range 200 {
+		if got := a.Of(st, now); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("run %d: Of = %.17g, want %.17g (the sources in name order)", i, got, want)
+		}
+	}
+}
