@@ -298,9 +298,8 @@ func TestTranscriptUpdatesLeaveBuiltSegments(t *testing.T) {
 			t.Errorf("the built segment %s was rewritten by an update (segments now %v)", f, after)
 		}
 	}
-	if len(after) > len(built)+2 {
-		t.Errorf("%d segments after 3 updates of %d built: the updates' were not merged", len(after), len(built))
-	}
+	// How many of the updates' own small segments are merged by then is up to
+	// Bleve's merger, which runs in the background: not checked here.
 	r, err := OpenTranscriptIndex(dir, true)
 	if err != nil {
 		t.Fatal(err)
