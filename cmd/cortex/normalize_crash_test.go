@@ -167,42 +167,7 @@ func TestKilledNormalizeLosesNothing(t *testing.T) {
 		if diff := cmp.Diff(wantInbox, inboxState(t, e.state)); diff != "" {
 			t.Fatalf("trial %d: the inbox differs from a pass never killed (-want +got):\n%s", i, diff)
 		}
-		got := vaultFiles(t, e.vault)
-		var gotPaths, wantPaths []string
-		for p := range got {
-			if !atomicfile.IsTemp(filepath.Base(p)) {
-				gotPaths = append(gotPaths, p)
-			}
-		}
-		for p := range wantVault {
-			wantPaths = append(wantPaths, p)
-		}
-		slices.Sort(gotPaths)
-		slices.Sort(wantPaths)
-		if diff := cmp.Diff(wantPaths, gotPaths); diff != "" {
-			t.Fatalf("trial %d: the vault's files differ (-want +got):\n%s", i, diff)
-		}
-		records := ""
-		for _, p := range gotPaths {
-			data := got[p]
-			if strings.HasSuffix(p, ".md") && !strings.HasSuffix(p, "_index.md") {
-				if _, err := vault.ParseNote([]byte(data)); err != nil || !strings.HasSuffix(data, "\n") {
-					t.Errorf("trial %d: torn note %s (%v)", i, p, err)
-				}
-			}
-			if isRecord(p) {
-				records += data
-				continue
-			}
-			if data != wantVault[p] {
-				t.Errorf("trial %d: %s differs from a pass never killed:\n%s", i, p, cmp.Diff(wantVault[p], data))
-			}
-		}
-		for _, id := range stops {
-			if n := strings.Count(records, "event `"+id+"`"); n != 1 {
-				t.Errorf("trial %d: the records name event %s %d times", i, id, n)
-			}
-		}
+		checkVaultAfterKills(t, i, "a pass never killed", wantVault, vaultFiles(t, e.vault), isRecord, stops)
 		if t.Failed() {
 			t.FailNow()
 		}
@@ -211,4 +176,47 @@ func TestKilledNormalizeLosesNothing(t *testing.T) {
 		t.Errorf("doctor after the kills: %v", err)
 	}
 	t.Logf("%d trials, %d kills, a pass takes %s", trials, kills, took.Round(time.Millisecond))
+}
+
+// checkVaultAfterKills compares the vault after a trial of kills (got) with
+// the one a run never killed left (want): the same files, every note whole,
+// each file the same but the sessions' records (isRecord), which must name each stop
+// event exactly once between them.
+func checkVaultAfterKills(t *testing.T, trial int, than string, want, got map[string]string, isRecord func(string) bool, stops []string) {
+	t.Helper()
+	var gotPaths, wantPaths []string
+	for p := range got {
+		if !atomicfile.IsTemp(filepath.Base(p)) {
+			gotPaths = append(gotPaths, p)
+		}
+	}
+	for p := range want {
+		wantPaths = append(wantPaths, p)
+	}
+	slices.Sort(gotPaths)
+	slices.Sort(wantPaths)
+	if diff := cmp.Diff(wantPaths, gotPaths); diff != "" {
+		t.Fatalf("trial %d: the vault's files differ from %s (-want +got):\n%s", trial, than, diff)
+	}
+	records := ""
+	for _, p := range gotPaths {
+		data := got[p]
+		if strings.HasSuffix(p, ".md") && !strings.HasSuffix(p, "_index.md") {
+			if _, err := vault.ParseNote([]byte(data)); err != nil || !strings.HasSuffix(data, "\n") {
+				t.Errorf("trial %d: torn note %s (%v)", trial, p, err)
+			}
+		}
+		if isRecord(p) {
+			records += data
+			continue
+		}
+		if data != want[p] {
+			t.Errorf("trial %d: %s differs from %s:\n%s", trial, p, than, cmp.Diff(want[p], data))
+		}
+	}
+	for _, id := range stops {
+		if n := strings.Count(records, "event `"+id+"`"); n != 1 {
+			t.Errorf("trial %d: the records name event %s %d times", trial, id, n)
+		}
+	}
 }

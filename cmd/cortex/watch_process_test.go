@@ -17,12 +17,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/transcripts"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // lockedBuffer collects a process's output while the test reads it.
@@ -313,42 +311,7 @@ func TestKilledWatcherLosesNothing(t *testing.T) {
 		if diff := cmp.Diff(wantInbox, inboxState(t, e.state)); diff != "" {
 			t.Fatalf("trial %d: the inbox differs from a watcher never killed (-want +got):\n%s", i, diff)
 		}
-		got := vaultFiles(t, e.vault)
-		var gotPaths, wantPaths []string
-		for p := range got {
-			if !atomicfile.IsTemp(filepath.Base(p)) {
-				gotPaths = append(gotPaths, p)
-			}
-		}
-		for p := range wantVault {
-			wantPaths = append(wantPaths, p)
-		}
-		slices.Sort(gotPaths)
-		slices.Sort(wantPaths)
-		if diff := cmp.Diff(wantPaths, gotPaths); diff != "" {
-			t.Fatalf("trial %d: the vault's files differ from a watcher never killed (-want +got):\n%s", i, diff)
-		}
-		records := ""
-		for _, p := range gotPaths {
-			data := got[p]
-			if strings.HasSuffix(p, ".md") && !strings.HasSuffix(p, "_index.md") {
-				if _, err := vault.ParseNote([]byte(data)); err != nil || !strings.HasSuffix(data, "\n") {
-					t.Errorf("trial %d: torn note %s (%v)", i, p, err)
-				}
-			}
-			if isRecord(p) {
-				records += data
-				continue
-			}
-			if data != wantVault[p] {
-				t.Errorf("trial %d: %s differs from a watcher never killed:\n%s", i, p, cmp.Diff(wantVault[p], data))
-			}
-		}
-		for _, id := range stops {
-			if n := strings.Count(records, "event `"+id+"`"); n != 1 {
-				t.Errorf("trial %d: the records name event %s %d times", i, id, n)
-			}
-		}
+		checkVaultAfterKills(t, i, "a watcher never killed", wantVault, vaultFiles(t, e.vault), isRecord, stops)
 
 		// The notes' index: nothing left to take in, and it lists what an
 		// index built anew from the vault lists.
