@@ -79,7 +79,7 @@ func credentialRules() []*rule {
 			`xox[pe](?:-[0-9]{10,13}){3}-[A-Za-z0-9-]{28,34}|xoxe\.xox[bp]-\d-[A-Z0-9]{163,166}|xoxe-\d-[A-Z0-9]{146}`),
 		cred("slack_app_token", "Slack app-level token (xapp-…)", []string{"xapp-"}, `xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`),
 		cred("slack_webhook_url", "Slack incoming-webhook or workflow URL", []string{"hooks.slack.com/"},
-			`(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,56}`),
+			`(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,120}`),
 		cred("google_api_key", "Google API key (AIza…); the example keys of Firebase's SDK are exempt", []string{"aiza"}, `AIza[0-9A-Za-z_-]{35}`),
 		cred("google_oauth_client_secret", "Google OAuth client secret (GOCSPX-…)", []string{"gocspx-"}, `GOCSPX-[A-Za-z0-9_-]{28}`),
 		cred("google_oauth_token", "Google OAuth access token (ya29.…, ya29.c.…)", []string{"ya29."}, `ya29\.(?:[0-9A-Za-z]{1,4}\.)?[0-9A-Za-z_-]{30,}`),
@@ -96,7 +96,7 @@ func credentialRules() []*rule {
 		cred("jwt", "JSON Web Token: three base64url parts whose header decodes to JSON with \"alg\"", []string{"eyj"},
 			`eyJ[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]*={0,2}`),
 		cred("bearer_token", "bearer token, or a token of another scheme (Token, ApiKey, none), in an Authorization header", []string{"authorization"},
-			`authorization["']?\s*[:=]\s*["']?(?:(?:bearer|token|apikey|api-key|key|sso-key|otp)\s+)?([a-z0-9._~+/=-]{16,})`),
+			`authorization["']?\s*[:=]\s*["']?(?:(?:bearer|token|apikey|api-key|api-token|key|sso-key|otp|jwt)\s+)?([a-z0-9._~+/=-]{16,})`),
 		cred("basic_auth_header", "HTTP basic credentials in an Authorization header", []string{"authorization"},
 			`authorization["']?\s*[:=]\s*["']?basic\s+([a-z0-9+/]{8,}={0,2})`),
 		cred("url_credentials", "user:password@ in a URL (http, ftp, git, ssh…); templates and placeholders are exempt", []string{"://"},
@@ -109,7 +109,7 @@ func credentialRules() []*rule {
 		cred("password_assignment", "password assigned in code, config or a command line (password=…, passwd:, DB_PASSWORD=…, --password …, .netrc); references, placeholders and defaults are exempt",
 			[]string{"password", "passwd", "passphrase", "pwd", "pass"}, ``),
 		cred("secret_assignment", "random-looking value assigned to a secret, token, api_key, access_key or client_secret name; references and placeholders are exempt",
-			[]string{"secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey", "auth_key", "private_key", "credential"}, ``),
+			[]string{"secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey", "auth_key", "private_key", "private-key", "credential", "creds"}, ``),
 		cred("azure_storage_key", "Azure storage account or Service Bus key in a connection string (AccountKey=…, SharedAccessKey=…) or assigned to AZURE_STORAGE_KEY; the emulator's published key is exempt",
 			[]string{"accountkey=", "sharedaccesskey=", "azure_storage_"},
 			`(?:accountkey|sharedaccesskey)=([a-z0-9+/]{40,88}={0,2})|azure_storage(?:_account)?_(?:access_)?key`+assign+`["']?([a-z0-9+/]{86}==)`),
@@ -120,11 +120,18 @@ func credentialRules() []*rule {
 			form{triggers: []string{"mailgun"}, pattern: `(?i:mailgun)[^\n]{0,40}?(key-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})`},
 			// curl --user 'api:key-…' https://api.mailgun.net/…: the name comes after.
 			form{triggers: []string{"key-"}, pattern: `key-[0-9a-f]{32}`, check: lineNames("mailgun")}),
+		cred("mailchimp_api_key", "Mailchimp API key (32 hex digits, -us and the data centre's number)", []string{"-us"},
+			`[0-9a-f]{32}-us[0-9]{1,2}`),
 		cred("discord_webhook_url", "Discord webhook URL (from the host name on)", []string{"discord"},
 			`discord(?:app)?\.com/api/webhooks/\d{17,20}/[A-Za-z0-9_-]{60,68}`),
 		cred("discord_bot_token", "Discord bot token near the word discord or in a Bot authorization", []string{"discord", "authorization"},
 			`(?i:discord[^\n]{0,40}?|authorization["']?\s*[:=]\s*["']?bot\s+)([MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})`),
-		cred("telegram_bot_token", "Telegram bot token (digits:AA…)", []string{":aa"}, `(?:[\w./+=-]*?[^0-9])?(\d{8,10}:AA[A-Za-z0-9_-]{33})`),
+		credForms("telegram_bot_token", "Telegram bot token (digits:AA…), or digits:A and 34 more on a line that names telegram (gitleaks' format)",
+			form{triggers: []string{":aa"}, pattern: `(?:[\w./+=-]*?[^0-9])?(\d{8,10}:AA[A-Za-z0-9_-]{33})`},
+			// TELEGRAM_TOKEN=46027529:Avm…: a bot id of 5 to 16 digits, A
+			// and 34 more, as gitleaks' rule has it; without "AA" only
+			// where the line says whose token it is.
+			form{triggers: []string{"telegram"}, pattern: `(?i:[\w.-]*?telegram)[^\n]{0,60}?[^0-9A-Za-z:](\d{5,16}:A[A-Za-z0-9_-]{34})`}),
 		cred("datadog_api_key", "Datadog API or application key assigned to a datadog/dd key name",
 			[]string{"datadog", "dd_api", "dd_app", "ddapi", "ddapp", "dd-api"},
 			`(?i:(?:datadog|dd)[\w.-]*(?:api|app)[_-]?key[\w.-]*)`+assign+`["']?([a-f0-9]{40}|[a-f0-9]{32})(?:[^a-z0-9]|$)`),
@@ -150,7 +157,7 @@ func credentialRules() []*rule {
 		cred("groq_api_key", "Groq API key (gsk_…)", []string{"gsk_"}, `gsk_[A-Za-z0-9]{52}`),
 		cred("kubernetes_secret", "a value under data: (base64) or stringData: of a Kubernetes manifest of kind: Secret; templates and references are exempt",
 			[]string{"kind:"}, `kind:[ \t]*["']?secret["']?[ \t]*(?:\r?\n|$)`),
-		credForms("vendor_token", "a token with the prefix of its vendor: Pulumi (pul-), RubyGems (rubygems_), Sentry (sntryu_, sntrys_), PlanetScale (pscale_tkn_, pscale_pw_, pscale_oauth_), Prefect (pnu_), ReadMe (rdme_), Brevo (xkeysib-), Perplexity (pplx-), Notion (ntn_), Sourcegraph (sgp_), Fly.io (fo1_, fm2_), OpenShift (sha256~), Grafana (eyJrIjoi…), Shippo, Duffel, Flutterwave and EasyPost keys, live or test, Dynatrace (dt0c01.), Clojars, New Relic (NRAK-, NRJS-, NRII-), Typeform (tfp_), SettleMint, GitLab (glffct-, GR1348941, _gitlab_session), Harness, Frame.io, Infracost, Amazon Bedrock, Authress, Airtable, 1Password, Scalingo, Plaid, Facebook, Alibaba, Defined Networking, Yandex, Mapbox, Twitter, Slack legacy tokens, 42, Sidekiq, and JWTs in base64", vendorForms()...),
+		credForms("vendor_token", "a token with the prefix of its vendor: Pulumi (pul-), RubyGems (rubygems_), Sentry (sntryu_, sntrys_), PlanetScale (pscale_tkn_, pscale_pw_, pscale_oauth_), Prefect (pnu_), ReadMe (rdme_), Brevo (xkeysib-), Perplexity (pplx-), Notion (ntn_), Sourcegraph (sgp_), Fly.io (fo1_, fm2_), OpenShift (sha256~), Grafana (eyJrIjoi…), Shippo, Duffel, Flutterwave and EasyPost keys, live or test, Dynatrace (dt0c01.), Clojars, New Relic (NRAK-, NRJS-, NRII-), Typeform (tfp_), SettleMint, GitLab (glffct-, GR1348941, _gitlab_session), Harness, Frame.io, Infracost, Amazon Bedrock, Authress, Airtable, 1Password, Scalingo, Plaid, Facebook, Alibaba, Defined Networking, Yandex, Mapbox, Twitter, Slack legacy tokens (xoxa-2-…-hex included), 42, Adobe (p8e-), Sidekiq, and JWTs in base64", vendorForms()...),
 	}
 	for _, r := range rules {
 		switch r.id {
@@ -174,6 +181,10 @@ func credentialRules() []*rule {
 		case "credential.discord_bot_token":
 			r.before, r.after = anyByte, anyByte
 			r.check = allOf(endsKey, notFiller)
+		case "credential.mailchimp_api_key":
+			// The trigger is the data centre's -us: the key starts at the
+			// token that holds it.
+			r.back = true
 		case "credential.telegram_bot_token":
 			// After the token may come the rest of a URL (…/getMe).
 			r.back, r.before, r.after = true, anyByte, notWord
@@ -214,11 +225,11 @@ func credentialRules() []*rule {
 				// NuGet.config: <add key="ClearTextPassword" value="…" />
 				form{triggers: []string{"cleartextpassword"}, pattern: `cleartextpassword["']\s+value\s*=\s*["']([^"'\s]{6,})["']`},
 				// curl -u user:password, curl --user 'user:password'
-				form{triggers: []string{"curl"}, need: []string{" -u", "--user"}, pattern: `curl\b(?:[^\n|;&\\]|\\\n|\\)*?\s(?:-u|--user)[ \t=]*["']?[^\s:"'$]+:([^\s"']{4,})`})
+				form{triggers: []string{"curl"}, need: []string{" -u", "--user"}, pattern: `curl\b(?:[^\n|;&\\]|\\\n|\\)*?\s(?:-u|--user)[ \t=]*["']?[^\s:"'$]*:["']?([^\s"']{4,})`})
 			r.check = checkAssignment(false)
 		case "credential.secret_assignment":
 			r.on, r.before, r.after, r.maxLen = folded, anyByte, anyByte, 512
-			r.forms = assignmentForms(r.triggers, `[\w.-]*(?:secret|token|api_?key|api-key|access_?key|auth_?key|private_?key|credentials?)[\w.-]*`, 12)
+			r.forms = assignmentForms(r.triggers, `[\w.-]*(?:secret|token|api_?key|api-key|access_?key|auth_?key|private[_-]?key|credentials?|creds)[\w.-]*`, 12)
 			r.check = checkAssignment(true)
 		case "credential.azure_storage_key":
 			r.on, r.before, r.after = folded, anyByte, anyByte
@@ -443,10 +454,12 @@ func keyish(s string) bool {
 // not run it; it runs only when one of the triggers follows the dashes
 // closely. Groups: the value, quoted with " or ', or bare.
 func assignmentForms(triggers []string, name string, minLen int) []form {
+	// A bare value ends at a backslash: in a JSON string the next line
+	// follows as \n (FINNHUB_TOKEN=…\nBACKUP_ENABLED=true).
 	// The value's least length is checked after the match rather than
 	// counted in the expression ([^"]{12,} is twelve copies of the class):
 	// a small expression keeps Go's regexp on its fast matcher.
-	value := `(?:"([^"\s]+)"|'([^'\s]+)'|` + "`" + `([^` + "`" + `\s]+)` + "`" + `|([^\s"'` + "`" + `,;)}\]<>]+))`
+	value := `(?:"([^"\s]+)"|'([^'\s]+)'|` + "`" + `([^` + "`" + `\s]+)` + "`" + `|([^\s"'` + "`" + `,;)}\]<>\\]+))`
 	long := atLeast(minLen)
 	return []form{
 		{triggers: triggers, pattern: name + assign + value, check: long},
@@ -548,9 +561,12 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 				hex := strings.ReplaceAll(v, "-", "")
 				return s, e, randomEnough(hex, 3.5) && !isFiller(v) && !isPlaceholder(v) && !mostlyRuns(hex)
 			}
-			return s, e, randomLooking(v, 3.5)
+			if documentedKeys[v] {
+				return 0, 0, false
+			}
+			return s, e, randomLooking(v, 3.5) || randomLetters(v) || randomDigits(v)
 		}
-		if !hasLetter(v) || entropy(v) < 2.0 {
+		if !hasLetter(v) || entropy(v) < 2.0 || documentedKeys[v] {
 			return 0, 0, false
 		}
 		if !hasDigit(v) && !strings.ContainsAny(v, "!#$%&*+,-./:;<=>?@^_|~") {
@@ -562,6 +578,43 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 		}
 		return s, e, true
 	}
+}
+
+// randomLetters reports a value of letters only, in one case, that was drawn
+// at random rather than spelt (a Finnhub key, kydfknopfatdjphugxxd): long, with
+// few vowels (a fifth of random letters are vowels, two fifths of a word's
+// or a name's), not a run along the alphabet.
+func randomLetters(v string) bool {
+	if len(v) < 16 || !(v == strings.ToLower(v) || v == strings.ToUpper(v)) {
+		return false
+	}
+	vowels := 0
+	for i := 0; i < len(v); i++ {
+		switch v[i] | 0x20 {
+		case 'a', 'e', 'i', 'o', 'u':
+			vowels++
+		default:
+			if !isASCIILetter(rune(v[i])) {
+				return false
+			}
+		}
+	}
+	// Three bits a letter: twenty drawn from twenty consonants score 3.2
+	// on average, and the vowels already tell words apart.
+	return 10*vowels <= 3*len(v) && entropy(v) >= 3.0 && !isPlaceholder(v) && !mostlyRuns(v)
+}
+
+// randomDigits reports a value of digits only that is too long to be a
+// number people use (a timestamp has 10 to 19 digits, an id rarely more) and
+// was drawn at random: a Discord client secret in digits, a numeric API key.
+func randomDigits(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	// 32 random digits score 3.1 bits a digit, one in fifty under 2.8.
+	return len(v) >= 24 && entropy(v) >= 2.6 && !isPlaceholder(v) && !mostlyRuns(v)
 }
 
 // keyValueRE matches a value that is itself a key=value pair: a word, "=",
@@ -592,6 +645,9 @@ func notSecretName(raw string) bool {
 	if n := len(name); n > 2 && (strings.HasSuffix(name, "Id") || strings.HasSuffix(name, "ID")) && 'a' <= name[n-3] && name[n-3] <= 'z' {
 		return true
 	}
+	if secretAfterPreposition(name) {
+		return true
+	}
 	f := foldString(name)
 	for _, w := range []string{"public", "publishable", "csrf", "xsrf", "nonce",
 		"nonmatching", "non_matching", "non-matching", "invalid", "fake", "dummy", "bogus", "mock"} {
@@ -600,6 +656,53 @@ func notSecretName(raw string) bool {
 		}
 	}
 	return false
+}
+
+// secretAfterPreposition reports a name whose secret word comes only after
+// a preposition (keyVaultToStoreSecrets, pathToToken, nameOfSecret): the
+// head of "X to Y" is X, so the name holds something about the secret (a
+// vault, a path), not the secret.
+func secretAfterPreposition(name string) bool {
+	prep := false
+	for _, w := range nameWords(name) {
+		switch w {
+		case "to", "for", "of", "from", "with":
+			prep = true
+		case "secret", "secrets", "token", "tokens", "apikey", "credential", "credentials", "creds", "password", "passwd", "passphrase":
+			return prep
+		}
+	}
+	return false
+}
+
+// nameWords splits a key name into lower-case words at _ - . and at camel
+// case humps (keyVaultToStoreSecrets: key, vault, to, store, secrets).
+func nameWords(name string) []string {
+	var (
+		out []string
+		cur []byte
+	)
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '-' || c == '.':
+			flush()
+		case 'A' <= c && c <= 'Z' && i > 0 && ('a' <= name[i-1] && name[i-1] <= 'z' ||
+			i+1 < len(name) && 'a' <= name[i+1] && name[i+1] <= 'z' && 'A' <= name[i-1] && name[i-1] <= 'Z'):
+			flush()
+			cur = append(cur, c)
+		default:
+			cur = append(cur, c)
+		}
+	}
+	flush()
+	return out
 }
 
 // camelWords reports a value made of capitalised words

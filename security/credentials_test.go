@@ -125,6 +125,8 @@ func credentialCases(round uint64) []credCase {
 	// secrets of the earlier ones stay what they were.
 	g2 := &credFakes{round: round, k: 1 << 40}
 	of2 := g2.of
+	g3 := &credFakes{round: round, k: 2 << 40}
+	of3 := g3.of
 
 	// Prefixes, split so that no literal in this file looks like a key.
 	var (
@@ -296,6 +298,7 @@ func credentialCases(round uint64) []credCase {
 					also: []string{"jwt"}, why: "the bearer token is a JWT"},
 				{name: "token scheme", text: `curl -H "Authorization: Token «` + of2(credHex, 40) + `»" https://api.acme.io/v2/`},
 				{name: "no scheme", text: "curl --header 'Authorization: «" + g2.uuid() + "»' https://api.acme.io"},
+				{name: "api-token scheme", text: `curl -H "Authorization: Api-Token «` + of3(credHex, 40) + `»" --request PUT https://acme.live.dynatrace.com/api`},
 			},
 			neg: []credVector{
 				{name: "variable", text: `curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/user`},
@@ -604,6 +607,18 @@ func credentialCases(round uint64) []credCase {
 				{name: "placeholder", text: "LINEAR_API_KEY=" + lin + "<key>"},
 			}},
 
+		{rule: "mailchimp_api_key",
+			pos: []credVector{
+				{name: "sdk", text: "MailchimpSDK.initialize(token: «" + of3(credHex, 32) + "-us18»)",
+					also: []string{"secret_assignment"}, why: "token: names a token"},
+				{name: "prose", text: "The newsletter job uses «" + of3(credHex, 32) + "-us6» (Mailchimp, marketing account)."},
+			},
+			neg: []credVector{
+				{name: "one short", text: "key " + of3(credHex, 31) + "-us18"},
+				{name: "filler", text: "key " + strings.Repeat("0", 32) + "-us18"},
+				{name: "locale", text: "Set the locale to en-us in the settings."},
+			}},
+
 		{rule: "mailgun_api_key",
 			pos: []credVector{
 				{name: "env", text: "MAILGUN_API_KEY=«key-" + of(credHex, 32) + "»",
@@ -658,6 +673,8 @@ func credentialCases(round uint64) []credCase {
 				{name: "nuget", text: "<packageSourceCredentials>\n  <acme>\n    <add key=\"Username\" value=\"ci\" />\n    <add key=\"ClearTextPassword\" value=\"«" + g2.password() + "»\" />"},
 				{name: "curl user", text: "curl -s -u elastic:«" + g2.password() + "» https://es.acme.io:9200/_cat/indices"},
 				{name: "curl continued", text: "curl -X POST https://acme.io/api \\\n  --user 'deploy:«" + g2.password() + "»' -d @body.json"},
+				{name: "curl quoted password", text: "curl --user kevin:'«" + g3.password() + "»' -iX PATCH https://acme.io/api"},
+				{name: "curl empty user", text: `curl -u ":«` + g3.password() + `»" https://localhost:9200`},
 			},
 			neg: []credVector{
 				{name: "next option", text: "append `--no-password --insecure` to skip the key's password"},
@@ -674,6 +691,9 @@ func credentialCases(round uint64) []credCase {
 				{name: "empty", text: "snowflake.password=\njdbc.snowflake.url=jdbc:snowflake://acme.snowflakecomputing.com"},
 				{name: "curl variable", text: `curl -u "$ES_USER:$ES_PASSWORD" https://es.acme.io:9200`},
 				{name: "nuget placeholder", text: `<add key="ClearTextPassword" value="%NUGET_PASSWORD%" />`},
+				// The example passwords of NuGet's reference (documentedKeys).
+				{name: "nuget documented", text: `<add key="ClearTextPassword" value="33f!!` + `lloppa" />`},
+				{name: "nuget documented 2", text: `<add key="ClearTextPassword" value="hal+9ooo` + `_da!sY" />`},
 			}},
 
 		{rule: "postman_api_key",
@@ -751,6 +771,15 @@ func credentialCases(round uint64) []credCase {
 				{name: "header index", text: "headers[\"X-Api-Key\"] = \"«" + of2(credAlnum, 30) + "7»\""},
 				{name: "acronym", text: "ETSYToken=«" + of2(credAlnum, 24) + "7»"},
 				{name: "uuid", text: "SQUARESPACE_TOKEN ?= \"«8e2dabdb-b4c8-4c82-9b74-2b4d1e8bedbd»\""},
+				// Letters only (a Finnhub key) and digits only (a Discord
+				// client secret): random, not spelt.
+				{name: "letters only", text: "finnhubToken := `«" + of3("bcdfghjklmnpqrstvwxz", 20) + "»`"},
+				{name: "upper letters only", text: "FINNHUB_TOKEN=«" + of3("BCDFGHJKLMNPQRSTVWXZ", 20) + "»"},
+				{name: "digits only", text: "discord_token: '«" + of3("123456789", 1) + of3(credDigits, 31) + "»'"},
+				// In a JSON string the next line follows as \n.
+				{name: "json string", text: `{"config.ini": "API_TOKEN=«` + of3(credAlnum, 30) + `7»\nBACKUP_ENABLED=true"}`},
+				{name: "creds", text: "creds = «" + of3(credAlnum, 30) + "7»"},
+				{name: "private-key", text: "private-key: «" + of3(credAlnum, 40) + "7»"},
 			},
 			neg: []credVector{
 				{name: "placeholder", text: "API_KEY=<your key>"},
@@ -775,6 +804,13 @@ func credentialCases(round uint64) []credCase {
 				{name: "option key=value", text: "docker service update --secret-add source=" + of2(credAlnum, 14) + "7,target=ssh-key web"},
 				{name: "uuid filler", text: "api_token: 12345678-ABCD-ABCD-ABCD-1234567890AB"},
 				{name: "telegram shape", text: `telegram_api_token = "8812:A` + of2(credAlnum, 30) + `7"`},
+				// The secret word after a preposition: the name of a vault.
+				{name: "preposition", text: "  keyVaultToStoreSecrets: cmp2-qat-1208358310"},
+				{name: "path to token", text: "pathToToken: " + of3(credAlnum, 30) + "7"},
+				// Yarn's bundled search-only key (documentedKeys).
+				{name: "documented", text: `{appId:"OFCNCOG2CU",apiKey:"6fe4476ee5a1` + `832882e326b506d14126",indexName:"npm-search"}`},
+				{name: "words", text: `tokenizer: "sentencepiecemodelfile"`},
+				{name: "timestamp", text: "sessionToken: 17171717" + "17171717171"},
 			}},
 
 		{rule: "sendgrid_api_key",
@@ -842,6 +878,7 @@ func credentialCases(round uint64) []credCase {
 			pos: []credVector{
 				{name: "env", text: "SLACK_WEBHOOK_URL=https://«hooks.slack.com/services/T" + of(credUpper+credDigits, 8) + "/B" + of(credUpper+credDigits, 10) + "/" + of(credAlnum, 24) + "»"},
 				{name: "curl", text: "curl -X POST -H 'Content-type: application/json' \\\n  --data '{\"text\":\"deployed\"}' \\\n  https://«hooks.slack.com/services/T" + of(credUpper+credDigits, 10) + "/B" + of(credUpper+credDigits, 10) + "/" + of(credAlnum, 24) + "»"},
+				{name: "workflow", text: "https://«hooks.slack.com/workflows/T" + of3(credUpper+credDigits, 10) + "/A" + of3(credUpper+credDigits, 10) + "/" + of3(credDigits, 18) + "/" + of3(credAlnum, 24) + "»"},
 			},
 			neg: []credVector{
 				{name: "documentation", text: "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX"},
@@ -894,10 +931,16 @@ func credentialCases(round uint64) []credCase {
 				{name: "duffel test mode", text: "«" + "duffel" + "_test_" + of2(credB64URL, 43) + "»"},
 				{name: "flutterwave test mode", text: "«" + "FLWSECK" + "_TEST-" + of2(credHex, 32) + "-X»"},
 				{name: "base64 jwt", text: "auth: «" + base64.StdEncoding.EncodeToString([]byte(jwt)) + "»"},
+				// Ids in digits that may repeat, then the secret in hex.
+				{name: "slack legacy workspace", text: "legacy app «" + "xo" + "xa-2-" + of3(credDigits, 9) + "-" + of3(credDigits, 11) + "-" + of3(credDigits, 13) + "-" + of3(credHex, 18) + "»"},
+				{name: "slack legacy repeated ids", text: "legacy app «" + "xo" + "xa-2-511111111-31111111111-3111111111111-" + of3(credHex, 18) + "»"},
+				{name: "adobe", text: "Adobe I/O client secret «" + "p8" + "e-" + of3(credAlnum, 32) + "»"},
 			},
 			neg: []credVector{
 				{name: "one short", text: "token " + "pu" + "l-" + of2(credHex, 39)},
 				{name: "filler", text: "token " + "sntr" + "yu_" + strings.Repeat("0", 64)},
+				{name: "slack legacy filler", text: "legacy app " + "xo" + "xa-2-511111111-31111111111-3111111111111-" + strings.Repeat("0", 18)},
+				{name: "adobe short", text: "secret " + "p8" + "e-" + of3(credAlnum, 31)},
 				{name: "placeholder", text: "NOTION_TOKEN=" + "nt" + "n_<your token>"},
 				{name: "base64 prose", text: "auth: " + base64.StdEncoding.EncodeToString([]byte("eyJ is how every JSON object starts in base64url, and more words follow"))},
 			}},
@@ -935,12 +978,19 @@ func credentialCases(round uint64) []credCase {
 					also: []string{"secret_assignment"}, why: "the name holds token"},
 				{name: "url", text: "curl https://api.telegram.org/bot«" + of("123456789", 1) + of(credDigits, 9) + ":AA" + of(credB64URL, 33) + "»/getMe"},
 				{name: "prose", text: "BotFather gave «" + of("123456789", 1) + of(credDigits, 7) + ":AA" + of(credB64URL, 33) + "»"},
+				// gitleaks' format: A and 34 more, where the line names
+				// telegram.
+				{name: "named line", text: "telegram bot: «" + of3("123456789", 1) + of3(credDigits, 7) + ":A" + of3(credLower+credDigits, 34) + "»"},
+				{name: "json config", text: `{"config.ini": "TELEGRAM_TOKEN=«` + of3("123456789", 1) + of3(credDigits, 4) + ":A" + of3(credLower+credDigits+"-_", 34) + `»\nBACKUP_ENABLED=true"}`,
+					also: []string{"secret_assignment"}, why: "the name holds token"},
 			},
 			neg: []credVector{
 				{name: "placeholder", text: "TELEGRAM_BOT_TOKEN=<bot-token>"},
 				{name: "short id", text: "bot " + of(credDigits, 7) + ":AA" + of(credB64URL, 33)},
 				{name: "short secret", text: "bot " + of(credDigits, 9) + ":AA" + of(credB64URL, 32) + " "},
 				{name: "not AA", text: "bot " + of(credDigits, 9) + ":AB" + of(credB64URL, 33)},
+				{name: "named, short id", text: "telegram bot: 5443:A" + of3(credLower+credDigits, 34)},
+				{name: "named, one long", text: "telegram bot: " + of3(credDigits, 8) + ":A" + of3(credLower+credDigits, 35)},
 			}},
 
 		{rule: "twilio_api_key",

@@ -287,6 +287,13 @@ var documentedKeys = map[string]bool{
 	"AI" + "za" + "SyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw": true,
 	"AI" + "za" + "SyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE": true,
 	"AI" + "za" + "SyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY": true,
+	// The search-only Algolia key of the npm-search index that every release
+	// of Yarn 4 bundles (yarnpkg/berry#6201), public by design.
+	"6fe4476ee5a1" + "832882e326b5" + "06d14126": true,
+	// The example passwords of NuGet's nuget.config reference, which
+	// gitleaks allows too.
+	"33f!!" + "lloppa":    true,
+	"hal+9ooo" + "_da!sY": true,
 	// The account key of the Azure Storage emulator (Azurite), devstoreaccount1.
 	"Eby8vdM02xNOcqFlqUwJPLlmEtlCDX" + "J1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/" + "K1SZFPTOtr/KBHBeksoGMGw==": true,
 }

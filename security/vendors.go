@@ -53,9 +53,10 @@ func vendorForms() []form {
 		v([]string{"t1."}, `t1\.[A-Z0-9a-z_-]+={0,2}\.[A-Z0-9a-z_-]{86}={0,2}`), // Yandex access token
 		v([]string{"pk.", "sk."}, `[ps]k\.[a-zA-Z0-9]{60}\.[a-zA-Z0-9]{22}`),    // Mapbox
 		v([]string{"aaaaaaaaaaaaaaaaaaaaaa"}, `A{22}[a-zA-Z0-9%]{80,100}`),      // Twitter bearer token
-		v([]string{"xoxa-", "xoxr-", "xoxo-", "xoxs-", "xoxb-"}, `xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}|xox[os]-\d+-\d+-\d+-[a-fA-F\d]+|xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}`),                              // Slack legacy tokens
-		v([]string{"s-s4t2ud-", "s-s4t2af-"}, `s-s4t2(?:ud|af)-[a-f0-9]{64}`),                                                                                                                          // 42 intra client secret
+		v([]string{"xoxa-", "xoxr-", "xoxo-", "xoxs-", "xoxb-"}, `xox[ar]-\d-\d{6,13}-\d{6,13}-\d{6,13}-[a-f0-9]{16,64}|xox[ar]-(?:\d-)?[0-9a-zA-Z]{8,48}|xox[os]-\d+-\d+-\d+-[a-fA-F\d]+|xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}`), // Slack legacy tokens
+		v([]string{"s-s4t2ud-", "s-s4t2af-"}, `s-s4t2(?:ud|af)-[a-f0-9]{64}`), // 42 intra client secret
 		v([]string{"bundle_enterprise__contribsys__com", "bundle_gems__contribsys__com"}, `(?i:bundle_(?:enterprise|gems)__contribsys__com)[^\n]{0,20}?\s*(?:=|:|>)\s*["']?([a-f0-9]{8}:[a-f0-9]{8})`), // Sidekiq Enterprise
+		v([]string{"p8e-"}, `p8e-[a-zA-Z0-9]{32}`),          // Adobe client secret
 		v([]string{"zxlk"}, `ZXlK[A-Za-z0-9+/]{60,}={0,2}`), // a JWT in base64, checked below
 	}
 }
@@ -79,6 +80,14 @@ func vendorTokenCheck(text string, s, e int) (int, int, bool) {
 		// Header and claims, each a JSON object in base64url.
 		return s, e, jwtShapeRE().MatchString(t)
 	}
+	if v := text[s:e]; slackLegacyRE().MatchString(v) {
+		// xoxa-2-511111111-31111111111-…-e039d0…: the ids are
+		// digits that may repeat; the hex at the end is the secret.
+		// Eighteen hex digits score under isFiller's entropy as often as
+		// not: what is typed repeats.
+		tail := v[strings.LastIndexByte(v, '-')+1:]
+		return s, e, !isRepeated(tail) && !strings.Contains(tail, "0000")
+	}
 	if e-s < 24 {
 		// A short value (Sidekiq's 8:8 hex) scores under isFiller's
 		// entropy however random it is.
@@ -87,6 +96,9 @@ func vendorTokenCheck(text string, s, e int) (int, int, bool) {
 	}
 	return s, e, !isFiller(text[s:e])
 }
+
+// slackLegacyRE matches a Slack legacy workspace token in full: ids, then hex.
+var slackLegacyRE = lazyRE(`^xox[ar]-\d-\d+-\d+-\d+-[a-f0-9]+$`)
 
 // jwtShapeRE matches a JWT's header and claims.
 var jwtShapeRE = lazyRE(`^eyJ[A-Za-z0-9_-]{4,}={0,2}\.eyJ[A-Za-z0-9_-]{8,}`)
