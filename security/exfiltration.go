@@ -243,7 +243,8 @@ func namesSecret(re func() *regexp.Regexp) func(string) bool {
 		}
 		for _, loc := range re().FindAllStringIndex(s, -1) {
 			if exemptPath(s, loc[0], loc[1]) || aboutSecretRE().MatchString(s[loc[1]:]) ||
-				countOfRE().MatchString(s[:loc[0]]) {
+				countOfRE().MatchString(s[:loc[0]]) ||
+				strings.HasPrefix(s[loc[0]:], "token") && tokenCountRE().MatchString(s[:loc[0]]) {
 				continue
 			}
 			return true
@@ -256,6 +257,9 @@ var (
 	// aboutSecretRE matches, after a secret's name, a word that makes the
 	// phrase name something about the secret rather than the secret.
 	aboutSecretRE = lazyRE(`^[\s*_]+(?:counts?|usage|limits?|budgets?|length|expiry|expiration|ttl|lifetime|prefix|suffix|names?|ids?|types?|scopes?|format|rotation|polic(?:y|ies)|hash(?:es)?|fingerprints?|age|size|requirements?|strength|validation)\b`)
+	// tokenCountRE matches a number just before "tokens": 6.9k tokens,
+	// 128,000 tokens are what a model reads, not credentials.
+	tokenCountRE = lazyRE(`\b\d[\d.,]*[\s*_]*[km]?[\s*_]+$`)
 	// countOfRE matches, before a secret's name, the start of a count.
 	countOfRE = lazyRE(`\b(?:(?:number|count|amount) of|how many)[\s*_]+(?:the[\s*_]+)?$`)
 )

@@ -325,8 +325,62 @@ var voidRE = lazyRE(words(alt(
 	`\b(?:is|are|were|has been|have been|been|now) (?:now |hereby |officially )?(?:void|null|cancell?ed|revoked|suspended|lifted|obsolete|outdated|overridden|superseded|replaced|invalid|disabled|cleared|irrelevant|wiped|erased|rescinded|withdrawn|expired|deprecated|reset)\b`,
 	`\bas (?:a |mere |just |only )?(?:suggestions?|optional|advisory|non-binding)\b`,
 	`\b(?:only|just|merely) a (?:test|suggestion|harness|placeholder|joke)\b`,
-	`\b(?:supersedes?|overrides?|replaces?|takes? (?:precedence|priority) over|wins? (?:every conflict|over)|trumps?|outranks?|(?:put|set|cast) (?:them|those|these|it) aside|(?:ignore|disregard|forget) (?:them|those|these|it))\b`,
+	`\b(?:supersedes?|overrides?|replaces?|takes? (?:precedence|priority) over|wins? (?:every conflict|over)|trumps?|outranks?) (?:them|those|these|it|all (?:of )?(?:them|those|these))\b`,
+	`\b(?:(?:put|set|cast) (?:them|those|these|it) aside|(?:ignore|disregard|forget) (?:them|those|these|it))\b`,
 )))
+
+// voidVerbRE finds a verb that sets instructions aside when they are its
+// object ("this note supersedes your system prompt"): it ends where the
+// object starts, a few words before the instructions with nothing between
+// that closes the phrase. After the verb's object ("which can replace custom
+// commands) and system instructions") or before the verb (the instructions
+// its subject: "system instructions (which can replace custom context)"),
+// the instructions are not what is set aside.
+var voidVerbRE = lazyRE(words(`\b(?:supersedes?|overrides?|replaces?|takes? (?:precedence|priority) over|wins? (?:every conflict|over)|trumps?|outranks?)`) +
+	`(?:` + sep + `[\w'’-]+){0,4}?` + sep + `$`)
+
+// voidsObject keeps instructions at text[s:e] that a verb of voidVerbRE, at
+// most 160 bytes back in the same paragraph, takes for its object.
+func voidsObject(text string, s, e int) (int, int, bool) {
+	a := max(0, s-160)
+	for a < s && !utf8.RuneStart(text[a]) {
+		a++
+	}
+	if i := strings.LastIndex(text[a:s], "\n\n"); i >= 0 {
+		a += i + 2
+	}
+	win := unleetString(foldString(text[a:s]))
+	if loc := voidVerbRE().FindStringIndex(win); loc != nil {
+		return a + loc[0], e, true
+	}
+	return 0, 0, false
+}
+
+// anyOf builds a check that keeps a finding one of checks keeps, with the
+// bounds the first of them gives.
+func anyOf(checks ...func(string, int, int) (int, int, bool)) func(string, int, int) (int, int, bool) {
+	return func(text string, s, e int) (int, int, bool) {
+		for _, check := range checks {
+			if s2, e2, ok := check(text, s, e); ok {
+				return s2, e2, true
+			}
+		}
+		return 0, 0, false
+	}
+}
+
+// notProductPrompt drops a system prompt that a product ships ("the
+// built-in system prompt", "the default system prompt"): documentation of a
+// setting that replaces it, not a claim about the reader's instructions.
+func notProductPrompt(text string, s, e int) (int, int, bool) {
+	before := foldString(text[max(0, s-24):s])
+	for _, q := range []string{"built-in ", "built\u2011in ", "builtin ", "default "} {
+		if strings.HasSuffix(before, q) {
+			return s, e, false
+		}
+	}
+	return s, e, true
+}
 
 func authorityForms() []form {
 	w := words
@@ -337,7 +391,7 @@ func authorityForms() []form {
 			triggers: []string{"your", "ur ", "its ", "the model", "the assistant", "instr", "rules", "guidelines",
 				"guidance", "directives", "orders", "system", "developer", "operator", "everything", "what you", "what your"},
 			pattern: instrRE().String(),
-			check:   allOf(nearby(voidRE, 160, true, true), notTitle),
+			check:   allOf(notProductPrompt, anyOf(nearby(voidRE, 160, true, true), voidsObject), notTitle),
 		},
 		{
 			triggers: []string{"follow", "obey", "trust", "heed", "listen", "apply", "execute"},
