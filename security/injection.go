@@ -101,6 +101,7 @@ func injectionRules() []*rule {
 			desc:     "imitates a chat template or a system turn: <|im_start|>system, [INST], <<SYS>>, <system>, \"### System:\" or \"System: you …\" at a line start, \"SYSTEM OVERRIDE\"",
 			on:       folded,
 			forms:    fakeMarkerForms(),
+			vet:      notTemplateTurn,
 		},
 		{
 			id:       "prompt_injection.agent_directive",
@@ -645,6 +646,41 @@ func concealmentForms() []form {
 	}
 }
 
+// chatToken matches the tokens of chat templates (folded).
+const chatToken = `<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text|eom_id|end|fim_[a-z]+)\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|</s>\s*<s>|</?(?:system|sys|system_prompt|instructions)>|</user>`
+
+var (
+	chatTokenRE     = lazyRE(`^(?:` + chatToken + `)$`)
+	chatTokenAnyRE  = lazyRE(chatToken)
+	turnRoleRE      = lazyRE(`^[ \t]*(?:system|user|assistant|developer|model)\b`)
+	placeholderTurn = lazyRE(`^(?:\{\{.*\}\}|\{%.*%\}|\{[\w.]*\}|<[\w .-]*>|\$\{?\w+\}?|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|(?:[A-Z][a-z]+ ?){1,4}|[^.!?]{0,40}(?:\.\.\.|…))$`)
+)
+
+// notTemplateTurn drops a chat-template token, in code, whose turn holds a
+// placeholder rather than words: a template being defined or documented
+// ("<|im_start|>system\n{{ .System }}<|im_end|>", "<<SYS>>INJECT_HERE<</SYS>>",
+// "[INST] Task: ...", PARAMETER stop "<|im_start|>"). A forged turn has
+// something to say; each token is judged by its own turn.
+func notTemplateTurn(sc *scanner, s, e int) (int, int, bool) {
+	text := sc.text()
+	if !chatTokenRE().MatchString(foldString(text[s:e])) || !sc.inCode(s) {
+		return s, e, true
+	}
+	rest := text[e:alignEnd(text, e+200)]
+	if loc := turnRoleRE().FindStringIndex(foldString(rest)); loc != nil {
+		rest = rest[loc[1]:]
+	}
+	rest = strings.TrimLeft(rest, " \t\r\n")
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	if loc := chatTokenAnyRE().FindStringIndex(foldString(rest)); loc != nil {
+		rest = rest[:loc[0]]
+	}
+	turn := strings.Trim(rest, " \t\r\"'`,;)<>")
+	return s, e, turn != "" && !placeholderTurn().MatchString(turn)
+}
+
 func fakeMarkerForms() []form {
 	w := words
 	role := alt(`system`, `assistant`, `developer`, `admin`, `administrator`, `operator`, `root`)
@@ -652,7 +688,7 @@ func fakeMarkerForms() []form {
 		{
 			// chat template tokens, anywhere
 			triggers: []string{"<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "<start_of_turn>", "<end_of_turn>", "</s>", "<system", "</system", "<sys>", "</sys>", "</user>", "<instructions>", "</instructions>"},
-			pattern:  `<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text|eom_id|end|fim_[a-z]+)\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|</s>\s*<s>|</?(?:system|sys|system_prompt|instructions)>|</user>`,
+			pattern:  chatToken,
 		},
 		{
 			// Note to automated analysis software: … / Hidden profile for

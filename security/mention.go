@@ -35,6 +35,10 @@ func findQuotes(text string) *quotes {
 		inFence bool
 		marker  string
 		cur     fence
+		// list is the indent of the content of the list item the lines
+		// belong to: a fence inside an item ("* Example:\n\n    ```js")
+		// may be indented that much more than three spaces.
+		list, fenceIndent int
 	)
 	for at := 0; at < len(text); {
 		end := strings.IndexByte(text[at:], '\n')
@@ -46,17 +50,23 @@ func findQuotes(text string) *quotes {
 			next = end + 1
 		}
 		line := strings.TrimLeft(text[at:end], " ")
-		if end-at-len(line) <= 3 {
-			switch {
-			case !inFence && (strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~")):
-				n := len(line) - len(strings.TrimLeft(line, line[:1]))
-				inFence, marker = true, line[:n]
-				cur = fence{open: at, content: next}
-			case inFence && strings.HasPrefix(line, marker) && strings.Trim(line, marker[:1]+" \t\r") == "":
-				inFence = false
-				cur.stop = at
-				q.fences = append(q.fences, cur)
+		indent := end - at - len(line)
+		if !inFence && strings.TrimSpace(line) != "" {
+			if m := listItemRE().FindStringIndex(line); m != nil {
+				list = indent + m[1]
+			} else if indent < list {
+				list = 0 // a paragraph after the list
 			}
+		}
+		switch {
+		case !inFence && indent <= list+3 && (strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~")):
+			n := len(line) - len(strings.TrimLeft(line, line[:1]))
+			inFence, marker, fenceIndent = true, line[:n], indent
+			cur = fence{open: at, content: next}
+		case inFence && indent <= max(fenceIndent, 3) && strings.HasPrefix(line, marker) && strings.Trim(line, marker[:1]+" \t\r") == "":
+			inFence = false
+			cur.stop = at
+			q.fences = append(q.fences, cur)
 		}
 		at = next
 	}
@@ -66,6 +76,9 @@ func findQuotes(text string) *quotes {
 	}
 	return q
 }
+
+// listItemRE matches the marker of a list item and the blanks after it.
+var listItemRE = lazyRE(`^(?:[-*+]|\d{1,9}[.)])[ \t]+`)
 
 // fenceAt returns the last block whose content starts at or before i: the
 // only one that can hold i, as blocks do not overlap.
@@ -361,7 +374,7 @@ func closingApostrophe(line string, p int) int {
 var closingMark = map[rune]string{'“': "”", '‘': "’", '«': "»", '„': "“", '「': "」", '『': "』", '‹': "›"}
 
 // introducerRE matches the end of prose that introduces a quotation.
-var introducerRE = lazyRE(`(?i)(?:\blike|\bsuch as|\be\.g\.,?|\bi\.e\.,?|\bfor (?:example|instance),?|\bexamples?(?: of)?:?|\bsays|\bsaid|\bsay|\breads|\bcalled|\bnamed|\blabell?ed|\bphrases?|\bstrings?|\binputs?|\bpatterns?|\bpayloads?|\btext|\bmessage|\btokens?|\bmarkers?|\bcontaining|\bcontains|\binclude|\bincludes|\bincluding|\bas in|\bquoted?|\bthe words|\bfake|\bknown|\bclassic|\bcommon|\btypical|\bprompts?(?: like)?)\W{0,3}$`)
+var introducerRE = lazyRE(`(?i)(?:\blike|\bsuch as|\be\.g\.,?|\bi\.e\.,?|\bfor (?:example|instance),?|\bexamples?(?: of)?:?|\bsays|\bsaid|\bsay|\breads|\bcalled|\bnamed|\blabell?ed|\bphrases?|\bstrings?|\binputs?|\bpatterns?|\bpayloads?|\btext|\bmessage|\btokens?|\bmarkers?|\bcontaining|\bcontains|\binclude|\bincludes|\bincluding|\bas in|\bquoted?|\bthe words|\bfake|\bknown|\bclassic|\bcommon|\btypical|\bprompts?(?: like)?|\bformats?)\W{0,3}$`)
 
 // metaRE matches words that show a line talks about attacks rather than makes
 // one.
@@ -412,7 +425,7 @@ func question(sc *scanner, s int) bool {
 // moderation prompt that lists "it asks you to forget about your rules"
 // describes one. "The user asks you to …" is not reported speech here: an
 // injected note speaks as the user.
-var reportedRE = lazyRE(`\b(?:it|they|he|she|this|that|which|who|attackers?|someone|somebody|the (?:input|prompt|message|text|request|attacker|attack|payload|document|page|email|e-mail)s?)[\s*_]+(?:asks?|asked|asking|try|tries|tried|trying|attempts?|attempted|attempting|wants?|wanted|tells?|told|telling|instructs?|instructed|requests?|requested|urges?|urged|would (?:ask|tell|want))[\s*_]+(?:you|the (?:model|assistant|ai|bot|agent|llm)|the [\w-]+ (?:model|assistant|bot|agent))?[\s*_]*to[\s*_]+$`)
+var reportedRE = lazyRE(`\b(?:(?:if|when|whenever|once) you[\s*_]+(?:instruct|tell|ask)[\s*_]+the[\s*_]+(?:[\w-]+[\s*_]+){0,2}(?:model|assistant|ai|bot|agent|llm|chatbot)[\s*_]+to[\s*_]+$|(?:it|they|he|she|this|that|which|who|attackers?|someone|somebody|the (?:input|prompt|message|text|request|attacker|attack|payload|document|page|email|e-mail)s?)[\s*_]+(?:asks?|asked|asking|try|tries|tried|trying|attempts?|attempted|attempting|wants?|wanted|tells?|told|telling|instructs?|instructed|requests?|requested|urges?|urged|would (?:ask|tell|want))[\s*_]+(?:you|the (?:model|assistant|ai|bot|agent|llm)|the [\w-]+ (?:model|assistant|bot|agent))?[\s*_]*to[\s*_]+$)`)
 
 // reported reports whether the instruction at s is reported rather than
 // given (see reportedRE).
