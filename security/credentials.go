@@ -149,7 +149,7 @@ func credentialRules() []*rule {
 		cred("cloudflare_api_token", "Cloudflare API token or key assigned to a cloudflare name, or an Origin CA key (v1.0-…)",
 			[]string{"cloudflare", "v1.0-"},
 			`(?i:cloudflare[\w.-]*)`+assign+`["']?([A-Za-z0-9_-]{37,40})(?:[^A-Za-z0-9_-]|$)|v1\.0-[a-f0-9]{24}-[a-f0-9]{146}`),
-		cred("age_secret_key", "age encryption secret key (AGE-SECRET-KEY-1…)", []string{"age-secret-key-1"}, `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`),
+		cred("age_secret_key", "age encryption secret key (AGE-SECRET-KEY-1…); one whose bech32 checksum holds is a key however it looks, one that breaks it and is typed (1QQQQ…) is filler", []string{"age-secret-key-1"}, `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`),
 		cred("postman_api_key", "Postman API key (PMAK-…)", []string{"pmak-"}, `PMAK-[a-f0-9]{24}-[a-f0-9]{34}`),
 		cred("databricks_token", "Databricks personal access token (dapi…)", []string{"dapi"}, `dapi[a-f0-9]{32}(?:-\d)?`),
 		cred("grafana_token", "Grafana service-account or cloud token (glsa_…, glc_…)", []string{"glsa_", "glc_"},
@@ -181,6 +181,10 @@ func credentialRules() []*rule {
 		case "credential.discord_bot_token":
 			r.before, r.after = anyByte, anyByte
 			r.check = allOf(endsKey, notFiller)
+		case "credential.age_secret_key":
+			r.check = func(text string, s, e int) (int, int, bool) {
+				return s, e, bech32Valid(text[s:e]) || !isFiller(text[s:e])
+			}
 		case "credential.mailchimp_api_key":
 			// The trigger is the data centre's -us: the key starts at the
 			// token that holds it.
@@ -257,6 +261,48 @@ func credentialRules() []*rule {
 		}
 	}
 	return rules
+}
+
+// bech32Charset is the alphabet of bech32's data part, in value order.
+const bech32Charset = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+
+// bech32Valid reports whether s is a bech32 string whose checksum holds
+// (BIP-173): the human-readable part before the last "1", then data whose
+// last six characters check the rest. age writes its secret keys so; a key
+// typed by hand, AGE-SECRET-KEY-1 and 58 Q's, breaks the checksum.
+func bech32Valid(s string) bool {
+	s = strings.ToLower(s)
+	sep := strings.LastIndexByte(s, '1')
+	if sep < 1 || len(s)-sep-1 < 6 {
+		return false
+	}
+	gen := [5]uint32{0x3b6a57b2, 0x26508e6d, 0x1ea119fa, 0x3d4233dd, 0x2a1462b3}
+	chk := uint32(1)
+	step := func(v uint32) {
+		b := chk >> 25
+		chk = (chk&0x1ffffff)<<5 ^ v
+		for i, g := range gen {
+			if b>>i&1 == 1 {
+				chk ^= g
+			}
+		}
+	}
+	hrp := s[:sep]
+	for i := 0; i < len(hrp); i++ {
+		step(uint32(hrp[i]) >> 5)
+	}
+	step(0)
+	for i := 0; i < len(hrp); i++ {
+		step(uint32(hrp[i]) & 31)
+	}
+	for i := sep + 1; i < len(s); i++ {
+		v := strings.IndexByte(bech32Charset, s[i])
+		if v < 0 {
+			return false
+		}
+		step(uint32(v))
+	}
+	return chk == 1
 }
 
 // allOf runs checks in order, each seeing the bounds the previous one left.

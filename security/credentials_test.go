@@ -191,11 +191,14 @@ func credentialCases(round uint64) []credCase {
 			pos: []credVector{
 				{name: "keys.txt", text: "# created: 2024-05-02T09:14:55Z\n# public key: age1" + strings.ToLower(of(credBech32, 58)) + "\n«" + ageKey + of(credBech32, 58) + "»\n"},
 				{name: "sops env", text: "export SOPS_AGE_KEY=«" + ageKey + of(credBech32, 58) + "»"},
+				// The all-zero key with its checksum: a key, however it looks.
+				{name: "valid checksum", text: "SOPS_AGE_KEY=«" + ageKey + strings.Repeat("Q", 52) + "8H00W3" + "»"},
 			},
 			neg: []credVector{
 				{name: "one short", text: "export SOPS_AGE_KEY=" + ageKey + of(credBech32, 57)},
 				{name: "not bech32", text: "SOPS_AGE_KEY=" + ageKey + of(credBech32, 57) + "B"},
 				{name: "placeholder", text: "SOPS_AGE_KEY=" + ageKey + strings.Repeat("X", 58)},
+				{name: "typed, checksum broken", text: "ageToken = " + ageKey + strings.Repeat("Q", 58)},
 				{name: "documentation", text: "The identity file holds one line, " + ageKey + "…, and must stay on the laptop."},
 			}},
 
@@ -1226,6 +1229,31 @@ func TestCredentialValueChecks(t *testing.T) {
 				t.Errorf("randomEnough(3.5) = %v, want %v (entropy %.2f)", got, tt.randomEnough, entropy(tt.v))
 			}
 		})
+	}
+}
+
+// TestBech32Valid checks the checksum against BIP-173's test vectors.
+func TestBech32Valid(t *testing.T) {
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{"A12UEL5L", true},
+		{"a12uel5l", true},
+		{"abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw", true},
+		{"11" + strings.Repeat("q", 82) + "c8247j", true},
+		{"split1checkupstagehandshakeupstreamerranterredcaperred2y9e3w", true},
+		{"split1checkupstagehandshakeupstreamerranterredcaperred2y9e2w", false}, // one character changed
+		{"pzry9x0s0muk", false},  // no separator
+		{"1pzry9x0s0muk", false}, // empty human-readable part
+		{"x1b4n0q5v", false},     // b is not in the alphabet
+		{"li1dgmt3", false},      // checksum too short
+		{"A1G7SGD8", false},      // checksum computed with the upper-case part
+	}
+	for _, tt := range tests {
+		if got := bech32Valid(tt.s); got != tt.want {
+			t.Errorf("bech32Valid(%q) = %v, want %v", tt.s, got, tt.want)
+		}
 	}
 }
 
