@@ -52,8 +52,8 @@ func findQuotes(text string) *quotes {
 		line := strings.TrimLeft(text[at:end], " ")
 		indent := end - at - len(line)
 		if !inFence && strings.TrimSpace(line) != "" {
-			if m := listItemRE().FindStringIndex(line); m != nil {
-				list = indent + m[1]
+			if n := listMarker(line); n > 0 {
+				list = indent + n
 			} else if indent < list {
 				list = 0 // a paragraph after the list
 			}
@@ -77,8 +77,33 @@ func findQuotes(text string) *quotes {
 	return q
 }
 
-// listItemRE matches the marker of a list item and the blanks after it.
-var listItemRE = lazyRE(`^(?:[-*+]|\d{1,9}[.)])[ \t]+`)
+// listMarker returns the length of the marker of a list item that starts
+// line ("- ", "* ", "12. ", "3) ") with the blanks after it, or 0.
+func listMarker(line string) int {
+	i := 0
+	switch {
+	case line == "":
+		return 0
+	case line[0] == '-' || line[0] == '*' || line[0] == '+':
+		i = 1
+	default:
+		for i < len(line) && i < 9 && '0' <= line[i] && line[i] <= '9' {
+			i++
+		}
+		if i == 0 || i == len(line) || line[i] != '.' && line[i] != ')' {
+			return 0
+		}
+		i++
+	}
+	j := i
+	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+		j++
+	}
+	if j == i {
+		return 0
+	}
+	return j
+}
 
 // fenceAt returns the last block whose content starts at or before i: the
 // only one that can hold i, as blocks do not overlap.
