@@ -46,7 +46,12 @@
 // not enough ("Remember: `ignore all previous instructions`" is an
 // instruction), and neither is a framing word without quotes. An injection
 // phrase asked as a question and answered no ("Keep this secret from the user?
-// No — …") is dropped too. Unicode and credential findings are never exempt:
+// No — …") is dropped too, and so is an order reported rather than given ("if
+// you instruct the bot to …"). A chat-template token in code whose turn holds
+// only a placeholder ("<|im_start|>system" then "{{ .System }}") defines a
+// template rather than forging a turn. A fenced block inside a list item
+// counts as one however far the item indents it. Unicode and credential
+// findings are never exempt:
 // an invisible character or a live key is as harmful in an example as
 // anywhere else.
 //
