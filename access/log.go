@@ -276,7 +276,7 @@ func (l *Log) EachTally(ctx context.Context, fn func(id string, counts []int, la
 		if recs != nil {
 			r = recs[i]
 		} else {
-			r = c.record(i)
+			r = c.view(i)
 		}
 		more, inTail := tail[r.id]
 		visit(r.id, r, true, more, inTail)

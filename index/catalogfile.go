@@ -512,14 +512,20 @@ func decodeMeta(m string) (*Record, error) {
 		return nil, err
 	}
 	r := &Record{FID: s[1], Broken: s[10]}
-	r.ID, r.Title, r.Type, r.Project, r.Area = s[0], s[2], memories.Type(s[3]), s[4], s[5]
-	if s[6] != "" {
-		r.Tags = strings.Split(s[6], ",")
-	}
-	r.Source, r.Status, r.SupersededBy = memories.Source(s[7]), memories.Status(s[8]), s[9]
-	r.Importance = int(nums[0])
-	r.Created, r.Updated = time.Unix(nums[1], 0).UTC(), time.Unix(nums[2], 0).UTC()
+	fillEntry(&r.Entry, &s, &nums)
 	return r, nil
+}
+
+// fillEntry sets the entry's fields held in a metadata record (all but its
+// path) from what splitMeta read of it.
+func fillEntry(e *memories.Entry, s *[11]string, nums *[3]int64) {
+	e.ID, e.Title, e.Type, e.Project, e.Area = s[0], s[2], memories.Type(s[3]), s[4], s[5]
+	if s[6] != "" {
+		e.Tags = strings.Split(s[6], ",")
+	}
+	e.Source, e.Status, e.SupersededBy = memories.Source(s[7]), memories.Status(s[8]), s[9]
+	e.Importance = int(nums[0])
+	e.Created, e.Updated = time.Unix(nums[1], 0).UTC(), time.Unix(nums[2], 0).UTC()
 }
 
 // The fields of a metadata record, in encodeMeta's order.
