@@ -19,9 +19,11 @@ var mapCatalogs atomic.Bool
 //
 // A base file is never changed in place — a writer replaces it whole (see
 // Catalog.Write) — so a mapping always shows the file as it was opened. Only
-// someone truncating it by hand while it is mapped could make a read fault;
-// the caller makes such a fault a panic it recovers from
-// (debug.SetPanicOnFault). Where mapping is not possible the file is read.
+// someone truncating it by hand while it is mapped could make a read fault:
+// the hook makes that a panic it recovers from in its own goroutine
+// (debug.SetPanicOnFault), though not in the vault scan's helpers, which
+// read the catalog's names too. Where mapping is not possible the file is
+// read.
 func MapCatalogs() { mapCatalogs.Store(true) }
 
 // mapFile maps the first size bytes of f, read-only.
