@@ -21,7 +21,7 @@ var mapCatalogs atomic.Bool
 // Catalog.Write) — so a mapping always shows the file as it was opened. Only
 // someone truncating it by hand while it is mapped could make a read fault:
 // the hook makes that a panic it recovers from in its own goroutine
-// (debug.SetPanicOnFault), though not in the vault scan's helpers, which
+// (debug.SetPanicOnFault), though not in the vault scan's goroutines, which
 // read the catalog's names too. Where mapping is not possible the file is
 // read.
 func MapCatalogs() { mapCatalogs.Store(true) }
