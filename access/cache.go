@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/cortexmem/cortex/memories"
 )
@@ -115,8 +116,19 @@ func (c *cache) id(i int) string {
 
 // record decodes record i.
 func (c *cache) record(i int) record {
+	r := c.view(i)
+	r.id = strings.Clone(r.id)
+	return r
+}
+
+// view decodes record i with an id that shares the cache's memory: the
+// file's bytes are never changed once read, and the id keeps them alive, so
+// it can be kept like any string; but a caller that keeps one id of
+// thousands keeps the whole file in memory, so only the visits of every
+// record (EachTally, EachStat), whose callers keep a few, use it.
+func (c *cache) view(i int) record {
 	b := c.data[i*recordLen:]
-	r := record{id: string(b[:memories.IDLen])}
+	r := record{id: unsafe.String(&b[0], memories.IDLen)}
 	at := memories.IDLen
 	r.last = time.Unix(0, int64(binary.LittleEndian.Uint64(b[at:]))).UTC()
 	at += 8

@@ -62,7 +62,11 @@ type Log struct {
 	}
 }
 
-var _ memories.AccessLog = (*Log)(nil)
+var (
+	_ memories.AccessLog     = (*Log)(nil)
+	_ memories.AccessVisitor = (*Log)(nil)
+	_ memories.AccessTallier = (*Log)(nil)
+)
 
 // Open returns the log of the state folder o.State; nothing is read or
 // written until it is used.
@@ -214,33 +218,53 @@ func (l *Log) Stats(ctx context.Context, ids []string) (map[string]memories.Acce
 // built (a briefing ranks every memory by activation). The stat's Counts
 // are fn's to read during the call only: the map is reused.
 func (l *Log) EachStat(ctx context.Context, fn func(id string, st memories.AccessStat)) error {
+	st := memories.AccessStat{Counts: make(map[string]int, len(sources))}
+	return l.EachTally(ctx, func(id string, counts []int, last time.Time) {
+		clear(st.Counts)
+		for i, n := range counts {
+			if n > 0 {
+				st.Counts[sources[i]] = n
+			}
+		}
+		st.Last = last
+		fn(id, st)
+	})
+}
+
+// TallySources implements memories.AccessTallier: the sources the log
+// counts apart, any other being counted as "other".
+func (l *Log) TallySources() []string { return sources[:] }
+
+// EachTally implements memories.AccessTallier: EachStat's stats as counts
+// per source (in TallySources' order), with no map per memory — a session
+// start ranks every accessed memory, thousands, and filling a map for each
+// cost more than ranking it. counts is fn's to read during the call only.
+func (l *Log) EachTally(ctx context.Context, fn func(id string, counts []int, last time.Time)) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	c, tail, err := l.currentLocked()
 	if err != nil || c == nil {
 		return err
 	}
-	st := memories.AccessStat{Counts: make(map[string]int, len(sources))}
+	var counts [len(sources)]int
 	visit := func(id string, r record, inCache bool, more memories.AccessStat, inTail bool) {
-		clear(st.Counts)
-		st.Last = time.Time{}
+		counts = [len(sources)]int{}
+		var last time.Time
 		if inCache {
-			st.Last = r.last
+			last = r.last
 			for i, n := range r.counts {
-				if n > 0 {
-					st.Counts[sources[i]] += int(n)
-				}
+				counts[i] += int(n)
 			}
 		}
 		if inTail {
 			for src, n := range more.Counts {
-				st.Counts[src] += n
+				counts[sourceIndex(src)] += n
 			}
-			if more.Last.After(st.Last) {
-				st.Last = more.Last
+			if more.Last.After(last) {
+				last = more.Last
 			}
 		}
-		fn(id, st)
+		fn(id, counts[:], last)
 	}
 	recs := c.recs
 	n := c.n
@@ -252,7 +276,7 @@ func (l *Log) EachStat(ctx context.Context, fn func(id string, st memories.Acces
 		if recs != nil {
 			r = recs[i]
 		} else {
-			r = c.record(i)
+			r = c.view(i)
 		}
 		more, inTail := tail[r.id]
 		visit(r.id, r, true, more, inTail)
@@ -360,6 +384,9 @@ func readToken(f *os.File) (string, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return "", fmt.Errorf("access log: %w", err)
 	}
+	if tok, ok := quickHeader(first); ok {
+		return tok, nil
+	}
 	var h line
 	if json.Unmarshal(first, &h) == nil && len(h.Log) == tokenLen {
 		return h.Log, nil
@@ -390,8 +417,11 @@ func foldLines(lines []byte, stats map[string]memories.AccessStat, want map[stri
 		if want != nil && !mentions(ln, want) {
 			continue
 		}
-		var e line
-		if json.Unmarshal(ln, &e) != nil || e.ID == "" || e.Source == "" || e.Time.IsZero() {
+		e, ok := quickLine(ln)
+		if !ok && json.Unmarshal(ln, &e) != nil {
+			continue
+		}
+		if e.ID == "" || e.Source == "" || e.Time.IsZero() {
 			continue
 		}
 		if want != nil && !want[e.ID] {

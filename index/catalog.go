@@ -408,27 +408,26 @@ func (c *Catalog) EntriesWhere(keep func(project, area, name string) bool) ([]me
 			return nil, err
 		}
 		for i := 0; i < c.base.nFiles; i++ {
-			if len(c.over) > 0 {
-				if _, shadowed := c.over[c.base.path(i)]; shadowed {
-					continue
-				}
-			}
 			m, err := c.base.metaRecord(i)
 			if err != nil {
 				return nil, err
 			}
-			s, _, err := splitMeta(m)
+			s, nums, err := splitMeta(m)
 			if err != nil {
 				return nil, corrupt("file %d: %v", i, err)
 			}
 			if s[metaBroken] != "" || !keep(s[metaProject], s[metaArea], c.base.name(i)) {
 				continue
 			}
-			r, err := c.base.record(i)
-			if err != nil {
-				return nil, err
+			// Asked after keep: the path is built for the entries kept.
+			p := c.base.path(i)
+			if _, shadowed := c.over[p]; shadowed {
+				continue
 			}
-			out = append(out, r.Entry)
+			// Decoded in place, from what splitMeta read: no record is
+			// allocated and copied for each of the thousands kept.
+			out = append(out, memories.Entry{Path: p})
+			fillEntry(&out[len(out)-1], &s, &nums)
 		}
 	}
 	for _, p := range slices.Sorted(maps.Keys(c.over)) {

@@ -59,6 +59,10 @@ type baseFile struct {
 	meta        string // loaded on demand (all of it, for iteration)
 	idxCount    int
 	sharedCount int
+
+	// mapped is the whole file mapped into memory (see MapCatalogs), nil
+	// when it is read; the sections above are then views of it.
+	mapped []byte
 }
 
 func corrupt(msg string, a ...any) error {
@@ -104,9 +108,18 @@ func readBase(f *os.File) (*baseFile, error) {
 	if headerLen+schemaLen+scanLen+int64(b.idxLen)+int64(b.metaLen) != size {
 		return nil, corrupt("sections do not add up to the file size")
 	}
-	buf := make([]byte, schemaLen+scanLen)
-	if _, err := f.ReadAt(buf, headerLen); err != nil {
-		return nil, corrupt("short read")
+	var buf []byte
+	if mapCatalogs.Load() {
+		if data, err := mapFile(f, size); err == nil {
+			b.mapped = data
+			buf = data[headerLen : headerLen+schemaLen+scanLen]
+		}
+	}
+	if buf == nil {
+		buf = make([]byte, schemaLen+scanLen)
+		if _, err := f.ReadAt(buf, headerLen); err != nil {
+			return nil, corrupt("short read")
+		}
 	}
 	b.schema = string(buf[:schemaLen])
 	b.scan = buf[schemaLen:]
@@ -218,6 +231,9 @@ func (b *baseFile) knownFile(i int) vault.KnownFile {
 func (b *baseFile) metaRecord(i int) (string, error) {
 	e := b.fileEntry(i)
 	off, n := int(binary.LittleEndian.Uint32(e[32:])), int(binary.LittleEndian.Uint32(e[36:]))
+	if b.mapped != nil {
+		_ = b.loadMeta() // a view of the mapping: nothing is read
+	}
 	if b.meta != "" || b.metaLen == 0 {
 		return b.meta[off : off+n], nil
 	}
@@ -231,6 +247,10 @@ func (b *baseFile) metaRecord(i int) (string, error) {
 // loadMeta reads the whole metadata section, before decoding many records.
 func (b *baseFile) loadMeta() error {
 	if b.meta != "" || b.metaLen == 0 {
+		return nil
+	}
+	if b.mapped != nil {
+		b.meta = unsafe.String(&b.mapped[b.metaAt], b.metaLen)
 		return nil
 	}
 	buf := make([]byte, b.metaLen)
@@ -264,9 +284,14 @@ func (b *baseFile) loadIdx() error {
 	if b.idx != nil {
 		return nil
 	}
-	buf := make([]byte, b.idxLen)
-	if _, err := b.f.ReadAt(buf, b.idxAt); err != nil && b.idxLen > 0 {
-		return corrupt("short id read: %v", err)
+	var buf []byte
+	if b.mapped != nil {
+		buf = b.mapped[b.idxAt : b.idxAt+int64(b.idxLen)]
+	} else {
+		buf = make([]byte, b.idxLen)
+		if _, err := b.f.ReadAt(buf, b.idxAt); err != nil && b.idxLen > 0 {
+			return corrupt("short id read: %v", err)
+		}
 	}
 	if len(buf) < 8 {
 		return corrupt("short id section")
@@ -487,14 +512,20 @@ func decodeMeta(m string) (*Record, error) {
 		return nil, err
 	}
 	r := &Record{FID: s[1], Broken: s[10]}
-	r.ID, r.Title, r.Type, r.Project, r.Area = s[0], s[2], memories.Type(s[3]), s[4], s[5]
-	if s[6] != "" {
-		r.Tags = strings.Split(s[6], ",")
-	}
-	r.Source, r.Status, r.SupersededBy = memories.Source(s[7]), memories.Status(s[8]), s[9]
-	r.Importance = int(nums[0])
-	r.Created, r.Updated = time.Unix(nums[1], 0).UTC(), time.Unix(nums[2], 0).UTC()
+	fillEntry(&r.Entry, &s, &nums)
 	return r, nil
+}
+
+// fillEntry sets the entry's fields held in a metadata record (all but its
+// path) from what splitMeta read of it.
+func fillEntry(e *memories.Entry, s *[11]string, nums *[3]int64) {
+	e.ID, e.Title, e.Type, e.Project, e.Area = s[0], s[2], memories.Type(s[3]), s[4], s[5]
+	if s[6] != "" {
+		e.Tags = strings.Split(s[6], ",")
+	}
+	e.Source, e.Status, e.SupersededBy = memories.Source(s[7]), memories.Status(s[8]), s[9]
+	e.Importance = int(nums[0])
+	e.Created, e.Updated = time.Unix(nums[1], 0).UTC(), time.Unix(nums[2], 0).UTC()
 }
 
 // The fields of a metadata record, in encodeMeta's order.

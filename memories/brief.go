@@ -541,11 +541,8 @@ func (b *briefStats) activated(ctx context.Context, snap Snapshot, now time.Time
 	// just those: a bounded heap over every accessed memory, not a sort of
 	// them all (thousands, at each session start).
 	top := activeTop{k: maxActivatedLooks}
-	b.each(ctx, func(id string, st AccessStat) {
-		if seen[id] {
-			return
-		}
-		if a := b.s.ranking.Activation.Of(st, now); a > 0 {
+	b.eachActivation(ctx, now, func(id string, a float64) {
+		if a > 0 && !seen[id] {
 			top.offer(activeAct{id, a})
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +28,35 @@ func (v visitorAccess) EachStat(ctx context.Context, fn func(string, AccessStat)
 	}
 	for id, st := range all {
 		fn(id, st)
+	}
+	return nil
+}
+
+// tallierAccess is fakeAccess that also tallies every memory's accesses
+// per source (AccessTallier), its sources listed out of name order so that
+// the order of the sums is tested.
+type tallierAccess struct{ *fakeAccess }
+
+func (v tallierAccess) TallySources() []string {
+	return []string{AccessSessionStart, "hook", AccessRecall, AccessContext}
+}
+
+func (v tallierAccess) EachTally(ctx context.Context, fn func(string, []int, time.Time)) error {
+	all, err := v.Stats(ctx, nil)
+	if err != nil {
+		return err
+	}
+	srcs := v.TallySources()
+	for id, st := range all {
+		counts := make([]int, len(srcs))
+		for src, n := range st.Counts {
+			i := slices.Index(srcs, src)
+			if i < 0 {
+				return fmt.Errorf("source %q not tallied", src)
+			}
+			counts[i] = n
+		}
+		fn(id, counts, st.Last)
 	}
 	return nil
 }
@@ -86,6 +116,7 @@ func TestBriefUnchanged(t *testing.T) {
 	}{
 		{"map", &fakeAccess{stats: stats}},
 		{"visitor", visitorAccess{&fakeAccess{stats: stats}}},
+		{"tally", tallierAccess{&fakeAccess{stats: stats}}},
 	} {
 		b.Reset()
 		svc, _ := newTestService(f, WithAccessLog(log.log))

@@ -1,5 +1,16 @@
 package store
 
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/cortexmem/cortex/atomicfile"
+)
+
 // Followed is told by a watcher in this process (the MCP server's, see
 // package watch) whether it follows the vault and the index has taken in
 // every change it saw: while it does, reads and writes skip stat'ing every
@@ -10,8 +21,85 @@ package store
 // before the write returns. Any doubt — an event not yet taken in, events
 // lost, the watcher polling or stopped — is said with false, and the checks
 // are made as without a watcher.
-func (s *Store) Followed(clean bool) { s.followed.Store(clean) }
+//
+// It is also said to other processes, through a heartbeat file in the
+// vault's state folder (see Heartbeat): present and touched within the last
+// heartbeatLife while the watcher says true, removed as soon as it says
+// false. A command of another process — a hook above all, which would
+// otherwise stat every note when it is the first command in over a second —
+// trusts it as this process trusts the flag.
+func (s *Store) Followed(clean bool) {
+	s.followMu.Lock()
+	defer s.followMu.Unlock()
+	s.followed.Store(clean)
+	if clean {
+		s.touchHeartbeat()
+	} else if err := os.Remove(s.heartbeatPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// A heartbeat that cannot be removed would say the index is
+		// current when it may not be: say it, and stop touching it (it
+		// is trusted for heartbeatLife at most).
+		s.warn("cannot remove the watcher's heartbeat: " + err.Error())
+	}
+}
 
 // IsFollowed reports what a watcher last told Followed: for tests and the
 // benchmark, which wait for the watcher's first re-index.
 func (s *Store) IsFollowed() bool { return s.followed.Load() }
+
+// Timing of the heartbeat: a command trusts one touched less than
+// heartbeatLife ago, and the watcher's process touches it every
+// heartbeatEvery while its watcher says the index is current. A process
+// killed while it said so is trusted heartbeatLife at most — as long as a
+// full check is trusted by default (config.DefaultFreshness).
+const (
+	heartbeatLife  = time.Second
+	heartbeatEvery = heartbeatLife / 4
+	heartbeatFile  = "followed"
+)
+
+func (s *Store) heartbeatPath() string { return filepath.Join(s.vstate.Dir, heartbeatFile) }
+
+// Heartbeat touches the heartbeat file every heartbeatEvery while a watcher
+// says the index is current (Followed), until ctx ends: run it beside the
+// watcher whose Settled is Followed.
+func (s *Store) Heartbeat(ctx context.Context) {
+	t := time.NewTicker(heartbeatEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			s.followMu.Lock()
+			if s.followed.Load() {
+				s.touchHeartbeat()
+			}
+			s.followMu.Unlock()
+		}
+	}
+}
+
+// touchHeartbeat sets the heartbeat's time to now, creating it when
+// missing. It is a hint: failures leave commands to check the notes.
+func (s *Store) touchHeartbeat() {
+	p := s.heartbeatPath()
+	now := s.now()
+	if err := os.Chtimes(p, now, now); errors.Is(err, fs.ErrNotExist) {
+		if f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY, atomicfile.FilePerm); err == nil {
+			_ = f.Close()
+			_ = os.Chtimes(p, now, now)
+		}
+	}
+}
+
+// followedElsewhere reports whether a watcher, in this process or another,
+// said the index holds every change it saw less than heartbeatLife before
+// now.
+func (s *Store) followedElsewhere(now time.Time) bool {
+	fi, err := os.Stat(s.heartbeatPath())
+	if err != nil {
+		return false
+	}
+	age := now.Sub(fi.ModTime())
+	return age < heartbeatLife && age > -heartbeatLife
+}

@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -70,4 +72,96 @@ func TestFollowedSkipsTheNoteCheck(t *testing.T) {
 		t.Errorf("the edited note changed (-edited +now):\n%s", diff)
 	}
 	e.checkInStep()
+}
+
+// TestHeartbeatSkipsTheNoteCheckElsewhere: a watcher of another process
+// says through its store's heartbeat that the index is current, and a
+// command of this process (a hook) then skips stat'ing every note as the
+// watcher's own process does — an edit in place waits for the watcher,
+// a note created elsewhere is seen at once. A heartbeat older than its
+// life (a watcher killed) or removed (the watcher in doubt) is not
+// trusted; nor is one while the watcher is in doubt, however often its
+// process beats.
+func TestHeartbeatSkipsTheNoteCheckElsewhere(t *testing.T) {
+	e := newEnv(t, 0) // freshness 0: without a watcher every read checks every note
+	first := e.save("The staging pool holds 20 connections per pod because of max_connections.", "api")
+	watcher := newEnvOn(t, e, 0)
+	beat := func() string {
+		t.Helper()
+		ps, err := filepath.Glob(filepath.Join(e.home, "vaults", "*", "followed"))
+		if err != nil || len(ps) > 1 {
+			t.Fatalf("heartbeats %v: %v", ps, err)
+		}
+		if len(ps) == 0 {
+			return ""
+		}
+		return ps[0]
+	}
+	// Notes and folders written less than two seconds before the index's
+	// last look are checked by content whatever the heartbeat says (the
+	// store's racy window): let the vault settle as a used one is.
+	if got := e.recall("staging pool"); len(got) != 1 {
+		t.Fatalf("recall: %v", got)
+	}
+	time.Sleep(2100 * time.Millisecond)
+	if got := e.recall("staging pool"); len(got) != 1 {
+		t.Fatalf("recall: %v", got)
+	}
+	beating := func() (stop func()) {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			watcher.st.Heartbeat(ctx)
+		}()
+		return func() { cancel(); <-done }
+	}
+	stop := beating()
+	defer func() { stop() }()
+	edited := "---\nid: " + first.ID + "\ntitle: Staging pool\nproject: api\n---\n\nThe staging pool holds 40 connections per pod behind pgbouncer now.\n"
+	edit := func() { e.editInPlace(strings.TrimPrefix(first.Path, "cortex/"), edited) }
+	steps := []struct {
+		name, query string
+		do          func()
+		kafka       bool // recall finds the note created elsewhere
+		found       bool // the edit is in the index: recall of its new word finds the note
+		beat        bool // a heartbeat is there after do
+	}{
+		{name: "an edit in place, followed elsewhere: left to the watcher", found: false, beat: true,
+			do: func() { watcher.st.Followed(true); edit() }},
+		{name: "still followed after beats past the heartbeat's life", found: false, beat: true,
+			do: func() { time.Sleep(5 * time.Second / 4) }},
+		{name: "a note created elsewhere, followed: seen at once", found: false, beat: true, kafka: true,
+			do: func() {
+				e.save("Kafka consumers rebalance when a pod restarts; keep sessions under 45 seconds.", "ops")
+			}},
+		{name: "a heartbeat older than its life (a watcher killed): the edit is seen", found: true, beat: true,
+			do: func() {
+				stop()
+				old := time.Now().Add(-5 * time.Second / 4)
+				if err := os.Chtimes(beat(), old, old); err != nil {
+					t.Fatal(err)
+				}
+			}},
+		{name: "the watcher in doubt: no heartbeat", found: true,
+			do: func() { stop = beating(); watcher.st.Followed(false) }},
+		{name: "in doubt, beats do not bring the heartbeat back", found: true,
+			do: func() { time.Sleep(3 * time.Second / 4) }},
+	}
+	for _, s := range steps {
+		if s.do != nil {
+			s.do()
+		}
+		if got := beat() != ""; got != s.beat {
+			t.Errorf("%s: heartbeat there %v, want %v", s.name, got, s.beat)
+		}
+		if got := len(recallTitles(t, e.svc, "pgbouncer")) == 1; got != s.found {
+			t.Errorf("%s: the edit found %v, want %v", s.name, got, s.found)
+		}
+		if s.kafka {
+			if got := recallTitles(t, e.svc, "kafka rebalance"); len(got) != 1 {
+				t.Errorf("%s: recall of the note created elsewhere: %v", s.name, got)
+			}
+		}
+	}
 }

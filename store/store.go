@@ -126,6 +126,8 @@ type Store struct {
 	// followed is set while a watcher in this process follows the vault
 	// and the index holds every change it saw (see Followed).
 	followed atomic.Bool
+	// followMu orders the flag's changes with the heartbeat's (Followed).
+	followMu sync.Mutex
 	// owed, while a background catch-up runs (CatchUpInBackground), is
 	// the channel that tells it a save left index work owed.
 	owed atomic.Pointer[chan struct{}]
@@ -311,14 +313,14 @@ const checkedFile = "checked"
 
 // scan compares the vault with the catalog: fully (every note stat'ed) when full
 // is set or the last full check is older than the freshness window (and no
-// watcher in this process follows the vault, see Followed), else only the
-// folders. It settles the suspects — notes modified close to the catalog's
+// watcher, in this process or another, follows the vault: see Followed),
+// else only the folders. It settles the suspects — notes modified close to the catalog's
 // last look — by content: the ones whose bytes did change join Changed. A clean
 // full check is recorded for the commands that follow.
 func (s *Store) scan(gen string, cat *index.Catalog, full bool) (*check, error) {
 	start := s.now()
 	stamp := filepath.Join(gen, checkedFile)
-	if !full && !s.followed.Load() {
+	if !full && !s.followed.Load() && !s.followedElsewhere(start) {
 		fi, err := os.Stat(stamp)
 		full = s.freshness <= 0 || err != nil || start.Sub(fi.ModTime()) >= s.freshness || s.gitIndexChanged(fi.ModTime())
 	}

@@ -206,7 +206,8 @@ func (t TranscriptExcerpts) Excerpts(ctx context.Context, query, project string,
 
 // FollowVault runs, until ctx ends, a watcher of the vault's notes (package
 // watch) whose re-index tells the store when the index holds every change it
-// saw, so that calls skip stat'ing every note (store.Followed): for a
+// saw, so that calls — this process's and, through the store's heartbeat,
+// other processes' — skip stat'ing every note (store.Followed): for a
 // long-running process such as the MCP server, whose calls should not pay
 // for that check. It takes no watch lock: `cortex watch` and other servers
 // run beside it, each re-index finding the index up to date when another did
@@ -239,8 +240,15 @@ func (c *Cortex) FollowVault(ctx context.Context, warn func(string)) <-chan stru
 		},
 	})
 	done := make(chan struct{})
+	// Other processes (the hooks, other commands) are told too.
+	heart := make(chan struct{})
+	go func() {
+		defer close(heart)
+		st.Heartbeat(ctx)
+	}()
 	go func() {
 		defer close(done)
+		defer func() { <-heart }()
 		defer stop()
 		if err := w.Run(ctx); err != nil {
 			warn("following the vault: " + err.Error())

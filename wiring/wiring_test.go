@@ -185,3 +185,42 @@ func TestTranscripts(t *testing.T) {
 		t.Errorf("the transcript index touched the vault: %v", err)
 	}
 }
+
+// FollowVault says to other processes, through the store's heartbeat, that
+// the index is current while its watcher says so: the heartbeat is there
+// and keeps being touched while the watcher follows, and is gone once it
+// stops.
+func TestFollowVaultBeats(t *testing.T) {
+	s := settings(t)
+	c, err := wiring.Open(s, wiring.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Service.Save(context.Background(), memories.SaveRequest{Content: first, Project: "ops"}); err != nil {
+		t.Fatal(err)
+	}
+	beat := filepath.Join(c.Store.Layout().Dir, "followed")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := c.FollowVault(ctx, func(msg string) { t.Log(msg) })
+	deadline := time.Now().Add(10 * time.Second)
+	for !c.Store.IsFollowed() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !c.Store.IsFollowed() {
+		t.Fatal("the watcher never followed the vault")
+	}
+	fi, err := os.Stat(beat)
+	if err != nil {
+		t.Fatalf("no heartbeat while followed: %v", err)
+	}
+	time.Sleep(600 * time.Millisecond)
+	later, err := os.Stat(beat)
+	if err != nil || !later.ModTime().After(fi.ModTime()) {
+		t.Errorf("the heartbeat was not touched again in 600 ms: %v, %v then %v", err, fi.ModTime(), later.ModTime())
+	}
+	cancel()
+	<-done
+	if _, err := os.Stat(beat); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the heartbeat is still there after the watcher stopped: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/transcript/rawjson"
@@ -59,8 +60,10 @@ func openTag(text string) (int, string) {
 
 // resultHeader matches the line that opens a tool's result given as text
 // (the extensions' XML tool calling): "[write_to_file for 'cache.go']
-// Result:".
-var resultHeader = regexp.MustCompile(`^\[([A-Za-z_][A-Za-z0-9_]*)(?: for [^\]]*)?\] Result:`)
+// Result:". Compiled on first use, not at every command's start.
+var resultHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\[([A-Za-z_][A-Za-z0-9_]*)(?: for [^\]]*)?\] Result:`)
+})
 
 // matchHeader matches resultHeader at the start of text; nil when it does
 // not (the regular expression runs only on a text that starts with '[').
@@ -68,7 +71,7 @@ func matchHeader(text string) []string {
 	if !strings.HasPrefix(text, "[") {
 		return nil
 	}
-	return resultHeader.FindStringSubmatch(text)
+	return resultHeader().FindStringSubmatch(text)
 }
 
 // injected says whether a text block of a user message was added by the

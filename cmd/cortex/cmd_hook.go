@@ -17,6 +17,7 @@ import (
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/hooks"
 	"github.com/cortexmem/cortex/inbox"
+	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
 )
@@ -109,7 +110,12 @@ func runHook(ctx context.Context, a *app, args []string) {
 	warnings := &syncBuffer{orig: a.stderr}
 	a.stderr = warnings
 	done := make(chan hookOutcome, 1)
+	// A hook lives milliseconds: the index catalog is mapped rather than
+	// copied into memory (index.MapCatalogs), and a fault reading a mapping
+	// (a state file truncated by hand meanwhile) is a panic recovered below.
+	index.MapCatalogs()
 	go func() {
+		debug.SetPanicOnFault(true)
 		defer func() {
 			if r := recover(); r != nil {
 				done <- hookOutcome{err: fmt.Errorf("internal error: %v\n%s", r, debug.Stack())}

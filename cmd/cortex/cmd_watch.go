@@ -110,7 +110,15 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 		Jobs: jobs, Lock: filepath.Join(a.store.Layout().Dir, "watch.lock"), Debounce: debounce, Poll: a.settings.Watch.Poll,
 		ForcePoll: o.poll, Log: logf,
 	})
+	hctx, stopHeart := context.WithCancel(ctx)
+	heart := make(chan struct{})
+	go func() {
+		defer close(heart)
+		a.store.Heartbeat(hctx)
+	}()
 	err = w.Run(ctx)
+	stopHeart()
+	<-heart
 	if errors.Is(err, watch.ErrRunning) {
 		return &memories.ArgError{Arg: "watch", Rule: err.Error()}
 	}
@@ -126,10 +134,13 @@ func (a *app) watchJobs(log func(string)) ([]watch.Job, error) {
 		return nil, err
 	}
 	jobs := []watch.Job{
+		// Settled: while the index holds every change the watcher saw,
+		// commands of every process skip stat'ing every note (the store's
+		// heartbeat, which runWatch keeps).
 		{Name: "index", Dirs: []string{a.store.Vault().Dir}, Run: func(ctx context.Context) error {
 			_, err := a.store.Sync(ctx)
 			return err
-		}},
+		}, Settled: a.store.Followed},
 		{Name: "normalize", Dirs: []string{a.inbox.Pending()},
 			// Events leaving pending/ are normalize's own doing.
 			Match: func(_ string, op fsnotify.Op) bool { return op.Has(fsnotify.Create) || op.Has(fsnotify.Write) },
