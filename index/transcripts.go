@@ -21,11 +21,8 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	regexptok "github.com/blevesearch/bleve/v2/analysis/tokenizer/regexp"
-	unicodetok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/whitespace"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
@@ -45,7 +42,7 @@ import (
 // TranscriptSchema names the transcript mapping. Changing the mapping, the
 // analyzers or what the fields hold must change it: an index built under
 // another schema is rebuilt on first use.
-const TranscriptSchema = "transcripts-2"
+const TranscriptSchema = "transcripts-3"
 
 // Transcript field names.
 const (
@@ -151,8 +148,9 @@ func newTranscriptMapping() (mapping.IndexMapping, error) {
 		return nil, err
 	}
 	for name, def := range map[string]map[string]any{
-		transcriptTextAnalyzer: {"type": custom.Name, "tokenizer": unicodetok.Name,
-			"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name}},
+		// Bleve's Unicode tokenizer and English possessive, lower-case,
+		// stop-word and Porter filters, done faster (transcript_analysis.go).
+		transcriptTextAnalyzer:  {"type": transcriptTextType},
 		transcriptWordsAnalyzer: {"type": custom.Name, "tokenizer": transcriptPartsTokenizer, "token_filters": []any{lowercase.Name}},
 		transcriptExactAnalyzer: {"type": custom.Name, "tokenizer": whitespace.Name, "token_filters": []any{lowercase.Name}},
 	} {
