@@ -3,12 +3,14 @@ package index
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -307,5 +309,91 @@ func TestTranscriptUpdatesLeaveBuiltSegments(t *testing.T) {
 	defer r.Close()
 	if n, err := r.DocCount(); err != nil || n != uint64(mergeAbove*600+3) {
 		t.Errorf("%d documents (%v), want %d", n, err, mergeAbove*600+3)
+	}
+}
+
+// TestTranscriptUpdatesMergeInTiers: one-document updates after a build
+// rewrite each document a few times in all, not all the updates' documents
+// at every update, and leave few small segments for searches to visit.
+// (Merging whenever two small segments waited wrote 27 times the bytes of
+// the updates' segments here; the tiers write 6 times, much of it the fixed
+// overhead of a segment file.)
+func TestTranscriptUpdatesMergeInTiers(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "idx")
+	idx, err := CreateTranscriptIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := func(id string) TranscriptDoc {
+		return TranscriptDoc{ID: id, Kind: KindExchange, Tool: "codex", Session: "s", FileKey: "k",
+			User: "word " + id, Reply: strings.Repeat("a reply of some length "+id+" ", 20)}
+	}
+	for b := range mergeAbove {
+		var docs []TranscriptDoc
+		for i := range 600 {
+			docs = append(docs, doc(fmt.Sprintf("b%d-%d", b, i)))
+		}
+		if err := idx.Apply(docs, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := idx.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zaps := func() map[string]int64 {
+		t.Helper()
+		files, err := filepath.Glob(filepath.Join(dir, "store", "*.zap"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int64{}
+		for _, f := range files {
+			fi, err := os.Stat(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[filepath.Base(f)] = fi.Size()
+		}
+		return out
+	}
+	built := zaps()
+	const updates = 48
+	var merged uint64
+	mostSmall := 0
+	for u := range updates {
+		w, err := OpenTranscriptIndex(dir, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Apply([]TranscriptDoc{doc(fmt.Sprintf("u%d", u))}, nil); err != nil {
+			t.Fatal(err)
+		}
+		// What Close does first, to read what its merges wrote.
+		if err := mergeSmall(w.idx); err != nil {
+			t.Fatal(err)
+		}
+		adv, err := w.idx.Advanced()
+		if err != nil {
+			t.Fatal(err)
+		}
+		merged += adv.(*scorch.Scorch).StatsMap()["TotFileMergeWrittenBytes"].(uint64)
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		small := len(zaps()) - len(built)
+		mostSmall = max(mostSmall, small)
+	}
+	var updated int64
+	for f, size := range zaps() {
+		if _, ok := built[f]; !ok {
+			updated += size
+		}
+	}
+	t.Logf("%d updates: merges wrote %d bytes, %.1f times the %d bytes of the updates' segments; at most %d small segments", updates, merged, float64(merged)/float64(updated), updated, mostSmall)
+	if merged > 10*uint64(updated) {
+		t.Errorf("merges wrote %d bytes for updates whose segments are %d bytes: more than 10 times", merged, updated)
+	}
+	if mostSmall > 5 {
+		t.Errorf("%d small segments at once, want at most 5", mostSmall)
 	}
 }

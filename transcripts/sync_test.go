@@ -604,6 +604,12 @@ func TestOlderIndexRebuilt(t *testing.T) {
 			r, d := m.counts()
 			return fmt.Sprintf("%s\t%d\ttranscripts-1\t%d\t%d\t%d\t%d\n", manifestMagic, stateVersion, m.Synced, r, d, 0)
 		}},
+		// Schema 2 analysed prose with Bleve's own tokenizer and filters;
+		// schema 3 with the same analysis done faster, under another name.
+		{"schema 2", func(m *manifest) string {
+			r, d := m.counts()
+			return fmt.Sprintf("%s\t%d\ttranscripts-2\t%d\t%d\t%d\t%d\n", manifestMagic, stateVersion, m.Synced, r, d, 0)
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gen, err := current(s.Dir())

@@ -1,0 +1,252 @@
+package index
+
+import (
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/token/porter"
+	unicodetok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
+	"github.com/blevesearch/bleve/v2/registry"
+)
+
+// The transcript index's prose analysis is Bleve's Unicode word tokenizer
+// followed by the English possessive, lower-case, stop-word and Porter
+// filters. Building the index spends about a sixth of its CPU there: the
+// Unicode segmenter is a general state machine, and every token is
+// lower-cased and stemmed again though a conversation repeats the same few
+// thousand words. transcriptTextType gives the same tokens for less: runs of
+// ASCII text are split by the word-boundary rules as they apply to ASCII
+// (any other text goes to Bleve's tokenizer), and what the filters make of a
+// word is remembered. TestTranscriptTextAnalyzerMatchesBleve and
+// FuzzTranscriptTextAnalyzer compare it with Bleve's chain.
+const transcriptTextType = "cortex_transcript_text_v1"
+
+func init() {
+	if err := registry.RegisterAnalyzer(transcriptTextType, newTranscriptTextAnalyzer); err != nil {
+		panic(err)
+	}
+}
+
+// transcriptTextChain names the tokenizer and filters transcriptTextType
+// reproduces, in order.
+var transcriptTextChain = struct {
+	tokenizer string
+	filters   []string
+}{unicodetok.Name, []string{en.PossessiveName, lowercase.Name, en.StopName, porter.Name}}
+
+func newTranscriptTextAnalyzer(_ map[string]any, cache *registry.Cache) (analysis.Analyzer, error) {
+	tok, err := cache.TokenizerNamed(transcriptTextChain.tokenizer)
+	if err != nil {
+		return nil, fmt.Errorf("transcript text analyzer: %w", err)
+	}
+	a := &transcriptText{tokenizer: tok}
+	for _, name := range transcriptTextChain.filters {
+		f, err := cache.TokenFilterNamed(name)
+		if err != nil {
+			return nil, fmt.Errorf("transcript text analyzer: %w", err)
+		}
+		a.filters = append(a.filters, f)
+	}
+	return a, nil
+}
+
+// transcriptText is the analyzer of type transcriptTextType.
+type transcriptText struct {
+	tokenizer analysis.Tokenizer
+	filters   []analysis.TokenFilter
+}
+
+// Analyze returns the tokens Bleve's chain would, with the same terms,
+// positions and offsets. The filters act on one token at a time, so what
+// they make of a word is the same wherever it appears.
+func (a *transcriptText) Analyze(input []byte) analysis.TokenStream {
+	toks := a.tokenize(input)
+	out := toks[:0]
+	for _, t := range toks {
+		term, keep := a.filter(t.Term)
+		if !keep {
+			continue
+		}
+		t.Term = term
+		out = append(out, t)
+	}
+	return out
+}
+
+// filter is what the filters make of one word: its term, or false when
+// they drop it (a stop word).
+func (a *transcriptText) filter(word []byte) ([]byte, bool) {
+	shard := &filtered[shardOf(word)]
+	shard.mu.RLock()
+	r, ok := shard.m[string(word)]
+	shard.mu.RUnlock()
+	if ok {
+		return r.term, r.keep
+	}
+	// The filters change terms in place: they get a copy of the word.
+	key := string(word)
+	ts := analysis.TokenStream{{Term: []byte(key), Position: 1, Type: analysis.AlphaNumeric}}
+	for _, f := range a.filters {
+		ts = f.Filter(ts)
+	}
+	r = filteredWord{keep: len(ts) == 1}
+	if r.keep {
+		r.term = ts[0].Term
+	}
+	shard.mu.Lock()
+	if shard.m == nil {
+		shard.m = make(map[string]filteredWord)
+	}
+	if len(shard.m) < filteredPerShard {
+		shard.m[key] = r
+	}
+	shard.mu.Unlock()
+	return r.term, r.keep
+}
+
+// filteredWord is what the filters made of a word. Its term is shared by
+// every token of that word: nothing changes a term once analysed.
+type filteredWord struct {
+	term []byte
+	keep bool
+}
+
+// filtered remembers what the filters made of words, in shards so that the
+// analysis goroutines of a batch seldom wait for one another; it stops
+// growing at filteredPerShard words a shard (262,144 words, some 25 MB at
+// most).
+var filtered [64]struct {
+	mu sync.RWMutex
+	m  map[string]filteredWord
+}
+
+const filteredPerShard = 4096
+
+func shardOf(word []byte) int {
+	if len(word) == 0 {
+		return 0
+	}
+	return (int(word[0])*31 + int(word[len(word)-1])*7 + len(word)) & (len(filtered) - 1)
+}
+
+// tokenize splits input into words as Bleve's Unicode tokenizer does. Valid
+// UTF-8 is cut at ASCII white space, where a word always ends; a piece that is all
+// ASCII is split by asciiWords, any other by Bleve's tokenizer.
+func (a *transcriptText) tokenize(input []byte) analysis.TokenStream {
+	// Bleve's segmenter can run a broken UTF-8 sequence on past white
+	// space: such text is left to it whole.
+	if !utf8.Valid(input) {
+		return a.tokenizer.Tokenize(input)
+	}
+	out := make(analysis.TokenStream, 0, len(input)/6+1)
+	slab := make([]analysis.Token, 0, len(input)/6+1)
+	pos := 1
+	for i := 0; i < len(input); {
+		if isASCIISpace(input[i]) {
+			i++
+			continue
+		}
+		j, ascii := i, true
+		for j < len(input) && !isASCIISpace(input[j]) {
+			if input[j] >= 0x80 {
+				ascii = false
+			}
+			j++
+		}
+		if ascii {
+			pos = asciiWords(input, i, j, pos, &out, &slab)
+		} else {
+			for _, t := range a.tokenizer.Tokenize(input[i:j]) {
+				t.Start += i
+				t.End += i
+				t.Position = pos
+				pos++
+				out = append(out, t)
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+func isASCIISpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// Word-break classes of ASCII characters (Unicode Standard Annex 29).
+const (
+	wbOther byte = iota
+	wbLetter
+	wbDigit
+	wbExtendNumLet // _
+	wbMidLetter    // :
+	wbMidNumLet    // . and '
+	wbMidNum       // , and ;
+)
+
+var wbClass = func() (c [128]byte) {
+	for b := 'a'; b <= 'z'; b++ {
+		c[b], c[b-'a'+'A'] = wbLetter, wbLetter
+	}
+	for b := '0'; b <= '9'; b++ {
+		c[b] = wbDigit
+	}
+	c['_'], c[':'], c['.'], c['\''], c[','], c[';'] = wbExtendNumLet, wbMidLetter, wbMidNumLet, wbMidNumLet, wbMidNum, wbMidNum
+	return c
+}()
+
+// asciiWords appends the words of input[from:to], ASCII without white
+// space, numbered from pos (the tokens taken from slab), and returns the
+// next position. A word is a run
+// of letters, digits and underscores; a colon, full stop or apostrophe
+// between two letters, or a comma, semicolon, full stop or apostrophe
+// between two digits, joins the two (rules WB5–WB13b). A word with a letter
+// is alphanumeric, one with digits and no letter numeric.
+func asciiWords(input []byte, from, to, pos int, out *analysis.TokenStream, slab *[]analysis.Token) int {
+	for i := from; i < to; {
+		c := wbClass[input[i]]
+		if c != wbLetter && c != wbDigit && c != wbExtendNumLet {
+			i++
+			continue
+		}
+		start, letter, digit := i, c == wbLetter, c == wbDigit
+		prev := c
+		i++
+		for i < to {
+			c = wbClass[input[i]]
+			if c == wbLetter || c == wbDigit || c == wbExtendNumLet {
+				letter = letter || c == wbLetter
+				digit = digit || c == wbDigit
+				prev = c
+				i++
+				continue
+			}
+			if i+1 >= to {
+				break
+			}
+			next := wbClass[input[i+1]]
+			joins := (prev == wbLetter && next == wbLetter && (c == wbMidLetter || c == wbMidNumLet)) ||
+				(prev == wbDigit && next == wbDigit && (c == wbMidNum || c == wbMidNumLet))
+			if !joins {
+				break
+			}
+			prev = next
+			i += 2
+		}
+		typ := analysis.AlphaNumeric
+		if digit && !letter {
+			typ = analysis.Numeric
+		}
+		if len(*slab) == cap(*slab) {
+			*slab = make([]analysis.Token, 0, 256)
+		}
+		*slab = append(*slab, analysis.Token{Term: input[start:i], Start: start, End: i, Position: pos, Type: typ})
+		*out = append(*out, &(*slab)[len(*slab)-1])
+		pos++
+	}
+	return pos
+}
