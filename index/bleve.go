@@ -24,6 +24,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
 
@@ -701,6 +702,9 @@ type Match struct {
 func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match, error) {
 	sr := bleve.NewSearchRequestOptions(nil, req.Size, 0, false)
 	bq := bleve.NewBooleanQuery()
+	if req.K1 > 0 {
+		ctx = context.WithValue(ctx, bsearch.BM25ParamsKey, bsearch.BM25Params{K1: req.K1, B: req.B})
+	}
 	if req.Text != "" {
 		terms := b.analyzer(req.Text)
 		if req.Rarest > 0 && len(terms) > req.Rarest {

@@ -228,3 +228,35 @@ func TestDerivedTitleIsNotATitle(t *testing.T) {
 		t.Errorf("got %v, want titled first", ids)
 	}
 }
+
+func TestSearchBM25Params(t *testing.T) {
+	// The answer is a longer turn that says "zucchini" three times; the
+	// short reply says it once. With the usual b (0.75) the reply's
+	// shortness wins; with a smaller one the answer's other mentions count
+	// for more than its length costs.
+	long := "Mike: We planted zucchini this spring, and the zucchini gave more than we could eat, so the neighbours got " +
+		"bags of zucchini every week."
+	b := newBleveOf(t,
+		mem("answer", "", long, "p", memories.TypeNote, 0),
+		mem("reply", "", "Jerod: Zucchini again?", "p", memories.TypeNote, 0),
+		mem("other", "", "Adam: The summer was hot and the basket broke.", "p", memories.TypeNote, 0),
+		mem("long1", "", "Adam: We drove to the coast for a week, slept in a tent near the beach, cooked on a small stove "+
+			"every evening, and came home sunburnt, tired and happy, with a car full of sand and shells the kids collected.", "p", memories.TypeNote, 0),
+		mem("long2", "", "Jerod: The conference had three tracks this year; I spent most of my time in the hallway talking "+
+			"to people about their side projects, their jobs and the tools they use, which is always the best part of going.", "p", memories.TypeNote, 0),
+	)
+	q := memories.SearchRequest{Text: "zucchini", AnyTerm: true}
+	plain := search(t, b, q)
+	if diff := cmp.Diff(plain, []string{"reply", "answer"}); diff != "" {
+		t.Errorf("with the usual parameters (-got +want):\n%s", diff)
+	}
+	q.K1, q.B = memories.ShortNotesK1, memories.ShortNotesB
+	if diff := cmp.Diff(search(t, b, q), []string{"answer", "reply"}); diff != "" {
+		t.Errorf("with k1 %g, b %g (-got +want):\n%s", q.K1, q.B, diff)
+	}
+	// A search without them is unchanged by an earlier one with them: the
+	// parameters belong to the search, not to the process.
+	if diff := cmp.Diff(search(t, b, memories.SearchRequest{Text: q.Text, AnyTerm: true}), plain); diff != "" {
+		t.Errorf("a later search without parameters (-got +want):\n%s", diff)
+	}
+}
