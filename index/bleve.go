@@ -689,99 +689,6 @@ func (b *Bleve) rarest(ctx context.Context, terms []string, n int) ([]string, er
 	return out, nil
 }
 
-// Pseudo-relevance feedback (SearchRequest.Feedback): the feedbackTerms words
-// that weigh most in the feedback texts, each weighed by its share of a
-// text's words times the text's weight times its IDF, summed over the texts
-// (the relevance model of RM3, with IDF so that words every memory has do not
-// lead). The best weighs feedbackBoost, the others in proportion.
-const (
-	feedbackTerms = 10
-	feedbackBoost = 0.15
-)
-
-// feedback is the should clause of req's feedback words, nil when there are
-// none: words of the query itself, words found in fewer than two memories (a
-// word only the feedback text has finds nothing else) and words no memory's
-// body has are left out.
-func (b *Bleve) feedback(ctx context.Context, req memories.SearchRequest) (query.Query, error) {
-	own := map[string]bool{}
-	for _, t := range b.analyzer(req.Text) {
-		own[t] = true
-	}
-	weight := map[string]float64{}
-	for _, f := range req.Feedback {
-		toks := b.tokens(f.Text)
-		if len(toks) == 0 || f.Weight <= 0 {
-			continue
-		}
-		tf := map[string]int{}
-		for _, tok := range toks {
-			tf[string(tok.Term)]++
-		}
-		for t, n := range tf {
-			if !own[t] {
-				weight[t] += f.Weight * float64(n) / float64(len(toks))
-			}
-		}
-	}
-	if len(weight) == 0 {
-		return nil, nil
-	}
-	adv, err := b.idx.Advanced()
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	defer r.Close()
-	total, err := r.DocCount()
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	type term struct {
-		t string
-		w float64
-	}
-	terms := make([]term, 0, len(weight))
-	for t, w := range weight {
-		tfr, err := r.TermFieldReader(ctx, []byte(t), fieldBody, false, false, false)
-		if err != nil {
-			return nil, fmt.Errorf("search: %w", err)
-		}
-		df := tfr.Count()
-		if err := tfr.Close(); err != nil {
-			return nil, fmt.Errorf("search: %w", err)
-		}
-		if df >= 2 {
-			terms = append(terms, term{t, w * bm25IDF(total, df)})
-		}
-	}
-	sort.Slice(terms, func(i, j int) bool {
-		if terms[i].w != terms[j].w {
-			return terms[i].w > terms[j].w
-		}
-		return terms[i].t < terms[j].t
-	})
-	terms = terms[:min(len(terms), feedbackTerms)]
-	if len(terms) == 0 {
-		return nil, nil
-	}
-	clauses := make([]query.Query, len(terms))
-	for i, t := range terms {
-		boost := feedbackBoost * t.w / terms[0].w
-		title := bleve.NewTermQuery(t.t)
-		title.SetField(fieldTitle)
-		title.SetBoost(titleBoost * boost)
-		body := bleve.NewTermQuery(t.t)
-		body.SetField(fieldBody)
-		body.SetBoost(boost)
-		clauses[i] = bleve.NewDisjunctionQuery(title, body)
-	}
-	return bleve.NewDisjunctionQuery(clauses...), nil
-}
-
 // Match is one search hit: the id and the BM25 score.
 type Match struct {
 	ID string
@@ -964,22 +871,6 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		bq.AddMustNot(q)
 	}
 	sr.Query = bq
-	if req.Text != "" && len(req.Feedback) > 0 {
-		fb, err := b.feedback(ctx, req)
-		if err != nil {
-			return nil, err
-		}
-		if fb != nil {
-			// Outside the query's own should clause (the phrases): a
-			// disjunction scales its score by the share of its clauses
-			// that match, so sharing one would halve the phrases' weight
-			// wherever no feedback word matched.
-			outer := bleve.NewBooleanQuery()
-			outer.AddMust(bq)
-			outer.AddShould(fb)
-			sr.Query = outer
-		}
-	}
 	res, err := b.idx.SearchInContext(ctx, sr)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)

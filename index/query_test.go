@@ -260,29 +260,3 @@ func TestSearchBM25Params(t *testing.T) {
 		t.Errorf("a later search without parameters (-got +want):\n%s", diff)
 	}
 }
-
-func TestSearchFeedback(t *testing.T) {
-	// "b" and "c" match the query alike and "b" comes first by id; "c"
-	// shares "zucchini" with the best match, which feedback from it lends.
-	b := newBleveOf(t,
-		mem("a", "", "Mike: The harvest was all zucchini, zucchini everywhere, a harvest to remember.", "p", memories.TypeNote, 0),
-		mem("b", "", "Jerod: The harvest festival tickets went fast.", "p", memories.TypeNote, 0),
-		mem("c", "", "Adam: The harvest of zucchini went to the neighbours fast.", "p", memories.TypeNote, 0),
-		mem("d", "", "Nick: Nothing grew this year at all.", "p", memories.TypeNote, 0),
-		mem("e", "", "Nick: Next year, maybe.", "p", memories.TypeNote, 0),
-	)
-	q := memories.SearchRequest{Text: "harvest", AnyTerm: true}
-	if diff := cmp.Diff(search(t, b, q), []string{"a", "b", "c"}); diff != "" {
-		t.Errorf("without feedback (-got +want):\n%s", diff)
-	}
-	q.Feedback = []memories.Feedback{{Text: "Mike: The harvest was all zucchini, zucchini everywhere, a harvest to remember.", Weight: 1}}
-	if diff := cmp.Diff(search(t, b, q), []string{"a", "c", "b"}); diff != "" {
-		t.Errorf("with feedback (-got +want):\n%s", diff)
-	}
-	// Feedback re-ranks; it finds nothing the query does not: "d" and "e"
-	// share "year" with the feedback text, not a word with the query.
-	q.Feedback = []memories.Feedback{{Text: "Somebody said this year was dry.", Weight: 1}}
-	if diff := cmp.Diff(search(t, b, q), []string{"a", "b", "c"}); diff != "" {
-		t.Errorf("with feedback that only \"d\" matches (-got +want):\n%s", diff)
-	}
-}

@@ -100,11 +100,6 @@ type SearchRequest struct {
 	// K1 and B, when K1 is above 0, are BM25's parameters for this search
 	// instead of the index's (1.2 and 0.75, the usual ones).
 	K1, B float64
-	// Feedback, with Text, adds to the score of the memories found the
-	// words that best set these texts apart from the rest of the index
-	// (pseudo-relevance feedback: the texts are the best memories a first
-	// search found). It re-ranks what Text finds and finds nothing more.
-	Feedback []Feedback
 
 	Project string
 	// Projects, when set, keeps memories of any of these projects.
@@ -128,13 +123,6 @@ type SearchRequest struct {
 
 	// Size is how many hits to return at most.
 	Size int
-}
-
-// Feedback is one text of SearchRequest.Feedback and how much its words count
-// (a share of the best's, in (0,1]).
-type Feedback struct {
-	Text   string
-	Weight float64
 }
 
 // TimeSpan is the times from From to To, both included.

@@ -89,9 +89,6 @@ const (
 	// FeatureLengthNorm scores with BM25's b at ShortNotesB instead of the
 	// usual 0.75: a long memory is penalised less for its length.
 	FeatureLengthNorm
-	// FeatureFeedback searches again with the words that set the best
-	// candidates apart (pseudo-relevance feedback, see Service.feedback).
-	FeatureFeedback
 )
 
 // BM25 parameters of recall (FeatureLengthNorm). The usual b of 0.75 was set
@@ -112,14 +109,14 @@ var featureNames = []struct {
 }{
 	{FeaturePhrases, "phrases"}, {FeatureSynonyms, "synonyms"}, {FeatureNeighbours, "neighbours"},
 	{FeatureCompounds, "compounds"}, {FeatureAnyTerm, "anyterm"}, {FeatureTieBand, "tieband"},
-	{FeatureLengthNorm, "lengthnorm"}, {FeatureFeedback, "feedback"},
+	{FeatureLengthNorm, "lengthnorm"},
 }
 
 // Has reports whether every feature of g is in f.
 func (f Features) Has(g Features) bool { return f&g == g }
 
 // ParseFeatures reads a comma-separated list of feature names (phrases,
-// synonyms, neighbours, compounds, anyterm, tieband, lengthnorm, feedback).
+// synonyms, neighbours, compounds, anyterm, tieband, lengthnorm).
 func ParseFeatures(s string) (Features, error) {
 	var f Features
 	for _, name := range strings.Split(s, ",") {

@@ -51,13 +51,6 @@ const (
 	neighbourScan  = 200
 )
 
-// feedbackDocs is how many of the best candidates lend their words to the
-// query (see Service.feedback). Measured on the development sets: the best
-// one alone gains on every measure; two or more (each weighed by its share
-// of the best score) bring in the words of near misses and lose answers at
-// rank 1.
-const feedbackDocs = 1
-
 // Scopes that are not project or area names.
 const (
 	ScopeAll      = "all"
@@ -432,45 +425,15 @@ func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest
 	if !s.ranking.On(FeatureAnyTerm) {
 		enough = DefaultRecallLimit
 	}
-	if q.Text != "" && len(hits) < enough && len(strings.Fields(q.Text)) >= 2 {
-		q.AnyTerm = true
-		if hits, err = snap.Search(ctx, q); err != nil {
-			return nil, fmt.Errorf("search: %w", err)
-		}
-	}
-	if q.Text == "" || !s.ranking.On(FeatureFeedback) {
+	if q.Text == "" || len(hits) >= enough || len(strings.Fields(q.Text)) < 2 {
 		return hits, nil
 	}
-	return s.feedback(ctx, snap, q, hits)
-}
-
-// feedback searches q again with the best of its hits as feedback (see
-// SearchRequest.Feedback): a question asked in other words than its answer's
-// shares few words with it, but the memory that matches it best often shares
-// more with the answer, and lends them at a low weight. It re-ranks what the
-// search found and finds nothing more.
-func (s *Service) feedback(ctx context.Context, snap Snapshot, q SearchRequest, hits []Hit) ([]Hit, error) {
-	if len(hits) == 0 || hits[0].Score <= 0 {
-		return hits, nil
-	}
-	for _, h := range hits[:min(len(hits), feedbackDocs)] {
-		m, err := snap.Load(ctx, h.Path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // deleted since it was indexed
-		}
-		if err != nil {
-			return nil, err
-		}
-		q.Feedback = append(q.Feedback, Feedback{Text: m.Title + "\n" + m.Body, Weight: h.Score / hits[0].Score})
-	}
-	if len(q.Feedback) == 0 {
-		return hits, nil
-	}
-	again, err := snap.Search(ctx, q)
+	q.AnyTerm = true
+	relaxed, err := snap.Search(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	return again, nil
+	return relaxed, nil
 }
 
 // catalogAnswers says the catalog's entries answer q as the index does: no

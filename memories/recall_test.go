@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -246,7 +245,7 @@ func TestRecallRelaxation(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/old=%v", tt.name, old), func(t *testing.T) {
 				f := newFake(t, tt.ms...)
 				r := DefaultRanking()
-				r.Off = FeatureNeighbours | FeatureFeedback
+				r.Off = FeatureNeighbours
 				wantAny, wantN := tt.wantAnyArg, tt.wantN
 				if old {
 					r.Off |= FeatureAnyTerm
@@ -272,36 +271,6 @@ func TestRecallRelaxation(t *testing.T) {
 				}
 			})
 		}
-	}
-}
-
-func TestRecallFeedback(t *testing.T) {
-	ms := []*Memory{
-		mem(numbered(1), "Zucchini harvest", "The garden gave more zucchini than we could eat."),
-		mem(numbered(2), "Gnomes", "A garden gnome for the porch."),
-		mem(numbered(3), "Unrelated", "Nothing about it."),
-	}
-	recall := func(off Features) []SearchRequest {
-		t.Helper()
-		f := newFake(t, ms...)
-		r := DefaultRanking()
-		r.Off = FeatureNeighbours | off
-		svc, _ := newTestService(f, WithRanking(r))
-		res, err := svc.Recall(context.Background(), RecallRequest{Query: "zucchini garden", Project: "web"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(recalledIDs(res), []string{numbered(1), numbered(2)}); diff != "" {
-			t.Errorf("results with %v off (-got +want):\n%s", r.Off, diff)
-		}
-		return f.searches
-	}
-	without := recall(FeatureFeedback)
-	// With feedback, the last search again, with the best hit's words.
-	again := without[len(without)-1]
-	again.Feedback = []Feedback{{Text: ms[0].Title + "\n" + ms[0].Body, Weight: 1}}
-	if diff := cmp.Diff(recall(0), append(slices.Clone(without), again)); diff != "" {
-		t.Errorf("searches (-got +want):\n%s", diff)
 	}
 }
 
