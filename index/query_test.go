@@ -260,3 +260,44 @@ func TestSearchBM25Params(t *testing.T) {
 		t.Errorf("a later search without parameters (-got +want):\n%s", diff)
 	}
 }
+
+func TestSynonymsNotInPaths(t *testing.T) {
+	ms := []*memories.Memory{
+		mem("path", "Disk", "Disk full under /var/lib/postgres again.", "p", memories.TypeNote, 0),
+		mem("url", "Docs", "Read https://example.com/lib/charts first.", "p", memories.TypeNote, 0),
+		mem("word", "Charts", "The lib we use for charts is small.", "p", memories.TypeNote, 0),
+		mem("both", "Build", "The lib folder is src/lib/ in the repository.", "p", memories.TypeNote, 0),
+		mem("library", "Charts", "The library we use for charts is small.", "p", memories.TypeNote, 0),
+	}
+	b := newBleveOf(t, ms...)
+	q := memories.SearchRequest{Text: "library", AnyTerm: true, Synonyms: map[string][]string{"library": {"lib"}}, Size: 50}
+	want := []string{"both", "library", "word"}
+	var got []string
+	ids, err := b.Search(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ids {
+		got = append(got, m.ID)
+	}
+	slicesSort(got)
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("Search (-got +want):\n%s", diff)
+	}
+	// The notes a writer has not indexed yet are matched alike.
+	got = nil
+	for _, m := range b.SearchDocs(docs(ms), q) {
+		got = append(got, m.ID)
+	}
+	slicesSort(got)
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("SearchDocs (-got +want):\n%s", diff)
+	}
+	// A query naming the folder still finds it: the path's words are terms.
+	q = memories.SearchRequest{Text: "/var/lib", AnyTerm: true, Size: 50}
+	got = search(t, b, q)
+	slicesSort(got)
+	if diff := cmp.Diff(got, []string{"both", "path", "url", "word"}); diff != "" {
+		t.Errorf("a path's words (-got +want):\n%s", diff)
+	}
+}
