@@ -3,6 +3,7 @@ package dedup
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -16,7 +17,8 @@ import (
 // bytes (hashes, base64) are left out; forms of one word ("cache", "caching") count once, in the spelling first
 // seen. A word with an entry in the synonym table brings its other spelling
 // ("db" brings "database", "database" brings "db"), so the index, which knows
-// nothing of abbreviations, finds a memory that spells it the other way.
+// nothing of abbreviations, finds a memory that spells it the other way; a
+// word written only inside a path or URL brings none (see Synonyms).
 //
 // Terms are lower-cased tokens as Tokens gives them, not stems: the index
 // analyses its query itself. The order is deterministic.
@@ -32,6 +34,8 @@ func QueryTerms(title, text string, n int) []string {
 		weight  int
 		synonym *synonym
 		isCanon bool
+		// free: the word is written somewhere outside a path or URL.
+		free bool
 	}
 	var cands []*cand
 	byWord := map[uint64]*cand{}
@@ -65,6 +69,21 @@ func QueryTerms(title, text string, n int) []string {
 	}
 	scan(title, nil, add(0))
 	scan(text, nil, add(1))
+	// A word inside a path or URL is a name ("/var/lib/" is no library): it
+	// brings no other spelling unless it is also written as a word.
+	if strings.ContainsAny(title, "/\\") || strings.ContainsAny(text, "/\\") {
+		free := func(tok []byte, _ brk) {
+			if w, _ := word(tok, hashBytes(tok), scratch); byWord[w] != nil {
+				byWord[w].free = true
+			}
+		}
+		scan(blankPaths(title), nil, free)
+		scan(blankPaths(text), nil, free)
+	} else {
+		for _, c := range cands {
+			c.free = true
+		}
+	}
 	for _, c := range cands {
 		c.weight = min(utf8.RuneCountInString(c.tok), 12) + 2*min(c.count-1, 3)
 		if hasLetterAndDigit(c.tok) {
@@ -84,7 +103,7 @@ func QueryTerms(title, text string, n int) []string {
 	}
 	for _, c := range cands {
 		push(c.tok)
-		if s := c.synonym; s != nil {
+		if s := c.synonym; s != nil && c.free {
 			if c.isCanon {
 				push(s.short)
 			} else {

@@ -31,6 +31,12 @@ func TestQueryTerms(t *testing.T) {
 		{"no repeats", "Database", "db database", 5, []string{"database", "db"}},
 		{"cjk characters are terms", "", "数据库的连接", 10, []string{"数", "据", "库", "连", "接"}},
 		{"long token left out", "", strings.Repeat("a", 65) + " short", 5, []string{"short"}},
+		// A word of a path or URL is a name: it is a term, with no other
+		// spelling (/var/lib/ is no library, src/db/ no database).
+		{"no synonyms in a path", "", "disk full under /var/lib/postgres", 5, []string{"postgres", "disk", "full", "var", "lib"}},
+		{"no synonyms in a title's path", "src/db/pool.go", "", 5, []string{"pool", "src", "db", "go"}},
+		{"no synonyms in a url", "", "see https://example.com/lib/db", 6, []string{"example", "https", "see", "com", "lib", "db"}},
+		{"the word outside the path brings them", "", "the lib in /var/lib/ is stale", 5, []string{"lib", "library", "stale", "var"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

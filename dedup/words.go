@@ -357,6 +357,12 @@ func blankPaths(text string) string {
 	return string(b)
 }
 
+// OutsidePaths is text with every path or URL (a run of non-space characters
+// holding a slash or a backslash) blanked out: the words written as words.
+// An index uses it to tell a word from a folder's name, so that a search for
+// "library" does not find "/var/lib/" through "lib" (see Synonyms).
+func OutsidePaths(text string) string { return blankPaths(text) }
+
 // isSpaceByte reports whether c is ASCII white space.
 func isSpaceByte(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'

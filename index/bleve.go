@@ -24,15 +24,17 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	bindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/cortexmem/cortex/dedup"
 	"github.com/cortexmem/cortex/memories"
 )
 
 // Schema names the mapping below. Changing the mapping or the analyzers must
 // change it: an index built under another schema is rebuilt on first use.
-const Schema = "memories-7"
+const Schema = "memories-8"
 
 // Field names.
 const (
@@ -62,6 +64,12 @@ const (
 	// fieldJoined holds the hyphenated words of title and body written as one
 	// ("check-up" as "checkup"), so that the one-word spelling finds them.
 	fieldJoined = "joined"
+
+	// fieldPathOnly holds the terms of title and body found there only
+	// inside a path or URL ("lib" of "/var/lib/"): another spelling of a
+	// query's word (synonyms) does not match them, since a folder's name
+	// is not a word ("/var/lib/" is no library).
+	fieldPathOnly = "pathonly"
 
 	textAnalyzer  = "cortex_text"
 	pairsAnalyzer = "cortex_pairs"
@@ -151,6 +159,9 @@ func newMapping() (mapping.IndexMapping, error) {
 	pairs.Analyzer = pairsAnalyzer
 	doc.AddFieldMappingsAt(fieldPairs, pairs)
 	doc.AddFieldMappingsAt(fieldJoined, text(fieldJoined))
+	pathOnly := text(fieldPathOnly)
+	pathOnly.Analyzer = pairsAnalyzer
+	doc.AddFieldMappingsAt(fieldPathOnly, pathOnly)
 	for _, k := range []string{fieldProject, fieldArea, fieldType, fieldStatus, fieldSource, fieldSourceHash, fieldHour} {
 		doc.AddFieldMappingsAt(k, kw(k))
 	}
@@ -329,6 +340,9 @@ func (b *Bleve) document(m *memories.Memory) map[string]any {
 		fieldHour:       hourOf(m.Created),
 		fieldUpdated:    m.Updated,
 	}
+	if p := b.pathOnly(title, m.Body); p != "" {
+		d[fieldPathOnly] = p
+	}
 	if m.Area != "" {
 		d[fieldArea] = m.Area
 	}
@@ -339,6 +353,37 @@ func (b *Bleve) document(m *memories.Memory) map[string]any {
 		d[fieldTags] = m.Tags
 	}
 	return d
+}
+
+// pathOnly is the terms of the texts found only inside a path or URL, space
+// separated, each once (see fieldPathOnly).
+func (b *Bleve) pathOnly(texts ...string) string {
+	words := map[string]bool{}
+	hasPath := false
+	for _, text := range texts {
+		if strings.ContainsAny(text, "/\\") {
+			hasPath = true
+		}
+	}
+	if !hasPath {
+		return ""
+	}
+	for _, text := range texts {
+		for _, t := range b.analyzer(dedup.OutsidePaths(text)) {
+			words[t] = true
+		}
+	}
+	var sb strings.Builder
+	for _, text := range texts {
+		for _, t := range b.analyzer(text) {
+			if !words[t] {
+				words[t] = true // once
+				sb.WriteString(t)
+				sb.WriteByte(' ')
+			}
+		}
+	}
+	return sb.String()
 }
 
 // pairsOf is the pairs of neighbouring terms of each text (see fieldPairs),
@@ -701,6 +746,9 @@ type Match struct {
 func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match, error) {
 	sr := bleve.NewSearchRequestOptions(nil, req.Size, 0, false)
 	bq := bleve.NewBooleanQuery()
+	if req.K1 > 0 {
+		ctx = context.WithValue(ctx, bsearch.BM25ParamsKey, bsearch.BM25Params{K1: req.K1, B: req.B})
+	}
 	if req.Text != "" {
 		terms := b.analyzer(req.Text)
 		if req.Rarest > 0 && len(terms) > req.Rarest {
@@ -729,19 +777,31 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		perTerm := make([]query.Query, len(terms))
 		for i, t := range terms {
 			var clauses []query.Query
+			var boosted []*query.TermQuery
 			clause := func(field, term string, boost float64) {
 				q := bleve.NewTermQuery(term)
 				q.SetField(field)
 				q.SetBoost(boost)
 				clauses = append(clauses, q)
+				boosted = append(boosted, q)
+			}
+			// Another spelling matches a word, never a folder's name.
+			altClause := func(field, term string, boost float64) {
+				clause(field, term, boost)
+				q := bleve.NewBooleanQuery()
+				q.AddMust(clauses[len(clauses)-1])
+				not := bleve.NewTermQuery(term)
+				not.SetField(fieldPathOnly)
+				q.AddMustNot(not)
+				clauses[len(clauses)-1] = q
 			}
 			clause(fieldTitle, t, titleBoost)
 			clause(fieldBody, t, 1)
 			clause(fieldTags, t, 1)
 			for _, w := range alts[t] {
 				f := altBoost[[2]string{t, w}]
-				clause(fieldTitle, w, titleBoost*f[0])
-				clause(fieldBody, w, f[1])
+				altClause(fieldTitle, w, titleBoost*f[0])
+				altClause(fieldBody, w, f[1])
 				clause(fieldTags, w, f[2])
 			}
 			if req.Compounds {
@@ -763,8 +823,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			// itself count for less. Scaling the boosts back keeps a word
 			// found in the body worth the same with or without them.
 			if n := len(clauses); n > 3 {
-				for _, c := range clauses {
-					tq := c.(*query.TermQuery)
+				for _, tq := range boosted {
 					tq.SetBoost(tq.Boost() * float64(n) / 3)
 				}
 			}
@@ -927,11 +986,18 @@ func (b *Bleve) SearchDocs(docs []Doc, req memories.SearchRequest) []Match {
 					has[t] = true
 				}
 			}
+			var pathOnly map[string]bool
+			if len(alts) > 0 {
+				pathOnly = map[string]bool{}
+				for _, t := range strings.Fields(b.pathOnly(m.Title, m.Body)) {
+					pathOnly[t] = true
+				}
+			}
 			n := 0
 			for _, t := range terms {
 				found := has[t]
 				for _, a := range alts[t] {
-					found = found || has[a]
+					found = found || has[a] && !pathOnly[a]
 				}
 				if found {
 					n++

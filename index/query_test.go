@@ -228,3 +228,76 @@ func TestDerivedTitleIsNotATitle(t *testing.T) {
 		t.Errorf("got %v, want titled first", ids)
 	}
 }
+
+func TestSearchBM25Params(t *testing.T) {
+	// The answer is a longer turn that says "zucchini" three times; the
+	// short reply says it once. With the usual b (0.75) the reply's
+	// shortness wins; with a smaller one the answer's other mentions count
+	// for more than its length costs.
+	long := "Mike: We planted zucchini this spring, and the zucchini gave more than we could eat, so the neighbours got " +
+		"bags of zucchini every week."
+	b := newBleveOf(t,
+		mem("answer", "", long, "p", memories.TypeNote, 0),
+		mem("reply", "", "Jerod: Zucchini again?", "p", memories.TypeNote, 0),
+		mem("other", "", "Adam: The summer was hot and the basket broke.", "p", memories.TypeNote, 0),
+		mem("long1", "", "Adam: We drove to the coast for a week, slept in a tent near the beach, cooked on a small stove "+
+			"every evening, and came home sunburnt, tired and happy, with a car full of sand and shells the kids collected.", "p", memories.TypeNote, 0),
+		mem("long2", "", "Jerod: The conference had three tracks this year; I spent most of my time in the hallway talking "+
+			"to people about their side projects, their jobs and the tools they use, which is always the best part of going.", "p", memories.TypeNote, 0),
+	)
+	q := memories.SearchRequest{Text: "zucchini", AnyTerm: true}
+	plain := search(t, b, q)
+	if diff := cmp.Diff(plain, []string{"reply", "answer"}); diff != "" {
+		t.Errorf("with the usual parameters (-got +want):\n%s", diff)
+	}
+	q.K1, q.B = memories.ShortNotesK1, memories.ShortNotesB
+	if diff := cmp.Diff(search(t, b, q), []string{"answer", "reply"}); diff != "" {
+		t.Errorf("with k1 %g, b %g (-got +want):\n%s", q.K1, q.B, diff)
+	}
+	// A search without them is unchanged by an earlier one with them: the
+	// parameters belong to the search, not to the process.
+	if diff := cmp.Diff(search(t, b, memories.SearchRequest{Text: q.Text, AnyTerm: true}), plain); diff != "" {
+		t.Errorf("a later search without parameters (-got +want):\n%s", diff)
+	}
+}
+
+func TestSynonymsNotInPaths(t *testing.T) {
+	ms := []*memories.Memory{
+		mem("path", "Disk", "Disk full under /var/lib/postgres again.", "p", memories.TypeNote, 0),
+		mem("url", "Docs", "Read https://example.com/lib/charts first.", "p", memories.TypeNote, 0),
+		mem("word", "Charts", "The lib we use for charts is small.", "p", memories.TypeNote, 0),
+		mem("both", "Build", "The lib folder is src/lib/ in the repository.", "p", memories.TypeNote, 0),
+		mem("library", "Charts", "The library we use for charts is small.", "p", memories.TypeNote, 0),
+	}
+	b := newBleveOf(t, ms...)
+	q := memories.SearchRequest{Text: "library", AnyTerm: true, Synonyms: map[string][]string{"library": {"lib"}}, Size: 50}
+	want := []string{"both", "library", "word"}
+	var got []string
+	ids, err := b.Search(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ids {
+		got = append(got, m.ID)
+	}
+	slicesSort(got)
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("Search (-got +want):\n%s", diff)
+	}
+	// The notes a writer has not indexed yet are matched alike.
+	got = nil
+	for _, m := range b.SearchDocs(docs(ms), q) {
+		got = append(got, m.ID)
+	}
+	slicesSort(got)
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("SearchDocs (-got +want):\n%s", diff)
+	}
+	// A query naming the folder still finds it: the path's words are terms.
+	q = memories.SearchRequest{Text: "/var/lib", AnyTerm: true, Size: 50}
+	got = search(t, b, q)
+	slicesSort(got)
+	if diff := cmp.Diff(got, []string{"both", "path", "url", "word"}); diff != "" {
+		t.Errorf("a path's words (-got +want):\n%s", diff)
+	}
+}

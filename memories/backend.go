@@ -97,6 +97,9 @@ type SearchRequest struct {
 	// found in the fewest memories (terms found in none are dropped). A search
 	// for texts like a given one needs only its distinctive words.
 	Rarest int
+	// K1 and B, when K1 is above 0, are BM25's parameters for this search
+	// instead of the index's (1.2 and 0.75, the usual ones).
+	K1, B float64
 
 	Project string
 	// Projects, when set, keeps memories of any of these projects.

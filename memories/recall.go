@@ -303,6 +303,9 @@ func (s *Service) planRecall(req *RecallRequest) (*recallPlan, error) {
 	}
 	q.Phrases = text != "" && s.ranking.On(FeaturePhrases)
 	q.Compounds = text != "" && s.ranking.On(FeatureCompounds)
+	if text != "" && s.ranking.On(FeatureLengthNorm) {
+		q.K1, q.B = ShortNotesK1, ShortNotesB
+	}
 	q.IncludeSuperseded = req.IncludeSuperseded
 	q.Size = max(p.limit*candidateFactor, minCandidates)
 	return p, nil
@@ -815,7 +818,7 @@ func (s *Service) Search(ctx context.Context, req RecallRequest) (*RecallResult,
 			}
 		}
 		q := p.search
-		q.AnyTerm, q.Size, q.Synonyms, q.Phrases, q.Compounds = true, p.limit, nil, false, false
+		q.AnyTerm, q.Size, q.Synonyms, q.Phrases, q.Compounds, q.K1, q.B = true, p.limit, nil, false, false, 0, 0
 		hits, err := snap.Search(ctx, q)
 		if err != nil {
 			return fmt.Errorf("search: %w", err)

@@ -130,12 +130,12 @@ func TestRecallRequest(t *testing.T) {
 		{
 			name: "query only",
 			req:  RecallRequest{Query: "  cache  "},
-			want: SearchRequest{Text: "cache", Phrases: true, Compounds: true, Size: 50},
+			want: SearchRequest{Text: "cache", Phrases: true, Compounds: true, K1: ShortNotesK1, B: ShortNotesB, Size: 50},
 		},
 		{
 			name: "longest query",
 			req:  RecallRequest{Query: strings.Repeat("é", MaxQueryChars)},
-			want: SearchRequest{Text: strings.Repeat("é", MaxQueryChars), Phrases: true, Compounds: true, Size: 50},
+			want: SearchRequest{Text: strings.Repeat("é", MaxQueryChars), Phrases: true, Compounds: true, K1: ShortNotesK1, B: ShortNotesB, Size: 50},
 		},
 		{
 			name:        "project only: it and general",
@@ -153,7 +153,7 @@ func TestRecallRequest(t *testing.T) {
 			name: "every filter",
 			req: RecallRequest{Query: "cache", Project: "web", Type: "Gotcha", Limit: 20, IncludeSuperseded: true,
 				Tags: []string{"#Redis", "perf"}, Since: "2d"},
-			want: SearchRequest{Text: "cache", Phrases: true, Compounds: true, Projects: []string{"web", "general"}, Type: TypeGotcha, IncludeSuperseded: true,
+			want: SearchRequest{Text: "cache", Phrases: true, Compounds: true, K1: ShortNotesK1, B: ShortNotesB, Projects: []string{"web", "general"}, Type: TypeGotcha, IncludeSuperseded: true,
 				Tags: []string{"redis", "perf"}, UpdatedSince: testNow.Add(-48 * time.Hour), Size: 100},
 			wantProject: "web",
 		},
@@ -170,7 +170,7 @@ func TestRecallRequest(t *testing.T) {
 		{
 			name: "scope open",
 			req:  RecallRequest{Scope: "open", Query: "deploy"},
-			want: SearchRequest{Text: "deploy", Phrases: true, Compounds: true, Status: StatusOpen, Size: 50},
+			want: SearchRequest{Text: "deploy", Phrases: true, Compounds: true, K1: ShortNotesK1, B: ShortNotesB, Status: StatusOpen, Size: 50},
 		},
 		{
 			name: "scope meetings",

@@ -286,6 +286,17 @@ var (
 	BM25_b  float64 = 0.75
 )
 
+// BM25ParamsKey, in a search's context, holds the BM25Params its term scorers
+// use instead of BM25_k1 and BM25_b, so that one process can search with
+// other parameters than the package's without changing them for every search.
+const BM25ParamsKey ContextKey = "_bm25_params_key"
+
+// BM25Params are BM25's k1 and b for one search (see BM25ParamsKey).
+type BM25Params struct {
+	K1 float64
+	B  float64
+}
+
 type BM25Stats struct {
 	DocCount         float64        `json:"doc_count"`
 	FieldCardinality map[string]int `json:"field_cardinality"`

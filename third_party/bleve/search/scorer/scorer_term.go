@@ -45,6 +45,7 @@ type TermQueryScorer struct {
 	queryNorm              float64
 	queryWeight            float64
 	queryWeightExplanation *search.Explanation
+	k1, b                  float64
 }
 
 func (s *TermQueryScorer) Size() int {
@@ -96,6 +97,8 @@ func NewTermQueryScorer(queryTerm []byte, queryField string, queryBoost float64,
 		options:      options,
 		queryWeight:  1.0,
 		includeScore: options.Score != "none",
+		k1:           search.BM25_k1,
+		b:            search.BM25_b,
 	}
 
 	rv.idf = rv.computeIDF(avgDocLength, docTotal, docTerm)
@@ -107,6 +110,12 @@ func NewTermQueryScorer(queryTerm []byte, queryField string, queryBoost float64,
 	}
 
 	return &rv
+}
+
+// SetBM25Params makes the scorer use k1 and b instead of search.BM25_k1 and
+// search.BM25_b.
+func (s *TermQueryScorer) SetBM25Params(k1, b float64) {
+	s.k1, s.b = k1, b
 }
 
 func (s *TermQueryScorer) Weight() float64 {
@@ -145,8 +154,8 @@ func (s *TermQueryScorer) docScore(tf, norm float64) (score float64, model strin
 		// using the posting's norm value to recompute the field length for the doc num
 		fieldLength := 1 / (norm * norm)
 
-		score = s.idf * (tf * search.BM25_k1) /
-			(tf + search.BM25_k1*(1-search.BM25_b+(search.BM25_b*fieldLength/s.avgDocLength)))
+		score = s.idf * (tf * s.k1) /
+			(tf + s.k1*(1-s.b+(s.b*fieldLength/s.avgDocLength)))
 		model = index.BM25Scoring
 	} else {
 		// tf-idf scoring by default
@@ -160,17 +169,17 @@ func (s *TermQueryScorer) scoreExplanation(tf float64, termMatch *index.TermFiel
 	var rv []*search.Explanation
 	if s.avgDocLength > 0 {
 		fieldLength := 1 / (termMatch.Norm * termMatch.Norm)
-		fieldNormVal := 1 - search.BM25_b + (search.BM25_b * fieldLength / s.avgDocLength)
+		fieldNormVal := 1 - s.b + (s.b * fieldLength / s.avgDocLength)
 		fieldNormalizeExplanation := &search.Explanation{
 			Value: fieldNormVal,
 			Message: fmt.Sprintf("fieldNorm(field=%s), b=%f, fieldLength=%f, avgFieldLength=%f)",
-				s.queryField, search.BM25_b, fieldLength, s.avgDocLength),
+				s.queryField, s.b, fieldLength, s.avgDocLength),
 		}
 
 		saturationExplanation := &search.Explanation{
-			Value: search.BM25_k1 / (tf + search.BM25_k1*fieldNormVal),
+			Value: s.k1 / (tf + s.k1*fieldNormVal),
 			Message: fmt.Sprintf("saturation(term:%s), k1=%f/(tf=%f + k1*fieldNorm=%f))",
-				termMatch.Term, search.BM25_k1, tf, fieldNormVal),
+				termMatch.Term, s.k1, tf, fieldNormVal),
 			Children: []*search.Explanation{fieldNormalizeExplanation},
 		}
 

@@ -150,6 +150,11 @@ func newTermSearcherFromReader(ctx context.Context, indexReader index.IndexReade
 		}
 	}
 	scorer := scorer.NewTermQueryScorer(term, field, boost, count, reader.Count(), avgDocLength, options)
+	if ctx != nil {
+		if p, ok := ctx.Value(search.BM25ParamsKey).(search.BM25Params); ok {
+			scorer.SetBM25Params(p.K1, p.B)
+		}
+	}
 	return &TermSearcher{
 		indexReader: indexReader,
 		reader:      reader,
