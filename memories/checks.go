@@ -132,7 +132,7 @@ type scored struct {
 
 // path is the note path of the scored memory.
 func (c scored) path() string {
-	if c.mem != nil {
+	if c.mem != nil && c.mem != pooledMemory {
 		return c.mem.Path
 	}
 	return c.entry.Path

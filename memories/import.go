@@ -239,20 +239,40 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 		batch = importBatch
 	}
 	lk := newImportLinker(cands, work)
-	saved := 0
+	// Only the candidates to compare need their text from here on.
+	needed := make([]bool, len(cands))
+	for _, it := range items {
+		needed[it.index] = true
+	}
+	for i := range cands {
+		if !needed[i] {
+			cands[i].Request.Content = ""
+		}
+	}
+	// The batches are made, scanned and fingerprinted ahead, on every core,
+	// while the batch before is compared and written: only the comparisons
+	// run in order, as each depends on what was accepted before.
+	chunks := make([][]importItem, 0, len(items)/batch+1)
 	for start := 0; start < len(items); start += batch {
-		chunk := items[start:min(start+batch, len(items))]
-		reqs := make([]SaveRequest, len(chunk))
+		chunks = append(chunks, items[start:min(start+batch, len(items))])
+	}
+	prepared := s.prepareAhead(ctx, cands, chunks)
+	defer prepared.stop()
+	saved := 0
+	for _, chunk := range chunks {
+		p, ok := prepared.next()
+		if !ok {
+			return nil, ctx.Err()
+		}
 		known := make([]*Entry, len(chunk))
 		for i, it := range chunk {
-			reqs[i] = cands[it.index].Request
 			known[i] = it.known
 		}
 		o := batchOptions{dryRun: req.DryRun, pool: pool, poolHasStored: preloaded, noShortIDs: true, known: known}
 		if lk != nil {
 			o.beforeWrite = func(mems []*Memory, out []BatchItem) { lk.decide(chunk, mems, out) }
 		}
-		out, err := s.saveBatch(ctx, reqs, o)
+		out, err := s.commitBatch(ctx, p, o)
 		if err != nil {
 			return nil, err
 		}
@@ -261,7 +281,11 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 				res.add(cands[it.index], out[i])
 				saved++
 			}
+			// What is decided needs its text no more: the pool keeps its
+			// fingerprint, and a link to render holds its own.
+			cands[it.index].Request.Content = ""
 		}
+		pool.written()
 		save(saved, len(work.save))
 	}
 	if lk != nil && !req.DryRun {
@@ -459,6 +483,52 @@ func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res
 	}
 	w.items = w.items[:last]
 	return w, nil
+}
+
+// preparer makes, scans and fingerprints the batches of an import ahead of
+// their comparisons, one batch ahead at most, so that only two batches' texts
+// are held besides the one being compared.
+type preparer struct {
+	out  chan *preparedBatch
+	done chan struct{}
+}
+
+// prepareAhead starts preparing chunks, in order.
+func (s *Service) prepareAhead(ctx context.Context, cands []ImportCandidate, chunks [][]importItem) *preparer {
+	p := &preparer{out: make(chan *preparedBatch, 1), done: make(chan struct{})}
+	go func() {
+		defer close(p.out)
+		for _, chunk := range chunks {
+			reqs := make([]SaveRequest, len(chunk))
+			known := make([]*Entry, len(chunk))
+			for i, it := range chunk {
+				reqs[i] = cands[it.index].Request
+				known[i] = it.known
+			}
+			b := s.prepareBatch(reqs, known)
+			select {
+			case p.out <- b:
+			case <-p.done:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return p
+}
+
+// next is the next prepared batch; false when the context ended first.
+func (p *preparer) next() (*preparedBatch, bool) {
+	b, ok := <-p.out
+	return b, ok
+}
+
+// stop ends the preparing early (an import that failed) and waits for it.
+func (p *preparer) stop() {
+	close(p.done)
+	for range p.out {
+	}
 }
 
 // preload puts in the pool every live memory of the candidates' projects and
