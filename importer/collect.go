@@ -51,6 +51,9 @@ type Options struct {
 	Workers int
 	// Progress, when set, is told how many of the files found are parsed.
 	Progress func(done, total int)
+	// ScratchDir is where an import keeps its working files (Source.Scratch);
+	// "" is the system's temporary folder.
+	ScratchDir string
 }
 
 // Result is what a path holds.

@@ -2,8 +2,10 @@ package memories
 
 import (
 	"context"
-	"golang.org/x/sync/errgroup"
+	"fmt"
 	"runtime"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/cortexmem/cortex/dedup"
 )
@@ -78,6 +80,20 @@ type memoryPool struct {
 var pooledMemory = &Memory{}
 
 func newMemoryPool() *memoryPool { return &memoryPool{pool: dedup.NewPool()} }
+
+// newStoredMemoryPool is a pool whose fingerprints are in st, not in memory.
+func newStoredMemoryPool(st dedup.PoolStore) *memoryPool {
+	return &memoryPool{pool: dedup.NewStoredPool(st)}
+}
+
+// err is the first error of the pool's store: from then on it finds
+// nothing, so the check that used it must fail.
+func (p *memoryPool) err() error {
+	if err := p.pool.Err(); err != nil {
+		return fmt.Errorf("compare with earlier memories: %w", err)
+	}
+	return nil
+}
 
 func (p *memoryPool) add(target scored, fp *dedup.Fingerprint) {
 	p.pool.Add(fp)
@@ -237,6 +253,9 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWrit
 				}
 			}
 			all = bestPerMemory(append(all, pool.similar(m, fp)...))
+			if err := pool.err(); err != nil {
+				return err
+			}
 			dup, rel := pick(s.checks.Thresholds, all)
 			if dup != nil {
 				items[i].Err = s.refuseDuplicateAt(tx, snap, m, dup, stamp())

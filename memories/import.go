@@ -63,6 +63,22 @@ type Importer interface {
 	Read(ctx context.Context, path string, progress func(done, total int)) (*ImportSet, error)
 }
 
+// ImportScratch keeps the fingerprints a large import compares its
+// candidates with out of memory (in a temporary file, say), so that what an
+// import holds does not grow with every candidate it has seen. Close lets go
+// of it.
+type ImportScratch interface {
+	dedup.PoolStore
+	Close() error
+}
+
+// ScratchImporter is an Importer that also gives an import its scratch
+// space. Without one, a large import keeps its fingerprints in memory.
+type ScratchImporter interface {
+	Importer
+	Scratch() (ImportScratch, error)
+}
+
 // WithImporter sets what Import reads sources with.
 func WithImporter(im Importer) Option { return func(s *Service) { s.importer = im } }
 
@@ -222,6 +238,16 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 		return nil, err
 	}
 	pool := newMemoryPool()
+	if sc, ok := s.importer.(ScratchImporter); ok && s.checks.Dedup && work.distinct >= preloadAbove {
+		st, err := sc.Scratch()
+		if err != nil {
+			return nil, fmt.Errorf("import: %w", err)
+		}
+		// What the scratch holds is thrown away: failing to close it loses
+		// nothing of the import.
+		defer func() { _ = st.Close() }()
+		pool = newStoredMemoryPool(st)
+	}
 	preloaded := false
 	if s.checks.Dedup && len(work.save) > 0 && work.distinct >= preloadAbove {
 		if err := s.preload(ctx, pool, cands, work.knownIDs()); err != nil {
@@ -570,7 +596,7 @@ func (s *Service) preload(ctx context.Context, pool *memoryPool, cands []ImportC
 				pool.add(scored{entry: e}, fps[i])
 			}
 		}
-		return nil
+		return pool.err()
 	})
 }
 
