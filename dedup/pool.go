@@ -160,12 +160,12 @@ func (p *Pool) Similar(fp *Fingerprint, n int) []Match {
 	}
 	var out []Match
 	for _, i := range cands[:min(poolCandidates, len(cands))] {
-		older, err := p.fingerprint(i)
+		s, err := p.compare(fp, i)
 		if err != nil {
 			p.err = err
 			return nil
 		}
-		if s := Compare(fp, older); s.Score > 0 {
+		if s.Score > 0 {
 			out = append(out, Match{Index: int(i), Score: s.Score, Related: s.Related})
 		}
 	}
@@ -181,18 +181,36 @@ func (p *Pool) Similar(fp *Fingerprint, n int) []Match {
 	return out[:min(n, len(out))]
 }
 
-// fingerprint is the i-th pooled fingerprint; one read from the store is
-// good until the next call.
-func (p *Pool) fingerprint(i int32) (*Fingerprint, error) {
+// compare is Compare(fp, the i-th pooled fingerprint). A fingerprint read
+// back from the store is decoded whole only when its conflicts can change the
+// score — when fp shares more than conflictCap of its words with it —, as
+// Compare's score is min(words, conflictCap) with a conflict, else words.
+func (p *Pool) compare(fp *Fingerprint, i int32) (Similarity, error) {
 	if p.store == nil {
-		return p.fps[i], nil
+		return Compare(fp, p.fps[i]), nil
 	}
 	var err error
 	if p.enc, err = p.store.Get(int(i), p.enc[:0]); err != nil {
-		return nil, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
+		return Similarity{}, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
+	}
+	words, n, err := encodedWords(p.enc)
+	if err != nil {
+		return Similarity{}, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
+	}
+	if fp.Empty() || n == 0 {
+		return Similarity{}, nil
+	}
+	common := intersectEncoded(fp.words, words)
+	s := Similarity{
+		Words:   float64(common) / float64(len(fp.words)),
+		Related: 2 * float64(common) / float64(len(fp.words)+n),
+	}
+	s.Score = s.Words
+	if s.Words <= conflictCap {
+		return s, nil
 	}
 	if err := p.older.DecodeInto(p.enc); err != nil {
-		return nil, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
+		return Similarity{}, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
 	}
-	return &p.older, nil
+	return Compare(fp, &p.older), nil
 }
