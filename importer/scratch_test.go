@@ -2,8 +2,8 @@ package importer
 
 import (
 	"bytes"
-	"fmt"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"path/filepath"
