@@ -312,6 +312,9 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 			cands[it.index].Request.Content = ""
 		}
 		pool.written()
+		if importBatchDone != nil {
+			importBatchDone(cands, pool)
+		}
 		save(saved, len(work.save))
 	}
 	if lk != nil && !req.DryRun {
@@ -510,6 +513,10 @@ func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res
 	w.items = w.items[:last]
 	return w, nil
 }
+
+// importBatchDone, when set (by tests), is called after each batch of an
+// import with the candidates and the pool, to count what they still hold.
+var importBatchDone func(cands []ImportCandidate, pool *memoryPool)
 
 // preparer makes, scans and fingerprints the batches of an import ahead of
 // their comparisons, one batch ahead at most, so that only two batches' texts
