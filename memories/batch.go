@@ -313,16 +313,35 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWrit
 // bestPerMemory keeps the best score of each memory: the index and the pool
 // can both propose a memory saved before.
 func bestPerMemory(all []scored) []scored {
-	best := map[string]int{} // id → index in out
 	out := all[:0]
+	var best map[string]int // id → index in out, for long lists only
+	if len(all) > 32 {
+		best = make(map[string]int, len(all))
+	}
 	for _, c := range all {
-		if j, ok := best[c.entry.ID]; ok {
+		j := -1
+		if best != nil {
+			if k, ok := best[c.entry.ID]; ok {
+				j = k
+			}
+		} else {
+			// A lookup's twenty-odd candidates: a scan costs less than a map.
+			for k := range out {
+				if out[k].entry.ID == c.entry.ID {
+					j = k
+					break
+				}
+			}
+		}
+		if j >= 0 {
 			if c.score > out[j].score {
 				out[j] = c
 			}
 			continue
 		}
-		best[c.entry.ID] = len(out)
+		if best != nil {
+			best[c.entry.ID] = len(out)
+		}
 		out = append(out, c)
 	}
 	return out
