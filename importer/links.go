@@ -377,7 +377,10 @@ var linksKinds = map[Kind]bool{
 // (nil for the others): their targets among items, and how to render the
 // content once the memories' note names are known. vault is the root of the
 // vault cortex writes in ("" for none).
-func itemLinks(items []Item, vault string) []*memories.ImportLinks {
+//
+// asides, when not nil, are what was worked out of each item as it was
+// parsed: the links already found are not looked for again.
+func itemLinks(items []Item, asides []aside, vault string) []*memories.ImportLinks {
 	out := make([]*memories.ImportLinks, len(items))
 	// Finding each item's links is pure and reads its whole text: on every
 	// core. Resolving them reads an index of all items: in order.
@@ -387,7 +390,10 @@ func itemLinks(items []Item, vault string) []*memories.ImportLinks {
 	for w := range workers {
 		g.Go(func() error {
 			for i := w; i < len(items); i += workers {
-				if it := &items[i]; linksKinds[it.Kind] {
+				switch it := &items[i]; {
+				case asides != nil && asides[i].scanned:
+					found[i] = asides[i].links
+				case linksKinds[it.Kind]:
 					found[i] = scanLinks(it.Content, it.Kind != KindMCPMemory)
 				}
 			}

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -80,5 +81,68 @@ func TestScratchNoFolder(t *testing.T) {
 	src := &Source{Options: Options{ScratchDir: filepath.Join(t.TempDir(), "missing")}}
 	if _, err := src.Scratch(); err == nil || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "scratch file") {
 		t.Errorf("Scratch in a missing folder: %v, want an error naming the scratch file", err)
+	}
+}
+
+// TestReadSetsTextsAside: Source.Read gives each candidate the text Collect
+// reads — in memory for those whose links are rendered from it, read back
+// from the scratch file for the others — and the same fingerprint and links
+// as without a scratch file; closing the set removes the file.
+func TestReadSetsTextsAside(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "fixtures", "import"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"vault", "vitepress", "mcp"} {
+		t.Run(dir, func(t *testing.T) {
+			scratchDir := t.TempDir()
+			path := filepath.Join(root, dir)
+			want, err := Collect(context.Background(), path, Options{Home: root})
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := &Source{Options: Options{Home: root, ScratchDir: scratchDir}}
+			set, err := src.Read(context.Background(), path, func(int, int) {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(set.Candidates) != len(want.Items) || set.Close == nil {
+				t.Fatalf("%d candidates, %d items; Close set %v", len(set.Candidates), len(want.Items), set.Close != nil)
+			}
+			aside, linked := 0, 0
+			for i, c := range set.Candidates {
+				it := want.Items[i]
+				text := c.Request.Content
+				switch {
+				case c.Text != nil:
+					aside++
+					if text != "" {
+						t.Errorf("%s: set aside, and its content kept too", c.Source)
+					}
+					if text, err = c.Text(); err != nil {
+						t.Fatal(err)
+					}
+				case c.Links != nil:
+					linked++
+				default:
+					t.Errorf("%s: neither set aside nor linked", c.Source)
+				}
+				if text != it.Content || c.Request.Provenance.SourceHash != it.Hash() {
+					t.Errorf("%s: text %q, hash %s; want %q, %s", c.Source, text, c.Request.Provenance.SourceHash, it.Content, it.Hash())
+				}
+			}
+			if aside == 0 && dir != "mcp" { // every entity of the graph links to another
+				t.Error("no text set aside")
+			}
+			if dir == "vault" && linked == 0 {
+				t.Error("the vault fixture gave no linked candidate")
+			}
+			if err := set.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if left, _ := filepath.Glob(filepath.Join(scratchDir, "*")); len(left) != 0 {
+				t.Errorf("left behind: %v", left)
+			}
+		})
 	}
 }

@@ -140,6 +140,8 @@ func (s *Service) saveBatch(ctx context.Context, reqs []SaveRequest, o batchOpti
 // preparedBatch is a batch whose pure work is done: its memories made,
 // scanned and fingerprinted, ready for the comparisons and the writing.
 type preparedBatch struct {
+	reqs     []SaveRequest // set by an import: the requests, their texts read back
+	err      error         // reading the batch failed
 	items    []BatchItem
 	mems     []*Memory
 	refusals []*RejectedError

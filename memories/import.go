@@ -25,6 +25,22 @@ type ImportCandidate struct {
 	// import: the content is written with them pointing at the notes the
 	// memories holding those got.
 	Links *ImportLinks
+	// Text, when set, reads the content, which Request.Content then leaves
+	// out: an importer keeps the texts of a large import out of memory
+	// until they are checked.
+	Text func() (string, error)
+}
+
+// content is the candidate's content, read when it was set aside.
+func (c *ImportCandidate) content() (string, error) {
+	if c.Text == nil || c.Request.Content != "" {
+		return c.Request.Content, nil
+	}
+	s, err := c.Text()
+	if err != nil {
+		return "", fmt.Errorf("read the text of %s: %w", c.Source, err)
+	}
+	return s, nil
 }
 
 // ImportLinks are a candidate's links to other candidates of its import.
@@ -55,6 +71,9 @@ type ImportSet struct {
 	Skips      []ImportSkip
 	// Files is how many files were read.
 	Files int
+	// Close, when set, lets go of what the candidates' Text read from, once
+	// the import is over.
+	Close func() error
 }
 
 // Importer reads a path (a file or a folder) into candidates. The importer
@@ -219,6 +238,12 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 	if err != nil {
 		return nil, err
 	}
+	if closeSet := set.Close; closeSet != nil {
+		// What it holds is thrown away: failing to close it loses nothing.
+		// (Not set.Close in the deferred call: that would keep every
+		// candidate of the set to the end.)
+		defer func() { _ = closeSet() }()
+	}
 	res := &ImportResult{Path: req.Path, DryRun: req.DryRun, Files: set.Files, Candidates: len(set.Candidates),
 		Memories: []ImportedMemory{}, Rejected: []ImportRejection{}, Skips: append([]ImportSkip{}, set.Skips...)}
 	cands := make([]ImportCandidate, len(set.Candidates))
@@ -290,6 +315,9 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 		if !ok {
 			return nil, ctx.Err()
 		}
+		if p.err != nil {
+			return nil, p.err
+		}
 		known := make([]*Entry, len(chunk))
 		for i, it := range chunk {
 			known[i] = it.known
@@ -304,7 +332,9 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 		}
 		for i, it := range chunk {
 			if it.known == nil {
-				res.add(cands[it.index], out[i])
+				c := cands[it.index]
+				c.Request.Content = p.reqs[i].Content // read back, when set aside
+				res.add(c, out[i])
 				saved++
 			}
 			// What is decided needs its text no more: the pool keeps its
@@ -476,7 +506,11 @@ func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res
 		h := c.Request.Provenance.SourceHash
 		title := c.Request.Title
 		if title == "" {
-			title = TitleFrom(cleanContent(c.Request.Content))
+			content, err := c.content()
+			if err != nil {
+				return nil, err
+			}
+			title = TitleFrom(cleanContent(content))
 		}
 		if k, ok := known[h]; ok && h != "" {
 			res.Rejected = append(res.Rejected, ImportRejection{Source: c.Source, Title: title, Kind: "duplicate", Existing: k.entry.ID,
@@ -534,11 +568,20 @@ func (s *Service) prepareAhead(ctx context.Context, cands []ImportCandidate, chu
 		for _, chunk := range chunks {
 			reqs := make([]SaveRequest, len(chunk))
 			known := make([]*Entry, len(chunk))
+			var err error
 			for i, it := range chunk {
-				reqs[i] = cands[it.index].Request
+				c := &cands[it.index]
+				reqs[i] = c.Request
+				if reqs[i].Content, err = c.content(); err != nil {
+					break
+				}
 				known[i] = it.known
 			}
-			b := s.prepareBatch(reqs, known)
+			b := &preparedBatch{err: err}
+			if err == nil {
+				b = s.prepareBatch(reqs, known)
+				b.reqs = reqs
+			}
 			select {
 			case p.out <- b:
 			case <-p.done:
