@@ -2,6 +2,7 @@ package memories
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -136,5 +137,30 @@ func TestImportScratchSameDecisions(t *testing.T) {
 	}
 	if diff := cmp.Diff(plain, got); diff != "" {
 		t.Errorf("in memory, one batch (-) and with a scratch, batches of 30 (+):\n%s", diff)
+	}
+}
+
+// TestImportTextReadError: a candidate whose text cannot be read back stops
+// the import with an error naming it, before anything is written.
+func TestImportTextReadError(t *testing.T) {
+	cands := boundCandidates(8)
+	broken := errors.New("scratch file gone")
+	cands[5].Request.Content = ""
+	cands[5].Text = func() (string, error) { return "", broken }
+	for i := range cands {
+		if i != 5 {
+			text := cands[i].Request.Content
+			cands[i].Request.Content = ""
+			cands[i].Text = func() (string, error) { return text, nil }
+		}
+	}
+	f := newFake(t)
+	svc, _ := newTestService(f, WithImporter(&fakeImporter{set: &ImportSet{Candidates: cands}}))
+	_, err := svc.Import(context.Background(), ImportRequest{Path: "x"})
+	if !errors.Is(err, broken) || !strings.Contains(err.Error(), "n0005.md") {
+		t.Fatalf("Import = %v, want the read error naming n0005.md", err)
+	}
+	if n := len(f.mems); n != 0 {
+		t.Errorf("%d memories written", n)
 	}
 }
