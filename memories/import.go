@@ -264,14 +264,16 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 	}
 	pool := newMemoryPool()
 	if sc, ok := s.importer.(ScratchImporter); ok && s.checks.Dedup && work.distinct >= preloadAbove {
-		st, err := sc.Scratch()
-		if err != nil {
-			return nil, fmt.Errorf("import: %w", err)
+		// Without a scratch the fingerprints stay in memory: the import
+		// decides the same, holding more.
+		if st, err := sc.Scratch(); err != nil {
+			s.warn(fmt.Sprintf("import: fingerprints kept in memory: %v", err))
+		} else {
+			// What the scratch holds is thrown away: failing to close it
+			// loses nothing of the import.
+			defer func() { _ = st.Close() }()
+			pool = newStoredMemoryPool(st)
 		}
-		// What the scratch holds is thrown away: failing to close it loses
-		// nothing of the import.
-		defer func() { _ = st.Close() }()
-		pool = newStoredMemoryPool(st)
 	}
 	preloaded := false
 	if s.checks.Dedup && len(work.save) > 0 && work.distinct >= preloadAbove {

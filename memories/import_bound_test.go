@@ -14,10 +14,14 @@ import (
 // that counts what it holds.
 type scratchImporter struct {
 	fakeImporter
-	st *countingScratch
+	st   *countingScratch
+	fail error // from Scratch
 }
 
 func (s *scratchImporter) Scratch() (ImportScratch, error) {
+	if s.fail != nil {
+		return nil, s.fail
+	}
 	s.st = &countingScratch{}
 	return s.st, nil
 }
@@ -137,6 +141,20 @@ func TestImportScratchSameDecisions(t *testing.T) {
 	}
 	if diff := cmp.Diff(plain, got); diff != "" {
 		t.Errorf("in memory, one batch (-) and with a scratch, batches of 30 (+):\n%s", diff)
+	}
+	// No scratch to be had: the import warns and keeps them in memory.
+	var warned []string
+	svc, _ := newTestService(newFake(t, stored...), WithWarn(func(s string) { warned = append(warned, s) }),
+		WithImporter(&scratchImporter{fakeImporter: fakeImporter{set: &ImportSet{Candidates: cands}}, fail: errors.New("read-only file system")}))
+	noScratch, err := svc.Import(context.Background(), ImportRequest{Path: "x", DryRun: true, batch: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(plain, noScratch); diff != "" {
+		t.Errorf("with a scratch that cannot be made (+):\n%s", diff)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "read-only file system") {
+		t.Errorf("warned %q, want the scratch's error", warned)
 	}
 }
 
