@@ -1,6 +1,7 @@
 package dedup
 
 import (
+	"fmt"
 	"slices"
 )
 
@@ -10,7 +11,12 @@ import (
 // memories: candidates are the texts that share the new text's rarest words,
 // and only they are scored exactly.
 type Pool struct {
-	fps      []*Fingerprint
+	fps      []*Fingerprint     // nil with a store
+	n        int                // how many fingerprints
+	store    PoolStore          // where the fingerprints are, when not in fps
+	err      error              // the store's first error
+	enc      []byte             // scratch of the store's encodings
+	older    Fingerprint        // scratch: a fingerprint read back from the store
 	postings map[uint64][]int32 // word → indexes into fps
 	// shared counts, per pooled text, the rare words it shares with the text
 	// being looked up; touched lists the texts counted, to reset them.
@@ -32,16 +38,43 @@ func (a poolWord) less(b poolWord) bool {
 	return a.w < b.w
 }
 
+// PoolStore keeps the fingerprints of a pool out of its memory (a file, say):
+// a pool of a large import then holds only which texts have each word, and
+// reads back the few fingerprints each lookup scores.
+type PoolStore interface {
+	// Put keeps enc, the encoding of the pool's i-th fingerprint (i counts
+	// from 0, one more each call).
+	Put(i int, enc []byte) error
+	// Get appends the encoding Put kept as the i-th to b.
+	Get(i int, b []byte) ([]byte, error)
+}
+
 // NewPool returns an empty pool.
 func NewPool() *Pool { return &Pool{postings: map[uint64][]int32{}} }
 
+// NewStoredPool returns an empty pool that keeps its fingerprints in st. It
+// finds and scores as a pool of NewPool does; a store's error makes it find
+// nothing from then on, and is Err.
+func NewStoredPool(st PoolStore) *Pool {
+	return &Pool{postings: map[uint64][]int32{}, store: st}
+}
+
+// Err is the first error of the pool's store, nil if none (and without one).
+func (p *Pool) Err() error { return p.err }
+
 // Len is how many fingerprints the pool holds.
-func (p *Pool) Len() int { return len(p.fps) }
+func (p *Pool) Len() int { return p.n }
 
 // Add puts fp in the pool and returns its index.
 func (p *Pool) Add(fp *Fingerprint) int {
-	i := len(p.fps)
-	p.fps = append(p.fps, fp)
+	i := p.n
+	p.n++
+	if p.store == nil {
+		p.fps = append(p.fps, fp)
+	} else if p.err == nil {
+		p.enc = fp.AppendBinary(p.enc[:0])
+		p.err = p.store.Put(i, p.enc)
+	}
 	p.shared = append(p.shared, 0)
 	for _, w := range fp.words {
 		p.postings[w] = append(p.postings[w], int32(i))
@@ -69,7 +102,7 @@ const (
 // index), at most n of them, scores above 0 only. It is not safe to call from
 // two goroutines at once.
 func (p *Pool) Similar(fp *Fingerprint, n int) []Match {
-	if fp.Empty() || len(p.fps) == 0 || n <= 0 {
+	if fp.Empty() || p.n == 0 || n <= 0 || p.err != nil {
 		return nil
 	}
 	// The poolRarest rarest words, by how many texts hold them then by
@@ -127,7 +160,12 @@ func (p *Pool) Similar(fp *Fingerprint, n int) []Match {
 	}
 	var out []Match
 	for _, i := range cands[:min(poolCandidates, len(cands))] {
-		if s := Compare(fp, p.fps[i]); s.Score > 0 {
+		s, err := p.compare(fp, i)
+		if err != nil {
+			p.err = err
+			return nil
+		}
+		if s.Score > 0 {
 			out = append(out, Match{Index: int(i), Score: s.Score, Related: s.Related})
 		}
 	}
@@ -141,4 +179,38 @@ func (p *Pool) Similar(fp *Fingerprint, n int) []Match {
 		return a.Index - b.Index
 	})
 	return out[:min(n, len(out))]
+}
+
+// compare is Compare(fp, the i-th pooled fingerprint). A fingerprint read
+// back from the store is decoded whole only when its conflicts can change the
+// score — when fp shares more than conflictCap of its words with it —, as
+// Compare's score is min(words, conflictCap) with a conflict, else words.
+func (p *Pool) compare(fp *Fingerprint, i int32) (Similarity, error) {
+	if p.store == nil {
+		return Compare(fp, p.fps[i]), nil
+	}
+	var err error
+	if p.enc, err = p.store.Get(int(i), p.enc[:0]); err != nil {
+		return Similarity{}, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
+	}
+	words, n, err := encodedWords(p.enc)
+	if err != nil {
+		return Similarity{}, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
+	}
+	if fp.Empty() || n == 0 {
+		return Similarity{}, nil
+	}
+	common := intersectEncoded(fp.words, words)
+	s := Similarity{
+		Words:   float64(common) / float64(len(fp.words)),
+		Related: 2 * float64(common) / float64(len(fp.words)+n),
+	}
+	s.Score = s.Words
+	if s.Words <= conflictCap {
+		return s, nil
+	}
+	if err := p.older.DecodeInto(p.enc); err != nil {
+		return Similarity{}, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
+	}
+	return Compare(fp, &p.older), nil
 }

@@ -51,6 +51,13 @@ type Options struct {
 	Workers int
 	// Progress, when set, is told how many of the files found are parsed.
 	Progress func(done, total int)
+	// ScratchDir is where an import keeps its working files (Source.Scratch);
+	// "" is the system's temporary folder.
+	ScratchDir string
+
+	// parsed, when set, is given each item as soon as its file is parsed,
+	// on the parsing goroutine (Source.Read sets its texts aside).
+	parsed func(it *Item) aside
 }
 
 // Result is what a path holds.
@@ -81,36 +88,42 @@ type file struct {
 // a path that is hidden or in a secret store (see guard.go). Problems with
 // single files are Skips, secret stores in a folder among them.
 func Collect(ctx context.Context, path string, o Options) (*Result, error) {
+	res, _, err := collectAside(ctx, path, o)
+	return res, err
+}
+
+// collectAside is Collect, with what o.parsed gave for each item.
+func collectAside(ctx context.Context, path string, o Options) (*Result, []aside, error) {
 	if o.MaxFileSize <= 0 {
 		o.MaxFileSize = DefaultMaxFileSize
 	}
 	g, err := newGuard(ctx, o)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, &memories.ArgError{Arg: "path", Rule: err.Error()}
+		return nil, nil, &memories.ArgError{Arg: "path", Rule: err.Error()}
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &memories.ArgError{Arg: "path", Rule: fmt.Sprintf("%s: no such file or folder", path)}
+			return nil, nil, &memories.ArgError{Arg: "path", Rule: fmt.Sprintf("%s: no such file or folder", path)}
 		}
-		return nil, &memories.ArgError{Arg: "path", Rule: err.Error()}
+		return nil, nil, &memories.ArgError{Arg: "path", Rule: err.Error()}
 	}
 	if !g.allowed(real) {
-		return nil, &memories.ArgError{Arg: "path", Rule: fmt.Sprintf(
+		return nil, nil, &memories.ArgError{Arg: "path", Rule: fmt.Sprintf(
 			"%s is outside your home folder and the allowed roots; add its folder to import.allowed_roots in the config file to import from there", real)}
 	}
 	w := &walker{ctx: ctx, o: o, guard: g, root: abs, seen: map[string]string{}, seenFiles: map[string]string{}, kinds: map[string]string{}}
 	fi, err := os.Stat(real)
 	if err != nil {
-		return nil, &memories.ArgError{Arg: "path", Rule: err.Error()}
+		return nil, nil, &memories.ArgError{Arg: "path", Rule: err.Error()}
 	}
 	if g.agent {
 		if r := g.refuse(abs, real, fi.IsDir(), true); r != nil {
-			return nil, r.agentError()
+			return nil, nil, r.agentError()
 		}
 	}
 	switch {
@@ -119,15 +132,15 @@ func Collect(ctx context.Context, path string, o Options) (*Result, error) {
 	case fi.Mode().IsRegular():
 		w.file(abs, real, fi, true)
 	default: // a pipe would block the read for ever
-		return nil, &memories.ArgError{Arg: "path", Rule: fmt.Sprintf("%s is not a file or a folder", path)}
+		return nil, nil, &memories.ArgError{Arg: "path", Rule: fmt.Sprintf("%s is not a file or a folder", path)}
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res := &Result{Skips: w.skips, Kinds: w.kinds, Files: len(w.files)}
-	items, skips := parseAll(ctx, w.files, o, parseContext{home: o.Home, exists: dirExists})
+	items, asides, skips := parseAll(ctx, w.files, o, parseContext{home: o.Home, exists: dirExists})
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res.Items = items
 	res.Skips = append(res.Skips, skips...)
@@ -137,7 +150,7 @@ func Collect(ctx context.Context, path string, o Options) (*Result, error) {
 		}
 	}
 	slices.SortStableFunc(res.Skips, func(a, b Skip) int { return strings.Compare(a.Source, b.Source) })
-	return res, nil
+	return res, asides, nil
 }
 
 // walker finds the files to parse.
@@ -472,10 +485,11 @@ func sizeString(n int64) string {
 
 // parseAll parses the files on o.Workers goroutines; the output is in file
 // order whatever the timing.
-func parseAll(ctx context.Context, files []file, o Options, pc parseContext) ([]Item, []Skip) {
+func parseAll(ctx context.Context, files []file, o Options, pc parseContext) ([]Item, []aside, []Skip) {
 	type out struct {
-		items []Item
-		skips []Skip
+		items  []Item
+		asides []aside
+		skips  []Skip
 	}
 	outs := make([]out, len(files))
 	workers := o.Workers
@@ -494,6 +508,12 @@ func parseAll(ctx context.Context, files []file, o Options, pc parseContext) ([]
 		}
 		g.Go(func() error {
 			outs[i].items, outs[i].skips = parseFile(files[i], pc)
+			if o.parsed != nil {
+				outs[i].asides = make([]aside, len(outs[i].items))
+				for k := range outs[i].items {
+					outs[i].asides[k] = o.parsed(&outs[i].items[k])
+				}
+			}
 			if o.Progress != nil {
 				mu.Lock()
 				done++
@@ -505,12 +525,16 @@ func parseAll(ctx context.Context, files []file, o Options, pc parseContext) ([]
 	}
 	_ = g.Wait() // parseFile turns its errors into skips
 	var items []Item
+	var asides []aside
 	var skips []Skip
-	for _, o := range outs {
-		items = append(items, o.items...)
-		skips = append(skips, o.skips...)
+	for _, out := range outs {
+		items = append(items, out.items...)
+		if o.parsed != nil {
+			asides = append(asides, out.asides...)
+		}
+		skips = append(skips, out.skips...)
 	}
-	return items, skips
+	return items, asides, skips
 }
 
 // parseContext is what parsers need to know of the machine.

@@ -78,6 +78,16 @@ type Item struct {
 	Anchors []string
 }
 
+// aside is what Source.Read works out of an item as it is parsed: its hash
+// and links, and where its text went (a scratch file, Content left empty)
+// when it has no link to render.
+type aside struct {
+	hash    string
+	links   []wikiLink
+	scanned bool
+	text    int // 1 + its index in the texts' scratch; 0 when Content holds it
+}
+
 // Hash is the item's source fingerprint: what it says, not where it was, so
 // that a source imported again (or moved) adds nothing. It is recorded in the
 // memory's provenance as source_hash.

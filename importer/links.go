@@ -4,12 +4,14 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"unicode"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/cortexmem/cortex/memories"
 )
@@ -375,16 +377,35 @@ var linksKinds = map[Kind]bool{
 // (nil for the others): their targets among items, and how to render the
 // content once the memories' note names are known. vault is the root of the
 // vault cortex writes in ("" for none).
-func itemLinks(items []Item, vault string) []*memories.ImportLinks {
+//
+// asides, when not nil, are what was worked out of each item as it was
+// parsed: the links already found are not looked for again.
+func itemLinks(items []Item, asides []aside, vault string) []*memories.ImportLinks {
 	out := make([]*memories.ImportLinks, len(items))
+	// Finding each item's links is pure and reads its whole text: on every
+	// core. Resolving them reads an index of all items: in order.
+	found := make([][]wikiLink, len(items))
+	workers := min(runtime.GOMAXPROCS(0), len(items))
+	var g errgroup.Group
+	for w := range workers {
+		g.Go(func() error {
+			for i := w; i < len(items); i += workers {
+				switch it := &items[i]; {
+				case asides != nil && asides[i].scanned:
+					found[i] = asides[i].links
+				case linksKinds[it.Kind]:
+					found[i] = scanLinks(it.Content, it.Kind != KindMCPMemory)
+				}
+			}
+			return nil
+		})
+	}
+	_ = g.Wait() // the workers return no error
 	var x *linkIndex
 	var files *names
 	for i := range items {
 		it := &items[i]
-		if !linksKinds[it.Kind] {
-			continue
-		}
-		links := scanLinks(it.Content, it.Kind != KindMCPMemory)
+		links := found[i]
 		if len(links) == 0 {
 			continue
 		}

@@ -105,7 +105,7 @@ func TestItemLinks(t *testing.T) {
 	for i, c := range contents {
 		items[i].Content = c
 	}
-	links := itemLinks(items, filepath.Join(root, "vault"))
+	links := itemLinks(items, nil, filepath.Join(root, "vault"))
 	name := func(t int) string {
 		if t == 5 {
 			return "" // no memory holds it: refused
@@ -142,7 +142,7 @@ func TestItemLinks(t *testing.T) {
 	}
 	// Without a vault to keep links for, every link to what is not imported
 	// shows its text.
-	links = itemLinks(items, "")
+	links = itemLinks(items, nil, "")
 	if got, want := links[4].Render(name), "Embeds: Dates > Limitations of dates map.png photo.png Gone; people: Ada, her; `[[Dates]]` is code."; got != want {
 		t.Errorf("without a vault: %q, want %q", got, want)
 	}

@@ -2,8 +2,10 @@ package memories
 
 import (
 	"context"
-	"golang.org/x/sync/errgroup"
+	"fmt"
 	"runtime"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/cortexmem/cortex/dedup"
 )
@@ -68,13 +70,50 @@ func (o *batchOptions) isKnown(i int) bool { return i < len(o.known) && o.known[
 type memoryPool struct {
 	pool    *dedup.Pool
 	targets []scored // score unused
+	// kept is how many targets have had their memory let go by written.
+	kept int
 }
 
+// pooledMemory stands for a memory of this batch or import that written let
+// go: a target whose mem is set is one of the same batch or import, and its
+// path is its entry's once its note has one.
+var pooledMemory = &Memory{}
+
 func newMemoryPool() *memoryPool { return &memoryPool{pool: dedup.NewPool()} }
+
+// newStoredMemoryPool is a pool whose fingerprints are in st, not in memory.
+func newStoredMemoryPool(st dedup.PoolStore) *memoryPool {
+	return &memoryPool{pool: dedup.NewStoredPool(st)}
+}
+
+// err is the first error of the pool's store: from then on it finds
+// nothing, so the check that used it must fail.
+func (p *memoryPool) err() error {
+	if err := p.pool.Err(); err != nil {
+		return fmt.Errorf("compare with earlier memories: %w", err)
+	}
+	return nil
+}
 
 func (p *memoryPool) add(target scored, fp *dedup.Fingerprint) {
 	p.pool.Add(fp)
 	p.targets = append(p.targets, target)
+}
+
+// written lets go of the memories put in the pool since the last call, whose
+// notes now have their paths (or, in a dry run, never will): a large import
+// keeps their fingerprints, not their texts. Each stays marked as a memory of
+// the import.
+func (p *memoryPool) written() {
+	for i := p.kept; i < len(p.targets); i++ {
+		t := &p.targets[i]
+		if t.mem == nil || t.mem == pooledMemory {
+			continue
+		}
+		t.entry.Path = t.mem.Path
+		t.mem = pooledMemory
+	}
+	p.kept = len(p.targets)
 }
 
 // similar scores the pooled memories of m's project and general like fp.
@@ -95,38 +134,64 @@ func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint) []scored {
 }
 
 func (s *Service) saveBatch(ctx context.Context, reqs []SaveRequest, o batchOptions) ([]BatchItem, error) {
-	items := make([]BatchItem, len(reqs))
-	mems := make([]*Memory, len(reqs))
+	return s.commitBatch(ctx, s.prepareBatch(reqs, o.known), o)
+}
+
+// preparedBatch is a batch whose pure work is done: its memories made,
+// scanned and fingerprinted, ready for the comparisons and the writing.
+type preparedBatch struct {
+	reqs     []SaveRequest // set by an import: the requests, their texts read back
+	err      error         // reading the batch failed
+	items    []BatchItem
+	mems     []*Memory
+	refusals []*RejectedError
+	fps      []*dedup.Fingerprint // nil when dedup is off
+}
+
+// prepareBatch makes the memories of a batch (in request order, so that their
+// ids are made in that order), then scans and fingerprints them on every core:
+// the pure part of checking a batch, which depends on nothing accepted before.
+// A request known to be saved before (known[i] not nil) is not scanned.
+// Import runs it for the next batch while the last one is compared.
+func (s *Service) prepareBatch(reqs []SaveRequest, known []*Entry) *preparedBatch {
+	p := &preparedBatch{items: make([]BatchItem, len(reqs)), mems: make([]*Memory, len(reqs)), refusals: make([]*RejectedError, len(reqs))}
 	for i, req := range reqs {
 		m, err := s.newMemory("content", req)
 		if err != nil {
-			items[i].Err = err
+			p.items[i].Err = err
 			continue
 		}
-		mems[i] = m
+		p.mems[i] = m
 	}
 	// The scan and the dedup fingerprints are pure and most of checking an
 	// import: they run on every core, leaving only the comparisons, which
 	// depend on what was accepted before, in order.
-	refusals := make([]*RejectedError, len(reqs))
 	if s.checks.Dedup {
-		o.fps = make([]*dedup.Fingerprint, len(reqs))
+		p.fps = make([]*dedup.Fingerprint, len(reqs))
 	}
-	parallel(len(mems), func(i int) {
-		m := mems[i]
+	parallel(len(p.mems), func(i int) {
+		m := p.mems[i]
 		if m == nil {
 			return
 		}
-		if !o.isKnown(i) {
-			if refusals[i] = s.scan(m.Title, m.Body); refusals[i] != nil {
+		if i >= len(known) || known[i] == nil {
+			if p.refusals[i] = s.scan(m.Title, m.Body); p.refusals[i] != nil {
 				return
 			}
 		}
-		if o.fps != nil {
-			o.fps[i] = dedup.New(m.Title + "\n" + m.Body)
+		if p.fps != nil {
+			p.fps[i] = dedup.New(m.Title + "\n" + m.Body)
 		}
 	})
-	for i, rej := range refusals {
+	return p
+}
+
+// commitBatch compares the memories of a prepared batch with what exists and
+// writes those that pass (nothing in a dry run).
+func (s *Service) commitBatch(ctx context.Context, p *preparedBatch, o batchOptions) ([]BatchItem, error) {
+	items, mems := p.items, p.mems
+	o.fps = p.fps
+	for i, rej := range p.refusals {
 		if rej == nil {
 			continue
 		}
@@ -190,6 +255,9 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWrit
 				}
 			}
 			all = bestPerMemory(append(all, pool.similar(m, fp)...))
+			if err := pool.err(); err != nil {
+				return err
+			}
 			dup, rel := pick(s.checks.Thresholds, all)
 			if dup != nil {
 				items[i].Err = s.refuseDuplicateAt(tx, snap, m, dup, stamp())
@@ -247,16 +315,35 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWrit
 // bestPerMemory keeps the best score of each memory: the index and the pool
 // can both propose a memory saved before.
 func bestPerMemory(all []scored) []scored {
-	best := map[string]int{} // id → index in out
 	out := all[:0]
+	var best map[string]int // id → index in out, for long lists only
+	if len(all) > 32 {
+		best = make(map[string]int, len(all))
+	}
 	for _, c := range all {
-		if j, ok := best[c.entry.ID]; ok {
+		j := -1
+		if best != nil {
+			if k, ok := best[c.entry.ID]; ok {
+				j = k
+			}
+		} else {
+			// A lookup's twenty-odd candidates: a scan costs less than a map.
+			for k := range out {
+				if out[k].entry.ID == c.entry.ID {
+					j = k
+					break
+				}
+			}
+		}
+		if j >= 0 {
 			if c.score > out[j].score {
 				out[j] = c
 			}
 			continue
 		}
-		best[c.entry.ID] = len(out)
+		if best != nil {
+			best[c.entry.ID] = len(out)
+		}
 		out = append(out, c)
 	}
 	return out

@@ -1,6 +1,7 @@
 package memories
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -8,7 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -132,7 +133,7 @@ type scored struct {
 
 // path is the note path of the scored memory.
 func (c scored) path() string {
-	if c.mem != nil {
+	if c.mem != nil && c.mem != pooledMemory {
 		return c.mem.Path
 	}
 	return c.entry.Path
@@ -216,22 +217,24 @@ func (s *Service) similarInIndex(ctx context.Context, snap finder, m *Memory, fp
 // threshold) and the related ones (the most related above the related
 // threshold, up to maxRelated, the duplicate aside).
 func pick(th dedup.Thresholds, all []scored) (*scored, []scored) {
-	sort.SliceStable(all, func(i, j int) bool {
-		if all[i].score != all[j].score {
-			return all[i].score > all[j].score
+	// slices.SortStableFunc, not sort.SliceStable: the same order, without
+	// reflection, on every candidate of an import.
+	slices.SortStableFunc(all, func(a, b scored) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
 		}
-		return all[i].entry.ID < all[j].entry.ID
+		return strings.Compare(a.entry.ID, b.entry.ID)
 	})
 	var dup *scored
 	if len(all) > 0 && all[0].score >= th.Duplicate {
 		dup = &all[0]
 	}
-	byRelated := append([]scored(nil), all...)
-	sort.SliceStable(byRelated, func(i, j int) bool {
-		if byRelated[i].related != byRelated[j].related {
-			return byRelated[i].related > byRelated[j].related
+	byRelated := slices.Clone(all)
+	slices.SortStableFunc(byRelated, func(a, b scored) int {
+		if a.related != b.related {
+			return cmp.Compare(b.related, a.related)
 		}
-		return byRelated[i].entry.ID < byRelated[j].entry.ID
+		return strings.Compare(a.entry.ID, b.entry.ID)
 	})
 	var related []scored
 	for _, c := range byRelated {

@@ -25,6 +25,22 @@ type ImportCandidate struct {
 	// import: the content is written with them pointing at the notes the
 	// memories holding those got.
 	Links *ImportLinks
+	// Text, when set, reads the content, which Request.Content then leaves
+	// out: an importer keeps the texts of a large import out of memory
+	// until they are checked.
+	Text func() (string, error)
+}
+
+// content is the candidate's content, read when it was set aside.
+func (c *ImportCandidate) content() (string, error) {
+	if c.Text == nil || c.Request.Content != "" {
+		return c.Request.Content, nil
+	}
+	s, err := c.Text()
+	if err != nil {
+		return "", fmt.Errorf("read the text of %s: %w", c.Source, err)
+	}
+	return s, nil
 }
 
 // ImportLinks are a candidate's links to other candidates of its import.
@@ -55,12 +71,31 @@ type ImportSet struct {
 	Skips      []ImportSkip
 	// Files is how many files were read.
 	Files int
+	// Close, when set, lets go of what the candidates' Text read from, once
+	// the import is over.
+	Close func() error
 }
 
 // Importer reads a path (a file or a folder) into candidates. The importer
 // package implements it; the domain does no I/O.
 type Importer interface {
 	Read(ctx context.Context, path string, progress func(done, total int)) (*ImportSet, error)
+}
+
+// ImportScratch keeps the fingerprints a large import compares its
+// candidates with out of memory (in a temporary file, say), so that what an
+// import holds does not grow with every candidate it has seen. Close lets go
+// of it.
+type ImportScratch interface {
+	dedup.PoolStore
+	Close() error
+}
+
+// ScratchImporter is an Importer that also gives an import its scratch
+// space. Without one, a large import keeps its fingerprints in memory.
+type ScratchImporter interface {
+	Importer
+	Scratch() (ImportScratch, error)
 }
 
 // WithImporter sets what Import reads sources with.
@@ -203,6 +238,12 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 	if err != nil {
 		return nil, err
 	}
+	if closeSet := set.Close; closeSet != nil {
+		// What it holds is thrown away: failing to close it loses nothing.
+		// (Not set.Close in the deferred call: that would keep every
+		// candidate of the set to the end.)
+		defer func() { _ = closeSet() }()
+	}
 	res := &ImportResult{Path: req.Path, DryRun: req.DryRun, Files: set.Files, Candidates: len(set.Candidates),
 		Memories: []ImportedMemory{}, Rejected: []ImportRejection{}, Skips: append([]ImportSkip{}, set.Skips...)}
 	cands := make([]ImportCandidate, len(set.Candidates))
@@ -222,6 +263,18 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 		return nil, err
 	}
 	pool := newMemoryPool()
+	if sc, ok := s.importer.(ScratchImporter); ok && s.checks.Dedup && work.distinct >= preloadAbove {
+		// Without a scratch the fingerprints stay in memory: the import
+		// decides the same, holding more.
+		if st, err := sc.Scratch(); err != nil {
+			s.warn(fmt.Sprintf("import: fingerprints kept in memory: %v", err))
+		} else {
+			// What the scratch holds is thrown away: failing to close it
+			// loses nothing of the import.
+			defer func() { _ = st.Close() }()
+			pool = newStoredMemoryPool(st)
+		}
+	}
 	preloaded := false
 	if s.checks.Dedup && len(work.save) > 0 && work.distinct >= preloadAbove {
 		if err := s.preload(ctx, pool, cands, work.knownIDs()); err != nil {
@@ -239,28 +292,60 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 		batch = importBatch
 	}
 	lk := newImportLinker(cands, work)
-	saved := 0
+	// Only the candidates to compare need their text from here on.
+	needed := make([]bool, len(cands))
+	for _, it := range items {
+		needed[it.index] = true
+	}
+	for i := range cands {
+		if !needed[i] {
+			cands[i].Request.Content = ""
+		}
+	}
+	// The batches are made, scanned and fingerprinted ahead, on every core,
+	// while the batch before is compared and written: only the comparisons
+	// run in order, as each depends on what was accepted before.
+	chunks := make([][]importItem, 0, len(items)/batch+1)
 	for start := 0; start < len(items); start += batch {
-		chunk := items[start:min(start+batch, len(items))]
-		reqs := make([]SaveRequest, len(chunk))
+		chunks = append(chunks, items[start:min(start+batch, len(items))])
+	}
+	prepared := s.prepareAhead(ctx, cands, chunks)
+	defer prepared.stop()
+	saved := 0
+	for _, chunk := range chunks {
+		p, ok := prepared.next()
+		if !ok {
+			return nil, ctx.Err()
+		}
+		if p.err != nil {
+			return nil, p.err
+		}
 		known := make([]*Entry, len(chunk))
 		for i, it := range chunk {
-			reqs[i] = cands[it.index].Request
 			known[i] = it.known
 		}
 		o := batchOptions{dryRun: req.DryRun, pool: pool, poolHasStored: preloaded, noShortIDs: true, known: known}
 		if lk != nil {
 			o.beforeWrite = func(mems []*Memory, out []BatchItem) { lk.decide(chunk, mems, out) }
 		}
-		out, err := s.saveBatch(ctx, reqs, o)
+		out, err := s.commitBatch(ctx, p, o)
 		if err != nil {
 			return nil, err
 		}
 		for i, it := range chunk {
 			if it.known == nil {
-				res.add(cands[it.index], out[i])
+				c := cands[it.index]
+				c.Request.Content = p.reqs[i].Content // read back, when set aside
+				res.add(c, out[i])
 				saved++
 			}
+			// What is decided needs its text no more: the pool keeps its
+			// fingerprint, and a link to render holds its own.
+			cands[it.index].Request.Content = ""
+		}
+		pool.written()
+		if importBatchDone != nil {
+			importBatchDone(cands, pool)
 		}
 		save(saved, len(work.save))
 	}
@@ -423,7 +508,11 @@ func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res
 		h := c.Request.Provenance.SourceHash
 		title := c.Request.Title
 		if title == "" {
-			title = TitleFrom(cleanContent(c.Request.Content))
+			content, err := c.content()
+			if err != nil {
+				return nil, err
+			}
+			title = TitleFrom(cleanContent(content))
 		}
 		if k, ok := known[h]; ok && h != "" {
 			res.Rejected = append(res.Rejected, ImportRejection{Source: c.Source, Title: title, Kind: "duplicate", Existing: k.entry.ID,
@@ -459,6 +548,65 @@ func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res
 	}
 	w.items = w.items[:last]
 	return w, nil
+}
+
+// importBatchDone, when set (by tests), is called after each batch of an
+// import with the candidates and the pool, to count what they still hold.
+var importBatchDone func(cands []ImportCandidate, pool *memoryPool)
+
+// preparer makes, scans and fingerprints the batches of an import ahead of
+// their comparisons, one batch ahead at most, so that only two batches' texts
+// are held besides the one being compared.
+type preparer struct {
+	out  chan *preparedBatch
+	done chan struct{}
+}
+
+// prepareAhead starts preparing chunks, in order.
+func (s *Service) prepareAhead(ctx context.Context, cands []ImportCandidate, chunks [][]importItem) *preparer {
+	p := &preparer{out: make(chan *preparedBatch, 1), done: make(chan struct{})}
+	go func() {
+		defer close(p.out)
+		for _, chunk := range chunks {
+			reqs := make([]SaveRequest, len(chunk))
+			known := make([]*Entry, len(chunk))
+			var err error
+			for i, it := range chunk {
+				c := &cands[it.index]
+				reqs[i] = c.Request
+				if reqs[i].Content, err = c.content(); err != nil {
+					break
+				}
+				known[i] = it.known
+			}
+			b := &preparedBatch{err: err}
+			if err == nil {
+				b = s.prepareBatch(reqs, known)
+				b.reqs = reqs
+			}
+			select {
+			case p.out <- b:
+			case <-p.done:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return p
+}
+
+// next is the next prepared batch; false when the context ended first.
+func (p *preparer) next() (*preparedBatch, bool) {
+	b, ok := <-p.out
+	return b, ok
+}
+
+// stop ends the preparing early (an import that failed) and waits for it.
+func (p *preparer) stop() {
+	close(p.done)
+	for range p.out {
+	}
 }
 
 // preload puts in the pool every live memory of the candidates' projects and
@@ -500,7 +648,7 @@ func (s *Service) preload(ctx context.Context, pool *memoryPool, cands []ImportC
 				pool.add(scored{entry: e}, fps[i])
 			}
 		}
-		return nil
+		return pool.err()
 	})
 }
 

@@ -32,13 +32,28 @@ func CheckContent(arg, content string) error {
 	if n := utf8.RuneCountInString(content); n > MaxContentChars {
 		return invalid(arg, "is %d characters; the maximum is %d", n, MaxContentChars)
 	}
-	if n := meaningfulChars(content); n < MinContentChars {
+	if n := meaningfulCharsUpTo(content, MinContentChars); n < MinContentChars {
 		if strings.TrimSpace(content) == "" {
 			return invalid(arg, "must not be empty")
 		}
 		return invalid(arg, "has %d letters or digits; at least %d are needed", n, MinContentChars)
 	}
 	return nil
+}
+
+// meaningfulCharsUpTo is meaningfulChars(s) when that is below limit, else
+// limit: a check against a minimum need not count a long text to its end.
+func meaningfulCharsUpTo(s string, limit int) int {
+	n := 0
+	for _, r := range s {
+		if r < utf8.RuneSelf && ('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9') ||
+			r >= utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			if n++; n >= limit {
+				return limit
+			}
+		}
+	}
+	return n
 }
 
 func meaningfulChars(s string) int {

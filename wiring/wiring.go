@@ -89,7 +89,7 @@ func Open(s *config.Settings, o Options) (*Cortex, error) {
 	c := &Cortex{Settings: s, Vault: v, Store: st}
 	src := &importer.Source{Options: importer.Options{
 		Home: o.UserHome, AllowedRoots: s.ImportRoots, Exclude: []string{v.Dir}, Vault: v.Root, MaxFileSize: s.ImportMaxFile,
-		AgentAllow: s.ImportAgentAllow,
+		AgentAllow: s.ImportAgentAllow, ScratchDir: s.Home,
 	}}
 	c.opts = []memories.Option{memories.WithRanking(s.Ranking), memories.WithChecks(s.Checks), memories.WithImporter(src)}
 	if o.Warn != nil {

@@ -1,0 +1,125 @@
+package dedup
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+)
+
+// A fingerprint's encoding (AppendBinary, DecodeInto): a version byte, the
+// platforms (4 bytes), then each set as a uvarint count followed by its
+// values, 8 bytes each, little-endian (a polar word: its root, then its side
+// as one byte). Hashes spread evenly, so they are stored as they are: a
+// delta coding would save a byte or two of each eight.
+const encodingVersion = 1
+
+// sets lists the fingerprint's sets of hashes in their encoding order.
+func (f *Fingerprint) sets() [11]*[]uint64 {
+	return [11]*[]uint64{&f.words, &f.bigrams, &f.numbers, &f.codes, &f.codeWords, &f.codeBigrams,
+		&f.title, &f.negated, &f.denied, &f.salient, &f.names}
+}
+
+// AppendBinary appends the encoding of f to b: what a pool whose
+// fingerprints live outside the heap (PoolStore) writes.
+func (f *Fingerprint) AppendBinary(b []byte) []byte {
+	b = append(b, encodingVersion)
+	b = binary.LittleEndian.AppendUint32(b, f.platforms)
+	for _, s := range f.sets() {
+		b = binary.AppendUvarint(b, uint64(len(*s)))
+		for _, v := range *s {
+			b = binary.LittleEndian.AppendUint64(b, v)
+		}
+	}
+	for _, p := range [2][]polarWord{f.polar, f.titlePolar} {
+		b = binary.AppendUvarint(b, uint64(len(p)))
+		for _, w := range p {
+			b = binary.LittleEndian.AppendUint64(b, w.root)
+			b = append(b, w.side)
+		}
+	}
+	return b
+}
+
+var errShort = errors.New("decode fingerprint: truncated")
+
+// DecodeInto sets f to the fingerprint b encodes (AppendBinary), reusing f's
+// memory: a pool reading fingerprints back decodes each into the same one.
+func (f *Fingerprint) DecodeInto(b []byte) error {
+	if len(b) < 5 {
+		return errShort
+	}
+	if b[0] != encodingVersion {
+		return fmt.Errorf("decode fingerprint: version %d, want %d", b[0], encodingVersion)
+	}
+	f.platforms = binary.LittleEndian.Uint32(b[1:])
+	b = b[5:]
+	count := func(size int) (int, error) {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k)/uint64(size) {
+			return 0, errShort
+		}
+		b = b[k:]
+		return int(n), nil
+	}
+	for _, s := range f.sets() {
+		n, err := count(8)
+		if err != nil {
+			return err
+		}
+		v := (*s)[:0]
+		for i := range n {
+			v = append(v, binary.LittleEndian.Uint64(b[8*i:]))
+		}
+		b = b[8*n:]
+		*s = v
+	}
+	for _, p := range [2]*[]polarWord{&f.polar, &f.titlePolar} {
+		n, err := count(9)
+		if err != nil {
+			return err
+		}
+		v := (*p)[:0]
+		for i := range n {
+			v = append(v, polarWord{root: binary.LittleEndian.Uint64(b[9*i:]), side: b[9*i+8]})
+		}
+		b = b[9*n:]
+		*p = v
+	}
+	if len(b) != 0 {
+		return fmt.Errorf("decode fingerprint: %d bytes left over", len(b))
+	}
+	return nil
+}
+
+// encodedWords is the word set of an encoding, as it is encoded (8 bytes a
+// hash), and how many words it holds.
+func encodedWords(b []byte) ([]byte, int, error) {
+	if len(b) < 5 || b[0] != encodingVersion {
+		return nil, 0, errShort
+	}
+	b = b[5:]
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k)/8 {
+		return nil, 0, errShort
+	}
+	return b[k : k+8*int(n)], int(n), nil
+}
+
+// intersectEncoded is |a∩b| of a sorted set and one as encodedWords gives it.
+func intersectEncoded(a []uint64, b []byte) int {
+	common := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		v := binary.LittleEndian.Uint64(b[j:])
+		switch {
+		case a[i] < v:
+			i++
+		case a[i] > v:
+			j += 8
+		default:
+			common++
+			i++
+			j += 8
+		}
+	}
+	return common
+}
