@@ -1045,7 +1045,7 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 		if stopped = ctx.Err(); stopped != nil {
 			break
 		}
-		g.Go(func() error { return s.indexBatch(b, part) })
+		g.Go(func() error { return s.indexBatch(b, part, changes) })
 	}
 	// Every batch started is waited for before the builder is closed; a
 	// cancellation is the error to report, else the first batch's failure.
@@ -1111,30 +1111,50 @@ func rebuildBatches(docs []index.Doc, recs map[string]*index.Record) [][]index.D
 }
 
 // indexBatch reads the bodies of a rebuild batch's notes again and indexes
-// them. A note changed or removed since the scan is indexed as read now (or
-// without its body when it is gone): its catalog record still has the
-// scan's size and time, so the next command's check indexes it afresh.
-func (s *Store) indexBatch(b *index.Bleve, docs []index.Doc) error {
+// them. A note whose bytes are still those its record (recs, by path) was
+// made from is not parsed again: its body is cut from the bytes as the parser
+// cuts it, which saves decoding every note's properties twice. A note changed
+// or removed since the scan is indexed as read now (or without its body when
+// it is gone or cannot be read): its catalog record still has the scan's size
+// and time, so the next command's check indexes it afresh.
+func (s *Store) indexBatch(b *index.Bleve, docs []index.Doc, recs map[string]*index.Record) error {
 	full := make([]index.Doc, len(docs))
 	for i, d := range docs {
 		full[i] = d
 		if d.Deleted || d.Memory == nil {
 			continue
 		}
-		_, m, err := s.readNote(vault.FileStat{Path: d.Memory.Path})
+		body, err := s.rereadBody(d.Memory.Path, recs[d.Memory.Path])
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		if m != nil {
+		if body != nil {
 			c := *d.Memory
-			c.Body = m.Body
+			c.Body = *body
 			full[i].Memory = &c
 		}
 	}
 	return b.Apply(full)
+}
+
+// rereadBody is the body of the note at path as read now, nil when it can no
+// longer be read as a memory. rec is the note's record from the first read.
+func (s *Store) rereadBody(path string, rec *index.Record) (*string, error) {
+	data, st, err := s.v.ReadRaw(path)
+	if err == nil && rec != nil && st.Size == rec.Size && hash(data) == rec.Hash {
+		if body, ok := vault.NoteBody(data); ok {
+			text := string(body)
+			return &text, nil
+		}
+	}
+	_, m, err := s.readNote(vault.FileStat{Path: path})
+	if err != nil || m == nil {
+		return nil, err
+	}
+	return &m.Body, nil
 }
 
 // readAll reads every note in parallel, in scan order.
