@@ -323,16 +323,22 @@ func (b *Bleve) mapDocument(id string, m *memories.Memory) (*document.Document, 
 	}
 	for i, f := range doc.Fields {
 		if tf, ok := f.(*document.TextField); ok && f.Name() == fieldBody {
-			doc.Fields[i] = document.NewTextFieldCustom(fieldBody, tf.ArrayPositions(), tf.Value(), tf.Options(), analysed(bodyTokens))
+			doc.Fields[i] = document.NewTextFieldCustom(fieldBody, tf.ArrayPositions(), tf.Value(), tf.Options(), &analysed{bodyTokens})
 		}
 	}
 	return doc, nil
 }
 
-// analysed is an analyser that gives tokens already made, for one text.
-type analysed analysis.TokenStream
+// analysed is an analyser that gives tokens already made, for one text, once:
+// it lets go of them then, since the field holding it is kept until its
+// whole batch is indexed.
+type analysed struct{ tokens analysis.TokenStream }
 
-func (a analysed) Analyze([]byte) analysis.TokenStream { return analysis.TokenStream(a) }
+func (a *analysed) Analyze([]byte) analysis.TokenStream {
+	t := a.tokens
+	a.tokens = nil
+	return t
+}
 
 // document is the fields of memory m for the mapping; bodyTokens is its
 // body analysed.
