@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -136,3 +137,33 @@ func TestRereadBody(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// TestRebuildGCRestores checks the collector's settings during and after
+// rebuilds, two of them overlapping as two vaults' rebuilds in one process
+// may: raised while any runs, and what they were once the last ends.
+func TestRebuildGCRestores(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(150))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
+	settings := func() [2]int64 {
+		p := debug.SetGCPercent(0)
+		debug.SetGCPercent(p)
+		return [2]int64{int64(p), debug.SetMemoryLimit(-1)}
+	}
+	before := settings()
+	during := [2]int64{rebuildGCPercent, rebuildHeapLimit}
+	endA := rebuildGC()
+	endB := rebuildGC()
+	if got := settings(); got != during {
+		t.Errorf("during two rebuilds: %v, want %v", got, during)
+	}
+	endA()
+	if got := settings(); got != during {
+		t.Errorf("after the first of two ends: %v, want %v", got, during)
+	}
+	endB()
+	if got := settings(); got != before {
+		t.Errorf("after both: %v, want %v", got, before)
+	}
+}

@@ -1096,17 +1096,37 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 
 // rebuildGC sets the garbage collector for a rebuild (rebuildGCPercent,
 // rebuildHeapLimit) and returns what puts the settings back. Settings the
-// person chose with GOGC or GOMEMLIMIT are left alone.
+// person chose with GOGC or GOMEMLIMIT are left alone. The settings are the
+// process's: rebuilds of several vaults in one process share them, and the
+// last to finish puts back what was there before the first began.
 func rebuildGC() (restore func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	limit := debug.SetMemoryLimit(rebuildHeapLimit)
-	percent := debug.SetGCPercent(rebuildGCPercent)
-	return func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
+	gcTuning.Lock()
+	defer gcTuning.Unlock()
+	if gcTuning.n == 0 {
+		gcTuning.limit = debug.SetMemoryLimit(rebuildHeapLimit)
+		gcTuning.percent = debug.SetGCPercent(rebuildGCPercent)
 	}
+	gcTuning.n++
+	return func() {
+		gcTuning.Lock()
+		defer gcTuning.Unlock()
+		if gcTuning.n--; gcTuning.n == 0 {
+			debug.SetGCPercent(gcTuning.percent)
+			debug.SetMemoryLimit(gcTuning.limit)
+		}
+	}
+}
+
+// gcTuning counts the rebuilds running in this process and keeps the
+// collector's settings from before the first.
+var gcTuning struct {
+	sync.Mutex
+	n       int
+	percent int
+	limit   int64
 }
 
 // rebuildBatches cuts a rebuild's documents into batches of at most
