@@ -21,6 +21,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/whitespace"
+	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -34,21 +35,18 @@ import (
 
 // Schema names the mapping below. Changing the mapping or the analyzers must
 // change it: an index built under another schema is rebuilt on first use.
-const Schema = "memories-8"
+const Schema = "memories-9"
 
 // Field names.
 const (
-	fieldTitle      = "title"
-	fieldBody       = "body"
-	fieldTags       = "tags" // analysed, for search
-	fieldTag        = "tag"  // exact, for filters
-	fieldProject    = "project"
-	fieldArea       = "area"
-	fieldType       = "type"
-	fieldStatus     = "status"
-	fieldSource     = "source"
-	fieldImportance = "importance"
-	fieldCreated    = "created"
+	fieldTitle   = "title"
+	fieldBody    = "body"
+	fieldTags    = "tags" // analysed, for search
+	fieldTag     = "tag"  // exact, for filters
+	fieldProject = "project"
+	fieldArea    = "area"
+	fieldType    = "type"
+	fieldStatus  = "status"
 	// fieldHour is the hour a memory was created in (UTC, "2006010215"): a
 	// memory's neighbours are found by a few exact terms, where a date range
 	// on created costs hundreds of dictionary look-ups.
@@ -145,13 +143,11 @@ func newMapping() (mapping.IndexMapping, error) {
 		f.DocValues = true
 		return f
 	}
-	imp := bleve.NewNumericFieldMapping()
-	imp.Name = fieldImportance
-	imp.Store = false
-	imp.IncludeInAll = false
-	imp.DocValues = true
-
 	doc := bleve.NewDocumentStaticMapping()
+	// No "_all" field: every query names its fields, and Bleve would
+	// otherwise add an (empty, since no field is included in it) composite
+	// field to every document.
+	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
 	doc.AddFieldMappingsAt(fieldTitle, text(fieldTitle))
 	doc.AddFieldMappingsAt(fieldBody, text(fieldBody))
 	doc.AddFieldMappingsAt(fieldTags, text(fieldTags), kw(fieldTag))
@@ -162,11 +158,13 @@ func newMapping() (mapping.IndexMapping, error) {
 	pathOnly := text(fieldPathOnly)
 	pathOnly.Analyzer = pairsAnalyzer
 	doc.AddFieldMappingsAt(fieldPathOnly, pathOnly)
-	for _, k := range []string{fieldProject, fieldArea, fieldType, fieldStatus, fieldSource, fieldSourceHash, fieldHour} {
+	for _, k := range []string{fieldProject, fieldArea, fieldType, fieldStatus, fieldSourceHash, fieldHour} {
 		doc.AddFieldMappingsAt(k, kw(k))
 	}
-	doc.AddFieldMappingsAt(fieldImportance, imp)
-	doc.AddFieldMappingsAt(fieldCreated, date(fieldCreated))
+	// updated is searched by range (UpdatedSince) and sorted on; a memory's
+	// creation time is searched by its hour (fieldHour), and its importance
+	// and source by no query: each date or number field costs sixteen terms a
+	// memory, most of them unique, in the rebuild's dictionaries.
 	doc.AddFieldMappingsAt(fieldUpdated, date(fieldUpdated))
 	im.DefaultMapping = doc
 	return im, nil
@@ -306,7 +304,11 @@ func (b *Bleve) Apply(docs []Doc) error {
 			batch.Delete(d.ID)
 			continue
 		}
-		if err := batch.Index(d.ID, b.document(d.Memory)); err != nil {
+		doc, err := b.mapDocument(d.ID, d.Memory)
+		if err != nil {
+			return fmt.Errorf("index %s: %w", d.Memory.Path, err)
+		}
+		if err := batch.IndexAdvanced(doc); err != nil {
 			return fmt.Errorf("index %s: %w", d.Memory.Path, err)
 		}
 	}
@@ -316,7 +318,42 @@ func (b *Bleve) Apply(docs []Doc) error {
 	return nil
 }
 
-func (b *Bleve) document(m *memories.Memory) map[string]any {
+// mapDocument is the Bleve document of memory m, as the mapping makes it
+// (Batch.Index's work), but with the body analysed once: the pairs field is
+// made from the body's tokens, and the body field is given those tokens
+// rather than analysing the text again. The tokens are the mapping's own
+// body analyser's, so the index holds the same terms either way.
+func (b *Bleve) mapDocument(id string, m *memories.Memory) (*document.Document, error) {
+	if e, ok := b.idx.(bindex.EventIndex); ok {
+		e.FireIndexEvent() // as Batch.Index does
+	}
+	bodyTokens := b.tokens(m.Body)
+	doc := document.NewDocument(id)
+	if err := b.idx.Mapping().MapDocument(doc, b.document(m, bodyTokens)); err != nil {
+		return nil, err
+	}
+	for i, f := range doc.Fields {
+		if tf, ok := f.(*document.TextField); ok && f.Name() == fieldBody {
+			doc.Fields[i] = document.NewTextFieldCustom(fieldBody, tf.ArrayPositions(), tf.Value(), tf.Options(), &analysed{bodyTokens})
+		}
+	}
+	return doc, nil
+}
+
+// analysed is an analyser that gives tokens already made, for one text, once:
+// it lets go of them then, since the field holding it is kept until its
+// whole batch is indexed.
+type analysed struct{ tokens analysis.TokenStream }
+
+func (a *analysed) Analyze([]byte) analysis.TokenStream {
+	t := a.tokens
+	a.tokens = nil
+	return t
+}
+
+// document is the fields of memory m for the mapping; bodyTokens is its
+// body analysed.
+func (b *Bleve) document(m *memories.Memory, bodyTokens analysis.TokenStream) map[string]any {
 	// A title save made from the body's first line (memories.TitleFrom) is
 	// not indexed as a title: it would count those words three times over
 	// (twice as a title, and again because two fields match), and rank a
@@ -327,18 +364,15 @@ func (b *Bleve) document(m *memories.Memory) map[string]any {
 		title = ""
 	}
 	d := map[string]any{
-		fieldPairs:      b.pairsOf(title, m.Body),
-		fieldJoined:     joinedOf(title, m.Body),
-		fieldTitle:      title,
-		fieldBody:       m.Body,
-		fieldProject:    m.Project,
-		fieldType:       string(m.Type),
-		fieldStatus:     string(m.Status),
-		fieldSource:     string(m.Source),
-		fieldImportance: float64(m.Importance),
-		fieldCreated:    m.Created,
-		fieldHour:       hourOf(m.Created),
-		fieldUpdated:    m.Updated,
+		fieldPairs:   pairsOf(pairsIn(title, b.tokens(title)), pairsIn(m.Body, bodyTokens)),
+		fieldJoined:  joinedOf(title, m.Body),
+		fieldTitle:   title,
+		fieldBody:    m.Body,
+		fieldProject: m.Project,
+		fieldType:    string(m.Type),
+		fieldStatus:  string(m.Status),
+		fieldHour:    hourOf(m.Created),
+		fieldUpdated: m.Updated,
 	}
 	if p := b.pathOnly(title, m.Body); p != "" {
 		d[fieldPathOnly] = p
@@ -387,12 +421,12 @@ func (b *Bleve) pathOnly(texts ...string) string {
 }
 
 // pairsOf is the pairs of neighbouring terms of each text (see fieldPairs),
-// space-separated, each pair once.
-func (b *Bleve) pairsOf(texts ...string) string {
+// given as pairsIn lists them, space-separated, each pair once.
+func pairsOf(lists ...[]string) string {
 	var sb strings.Builder
 	seen := map[string]bool{}
-	for _, text := range texts {
-		for _, p := range b.pairs(text) {
+	for _, ps := range lists {
+		for _, p := range ps {
 			if !seen[p] {
 				seen[p] = true
 				sb.WriteString(p)
@@ -406,8 +440,10 @@ func (b *Bleve) pairsOf(texts ...string) string {
 // pairs lists the pairs of neighbouring terms of text, in order: two terms
 // next to each other (no stop word dropped between them) with only a space, a
 // hyphen or a slash between them.
-func (b *Bleve) pairs(text string) []string {
-	toks := b.tokens(text)
+func (b *Bleve) pairs(text string) []string { return pairsIn(text, b.tokens(text)) }
+
+// pairsIn is pairs of text given its tokens.
+func pairsIn(text string, toks analysis.TokenStream) []string {
 	var out []string
 	for i := 1; i < len(toks); i++ {
 		a, c := toks[i-1], toks[i]

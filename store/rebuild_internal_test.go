@@ -1,13 +1,20 @@
 package store
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/vault"
 )
 
 // TestRebuildBatches checks a rebuild's batches are bounded by the notes'
@@ -61,5 +68,102 @@ func TestRebuildBatches(t *testing.T) {
 				t.Errorf("%d documents in batches, want %d", seen, len(ds))
 			}
 		})
+	}
+}
+
+// TestRereadBody checks the body a rebuild batch reads again: cut from the
+// bytes, without decoding the properties, when they are still those of the
+// note's record, it is the body the parser gives; a note changed since gives
+// its new body, one broken since none, one removed since fs.ErrNotExist.
+func TestRereadBody(t *testing.T) {
+	e := newOwedEnv(t)
+	st, _ := e.open()
+	const (
+		plain  = "---\nid: 01jreread00000000000000000a\ntitle: T\n---\nThe okapi grazes.\n"
+		crlf   = "\ufeff---\r\nid: 01jreread00000000000000000b\r\ntags: [a, b]\r\n---\r\n\r\nLine one.\r\nLine two.\r\n"
+		noProp = "Just a body, no properties.\n"
+		broken = "---\nid: [unclosed\n---\nBody.\n"
+	)
+	tests := []struct {
+		name, first, now string // now "" removes the note
+		want             *string
+		wantErr          error
+	}{
+		{name: "unchanged", first: plain, now: plain, want: ptr("The okapi grazes.\n")},
+		{name: "bom and crlf", first: crlf, now: crlf, want: ptr("\r\nLine one.\r\nLine two.\r\n")},
+		{name: "no properties", first: noProp, now: noProp, want: ptr(noProp)},
+		{name: "edited since", first: plain, now: strings.Replace(plain, "okapi", "pangolin", 1), want: ptr("The pangolin grazes.\n")},
+		{name: "edited since, same size", first: plain, now: strings.Replace(plain, "okapi", "zebra", 1), want: ptr("The zebra grazes.\n")},
+		{name: "broken since", first: plain, now: broken},
+		{name: "removed since", first: plain, wantErr: fs.ErrNotExist},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rel := fmt.Sprintf("memories/p/n%d.md", i)
+			path := filepath.Join(e.root, "cortex", filepath.FromSlash(rel))
+			write := func(text string) {
+				t.Helper()
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write(tt.first)
+			rec, m, err := st.readNote(vault.FileStat{Path: rel})
+			if err != nil || m == nil {
+				t.Fatalf("first read: %v, %v", m, err)
+			}
+			if tt.now == "" {
+				if err := os.Remove(path); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				write(tt.now)
+			}
+			got, err := st.rereadBody(rel, rec)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("rereadBody error = %v, want %v", err, tt.wantErr)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("body (-want +got):\n%s", diff)
+			}
+			if tt.now == tt.first && got != nil && *got != m.Body {
+				t.Errorf("body %q, the parser's %q", *got, m.Body)
+			}
+		})
+	}
+}
+
+func ptr(s string) *string { return &s }
+
+// TestRebuildGCRestores checks the collector's settings during and after
+// rebuilds, two of them overlapping as two vaults' rebuilds in one process
+// may: raised while any runs, and what they were once the last ends.
+func TestRebuildGCRestores(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(150))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
+	settings := func() [2]int64 {
+		p := debug.SetGCPercent(0)
+		debug.SetGCPercent(p)
+		return [2]int64{int64(p), debug.SetMemoryLimit(-1)}
+	}
+	before := settings()
+	during := [2]int64{rebuildGCPercent, rebuildHeapLimit}
+	endA := rebuildGC()
+	endB := rebuildGC()
+	if got := settings(); got != during {
+		t.Errorf("during two rebuilds: %v, want %v", got, during)
+	}
+	endA()
+	if got := settings(); got != during {
+		t.Errorf("after the first of two ends: %v, want %v", got, during)
+	}
+	endB()
+	if got := settings(); got != before {
+		t.Errorf("after both: %v, want %v", got, before)
 	}
 }

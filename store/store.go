@@ -48,6 +48,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -77,6 +78,13 @@ const (
 	// vault of long notes (documentation, many languages) would otherwise
 	// need gigabytes.
 	rebuildBatchBytes = 4 << 20
+	// rebuildGCPercent and rebuildHeapLimit are the garbage collector's
+	// settings while a rebuild indexes: Bleve's analysis makes garbage fast
+	// (a tenth of the rebuild's CPU went to collecting it at the default
+	// 100), so the heap may grow to four times what is live, but never past
+	// the limit, where the collector runs as often as it must.
+	rebuildGCPercent = 300
+	rebuildHeapLimit = 640 << 20
 )
 
 // Options configure a Store.
@@ -979,6 +987,7 @@ func (s *Store) rebuildFor(ctx context.Context, why error) (*writeState, error) 
 // rebuild indexes the whole vault into a new generation and publishes it. The
 // caller holds the write lock and closes the state's catalog.
 func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
+	defer rebuildGC()()
 	observed := s.now()
 	scan, err := s.v.Scan(vault.NoKnown{}, vault.ScanOptions{StatNotes: true})
 	if err != nil {
@@ -1047,7 +1056,7 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 		if stopped = ctx.Err(); stopped != nil {
 			break
 		}
-		g.Go(func() error { return s.indexBatch(b, part) })
+		g.Go(func() error { return s.indexBatch(b, part, changes) })
 	}
 	// Every batch started is waited for before the builder is closed; a
 	// cancellation is the error to report, else the first batch's failure.
@@ -1087,6 +1096,41 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 	return &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: rep}, nil
 }
 
+// rebuildGC sets the garbage collector for a rebuild (rebuildGCPercent,
+// rebuildHeapLimit) and returns what puts the settings back. Settings the
+// person chose with GOGC or GOMEMLIMIT are left alone. The settings are the
+// process's: rebuilds of several vaults in one process share them, and the
+// last to finish puts back what was there before the first began.
+func rebuildGC() (restore func()) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	gcTuning.Lock()
+	defer gcTuning.Unlock()
+	if gcTuning.n == 0 {
+		gcTuning.limit = debug.SetMemoryLimit(rebuildHeapLimit)
+		gcTuning.percent = debug.SetGCPercent(rebuildGCPercent)
+	}
+	gcTuning.n++
+	return func() {
+		gcTuning.Lock()
+		defer gcTuning.Unlock()
+		if gcTuning.n--; gcTuning.n == 0 {
+			debug.SetGCPercent(gcTuning.percent)
+			debug.SetMemoryLimit(gcTuning.limit)
+		}
+	}
+}
+
+// gcTuning counts the rebuilds running in this process and keeps the
+// collector's settings from before the first.
+var gcTuning struct {
+	sync.Mutex
+	n       int
+	percent int
+	limit   int64
+}
+
 // rebuildBatches cuts a rebuild's documents into batches of at most
 // rebuildBatch notes and, beyond the first note of each, rebuildBatchBytes
 // of the notes' sizes on disk (recs, by path).
@@ -1113,30 +1157,50 @@ func rebuildBatches(docs []index.Doc, recs map[string]*index.Record) [][]index.D
 }
 
 // indexBatch reads the bodies of a rebuild batch's notes again and indexes
-// them. A note changed or removed since the scan is indexed as read now (or
-// without its body when it is gone): its catalog record still has the
-// scan's size and time, so the next command's check indexes it afresh.
-func (s *Store) indexBatch(b *index.Bleve, docs []index.Doc) error {
+// them. A note whose bytes are still those its record (recs, by path) was
+// made from is not parsed again: its body is cut from the bytes as the parser
+// cuts it, which saves decoding every note's properties twice. A note changed
+// or removed since the scan is indexed as read now (or without its body when
+// it is gone or cannot be read): its catalog record still has the scan's size
+// and time, so the next command's check indexes it afresh.
+func (s *Store) indexBatch(b *index.Bleve, docs []index.Doc, recs map[string]*index.Record) error {
 	full := make([]index.Doc, len(docs))
 	for i, d := range docs {
 		full[i] = d
 		if d.Deleted || d.Memory == nil {
 			continue
 		}
-		_, m, err := s.readNote(vault.FileStat{Path: d.Memory.Path})
+		body, err := s.rereadBody(d.Memory.Path, recs[d.Memory.Path])
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		if m != nil {
+		if body != nil {
 			c := *d.Memory
-			c.Body = m.Body
+			c.Body = *body
 			full[i].Memory = &c
 		}
 	}
 	return b.Apply(full)
+}
+
+// rereadBody is the body of the note at path as read now, nil when it can no
+// longer be read as a memory. rec is the note's record from the first read.
+func (s *Store) rereadBody(path string, rec *index.Record) (*string, error) {
+	data, st, err := s.v.ReadRaw(path)
+	if err == nil && rec != nil && st.Size == rec.Size && hash(data) == rec.Hash {
+		if body, ok := vault.NoteBody(data); ok {
+			text := string(body)
+			return &text, nil
+		}
+	}
+	_, m, err := s.readNote(vault.FileStat{Path: path})
+	if err != nil || m == nil {
+		return nil, err
+	}
+	return &m.Body, nil
 }
 
 // readAll reads every note in parallel, in scan order.
