@@ -21,7 +21,7 @@ func TestMappingIndexesOnlyQueriedFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Sort(got)
-	want := []string{"_id", fieldArea, fieldBody, fieldHour, fieldJoined, fieldPairs, fieldProject,
+	want := []string{"_id", fieldArea, fieldBody, fieldHour, fieldJoined, fieldPairs, fieldPathOnly, fieldProject,
 		fieldSourceHash, fieldStatus, fieldTag, fieldTags, fieldTitle, fieldType, fieldUpdated}
 	slices.Sort(want)
 	if diff := cmp.Diff(want, got); diff != "" {
