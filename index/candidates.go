@@ -33,7 +33,10 @@ func (c *candidatesQuery) Searcher(ctx context.Context, r bindex.IndexReader, m 
 		return nil, err
 	}
 	sctx := &bsearch.SearchContext{DocumentMatchPool: bsearch.NewDocumentMatchPool(s.DocumentMatchPoolSize(), 0)}
-	ids := &idSearcher{}
+	// The count of an intersection Bleve has made is its size (of another
+	// searcher, a bound): room for that many ids, up to a few thousand.
+	n := min(s.Count(), 4096)
+	ids := &idSearcher{buf: make([]byte, 0, 8*n), ends: make([]int, 0, n)}
 	for {
 		d, err := s.Next(sctx)
 		if err != nil {
