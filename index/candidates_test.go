@@ -41,7 +41,10 @@ func TestPrefilterKeepsResults(t *testing.T) {
 		}
 	}
 	queries := []string{"database migration", "check-up checkup", "config file path", "auth login token session",
-		"src/auth/login.ts month", "retry backoff", "flaky test fixture golden", "db database"}
+		"src/auth/login.ts month", "retry backoff", "flaky test fixture golden", "db database",
+		// eleven terms (the most given candidates) and twelve (none)
+		"cache database query index lock pool retry timeout deploy build test",
+		"cache database query index lock pool retry timeout deploy build test config"}
 	q := bench.NewGenerator(8, end)
 	for range 80 {
 		queries = append(queries, q.Query())
