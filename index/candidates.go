@@ -11,14 +11,19 @@ import (
 )
 
 // candidatesQuery matches the documents its query matches, found without
-// scoring, and scores nothing (0). Added beside a scored conjunction of the
-// same clauses it changes no score and no order, only the work: a scored
-// conjunction visits, scores and drops every posting of every term on its
-// way to the documents that hold all of them (at 100,000 notes, three
-// common words hold 60,000 postings for 1,500 documents), while the
-// unscored search intersects the terms' document bitmaps, and the scored
-// one, led by this (the conjunction puts its smallest part first), then
-// scores only the documents that match.
+// scoring, and scores nothing. Made one of the parts of the scored
+// conjunction of the same clauses it changes no score and no order, only
+// the work: a scored conjunction visits, scores and drops every posting of
+// every term on its way to the documents that hold all of them (at 100,000
+// notes, three common words hold 60,000 postings for 1,500 documents),
+// while the unscored search intersects the terms' document bitmaps, and the
+// conjunction, which puts its smallest part first, then steps from one of
+// those documents to the next. It must be a part of the terms' own
+// conjunction, not of one around it: after each match a conjunction steps
+// every part on, and the terms' conjunction would walk to its next match
+// alone. Its score and weight are 0, so the sum of the parts' scores (in
+// the order the conjunction sorts them, which keeps the others' order: see
+// maxPrefiltered) and the query norm are what they were.
 type candidatesQuery struct {
 	q query.Query
 }
