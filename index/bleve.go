@@ -769,6 +769,10 @@ func (b *Bleve) rarest(ctx context.Context, terms []string, n int) ([]string, er
 	return out, nil
 }
 
+// prefilter adds candidatesQuery to searches for every term; tests turn it
+// off to compare.
+var prefilter = true
+
 // Match is one search hit: the id and the BM25 score.
 type Match struct {
 	ID string
@@ -868,7 +872,11 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		if req.AnyTerm {
 			bq.AddMust(bleve.NewDisjunctionQuery(perTerm...))
 		} else {
-			bq.AddMust(bleve.NewConjunctionQuery(perTerm...))
+			all := bleve.NewConjunctionQuery(perTerm...)
+			if len(perTerm) > 1 && len(perTerm) < maxPrefiltered && prefilter {
+				all = bleve.NewConjunctionQuery(append([]query.Query{&candidatesQuery{q: all}}, perTerm...)...)
+			}
+			bq.AddMust(all)
 		}
 		if req.Phrases {
 			// The query's pairs of neighbouring terms add to the score of
