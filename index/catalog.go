@@ -584,6 +584,24 @@ func (c *Catalog) HasDeferred() bool { return len(c.laterPaths) > 0 || len(c.lat
 // behind: later is added to the deferred work, and caughtUp says the writer
 // did all the work deferred before this commit (it is dropped first).
 func (c *Catalog) CommitBatch(dir string, changes map[string]*Record, later Deferred, caughtUp bool, dirs []vault.DirStat, observedAt time.Time) error {
+	return c.commitBatch(dir, changes, later, caughtUp, dirs, observedAt, true)
+}
+
+// CommitBatchUnsynced is CommitBatch without the flush to disk after the
+// append (one fsync less), for a writer that leaves the full-text index
+// behind and whose changes describe notes already on disk: those it wrote
+// were flushed, folder included, before this append began. The catalog is a
+// cache of the vault, so a power loss that loses the append loses nothing:
+// the journal then ends at an earlier batch, whose folder times are older
+// than the folders' (a note was created since), and the next check reads
+// those folders and finds the notes again. A crash of the process alone
+// loses nothing either: the append is in the system's cache. Any later
+// synced append (a catch-up, a confirm) flushes this one with it.
+func (c *Catalog) CommitBatchUnsynced(dir string, changes map[string]*Record, later Deferred, dirs []vault.DirStat, observedAt time.Time) error {
+	return c.commitBatch(dir, changes, later, false, dirs, observedAt, false)
+}
+
+func (c *Catalog) commitBatch(dir string, changes map[string]*Record, later Deferred, caughtUp bool, dirs []vault.DirStat, observedAt time.Time, sync bool) error {
 	caughtUp = caughtUp && c.HasDeferred()
 	if len(changes) == 0 && later.Empty() && !caughtUp {
 		return nil
@@ -614,7 +632,7 @@ func (c *Catalog) CommitBatch(dir string, changes map[string]*Record, later Defe
 		b = append(b, '\n')
 		c.laterIDs[id] = true
 	}
-	return c.appendJournal(dir, b, dirs, observedAt)
+	return c.appendJournal(dir, b, dirs, observedAt, sync)
 }
 
 // NeedsCompaction reports whether the journal has grown large enough to be
@@ -637,12 +655,12 @@ func (c *Catalog) Confirm(dir string, dirs []vault.DirStat, observedAt time.Time
 	if observedAt.UnixNano() <= c.WrittenAt {
 		return nil
 	}
-	return c.appendJournal(dir, nil, dirs, observedAt)
+	return c.appendJournal(dir, nil, dirs, observedAt, true)
 }
 
 // appendJournal appends records, the folder times that changed, and a commit
-// line, and syncs.
-func (c *Catalog) appendJournal(dir string, b []byte, dirs []vault.DirStat, observedAt time.Time) error {
+// line, and syncs when sync is set.
+func (c *Catalog) appendJournal(dir string, b []byte, dirs []vault.DirStat, observedAt time.Time, sync bool) error {
 	// Folder times the scan saw (before the writer wrote anything): a folder
 	// whose time still matches next time need not be read again.
 	for _, d := range dirs {
@@ -669,7 +687,7 @@ func (c *Catalog) appendJournal(dir string, b []byte, dirs []vault.DirStat, obse
 	if err == nil {
 		_, err = f.Write(b)
 	}
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
