@@ -285,7 +285,7 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 			return err
 		}
 		if cat != nil && err == nil {
-			closeCatalog(cat, &err)
+			s.keepCatalog(gen, stamp, cat) // for the sync or catch-up below
 		}
 		if rerr := rl.Release(); rerr != nil && err == nil {
 			err = rerr
