@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,4 +179,44 @@ func TestSaveLostFromTheJournalIsFoundAgain(t *testing.T) {
 		t.Errorf("recall after the save's journal append was lost = %v, want %s", got, lost)
 	}
 	e.checkInStep()
+}
+
+// TestSaveAppendsToTheJournalOnce: a save whose full check of the vault
+// found folders to settle records them with its own note, in one journal
+// append, not in a flushed append of their own first.
+func TestSaveAppendsToTheJournalOnce(t *testing.T) {
+	e := newEnv(t, 0) // every command checks every note
+	e.save("The first note of the api project, about its deploys and alerts.", "api")
+	e.recall("deploys") // catches up: nothing is owed
+	journals, err := filepath.Glob(filepath.Join(e.home, "vaults", "*", "index", "gen-*", "catalog.journal"))
+	if err != nil || len(journals) != 1 {
+		t.Fatalf("journals %v (%v), want one", journals, err)
+	}
+	commits := func() int {
+		data, err := os.ReadFile(journals[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, "@\t") {
+				n++
+			}
+		}
+		return n
+	}
+	// A folder written a moment ago, with a whole-second time: too recent
+	// to trust, so the next full check reads it again and has it to settle.
+	now := time.Now().Truncate(time.Second)
+	if err := os.Chtimes(e.abs("memories/api"), now, now); err != nil {
+		t.Fatal(err)
+	}
+	before := commits()
+	e.save("Retries back off exponentially up to 30 seconds.", "web")
+	if got := commits() - before; got != 1 {
+		t.Errorf("a save appended %d batches to the catalog's journal, want 1", got)
+	}
+	if got := e.recall("retries back off"); len(got) != 1 {
+		t.Errorf("recall after the save = %v, want the saved note", got)
+	}
 }

@@ -622,9 +622,11 @@ func (s *Store) begin(ctx context.Context, full, lazy bool) (*writeState, error)
 		s.warn(fmt.Sprintf("could not remove leftover temporary files: %v", err))
 	}
 	st := &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: &SyncReport{}, lazy: lazy}
-	if scan.Clean() && scan.full && scan.Unsettled > 0 {
+	if scan.Clean() && scan.full && scan.Unsettled > 0 && !lazy {
 		// Record what the full check saw, so the commands that follow trust it
-		// (see settle). The write lock is held already.
+		// (see settle). The write lock is held already. A lazy writer's
+		// commit records the same folder times and look in the append it
+		// makes anyway (see commit), so it spares this flushed one.
 		if err := s.confirm(ctx, cat, gen, scan); err != nil {
 			_ = cat.Close()
 			return nil, err
