@@ -956,3 +956,37 @@ func TestEntriesWhere(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactionAtScale: a large catalog is compacted after a journal of a
+// few hundred records, not of a tenth of its notes: every command replays
+// the journal when it loads the catalog.
+func TestCompactionAtScale(t *testing.T) {
+	for _, tc := range []struct {
+		base, limit int
+	}{
+		{base: 0, limit: compactAfter},
+		{base: 1000, limit: compactAfter},
+		{base: 10000, limit: 200},
+		{base: 100000, limit: 632},
+	} {
+		if got := compactLimit(tc.base); got != tc.limit {
+			t.Errorf("compactLimit(%d) = %d, want %d", tc.base, got, tc.limit)
+		}
+	}
+	var recs []*Record
+	for i := range 10000 {
+		p := fmt.Sprintf("bulk/%05d.md", i)
+		recs = append(recs, rec(p, fmt.Sprintf("01j7%022d", i), "bulk"))
+	}
+	dir := writeBase(t, recs, fixtureDirs)
+	c := load(t, dir)
+	for i := range 201 {
+		p := fmt.Sprintf("new/%04d.md", i)
+		if err := c.Commit(dir, map[string]*Record{p: rec(p, fmt.Sprintf("01j8%022d", i), "saved")}, nil, observed.Add(time.Duration(i+1)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if want := i == 200; c.NeedsCompaction() != want {
+			t.Fatalf("NeedsCompaction after %d saves into a 10,000-note catalog = %v, want %v", i+1, !want, want)
+		}
+	}
+}

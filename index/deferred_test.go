@@ -150,3 +150,46 @@ func TestSearchDocsAgreesWithSearch(t *testing.T) {
 		})
 	}
 }
+
+// TestCommitBatchUnsynced: a lazy writer's batch is appended without a flush
+// to disk, and reads back as CommitBatch's would; the batches that must be
+// on disk before anything else happens (a catch-up, a confirm) still flush.
+func TestCommitBatchUnsynced(t *testing.T) {
+	syncs := 0
+	orig := syncJournal
+	syncJournal = func(f *os.File) error { syncs++; return orig(f) }
+	t.Cleanup(func() { syncJournal = orig })
+
+	dir := writeBase(t, fixture(), fixtureDirs)
+	c := load(t, dir)
+	batch := journalChanges()[0]
+	owed := Deferred{Paths: []string{"top.md"}}
+	if err := c.CommitBatchUnsynced(dir, batch, owed, nil, observed.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if syncs != 0 {
+		t.Errorf("an unsynced batch flushed the journal %d times, want 0", syncs)
+	}
+	got := load(t, dir)
+	if diff := cmp.Diff(owed, got.Deferred()); diff != "" {
+		t.Errorf("owed work read back (-want +got):\n%s", diff)
+	}
+	for p, want := range batch {
+		r, err := got.Get(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, r); diff != "" {
+			t.Errorf("record %s read back (-want +got):\n%s", p, diff)
+		}
+	}
+	if err := c.CommitBatch(dir, nil, Deferred{}, true, nil, observed.Add(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Confirm(dir, nil, observed.Add(3*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if syncs != 2 {
+		t.Errorf("a catch-up and a confirm flushed the journal %d times, want 2", syncs)
+	}
+}

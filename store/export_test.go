@@ -2,3 +2,19 @@ package store
 
 // CatalogLoads is how many catalogs the store has loaded from disk.
 func (s *Store) CatalogLoads() int64 { return s.catalogLoads.Load() }
+
+// FoldersToReadAgain is how many folders (and notes by content) the next
+// command's check of the vault would read again, having found their times
+// too recent to trust or changed since the catalog's last look.
+func (s *Store) FoldersToReadAgain() (int, error) {
+	gen, cat, err := s.load()
+	if err != nil {
+		return 0, err
+	}
+	defer cat.Close()
+	scan, err := s.scan(gen, cat, false)
+	if err != nil {
+		return 0, err
+	}
+	return scan.Unsettled, nil
+}

@@ -98,8 +98,12 @@ func (s *Store) viewResidentLocked(ctx context.Context, fn func(memories.Snapsho
 	}
 	scan, err := s.scan(gen, r.cat, false)
 	if err != nil || !scan.Clean() || len(scan.Temps) > 0 || r.cat.HasDeferred() {
-		// Something to index or clean: the ordinary way does it.
-		r.dropLocked()
+		// Something to index or clean: the ordinary way does it, with the
+		// catalog kept here while its files are unchanged (see takeKept).
+		r.closeIndexLocked()
+		if err != nil {
+			r.dropLocked()
+		}
 		return false, nil
 	}
 	if scan.full && scan.Unsettled > 0 {
@@ -115,7 +119,7 @@ func (s *Store) viewResidentLocked(ctx context.Context, fn func(memories.Snapsho
 		r.dropLocked()
 		return false, nil
 	}
-	r.timer = time.AfterFunc(Linger, r.drop)
+	r.timer = time.AfterFunc(Linger, r.linger)
 	return true, err
 }
 
@@ -147,12 +151,22 @@ func (r *resident) withIndex(ctx context.Context, s *Store, gen string, fn func(
 		r.b, r.gen = b, gen
 	}
 	if r.b == nil || r.lock == nil || r.gen != gen {
-		r.timer = time.AfterFunc(Linger, r.drop)
+		r.timer = time.AfterFunc(Linger, r.linger)
 		return false, nil
 	}
 	err := fn(r.b)
-	r.timer = time.AfterFunc(Linger, r.drop)
+	r.timer = time.AfterFunc(Linger, r.linger)
 	return true, err
+}
+
+// linger ends a linger: it closes the index and releases the shared lock,
+// which would keep other processes' writers waiting, and keeps the catalog,
+// which is checked against its files before every use.
+func (r *resident) linger() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.timer = nil
+	r.closeIndexLocked()
 }
 
 // drop closes the index, releases the lock and forgets the catalog.

@@ -127,10 +127,14 @@ type Store struct {
 	vstate    config.VaultState
 	timeout   time.Duration
 	freshness time.Duration
-	now       func() time.Time
-	warn      func(string)
-	res       *resident // nil unless Options.Resident
-	noRebuild bool
+	// fineWindow is racyWindow for fine file times (vault.FineWindow): a
+	// folder the last save wrote to is trusted again a few milliseconds
+	// later rather than read again for two seconds.
+	fineWindow time.Duration
+	now        func() time.Time
+	warn       func(string)
+	res        *resident // nil unless Options.Resident
+	noRebuild  bool
 	// followed is set while a watcher in this process follows the vault
 	// and the index holds every change it saw (see Followed).
 	followed atomic.Bool
@@ -173,6 +177,7 @@ func Open(o Options) (*Store, error) {
 	s := &Store{
 		v: o.Vault, idx: index.New(vstate.IndexDir(), vstate.Source), state: o.State, vstate: vstate,
 		timeout: o.LockTimeout, freshness: o.Freshness, now: o.Now, warn: o.Warn, noRebuild: o.NoRebuild,
+		fineWindow: vault.FineWindow(),
 	}
 	if o.Resident {
 		s.res = &resident{}
@@ -290,7 +295,7 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 			return err
 		}
 		if cat != nil && err == nil {
-			closeCatalog(cat, &err)
+			s.keepCatalog(gen, stamp, cat) // for the sync or catch-up below
 		}
 		if rerr := rl.Release(); rerr != nil && err == nil {
 			err = rerr
@@ -332,7 +337,11 @@ func (s *Store) scan(gen string, cat *index.Catalog, full bool) (*check, error) 
 		fi, err := os.Stat(stamp)
 		full = s.freshness <= 0 || err != nil || start.Sub(fi.ModTime()) >= s.freshness || s.gitIndexChanged(fi.ModTime())
 	}
-	res, err := s.v.Scan(cat, vault.ScanOptions{RacyAfter: cat.RacyAfter(racyWindow), StatNotes: full})
+	opts := vault.ScanOptions{RacyAfter: cat.RacyAfter(racyWindow), StatNotes: full}
+	if s.fineWindow > 0 {
+		opts.FineRacyAfter = cat.RacyAfter(s.fineWindow)
+	}
+	res, err := s.v.Scan(cat, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -562,7 +571,8 @@ func (s *Store) catchUp(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	return st.cat.Close()
+	s.keepWritten(st, &err)
+	return err
 }
 
 // Rebuild builds a new index from the vault in a fresh generation and swaps it in.
@@ -599,7 +609,7 @@ type writeState struct {
 // commit); any other brings it up to date, the work deferred before
 // included. The caller closes the state's catalog.
 func (s *Store) begin(ctx context.Context, full, lazy bool) (*writeState, error) {
-	gen, cat, err := s.load()
+	gen, cat, err := s.writerCatalog()
 	if err != nil {
 		if !needsRebuild(err) {
 			return nil, err
@@ -622,9 +632,11 @@ func (s *Store) begin(ctx context.Context, full, lazy bool) (*writeState, error)
 		s.warn(fmt.Sprintf("could not remove leftover temporary files: %v", err))
 	}
 	st := &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: &SyncReport{}, lazy: lazy}
-	if scan.Clean() && scan.full && scan.Unsettled > 0 {
+	if scan.Clean() && scan.full && scan.Unsettled > 0 && !lazy {
 		// Record what the full check saw, so the commands that follow trust it
-		// (see settle). The write lock is held already.
+		// (see settle). The write lock is held already. A lazy writer's
+		// commit records the same folder times and look in the append it
+		// makes anyway (see commit), so it spares this flushed one.
 		if err := s.confirm(ctx, cat, gen, scan); err != nil {
 			_ = cat.Close()
 			return nil, err
@@ -820,7 +832,10 @@ func (s *Store) commit(ctx context.Context, st *writeState, docs []index.Doc, re
 	if st.lazy && owed.Len()+later.Len() <= maxDeferred {
 		// Appended under the write lock only: a reader loading the catalog
 		// meanwhile ignores a batch whose commit line it does not see yet.
-		if err := st.cat.CommitBatch(st.gen, recs, later, false, st.dirs, st.observed); err != nil {
+		// Not flushed to disk: the notes this batch records were flushed
+		// before it (vault.Create), and a batch lost with the power is
+		// found again in the vault (index.Catalog.CommitBatchUnsynced).
+		if err := st.cat.CommitBatchUnsynced(st.gen, recs, later, st.dirs, st.observed); err != nil {
 			return err
 		}
 		if st.cat.HasDeferred() {

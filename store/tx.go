@@ -254,7 +254,7 @@ func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy boo
 	if err != nil {
 		return err
 	}
-	defer closeCatalog(st.cat, &err)
+	defer s.keepWritten(st, &err)
 	t := &tx{
 		snapshot: snapshot{s: s, cat: st.cat.Clone(), gen: st.gen, needLock: true},
 		ch:       newChangeSet(st.cat),

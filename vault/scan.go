@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -46,6 +47,16 @@ type ScanOptions struct {
 	// RacyAfter (Unix ns): a folder or note modified at or after it may have
 	// changed again within the same clock tick, so it is not trusted on time.
 	RacyAfter int64
+	// FineRacyAfter (Unix ns), when later than RacyAfter, is RacyAfter for a
+	// folder or note whose time has sub-millisecond digits on a local
+	// filesystem that keeps times that fine (see FineWindow): there a time
+	// moves on with every tick of the kernel's clock, so once that tick is
+	// over a later change cannot leave the time as it was, and a folder
+	// written a moment ago (by the last save) need not be read again. Times
+	// of whole milliseconds, and other filesystems (a network share's clock is
+	// the server's), keep RacyAfter's margin. Zero (or earlier than RacyAfter)
+	// applies RacyAfter to every time.
+	FineRacyAfter int64
 	// StatNotes stats every note, which finds notes edited in place (their
 	// folder's time does not change). Without it only folders are stat'ed, and
 	// only new notes in folders whose time changed are looked at: creations,
@@ -141,8 +152,10 @@ func (NoKnown) Dirs() []DirStat          { return nil }
 func (NoKnown) Files(string) []KnownFile { return nil }
 
 type scanner struct {
-	root  string
-	opts  ScanOptions
+	root string
+	opts ScanOptions
+	// fine caches, by folder, whether its filesystem keeps fine times.
+	fine  sync.Map
 	known map[string]int64 // folder → remembered time
 	files func(dir string) []KnownFile
 	mu    sync.Mutex
@@ -211,7 +224,7 @@ func (s *scanner) checkDir(rel string, fresh bool) {
 	s.mu.Lock()
 	s.res.Dirs = append(s.res.Dirs, DirStat{Path: rel, MTime: mtime})
 	s.mu.Unlock()
-	if isKnown && !fresh && mtime == known && mtime < s.opts.RacyAfter {
+	if isKnown && !fresh && mtime == known && !s.racy(rel, mtime) {
 		// The folder's entries are what they were.
 		if s.opts.StatNotes {
 			s.statKnown(rel, s.files(rel))
@@ -222,6 +235,24 @@ func (s *scanner) checkDir(rel string, fresh bool) {
 	s.res.Unsettled++
 	s.mu.Unlock()
 	s.readDir(rel, isKnown)
+}
+
+// racy reports whether a time seen in folder rel (of the folder or of a note
+// in it) is too close to the catalog's last look to prove the folder or note
+// unchanged (see ScanOptions.RacyAfter and FineRacyAfter).
+func (s *scanner) racy(rel string, mtime int64) bool {
+	if mtime < s.opts.RacyAfter {
+		return false
+	}
+	if mtime >= s.opts.FineRacyAfter || mtime%int64(time.Millisecond) == 0 {
+		return true
+	}
+	fine, ok := s.fine.Load(rel)
+	if !ok {
+		fine = fineTimes(s.abs(rel))
+		s.fine.Store(rel, fine)
+	}
+	return !fine.(bool)
 }
 
 // statKnown stats the notes of an unchanged folder.
@@ -244,7 +275,7 @@ func (s *scanner) statKnown(rel string, files []KnownFile) {
 			removed = append(removed, join(rel, f.Name))
 		case st.size != f.Size || st.mtime != f.MTime:
 			changed = append(changed, FileStat{Path: join(rel, f.Name), Size: st.size, MTime: st.mtime})
-		case st.mtime >= s.opts.RacyAfter:
+		case s.racy(rel, st.mtime):
 			suspect = append(suspect, FileStat{Path: join(rel, f.Name), Size: st.size, MTime: st.mtime})
 		}
 	}
@@ -294,7 +325,7 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 			switch {
 			case f == nil || e.stated && (f.Size != e.size || f.MTime != e.mtime):
 				changed = append(changed, st)
-			case e.stated && e.mtime >= s.opts.RacyAfter:
+			case e.stated && s.racy(rel, e.mtime):
 				suspect = append(suspect, st)
 			}
 		}
