@@ -104,6 +104,58 @@ func (b *Inbox) PruneProcessed(cutoff time.Time) (int, error) {
 	return n, nil
 }
 
+// PendingTempAge is how old a capture's hidden temporary file in pending/
+// must be before a sweep removes it: a capture writes and links its file in
+// milliseconds, so one older than this was left by a capture that died.
+const PendingTempAge = 10 * time.Minute
+
+// SweepTemps removes the temporary files that writers killed mid-write left
+// in the inbox and returns how many it removed: in processed/ and failed/
+// every one (only normalize writes there, under the lock its caller holds),
+// in pending/ those of captures older than PendingTempAge at now (a capture
+// takes no lock, so a younger one may be a capture still writing). Events
+// and every other file are left alone.
+func (b *Inbox) SweepTemps(now time.Time) (int, error) {
+	n := 0
+	for _, dir := range []string{b.Processed(), b.Failed(), b.Pending()} {
+		ents, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return n, fmt.Errorf("inbox: %w", err)
+		}
+		for _, e := range ents {
+			name := e.Name()
+			if !e.Type().IsRegular() {
+				continue
+			}
+			if dir == b.Pending() {
+				if !isCaptureTemp(name) {
+					continue
+				}
+				fi, err := e.Info()
+				if err != nil || now.Sub(fi.ModTime()) < PendingTempAge {
+					continue
+				}
+			} else if !atomicfile.IsTemp(name) {
+				continue
+			}
+			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return n, fmt.Errorf("inbox: sweep %s: %w", name, err)
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// isCaptureTemp reports whether name is the hidden temporary file of a
+// capture (createEvent): ".<event name>.tmp-<random>".
+func isCaptureTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, eventSuffix+".tmp-")
+}
+
 // checkName refuses a name that is not an event file of the folder itself.
 func checkName(name string) error {
 	if name == "" || strings.ContainsAny(name, `/\`) || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, eventSuffix) {

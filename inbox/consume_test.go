@@ -69,3 +69,69 @@ func TestConsume(t *testing.T) {
 		t.Errorf("failed/ holds %v", failed)
 	}
 }
+
+// TestSweepTemps: the temporary files of writers killed mid-write go —
+// every one in processed/ and failed/, a capture's in pending/ once it is
+// older than PendingTempAge — and events, reasons and other hidden files
+// stay.
+func TestSweepTemps(t *testing.T) {
+	now := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
+	b := newInbox(t, &now)
+	id, err := b.Capture(Request{Content: "an event that stays pending"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := b.PendingEvents()
+	if err != nil || len(names) != 1 {
+		t.Fatalf("pending %v, %v", names, err)
+	}
+	write := func(dir, name string, mtime time.Time) {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old, fresh := now.Add(-time.Hour), now.Add(-time.Second)
+	write(b.Failed(), "."+id+ErrorSuffix+".cortex-tmp-1234", fresh)     // swept
+	write(b.Processed(), "."+names[0]+".cortex-tmp-ab", fresh)          // swept
+	write(b.Failed(), ".notes", old)                                    // not cortex's
+	write(b.Pending(), "."+names[0]+".tmp-111", old)                    // swept: a dead capture
+	write(b.Pending(), ".01kzzzzzzzzzzzzzzzzzzzzzzz.md.tmp-222", fresh) // kept: may be writing
+	write(b.Pending(), ".obsidian.tmp-333", old)                        // kept: not a capture's
+	n, err := b.SweepTemps(now)
+	if err != nil || n != 3 {
+		t.Fatalf("swept %d, %v; want 3", n, err)
+	}
+	var left []string
+	for _, dir := range []string{b.Pending(), b.Processed(), b.Failed()} {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			left = append(left, filepath.Base(dir)+"/"+e.Name())
+		}
+	}
+	slices.Sort(left)
+	want := []string{
+		"failed/.notes",
+		"pending/" + names[0],
+		"pending/.01kzzzzzzzzzzzzzzzzzzzzzzz.md.tmp-222",
+		"pending/.obsidian.tmp-333",
+	}
+	slices.Sort(want)
+	if !slices.Equal(left, want) {
+		t.Errorf("left %q, want %q", left, want)
+	}
+	// A second sweep finds nothing.
+	if n, err := b.SweepTemps(now); err != nil || n != 0 {
+		t.Errorf("second sweep %d, %v", n, err)
+	}
+}

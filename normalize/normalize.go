@@ -183,6 +183,11 @@ func (n *Normalizer) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	defer lock.Release()
+	// A pass killed while it wrote a failed event's reason leaves a
+	// temporary file behind; so does a capture killed mid-write.
+	if _, err := n.Inbox.SweepTemps(n.now()); err != nil {
+		return nil, err
+	}
 	names, err := n.Inbox.PendingEvents()
 	if err != nil {
 		return nil, err

@@ -528,6 +528,30 @@ func TestPrune(t *testing.T) {
 	}
 }
 
+// TestRunSweepsTemps: a pass killed while it wrote a failed event's reason
+// leaves a hidden temporary file in failed/; the next pass removes it (the
+// kill -9 test found one left for good).
+func TestRunSweepsTemps(t *testing.T) {
+	e := newEnv(t)
+	e.capture(t, inbox.Request{Type: "manual", Content: "bad"})
+	e.run(t)
+	failed := names(t, e.inbox.Failed())
+	if len(failed) != 2 {
+		t.Fatalf("failed/ holds %v", failed)
+	}
+	tmp := filepath.Join(e.inbox.Failed(), "."+failed[0]+".cortex-tmp-0123abcd")
+	if err := os.WriteFile(tmp, []byte("content: too sh"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.run(t)
+	if _, err := os.Stat(tmp); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the temporary file is still there: %v", err)
+	}
+	if got := names(t, e.inbox.Failed()); len(got) != 2 {
+		t.Errorf("failed/ holds %v, want the event and its reason", got)
+	}
+}
+
 func copyFile(t testing.TB, from, to string) string {
 	t.Helper()
 	data, err := os.ReadFile(from)
