@@ -174,6 +174,10 @@ func newMapping() (mapping.IndexMapping, error) {
 type Bleve struct {
 	idx      bleve.Index
 	readOnly bool
+	// building marks a new generation's index, written by a rebuild: its
+	// Close may merge any segments, where an update's merges only the small
+	// ones (see Close).
+	building bool
 	// analyzer gives the distinct terms of a text; tokens all its tokens, in
 	// order, with their positions and byte offsets.
 	analyzer func(string) []string
@@ -216,7 +220,12 @@ func createBleve(dir string) (*Bleve, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create index: %w", err)
 	}
-	return wrap(idx, false)
+	b, err := wrap(idx, false)
+	if err != nil {
+		return nil, err
+	}
+	b.building = true
+	return b, nil
 }
 
 func wrap(idx bleve.Index, readOnly bool) (*Bleve, error) {
@@ -242,14 +251,26 @@ func wrap(idx bleve.Index, readOnly bool) (*Bleve, error) {
 	return b, nil
 }
 
-// Close closes the index. A writer first merges small segments when there are
-// many, so that recall stays fast after many single saves.
+// Close closes the index. A writer first merges segments when there are
+// many, so that recall stays fast after many single saves. A rebuild's
+// writer may merge any of them. An update's writer (a save's batch, a
+// catch-up, a sync) merges only the small segments updates make
+// (mergeSmall): it holds the write lock, which the next save waits for, and
+// merging a rebuild's segments rewrites most of the index — about a second
+// at 10,000 notes, paid by whichever save came next (the first update to
+// find more than mergeAbove segments after a rebuild of four did).
 func (b *Bleve) Close() error {
-	if !b.readOnly {
-		if err := b.merge(); err != nil {
-			_ = b.idx.Close()
-			return err
-		}
+	var err error
+	switch {
+	case b.readOnly:
+	case b.building:
+		err = b.merge()
+	default:
+		err = mergeSmall(b.idx)
+	}
+	if err != nil {
+		_ = b.idx.Close()
+		return err
 	}
 	return b.idx.Close()
 }

@@ -546,3 +546,82 @@ func TestManySaves(t *testing.T) {
 		t.Errorf("Search (-got +want):\n%s", diff)
 	}
 }
+
+// zapFiles lists the segment files of the index in dir.
+func zapFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "store", "*.zap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range files {
+		files[i] = filepath.Base(f)
+	}
+	return files
+}
+
+// TestUpdatesLeaveBuiltSegments: the writers that follow a rebuild (saves'
+// batches, catch-ups) merge the small segments they pile up, never the
+// rebuild's own. Merging those rewrote most of the index in whichever
+// writer first found more than mergeAbove segments, which held the write
+// lock the next save waited for: about a second at 10,000 notes.
+func TestUpdatesLeaveBuiltSegments(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bleve")
+	b, err := createBleve(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const builtBatches, perBatch = 2, 600
+	for i := range builtBatches {
+		var ms []*memories.Memory
+		for j := range perBatch {
+			id := fmt.Sprintf("b%d-%03d", i, j)
+			ms = append(ms, mem(id, "Built note "+id, "A note the rebuild indexed about otters.", "alpha", memories.TypeNote, 1))
+		}
+		if err := b.Apply(docs(ms)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	built := zapFiles(t, dir)
+	if len(built) != builtBatches {
+		t.Fatalf("setup: %d segments built, want %d", len(built), builtBatches)
+	}
+	// One update more than it takes to pass mergeAbove segments.
+	updates := mergeAbove - builtBatches + 2
+	for u := range updates {
+		w, err := openBleve(dir, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := fmt.Sprintf("u%02d", u)
+		if err := w.Apply(docs([]*memories.Memory{mem(id, "Saved note "+id, "A saved note about badgers.", "alpha", memories.TypeNote, 2)})); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := zapFiles(t, dir)
+	for _, f := range built {
+		if !slices.Contains(after, f) {
+			t.Errorf("the built segment %s was rewritten by an update (segments now %v)", f, after)
+		}
+	}
+	r, err := openBleve(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got := segments(t, r); got > mergeAbove {
+		t.Errorf("%d segments after %d updates, want at most %d: the updates' own are merged", got, updates, mergeAbove)
+	}
+	if got, want := docCount(t, r), uint64(builtBatches*perBatch+updates); got != want {
+		t.Errorf("DocCount = %d, want %d", got, want)
+	}
+	if got := len(search(t, r, memories.SearchRequest{Text: "badgers", Size: 100})); got != updates {
+		t.Errorf("search found %d of the %d updates' notes", got, updates)
+	}
+}

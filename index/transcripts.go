@@ -273,7 +273,8 @@ func (t *TranscriptIndex) Close() error {
 // smallSegment is the most documents a merge of an index updated in place
 // makes one segment of; it merges segments of fewer than half that. The
 // segments of whole builds are bigger (package transcripts builds batches
-// of at least about a thousand documents but the last) and are never
+// of at least about a thousand documents but the last, a memory index's
+// rebuild batches of 2,500 notes unless they are long) and are never
 // rewritten by it: an update must not cost a rewrite of the index.
 const smallSegment = 1000
 

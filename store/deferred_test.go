@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/index"
@@ -343,5 +345,96 @@ func TestCatchUpInBackground(t *testing.T) {
 	time.Sleep(5 * catchUpDelay)
 	if e.owed().Empty() {
 		t.Error("a save after the background catch-up stopped had its work done anyway")
+	}
+}
+
+// TestCatchUpsLeaveBigSegments: the catch-ups after a rebuild (the MCP
+// server's in the background, a reader's, a save's past maxDeferred) merge
+// the small segments they add, never the big ones a rebuild or a sync of
+// many notes made. The first catch-up to find more than a handful of
+// segments merged them all, rewriting the index with the write lock held:
+// the save that came next waited about a second at 10,000 notes.
+func TestCatchUpsLeaveBigSegments(t *testing.T) {
+	e := newOwedEnv(t)
+	if _, err := bench.WriteVault(e.root, 1200, 3, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	// Half the notes are indexed by the rebuild, the other half by a sync
+	// once they arrive: a big segment each.
+	aside := t.TempDir()
+	notes, err := filepath.Glob(filepath.Join(e.root, "cortex", "memories", "*", "*.md"))
+	if err != nil || len(notes) != 1200 {
+		t.Fatalf("setup: %d notes written (%v), want 1200", len(notes), err)
+	}
+	var later []string
+	for _, p := range notes[:len(notes)/2] {
+		rel, err := filepath.Rel(e.root, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		later = append(later, rel)
+	}
+	move := func(from, to string) {
+		t.Helper()
+		for _, rel := range later {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(to, rel)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(filepath.Join(from, rel), filepath.Join(to, rel)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	move(e.root, aside)
+	st, svc := e.open()
+	ctx := context.Background()
+	if _, err := st.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	move(aside, e.root)
+	if _, err := st.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	zaps := func() []string {
+		t.Helper()
+		gen, err := st.idx.Current()
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := filepath.Glob(filepath.Join(gen, "bleve", "store", "*.zap"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range files {
+			files[i] = filepath.Base(f)
+		}
+		return files
+	}
+	big := zaps()
+	if len(big) != 2 {
+		t.Fatalf("setup: the rebuild and the sync left segments %v, want two", big)
+	}
+	animals := []string{"aardvark", "bonobo", "caracal", "dugong", "echidna", "fossa", "gharial", "hoatzin", "ibex", "jerboa", "kinkajou", "loris"}
+	var saved []string
+	for i, a := range animals {
+		r := save(t, svc, fmt.Sprintf("The %s enclosure is inspected on day %d of each month by the night keeper", a, i+1))
+		saved = append(saved, r.ID)
+		if err := st.catchUp(ctx); err != nil { // a segment each
+			t.Fatal(err)
+		}
+	}
+	after := zaps()
+	for _, f := range big {
+		if !slices.Contains(after, f) {
+			t.Errorf("the big segment %s was rewritten by a catch-up (segments now %v)", f, after)
+		}
+	}
+	if len(after) > len(big)+8 {
+		t.Errorf("segments %v after %d catch-ups: their own are not merged", after, len(animals))
+	}
+	for i, a := range animals {
+		if got := recallIDs(t, svc, a+" enclosure inspected"); !slices.Contains(got, saved[i]) {
+			t.Errorf("recall %q = %v, want %s among them", a, got, saved[i])
+		}
 	}
 }
