@@ -275,8 +275,18 @@ func (b *Bleve) Close() error {
 	return b.idx.Close()
 }
 
+// merge is a rebuild's merge: every segment may take part.
 func (b *Bleve) merge() error {
-	adv, err := b.idx.Advanced()
+	opts := mergeplan.DefaultMergePlanOptions
+	opts.MaxSegmentsPerTier = 4
+	opts.SegmentsPerMergeTask = 16
+	return forceMerge(b.idx, &opts)
+}
+
+// forceMerge merges idx's segments by opts when it has more than mergeAbove
+// of them, and returns once the merged segments are on disk.
+func forceMerge(idx bleve.Index, opts *mergeplan.MergePlanOptions) error {
+	adv, err := idx.Advanced()
 	if err != nil {
 		return nil
 	}
@@ -284,14 +294,10 @@ func (b *Bleve) merge() error {
 	if !ok {
 		return nil
 	}
-	n, _ := s.StatsMap()["TotFileSegmentsAtRoot"].(uint64)
-	if n <= mergeAbove {
+	if n, _ := s.StatsMap()["TotFileSegmentsAtRoot"].(uint64); n <= mergeAbove {
 		return nil
 	}
-	opts := mergeplan.DefaultMergePlanOptions
-	opts.MaxSegmentsPerTier = 4
-	opts.SegmentsPerMergeTask = 16
-	if err := s.ForceMerge(context.Background(), &opts); err != nil {
+	if err := s.ForceMerge(context.Background(), opts); err != nil {
 		return fmt.Errorf("merge index segments: %w", err)
 	}
 	// ForceMerge returns once the merged segment is in the in-memory root,

@@ -298,26 +298,7 @@ func smallMergePlan() *mergeplan.MergePlanOptions {
 // (each update adds one), when there are many, into segments of at most
 // smallSegment documents.
 func mergeSmall(idx bleve.Index) error {
-	adv, err := idx.Advanced()
-	if err != nil {
-		return nil
-	}
-	s, ok := adv.(*scorch.Scorch)
-	if !ok {
-		return nil
-	}
-	if n, _ := s.StatsMap()["TotFileSegmentsAtRoot"].(uint64); n <= mergeAbove {
-		return nil
-	}
-	if err := s.ForceMerge(context.Background(), smallMergePlan()); err != nil {
-		return fmt.Errorf("merge transcript index segments: %w", err)
-	}
-	// The merged segment is recorded by the persister: an empty batch
-	// waits for it (see Bleve.merge).
-	if err := s.Batch(bindex.NewBatch()); err != nil {
-		return fmt.Errorf("merge transcript index segments: %w", err)
-	}
-	return nil
+	return forceMerge(idx, smallMergePlan())
 }
 
 // DocCount is the number of documents in the index.
