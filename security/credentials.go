@@ -19,7 +19,8 @@ import (
 // kubernetes_secret; the assignment operators (Make's ?= and ::=, PHP's .=,
 // a quoted name and a comma) follow gitleaks' generic rule. The routable
 // GitLab tokens (glpat-….01.…) follow the shape GitLab publishes in its own
-// secret-detection rules. The assignment, header, URL and private-key rules,
+// secret-detection rules, and azure_ad_client_secret the format Microsoft
+// publishes in its own (gitleaks keys on the same Q~ marker). The assignment, header, URL and private-key rules,
 // and every check, are cortex's.
 
 // cred builds a credential rule matched against the original text, bounded by
@@ -157,7 +158,13 @@ func credentialRules() []*rule {
 		cred("groq_api_key", "Groq API key (gsk_…)", []string{"gsk_"}, `gsk_[A-Za-z0-9]{52}`),
 		cred("kubernetes_secret", "a value under data: (base64) or stringData: of a Kubernetes manifest of kind: Secret; templates and references are exempt",
 			[]string{"kind:"}, `kind:[ \t]*["']?secret["']?[ \t]*(?:\r?\n|$)`),
-		credForms("vendor_token", "a token with the prefix of its vendor: Pulumi (pul-), RubyGems (rubygems_), Sentry (sntryu_, sntrys_), PlanetScale (pscale_tkn_, pscale_pw_, pscale_oauth_), Prefect (pnu_), ReadMe (rdme_), Brevo (xkeysib-), Perplexity (pplx-), Notion (ntn_), Sourcegraph (sgp_), Fly.io (fo1_, fm2_), OpenShift (sha256~), Grafana (eyJrIjoi…), Shippo, Duffel, Flutterwave and EasyPost keys, live or test, Dynatrace (dt0c01.), Clojars, New Relic (NRAK-, NRJS-, NRII-), Typeform (tfp_), SettleMint, GitLab (glffct-, GR1348941, _gitlab_session), Harness, Frame.io, Infracost, Amazon Bedrock, Authress, Airtable, 1Password, Scalingo, Plaid, Facebook, Alibaba, Defined Networking, Yandex, Mapbox, Twitter, Slack legacy tokens (xoxa-2-…-hex included), 42, Adobe (p8e-), Sidekiq, and JWTs in base64", vendorForms()...),
+		// Microsoft publishes the format in its secret-scanning rules
+		// (microsoft/security-utilities, SEC101/156): three characters, a
+		// digit, the marker Q~ and the rest, in the URL-safe alphabet.
+		// gitleaks' rule (azure-ad-client-secret) keys on the same "Q~".
+		cred("azure_ad_client_secret", "Azure AD (Entra ID) client secret: three characters, 8, Q~ and 34 more (40 in all), or the earlier 7, Q~ and 31 (37 in all), in letters, digits and _-.~",
+			azureSecretTriggers(), `~[A-Za-z0-9_~.-]{31,34}`),
+		credForms("vendor_token", "a token with the prefix of its vendor: Pulumi (pul-), RubyGems (rubygems_), Sentry (sntryu_, sntrys_), PlanetScale (pscale_tkn_, pscale_pw_, pscale_oauth_), Prefect (pnu_), ReadMe (rdme_), Brevo (xkeysib-), Perplexity (pplx-), Notion (ntn_), Sourcegraph (sgp_), Fly.io (fo1_, fm2_), OpenShift (sha256~), Grafana (eyJrIjoi…), Shippo, Duffel, Flutterwave and EasyPost keys, live or test, Dynatrace (dt0c01.), Clojars, New Relic (NRAK-, NRJS-, NRII-), Typeform (tfp_), SettleMint, GitLab (glffct-, GR1348941, _gitlab_session), Harness, Frame.io, Infracost, Amazon Bedrock, Authress, Airtable, 1Password, Scalingo, Plaid, Facebook, Alibaba, Defined Networking, Yandex, Mapbox, Twitter, Slack legacy tokens (xoxa-2-…-hex included), 42, Adobe (p8e-), Sidekiq, SonarQube (squ_, sqp_, sqa_), HubSpot private apps (pat-na1-…), JFrog reference tokens (cmVmd…), and JWTs in base64", vendorForms()...),
 	}
 	for _, r := range rules {
 		switch r.id {
@@ -245,6 +252,12 @@ func credentialRules() []*rule {
 		case "credential.kubernetes_secret":
 			r.on, r.before, r.after = folded, anyByte, anyByte
 			r.check = checkKubernetesSecret
+		case "credential.azure_ad_client_secret":
+			// The trigger is the ~ of the marker, five characters into the
+			// secret, and ~ is none of a token's bytes: the check finds the
+			// start and both ends.
+			r.before, r.after = anyByte, anyByte
+			r.check = checkAzureClientSecret
 		case "credential.vendor_token":
 			r.after, r.maxLen = anyByte, 1024
 			r.check = allOf(endsKey, vendorTokenCheck)
@@ -261,6 +274,64 @@ func credentialRules() []*rule {
 		}
 	}
 	return rules
+}
+
+// isURLSafe reports a byte of the alphabet of Azure AD client secrets (and
+// of URLs' unreserved characters): letters, digits and _-.~.
+func isURLSafe(c byte) bool { return isAlnum(c) || c == '_' || c == '-' || c == '.' || c == '~' }
+
+// azureSecretTriggers are the ~ of an Azure AD client secret's Q~ marker
+// with the character after it: a trigger of letters starts only at a word's
+// start, and Q~ sits inside the secret. ~ alone is shorter than a trigger.
+func azureSecretTriggers() []string {
+	var ts []string
+	for _, c := range "abcdefghijklmnopqrstuvwxyz0123456789_-.~" {
+		ts = append(ts, "~"+string(c))
+	}
+	return ts
+}
+
+// checkAzureClientSecret vets an Azure AD client secret whose marker's ~
+// starts text[s:e]: Q before it, a digit before that and three characters
+// of the secret before the digit; the whole is 40 characters after an 8 or
+// 37 after a 7 (the current and the earlier format), standing alone: no
+// letter, digit or _-.~ on either side. A full stop after it ends a
+// sentence. Typed filler (abc8Q~xxxx…) is not a secret.
+func checkAzureClientSecret(text string, s, e int) (int, int, bool) {
+	start := s - 5
+	if start < 0 || text[s-1] != 'Q' ||
+		start > 0 && (isURLSafe(text[start-1]) || text[start-1] == '+' || text[start-1] == '/') {
+		return 0, 0, false
+	}
+	for i := start; i < s-2; i++ {
+		if !isURLSafe(text[i]) {
+			return 0, 0, false
+		}
+	}
+	rest := 34 // after Q~, in the current format
+	switch text[s-2] {
+	case '8':
+	case '7':
+		rest = 31
+	default:
+		return 0, 0, false
+	}
+	// The expression took as much as it could: give back what is over,
+	// which must be a sentence's full stop.
+	end := s + 1 + rest
+	if end > e {
+		return 0, 0, false
+	}
+	if end < e && !(end+1 == e && text[end] == '.') {
+		return 0, 0, false
+	}
+	if e < len(text) && (isURLSafe(text[e]) || text[e] == '+' || text[e] == '/') {
+		if !(end == e && text[e] == '.' && (e+1 == len(text) || !isURLSafe(text[e+1]))) {
+			return 0, 0, false
+		}
+	}
+	v := text[start:end]
+	return start, end, !isFiller(v) && !isRepeated(foldString(v)) && !mostlyRuns(v)
 }
 
 // bech32Charset is the alphabet of bech32's data part, in value order.

@@ -127,6 +127,8 @@ func credentialCases(round uint64) []credCase {
 	of2 := g2.of
 	g3 := &credFakes{round: round, k: 2 << 40}
 	of3 := g3.of
+	g4 := &credFakes{round: round, k: 3 << 40}
+	of4 := g4.of
 
 	// Prefixes, split so that no literal in this file looks like a key.
 	var (
@@ -902,11 +904,31 @@ func credentialCases(round uint64) []credCase {
 				{name: "filler", text: "token " + eaaa + strings.Repeat("A", 40)},
 			}},
 
+		{rule: "azure_ad_client_secret",
+			pos: []credVector{
+				{name: "env", text: "AZURE_CLIENT_SECRET=«" + of4(credAlnum, 3) + "8" + "Q~" + of4(credAlnum+"_-.~", 33) + of4(credAlnum, 1) + "»",
+					also: []string{"secret_assignment"}, why: "the name holds secret"},
+				{name: "prose", text: "The app registration's new secret is «" + of4(credAlnum, 3) + "8" + "Q~" + of4(credAlnum+"_-.~", 33) + of4(credAlnum, 1) + "»."},
+				{name: "json", text: `{"tenant": "acme", "value": "«` + of4(credAlnum, 3) + "8" + "Q~" + of4(credAlnum+"_-.~", 33) + of4(credAlnum, 1) + `»"}`},
+				{name: "earlier format", text: "rotated «" + of4(credAlnum, 3) + "7" + "Q~" + of4(credAlnum+"_-.~", 30) + of4(credAlnum, 1) + "» last week"},
+			},
+			neg: []credVector{
+				{name: "one short", text: "rotated " + of4(credAlnum, 3) + "8" + "Q~" + of4(credAlnum, 33) + " last week"},
+				{name: "one long", text: "rotated " + of4(credAlnum, 3) + "8" + "Q~" + of4(credAlnum, 35) + " last week"},
+				{name: "earlier digit, current length", text: "rotated " + of4(credAlnum, 3) + "7" + "Q~" + of4(credAlnum, 34) + " last week"},
+				{name: "marker too early", text: "rotated " + of4(credAlnum, 2) + "8" + "Q~" + of4(credAlnum, 35) + " last week"},
+				{name: "letter before the marker", text: "rotated " + of4(credAlnum, 3) + "x" + "Q~" + of4(credAlnum, 34) + " last week"},
+				{name: "filler", text: "AZURE_CLIENT_SECRET=" + "abc8" + "Q~" + strings.Repeat("x", 34)},
+				{name: "inside a longer token", text: "blob " + of4(credAlnum, 6) + "." + of4(credAlnum, 3) + "8" + "Q~" + of4(credAlnum, 34)},
+				{name: "prose", text: "Secrets made since 2021 carry Q~ after the fourth character; the hint shows the first three."},
+			}},
+
 		{rule: "kubernetes_secret",
 			pos: []credVector{
 				{name: "data after kind", text: "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n  dsn: «" + base64.StdEncoding.EncodeToString([]byte(g2.password())) + "»\n"},
 				{name: "data before kind", text: "apiVersion: v1\ndata:\n  blob: «" + base64.StdEncoding.EncodeToString([]byte(of2(credAlnum, 24))) + "»\nkind: Secret\nmetadata:\n  name: api\n"},
 				{name: "string data", text: "kind: Secret\nstringData:\n  conn: «" + of2(credAlnum, 20) + "7»\n"},
+				{name: "after a comment", text: "kind: Secret\ndata:\n  # base64 of the password\n  key: «" + base64.StdEncoding.EncodeToString([]byte(g4.password())) + "»\n"},
 				{name: "block scalar", text: "kind: Secret\ndata:\n  .dockercfg: >\n    «" + base64.StdEncoding.EncodeToString([]byte(`{"auths":{"registry.acme.io":{"auth":"`+of2(credB64, 24)+`"}}}`)) + "»\n"},
 			},
 			neg: []credVector{
@@ -938,6 +960,13 @@ func credentialCases(round uint64) []credCase {
 				{name: "slack legacy workspace", text: "legacy app «" + "xo" + "xa-2-" + of3(credDigits, 9) + "-" + of3(credDigits, 11) + "-" + of3(credDigits, 13) + "-" + of3(credHex, 18) + "»"},
 				{name: "slack legacy repeated ids", text: "legacy app «" + "xo" + "xa-2-511111111-31111111111-3111111111111-" + of3(credHex, 18) + "»"},
 				{name: "adobe", text: "Adobe I/O client secret «" + "p8" + "e-" + of3(credAlnum, 32) + "»"},
+				{name: "sonarqube user", text: "sonar-scanner -Dsonar.host.url=https://sonar.acme.io -Dsonar.login=«" + "sq" + "u_" + of4(credHex, 40) + "»"},
+				{name: "sonarqube project", text: "The CI job analyses with «" + "sq" + "p_" + of4(credHex, 40) + "»."},
+				{name: "hubspot", text: "crm sync: «" + "pat" + "-na1-" + g4.uuid() + "»"},
+				{name: "hubspot eu", text: "curl -H 'Authorization: Bearer «" + "pat" + "-eu1-" + g4.uuid() + "»' https://api.hubapi.com/crm/v3/objects/contacts",
+					also: []string{"bearer_token"}, why: "a Bearer token in an Authorization header"},
+				{name: "jfrog reference", text: "jf c add --access-token «" + "cmV" + "md" + of4(credAlnum, 59) + "»",
+					also: []string{"secret_assignment"}, why: "--access-token takes a token"},
 			},
 			neg: []credVector{
 				{name: "one short", text: "token " + "pu" + "l-" + of2(credHex, 39)},
@@ -946,6 +975,12 @@ func credentialCases(round uint64) []credCase {
 				{name: "adobe short", text: "secret " + "p8" + "e-" + of3(credAlnum, 31)},
 				{name: "placeholder", text: "NOTION_TOKEN=" + "nt" + "n_<your token>"},
 				{name: "base64 prose", text: "auth: " + base64.StdEncoding.EncodeToString([]byte("eyJ is how every JSON object starts in base64url, and more words follow"))},
+				{name: "sonarqube not hex", text: "sonar " + "sq" + "u_" + of4(credAlnum, 40)},
+				{name: "sonarqube one short", text: "sonar " + "sq" + "p_" + of4(credHex, 39)},
+				{name: "hubspot no data centre", text: "hubspot " + "pat" + "-" + g4.uuid()},
+				{name: "hubspot placeholder", text: "HUBSPOT_TOKEN=" + "pat" + "-na1-" + "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"},
+				{name: "jfrog one short", text: "artifactory " + "cmV" + "md" + of4(credAlnum, 58)},
+				{name: "jfrog inside base64", text: "blob " + of4(credB64, 20) + "cmV" + "md" + of4(credAlnum, 59)},
 			}},
 
 		{rule: "stripe_key",

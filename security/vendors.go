@@ -58,6 +58,16 @@ func vendorForms() []form {
 		v([]string{"bundle_enterprise__contribsys__com", "bundle_gems__contribsys__com"}, `(?i:bundle_(?:enterprise|gems)__contribsys__com)[^\n]{0,20}?\s*(?:=|:|>)\s*["']?([a-f0-9]{8}:[a-f0-9]{8})`), // Sidekiq Enterprise
 		v([]string{"p8e-"}, `p8e-[a-zA-Z0-9]{32}`),          // Adobe client secret
 		v([]string{"zxlk"}, `ZXlK[A-Za-z0-9+/]{60,}={0,2}`), // a JWT in base64, checked below
+		// SonarQube's user, project analysis and global analysis tokens:
+		// squ_, sqp_ or sqa_ and 40 hex digits.
+		v([]string{"squ_", "sqp_", "sqa_"}, `sq[uap]_[a-f0-9]{40}`),
+		// HubSpot private app access tokens: pat-, the account's data
+		// centre (na1, eu1, ap1…) and a UUID.
+		v([]string{"pat-na", "pat-eu", "pat-ap"}, `pat-(?:na|eu|ap)\d-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`),
+		// JFrog reference tokens, as JFrog documents them: cmVmd (base64
+		// of "reftkn…") and 59 more letters and digits; not a piece of a
+		// longer run of base64.
+		{triggers: []string{"cmvmd"}, pattern: `cmVmd[A-Za-z0-9]{59}`, check: notInBase64},
 	}
 }
 
@@ -95,6 +105,12 @@ func vendorTokenCheck(text string, s, e int) (int, int, bool) {
 		return s, e, !isRepeated(f) && !strings.Contains(f, "xxxx") && !strings.Contains(f, "example")
 	}
 	return s, e, !isFiller(text[s:e])
+}
+
+// notInBase64 drops a finding that continues a run of base64: a + or / just
+// before it.
+func notInBase64(text string, s, e int) (int, int, bool) {
+	return s, e, s == 0 || text[s-1] != '+' && text[s-1] != '/'
 }
 
 // slackLegacyRE matches a Slack legacy workspace token in full: ids, then hex.
@@ -142,7 +158,8 @@ func checkKubernetesSecret(text string, s, e int) (int, int, bool) {
 				end += at
 			}
 			line := doc[at:end]
-			if strings.TrimSpace(line) == "" {
+			if t := strings.TrimSpace(line); t == "" || t[0] == '#' {
+				// A blank line or a comment does not end the block.
 				at = end + 1
 				continue
 			}
