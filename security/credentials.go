@@ -162,8 +162,8 @@ func credentialRules() []*rule {
 		// (microsoft/security-utilities, SEC101/156): three characters, a
 		// digit, the marker Q~ and the rest, in the URL-safe alphabet.
 		// gitleaks' rule (azure-ad-client-secret) keys on the same "Q~".
-		cred("azure_ad_client_secret", "Azure AD (Entra ID) client secret: three characters, 8, Q~ and 34 more (40 in all), or the earlier 7, Q~ and 31 (37 in all), in letters, digits and _-.~",
-			azureSecretTriggers(), `~[A-Za-z0-9_~.-]{31,34}`),
+		credForms("azure_ad_client_secret", "Azure AD (Entra ID) client secret: three characters, 8, Q~ and 34 more (40 in all), or the earlier 7, Q~ and 31 (37 in all), in letters, digits and _-.~",
+			form{triggers: azureSecretTriggers(), follows: 'Q', pattern: `~[A-Za-z0-9_~.-]{31,34}`}),
 		credForms("vendor_token", "a token with the prefix of its vendor: Pulumi (pul-), RubyGems (rubygems_), Sentry (sntryu_, sntrys_), PlanetScale (pscale_tkn_, pscale_pw_, pscale_oauth_), Prefect (pnu_), ReadMe (rdme_), Brevo (xkeysib-), Perplexity (pplx-), Notion (ntn_), Sourcegraph (sgp_), Fly.io (fo1_, fm2_), OpenShift (sha256~), Grafana (eyJrIjoi…), Shippo, Duffel, Flutterwave and EasyPost keys, live or test, Dynatrace (dt0c01.), Clojars, New Relic (NRAK-, NRJS-, NRII-), Typeform (tfp_), SettleMint, GitLab (glffct-, GR1348941, _gitlab_session), Harness, Frame.io, Infracost, Amazon Bedrock, Authress, Airtable, 1Password, Scalingo, Plaid, Facebook, Alibaba, Defined Networking, Yandex, Mapbox, Twitter, Slack legacy tokens (xoxa-2-…-hex included), 42, Adobe (p8e-), Sidekiq, SonarQube (squ_, sqp_, sqa_), HubSpot private apps (pat-na1-…), JFrog reference tokens (cmVmd…), and JWTs in base64", vendorForms()...),
 	}
 	for _, r := range rules {
@@ -281,8 +281,9 @@ func credentialRules() []*rule {
 func isURLSafe(c byte) bool { return isAlnum(c) || c == '_' || c == '-' || c == '.' || c == '~' }
 
 // azureSecretTriggers are the ~ of an Azure AD client secret's Q~ marker
-// with the character after it: a trigger of letters starts only at a word's
-// start, and Q~ sits inside the secret. ~ alone is shorter than a trigger.
+// with the character after it (the form requires the Q before): a trigger of
+// letters starts only at a word's start, and Q~ sits inside the secret. ~
+// alone is shorter than a trigger.
 func azureSecretTriggers() []string {
 	var ts []string
 	for _, c := range "abcdefghijklmnopqrstuvwxyz0123456789_-.~" {
@@ -292,14 +293,14 @@ func azureSecretTriggers() []string {
 }
 
 // checkAzureClientSecret vets an Azure AD client secret whose marker's ~
-// starts text[s:e]: Q before it, a digit before that and three characters
+// starts text[s:e] (its form requires the Q before it): a digit before that and three characters
 // of the secret before the digit; the whole is 40 characters after an 8 or
 // 37 after a 7 (the current and the earlier format), standing alone: no
 // letter, digit or _-.~ on either side. A full stop after it ends a
 // sentence. Typed filler (abc8Q~xxxx…) is not a secret.
 func checkAzureClientSecret(text string, s, e int) (int, int, bool) {
 	start := s - 5
-	if start < 0 || text[s-1] != 'Q' ||
+	if start < 0 ||
 		start > 0 && (isURLSafe(text[start-1]) || text[start-1] == '+' || text[start-1] == '/') {
 		return 0, 0, false
 	}

@@ -131,9 +131,15 @@ type form struct {
 	// notInRun skips a trigger preceded by the byte it starts with: in a run
 	// of "=" only the first "==" opens a banner.
 	notInRun bool
-	pattern  string
-	check    func(text string, start, end int) (int, int, bool)
-	re       *lazyRegexp
+	// follows, when set, is the byte the trigger must come right after (in
+	// the original text): a marker inside a key (the Q of Azure's Q~) that
+	// a trigger cannot start with, since letters start triggers only at a
+	// word's start. Checked before the expression, so a ~ elsewhere costs a
+	// byte comparison.
+	follows byte
+	pattern string
+	check   func(text string, start, end int) (int, int, bool)
+	re      *lazyRegexp
 }
 
 // lazyRegexp is a form's expression, compiled the first time a trigger of
@@ -602,6 +608,9 @@ func scan(text string, keep func(*rule) bool) []Finding {
 func (r *rule) match(f *form, sc *scanner, start, from int, reach *int) (int, int, bool) {
 	text := sc.text()
 	if start > 0 && (!r.before.ok(text[start-1]) || f.notInRun && text[start-1] == text[start]) {
+		return 0, 0, false
+	}
+	if f.follows != 0 && (start == 0 || text[start-1] != f.follows) {
 		return 0, 0, false
 	}
 	src := sc.v[r.on]
