@@ -917,6 +917,7 @@ func credentialCases(round uint64) []credCase {
 				{name: "one long", text: "rotated " + of4(credAlnum, 3) + "8" + "Q~" + of4(credAlnum, 35) + " last week"},
 				{name: "earlier digit, current length", text: "rotated " + of4(credAlnum, 3) + "7" + "Q~" + of4(credAlnum, 34) + " last week"},
 				{name: "marker too early", text: "rotated " + of4(credAlnum, 2) + "8" + "Q~" + of4(credAlnum, 35) + " last week"},
+				{name: "other marker", text: "rotated " + of4(credAlnum, 3) + "8" + "R~" + of4(credAlnum, 34) + " last week"},
 				{name: "letter before the marker", text: "rotated " + of4(credAlnum, 3) + "x" + "Q~" + of4(credAlnum, 34) + " last week"},
 				{name: "filler", text: "AZURE_CLIENT_SECRET=" + "abc8" + "Q~" + strings.Repeat("x", 34)},
 				{name: "inside a longer token", text: "blob " + of4(credAlnum, 6) + "." + of4(credAlnum, 3) + "8" + "Q~" + of4(credAlnum, 34)},
