@@ -32,43 +32,68 @@ func TestLoneCommandsArmInterruptsLate(t *testing.T) {
 		{"after the delay", 3 * loneArmDelay, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_ = os.Remove(filepath.Join(state, "hooks.log"))
-			cmd := exec.Command(bin, "hook", "claude-code", "session-start")
-			cmd.Env = env
-			var stdout strings.Builder
-			cmd.Stdout = &stdout
-			in, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer in.Close()
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			waitReadingStdin(t, cmd.Process.Pid)
-			time.Sleep(tc.wait)
-			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-				t.Fatal(err)
-			}
-			err = cmd.Wait()
-			ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
-			if ws.Signaled() != tc.killed {
-				t.Fatalf("ended by the signal: %v, want %v (wait: %v)", ws.Signaled(), tc.killed, err)
-			}
-			if stdout.Len() > 0 {
-				t.Errorf("stdout %q, want nothing", stdout.String())
-			}
-			if tc.killed {
-				return
-			}
-			if err != nil {
-				t.Fatalf("the hook cancelled by SIGTERM exited with %v, want 0", err)
-			}
-			if msg, _ := loggedError(t, state, ""); !strings.Contains(msg, "context canceled") {
-				t.Errorf("logged error %q, want the cancellation", msg)
+			// A machine so busy that the hook reads its input only when
+			// the delay is nearly over cannot tell the two apart: tried
+			// again, a few times.
+			for try := 0; ; try++ {
+				if signalHook(t, bin, env, state, tc.wait, tc.killed) {
+					return
+				}
+				if try == 4 {
+					t.Skip("the hook never read its input well within the delay: too busy a machine")
+				}
 			}
 		})
 	}
+}
+
+// signalHook starts a session-start hook with its input held open, sends it
+// SIGTERM wait after it reads the input, and checks how it ended; false when
+// the hook read its input too late for the check to mean anything.
+func signalHook(t *testing.T, bin string, env []string, state string, wait time.Duration, killed bool) bool {
+	t.Helper()
+	_ = os.Remove(filepath.Join(state, "hooks.log"))
+	cmd := exec.Command(bin, "hook", "claude-code", "session-start")
+	cmd.Env = env
+	var stdout strings.Builder
+	cmd.Stdout = &stdout
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitReadingStdin(t, cmd.Process.Pid)
+	if killed && time.Since(start) > loneArmDelay/2 {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return false
+	}
+	time.Sleep(wait)
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	ws := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() != killed {
+		t.Fatalf("ended by the signal: %v, want %v (wait: %v)", ws.Signaled(), killed, err)
+	}
+	if stdout.Len() > 0 {
+		t.Errorf("stdout %q, want nothing", stdout.String())
+	}
+	if killed {
+		return true
+	}
+	if err != nil {
+		t.Fatalf("the hook cancelled by SIGTERM exited with %v, want 0", err)
+	}
+	if msg, _ := loggedError(t, state, ""); !strings.Contains(msg, "context canceled") {
+		t.Errorf("logged error %q, want the cancellation", msg)
+	}
+	return true
 }
 
 // waitReadingStdin waits until a thread of process pid is blocked reading
