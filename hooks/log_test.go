@@ -109,10 +109,14 @@ func TestAppendLogRotates(t *testing.T) {
 	}
 }
 
+// TestReceiptsPruned: a receipt whose id ends in a pruning digit removes
+// the oldest receipts beyond keepReceipts; the others leave the folder
+// alone, so that a session-start does not list it every time.
 func TestReceiptsPruned(t *testing.T) {
 	dir := t.TempDir()
+	id := func(i int, last byte) string { return fmt.Sprintf("01jn%021d%c", i, last) }
 	for i := 1; i <= keepReceipts+5; i++ {
-		if _, err := WriteReceipt(dir, &Receipt{ID: fmt.Sprintf("01jn%022d", i)}); err != nil {
+		if _, err := WriteReceipt(dir, &Receipt{ID: id(i, '1')}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -120,7 +124,33 @@ func TestReceiptsPruned(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(names) != keepReceipts || names[0] != fmt.Sprintf("01jn%022d.json", 6) {
-		t.Errorf("%d receipts kept, the oldest %s", len(names), names[0])
+	if len(names) != keepReceipts+5 {
+		t.Errorf("%d receipts after %d writes that do not prune, want all of them", len(names), keepReceipts+5)
+	}
+	if _, err := WriteReceipt(dir, &Receipt{ID: id(keepReceipts+6, 'g')}); err != nil {
+		t.Fatal(err)
+	}
+	if names, err = receiptNames(dir); err != nil {
+		t.Fatal(err)
+	}
+	if len(names) != keepReceipts || names[0] != id(7, '1')+".json" {
+		t.Errorf("%d receipts kept after a pruning write, the oldest %s; want %d, the oldest %s", len(names), names[0], keepReceipts, id(7, '1')+".json")
+	}
+}
+
+// TestReceiptsPrunedAboutOneWriteIn16: ids made as cortex makes them prune
+// on about one write in 16.
+func TestReceiptsPrunedAboutOneWriteIn16(t *testing.T) {
+	ids := memories.NewULIDGen(nil)
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	prunes := 0
+	const n = 16000
+	for i := range n {
+		if prunesReceipts(ids.NewID(now.Add(time.Duration(i) * time.Millisecond))) {
+			prunes++
+		}
+	}
+	if prunes < n/16*8/10 || prunes > n/16*12/10 {
+		t.Errorf("%d of %d ids prune, want about %d", prunes, n, n/16)
 	}
 }

@@ -408,8 +408,35 @@ func (c *Catalog) EntriesWhere(keep func(project, area, name string) bool) ([]me
 		if err := c.base.loadMeta(); err != nil {
 			return nil, err
 		}
+		// The files kept are found first and their entries decoded into a
+		// slice of the right size: an Entry is large, and growing the
+		// slice by appends copied the thousands kept several times over
+		// and faulted in memory for each copy (a session-start's largest
+		// single cost). Splitting a kept record twice costs less.
+		var kept []int32
 		for i := 0; i < c.base.nFiles; i++ {
 			m, err := c.base.metaRecord(i)
+			if err != nil {
+				return nil, err
+			}
+			s, _, err := splitMeta(m)
+			if err != nil {
+				return nil, corrupt("file %d: %v", i, err)
+			}
+			if s[metaBroken] == "" && keep(s[metaProject], s[metaArea], c.base.name(i)) {
+				kept = append(kept, int32(i))
+			}
+		}
+		if len(kept) > 0 {
+			out = make([]memories.Entry, 0, len(kept)+len(c.over))
+		}
+		for _, i := range kept {
+			// Asked after keep: the path is built for the entries kept.
+			p := c.base.path(int(i))
+			if _, shadowed := c.over[p]; shadowed {
+				continue
+			}
+			m, err := c.base.metaRecord(int(i))
 			if err != nil {
 				return nil, err
 			}
@@ -417,18 +444,13 @@ func (c *Catalog) EntriesWhere(keep func(project, area, name string) bool) ([]me
 			if err != nil {
 				return nil, corrupt("file %d: %v", i, err)
 			}
-			if s[metaBroken] != "" || !keep(s[metaProject], s[metaArea], c.base.name(i)) {
-				continue
-			}
-			// Asked after keep: the path is built for the entries kept.
-			p := c.base.path(i)
-			if _, shadowed := c.over[p]; shadowed {
-				continue
-			}
 			// Decoded in place, from what splitMeta read: no record is
 			// allocated and copied for each of the thousands kept.
 			out = append(out, memories.Entry{Path: p})
 			fillEntry(&out[len(out)-1], &s, &nums)
+		}
+		if len(out) == 0 {
+			out = nil // every kept one shadowed: none, as before
 		}
 	}
 	for _, p := range slices.Sorted(maps.Keys(c.over)) {

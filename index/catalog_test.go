@@ -7,11 +7,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -988,5 +990,44 @@ func TestCompactionAtScale(t *testing.T) {
 		if want := i == 200; c.NeedsCompaction() != want {
 			t.Fatalf("NeedsCompaction after %d saves into a 10,000-note catalog = %v, want %v", i+1, !want, want)
 		}
+	}
+}
+
+// TestEntriesWhereAllocatesTheResultOnce: the entries kept are decoded into
+// one slice of the right size, not grown by appends, which copied the
+// thousands a briefing keeps several times over (and faulted in fresh
+// memory for every copy). What EntriesWhere allocates is the result, the
+// paths it builds and a little more, however many entries it keeps.
+func TestEntriesWhereAllocatesTheResultOnce(t *testing.T) {
+	var recs []*Record
+	for i := range 5000 {
+		r := rec(fmt.Sprintf("kept/%05d.md", i), fmt.Sprintf("01j7%022d", i), "kept")
+		if i%4 == 3 {
+			r.Project = "other"
+		}
+		recs = append(recs, r)
+	}
+	c := load(t, writeBase(t, recs, fixtureDirs))
+	keep := func(p, _, _ string) bool { return p == "proj" }
+	if _, err := c.EntriesWhere(keep); err != nil { // the metadata is read once, before
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, err := c.EntriesWhere(keep)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3750 {
+		t.Fatalf("EntriesWhere kept %d entries, want 3750", len(got))
+	}
+	result := uint64(cap(got)) * uint64(unsafe.Sizeof(memories.Entry{}))
+	paths := uint64(len(got)) * uint64(len("kept/00000.md")+3) // rounded up to a size class
+	allocated := after.TotalAlloc - before.TotalAlloc
+	if limit := result + paths + result/4; allocated > limit {
+		t.Errorf("EntriesWhere allocated %d bytes for a result of %d (%d entries) and %d of paths; want at most %d",
+			allocated, result, len(got), paths, limit)
 	}
 }

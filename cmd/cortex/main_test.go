@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -22,7 +19,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"cortex": func() {
 			// As main: an interrupt cancels the command (a server stops).
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			ctx, stop := interrupts(os.Args[1:], loneArmDelay)
 			code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 			stop()
 			os.Exit(code)
