@@ -134,7 +134,10 @@ type Store struct {
 	now        func() time.Time
 	warn       func(string)
 	res        *resident // nil unless Options.Resident
-	noRebuild  bool
+	// fps keeps the fingerprints of compared notes; nil unless
+	// Options.Resident.
+	fps       *fingerprints
+	noRebuild bool
 	// followed is set while a watcher in this process follows the vault
 	// and the index holds every change it saw (see Followed).
 	followed atomic.Bool
@@ -181,6 +184,7 @@ func Open(o Options) (*Store, error) {
 	}
 	if o.Resident {
 		s.res = &resident{}
+		s.fps = &fingerprints{}
 	}
 	if s.timeout <= 0 {
 		s.timeout = 10 * time.Second

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -55,6 +56,10 @@ func runSave(ctx context.Context, a *app, o saveOptions, words []string) error {
 			return err
 		}
 	}
+	// A save lives for tens of milliseconds and allocates a few megabytes:
+	// the collector would run three times to free what exit frees anyway,
+	// slowing the search for similar memories with its write barriers.
+	defer hookGC(os.Getenv)()
 	svc, err := a.open()
 	if err != nil {
 		return err
