@@ -28,3 +28,6 @@ func (s *Store) FingerprintHits() int {
 	defer s.fps.mu.Unlock()
 	return s.fps.hits
 }
+
+// NoteReads is how many notes the store has read from the vault.
+func (s *Store) NoteReads() int64 { return s.noteReads.Load() }

@@ -152,3 +152,31 @@ func readFile(t *testing.T, p string) string {
 	}
 	return string(data)
 }
+
+// TestResidentSavesReadOwedNotesOnce: saves in a row leave their notes'
+// indexing owed until a catch-up, and each save's search for similar
+// memories matches the owed notes too. A resident store matches them as it
+// parsed them when it wrote them, while their files are unchanged, instead
+// of reading every one of them again for every save.
+func TestResidentSavesReadOwedNotesOnce(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "vault")
+	st, svc := openStore(t, root, filepath.Join(dir, "state"), true)
+	ctx := context.Background()
+	topics := []string{"kafka consumer lag", "postgres autovacuum", "redis eviction policy", "nginx proxy buffers",
+		"grpc deadline propagation", "terraform state drift", "helm chart values", "s3 lifecycle rules"}
+	for i, topic := range topics {
+		_, err := svc.Save(ctx, memories.SaveRequest{Content: fmt.Sprintf("The %s of the ops cluster needs watching every week, item %d.", topic, i), Project: "ops"})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := st.NoteReads()
+	if _, err := svc.Save(ctx, memories.SaveRequest{Content: "The ops cluster's kafka consumer lag alert fires at ten thousand messages.", Project: "ops"}); err != nil {
+		t.Fatal(err)
+	}
+	// Its own note, read back once written.
+	if got := st.NoteReads() - before; got != 1 {
+		t.Errorf("a save after %d owed saves read %d notes, want 1 (its own)", len(topics), got)
+	}
+}

@@ -158,6 +158,8 @@ type Store struct {
 	kept keptCatalog
 	// catalogLoads counts the catalogs loaded from disk, for tests.
 	catalogLoads atomic.Int64
+	// noteReads counts the notes read from the vault, for tests.
+	noteReads atomic.Int64
 }
 
 var _ memories.Backend = (*Store)(nil)
@@ -694,6 +696,7 @@ func (s *Store) report(scan *vault.ScanResult) {
 
 // readNote reads one note into a catalog record and, when it parses, its memory.
 func (s *Store) readNote(f vault.FileStat) (*index.Record, *memories.Memory, error) {
+	s.noteReads.Add(1)
 	data, st, err := s.v.ReadRaw(f.Path)
 	if err != nil {
 		if errors.Is(err, vault.ErrTooLarge) {
