@@ -146,7 +146,7 @@ func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except 
 	if !s.checks.Dedup {
 		return nil, nil, nil
 	}
-	all, err := s.similarInIndex(ctx, snap, m, dedup.New(m.Title+"\n"+m.Body), except)
+	all, err := s.similarInIndex(ctx, snap, m, memoryFingerprint(m.Title, m.Body), except)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -181,6 +181,32 @@ func loadText(ctx context.Context, snap finder, path string) (string, string, er
 	return m.Title, m.Body, nil
 }
 
+// fingerprintLoader gives the fingerprint build makes of a note's title and
+// body as textLoader reads them, from what it keeps of the notes compared
+// before while their files are unchanged: a long-running process's store
+// (the MCP server's) does, sparing a save the reading and fingerprinting of
+// the candidates an earlier save compared already.
+type fingerprintLoader interface {
+	LoadFingerprint(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint) (*dedup.Fingerprint, error)
+}
+
+// memoryFingerprint is the fingerprint a memory is compared by.
+func memoryFingerprint(title, body string) *dedup.Fingerprint {
+	return dedup.New(title + "\n" + body)
+}
+
+// loadFingerprint is the fingerprint of the note at path, read through snap.
+func loadFingerprint(ctx context.Context, snap finder, path string) (*dedup.Fingerprint, error) {
+	if fl, ok := snap.(fingerprintLoader); ok {
+		return fl.LoadFingerprint(ctx, path, memoryFingerprint)
+	}
+	title, body, err := loadText(ctx, snap, path)
+	if err != nil {
+		return nil, err
+	}
+	return memoryFingerprint(title, body), nil
+}
+
 // similarInIndex scores the memories the index proposes for m, whose
 // fingerprint is fp: the best matches, in m's project and general, for m's
 // rarest words.
@@ -200,14 +226,14 @@ func (s *Service) similarInIndex(ctx context.Context, snap finder, m *Memory, fp
 		if h.ID == except {
 			continue
 		}
-		title, body, err := loadText(ctx, snap, h.Path)
+		other, err := loadFingerprint(ctx, snap, h.Path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		sim := dedup.Compare(fp, dedup.New(title+"\n"+body))
+		sim := dedup.Compare(fp, other)
 		all = append(all, scored{entry: h.Entry, score: sim.Score, related: sim.Related})
 	}
 	return all, nil

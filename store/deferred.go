@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"sort"
 	"time"
 
@@ -88,6 +89,11 @@ func (s *Store) owedNotes(cat *index.Catalog, paths []string, skip map[string]*i
 		if r == nil || r.Broken != "" {
 			continue
 		}
+		if m := s.owedNote(r); m != nil {
+			m.ID = r.ID
+			out = append(out, index.Doc{ID: r.ID, Memory: m})
+			continue
+		}
 		_, m, err := s.readNote(vault.FileStat{Path: p})
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // gone: the next check removes it
@@ -102,6 +108,23 @@ func (s *Store) owedNotes(cat *index.Catalog, paths []string, skip map[string]*i
 		out = append(out, index.Doc{ID: r.ID, Memory: m})
 	}
 	return out, nil
+}
+
+// owedNote is the note of rec as a resident store's writer parsed it when
+// it wrote it, while the file is as the record says (size and time): the
+// notes a run of saves leaves owed are matched by every search of the saves
+// that follow, until a catch-up, and reading them all again for each one
+// cost a resident save more than its own note. Nil when the store keeps no
+// notes or the file changed since.
+func (s *Store) owedNote(rec *index.Record) *memories.Memory {
+	if s.res == nil {
+		return nil
+	}
+	fi, err := os.Lstat(s.v.Abs(rec.Path))
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != rec.Size || fi.ModTime().UnixNano() != rec.MTime {
+		return nil
+	}
+	return s.res.note(rec)
 }
 
 // deferredIndex is what a snapshot searches besides the index on disk while

@@ -18,3 +18,16 @@ func (s *Store) FoldersToReadAgain() (int, error) {
 	}
 	return scan.Unsettled, nil
 }
+
+// FingerprintHits is how many fingerprints the store gave from its cache.
+func (s *Store) FingerprintHits() int {
+	if s.fps == nil {
+		return 0
+	}
+	s.fps.mu.Lock()
+	defer s.fps.mu.Unlock()
+	return s.fps.hits
+}
+
+// NoteReads is how many notes the store has read from the vault.
+func (s *Store) NoteReads() int64 { return s.noteReads.Load() }

@@ -32,7 +32,10 @@ type resident struct {
 	lock  *filelock.Lock // the shared index lock, while lingering
 	b     *index.Bleve   // open under lock
 	timer *time.Timer
-	notes map[string]cachedNote
+	// notesMu guards notes, which writers use too (see Store.owedNote)
+	// without holding mu.
+	notesMu sync.Mutex
+	notes   map[string]cachedNote
 }
 
 type cachedNote struct {
@@ -204,6 +207,8 @@ func (r *resident) closeIndexLocked() {
 // note returns the parsed note at path when the catalog's record of it
 // matches what was parsed, a copy the caller may change.
 func (r *resident) note(rec *index.Record) *memories.Memory {
+	r.notesMu.Lock()
+	defer r.notesMu.Unlock()
 	c, ok := r.notes[rec.Path]
 	if !ok || c.size != rec.Size || c.mtime != rec.MTime || c.hash != rec.Hash {
 		return nil
@@ -212,6 +217,8 @@ func (r *resident) note(rec *index.Record) *memories.Memory {
 }
 
 func (r *resident) keep(rec *index.Record, m *memories.Memory) {
+	r.notesMu.Lock()
+	defer r.notesMu.Unlock()
 	if r.notes == nil || len(r.notes) >= maxCachedNotes {
 		r.notes = map[string]cachedNote{}
 	}

@@ -134,7 +134,10 @@ type Store struct {
 	now        func() time.Time
 	warn       func(string)
 	res        *resident // nil unless Options.Resident
-	noRebuild  bool
+	// fps keeps the fingerprints of compared notes; nil unless
+	// Options.Resident.
+	fps       *fingerprints
+	noRebuild bool
 	// followed is set while a watcher in this process follows the vault
 	// and the index holds every change it saw (see Followed).
 	followed atomic.Bool
@@ -155,6 +158,8 @@ type Store struct {
 	kept keptCatalog
 	// catalogLoads counts the catalogs loaded from disk, for tests.
 	catalogLoads atomic.Int64
+	// noteReads counts the notes read from the vault, for tests.
+	noteReads atomic.Int64
 }
 
 var _ memories.Backend = (*Store)(nil)
@@ -181,6 +186,7 @@ func Open(o Options) (*Store, error) {
 	}
 	if o.Resident {
 		s.res = &resident{}
+		s.fps = &fingerprints{}
 	}
 	if s.timeout <= 0 {
 		s.timeout = 10 * time.Second
@@ -690,6 +696,7 @@ func (s *Store) report(scan *vault.ScanResult) {
 
 // readNote reads one note into a catalog record and, when it parses, its memory.
 func (s *Store) readNote(f vault.FileStat) (*index.Record, *memories.Memory, error) {
+	s.noteReads.Add(1)
 	data, st, err := s.v.ReadRaw(f.Path)
 	if err != nil {
 		if errors.Is(err, vault.ErrTooLarge) {

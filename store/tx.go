@@ -394,6 +394,11 @@ func (t *tx) reindex(path string) error {
 	}
 	t.ch.put(r, m)
 	t.cat.Put(map[string]*index.Record{path: r})
+	if t.s.res != nil && m != nil && r.Broken == "" {
+		// Kept for the searches that match the note while its index work
+		// is owed (owedNote), and for the reads after.
+		t.s.res.keep(r, m)
+	}
 	return nil
 }
 
