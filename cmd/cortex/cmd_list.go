@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 
@@ -55,13 +56,22 @@ func runList(ctx context.Context, a *app, o listOptions) error {
 	if res.Total == 1 {
 		noun = "memory"
 	}
-	fmt.Fprintf(a.stdout, "%d %s\nSources: %s\n", res.Total, noun, res.SourceSummary())
+	// A line a write was a write system call per memory: 100,000 of them
+	// for a vault of that size.
+	w := bufio.NewWriterSize(a.stdout, 64<<10)
+	fmt.Fprintf(w, "%d %s\nSources: %s\n", res.Total, noun, res.SourceSummary())
 	for _, it := range res.Items {
-		status := ""
+		w.WriteString("- [")
+		w.WriteString(it.ShortID)
+		w.WriteString("] ")
+		w.WriteString(it.Title)
+		w.WriteString(" | project:")
+		w.WriteString(it.Project)
 		if it.Status != memories.StatusActive {
-			status = " | " + string(it.Status)
+			w.WriteString(" | ")
+			w.WriteString(string(it.Status))
 		}
-		fmt.Fprintf(a.stdout, "- [%s] %s | project:%s%s\n", it.ShortID, it.Title, it.Project, status)
+		w.WriteByte('\n')
 	}
-	return nil
+	return w.Flush()
 }
