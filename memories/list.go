@@ -190,22 +190,32 @@ func fuzzyFilter(pattern string, entries []*Entry) []*Entry {
 // shortener abbreviates many ids at once. Only ids that share their first
 // MinPrefix characters can make each other's abbreviation longer, so only
 // those are sorted, to find each one's closest neighbours: most ids' prefix
-// is theirs alone, and a count of prefixes tells them apart without sorting
-// every id.
+// is theirs alone, which sorting the prefixes, as numbers, tells at a
+// fraction of the cost of sorting every id.
 type shortener struct {
-	// prefixes counts the ids by their first MinPrefix characters.
-	prefixes map[string]int32
-	// shared are the ids whose prefix another id has too, sorted.
+	// dups are the prefixes (see prefixKey) more than one id has, sorted.
+	dups []uint64
+	// shared are the ids whose prefix another id has too, and the ids
+	// shorter than a prefix, sorted.
 	shared []string
 }
 
 func newShortener(entries []Entry) *shortener {
-	s := &shortener{prefixes: make(map[string]int32, len(entries))}
+	keys := make([]uint64, 0, len(entries))
 	for i := range entries {
-		s.prefixes[idPrefix(entries[i].ID)]++
+		if k, ok := prefixKey(entries[i].ID); ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	s := &shortener{}
+	for i := 1; i < len(keys); i++ {
+		if keys[i] == keys[i-1] && (len(s.dups) == 0 || s.dups[len(s.dups)-1] != keys[i]) {
+			s.dups = append(s.dups, keys[i])
+		}
 	}
 	for i := range entries {
-		if id := entries[i].ID; s.prefixes[idPrefix(id)] > 1 {
+		if id := entries[i].ID; !s.alone(id) {
 			s.shared = append(s.shared, id)
 		}
 	}
@@ -213,12 +223,33 @@ func newShortener(entries []Entry) *shortener {
 	return s
 }
 
-func idPrefix(id string) string { return id[:min(MinPrefix, len(id))] }
+// prefixKey is id's first MinPrefix bytes as a number that orders as they
+// do; false for an id shorter than that.
+func prefixKey(id string) (uint64, bool) {
+	if len(id) < MinPrefix {
+		return 0, false
+	}
+	var k uint64
+	for i := 0; i < MinPrefix; i++ {
+		k = k<<8 | uint64(id[i])
+	}
+	return k, true
+}
+
+// alone reports whether no other id starts as id does.
+func (s *shortener) alone(id string) bool {
+	k, ok := prefixKey(id)
+	if !ok {
+		return false
+	}
+	_, dup := slices.BinarySearch(s.dups, k)
+	return !dup
+}
 
 // short is id's shortest unique prefix of at least MinPrefix characters.
 func (s *shortener) short(id string) string {
-	if s.prefixes[idPrefix(id)] <= 1 {
-		return idPrefix(id)
+	if s.alone(id) {
+		return id[:MinPrefix]
 	}
 	n := MinPrefix
 	i := sort.SearchStrings(s.shared, id)
