@@ -990,3 +990,46 @@ func TestCompactionAtScale(t *testing.T) {
 		}
 	}
 }
+
+// TestEntriesDecodeInPlace: Entries lists the readable records' entries, in
+// Records' order, for a base alone and with a journal over it; and it
+// decodes them in place: one allocation a note (its path), not a record
+// allocated and copied for each (three a note before).
+func TestEntriesDecodeInPlace(t *testing.T) {
+	for cname, c := range idCatalogs(t) {
+		var want []memories.Entry
+		if err := c.Records(func(r *Record) error {
+			if r.Broken == "" {
+				want = append(want, r.Entry)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Clone().Entries()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: (-records +entries)\n%s", cname, diff)
+		}
+	}
+	const n = 1000
+	var recs []*Record
+	for i := range n {
+		recs = append(recs, rec(fmt.Sprintf("proj/note-%04d.md", i), fmt.Sprintf("01j%023d", i), fmt.Sprintf("note %d", i)))
+	}
+	c := load(t, writeBase(t, recs, nil))
+	if _, err := c.Entries(); err != nil { // the metadata read once
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(5, func() {
+		c.entries = nil
+		if es, err := c.Entries(); err != nil || len(es) != n {
+			t.Fatalf("%d entries, %v", len(es), err)
+		}
+	})
+	if allocs > 1.1*n {
+		t.Errorf("Entries made %.0f allocations for %d notes", allocs, n)
+	}
+}
