@@ -522,7 +522,7 @@ func noteNames(snap memories.Snapshot, want map[string]bool) (map[string]memorie
 	for n := range want {
 		lens[len(n)], lens[len(n)+len(".md")] = true, true
 	}
-	es, err := memories.EntriesWhere(snap, func(_, _, name string) bool {
+	es, err := entriesNamed(snap, func(name string) bool {
 		if !lens[len(name)] && isASCII(name) {
 			return false
 		}

@@ -26,6 +26,29 @@ func (c selectingCache) EntriesWhere(keep func(project, area, name string) bool)
 	return c.sel.EntriesWhere(keep)
 }
 
+// entryNamer is a snapshot that can list the entries of notes by file name
+// without decoding the others (the store's).
+type entryNamer interface {
+	EntriesNamed(keep func(name string) bool) ([]memories.Entry, error)
+}
+
+// entriesNamed lists snap's entries whose file name keep accepts: through
+// the snapshot under a loadCache when it is an entryNamer, else as
+// memories.EntriesWhere does.
+func entriesNamed(snap memories.Snapshot, keep func(name string) bool) ([]memories.Entry, error) {
+	inner := snap
+	switch c := snap.(type) {
+	case *loadCache:
+		inner = c.Snapshot
+	case selectingCache:
+		inner = c.Snapshot
+	}
+	if n, ok := inner.(entryNamer); ok {
+		return n.EntriesNamed(keep)
+	}
+	return memories.EntriesWhere(snap, func(_, _, name string) bool { return keep(name) })
+}
+
 // withLoadCache wraps snap so that each note is read from the vault once,
 // keeping what else snap can do.
 func withLoadCache(snap memories.Snapshot) memories.Snapshot {

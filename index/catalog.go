@@ -443,6 +443,53 @@ func (c *Catalog) entriesWhere(out []memories.Entry, keep func(project, area, na
 	return out, nil
 }
 
+// EntriesNamed lists the entries Entries lists whose file name keep
+// accepts, in the same order. Names are in the file table, so only the
+// metadata of the notes kept is read and decoded: following a few links by
+// name costs a pass over the names, not over every note's metadata. keep
+// may be asked about broken notes too.
+func (c *Catalog) EntriesNamed(keep func(name string) bool) ([]memories.Entry, error) {
+	var out []memories.Entry
+	if c.entries != nil {
+		for _, e := range c.entries {
+			if keep(path.Base(e.Path)) {
+				out = append(out, e)
+			}
+		}
+		return out, nil
+	}
+	if c.base != nil {
+		for i := 0; i < c.base.nFiles; i++ {
+			if !keep(c.base.name(i)) {
+				continue
+			}
+			p := c.base.path(i)
+			if _, shadowed := c.over[p]; shadowed {
+				continue
+			}
+			m, err := c.base.metaRecord(i)
+			if err != nil {
+				return nil, err
+			}
+			s, nums, err := splitMeta(m)
+			if err != nil {
+				return nil, corrupt("file %d: %v", i, err)
+			}
+			if s[metaBroken] != "" {
+				continue
+			}
+			out = append(out, memories.Entry{Path: p})
+			fillEntry(&out[len(out)-1], &s, &nums)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(c.over)) {
+		if r := c.over[p]; r != nil && r.Broken == "" && keep(path.Base(r.Path)) {
+			out = append(out, r.Entry)
+		}
+	}
+	return out, nil
+}
+
 // Dirs lists the folders the catalog remembers, with their times (vault.Known).
 func (c *Catalog) Dirs() []vault.DirStat {
 	var out []vault.DirStat

@@ -1033,3 +1033,39 @@ func TestEntriesDecodeInPlace(t *testing.T) {
 		t.Errorf("Entries made %.0f allocations for %d notes", allocs, n)
 	}
 }
+
+// TestEntriesNamed: EntriesNamed lists what EntriesWhere lists for the same
+// test of the file name, in the same order, for a base alone and with a
+// journal over it, before and after the entries are cached.
+func TestEntriesNamed(t *testing.T) {
+	keeps := map[string]func(name string) bool{
+		"all":    func(string) bool { return true },
+		"none":   func(string) bool { return false },
+		"named":  func(n string) bool { return n == "deep.md" || n == "hand made.md" || n == "new.md" },
+		"broken": func(n string) bool { return n == "broken.md" },
+		"copies": func(n string) bool { return strings.HasPrefix(n, "copy") },
+	}
+	for cname, c := range idCatalogs(t) {
+		for _, cached := range []bool{false, true} {
+			c := c.Clone()
+			if cached {
+				if _, err := c.Entries(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for kname, keep := range keeps {
+				want, err := c.EntriesWhere(func(_, _, n string) bool { return keep(n) })
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := c.EntriesNamed(keep)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s, cached %v, keep %s: (-where +named)\n%s", cname, cached, kname, diff)
+				}
+			}
+		}
+	}
+}
