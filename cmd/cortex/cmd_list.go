@@ -47,6 +47,9 @@ func runList(ctx context.Context, a *app, o listOptions) (err error) {
 	// fresh memory), as a hook does. A fault reading the mapping (the file
 	// truncated by hand meanwhile) is an error, not a crash.
 	index.MapCatalogs()
+	// Like a hook, a listing lives a moment: the collector waits until the
+	// heap is large (hookGC) rather than free what exit frees anyway.
+	defer hookGC(a.getenv)()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
