@@ -51,15 +51,7 @@ func runList(ctx context.Context, a *app, o listOptions) (err error) {
 	// heap is large (hookGC) rather than free what exit frees anyway.
 	defer hookGC(a.getenv)()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			re, ok := r.(runtime.Error)
-			if !ok || !strings.Contains(re.Error(), "fault") {
-				panic(r)
-			}
-			err = fmt.Errorf("the index catalog changed while it was read (%v): run the command again", re)
-		}
-	}()
+	defer catalogFault(&err)
 	svc, err := a.open()
 	if err != nil {
 		return err
@@ -97,4 +89,18 @@ func runList(ctx context.Context, a *app, o listOptions) (err error) {
 		w.WriteByte('\n')
 	}
 	return w.Flush()
+}
+
+// catalogFault, deferred, makes a fault reading a mapped catalog (a panic
+// under debug.SetPanicOnFault) the command's error; any other panic goes on.
+func catalogFault(err *error) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	re, ok := r.(runtime.Error)
+	if !ok || !strings.Contains(re.Error(), "fault") {
+		panic(r)
+	}
+	*err = fmt.Errorf("the index catalog changed while it was read (%v): run the command again", re)
 }

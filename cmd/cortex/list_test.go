@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,5 +56,34 @@ func TestListWritesAtOnce(t *testing.T) {
 	}
 	if out.writes > 2 {
 		t.Errorf("cortex list made %d writes for %d lines", out.writes, len(lines))
+	}
+}
+
+// fault is a runtime error as a fault reading a mapping raises it.
+type fault struct{}
+
+func (fault) Error() string { return "unexpected fault address 0x7f0000000000" }
+func (fault) RuntimeError() {}
+
+// TestCatalogFault: a fault reading the mapped catalog becomes the
+// command's error; any other panic goes on.
+func TestCatalogFault(t *testing.T) {
+	err := func() (err error) {
+		defer catalogFault(&err)
+		panic(fault{})
+	}()
+	if err == nil || !strings.Contains(err.Error(), "the index catalog changed while it was read (unexpected fault address") {
+		t.Errorf("error %v", err)
+	}
+	for _, p := range []any{"a bug", errors.New("a bug")} {
+		got := func() (got any) {
+			defer func() { got = recover() }()
+			var err error
+			defer catalogFault(&err)
+			panic(p)
+		}()
+		if got != p {
+			t.Errorf("panic %v became %v", p, got)
+		}
 	}
 }
