@@ -42,7 +42,9 @@ const (
 
 // Memories is what the briefing recalls with: memories.Service.
 type Memories interface {
-	Recall(ctx context.Context, req memories.RecallRequest) (*memories.RecallResult, error)
+	// RecallIn recalls from a snapshot of Notes the briefing holds: its
+	// four recalls share one look at the store.
+	RecallIn(ctx context.Context, snap memories.Snapshot, req memories.RecallRequest) (*memories.RecallResult, error)
 	RecordAccess(ctx context.Context, ids []string, source string) error
 	Screen(ctx context.Context, title, content string) error
 }
@@ -244,44 +246,69 @@ func (s *Service) Gather(ctx context.Context, req Request) (*Material, error) {
 	m := &Material{Query: query, Project: project}
 	seen := map[string]bool{}
 
-	pb, err := s.playbook(ctx, project, seen)
-	if err != nil {
-		return nil, err
+	// The transcripts are searched meanwhile: their index is another
+	// store, and what the other sections show only takes excerpts out.
+	var found foundExcerpts
+	var wg sync.WaitGroup
+	if s.Excerpts != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			found.ex, found.err = s.Excerpts.Excerpts(ctx, query, project, maxExcerpts)
+		}()
 	}
-	m.Sections = append(m.Sections, pb)
-
-	top, err := s.Memories.Recall(ctx, memories.RecallRequest{Query: query, Project: project, Limit: topMemories,
-		Source: memories.AccessContext, NoAccess: true})
-	if err != nil {
-		return nil, err
-	}
-	mem := Section{Name: SectionMemories, Title: "Memories for the query"}
-	var decisions []memories.Recalled
-	var related []string
-	for _, r := range top.Results {
-		if r.Memory.Type == memories.TypeDecision {
-			decisions = append(decisions, r)
-			continue
+	err = s.Notes.View(ctx, func(snap memories.Snapshot) error {
+		snap = withLoadCache(snap)
+		pb, err := s.playbook(ctx, snap, project, seen)
+		if err != nil {
+			return err
 		}
-		related = append(related, r.Memory.Related...)
-		if seen[r.Memory.ID] || r.Memory.Type == memories.TypeEpisode || r.Memory.Type == memories.TypeSession {
-			continue
-		}
-		seen[r.Memory.ID] = true
-		mem.Items = append(mem.Items, s.itemOf(r))
-	}
-	if len(top.Results) == 0 {
-		mem.Note = top.EmptyMessage()
-	}
-	m.Sections = append(m.Sections, mem)
+		m.Sections = append(m.Sections, pb)
 
-	dec, err := s.decisions(ctx, query, project, decisions, related, seen)
+		top, err := s.Memories.RecallIn(ctx, snap, memories.RecallRequest{Query: query, Project: project, Limit: topMemories,
+			Source: memories.AccessContext, NoAccess: true})
+		if err != nil {
+			return err
+		}
+		mem := Section{Name: SectionMemories, Title: "Memories for the query"}
+		var decisions []memories.Recalled
+		var related []string
+		for _, r := range top.Results {
+			if r.Memory.Type == memories.TypeDecision {
+				decisions = append(decisions, r)
+				continue
+			}
+			related = append(related, r.Memory.Related...)
+			if seen[r.Memory.ID] || r.Memory.Type == memories.TypeEpisode || r.Memory.Type == memories.TypeSession {
+				continue
+			}
+			seen[r.Memory.ID] = true
+			mem.Items = append(mem.Items, s.itemOf(r))
+		}
+		if len(top.Results) == 0 {
+			mem.Note = top.EmptyMessage()
+		}
+		m.Sections = append(m.Sections, mem)
+
+		dec, err := s.decisions(ctx, snap, query, project, decisions, related, seen)
+		if err != nil {
+			return err
+		}
+		m.Sections = append(m.Sections, dec)
+		return nil
+	})
+	wg.Wait()
 	if err != nil {
 		return nil, err
 	}
-	m.Sections = append(m.Sections, dec)
-	m.Sections = append(m.Sections, s.excerpts(ctx, query, project, seen))
+	m.Sections = append(m.Sections, s.excerpts(found, seen))
 	return m, nil
+}
+
+// foundExcerpts is what the transcript search gave.
+type foundExcerpts struct {
+	ex  []Excerpt
+	err error
 }
 
 // banRE finds a ban in a title or a playbook line: what must not be done.
@@ -301,7 +328,7 @@ func IsBan(title string, tags []string) bool {
 
 // playbook is the project's playbook note, line by line, and its
 // conventions and standing decisions, bans first.
-func (s *Service) playbook(ctx context.Context, project string, seen map[string]bool) (Section, error) {
+func (s *Service) playbook(ctx context.Context, snap memories.Snapshot, project string, seen map[string]bool) (Section, error) {
 	sec := Section{Name: SectionPlaybook, Title: "Playbook of " + project}
 	var bans, rest []Item
 	if s.Playbooks != nil {
@@ -325,7 +352,7 @@ func (s *Service) playbook(ctx context.Context, project string, seen map[string]
 		}
 	}
 	for _, t := range []memories.Type{memories.TypeConvention, memories.TypeDecision} {
-		res, err := s.Memories.Recall(ctx, memories.RecallRequest{Project: project, Type: string(t), Limit: playbookNotes, NoAccess: true})
+		res, err := s.Memories.RecallIn(ctx, snap, memories.RecallRequest{Project: project, Type: string(t), Limit: playbookNotes, NoAccess: true})
 		if err != nil {
 			return sec, err
 		}
@@ -408,9 +435,9 @@ func (s *Service) itemOf(r memories.Recalled) Item {
 // decisions are the decisions the query found, then those its memories link
 // to, then the best decisions for the query, each with the edits it
 // produced.
-func (s *Service) decisions(ctx context.Context, query, project string, found []memories.Recalled, links []string, seen map[string]bool) (Section, error) {
+func (s *Service) decisions(ctx context.Context, snap memories.Snapshot, query, project string, found []memories.Recalled, links []string, seen map[string]bool) (Section, error) {
 	sec := Section{Name: SectionDecisions, Title: "Related decisions and the edits they produced"}
-	more, err := s.Memories.Recall(ctx, memories.RecallRequest{Query: query, Project: project, Type: string(memories.TypeDecision),
+	more, err := s.Memories.RecallIn(ctx, snap, memories.RecallRequest{Query: query, Project: project, Type: string(memories.TypeDecision),
 		Limit: queryDecisions, NoAccess: true})
 	if err != nil {
 		return sec, err
@@ -420,7 +447,7 @@ func (s *Service) decisions(ctx context.Context, query, project string, found []
 			found = append(found, r)
 		}
 	}
-	err = s.Notes.View(ctx, func(snap memories.Snapshot) error {
+	err = func() error {
 		want := map[string]bool{}
 		for _, l := range links {
 			want[linkName(l)] = true
@@ -474,7 +501,7 @@ func (s *Service) decisions(ctx context.Context, query, project string, found []
 			sec.Items = append(sec.Items, it)
 		}
 		return nil
-	})
+	}()
 	if len(sec.Items) == 0 {
 		sec.Note = "no decisions found for the query"
 	}
@@ -488,7 +515,17 @@ func noteNames(snap memories.Snapshot, want map[string]bool) (map[string]memorie
 	if len(want) == 0 {
 		return nil, nil
 	}
-	es, err := memories.EntriesWhere(snap, func(_, _, name string) bool {
+	// Most file names are ruled out by their length alone, before the
+	// name is folded to lower case: folding keeps an ASCII name's length,
+	// and noteName takes ".md" off or nothing.
+	lens := map[int]bool{}
+	for n := range want {
+		lens[len(n)], lens[len(n)+len(".md")] = true, true
+	}
+	es, err := entriesNamed(snap, func(name string) bool {
+		if !lens[len(name)] && isASCII(name) {
+			return false
+		}
 		return want[noteName(name)]
 	})
 	if err != nil {
@@ -502,6 +539,15 @@ func noteNames(snap memories.Snapshot, want map[string]bool) (map[string]memorie
 		}
 	}
 	return out, nil
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // noteName is the name a link resolves to a note by: its file name without
@@ -571,14 +617,15 @@ func decisionText(body string) string {
 // aliasRE matches a link with an alias: [[name|alias]].
 var aliasRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\[([^\]|]+)\|([^\]]*)\]\]`) })
 
-// excerpts are the best exchanges of the transcripts not already shown.
-func (s *Service) excerpts(ctx context.Context, query, project string, seen map[string]bool) Section {
+// excerpts are the best exchanges of the transcripts, as found, not
+// already shown.
+func (s *Service) excerpts(found foundExcerpts, seen map[string]bool) Section {
 	sec := Section{Name: SectionTranscripts, Title: "From the transcripts"}
 	if s.Excerpts == nil {
 		sec.Note = "no transcript excerpts: transcript search is not available"
 		return sec
 	}
-	ex, err := s.Excerpts.Excerpts(ctx, query, project, maxExcerpts)
+	ex, err := found.ex, found.err
 	if err != nil {
 		s.warn(fmt.Sprintf("transcript search: %v", err))
 		sec.Note = "no transcript excerpts: the search failed"

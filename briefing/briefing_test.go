@@ -283,3 +283,57 @@ func TestDecisionsReadOnlyNamedNotes(t *testing.T) {
 	}
 	t.Logf("read by name: %v", notes.named)
 }
+
+// countingBackend is the store as both the memory services' backend and
+// briefing.Notes, counting how often it is looked at and each note read.
+type countingBackend struct {
+	memories.Backend
+	views int
+	loads map[string]int
+}
+
+func (c *countingBackend) View(ctx context.Context, fn func(memories.Snapshot) error) error {
+	c.views++
+	return c.Backend.View(ctx, func(snap memories.Snapshot) error {
+		return fn(&loadCounter{countingSnapshot: countingSnapshot{Snapshot: snap, c: &countingNotes{}}, b: c})
+	})
+}
+
+type loadCounter struct {
+	countingSnapshot
+	b *countingBackend
+}
+
+func (s *loadCounter) Load(ctx context.Context, path string) (*memories.Memory, error) {
+	s.b.loads[path]++
+	return s.Snapshot.Load(ctx, path)
+}
+
+// TestBriefingLooksOnce: a briefing's recalls and the decisions' links
+// share one look at the store, and no note is read twice (the query's
+// decision is a standing one of the playbook too), with the briefing and
+// what it records as used unchanged.
+func TestBriefingLooksOnce(t *testing.T) {
+	f := newFixture(t)
+	st := f.svc.Notes.(memories.Backend)
+	c := &countingBackend{Backend: st, loads: map[string]int{}}
+	log := access.Open(access.Options{State: config.State{Home: filepath.Join(f.root, "state")}, LockTimeout: 10 * time.Second})
+	f.svc.Memories = memories.NewService(c, memories.WithClock(func() time.Time { return now }), memories.WithAccessLog(log))
+	f.svc.Notes = c
+	b, err := f.svc.Assemble(context.Background(), briefing.Request{Query: "auth flow fails on staging jwt", Project: "web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "default.md"), []byte(b.Markdown))
+	if c.views != 1 {
+		t.Errorf("the briefing looked at the store %d times, want once", c.views)
+	}
+	for p, n := range c.loads {
+		if n > 1 {
+			t.Errorf("%s read %d times", p, n)
+		}
+	}
+	if len(c.loads) == 0 {
+		t.Error("no note read")
+	}
+}

@@ -1031,3 +1031,82 @@ func TestEntriesWhereAllocatesTheResultOnce(t *testing.T) {
 			allocated, result, len(got), paths, limit)
 	}
 }
+
+// TestEntriesDecodeInPlace: Entries lists the readable records' entries, in
+// Records' order, for a base alone and with a journal over it; and it
+// decodes them in place: one allocation a note (its path), not a record
+// allocated and copied for each (three a note before).
+func TestEntriesDecodeInPlace(t *testing.T) {
+	for cname, c := range idCatalogs(t) {
+		var want []memories.Entry
+		if err := c.Records(func(r *Record) error {
+			if r.Broken == "" {
+				want = append(want, r.Entry)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Clone().Entries()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: (-records +entries)\n%s", cname, diff)
+		}
+	}
+	const n = 1000
+	var recs []*Record
+	for i := range n {
+		recs = append(recs, rec(fmt.Sprintf("proj/note-%04d.md", i), fmt.Sprintf("01j%023d", i), fmt.Sprintf("note %d", i)))
+	}
+	c := load(t, writeBase(t, recs, nil))
+	if _, err := c.Entries(); err != nil { // the metadata read once
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(5, func() {
+		c.entries = nil
+		if es, err := c.Entries(); err != nil || len(es) != n {
+			t.Fatalf("%d entries, %v", len(es), err)
+		}
+	})
+	if allocs > 1.1*n {
+		t.Errorf("Entries made %.0f allocations for %d notes", allocs, n)
+	}
+}
+
+// TestEntriesNamed: EntriesNamed lists what EntriesWhere lists for the same
+// test of the file name, in the same order, for a base alone and with a
+// journal over it, before and after the entries are cached.
+func TestEntriesNamed(t *testing.T) {
+	keeps := map[string]func(name string) bool{
+		"all":    func(string) bool { return true },
+		"none":   func(string) bool { return false },
+		"named":  func(n string) bool { return n == "deep.md" || n == "hand made.md" || n == "new.md" },
+		"broken": func(n string) bool { return n == "broken.md" },
+		"copies": func(n string) bool { return strings.HasPrefix(n, "copy") },
+	}
+	for cname, c := range idCatalogs(t) {
+		for _, cached := range []bool{false, true} {
+			c := c.Clone()
+			if cached {
+				if _, err := c.Entries(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for kname, keep := range keeps {
+				want, err := c.EntriesWhere(func(_, _, n string) bool { return keep(n) })
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := c.EntriesNamed(keep)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s, cached %v, keep %s: (-where +named)\n%s", cname, cached, kname, diff)
+				}
+			}
+		}
+	}
+}

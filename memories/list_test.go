@@ -2,6 +2,8 @@ package memories
 
 import (
 	"context"
+	"math/rand/v2"
+	"sort"
 	"testing"
 	"time"
 
@@ -329,5 +331,112 @@ func TestListEmptyMessage(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// referenceList is List as it was written first: every entry that passes
+// the filters, sorted through pointers, and every id sorted to abbreviate
+// them. TestListMatchesReference holds the faster List to it.
+func referenceList(entries []Entry, project string, typ Type, keep func(Status) bool, filter string) []ListItem {
+	var sel []*Entry
+	for i := range entries {
+		e := &entries[i]
+		if (project == "" || e.Project == project) && (typ == "" || e.Type == typ) && keep(e.Status) {
+			sel = append(sel, e)
+		}
+	}
+	sort.Slice(sel, func(i, j int) bool { return newer(sel[i], sel[j]) })
+	if filter != "" {
+		sel = fuzzyFilter(filter, sel)
+	}
+	ids := make([]string, len(entries))
+	for i := range entries {
+		ids[i] = entries[i].ID
+	}
+	sort.Strings(ids)
+	var out []ListItem
+	for _, e := range sel {
+		n := MinPrefix
+		i := sort.SearchStrings(ids, e.ID)
+		for _, j := range []int{i - 1, i + 1} {
+			if j >= 0 && j < len(ids) {
+				l := 0
+				for l < len(e.ID) && l < len(ids[j]) && e.ID[l] == ids[j][l] {
+					l++
+				}
+				n = max(n, l+1)
+			}
+		}
+		out = append(out, ListItem{Entry: e, ShortID: e.ID[:min(n, len(e.ID))]})
+	}
+	return out
+}
+
+// TestListMatchesReference: on generated stores whose memories share
+// creation times (to the second and below) and id prefixes of 8 to 25
+// characters, List gives the reference's items in the reference's order,
+// with its short ids, whatever the filters.
+func TestListMatchesReference(t *testing.T) {
+	const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+	rng := rand.New(rand.NewPCG(1, 2))
+	randID := func() string {
+		b := []byte("01jn")
+		// Half the ids have few values per character early on: many of
+		// them share a prefix; the others' prefix is mostly their own.
+		crowded := rng.IntN(2) == 0
+		for i := 4; i < 26; i++ {
+			k := len(alphabet)
+			if crowded && i < 12 {
+				k = 2
+			}
+			b = append(b, alphabet[rng.IntN(k)])
+		}
+		return string(b)
+	}
+	for round := range 3 {
+		seen := map[string]bool{}
+		var ms []*Memory
+		for len(ms) < 1500 {
+			id := randID()
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			at := day(1 + rng.IntN(4))
+			if rng.IntN(2) == 0 {
+				at = at.Add(time.Duration(rng.IntN(3)) * 300 * time.Millisecond)
+			}
+			title := []string{"retry the timeout", "pool size", "timeout on deploy", "jwt leeway"}[rng.IntN(4)]
+			ms = append(ms, mem(id, title, "", created(at),
+				project([]string{"web", "api", "general"}[rng.IntN(3)]),
+				typ([]Type{TypeFact, TypeDecision, TypeAction}[rng.IntN(3)]),
+				status([]Status{StatusActive, StatusActive, StatusOpen, StatusSuperseded}[rng.IntN(4)]),
+				source([]Source{SourceUser, SourceMined, SourceImport}[rng.IntN(3)])))
+		}
+		f := newFake(t, ms...)
+		svc, _ := newTestService(f)
+		entries, err := (&fakeTx{f}).Entries()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, req := range []ListRequest{{}, {Status: "all"}, {Project: "web"}, {Type: "decision", Status: "superseded"},
+			{Filter: "timeout"}, {Project: "api", Filter: "tmo", Status: "all"}} {
+			res, err := svc.List(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var typ Type
+			if req.Type != "" {
+				typ = Type(req.Type)
+			}
+			keep, _ := statusFilter(req.Status)
+			want := referenceList(entries, req.Project, typ, keep, req.Filter)
+			if diff := cmp.Diff(want, res.Items); diff != "" {
+				t.Errorf("round %d, %+v (-reference +list):\n%s", round, req, diff)
+			}
+			if res.Total != len(want) {
+				t.Errorf("round %d, %+v: total %d, want %d", round, req, res.Total, len(want))
+			}
+		}
 	}
 }

@@ -42,6 +42,12 @@ func (sn *snapshot) EntriesWhere(keep func(project, area, name string) bool) ([]
 	return sn.cat.EntriesWhere(keep)
 }
 
+// EntriesNamed lists the entries whose file name keep accepts, reading the
+// metadata of those alone (see index.Catalog.EntriesNamed).
+func (sn *snapshot) EntriesNamed(keep func(name string) bool) ([]memories.Entry, error) {
+	return sn.cat.EntriesNamed(keep)
+}
+
 func (sn *snapshot) Get(id string) (memories.Entry, error) {
 	r, err := sn.cat.ByID(id)
 	if err != nil {

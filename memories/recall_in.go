@@ -1,0 +1,25 @@
+package memories
+
+import "context"
+
+// RecallIn is Recall answered from snap, a snapshot the caller holds (inside
+// its own Backend.View): a caller that makes several recalls for one answer
+// — context assembly makes four — looks at the store once, not once per
+// recall. The results are Recall's for the same store.
+func (s *Service) RecallIn(ctx context.Context, snap Snapshot, req RecallRequest) (*RecallResult, error) {
+	p, err := s.planRecall(&req)
+	if err != nil {
+		return nil, err
+	}
+	res := &RecallResult{Query: p.search.Text, Project: p.search.Project, Scope: req.Scope, Tags: p.search.Tags}
+	if len(p.search.Projects) > 0 && res.Project == "" {
+		res.Project = p.search.Projects[0]
+	}
+	if err := s.recall(ctx, snap, p, res); err != nil {
+		return nil, err
+	}
+	if !req.NoAccess {
+		s.recordAccess(ctx, res.Results, p.source)
+	}
+	return res, nil
+}
