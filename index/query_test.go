@@ -301,3 +301,31 @@ func TestSynonymsNotInPaths(t *testing.T) {
 		t.Errorf("a path's words (-got +want):\n%s", diff)
 	}
 }
+
+func TestTermsAndBodyDocFreqs(t *testing.T) {
+	// Recall scores a long memory's passages from the terms the index would
+	// make of its body, in order and repeated, and from how many memories
+	// have each in their body (a title's words do not count there).
+	terms, err := Terms("The Cats' cats were running to the Running-track.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(terms, []string{"cat", "cat", "run", "run", "track"}); diff != "" {
+		t.Errorf("Terms (-got +want):\n%s", diff)
+	}
+	b := newBleveOf(t,
+		mem("a", "Cats", "The cat sat.", "p", memories.TypeNote, 0),
+		mem("b", "", "Cats and dogs.", "p", memories.TypeNote, 0),
+		mem("c", "Dogs", "A dog ran.", "p", memories.TypeNote, 0),
+	)
+	total, dfs, err := b.BodyDocFreqs(context.Background(), []string{"cat", "dog", "bird"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != 3 {
+		t.Errorf("total = %d, want 3", total)
+	}
+	if diff := cmp.Diff(dfs, []uint64{2, 2, 0}); diff != "" {
+		t.Errorf("document frequencies (-got +want):\n%s", diff)
+	}
+}
