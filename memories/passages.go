@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"slices"
 	"sort"
+	"strings"
+	"unicode"
 )
 
 // TermCounter is a Snapshot that analyses text as its index does and counts
@@ -35,7 +38,7 @@ type TermCounter interface {
 // words, is the middle. Passage-level evidence combined with the whole
 // document's is Callan's, SIGIR 1994.)
 const (
-	passageTerms = 100
+	passageWords = 200
 	// passageK1 saturates a term's count in a passage as BM25's k1 does.
 	passageK1 = 1.2
 	// passageTitleWeight counts the title's words in every passage, as often
@@ -74,9 +77,8 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 	if err != nil {
 		return nil, err
 	}
-	q := passageQuery{index: make(map[string]int, len(terms)), idf: make([]float64, len(terms))}
-	for i, t := range terms {
-		q.index[t] = i
+	q := passageQuery{tc: tc, idf: make([]float64, len(terms)), terms: terms, memo: map[string][]int{}}
+	for i := range terms {
 		q.idf[i] = math.Log(1 + (float64(total)-float64(dfs[i])+0.5)/(float64(dfs[i])+0.5))
 	}
 	n := min(len(hits), max(passageCandidates*limit, 1))
@@ -92,31 +94,31 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 		if err != nil {
 			return nil, err
 		}
-		words, err := tc.Terms(body)
+		words, found, err := q.scan(body)
 		if err != nil {
-			return nil, fmt.Errorf("search: %w", err)
+			return nil, err
 		}
 		// Every passage has the title (unless it is the body's first line,
 		// which the index does not count as one) and the tags.
-		var shared []string
+		var shared []int
 		if title != TitleFrom(body) {
-			tt, err := tc.Terms(title)
+			tt, err := q.termsOf(title)
 			if err != nil {
-				return nil, fmt.Errorf("search: %w", err)
+				return nil, err
 			}
 			for range passageTitleWeight {
 				shared = append(shared, tt...)
 			}
 		}
 		for _, tag := range h.Tags {
-			tt, err := tc.Terms(tag)
+			tt, err := q.termsOf(tag)
 			if err != nil {
-				return nil, fmt.Errorf("search: %w", err)
+				return nil, err
 			}
 			shared = append(shared, tt...)
 		}
-		passage[i] = q.best(words, shared)
-		long[i] = len(words) > passageTerms
+		passage[i] = q.best(words, found, shared)
+		long[i] = words > passageWords
 		bestPassage = max(bestPassage, passage[i])
 	}
 	if best <= 0 || bestPassage <= 0 {
@@ -133,46 +135,121 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 	return out, nil
 }
 
-// passageQuery is the query's terms, each with its index and IDF.
+// passageQuery is the query's terms with their IDF, and what is known of the
+// words of the memories read so far.
 type passageQuery struct {
-	index map[string]int
+	tc    TermCounter
+	terms []string
 	idf   []float64
+	// memo holds, for a word (lower case), the indexes of the query's terms
+	// the index's analysis makes of it.
+	memo map[string][]int
 }
 
-// best is the best score of a window of passageTerms of words (or of all of
-// them, when fewer), windows overlapping by half, shared counting in each. A
-// window's score is BM25's without length normalisation (windows are all one
-// length), scaled by the share of the query's terms it has, as the index's
-// search scales a memory's.
-func (q passageQuery) best(words, shared []string) float64 {
-	tf := make([]int, len(q.idf))
-	score := func(window []string) float64 {
-		clear(tf)
-		for _, ws := range [2][]string{shared, window} {
-			for _, w := range ws {
-				if i, ok := q.index[w]; ok {
-					tf[i]++
-				}
-			}
-		}
-		s, found := 0.0, 0
-		for i, n := range tf {
-			if n > 0 {
-				f := float64(n)
-				s += q.idf[i] * f * (passageK1 + 1) / (f + passageK1)
-				found++
-			}
-		}
-		return s * float64(found) / float64(len(tf))
+// found is a term of the query (its index) at a word of a text.
+type found struct{ word, term int }
+
+// termsOf is the indexes of the query's terms text has, as often as it has
+// them.
+func (q *passageQuery) termsOf(text string) ([]int, error) {
+	ts, err := q.tc.Terms(text)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
 	}
-	if len(words) <= passageTerms {
-		return score(words)
+	var out []int
+	for _, t := range ts {
+		if i := slices.Index(q.terms, t); i >= 0 {
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+// scan counts the words of text (separated by white space) and finds the
+// query's terms in them. Analysing the whole text as the index does costs
+// about as much as the rest of recall for a note of a few kilobytes; only a
+// word that starts like a term of the query (all but the term's last letter,
+// which stemming may have changed: happy, happi) is analysed, once per
+// recall.
+func (q *passageQuery) scan(text string) (int, []found, error) {
+	n := 0
+	var out []found
+	for w := range strings.FieldsSeq(text) {
+		if q.mayHave(w) {
+			lw := strings.ToLower(w)
+			ts, ok := q.memo[lw]
+			if !ok {
+				var err error
+				if ts, err = q.termsOf(lw); err != nil {
+					return 0, nil, err
+				}
+				q.memo[lw] = ts
+			}
+			for _, t := range ts {
+				out = append(out, found{n, t})
+			}
+		}
+		n++
+	}
+	return n, out, nil
+}
+
+// mayHave reports whether a word, or a run of letters and digits in it,
+// starts as a term of the query does.
+func (q *passageQuery) mayHave(w string) bool {
+	lw := strings.ToLower(w)
+	for _, t := range q.terms {
+		key := t[:max(len(t)-1, 1)]
+		if strings.HasPrefix(lw, key) {
+			return true
+		}
+		for _, run := range strings.FieldsFunc(lw, notAlnum) {
+			if strings.HasPrefix(run, key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func notAlnum(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+// best is the best score of a window of passageWords words of a text of
+// words words whose query terms are found (or of the whole text, when
+// shorter), windows overlapping by half, the terms of shared counting in
+// each. A window's score is BM25's without length normalisation (windows
+// are all one length), scaled by the share of the query's terms it has, as
+// the index's search scales a memory's.
+func (q *passageQuery) best(words int, found []found, shared []int) float64 {
+	tf := make([]int, len(q.idf))
+	score := func(from, to int) float64 {
+		clear(tf)
+		for _, t := range shared {
+			tf[t]++
+		}
+		for _, f := range found {
+			if f.word >= from && f.word < to {
+				tf[f.term]++
+			}
+		}
+		s, n := 0.0, 0
+		for i, c := range tf {
+			if c > 0 {
+				f := float64(c)
+				s += q.idf[i] * f * (passageK1 + 1) / (f + passageK1)
+				n++
+			}
+		}
+		return s * float64(n) / float64(len(tf))
+	}
+	if words <= passageWords {
+		return score(0, words)
 	}
 	best := 0.0
-	for start := 0; ; start += passageTerms / 2 {
-		end := min(start+passageTerms, len(words))
-		best = max(best, score(words[start:end]))
-		if end == len(words) {
+	for from := 0; ; from += passageWords / 2 {
+		to := min(from+passageWords, words)
+		best = max(best, score(from, to))
+		if to == words {
 			return best
 		}
 	}

@@ -52,8 +52,8 @@ func TestRecallPassages(t *testing.T) {
 	// Both long memories have both words of the query, and the fake index
 	// scores them alike; the scattered one is newer, so recency puts it
 	// first unless passages count.
-	scattered := mem(numbered(1), "Session one", "zucchini "+filler(0, 150)+" harvest", updated(0))
-	together := mem(numbered(2), "Session two", filler(200, 80)+" zucchini harvest "+filler(300, 80), updated(48*time.Hour))
+	scattered := mem(numbered(1), "Session one", "zucchini "+filler(0, 300)+" harvest", updated(0))
+	together := mem(numbered(2), "Session two", filler(400, 150)+" zucchini harvest "+filler(600, 150), updated(48*time.Hour))
 	// Shorter than one passage, the first says "zucchini" three times, which
 	// its passage would score higher; the fake index scores them alike, and
 	// the newer one wins: scores are left alone.
@@ -98,7 +98,7 @@ func TestRecallPassages(t *testing.T) {
 }
 
 func TestRecallPassagesLoadError(t *testing.T) {
-	long := mem(numbered(1), "Session one", "zucchini "+filler(0, 150)+" harvest")
+	long := mem(numbered(1), "Session one", "zucchini "+filler(0, 300)+" harvest")
 	f := newFake(t, long)
 	f.counts = true
 	boom := errors.New("disk on fire")
@@ -109,25 +109,55 @@ func TestRecallPassagesLoadError(t *testing.T) {
 	}
 }
 
+// wordTerms analyses a text into its lower-case runs of letters and digits,
+// making "happy" "happi" as a stemmer would.
+type wordTerms struct{}
+
+func (wordTerms) Terms(text string) ([]string, error) {
+	ts := strings.FieldsFunc(strings.ToLower(text), notAlnum)
+	for i, t := range ts {
+		if t == "happy" {
+			ts[i] = "happi"
+		}
+	}
+	return ts, nil
+}
+
+func (wordTerms) DocFreqs(context.Context, []string) (uint64, []uint64, error) {
+	return 0, nil, errors.New("not counted")
+}
+
 func TestPassageBest(t *testing.T) {
-	q := passageQuery{index: map[string]int{"a": 0, "b": 1}, idf: []float64{1, 2}}
-	words := func(s string) []string { return strings.Fields(s) }
 	one := func(tf float64) float64 { return tf * (passageK1 + 1) / (tf + passageK1) }
-	gap := strings.Repeat("x ", 120)
+	gap := strings.Repeat("x ", 250)
 	tests := []struct {
-		name          string
-		words, shared string
-		want          float64
+		name         string
+		text, shared string
+		want         float64
 	}{
 		{"both in a short text", "a x b", "", 1*one(1) + 2*one(1)},
 		{"one of two: half the score", "x b x", "", 2 * one(1) / 2},
-		{"counts saturate", "a a x", "", one(2) / 2},
+		{"counts saturate", "a A x", "", one(2) / 2},
 		{"a window, not the whole text", "a " + gap + "b", "", 2 * one(1) / 2},
 		{"the title in every window", gap + "b", "a", 1*one(1) + 2*one(1)},
+		{"punctuation and case", "(A), x/B's", "", 1*one(1) + 2*one(1)},
+		{"a word stemmed otherwise than it starts", "Happy days", "", 1 * one(1) / 2},
 		{"none", "x y", "", 0},
 	}
 	for _, tt := range tests {
-		if got := q.best(words(tt.words), words(tt.shared)); fmt.Sprintf("%.9f", got) != fmt.Sprintf("%.9f", tt.want) {
+		q := &passageQuery{tc: wordTerms{}, terms: []string{"a", "b"}, idf: []float64{1, 2}, memo: map[string][]int{}}
+		if strings.Contains(tt.text, "appy") {
+			q.terms = []string{"happi", "sad"}
+		}
+		words, found, err := q.scan(tt.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared, err := q.termsOf(tt.shared)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := q.best(words, found, shared); fmt.Sprintf("%.9f", got) != fmt.Sprintf("%.9f", tt.want) {
 			t.Errorf("%s: best = %g, want %g", tt.name, got, tt.want)
 		}
 	}
