@@ -911,14 +911,19 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 				clauses = append(clauses, q)
 				boosted = append(boosted, q)
 			}
-			// Another spelling matches a word, never a folder's name.
+			// Another spelling matches a word, never a folder's name, and
+			// only in a field that does not have the word itself: a memory
+			// with both has the word once, not twice (a long one has both
+			// far more often than a short one).
 			altClause := func(field, term string, boost float64) {
 				clause(field, term, boost)
 				q := bleve.NewBooleanQuery()
 				q.AddMust(clauses[len(clauses)-1])
 				not := bleve.NewTermQuery(term)
 				not.SetField(fieldPathOnly)
-				q.AddMustNot(not)
+				own := bleve.NewTermQuery(t)
+				own.SetField(field)
+				q.AddMustNot(not, own)
 				clauses[len(clauses)-1] = q
 			}
 			clause(fieldTitle, t, titleBoost)

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"math"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -327,5 +328,34 @@ func TestTermsAndBodyDocFreqs(t *testing.T) {
 	}
 	if diff := cmp.Diff(dfs, []uint64{2, 2, 0}); diff != "" {
 		t.Errorf("document frequencies (-got +want):\n%s", diff)
+	}
+}
+
+func TestSynonymsCountOnce(t *testing.T) {
+	// A memory that has a word and its other spelling has the word once: the
+	// other spelling counts where the word is not, never on top of it. A
+	// long memory has both far more often than a short one, and counted
+	// twice, a conversation that says "db" once beside "database"
+	// outranked the one that answers.
+	b := newBleveOf(t,
+		mem("1word", "", "The database zebra timed out.", "p", memories.TypeNote, 0),
+		mem("2both", "", "The database db timed out.", "p", memories.TypeNote, 0),
+		mem("3other", "", "The db timed out again.", "p", memories.TypeNote, 0),
+		mem("4none", "", "The cache timed out again.", "p", memories.TypeNote, 0),
+	)
+	q := memories.SearchRequest{Text: "database", AnyTerm: true, Synonyms: map[string][]string{"database": {"db"}}, Size: 10}
+	ms, err := b.Search(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := map[string]float64{}
+	for _, m := range ms {
+		score[m.ID] = m.Score
+	}
+	if len(score) != 3 || score["3other"] == 0 {
+		t.Fatalf("found %v, want the three memories with either spelling", score)
+	}
+	if math.Abs(score["2both"]-score["1word"]) > 1e-9 {
+		t.Errorf("both spellings score %g, the word alone %g: want the same", score["2both"], score["1word"])
 	}
 }
