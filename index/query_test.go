@@ -2,8 +2,8 @@ package index
 
 import (
 	"context"
-	"math"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
