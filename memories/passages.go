@@ -28,15 +28,15 @@ type TermCounter interface {
 // a conversation imported as one note, thirty turns — scores as high for
 // the query's words scattered over unrelated turns as for the same words
 // said together in the turn that answers. A long memory's score is therefore
-// averaged with its best passage's: the best window of passageTerms terms
+// averaged with its best passage's: the best window of passageWords words
 // (windows overlapping by half), scored by the query's words in it as BM25
 // would score a document that short, each relative to the best among the
 // candidates. A memory no longer than one window is its own only passage:
 // its score is left as it is, so that notes of a few lines rank exactly as
-// without the feature. (Measured on the development sets, windows of 50 to
-// 200 terms gave the same gains on the session file; 100 terms, about 200
-// words, is the middle. Passage-level evidence combined with the whole
-// document's is Callan's, SIGIR 1994.)
+// without the feature. (Measured on the development sets, windows of 100 to
+// 400 words gave about the same gains on the session file, 200 is the
+// middle. Passage-level evidence combined with the whole document's is
+// Callan's, SIGIR 1994.)
 const (
 	passageWords = 200
 	// passageK1 saturates a term's count in a passage as BM25's k1 does.
@@ -53,7 +53,7 @@ const (
 )
 
 // scorePassages averages each long candidate's score with its best
-// passage's (see passageTerms). hits are sorted best first; so is the
+// passage's (see passageWords). hits are sorted best first; so is the
 // result.
 func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, limit int) ([]Hit, error) {
 	tc, ok := snap.(TermCounter)

@@ -91,7 +91,7 @@ const (
 	FeatureLengthNorm
 	// FeaturePassages averages a long memory's score with its best
 	// passage's, so that the query's words said together count for more
-	// than the same words scattered (see passageTerms).
+	// than the same words scattered (see passageWords).
 	FeaturePassages
 )
 
