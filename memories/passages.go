@@ -175,8 +175,8 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 	n := 0
 	var out []found
 	for w := range strings.FieldsSeq(text) {
-		if q.mayHave(w) {
-			lw := strings.ToLower(w)
+		lw := strings.ToLower(w)
+		if q.mayHave(lw) {
 			ts, ok := q.memo[lw]
 			if !ok {
 				var err error
@@ -194,19 +194,26 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 	return n, out, nil
 }
 
-// mayHave reports whether a word, or a run of letters and digits in it,
-// starts as a term of the query does.
-func (q *passageQuery) mayHave(w string) bool {
-	lw := strings.ToLower(w)
-	for _, t := range q.terms {
-		key := t[:max(len(t)-1, 1)]
-		if strings.HasPrefix(lw, key) {
-			return true
-		}
-		for _, run := range strings.FieldsFunc(lw, notAlnum) {
-			if strings.HasPrefix(run, key) {
+// mayHave reports whether a word (lower case), or a run of letters and
+// digits in it, starts as a term of the query does.
+func (q *passageQuery) mayHave(lw string) bool {
+	starts := func(s string) bool {
+		for _, t := range q.terms {
+			if strings.HasPrefix(s, t[:max(len(t)-1, 1)]) {
 				return true
 			}
+		}
+		return false
+	}
+	if starts(lw) {
+		return true
+	}
+	if !strings.ContainsFunc(lw, notAlnum) {
+		return false
+	}
+	for run := range strings.FieldsFuncSeq(lw, notAlnum) {
+		if starts(run) {
+			return true
 		}
 	}
 	return false
