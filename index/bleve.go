@@ -796,6 +796,65 @@ func (b *Bleve) rarest(ctx context.Context, terms []string, n int) ([]string, er
 	return out, nil
 }
 
+// bodyAnalyzer is the analyzer of title and body, without an open index.
+var bodyAnalyzer = sync.OnceValues(func() (analysis.Analyzer, error) {
+	im, err := newMapping()
+	if err != nil {
+		return nil, err
+	}
+	a := im.AnalyzerNamed(textAnalyzer)
+	if a == nil {
+		return nil, fmt.Errorf("mapping has no %s analyzer", textAnalyzer)
+	}
+	return a, nil
+})
+
+// Terms is text's terms as the index analyses a body, in order, each as
+// often as it occurs (stop words are left out): recall scores a long
+// memory's passages from them (memories.TermCounter).
+func Terms(text string) ([]string, error) {
+	a, err := bodyAnalyzer()
+	if err != nil {
+		return nil, err
+	}
+	toks := a.Analyze([]byte(text))
+	out := make([]string, len(toks))
+	for i, t := range toks {
+		out[i] = string(t.Term)
+	}
+	return out, nil
+}
+
+// BodyDocFreqs is how many memories the index holds, and in how many of them
+// each term is found in the body.
+func (b *Bleve) BodyDocFreqs(ctx context.Context, terms []string) (uint64, []uint64, error) {
+	adv, err := b.idx.Advanced()
+	if err != nil {
+		return 0, nil, fmt.Errorf("search: %w", err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return 0, nil, fmt.Errorf("search: %w", err)
+	}
+	defer r.Close()
+	total, err := r.DocCount()
+	if err != nil {
+		return 0, nil, fmt.Errorf("search: %w", err)
+	}
+	dfs := make([]uint64, len(terms))
+	for i, t := range terms {
+		tfr, err := r.TermFieldReader(ctx, []byte(t), fieldBody, false, false, false)
+		if err != nil {
+			return 0, nil, fmt.Errorf("search: %w", err)
+		}
+		dfs[i] = tfr.Count()
+		if err := tfr.Close(); err != nil {
+			return 0, nil, fmt.Errorf("search: %w", err)
+		}
+	}
+	return total, dfs, nil
+}
+
 // prefilter adds candidatesQuery to searches for every term; tests turn it
 // off to compare.
 var prefilter = true
@@ -852,14 +911,19 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 				clauses = append(clauses, q)
 				boosted = append(boosted, q)
 			}
-			// Another spelling matches a word, never a folder's name.
+			// Another spelling matches a word, never a folder's name, and
+			// only in a field that does not have the word itself: a memory
+			// with both has the word once, not twice (a long one has both
+			// far more often than a short one).
 			altClause := func(field, term string, boost float64) {
 				clause(field, term, boost)
 				q := bleve.NewBooleanQuery()
 				q.AddMust(clauses[len(clauses)-1])
 				not := bleve.NewTermQuery(term)
 				not.SetField(fieldPathOnly)
-				q.AddMustNot(not)
+				own := bleve.NewTermQuery(t)
+				own.SetField(field)
+				q.AddMustNot(not, own)
 				clauses[len(clauses)-1] = q
 			}
 			clause(fieldTitle, t, titleBoost)

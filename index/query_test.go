@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -299,5 +300,62 @@ func TestSynonymsNotInPaths(t *testing.T) {
 	slicesSort(got)
 	if diff := cmp.Diff(got, []string{"both", "path", "url", "word"}); diff != "" {
 		t.Errorf("a path's words (-got +want):\n%s", diff)
+	}
+}
+
+func TestTermsAndBodyDocFreqs(t *testing.T) {
+	// Recall scores a long memory's passages from the terms the index would
+	// make of its body, in order and repeated, and from how many memories
+	// have each in their body (a title's words do not count there).
+	terms, err := Terms("The Cats' cats were running to the Running-track.")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(terms, []string{"cat", "cat", "run", "run", "track"}); diff != "" {
+		t.Errorf("Terms (-got +want):\n%s", diff)
+	}
+	b := newBleveOf(t,
+		mem("a", "Cats", "The cat sat.", "p", memories.TypeNote, 0),
+		mem("b", "", "Cats and dogs.", "p", memories.TypeNote, 0),
+		mem("c", "Dogs", "A dog ran.", "p", memories.TypeNote, 0),
+	)
+	total, dfs, err := b.BodyDocFreqs(context.Background(), []string{"cat", "dog", "bird"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != 3 {
+		t.Errorf("total = %d, want 3", total)
+	}
+	if diff := cmp.Diff(dfs, []uint64{2, 2, 0}); diff != "" {
+		t.Errorf("document frequencies (-got +want):\n%s", diff)
+	}
+}
+
+func TestSynonymsCountOnce(t *testing.T) {
+	// A memory that has a word and its other spelling has the word once: the
+	// other spelling counts where the word is not, never on top of it. A
+	// long memory has both far more often than a short one, and counted
+	// twice, a conversation that says "db" once beside "database"
+	// outranked the one that answers.
+	b := newBleveOf(t,
+		mem("1word", "", "The database zebra timed out.", "p", memories.TypeNote, 0),
+		mem("2both", "", "The database db timed out.", "p", memories.TypeNote, 0),
+		mem("3other", "", "The db timed out again.", "p", memories.TypeNote, 0),
+		mem("4none", "", "The cache timed out again.", "p", memories.TypeNote, 0),
+	)
+	q := memories.SearchRequest{Text: "database", AnyTerm: true, Synonyms: map[string][]string{"database": {"db"}}, Size: 10}
+	ms, err := b.Search(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := map[string]float64{}
+	for _, m := range ms {
+		score[m.ID] = m.Score
+	}
+	if len(score) != 3 || score["3other"] == 0 {
+		t.Fatalf("found %v, want the three memories with either spelling", score)
+	}
+	if math.Abs(score["2both"]-score["1word"]) > 1e-9 {
+		t.Errorf("both spellings score %g, the word alone %g: want the same", score["2both"], score["1word"])
 	}
 }

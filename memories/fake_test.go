@@ -30,7 +30,9 @@ type fakeBackend struct {
 	entriesCalls int
 	selected     []string
 	// selects makes snapshots EntrySelectors, as the store's are.
-	selects  bool
+	selects bool
+	// counts makes snapshots TermCounters, as the store's are.
+	counts   bool
 	creates  []*Memory // copies, as written
 	patches  []patchCall
 	events   []Event
@@ -80,6 +82,9 @@ func fakePath(m *Memory) string { return fmt.Sprintf("memories/%s/%s.md", m.Proj
 
 func (f *fakeBackend) View(_ context.Context, fn func(Snapshot) error) error {
 	f.views++
+	if f.counts {
+		return fn(&countingTx{fakeTx{f}})
+	}
 	if f.selects {
 		return fn(&selectingTx{fakeTx{f}})
 	}

@@ -89,6 +89,10 @@ const (
 	// FeatureLengthNorm scores with BM25's b at ShortNotesB instead of the
 	// usual 0.75: a long memory is penalised less for its length.
 	FeatureLengthNorm
+	// FeaturePassages averages a long memory's score with its best
+	// passage's, so that the query's words said together count for more
+	// than the same words scattered (see passageWords).
+	FeaturePassages
 )
 
 // BM25 parameters of recall (FeatureLengthNorm). The usual b of 0.75 was set
@@ -109,14 +113,14 @@ var featureNames = []struct {
 }{
 	{FeaturePhrases, "phrases"}, {FeatureSynonyms, "synonyms"}, {FeatureNeighbours, "neighbours"},
 	{FeatureCompounds, "compounds"}, {FeatureAnyTerm, "anyterm"}, {FeatureTieBand, "tieband"},
-	{FeatureLengthNorm, "lengthnorm"},
+	{FeatureLengthNorm, "lengthnorm"}, {FeaturePassages, "passages"},
 }
 
 // Has reports whether every feature of g is in f.
 func (f Features) Has(g Features) bool { return f&g == g }
 
 // ParseFeatures reads a comma-separated list of feature names (phrases,
-// synonyms, neighbours, compounds, anyterm, tieband, lengthnorm).
+// synonyms, neighbours, compounds, anyterm, tieband, lengthnorm, passages).
 func ParseFeatures(s string) (Features, error) {
 	var f Features
 	for _, name := range strings.Split(s, ",") {

@@ -119,6 +119,7 @@ func TestParseFeatures(t *testing.T) {
 		{"", 0, false},
 		{"neighbours", FeatureNeighbours, false},
 		{"lengthnorm", FeatureLengthNorm, false},
+		{"passages", FeaturePassages, false},
 		{" phrases , synonyms ", FeaturePhrases | FeatureSynonyms, false},
 		{"phrases,anyterm,tieband,compounds", FeaturePhrases | FeatureAnyTerm | FeatureTieBand | FeatureCompounds, false},
 		{"stemming", 0, true},

@@ -181,6 +181,11 @@ func (s *Service) recall(ctx context.Context, snap Snapshot, p *recallPlan, res 
 		return err
 	}
 	hasQuery := p.search.Text != ""
+	if hasQuery && p.meeting == "" && s.ranking.On(FeaturePassages) {
+		if hits, err = scorePassages(ctx, snap, p.search.Text, hits, p.limit); err != nil {
+			return err
+		}
+	}
 	if hasQuery && p.meeting == "" && s.ranking.On(FeatureNeighbours) {
 		if hits, err = lendNeighbours(ctx, snap, p.search, hits); err != nil {
 			return err

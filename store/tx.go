@@ -33,6 +33,7 @@ type snapshot struct {
 
 var _ memories.Snapshot = (*snapshot)(nil)
 var _ memories.EntrySelector = (*snapshot)(nil)
+var _ memories.TermCounter = (*snapshot)(nil)
 
 func (sn *snapshot) Entries() ([]memories.Entry, error) { return sn.cat.Entries() }
 
@@ -138,40 +139,58 @@ func (sn *snapshot) loadText(ctx context.Context, path string) (string, string, 
 }
 
 func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]memories.Hit, error) {
+	var matches []index.Match
+	err := sn.withBleve(ctx, func(b *index.Bleve) (err error) {
+		matches, err = sn.search(ctx, b, req)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sn.hits(matches)
+}
+
+// withBleve runs fn on the generation's index: the one a resident store holds
+// open, else the snapshot's own, opened on first use.
+func (sn *snapshot) withBleve(ctx context.Context, fn func(*index.Bleve) error) error {
 	if sn.b == nil && sn.resident == nil && sn.s.res != nil {
 		// A writer of a resident store: search the index the resident holds
 		// open, when it does.
-		var matches []index.Match
-		ok, err := sn.s.res.withIndex(ctx, sn.s, sn.gen, func(b *index.Bleve) (err error) {
-			matches, err = sn.search(ctx, b, req)
+		if ok, err := sn.s.res.withIndex(ctx, sn.s, sn.gen, fn); ok {
 			return err
-		})
-		if ok {
-			if err != nil {
-				return nil, err
-			}
-			return sn.hits(matches)
 		}
 	}
 	if sn.b == nil {
 		if sn.needLock && sn.lock == nil {
 			l, err := sn.s.lockIndex(ctx, true)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			sn.lock = l
 		}
 		b, err := index.OpenGeneration(sn.gen, true)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sn.b = b
 	}
-	matches, err := sn.search(ctx, sn.b, req)
-	if err != nil {
-		return nil, err
-	}
-	return sn.hits(matches)
+	return fn(sn.b)
+}
+
+// Terms analyses text as the index analyses a body (memories.TermCounter).
+func (sn *snapshot) Terms(text string) ([]string, error) { return index.Terms(text) }
+
+// DocFreqs is how many memories the index holds and how many have each term
+// in their body (memories.TermCounter). Notes whose indexing is owed are not
+// counted: a few notes change a frequency by as little.
+func (sn *snapshot) DocFreqs(ctx context.Context, terms []string) (uint64, []uint64, error) {
+	var total uint64
+	var dfs []uint64
+	err := sn.withBleve(ctx, func(b *index.Bleve) (err error) {
+		total, dfs, err = b.BodyDocFreqs(ctx, terms)
+		return err
+	})
+	return total, dfs, err
 }
 
 // search runs req on b and, while index work is owed, on the owed notes.
