@@ -162,10 +162,9 @@ func TestTranscriptDocumentIsTheMappings(t *testing.T) {
 		if diff := cmp.Diff(analysedDoc(want), gotFields, cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("document %s (%q / %q) (-mapping +built):\n%s", d.ID, d.User, d.Reply, diff)
 		}
-		if got.Fields[1].Name() == tfUser && got.Fields[1].(*document.TextField).Analyzer().(*sharedUser).text == nil {
-			t.Fatal("no analyzer")
-		}
-		if sh := got.Fields[1].(*document.TextField).Analyzer().(*sharedUser); sh.headLen >= 0 {
+		if user, ok := got.Fields[1].(*countedField); !ok || !user.head {
+			t.Fatalf("document %s: the second field is %#v, want the user field", d.ID, got.Fields[1])
+		} else if user.of.headLen >= 0 {
 			shared++
 		}
 	}

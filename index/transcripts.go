@@ -433,8 +433,9 @@ type transcriptFieldDefs struct {
 	options map[string]bindex.FieldIndexingOptions
 	// text and words analyse prose and words; lower is the exact field's
 	// lower-case filter (its tokens are ExactTerms' words, whole).
-	text, words, keyword analysis.Analyzer
-	lower                analysis.TokenFilter
+	text           *transcriptText
+	words, keyword analysis.Analyzer
+	lower          analysis.TokenFilter
 }
 
 var transcriptDefs = sync.OnceValues(func() (*transcriptFieldDefs, error) {
@@ -446,8 +447,12 @@ var transcriptDefs = sync.OnceValues(func() (*transcriptFieldDefs, error) {
 	if !ok {
 		return nil, fmt.Errorf("transcript mapping: unexpected type %T", m)
 	}
+	text, ok := m.AnalyzerNamed(transcriptTextAnalyzer).(*transcriptText)
+	if !ok {
+		return nil, fmt.Errorf("transcript mapping: unexpected text analyzer %T", m.AnalyzerNamed(transcriptTextAnalyzer))
+	}
 	defs := &transcriptFieldDefs{options: map[string]bindex.FieldIndexingOptions{},
-		text: m.AnalyzerNamed(transcriptTextAnalyzer), words: m.AnalyzerNamed(transcriptWordsAnalyzer),
+		text: text, words: m.AnalyzerNamed(transcriptWordsAnalyzer),
 		keyword: m.AnalyzerNamed(keyword.Name), lower: lowercase.NewLowerCaseFilter()}
 	for name, dm := range im.DefaultMapping.Properties {
 		if len(dm.Fields) == 1 {
@@ -477,17 +482,16 @@ func transcriptDocument(d *TranscriptDoc) (*document.Document, error) {
 		doc.AddField(document.NewTextFieldCustom(name, nil, []byte(value), defs.options[name], a))
 	}
 	// The all field comes first: its analysis gives the user field's
-	// tokens when both are analysed (scorch analyses a document's fields
-	// in order, on one goroutine).
-	shared := &sharedHead{text: defs.text, headLen: -1}
+	// terms (see countedField.Analyze).
+	counted := &countedText{text: defs.text, headLen: -1}
 	if utf8.ValidString(tx.all) {
 		// Valid text is cut into words at white space, which the line
 		// break after the person's words is: the head's tokens are those
 		// of the person's words alone.
-		shared.headLen = tx.userLen
+		counted.headLen = tx.userLen
 	}
-	text(tfAll, tx.all, (*sharedAll)(shared))
-	text(tfUser, d.User, (*sharedUser)(shared))
+	doc.AddField(&countedField{name: tfAll, options: defs.options[tfAll], value: []byte(tx.all), of: counted})
+	doc.AddField(&countedField{name: tfUser, options: defs.options[tfUser], value: []byte(d.User), of: counted, head: true})
 	text(tfReply, d.Reply, nil)
 	exact := strings.Join(tx.exact, " ")
 	doc.AddField(document.NewTextFieldCustom(tfExact, nil, []byte(exact), defs.options[tfExact], &analysed{exactTokens(exact, len(tx.exact), defs.lower)}))
@@ -557,41 +561,69 @@ func exactTokens(exact string, n int, lower analysis.TokenFilter) analysis.Token
 	return lower.Filter(toks)
 }
 
-// sharedHead analyses an all field once for it and the user field, which
-// is its first headLen bytes (-1: analyse the user field alone).
-type sharedHead struct {
-	text    analysis.Analyzer
+// countedText is the all and user fields of an exchange: texts of the
+// transcript text analyzer, whose terms it counts itself
+// (transcriptText.frequencies), the user field's in the same pass as the
+// all field's when it is the all field's head.
+type countedText struct {
+	text *transcriptText
+	// headLen is the length of the user field when it is the head of the
+	// all field, else -1.
 	headLen int
-	head    analysis.TokenStream
+	userN   int
+	user    bindex.TokenFrequencies
 	ready   bool
 }
 
-// sharedAll is the all field's analyzer: it keeps the head's tokens.
-type sharedAll sharedHead
-
-func (a *sharedAll) Analyze(input []byte) analysis.TokenStream {
-	toks := a.text.Analyze(input)
-	if a.headLen >= 0 {
-		n := 0
-		for n < len(toks) && toks[n].End <= a.headLen {
-			n++
-		}
-		a.head, a.ready = toks[:n:n], true
-	}
-	return toks
+// countedField is a field of a countedText: the all field, or the user
+// field (head).
+type countedField struct {
+	name    string
+	options bindex.FieldIndexingOptions
+	value   []byte
+	of      *countedText
+	head    bool
+	length  int
+	freqs   bindex.TokenFrequencies
 }
 
-// sharedUser is the user field's analyzer: the head's tokens, once, when
-// the all field was analysed first.
-type sharedUser sharedHead
+var _ document.Field = (*countedField)(nil)
 
-func (a *sharedUser) Analyze(input []byte) analysis.TokenStream {
-	if a.ready {
-		toks := a.head
-		a.head, a.ready = nil, false
-		return toks
+func (f *countedField) Name() string                                      { return f.name }
+func (f *countedField) ArrayPositions() []uint64                          { return nil }
+func (f *countedField) Options() bindex.FieldIndexingOptions              { return f.options }
+func (f *countedField) Value() []byte                                     { return f.value }
+func (f *countedField) NumPlainTextBytes() uint64                         { return uint64(len(f.value)) }
+func (f *countedField) EncodedFieldType() byte                            { return 't' }
+func (f *countedField) AnalyzedLength() int                               { return f.length }
+func (f *countedField) AnalyzedTokenFrequencies() bindex.TokenFrequencies { return f.freqs }
+
+// Size is what Bleve counts of a batch's memory for the field, as for a
+// text field.
+func (f *countedField) Size() int {
+	n := 64 + len(f.name) + len(f.value)
+	for k, tf := range f.freqs {
+		n += len(k) + tf.Size()
 	}
-	return a.text.Analyze(input)
+	return n
+}
+
+// Analyze counts the field's terms; the analyzer reads the value without
+// changing it, so a stored value needs no copy. Scorch analyses a
+// document's fields in order on one goroutine: the all field, first, also
+// counts the user field's terms when it can.
+func (f *countedField) Analyze() {
+	c := f.of
+	switch {
+	case !f.head:
+		f.length, f.freqs, c.userN, c.user = c.text.frequencies(f.value, c.headLen)
+		c.ready = c.headLen >= 0
+	case c.ready:
+		f.length, f.freqs = c.userN, c.user
+		c.ready, c.user = false, nil
+	default:
+		f.length, f.freqs, _, _ = c.text.frequencies(f.value, -1)
+	}
 }
 
 // storedFields are the fields a hit carries back.
