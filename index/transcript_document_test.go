@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
 	bindex "github.com/blevesearch/bleve_index_api"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -89,6 +90,47 @@ func analysedDoc(doc *document.Document) []analysedField {
 	return out
 }
 
+// compareTranscriptDocument fails t unless transcriptDocument(d) is what
+// the mapping m makes of d; it returns the document built.
+func compareTranscriptDocument(t *testing.T, m mapping.IndexMapping, d *TranscriptDoc) *document.Document {
+	t.Helper()
+	want := document.NewDocument(d.ID)
+	if err := m.MapDocument(want, mappedFields(t, d)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := transcriptDocument(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(analysedDoc(want), analysedDoc(got), cmpopts.EquateEmpty()); diff != "" {
+		t.Fatalf("document %s (%q / %q) (-mapping +built):\n%s", d.ID, d.User, d.Reply, diff)
+	}
+	return got
+}
+
+func FuzzTranscriptDocument(f *testing.F) {
+	f.Add("It's Bob's src/a_b.go:12 café", "see self.cache.get() ERR_X", "Bash", "/tmp/x.go", "go test ./...")
+	f.Add("\xe6\x80 a", "é’ b", "", "", "")
+	f.Add("", "", "a b", "c:d", "e\nf")
+	m, err := newTranscriptMapping()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, user, reply, tool, path, command string) {
+		d := TranscriptDoc{ID: "f/x0", Kind: KindExchange, Tool: "codex", Session: "s", User: user, Reply: reply, FileKey: "f"}
+		if tool != "" {
+			d.Tools = []string{tool}
+		}
+		if path != "" {
+			d.Paths = []string{path}
+		}
+		if command != "" {
+			d.Commands = []string{command}
+		}
+		compareTranscriptDocument(t, m, &d)
+	})
+}
+
 // TestTranscriptDocumentIsTheMappings: the documents Apply builds itself
 // hold the same fields, values, options, lengths and term frequencies as
 // those the mapping makes — on the test exchanges, on exchanges made of
@@ -150,18 +192,7 @@ func TestTranscriptDocumentIsTheMappings(t *testing.T) {
 	shared := 0
 	for i := range docs {
 		d := &docs[i]
-		want := document.NewDocument(d.ID)
-		if err := m.MapDocument(want, mappedFields(t, d)); err != nil {
-			t.Fatal(err)
-		}
-		got, err := transcriptDocument(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gotFields := analysedDoc(got)
-		if diff := cmp.Diff(analysedDoc(want), gotFields, cmpopts.EquateEmpty()); diff != "" {
-			t.Fatalf("document %s (%q / %q) (-mapping +built):\n%s", d.ID, d.User, d.Reply, diff)
-		}
+		got := compareTranscriptDocument(t, m, d)
 		if user, ok := got.Fields[1].(*countedField); !ok || !user.head {
 			t.Fatalf("document %s: the second field is %#v, want the user field", d.ID, got.Fields[1])
 		} else if user.of.headLen >= 0 {
