@@ -268,8 +268,11 @@ func asciiWords(input []byte, from, to, pos int, out *analysis.TokenStream, slab
 // that is input's head.
 func (a *transcriptText) frequencies(input []byte, head int) (n int, freqs bindex.TokenFrequencies, headN int, headFreqs bindex.TokenFrequencies) {
 	toks := a.tokenize(input)
-	freqs = make(bindex.TokenFrequencies, len(toks)/2+1)
-	slab := make([]bindex.TokenFreq, 0, len(toks))
+	// About two thirds of a text's tokens are distinct terms.
+	freqs = make(bindex.TokenFrequencies, len(toks)*3/4+1)
+	// The frequencies are allocated in chunks: one object for many terms,
+	// and a chunk, once full, is never moved (the map points into it).
+	const chunk = 128
 	count := func(m bindex.TokenFrequencies, slab *[]bindex.TokenFreq, w filteredWord) {
 		key := w.key
 		if key == "" {
@@ -279,19 +282,21 @@ func (a *transcriptText) frequencies(input []byte, head int) (n int, freqs binde
 			tf.SetFrequency(tf.Frequency() + 1)
 			return
 		}
+		if len(*slab) == cap(*slab) {
+			*slab = make([]bindex.TokenFreq, 0, min(chunk, len(toks)))
+		}
 		*slab = append(*slab, bindex.TokenFreq{Term: w.term})
 		tf := &(*slab)[len(*slab)-1]
 		tf.SetFrequency(1)
 		m[key] = tf
 	}
-	var headSlab []bindex.TokenFreq
+	var slab, headSlab []bindex.TokenFreq
 	if head >= 0 {
 		k := 0 // the head's tokens come first
 		for k < len(toks) && toks[k].End <= head {
 			k++
 		}
-		headFreqs = make(bindex.TokenFrequencies, k/2+1)
-		headSlab = make([]bindex.TokenFreq, 0, k)
+		headFreqs = make(bindex.TokenFrequencies, k*3/4+1)
 	}
 	for _, t := range toks {
 		w := a.filterWord(t.Term)
