@@ -463,11 +463,13 @@ var transcriptDefs = sync.OnceValues(func() (*transcriptFieldDefs, error) {
 })
 
 // transcriptDocument is the Bleve document of d: the one the mapping makes
-// of transcriptFields(d) (Batch.Index's work), built directly rather than
-// by walking a map by reflection, with two analyses saved: the person's
-// words are analysed once, as the head of the all field, and the exact
+// of a map of its texts (Batch.Index's work), built directly rather than by
+// walking the map by reflection, with analyses saved: the person's words are
+// analysed once, as the head of the all field, the two fields' terms are
+// counted without Bleve's token frequencies (countedField), and the exact
 // field's tokens are ExactTerms' words rather than their join split again.
-// TestTranscriptDocumentIsTheMappings compares the two.
+// TestTranscriptDocumentIsTheMappings and FuzzTranscriptDocument compare
+// the two.
 func transcriptDocument(d *TranscriptDoc) (*document.Document, error) {
 	defs, err := transcriptDefs()
 	if err != nil {
@@ -598,14 +600,12 @@ func (f *countedField) EncodedFieldType() byte                            { retu
 func (f *countedField) AnalyzedLength() int                               { return f.length }
 func (f *countedField) AnalyzedTokenFrequencies() bindex.TokenFrequencies { return f.freqs }
 
-// Size is what Bleve counts of a batch's memory for the field, as for a
-// text field.
+// Size is what Bleve counts of a batch's memory for the field, for its
+// statistics only: estimated from the number of terms rather than summed
+// over them (a text field walks its whole map for it).
 func (f *countedField) Size() int {
-	n := 64 + len(f.name) + len(f.value)
-	for k, tf := range f.freqs {
-		n += len(k) + tf.Size()
-	}
-	return n
+	const perTerm = 96 // a map entry, a TokenFreq and a short term
+	return 64 + len(f.name) + len(f.value) + perTerm*len(f.freqs)
 }
 
 // Analyze counts the field's terms; the analyzer reads the value without
