@@ -11,6 +11,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	unicodetok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/registry"
+	bindex "github.com/blevesearch/bleve_index_api"
 )
 
 // The transcript index's prose analysis is Bleve's Unicode word tokenizer
@@ -80,12 +81,18 @@ func (a *transcriptText) Analyze(input []byte) analysis.TokenStream {
 // filter is what the filters make of one word: its term, or false when
 // they drop it (a stop word).
 func (a *transcriptText) filter(word []byte) ([]byte, bool) {
+	r := a.filterWord(word)
+	return r.term, r.keep
+}
+
+// filterWord is filter's result, with the term as a string too.
+func (a *transcriptText) filterWord(word []byte) filteredWord {
 	shard := &filtered[shardOf(word)]
 	shard.mu.RLock()
 	r, ok := shard.m[string(word)]
 	shard.mu.RUnlock()
 	if ok {
-		return r.term, r.keep
+		return r
 	}
 	// The filters change terms in place: they get a copy of the word.
 	key := string(word)
@@ -95,7 +102,7 @@ func (a *transcriptText) filter(word []byte) ([]byte, bool) {
 	}
 	r = filteredWord{keep: len(ts) == 1}
 	if r.keep {
-		r.term = ts[0].Term
+		r.term, r.key = ts[0].Term, string(ts[0].Term)
 	}
 	shard.mu.Lock()
 	if shard.m == nil {
@@ -105,13 +112,14 @@ func (a *transcriptText) filter(word []byte) ([]byte, bool) {
 		shard.m[key] = r
 	}
 	shard.mu.Unlock()
-	return r.term, r.keep
+	return r
 }
 
 // filteredWord is what the filters made of a word. Its term is shared by
 // every token of that word: nothing changes a term once analysed.
 type filteredWord struct {
 	term []byte
+	key  string // term, for map keys
 	keep bool
 }
 
@@ -249,4 +257,58 @@ func asciiWords(input []byte, from, to, pos int, out *analysis.TokenStream, slab
 		pos++
 	}
 	return pos
+}
+
+// frequencies is what Bleve keeps of input analysed by a, its field's
+// length (the number of tokens) and each term's frequency, as
+// analysis.TokenFrequency counts them without term vectors — with less
+// work: no token list is kept, and the map keys are the remembered terms'
+// strings rather than a new one for each. When head ≥ 0 it also gives
+// those of the tokens that end within the first head bytes, for a field
+// that is input's head.
+func (a *transcriptText) frequencies(input []byte, head int) (n int, freqs bindex.TokenFrequencies, headN int, headFreqs bindex.TokenFrequencies) {
+	toks := a.tokenize(input)
+	// About two thirds of a text's tokens are distinct terms.
+	freqs = make(bindex.TokenFrequencies, len(toks)*3/4+1)
+	// The frequencies are allocated in chunks: one object for many terms,
+	// and a chunk, once full, is never moved (the map points into it).
+	const chunk = 128
+	count := func(m bindex.TokenFrequencies, slab *[]bindex.TokenFreq, w filteredWord) {
+		key := w.key
+		if key == "" {
+			key = string(w.term)
+		}
+		if tf, ok := m[key]; ok {
+			tf.SetFrequency(tf.Frequency() + 1)
+			return
+		}
+		if len(*slab) == cap(*slab) {
+			*slab = make([]bindex.TokenFreq, 0, min(chunk, len(toks)))
+		}
+		*slab = append(*slab, bindex.TokenFreq{Term: w.term})
+		tf := &(*slab)[len(*slab)-1]
+		tf.SetFrequency(1)
+		m[key] = tf
+	}
+	var slab, headSlab []bindex.TokenFreq
+	if head >= 0 {
+		k := 0 // the head's tokens come first
+		for k < len(toks) && toks[k].End <= head {
+			k++
+		}
+		headFreqs = make(bindex.TokenFrequencies, k*3/4+1)
+	}
+	for _, t := range toks {
+		w := a.filterWord(t.Term)
+		if !w.keep {
+			continue
+		}
+		n++
+		count(freqs, &slab, w)
+		if head >= 0 && t.End <= head {
+			headN++
+			count(headFreqs, &headSlab, w)
+		}
+	}
+	return n, freqs, headN, headFreqs
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,6 +25,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	regexptok "github.com/blevesearch/bleve/v2/analysis/tokenizer/regexp"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/whitespace"
+	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -42,7 +44,7 @@ import (
 // TranscriptSchema names the transcript mapping. Changing the mapping, the
 // analyzers or what the fields hold must change it: an index built under
 // another schema is rebuilt on first use.
-const TranscriptSchema = "transcripts-3"
+const TranscriptSchema = "transcripts-4"
 
 // Transcript field names.
 const (
@@ -200,6 +202,9 @@ func newTranscriptMapping() (mapping.IndexMapping, error) {
 		doc.AddFieldMappingsAt(k, kw(k, false))
 	}
 	doc.AddFieldMappingsAt(tfTime, date(tfTime, true))
+	// No "_all" field: every query names its fields (and documents are
+	// built without it, transcriptDocument).
+	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
 	im.DefaultMapping = doc
 	return im, nil
 }
@@ -317,10 +322,14 @@ func (t *TranscriptIndex) Apply(docs []TranscriptDoc, del []string) error {
 	for _, id := range del {
 		b.Delete(id)
 	}
+	ev, _ := t.idx.(bindex.EventIndex)
 	for i := range docs {
-		f, err := transcriptFields(&docs[i])
+		if ev != nil {
+			ev.FireIndexEvent() // as Batch.Index does
+		}
+		doc, err := transcriptDocument(&docs[i])
 		if err == nil {
-			err = b.Index(docs[i].ID, f)
+			err = b.IndexAdvanced(doc)
 		}
 		if err != nil {
 			return fmt.Errorf("index %s: %w", docs[i].ID, err)
@@ -357,8 +366,23 @@ type transcriptMeta struct {
 	Dup       string    `json:"d,omitempty"`
 }
 
-// transcriptFields is the document Bleve indexes for d.
-func transcriptFields(d *TranscriptDoc) (map[string]any, error) {
+// transcriptTexts are the texts of an exchange the index's fields are made
+// of, besides its own.
+type transcriptTexts struct {
+	// all is tfAll's text: the person's words, the reply, the tools and
+	// the commands, each ended by a line break (so that the person's words
+	// are its head, userLen bytes long, when they are not empty), then the
+	// parts of identifiers.
+	all     string
+	userLen int
+	tools   string
+	paths   string
+	exact   []string
+	meta    []byte
+}
+
+// textsOf is what the fields of d are made of.
+func textsOf(d *TranscriptDoc) (transcriptTexts, error) {
 	tools := strings.Join(d.Tools, " ")
 	paths := strings.Join(d.Paths, "\n")
 	commands := strings.Join(d.Commands, "\n")
@@ -397,28 +421,209 @@ func transcriptFields(d *TranscriptDoc) (map[string]any, error) {
 		Time: d.Time, End: d.End, Dup: d.Dup,
 	})
 	if err != nil {
+		return transcriptTexts{}, err
+	}
+	return transcriptTexts{all: all.String(), userLen: len(d.User), tools: tools, paths: paths, exact: exact, meta: meta}, nil
+}
+
+// transcriptFieldDefs are the options and analyzers the mapping gives each
+// field, taken from the mapping itself so that transcriptDocument cannot
+// drift from it.
+type transcriptFieldDefs struct {
+	options map[string]bindex.FieldIndexingOptions
+	// text and words analyse prose and words; lower is the exact field's
+	// lower-case filter (its tokens are ExactTerms' words, whole).
+	text           *transcriptText
+	words, keyword analysis.Analyzer
+	lower          analysis.TokenFilter
+}
+
+var transcriptDefs = sync.OnceValues(func() (*transcriptFieldDefs, error) {
+	m, err := newTranscriptMapping()
+	if err != nil {
 		return nil, err
 	}
-	f := map[string]any{
-		tfAll: all.String(), tfUser: d.User, tfReply: d.Reply, tfExact: strings.Join(exact, " "), tfMeta: string(meta),
-		tfKind: d.Kind, tfTool: d.Tool, tfSession: d.Session, tfFileKey: d.FileKey,
+	im, ok := m.(*mapping.IndexMappingImpl)
+	if !ok {
+		return nil, fmt.Errorf("transcript mapping: unexpected type %T", m)
 	}
-	if tools != "" {
-		f[tfTools] = tools
+	text, ok := m.AnalyzerNamed(transcriptTextAnalyzer).(*transcriptText)
+	if !ok {
+		return nil, fmt.Errorf("transcript mapping: unexpected text analyzer %T", m.AnalyzerNamed(transcriptTextAnalyzer))
 	}
-	if paths != "" {
-		f[tfPaths] = paths
+	defs := &transcriptFieldDefs{options: map[string]bindex.FieldIndexingOptions{},
+		text: text, words: m.AnalyzerNamed(transcriptWordsAnalyzer),
+		keyword: m.AnalyzerNamed(keyword.Name), lower: lowercase.NewLowerCaseFilter()}
+	for name, dm := range im.DefaultMapping.Properties {
+		if len(dm.Fields) == 1 {
+			defs.options[name] = dm.Fields[0].Options()
+		}
 	}
-	if len(d.Projects) > 0 {
-		f[tfProject] = d.Projects
+	return defs, nil
+})
+
+// transcriptDocument is the Bleve document of d: the one the mapping makes
+// of a map of its texts (Batch.Index's work), built directly rather than by
+// walking the map by reflection, with analyses saved: the person's words are
+// analysed once, as the head of the all field, the two fields' terms are
+// counted without Bleve's token frequencies (countedField), and the exact
+// field's tokens are ExactTerms' words rather than their join split again.
+// TestTranscriptDocumentIsTheMappings and FuzzTranscriptDocument compare
+// the two.
+func transcriptDocument(d *TranscriptDoc) (*document.Document, error) {
+	defs, err := transcriptDefs()
+	if err != nil {
+		return nil, err
 	}
-	if len(d.Dirs) > 0 {
-		f[tfDir] = d.Dirs
+	tx, err := textsOf(d)
+	if err != nil {
+		return nil, err
+	}
+	doc := document.NewDocument(d.ID)
+	text := func(name, value string, a analysis.Analyzer) {
+		doc.AddField(document.NewTextFieldCustom(name, nil, []byte(value), defs.options[name], a))
+	}
+	// The all field comes first: its analysis gives the user field's
+	// terms (see countedField.Analyze).
+	counted := &countedText{text: defs.text, headLen: -1}
+	if utf8.ValidString(tx.all) {
+		// Valid text is cut into words at white space, which the line
+		// break after the person's words is: the head's tokens are those
+		// of the person's words alone.
+		counted.headLen = tx.userLen
+	}
+	doc.AddField(&countedField{name: tfAll, options: defs.options[tfAll], value: []byte(tx.all), of: counted})
+	doc.AddField(&countedField{name: tfUser, options: defs.options[tfUser], value: []byte(d.User), of: counted, head: true})
+	text(tfReply, d.Reply, nil)
+	exact := strings.Join(tx.exact, " ")
+	doc.AddField(document.NewTextFieldCustom(tfExact, nil, []byte(exact), defs.options[tfExact], &analysed{exactTokens(exact, len(tx.exact), defs.lower)}))
+	text(tfMeta, string(tx.meta), nil)
+	text(tfKind, d.Kind, defs.keyword)
+	text(tfTool, d.Tool, defs.keyword)
+	text(tfSession, d.Session, defs.keyword)
+	text(tfFileKey, d.FileKey, defs.keyword)
+	if tx.tools != "" {
+		text(tfTools, tx.tools, defs.words)
+	}
+	if tx.paths != "" {
+		text(tfPaths, tx.paths, defs.words)
+	}
+	for i, p := range d.Projects {
+		doc.AddField(document.NewTextFieldCustom(tfProject, []uint64{uint64(i)}, []byte(p), defs.options[tfProject], defs.keyword))
+	}
+	for i, p := range d.Dirs {
+		doc.AddField(document.NewTextFieldCustom(tfDir, []uint64{uint64(i)}, []byte(p), defs.options[tfDir], defs.keyword))
 	}
 	if !d.Time.IsZero() {
-		f[tfTime] = d.Time
+		// As the mapping does with a time.Time: a time it cannot
+		// represent is left out.
+		if f, err := document.NewDateTimeFieldWithIndexingOptions(tfTime, nil, d.Time, time.RFC3339, defs.options[tfTime]); err == nil {
+			doc.AddField(f)
+		}
 	}
-	return f, nil
+	return doc, nil
+}
+
+// exactTokens are the whitespace tokenizer's tokens of the n words joined
+// by single spaces in exact (none of them holds white space), lower-cased by
+// lower as the exact analyzer does. Like that tokenizer, they stop at the
+// first character that does not decode (or is U+FFFD).
+func exactTokens(exact string, n int, lower analysis.TokenFilter) analysis.TokenStream {
+	if n == 0 {
+		return nil
+	}
+	b := []byte(exact)
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError {
+			b = b[:i]
+			break
+		}
+		i += size
+	}
+	slab := make([]analysis.Token, 0, n)
+	toks := make(analysis.TokenStream, 0, n)
+	for start := 0; start < len(b); {
+		end := bytes.IndexByte(b[start:], ' ')
+		if end < 0 {
+			end = len(b)
+		} else {
+			end += start
+		}
+		if end > start {
+			slab = append(slab, analysis.Token{Term: b[start:end], Start: start, End: end, Position: len(toks) + 1, Type: analysis.AlphaNumeric})
+			toks = append(toks, &slab[len(slab)-1])
+		}
+		start = end + 1
+	}
+	return lower.Filter(toks)
+}
+
+// countedText is the all and user fields of an exchange: texts of the
+// transcript text analyzer, whose terms it counts itself
+// (transcriptText.frequencies), the user field's in the same pass as the
+// all field's when it is the all field's head.
+type countedText struct {
+	text *transcriptText
+	// headLen is the length of the user field when it is the head of the
+	// all field, else -1.
+	headLen int
+	userN   int
+	user    bindex.TokenFrequencies
+	ready   bool
+}
+
+// countedField is a field of a countedText: the all field, or the user
+// field (head).
+type countedField struct {
+	name    string
+	options bindex.FieldIndexingOptions
+	value   []byte
+	of      *countedText
+	head    bool
+	length  int
+	freqs   bindex.TokenFrequencies
+}
+
+var _ document.Field = (*countedField)(nil)
+
+func (f *countedField) Name() string                                      { return f.name }
+func (f *countedField) ArrayPositions() []uint64                          { return nil }
+func (f *countedField) Options() bindex.FieldIndexingOptions              { return f.options }
+func (f *countedField) Value() []byte                                     { return f.value }
+func (f *countedField) NumPlainTextBytes() uint64                         { return uint64(len(f.value)) }
+func (f *countedField) EncodedFieldType() byte                            { return 't' }
+func (f *countedField) AnalyzedLength() int                               { return f.length }
+func (f *countedField) AnalyzedTokenFrequencies() bindex.TokenFrequencies { return f.freqs }
+
+// Size is what Bleve counts of a batch's memory for the field, for its
+// statistics only: estimated from the number of terms rather than summed
+// over them (a text field walks its whole map for it).
+func (f *countedField) Size() int {
+	const perTerm = 96 // a map entry, a TokenFreq and a short term
+	return 64 + len(f.name) + len(f.value) + perTerm*len(f.freqs)
+}
+
+// Analyze counts the field's terms; the analyzer reads the value without
+// changing it, so a stored value needs no copy. Scorch analyses a
+// document's fields in order on one goroutine: the all field, first, also
+// counts the user field's terms when it can.
+func (f *countedField) Analyze() {
+	c := f.of
+	switch {
+	case !f.head:
+		f.length, f.freqs, c.userN, c.user = c.text.frequencies(f.value, c.headLen)
+		c.ready = c.headLen >= 0
+	case c.ready:
+		f.length, f.freqs = c.userN, c.user
+		c.ready, c.user = false, nil
+	default:
+		f.length, f.freqs, _, _ = c.text.frequencies(f.value, -1)
+	}
 }
 
 // storedFields are the fields a hit carries back.

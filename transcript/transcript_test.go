@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -324,5 +325,30 @@ func TestGrowKeepsIDs(t *testing.T) {
 		if got := c.UniqueID("a"); got != "a~2" {
 			t.Errorf("Grow(%d): UniqueID(a) = %q, want a~2", n, got)
 		}
+	}
+}
+
+// TestReadReusesItsBuffer: reading many small files does not allocate a
+// reader's buffer (256 KB) for each: a whole build of the transcript index
+// reads thousands.
+func TestReadReusesItsBuffer(t *testing.T) {
+	a := &fake{mode: "ok"}
+	data := []byte("one\ntwo\nthree\n")
+	read := func() {
+		evs, _, err := ReadAll(a, bytes.NewReader(data), Start(a, "f"), true)
+		if err != nil || len(evs) != 3 {
+			t.Fatalf("%d events, %v", len(evs), err)
+		}
+	}
+	read()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const n = 50
+	for range n {
+		read()
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / n; per > 64<<10 {
+		t.Errorf("a read of %d bytes allocated %d bytes", len(data), per)
 	}
 }

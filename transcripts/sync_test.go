@@ -610,6 +610,11 @@ func TestOlderIndexRebuilt(t *testing.T) {
 			r, d := m.counts()
 			return fmt.Sprintf("%s\t%d\ttranscripts-2\t%d\t%d\t%d\t%d\n", manifestMagic, stateVersion, m.Synced, r, d, 0)
 		}},
+		// Schema 3 had Bleve's empty "_all" field in every document.
+		{"schema 3", func(m *manifest) string {
+			r, d := m.counts()
+			return fmt.Sprintf("%s\t%d\ttranscripts-3\t%d\t%d\t%d\t%d\n", manifestMagic, stateVersion, m.Synced, r, d, 0)
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gen, err := current(s.Dir())

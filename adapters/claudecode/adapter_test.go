@@ -372,3 +372,25 @@ func FuzzParse(f *testing.F) {
 		transcripttest.Fuzz(t, a, data)
 	})
 }
+
+// TestParseAllocations: the keys a record maps are listed without a map of
+// their own for each record, and a record with no unmapped key makes no map
+// for them (a plain user turn: 20 allocations before, 16 now).
+func TestParseAllocations(t *testing.T) {
+	line := []byte(`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","timestamp":"2026-01-02T03:04:05Z","cwd":"/w","gitBranch":"main","version":"2.1.0","isSidechain":false,"message":{"role":"user","content":"why does the build fail"}}`)
+	a := New()
+	ctx := transcript.Start(a, "f.jsonl").Context
+	n := 0
+	allocs := testing.AllocsPerRun(50, func() {
+		n++
+		rec := transcript.Record{File: "f.jsonl", Offset: int64(n * 300), Line: n,
+			Data: bytes.Replace(line, []byte(`"u1"`), []byte(`"u`+strings.Repeat("x", n%7)+`"`), 1)}
+		if evs := a.Parse(rec, ctx); len(evs) == 0 {
+			t.Fatal("no events")
+		}
+	})
+	t.Logf("%.1f allocations a record", allocs)
+	if allocs > 17 {
+		t.Errorf("%.1f allocations to parse a user record, want at most 17", allocs)
+	}
+}

@@ -48,17 +48,22 @@ func (a *Adapter) Parse(rec transcript.Record, ctx *transcript.Context) []transc
 	if malformed != nil {
 		return malformed
 	}
-	p := &parser{ctx: ctx, st: st, rec: rec, m: m, used: map[string]bool{}}
+	p := &parser{ctx: ctx, st: st, rec: rec, m: m}
+	p.used = p.usedBuf[:0]
 	return p.parse()
 }
 
 // parser holds one record being parsed.
 type parser struct {
-	ctx  *transcript.Context
-	st   *state
-	rec  transcript.Record
-	m    rawjson.Object
-	used map[string]bool // keys of m mapped to event fields
+	ctx *transcript.Context
+	st  *state
+	rec transcript.Record
+	m   rawjson.Object
+	// used are the keys of m mapped to event fields: a dozen at most, so
+	// a list (in the parser's own array) rather than a map, which was a
+	// few allocations for every record.
+	used    []string
+	usedBuf [16]string
 
 	msg                                   rawjson.Object // a user or assistant record's message
 	typ, uuid, parent, ts, session, agent string
@@ -96,9 +101,7 @@ func (p *parser) parse() []transcript.Event {
 	p.session = rawjson.AsString(p.m.Get("sessionId"))
 	p.agent = rawjson.AsString(p.m.Get("agentId"))
 	p.sidechain = rawjson.Bool(p.m.Get("isSidechain"))
-	for _, k := range envelopeKeys {
-		p.used[k] = true
-	}
+	p.use(envelopeKeys...)
 	p.ctx.SetSession(p.session)
 	p.ctx.SetProject(transcript.Project{Cwd: rawjson.AsString(p.m.Get("cwd")), GitBranch: rawjson.AsString(p.m.Get("gitBranch"))})
 
@@ -136,9 +139,12 @@ func (p *parser) parse() []transcript.Event {
 		return p.unknown(transcript.ReasonUnrecognized)
 	}
 	if p.main >= 0 && p.out[p.main].Kind != transcript.KindUnknown {
-		extra := map[string]json.RawMessage{}
+		var extra map[string]json.RawMessage
 		for _, mem := range p.m {
-			if k := mem.KeyString(); !p.used[k] {
+			if k := mem.KeyString(); !slices.Contains(p.used, k) {
+				if extra == nil {
+					extra = map[string]json.RawMessage{}
+				}
 				extra[k] = mem.Value
 			}
 		}
@@ -147,6 +153,15 @@ func (p *parser) parse() []transcript.Event {
 		}
 	}
 	return p.out
+}
+
+// use marks keys of the record as mapped to event fields.
+func (p *parser) use(keys ...string) {
+	for _, k := range keys {
+		if !slices.Contains(p.used, k) {
+			p.used = append(p.used, k)
+		}
+	}
 }
 
 // isStart reports whether the record is a session start of its own.
@@ -267,9 +282,9 @@ func (p *parser) user() {
 		p.out = p.unknown(transcript.ReasonMalformed)
 		return
 	}
-	p.used["message"] = true
+	p.use("message")
 	isMeta := rawjson.Bool(p.m.Get("isMeta"))
-	p.used["isMeta"] = true
+	p.use("isMeta")
 
 	var texts []string
 	var parts []transcript.Part
@@ -296,7 +311,7 @@ func (p *parser) user() {
 	text := strings.Join(texts, "\n\n")
 
 	if rawjson.Bool(p.m.Get("isCompactSummary")) {
-		p.used["isCompactSummary"] = true
+		p.use("isCompactSummary")
 		e := p.event(transcript.KindCompaction, "")
 		e.Compaction = &transcript.Compaction{Summary: text}
 		p.extraMessage(msg, "role", "content")
@@ -305,7 +320,7 @@ func (p *parser) user() {
 
 	structured := p.m.Get("toolUseResult")
 	for i, b := range results {
-		p.used["toolUseResult"] = true
+		p.use("toolUseResult")
 		var sr []byte
 		if len(results) == 1 {
 			sr = structured
@@ -405,7 +420,7 @@ func (p *parser) assistant() {
 		p.out = p.unknown(transcript.ReasonMalformed)
 		return
 	}
-	p.used["message"] = true
+	p.use("message")
 	model := rawjson.AsString(msg.Get("model"))
 
 	var texts, thinking []string
@@ -511,21 +526,21 @@ func (p *parser) system() {
 	sub := rawjson.AsString(p.m.Get("subtype"))
 	switch sub {
 	case "compact_boundary":
-		p.used["subtype"] = true
+		p.use("subtype")
 		meta := rawjson.AsObject(p.m.Get("compactMetadata"))
 		e := p.event(transcript.KindCompaction, "")
 		trigger := rawjson.AsString(meta.Get("trigger"))
 		if trigger == "" {
 			trigger = rawjson.AsString(p.m.Get("trigger"))
-			p.used["trigger"] = true
+			p.use("trigger")
 		}
 		e.Compaction = &transcript.Compaction{
 			Trigger: trigger, PreTokens: rawjson.Int(meta.Get("preTokens")), PostTokens: rawjson.Int(meta.Get("postTokens")),
 			Continues: rawjson.AsString(p.m.Get("logicalParentUuid")), Details: rawjson.Value(p.m.Get("compactMetadata")),
 		}
-		p.used["logicalParentUuid"], p.used["compactMetadata"] = true, true
+		p.use("logicalParentUuid", "compactMetadata")
 	case "session_start":
-		p.used["subtype"] = true
+		p.use("subtype")
 		e := p.event(transcript.KindSessionStart, "")
 		e.SessionStart = &transcript.SessionStart{Trigger: rawjson.AsString(p.m.Get("source")), ToolVersion: rawjson.AsString(p.m.Get("version"))}
 		p.st.LastStart = "native"
@@ -547,7 +562,7 @@ func (p *parser) attachment() {
 		e := p.event(transcript.KindSessionStart, "")
 		e.SessionStart = &transcript.SessionStart{Trigger: trigger, ToolVersion: rawjson.AsString(p.m.Get("version"))}
 		p.st.LastStart = trigger
-		p.used["attachment"] = true
+		p.use("attachment")
 		return
 	}
 	p.out = p.unknown(transcript.ReasonUnmapped)
