@@ -814,11 +814,11 @@ type Match struct {
 func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match, error) {
 	sr := bleve.NewSearchRequestOptions(nil, req.Size, 0, false)
 	// text is the part of the query the text makes, first of the musts,
-	// and should its pairs; tiers are the plans of pruning to try, each
-	// with its first pass's query (see pruning).
-	var text query.Query
-	var should []query.Query
-	var tiers []pruneTier
+	// and should its pairs; pr, when set, is pruning's plan, with its
+	// first pass's text and pairs (see pruning).
+	var text, prText query.Query
+	var should, prShould []query.Query
+	var pr *pruning
 	if req.K1 > 0 {
 		ctx = context.WithValue(ctx, bsearch.BM25ParamsKey, bsearch.BM25Params{K1: req.K1, B: req.B})
 	}
@@ -848,11 +848,11 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			}
 		}
 		// build makes the text's query: the whole search's without pr, the
-		// first pass's of pr with it (altBodies: with other spellings'
-		// bodies bounded too).
-		build := func(pr *pruning, altBodies bool) (text query.Query, should []query.Query) {
+		// first pass's of pr with it.
+		var plain []query.Query // see plainOf
+		build := func(pr *pruning) (text query.Query, should []query.Query) {
 			perTerm := make([]query.Query, len(terms))
-			plain := make([]query.Query, len(terms)) // see plainOf
+			plain = make([]query.Query, len(terms))
 			for i, t := range terms {
 				var clauses []query.Query
 				var boosted []*query.TermQuery
@@ -867,11 +867,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 				altClause := func(field, term string, boost float64) {
 					clause(field, term, boost)
 					q := bleve.NewBooleanQuery()
-					inner := clauses[len(clauses)-1]
-					if pr != nil && altBodies && field == fieldBody {
-						inner = pr.bound(i, boosted[len(boosted)-1])
-					}
-					q.AddMust(inner)
+					q.AddMust(clauses[len(clauses)-1])
 					not := bleve.NewTermQuery(term)
 					not.SetField(fieldPathOnly)
 					q.AddMustNot(not)
@@ -880,8 +876,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 				clause(fieldTitle, t, titleBoost)
 				clause(fieldBody, t, 1)
 				if pr != nil {
-					// Bodies are bounded (see pruning), their own and their
-					// other spellings'.
+					// The body is bounded (see pruning).
 					clauses[1] = pr.bound(i, boosted[1])
 				}
 				clause(fieldTags, t, 1)
@@ -964,26 +959,17 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			}
 			return text, should
 		}
+		text, should = build(nil)
 		if prune && req.Size > 0 && len(terms) < maxPrefiltered {
-			n, err := b.bodyPostings(ctx, terms)
+			many, err := b.worthPruning(ctx, terms, plain, req.AnyTerm)
 			if err != nil {
 				return nil, fmt.Errorf("search: %w", err)
 			}
-			if n >= pruneMinPostings {
-				// Other spellings' bodies bounded make fewer notes
-				// essential but a higher bound: tried first, then
-				// only the words' own bodies.
-				for _, altBodies := range []bool{true, false} {
-					if altBodies && len(alts) == 0 {
-						continue
-					}
-					pr := newPruning(len(terms))
-					q, sh := build(pr, altBodies)
-					tiers = append(tiers, pruneTier{pr: pr, text: q, should: sh})
-				}
+			if many {
+				pr = newPruning(len(terms))
+				prText, prShould = build(pr)
 			}
 		}
-		text, should = build(nil, false)
 	} else {
 		if len(req.CreatedIn) == 0 {
 			text = bleve.NewMatchAllQuery()
@@ -1077,9 +1063,8 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		return bq
 	}
 	var res *bleve.SearchResult
-	for _, tier := range tiers {
-		pr := tier.pr
-		sr.Query = whole(tier.text, tier.should)
+	if pr != nil {
+		sr.Query = whole(prText, prShould)
 		first, err := b.idx.SearchInContext(ctx, sr)
 		switch {
 		case errors.Is(err, errTooFew):
@@ -1089,9 +1074,6 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		case len(first.Hits) == req.Size && lowest(first.Hits) > pr.limit():
 			res = first
 			prunedSearches.Add(1)
-		}
-		if res != nil {
-			break
 		}
 	}
 	if res == nil {

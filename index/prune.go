@@ -56,9 +56,9 @@ type pruning struct {
 	// the first pass, as plain term queries: another spelling's clause
 	// without its exclusion of paths (see word).
 	essential []query.Query
-	// bounded are each word's clauses that are not essential (its body
-	// and its other spellings' bodies), and clauses the number of clauses
-	// of its disjunction (its coord's denominator).
+	// bounded are each word's clauses that are not essential (its body),
+	// and clauses the number of clauses of its disjunction (its coord's
+	// denominator).
 	bounded [][]*boundQuery
 	clauses []int
 }
@@ -145,35 +145,54 @@ func (b *boundQuery) Searcher(ctx context.Context, r bindex.IndexReader, m mappi
 	return s, err
 }
 
-// pruneTier is one plan of pruning with its first pass's query: the text's
-// part of it and its pairs.
-type pruneTier struct {
-	pr     *pruning
-	text   query.Query
-	should []query.Query
-}
-
-// bodyPostings counts the body postings of terms (a term's documents).
-func (b *Bleve) bodyPostings(ctx context.Context, terms []string) (uint64, error) {
+// worthPruning says whether the whole search would score enough notes for
+// pruning to pay: pruneMinPostings or more. A search for any word, or for
+// one, scores every body posting of its words; a search for every word
+// scores the notes that have them all, counted (up to pruneMinPostings) on
+// plain, the words' clauses as plain term queries, which Bleve intersects
+// as bitmaps. The count is made on a reader of its own, so it may be a
+// change behind the search's; it only chooses the plan, never the results.
+func (b *Bleve) worthPruning(ctx context.Context, terms []string, plain []query.Query, anyTerm bool) (bool, error) {
 	adv, err := b.idx.Advanced()
 	if err != nil {
-		return 0, err
+		return false, err
 	}
 	r, err := adv.Reader()
 	if err != nil {
-		return 0, err
+		return false, err
 	}
 	defer r.Close()
-	var n uint64
-	for _, t := range terms {
-		tfr, err := r.TermFieldReader(ctx, []byte(t), fieldBody, false, false, false)
-		if err != nil {
-			return 0, err
+	if anyTerm || len(plain) < 2 {
+		var n uint64
+		for _, t := range terms {
+			tfr, err := r.TermFieldReader(ctx, []byte(t), fieldBody, false, false, false)
+			if err != nil {
+				return false, err
+			}
+			n += tfr.Count()
+			if err := tfr.Close(); err != nil {
+				return false, err
+			}
 		}
-		n += tfr.Count()
-		if err := tfr.Close(); err != nil {
-			return 0, err
-		}
+		return n >= pruneMinPostings, nil
 	}
-	return n, nil
+	s, err := query.NewConjunctionQuery(plain).Searcher(ctx, r, b.idx.Mapping(), bsearch.SearcherOptions{Score: "none"})
+	if err != nil {
+		return false, err
+	}
+	sctx := &bsearch.SearchContext{DocumentMatchPool: bsearch.NewDocumentMatchPool(s.DocumentMatchPoolSize(), 0)}
+	var n uint64
+	for n < pruneMinPostings {
+		d, err := s.Next(sctx)
+		if err != nil {
+			_ = s.Close()
+			return false, err
+		}
+		if d == nil {
+			break
+		}
+		sctx.DocumentMatchPool.Put(d)
+		n++
+	}
+	return n >= pruneMinPostings, s.Close()
 }
