@@ -3,11 +3,15 @@ package index
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/bench"
@@ -153,6 +157,63 @@ func TestPruneBoundMatters(t *testing.T) {
 		}
 		if margin < 0 && same {
 			t.Errorf("pruned with a bound of 0, got the whole search's page %v: the tagged notes should have filled it", got)
+		}
+	}
+}
+
+// TestScoreBound checks Bleve's ScoreBound (patch 0003) against every score
+// of a term over notes of many lengths and frequencies, with several BM25
+// parameters and boosts: no score above it, the best within a few times of
+// it (a bound of +Inf would pass the first half), and +Inf where no bound
+// holds (b above 1).
+func TestScoreBound(t *testing.T) {
+	var ms []*memories.Memory
+	for i := range 60 {
+		body := strings.Repeat("zebra ", 1+i%13) + strings.Repeat("grass plains herd ", i%7)
+		ms = append(ms, mem(fmt.Sprintf("m%02d", i), fmt.Sprintf("Note %d", i), body, "p", memories.TypeNote, 0))
+	}
+	for i := range 40 {
+		ms = append(ms, mem(fmt.Sprintf("o%02d", i), "Other", "Horses graze in the field.", "p", memories.TypeNote, 0))
+	}
+	b := newBleveOf(t, ms...)
+	for _, c := range []struct {
+		k1, b, boost float64
+		inf          bool
+	}{
+		{1.2, 0.75, 1, false}, {memories.ShortNotesK1, memories.ShortNotesB, 1, false}, {2, 1, 3, false},
+		{0.5, 0, 0.25, false}, {1.2, 1.5, 1, true},
+	} {
+		tq := query.NewTermQuery("zebra")
+		tq.SetField(fieldBody)
+		tq.SetBoost(c.boost)
+		bq := &boundQuery{q: tq}
+		other := query.NewTermQuery("graze")
+		other.SetField(fieldBody)
+		all := query.NewBooleanQuery([]query.Query{bq}, []query.Query{other}, nil)
+		ctx := context.WithValue(context.Background(), bsearch.BM25ParamsKey, bsearch.BM25Params{K1: c.k1, B: c.b})
+		res, err := b.idx.SearchInContext(ctx, bleve.NewSearchRequestOptions(all, 1000, 0, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bound := bq.s.(interface{ ScoreBound() float64 }).ScoreBound()
+		if len(res.Hits) != 60 {
+			t.Fatalf("k1 %g b %g: %d hits, want 60", c.k1, c.b, len(res.Hits))
+		}
+		if c.inf {
+			if !math.IsInf(bound, 1) {
+				t.Errorf("k1 %g b %g: bound %g, want +Inf", c.k1, c.b, bound)
+			}
+			continue
+		}
+		best := 0.0
+		for _, h := range res.Hits {
+			best = max(best, h.Score)
+			if h.Score > bound {
+				t.Errorf("k1 %g b %g boost %g: %s scores %g, above the bound %g", c.k1, c.b, c.boost, h.ID, h.Score, bound)
+			}
+		}
+		if best < bound/4 {
+			t.Errorf("k1 %g b %g boost %g: best score %g, bound %g: too loose to prune", c.k1, c.b, c.boost, best, bound)
 		}
 	}
 }
