@@ -960,7 +960,11 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			return text, should
 		}
 		text, should = build(nil)
-		if prune && req.Size > 0 && len(terms) < maxPrefiltered {
+		// A search for any of several words is not pruned: a note with
+		// every word in its body alone scores about as well as one with
+		// a word in its title, so the bound is seldom cleared and the
+		// first pass would be work added.
+		if prune && req.Size > 0 && len(terms) < maxPrefiltered && (!req.AnyTerm || len(terms) == 1) {
 			many, err := b.worthPruning(ctx, terms, plain, req.AnyTerm)
 			if err != nil {
 				return nil, fmt.Errorf("search: %w", err)
