@@ -34,7 +34,7 @@ import (
 // pruneMinPostings is how many body postings the words of a search must have
 // together before pruning is tried: below it the whole search is cheap, and
 // the first pass, which may not find a full page, would be work added.
-var pruneMinPostings uint64 = 2000
+var pruneMinPostings uint64 = 10000
 
 // pruneMargin widens the bound for rounding: Bleve computes a score in a
 // dozen floating-point steps, each within a relative 2⁻⁵³ of exact, and the
@@ -147,12 +147,13 @@ func (b *boundQuery) Searcher(ctx context.Context, r bindex.IndexReader, m mappi
 
 // worthPruning says whether the whole search would score enough notes for
 // pruning to pay: pruneMinPostings or more. A search for any word, or for
-// one, scores every body posting of its words; a search for every word
-// scores the notes that have them all, counted (up to pruneMinPostings) on
-// plain, the words' clauses as plain term queries, which Bleve intersects
-// as bitmaps. The count is made on a reader of its own, so it may be a
-// change behind the search's; it only chooses the plan, never the results.
-func (b *Bleve) worthPruning(ctx context.Context, terms []string, plain []query.Query, anyTerm bool) (bool, error) {
+// one, scores every body posting of its words; a search for every word, at
+// most those of its rarest word's body (and the notes that have the word
+// elsewhere only, which are few): counted in the term dictionaries, which
+// the search reads anyway. The count is made on a reader of its own, so it
+// may be a change behind the search's; it only chooses the plan, never the
+// results.
+func (b *Bleve) worthPruning(ctx context.Context, terms []string, anyTerm bool) (bool, error) {
 	adv, err := b.idx.Advanced()
 	if err != nil {
 		return false, err
@@ -162,37 +163,22 @@ func (b *Bleve) worthPruning(ctx context.Context, terms []string, plain []query.
 		return false, err
 	}
 	defer r.Close()
-	if anyTerm || len(plain) < 2 {
-		var n uint64
-		for _, t := range terms {
-			tfr, err := r.TermFieldReader(ctx, []byte(t), fieldBody, false, false, false)
-			if err != nil {
-				return false, err
-			}
-			n += tfr.Count()
-			if err := tfr.Close(); err != nil {
-				return false, err
-			}
-		}
-		return n >= pruneMinPostings, nil
-	}
-	s, err := query.NewConjunctionQuery(plain).Searcher(ctx, r, b.idx.Mapping(), bsearch.SearcherOptions{Score: "none"})
-	if err != nil {
-		return false, err
-	}
-	sctx := &bsearch.SearchContext{DocumentMatchPool: bsearch.NewDocumentMatchPool(s.DocumentMatchPoolSize(), 0)}
-	var n uint64
-	for n < pruneMinPostings {
-		d, err := s.Next(sctx)
+	var sum uint64
+	least := uint64(math.MaxUint64)
+	for _, t := range terms {
+		tfr, err := r.TermFieldReader(ctx, []byte(t), fieldBody, false, false, false)
 		if err != nil {
-			_ = s.Close()
 			return false, err
 		}
-		if d == nil {
-			break
+		n := tfr.Count()
+		if err := tfr.Close(); err != nil {
+			return false, err
 		}
-		sctx.DocumentMatchPool.Put(d)
-		n++
+		sum += n
+		least = min(least, n)
 	}
-	return n >= pruneMinPostings, s.Close()
+	if anyTerm || len(terms) == 1 {
+		return sum >= pruneMinPostings, nil
+	}
+	return least >= pruneMinPostings, nil
 }
