@@ -146,11 +146,13 @@ func (b *boundQuery) Searcher(ctx context.Context, r bindex.IndexReader, m mappi
 }
 
 // worthPruning says whether the whole search would score enough notes for
-// pruning to pay: pruneMinPostings or more. A search for any word, or for
-// one, scores every body posting of its words; a search for every word, at
-// most those of its rarest word's body (and the notes that have the word
-// elsewhere only, which are few): counted in the term dictionaries, which
-// the search reads anyway. The count is made on a reader of its own, so it
+// pruning to pay. A search for any word, or for one, scores every body
+// posting of its words: pruneMinPostings or more pay. A search for every
+// word scores the notes that have them all, at most its rarest word's body
+// postings (and the notes that have the word elsewhere only, which are
+// few): a fifth of pruneMinPostings pays, since two words common enough for
+// that share many notes, and the first pass's filter is their intersection.
+// Counted in the term dictionaries, which the search reads anyway. The count is made on a reader of its own, so it
 // may be a change behind the search's; it only chooses the plan, never the
 // results.
 func (b *Bleve) worthPruning(ctx context.Context, terms []string, anyTerm bool) (bool, error) {
@@ -180,5 +182,5 @@ func (b *Bleve) worthPruning(ctx context.Context, terms []string, anyTerm bool) 
 	if anyTerm || len(terms) == 1 {
 		return sum >= pruneMinPostings, nil
 	}
-	return least >= pruneMinPostings, nil
+	return least >= pruneMinPostings/5, nil
 }
