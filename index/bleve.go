@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -871,7 +872,12 @@ type Match struct {
 // as query syntax.
 func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match, error) {
 	sr := bleve.NewSearchRequestOptions(nil, req.Size, 0, false)
-	bq := bleve.NewBooleanQuery()
+	// text is the part of the query the text makes, first of the musts,
+	// and should its pairs; pr, when set, is pruning's plan, with its
+	// first pass's text and pairs (see pruning).
+	var text, prText query.Query
+	var should, prShould []query.Query
+	var pr *pruning
 	if req.K1 > 0 {
 		ctx = context.WithValue(ctx, bsearch.BM25ParamsKey, bsearch.BM25Params{K1: req.K1, B: req.B})
 	}
@@ -900,108 +906,153 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 				return nil, err
 			}
 		}
-		perTerm := make([]query.Query, len(terms))
-		for i, t := range terms {
-			var clauses []query.Query
-			var boosted []*query.TermQuery
-			clause := func(field, term string, boost float64) {
-				q := bleve.NewTermQuery(term)
-				q.SetField(field)
-				q.SetBoost(boost)
-				clauses = append(clauses, q)
-				boosted = append(boosted, q)
-			}
-			// Another spelling matches a word, never a folder's name, and
-			// only in a field that does not have the word itself: a memory
-			// with both has the word once, not twice (a long one has both
-			// far more often than a short one).
-			altClause := func(field, term string, boost float64) {
-				clause(field, term, boost)
-				q := bleve.NewBooleanQuery()
-				q.AddMust(clauses[len(clauses)-1])
-				not := bleve.NewTermQuery(term)
-				not.SetField(fieldPathOnly)
-				own := bleve.NewTermQuery(t)
-				own.SetField(field)
-				q.AddMustNot(not, own)
-				clauses[len(clauses)-1] = q
-			}
-			clause(fieldTitle, t, titleBoost)
-			clause(fieldBody, t, 1)
-			clause(fieldTags, t, 1)
-			for _, w := range alts[t] {
-				f := altBoost[[2]string{t, w}]
-				altClause(fieldTitle, w, titleBoost*f[0])
-				altClause(fieldBody, w, f[1])
-				clause(fieldTags, w, f[2])
-			}
-			if req.Compounds {
-				// Another way of writing the word counts for less than the
-				// word as written.
-				for _, w := range joined[t] {
-					clause(fieldTitle, w, titleBoost*compoundBoost)
-					clause(fieldBody, w, compoundBoost)
+		// build makes the text's query: the whole search's without pr, the
+		// first pass's of pr with it.
+		var plain []query.Query // see plainOf
+		build := func(pr *pruning) (text query.Query, should []query.Query) {
+			perTerm := make([]query.Query, len(terms))
+			plain = make([]query.Query, len(terms))
+			for i, t := range terms {
+				var clauses []query.Query
+				var boosted []*query.TermQuery
+				clause := func(field, term string, boost float64) {
+					q := bleve.NewTermQuery(term)
+					q.SetField(field)
+					q.SetBoost(boost)
+					clauses = append(clauses, q)
+					boosted = append(boosted, q)
 				}
-				if hyphened[t] {
-					clause(fieldJoined, t, compoundBoost)
+				// Another spelling matches a word, never a folder's name,
+				// and only in a field that does not have the word itself: a
+				// memory with both has the word once, not twice (a long one
+				// has both far more often than a short one).
+				altClause := func(field, term string, boost float64) {
+					clause(field, term, boost)
+					q := bleve.NewBooleanQuery()
+					q.AddMust(clauses[len(clauses)-1])
+					not := bleve.NewTermQuery(term)
+					not.SetField(fieldPathOnly)
+					own := bleve.NewTermQuery(t)
+					own.SetField(field)
+					q.AddMustNot(not, own)
+					clauses[len(clauses)-1] = q
 				}
-				for _, p := range split[t] {
-					clause(fieldPairs, p, compoundBoost)
+				clause(fieldTitle, t, titleBoost)
+				clause(fieldBody, t, 1)
+				if pr != nil {
+					// The body is bounded (see pruning).
+					clauses[1] = pr.bound(i, boosted[1])
+				}
+				clause(fieldTags, t, 1)
+				for _, w := range alts[t] {
+					f := altBoost[[2]string{t, w}]
+					altClause(fieldTitle, w, titleBoost*f[0])
+					altClause(fieldBody, w, f[1])
+					clause(fieldTags, w, f[2])
+				}
+				if req.Compounds {
+					// Another way of writing the word counts for less than the
+					// word as written.
+					for _, w := range joined[t] {
+						clause(fieldTitle, w, titleBoost*compoundBoost)
+						clause(fieldBody, w, compoundBoost)
+					}
+					if hyphened[t] {
+						clause(fieldJoined, t, compoundBoost)
+					}
+					for _, p := range split[t] {
+						clause(fieldPairs, p, compoundBoost)
+					}
+				}
+				// A disjunction scales its score by the share of its clauses
+				// that match: every other spelling added would make the word
+				// itself count for less. Scaling the boosts back keeps a word
+				// found in the body worth the same with or without them.
+				if n := len(clauses); n > 3 {
+					for _, tq := range boosted {
+						tq.SetBoost(tq.Boost() * float64(n) / 3)
+					}
+				}
+				if pr != nil {
+					pr.word(i, boosted, len(clauses))
+				}
+				perTerm[i] = bleve.NewDisjunctionQuery(clauses...)
+				plain[i] = plainOf(boosted)
+			}
+			if req.Phrases {
+				// The query's pairs of neighbouring terms add to the score of
+				// the memories that have them too; they are not required.
+				var pairs []query.Query
+				seen := map[string]bool{}
+				for _, p := range b.pairs(req.Text) {
+					if seen[p] {
+						continue
+					}
+					seen[p] = true
+					q := bleve.NewTermQuery(p)
+					q.SetField(fieldPairs)
+					q.SetBoost(phraseBoost)
+					pairs = append(pairs, q)
+				}
+				if len(pairs) > 0 {
+					should = []query.Query{bleve.NewDisjunctionQuery(pairs...)}
+					if pr != nil {
+						pr.essential = append(pr.essential, pairs...)
+					}
 				}
 			}
-			// A disjunction scales its score by the share of its clauses
-			// that match: every other spelling added would make the word
-			// itself count for less. Scaling the boosts back keeps a word
-			// found in the body worth the same with or without them.
-			if n := len(clauses); n > 3 {
-				for _, tq := range boosted {
-					tq.SetBoost(tq.Boost() * float64(n) / 3)
+			var essential query.Query
+			if pr != nil {
+				essential = bleve.NewDisjunctionQuery(pr.essential...)
+			}
+			if req.AnyTerm {
+				text = bleve.NewDisjunctionQuery(perTerm...)
+				if pr != nil {
+					return bleve.NewConjunctionQuery(&candidatesQuery{q: essential, atLeast: req.Size}, text), should
+				}
+			} else {
+				text = bleve.NewConjunctionQuery(perTerm...)
+				if len(perTerm) > 1 && len(perTerm) < maxPrefiltered && prefilter {
+					cands := &candidatesQuery{q: bleve.NewConjunctionQuery(plain...)}
+					text = bleve.NewConjunctionQuery(append([]query.Query{cands}, perTerm...)...)
+				}
+				if pr != nil {
+					cands := &candidatesQuery{q: bleve.NewConjunctionQuery(append(plain, essential)...), atLeast: req.Size}
+					return bleve.NewConjunctionQuery(append([]query.Query{cands}, perTerm...)...), should
 				}
 			}
-			perTerm[i] = bleve.NewDisjunctionQuery(clauses...)
+			return text, should
 		}
-		if req.AnyTerm {
-			bq.AddMust(bleve.NewDisjunctionQuery(perTerm...))
-		} else {
-			all := bleve.NewConjunctionQuery(perTerm...)
-			if len(perTerm) > 1 && len(perTerm) < maxPrefiltered && prefilter {
-				all = bleve.NewConjunctionQuery(append([]query.Query{&candidatesQuery{q: all}}, perTerm...)...)
+		text, should = build(nil)
+		// A search for any of several words is not pruned: a note with
+		// every word in its body alone scores about as well as one with
+		// a word in its title, so the bound is seldom cleared and the
+		// first pass would be work added.
+		if prune && req.Size > 0 && len(terms) < maxPrefiltered && (!req.AnyTerm || len(terms) == 1) {
+			many, err := b.worthPruning(ctx, terms, req.AnyTerm)
+			if err != nil {
+				return nil, fmt.Errorf("search: %w", err)
 			}
-			bq.AddMust(all)
-		}
-		if req.Phrases {
-			// The query's pairs of neighbouring terms add to the score of
-			// the memories that have them too; they are not required.
-			var pairs []query.Query
-			seen := map[string]bool{}
-			for _, p := range b.pairs(req.Text) {
-				if seen[p] {
-					continue
-				}
-				seen[p] = true
-				q := bleve.NewTermQuery(p)
-				q.SetField(fieldPairs)
-				q.SetBoost(phraseBoost)
-				pairs = append(pairs, q)
-			}
-			if len(pairs) > 0 {
-				bq.AddShould(bleve.NewDisjunctionQuery(pairs...))
+			if many {
+				pr = newPruning(len(terms))
+				prText, prShould = build(pr)
 			}
 		}
 	} else {
 		if len(req.CreatedIn) == 0 {
-			bq.AddMust(bleve.NewMatchAllQuery())
+			text = bleve.NewMatchAllQuery()
 			sr.SortBy([]string{"-" + fieldUpdated, "_id"})
 		}
 		// With CreatedIn its hours select the memories, which the caller
 		// puts in order: matching every memory and sorting would read each
 		// one.
 	}
+	var filters []query.Query
 	filter := func(field, value string) {
 		q := bleve.NewTermQuery(value)
 		q.SetField(field)
 		q.SetBoost(0)
-		bq.AddMust(q)
+		filters = append(filters, q)
 	}
 	if req.Project != "" {
 		filter(fieldProject, req.Project)
@@ -1014,7 +1065,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			q.SetBoost(0)
 			anyOf[i] = q
 		}
-		bq.AddMust(bleve.NewDisjunctionQuery(anyOf...))
+		filters = append(filters, bleve.NewDisjunctionQuery(anyOf...))
 	}
 	if req.Area != "" {
 		filter(fieldArea, req.Area)
@@ -1030,7 +1081,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			q.SetBoost(0)
 			anyOf[i] = q
 		}
-		bq.AddMust(bleve.NewDisjunctionQuery(anyOf...))
+		filters = append(filters, bleve.NewDisjunctionQuery(anyOf...))
 	}
 	if req.Status != "" {
 		filter(fieldStatus, string(req.Status))
@@ -1046,24 +1097,59 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			q.SetBoost(0)
 			anyOf = append(anyOf, q)
 		}
-		bq.AddMust(bleve.NewDisjunctionQuery(anyOf...))
+		filters = append(filters, bleve.NewDisjunctionQuery(anyOf...))
 	}
 	if !req.UpdatedSince.IsZero() {
 		inclusive := true
 		q := bleve.NewDateRangeInclusiveQuery(req.UpdatedSince, time.Time{}, &inclusive, nil)
 		q.SetField(fieldUpdated)
 		q.SetBoost(0)
-		bq.AddMust(q)
+		filters = append(filters, q)
 	}
+	var superseded query.Query
 	if !req.IncludeSuperseded {
 		q := bleve.NewTermQuery(string(memories.StatusSuperseded))
 		q.SetField(fieldStatus)
-		bq.AddMustNot(q)
+		superseded = q
 	}
-	sr.Query = bq
-	res, err := b.idx.SearchInContext(ctx, sr)
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+	// whole is the search with textPart as its text; the filters and
+	// pairs are the same query objects in both passes.
+	whole := func(textPart query.Query, should []query.Query) query.Query {
+		bq := bleve.NewBooleanQuery()
+		if textPart != nil {
+			bq.AddMust(textPart)
+		}
+		if len(filters) > 0 {
+			bq.AddMust(filters...)
+		}
+		if len(should) > 0 {
+			bq.AddShould(should...)
+		}
+		if superseded != nil {
+			bq.AddMustNot(superseded)
+		}
+		return bq
+	}
+	var res *bleve.SearchResult
+	if pr != nil {
+		sr.Query = whole(prText, prShould)
+		first, err := b.idx.SearchInContext(ctx, sr)
+		switch {
+		case errors.Is(err, errTooFew):
+			// Fewer notes than a page match an essential clause.
+		case err != nil:
+			return nil, fmt.Errorf("search: %w", err)
+		case len(first.Hits) == req.Size && lowest(first.Hits) > pr.limit():
+			res = first
+			prunedSearches.Add(1)
+		}
+	}
+	if res == nil {
+		sr.Query = whole(text, should)
+		var err error
+		if res, err = b.idx.SearchInContext(ctx, sr); err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
 	}
 	out := make([]Match, 0, len(res.Hits))
 	for _, h := range res.Hits {
@@ -1084,6 +1170,15 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		})
 	}
 	return out, nil
+}
+
+// lowest is the lowest score of hits.
+func lowest(hits bsearch.DocumentMatchCollection) float64 {
+	low := math.Inf(1)
+	for _, h := range hits {
+		low = min(low, h.Score)
+	}
+	return low
 }
 
 // SearchDocs runs req over a few documents held in memory rather than in

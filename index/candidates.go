@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"sort"
 
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -26,7 +27,16 @@ import (
 // maxPrefiltered) and the query norm are what they were.
 type candidatesQuery struct {
 	q query.Query
+	// atLeast, when above 0, is how many documents the query must match:
+	// with fewer its searcher fails with errTooFew (pruning's first pass,
+	// which cannot answer with fewer than a page of candidates, ends there
+	// before it scores any).
+	atLeast int
 }
+
+// errTooFew is a candidatesQuery's failure when it matches fewer documents
+// than it was asked for.
+var errTooFew = errors.New("fewer candidates than asked for")
 
 var _ query.Query = (*candidatesQuery)(nil)
 
@@ -61,6 +71,9 @@ func (c *candidatesQuery) Searcher(ctx context.Context, r bindex.IndexReader, m 
 	}
 	if err := s.Close(); err != nil {
 		return nil, err
+	}
+	if len(ids.ends) < c.atLeast {
+		return nil, errTooFew
 	}
 	return ids, nil
 }

@@ -148,6 +148,25 @@ func (s *TermQueryScorer) SetQueryNorm(qnorm float64) {
 	}
 }
 
+// ScoreBound is an upper bound of every score Score gives, for a caller that
+// skips documents which cannot reach the results (cortex patch 0003). Under
+// BM25 the saturation tf*k1/(tf+k1*(1-b+b*fieldLength/avgDocLength)) stays
+// below k1 for any frequency and length when 0 <= b <= 1, so no match scores
+// above idf*k1, times the query weight when that is applied. The bound is
+// exact arithmetic: the computed score may exceed it by rounding, so a caller
+// leaves a margin. Under TF-IDF a score grows with the frequency without
+// bound, and so does an out-of-range b: +Inf.
+func (s *TermQueryScorer) ScoreBound() float64 {
+	if s.avgDocLength <= 0 || s.b < 0 || s.b > 1 || s.k1 < 0 {
+		return math.Inf(1)
+	}
+	bound := s.idf * s.k1
+	if s.queryWeight != 1.0 {
+		bound *= s.queryWeight
+	}
+	return max(bound, 0)
+}
+
 func (s *TermQueryScorer) docScore(tf, norm float64) (score float64, model string) {
 	if s.avgDocLength > 0 {
 		// bm25 scoring

@@ -221,6 +221,12 @@ func (s *TermSearcher) Weight() float64 {
 	return s.scorer.Weight()
 }
 
+// ScoreBound is an upper bound of the score of every match (see
+// scorer.TermQueryScorer.ScoreBound; cortex patch 0003).
+func (s *TermSearcher) ScoreBound() float64 {
+	return s.scorer.ScoreBound()
+}
+
 func (s *TermSearcher) SetQueryNorm(qnorm float64) {
 	s.scorer.SetQueryNorm(qnorm)
 }

@@ -1,0 +1,186 @@
+package index
+
+import (
+	"context"
+	"math"
+	"slices"
+	"sync/atomic"
+
+	"github.com/blevesearch/bleve/v2/mapping"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// Exact top-k pruning of a search's common words.
+//
+// A word found in tens of thousands of notes is scored at every one of them,
+// although a search keeps only its best Size. Most of those notes have the
+// word only in their body, and a body match alone scores little: BM25 keeps a
+// term's score below idf·k1·weight whatever its frequency (Bleve's
+// ScoreBound, patch 0003), and the word's disjunction multiplies it by the
+// share of its clauses that match, one of at least three. So the search
+// first runs over the notes that match some other clause (a title, tags,
+// another spelling, a compound, one of the query's pairs): the "essential"
+// clauses of max-score pruning, whose notes are few. When that finds a full
+// page whose lowest score is above the most any other note can score (the
+// sum over the words of their body bounds, each times its coord), no other
+// note can enter the page, and the page is the one the whole search would
+// have found: the same notes, with the same scores to the bit (the filter
+// scores 0 and weighs 0, see candidatesQuery) and in the same order (Bleve
+// breaks ties of score by the order it visits notes, which the filter keeps).
+// Otherwise the whole search runs as before.
+
+// pruneMinPostings is how many body postings the words of a search must have
+// together before pruning is tried: below it the whole search is cheap, and
+// the first pass, which may not find a full page, would be work added.
+var pruneMinPostings uint64 = 10000
+
+// pruneMargin widens the bound for rounding: Bleve computes a score in a
+// dozen floating-point steps, each within a relative 2⁻⁵³ of exact, and the
+// bound is exact arithmetic. (A variable: a test makes it negative to see
+// that a bound too low changes results.)
+var pruneMargin = 1e-9
+
+// prune turns pruning on; tests turn it off to compare.
+var prune = true
+
+// prunedSearches counts the searches the first pass answered.
+var prunedSearches atomic.Uint64
+
+// pruning is the plan of one pruned search: the essential clauses and, per
+// word, the clauses whose scores bound what a note that matches no essential
+// clause can score.
+type pruning struct {
+	// essential are the clauses a note must match one of to be scored in
+	// the first pass, as plain term queries: another spelling's clause
+	// without its exclusion of paths (see word).
+	essential []query.Query
+	// bounded are each word's clauses that are not essential (its body),
+	// and clauses the number of clauses of its disjunction (its coord's
+	// denominator).
+	bounded [][]*boundQuery
+	clauses []int
+}
+
+func newPruning(words int) *pruning {
+	return &pruning{bounded: make([][]*boundQuery, words), clauses: make([]int, words)}
+}
+
+// bound wraps q, a clause of word i that is not essential, so that the
+// first pass records its searcher.
+func (p *pruning) bound(i int, q *query.TermQuery) query.Query {
+	b := &boundQuery{q: q}
+	p.bounded[i] = append(p.bounded[i], b)
+	return b
+}
+
+// word takes word i's n clauses as plain term queries (see plainOf): those
+// not bounded are essential.
+func (p *pruning) word(i int, plain []*query.TermQuery, n int) {
+	p.clauses[i] = n
+	for _, q := range plain {
+		if !slices.ContainsFunc(p.bounded[i], func(b *boundQuery) bool { return b.q == q }) {
+			p.essential = append(p.essential, q)
+		}
+	}
+}
+
+// plainOf is a word's clauses as plain term queries, for a filter that
+// scores nothing (candidatesQuery): each clause's term query, which for
+// another spelling's clause leaves out its exclusion of paths. Plain term
+// queries make the filter one of Bleve's bitmap operations, where a clause of
+// another kind makes Bleve walk the postings; they match a few notes more
+// than the clauses, which a search that requires the clauses too then
+// drops, or scores as the whole search would.
+func plainOf(clauses []*query.TermQuery) query.Query {
+	qs := make([]query.Query, len(clauses))
+	for i, q := range clauses {
+		qs[i] = q
+	}
+	return query.NewDisjunctionQuery(qs)
+}
+
+// limit is the most a note matching no essential clause can score: for
+// each word the sum of its bounded clauses' bounds times the coord of
+// matching all of them and nothing else, summed over the words (a
+// conjunction sums its parts; a disjunction of the words sums those that
+// match, times a coord of at most 1). +Inf when some bound is unknown.
+func (p *pruning) limit() float64 {
+	total := 0.0
+	for i, bs := range p.bounded {
+		if p.clauses[i] < len(bs) || p.clauses[i] < 1 {
+			return math.Inf(1)
+		}
+		sum := 0.0
+		for _, b := range bs {
+			if b.s != nil && b.s.Count() == 0 {
+				continue // no note has it
+			}
+			s, ok := b.s.(interface{ ScoreBound() float64 })
+			if !ok {
+				return math.Inf(1)
+			}
+			sum += s.ScoreBound()
+		}
+		total += sum * float64(len(bs)) / float64(p.clauses[i])
+	}
+	return total * (1 + pruneMargin)
+}
+
+// boundQuery is a clause that is not essential: its searcher is the term
+// query's own, untouched, and is kept for its bound when it scores.
+type boundQuery struct {
+	q *query.TermQuery
+	s bsearch.Searcher
+}
+
+var _ query.Query = (*boundQuery)(nil)
+
+func (b *boundQuery) Searcher(ctx context.Context, r bindex.IndexReader, m mapping.IndexMapping, o bsearch.SearcherOptions) (bsearch.Searcher, error) {
+	s, err := b.q.Searcher(ctx, r, m, o)
+	if err == nil && o.Score != "none" {
+		b.s = s
+	}
+	return s, err
+}
+
+// worthPruning says whether the whole search would score enough notes for
+// pruning to pay. A search for any word, or for one, scores every body
+// posting of its words: pruneMinPostings or more pay. A search for every
+// word scores the notes that have them all, at most its rarest word's body
+// postings (and the notes that have the word elsewhere only, which are
+// few): a fifth of pruneMinPostings pays, since two words common enough for
+// that share many notes, and the first pass's filter is their intersection.
+// Counted in the term dictionaries, which the search reads anyway. The count is made on a reader of its own, so it
+// may be a change behind the search's; it only chooses the plan, never the
+// results.
+func (b *Bleve) worthPruning(ctx context.Context, terms []string, anyTerm bool) (bool, error) {
+	adv, err := b.idx.Advanced()
+	if err != nil {
+		return false, err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return false, err
+	}
+	defer r.Close()
+	var sum uint64
+	least := uint64(math.MaxUint64)
+	for _, t := range terms {
+		tfr, err := r.TermFieldReader(ctx, []byte(t), fieldBody, false, false, false)
+		if err != nil {
+			return false, err
+		}
+		n := tfr.Count()
+		if err := tfr.Close(); err != nil {
+			return false, err
+		}
+		sum += n
+		least = min(least, n)
+	}
+	if anyTerm || len(terms) == 1 {
+		return sum >= pruneMinPostings, nil
+	}
+	return least >= pruneMinPostings/5, nil
+}

@@ -1,0 +1,219 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blevesearch/bleve/v2"
+	bsearch "github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cortexmem/cortex/bench"
+	"github.com/cortexmem/cortex/dedup"
+	"github.com/cortexmem/cortex/memories"
+)
+
+// pruneFixture is an index of generated notes in four segments, and queries
+// of one to four words, common ones among them.
+func pruneFixture(t *testing.T) (*Bleve, []string) {
+	t.Helper()
+	b, err := createBleve(filepath.Join(t.TempDir(), "bleve"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	end := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	g := bench.NewGenerator(11, end)
+	for batch := 0; batch < 4; batch++ { // a segment each
+		var ds []Doc
+		for i := 0; i < 500; i++ {
+			ds = append(ds, Doc{ID: fmt.Sprintf("b%d-%03d", batch, i), Memory: g.Memory()})
+		}
+		if err := b.Apply(ds); err != nil {
+			t.Fatal(err)
+		}
+	}
+	queries := []string{"database", "database migration", "config file path", "check-up checkup", "db database",
+		"retry backoff", "auth login token session", "the database of the service"}
+	q := bench.NewGenerator(12, end)
+	for range 60 {
+		text := q.Query()
+		queries = append(queries, text, strings.Fields(text)[0])
+	}
+	return b, queries
+}
+
+// pruneRequests are the searches recall, its any-word retry, context and
+// the duplicate check make of a text.
+func pruneRequests(text string) []memories.SearchRequest {
+	syn := dedup.Synonyms(text)
+	return []memories.SearchRequest{
+		{Text: text, Synonyms: syn, Phrases: true, Compounds: true, Size: 50, K1: memories.ShortNotesK1, B: memories.ShortNotesB},
+		{Text: text, Synonyms: syn, Phrases: true, Compounds: true, AnyTerm: true, Size: 50, K1: memories.ShortNotesK1, B: memories.ShortNotesB},
+		{Text: text, Size: 10},
+		{Text: text, AnyTerm: true, Size: 10},
+		{Text: text, Projects: []string{bench.Projects[0], memories.DefaultProject}, Size: 50},
+		{Text: text, AnyTerm: true, Rarest: 3, Size: 20},
+	}
+}
+
+// comparePruned runs every request of every query with and without pruning
+// (forced on, whatever the postings) and returns the searches that differ,
+// how many found anything, and how many the first pass answered.
+func comparePruned(t *testing.T, b *Bleve, queries []string) (diffs []string, compared int, answered uint64) {
+	t.Helper()
+	ctx := context.Background()
+	minPostings := pruneMinPostings
+	t.Cleanup(func() { prune, pruneMinPostings = true, minPostings })
+	pruneMinPostings = 0
+	before := prunedSearches.Load()
+	for _, text := range queries {
+		for _, req := range pruneRequests(text) {
+			prune = false
+			want, err := b.Search(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			prune = true
+			got, err := b.Search(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				diffs = append(diffs, fmt.Sprintf("Search(%q, %+v) pruned differs (-whole +pruned):\n%s", text, req, diff))
+			}
+			if len(want) > 0 {
+				compared++
+			}
+		}
+	}
+	return diffs, compared, prunedSearches.Load() - before
+}
+
+// TestPruneKeepsResults compares searches with and without pruning: the same
+// memories, in the same order, with the same scores to the last bit, over
+// generated notes in several segments, for every kind of search recall
+// makes (synonyms, compounds, phrases, any word, project filters, the
+// rarest words), and checks that pruning answered many of them.
+func TestPruneKeepsResults(t *testing.T) {
+	b, queries := pruneFixture(t)
+	diffs, compared, answered := comparePruned(t, b, queries)
+	for _, d := range diffs {
+		t.Error(d)
+	}
+	if compared < 400 {
+		t.Errorf("only %d searches found anything: the comparison says little", compared)
+	}
+	if answered < uint64(compared)/5 {
+		t.Errorf("the first pass answered %d of %d searches: pruning is not tried", answered, compared)
+	}
+	t.Logf("%d searches compared, %d answered by the first pass", compared, answered)
+}
+
+// TestPruneBoundMatters: a word in the tags of many notes and repeated in
+// the short bodies of others. The bodies score higher, but the tagged notes
+// alone fill a page; only the bound sends the search on to the bodies.
+// Without it (a bound of 0) the comparison above sees the wrong page, so it
+// can fail.
+func TestPruneBoundMatters(t *testing.T) {
+	var ms []*memories.Memory
+	for i := range 30 {
+		ms = append(ms, mem(fmt.Sprintf("tagged%02d", i), fmt.Sprintf("Note %d", i), fmt.Sprintf("Nothing of note here, %d.", i), "p", memories.TypeNote, 0,
+			"zebra", "alpha", "beta", "gamma", "delta", "epsilon", "theta", "kappa"))
+		ms = append(ms, mem(fmt.Sprintf("body%02d", i), fmt.Sprintf("Entry %d", i), "Zebra zebra zebra zebra stripes.", "p", memories.TypeNote, 0))
+	}
+	for i := range 100 {
+		ms = append(ms, mem(fmt.Sprintf("other%03d", i), fmt.Sprintf("Other %d", i), "Horses graze in the field.", "p", memories.TypeNote, 0))
+	}
+	b := newBleveOf(t, ms...)
+	req := memories.SearchRequest{Text: "zebra", Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB}
+	ctx := context.Background()
+	minPostings := pruneMinPostings
+	t.Cleanup(func() { prune, pruneMinPostings, pruneMargin = true, minPostings, 1e-9 })
+	pruneMinPostings = 0
+	prune = false
+	want, err := b.Search(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != 10 || !strings.HasPrefix(want[0].ID, "body") {
+		t.Fatalf("the whole search found %v; the test needs the bodies first", want)
+	}
+	for _, margin := range []float64{1e-9, -1} {
+		prune, pruneMargin = true, margin
+		got, err := b.Search(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same := cmp.Diff(want, got) == ""
+		if margin > 0 && !same {
+			t.Errorf("pruned with the bound, got %v, want %v", got, want)
+		}
+		if margin < 0 && same {
+			t.Errorf("pruned with a bound of 0, got the whole search's page %v: the tagged notes should have filled it", got)
+		}
+	}
+}
+
+// TestScoreBound checks Bleve's ScoreBound (patch 0003) against every score
+// of a term over notes of many lengths and frequencies, with several BM25
+// parameters and boosts: no score above it, the best within a few times of
+// it (a bound of +Inf would pass the first half), and +Inf where no bound
+// holds (b above 1).
+func TestScoreBound(t *testing.T) {
+	var ms []*memories.Memory
+	for i := range 60 {
+		body := strings.Repeat("zebra ", 1+i%13) + strings.Repeat("grass plains herd ", i%7)
+		ms = append(ms, mem(fmt.Sprintf("m%02d", i), fmt.Sprintf("Note %d", i), body, "p", memories.TypeNote, 0))
+	}
+	for i := range 40 {
+		ms = append(ms, mem(fmt.Sprintf("o%02d", i), "Other", "Horses graze in the field.", "p", memories.TypeNote, 0))
+	}
+	b := newBleveOf(t, ms...)
+	for _, c := range []struct {
+		k1, b, boost float64
+		inf          bool
+	}{
+		{1.2, 0.75, 1, false}, {memories.ShortNotesK1, memories.ShortNotesB, 1, false}, {2, 1, 3, false},
+		{0.5, 0, 0.25, false}, {1.2, 1.5, 1, true},
+	} {
+		tq := query.NewTermQuery("zebra")
+		tq.SetField(fieldBody)
+		tq.SetBoost(c.boost)
+		bq := &boundQuery{q: tq}
+		other := query.NewTermQuery("graze")
+		other.SetField(fieldBody)
+		all := query.NewBooleanQuery([]query.Query{bq}, []query.Query{other}, nil)
+		ctx := context.WithValue(context.Background(), bsearch.BM25ParamsKey, bsearch.BM25Params{K1: c.k1, B: c.b})
+		res, err := b.idx.SearchInContext(ctx, bleve.NewSearchRequestOptions(all, 1000, 0, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bound := bq.s.(interface{ ScoreBound() float64 }).ScoreBound()
+		if len(res.Hits) != 60 {
+			t.Fatalf("k1 %g b %g: %d hits, want 60", c.k1, c.b, len(res.Hits))
+		}
+		if c.inf {
+			if !math.IsInf(bound, 1) {
+				t.Errorf("k1 %g b %g: bound %g, want +Inf", c.k1, c.b, bound)
+			}
+			continue
+		}
+		best := 0.0
+		for _, h := range res.Hits {
+			best = max(best, h.Score)
+			if h.Score > bound {
+				t.Errorf("k1 %g b %g boost %g: %s scores %g, above the bound %g", c.k1, c.b, c.boost, h.ID, h.Score, bound)
+			}
+		}
+		if best < bound/4 {
+			t.Errorf("k1 %g b %g boost %g: best score %g, bound %g: too loose to prune", c.k1, c.b, c.boost, best, bound)
+		}
+	}
+}
