@@ -390,8 +390,9 @@ func (b *Bleve) document(m *memories.Memory, bodyTokens analysis.TokenStream) ma
 	if title == memories.TitleFrom(m.Body) {
 		title = ""
 	}
+	titleTokens := b.tokens(title)
 	d := map[string]any{
-		fieldPairs:   pairsOf(pairsIn(title, b.tokens(title)), pairsIn(m.Body, bodyTokens)),
+		fieldPairs:   pairsOf(pairsIn(title, titleTokens), pairsIn(m.Body, bodyTokens)),
 		fieldJoined:  joinedOf(title, m.Body),
 		fieldTitle:   title,
 		fieldBody:    m.Body,
@@ -401,7 +402,7 @@ func (b *Bleve) document(m *memories.Memory, bodyTokens analysis.TokenStream) ma
 		fieldHour:    hourOf(m.Created),
 		fieldUpdated: m.Updated,
 	}
-	if p := b.pathOnly(title, m.Body); p != "" {
+	if p := b.pathOnlyIn([]string{title, m.Body}, []analysis.TokenStream{titleTokens, bodyTokens}); p != "" {
 		d[fieldPathOnly] = p
 	}
 	if m.Area != "" {
@@ -419,32 +420,98 @@ func (b *Bleve) document(m *memories.Memory, bodyTokens analysis.TokenStream) ma
 // pathOnly is the terms of the texts found only inside a path or URL, space
 // separated, each once (see fieldPathOnly).
 func (b *Bleve) pathOnly(texts ...string) string {
-	words := map[string]bool{}
-	hasPath := false
-	for _, text := range texts {
-		if strings.ContainsAny(text, "/\\") {
-			hasPath = true
-		}
-	}
-	if !hasPath {
+	if !anyPath(texts) {
 		return ""
 	}
+	toks := make([]analysis.TokenStream, len(texts))
+	for i, text := range texts {
+		toks[i] = b.tokens(text)
+	}
+	return b.pathOnlyIn(texts, toks)
+}
+
+// anyPath reports whether any of the texts may hold a path or URL.
+func anyPath(texts []string) bool {
 	for _, text := range texts {
-		for _, t := range b.analyzer(dedup.OutsidePaths(text)) {
-			words[t] = true
+		if strings.ContainsAny(text, "/\\") {
+			return true
+		}
+	}
+	return false
+}
+
+// pathOnlyIn is pathOnly of texts given their tokens (toks[i] are texts[i]'s,
+// as the text analyser makes them). A term is found outside paths when one
+// of its tokens lies outside every path run (dedup.OutsidePaths): the text
+// need not be analysed again with its paths blanked, since a run ends at
+// white space on both sides, where words always break, so the words outside
+// the runs are the same tokens either way and no token straddles a run's
+// edge. TestPathOnlyIn checks this against the analysis of the blanked text.
+func (b *Bleve) pathOnlyIn(texts []string, toks []analysis.TokenStream) string {
+	if !anyPath(texts) {
+		return ""
+	}
+	words := map[string]bool{}
+	for i, text := range texts {
+		if !utf8.ValidString(text) {
+			// A stray byte can take the white space after it into its
+			// token, so the words near a path may break differently once
+			// the path is blanked: analyse the blanked text itself.
+			for _, t := range b.analyzer(dedup.OutsidePaths(text)) {
+				words[t] = true
+			}
+			continue
+		}
+		runs := pathRuns(text)
+		k := 0
+		for _, t := range toks[i] {
+			for k < len(runs) && runs[k][1] <= t.Start {
+				k++
+			}
+			if k < len(runs) && t.Start >= runs[k][0] {
+				continue // inside a path
+			}
+			words[string(t.Term)] = true
 		}
 	}
 	var sb strings.Builder
-	for _, text := range texts {
-		for _, t := range b.analyzer(text) {
-			if !words[t] {
-				words[t] = true // once
-				sb.WriteString(t)
+	for i := range texts {
+		for _, t := range toks[i] {
+			if !words[string(t.Term)] {
+				words[string(t.Term)] = true // once
+				sb.Write(t.Term)
 				sb.WriteByte(' ')
 			}
 		}
 	}
 	return sb.String()
+}
+
+// pathRuns is where text's paths and URLs are, as [start, end) byte offsets
+// in order: the runs of characters other than ASCII white space that hold a
+// slash or a backslash, which dedup.OutsidePaths blanks.
+func pathRuns(text string) [][2]int {
+	var runs [][2]int
+	for i := 0; i < len(text); {
+		if isSpaceByte(text[i]) {
+			i++
+			continue
+		}
+		j, path := i, false
+		for ; j < len(text) && !isSpaceByte(text[j]); j++ {
+			path = path || text[j] == '/' || text[j] == '\\'
+		}
+		if path {
+			runs = append(runs, [2]int{i, j})
+		}
+		i = j
+	}
+	return runs
+}
+
+// isSpaceByte reports whether c is ASCII white space (dedup's rule).
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
 }
 
 // pairsOf is the pairs of neighbouring terms of each text (see fieldPairs),
