@@ -713,7 +713,7 @@ func (s *Store) readNote(f vault.FileStat) (*index.Record, *memories.Memory, err
 func (s *Store) noteRecord(st vault.FileStat, data []byte) (*index.Record, *memories.Memory, error) {
 	f := st
 	r := &index.Record{Size: st.Size, MTime: st.MTime, Hash: hash(data)}
-	n, err := vault.ParseNote(data)
+	n, err := vault.ParseWritten(data) // only read: the memory and the id
 	if err != nil {
 		var pe *vault.ParseError
 		if !errors.As(err, &pe) {
