@@ -380,7 +380,7 @@ func (m *BuildMerger) merge(last bool) error {
 			if _, onDisk := seg.Segment().(segment.PersistedSegment); !onDisk {
 				continue
 			}
-			if n := seg.LiveSize(); 2*n < m.group+1 {
+			if n := seg.LiveSize(); n < (m.group+1)/2 { // the planner's rule
 				sizes = append(sizes, n)
 			} else {
 				merged++
