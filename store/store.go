@@ -69,9 +69,6 @@ const (
 	// write is verified by content, since file times can be as coarse as two
 	// seconds.
 	racyWindow = 2 * time.Second
-	// rebuildBatch is the number of notes indexed per Bleve batch in a rebuild:
-	// large, so the rebuild makes few segments and has little to merge.
-	rebuildBatch = 2500
 	// rebuildBatchBytes bounds the notes' bytes in one rebuild batch as well:
 	// Bleve holds a batch's analysed tokens until its segment is built —
 	// about twenty times the text — and a batch runs on each core, so a
@@ -86,6 +83,16 @@ const (
 	rebuildGCPercent = 300
 	rebuildHeapLimit = 640 << 20
 )
+
+// rebuildBatch is the number of notes indexed per Bleve batch in a rebuild:
+// large, so the rebuild makes few segments and has little to merge. A
+// variable only so that tests can make many batches of few notes.
+var rebuildBatch = 2500
+
+// closeMergesBuild leaves a rebuild's segments to the builder's Close to
+// merge, all at the end, as rebuilds did before merging while they build:
+// for tests that compare the two.
+var closeMergesBuild = false
 
 // Options configure a Store.
 type Options struct {
@@ -713,7 +720,7 @@ func (s *Store) readNote(f vault.FileStat) (*index.Record, *memories.Memory, err
 func (s *Store) noteRecord(st vault.FileStat, data []byte) (*index.Record, *memories.Memory, error) {
 	f := st
 	r := &index.Record{Size: st.Size, MTime: st.MTime, Hash: hash(data)}
-	n, err := vault.ParseNote(data)
+	n, err := vault.ParseWritten(data) // only read: the memory and the id
 	if err != nil {
 		var pe *vault.ParseError
 		if !errors.As(err, &pe) {
@@ -1071,20 +1078,45 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 	}
 	// Batches are analysed and turned into segments by the goroutine that
 	// submits them, so two at a time keep both cores of a small machine busy.
+	// Their segments are merged in groups meanwhile (MergeWhileBuilding).
+	parts := rebuildBatches(docs, changes)
+	maxDocs := 0
+	for _, part := range parts {
+		maxDocs = max(maxDocs, len(part))
+	}
+	mctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var merger *index.BuildMerger
+	if !closeMergesBuild {
+		merger = b.MergeWhileBuilding(mctx, len(parts), maxDocs)
+	}
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	var stopped error
-	for _, part := range rebuildBatches(docs, changes) {
+	for _, part := range parts {
 		if stopped = ctx.Err(); stopped != nil {
 			break
 		}
-		g.Go(func() error { return s.indexBatch(b, part, changes) })
+		g.Go(func() error {
+			if err := s.indexBatch(b, part, changes); err != nil {
+				return err
+			}
+			merger.Built()
+			return nil
+		})
 	}
-	// Every batch started is waited for before the builder is closed; a
-	// cancellation is the error to report, else the first batch's failure.
+	// Every batch started, and every merge, is waited for before the
+	// builder is closed; a cancellation is the error to report, else the
+	// first batch's failure.
 	if err := g.Wait(); stopped != nil || err != nil {
+		cancel()
+		_ = merger.Finish()
 		_ = b.Close()
 		return nil, cmp.Or(stopped, err)
+	}
+	if err := merger.Finish(); err != nil {
+		_ = b.Close()
+		return nil, err
 	}
 	if err := b.Close(); err != nil {
 		return nil, err

@@ -1,0 +1,165 @@
+package vault
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cortexmem/cortex/memories"
+)
+
+// noteView is everything a reader takes from a parsed note.
+type noteView struct {
+	Memory   *memories.Memory
+	ID       string
+	Has      bool
+	Keys     []string
+	KeyLines map[string]int
+	Text     string
+	Body     string
+	Values   map[string][]string
+	Lists    map[string]bool
+}
+
+func viewOf(n *Note) noteView {
+	v := noteView{
+		Memory: n.Memory("proj/note.md", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)),
+		ID:     n.ID(), Has: n.HasFrontmatter(), Keys: n.Keys(), KeyLines: n.keyLines,
+		Text: string(n.text), Body: string(n.Body), Values: map[string][]string{}, Lists: map[string]bool{},
+	}
+	for _, k := range v.Keys {
+		v.Values[k] = append([]string{n.String(k)}, n.Strings(k)...)
+		v.Lists[k] = n.IsList(k)
+	}
+	return v
+}
+
+// writtenNotes are notes as cortex writes them, of memories with every kind
+// of property, and a few written by hand in the same shape.
+func writtenNotes(t testing.TB) [][]byte {
+	t.Helper()
+	var out [][]byte
+	titles := []string{"Review leak so release path must HTTP-503", "Use pgx: not lib/pq", "C# and F# #tags", "Quoted 'single' and \"double\"",
+		"true", "null", "~", "3", "2026-08-11", "- starts with a dash", "[bracket]", "ends with colon:", "été à Paris", "tab\there", "x #comment"}
+	for i, title := range titles {
+		m := &memories.Memory{
+			ID: fmt.Sprintf("01kzsdkgd868ctz7gbcc7r6%03d", i), Title: title, Type: memories.TypeFact, Project: "search",
+			Tags: []string{"cache", "db"}[:i%3%2+1], Source: memories.SourceUser, Status: memories.StatusActive, Importance: 1 + i%5,
+			Created: time.Date(2026, 8, 11, 22, 3, i, 0, time.UTC), Updated: time.Date(2026, 8, 12, 1, 0, i, 0, time.UTC),
+			Body: "Token RetryPolicy keep ConnPool.\n\nA second paragraph: with a colon.\n",
+		}
+		if i%4 == 1 {
+			m.Area, m.Aliases, m.Related = "backend", []string{"another name"}, []string{"01kzsdkgd868ctz7gbcc7r6000"}
+			m.Provenance = memories.Provenance{SourceSession: "s-1", SourceTool: "claude-code", EventIDs: []string{"e1", "e2"}, SourceHash: "abc123"}
+		}
+		if i%5 == 2 {
+			m.Supersedes, m.SupersedeReason = "01kzsdkgd868ctz7gbcc7r6001", "newer"
+		}
+		n, err := NewNote(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := n.Bytes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, data)
+	}
+	for _, s := range []string{
+		"---\nid: a1\ntitle: Plain\n---\nbody\n",
+		"---\nid: a1\ntags:\n  - one\n  - two\nstatus: active\n---\n",
+		"---\nid: a1\ntags:\nstatus: active\n---\nbody",
+		"---\nid: a1\nid: a2\n---\nbody",
+		"---\nid: a1\n\ntitle: gap\n---\nbody",
+		"---\nid: a1 # comment\n---\n",
+		"---\nid: a1\n  ---\n---\n",
+		"---\nid: a1\r\n---\r\nbody",
+		"---\nid:a1\n---\n",
+		"---\nid: a1\ntitle: Null\n---\n",
+		"---\nid: a1\ntags:\n- one\n---\n",
+		"---\n---\nbody",
+		"---\nid: a1\n---",
+		"---\nid: a1\n<<<<<<< ours\n---\n",
+		"---\nid: a1\ntitle: a: b\n---\n",
+		"---\nid: a1\ntitle: ok:fine\n---\n",
+		"---\nID: a1\n---\n",
+		"---\nid: 0x10\nimportance: 007\ncreated: 2026-01-02\n---\n",
+	} {
+		out = append(out, []byte(s))
+	}
+	return out
+}
+
+// TestParseWritten compares ParseWritten with ParseNote on every note of the
+// fixtures and on written notes: the same errors and the same readings. The
+// notes cortex writes of a usual memory take the fast path.
+func TestParseWritten(t *testing.T) {
+	var inputs [][]byte
+	for _, root := range []string{"testdata", filepath.Join("..", "fixtures")} {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+				return err
+			}
+			data, err := os.ReadFile(p)
+			inputs = append(inputs, data)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(inputs) < 100 {
+		t.Fatalf("setup: %d fixture notes", len(inputs))
+	}
+	written := writtenNotes(t)
+	fast := 0
+	for _, data := range append(inputs, written...) {
+		want, werr := ParseNote(data)
+		got, gerr := ParseWritten(data)
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Errorf("%q: error %v, want %v", data, gerr, werr)
+			continue
+		}
+		if werr != nil {
+			continue
+		}
+		if diff := cmp.Diff(viewOf(want), viewOf(got)); diff != "" {
+			t.Errorf("%q (-ParseNote +ParseWritten):\n%s", data, diff)
+		}
+		if _, ok := parseWritten(data); ok {
+			fast++
+		}
+	}
+	// The first written note is a usual memory, as a save writes it.
+	if _, ok := parseWritten(written[0]); !ok {
+		t.Errorf("a usual written note is not read by the fast path:\n%s", written[0])
+	}
+	if fast < 10 {
+		t.Errorf("%d notes took the fast path, want the written ones' most", fast)
+	}
+}
+
+func FuzzParseWritten(f *testing.F) {
+	for _, data := range writtenNotes(f) {
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, ok := parseWritten(data)
+		if !ok {
+			return
+		}
+		want, err := ParseNote(data)
+		if err != nil {
+			t.Fatalf("%q: ParseNote: %v, but the fast path read it", data, err)
+		}
+		if diff := cmp.Diff(viewOf(want), viewOf(got)); diff != "" {
+			t.Errorf("%q (-ParseNote +ParseWritten):\n%s", data, diff)
+		}
+	})
+}
