@@ -267,18 +267,7 @@ func TestTranscriptUpdatesLeaveBuiltSegments(t *testing.T) {
 	if err := idx.Close(); err != nil {
 		t.Fatal(err)
 	}
-	zaps := func() []string {
-		t.Helper()
-		files, err := filepath.Glob(filepath.Join(dir, "store", "*.zap"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, f := range files {
-			files[i] = filepath.Base(f)
-		}
-		return files
-	}
-	built := zaps()
+	built := zapFiles(t, dir)
 	if len(built) != mergeAbove {
 		t.Fatalf("setup: %d segments built, want %d", len(built), mergeAbove)
 	}
@@ -294,7 +283,7 @@ func TestTranscriptUpdatesLeaveBuiltSegments(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	after := zaps()
+	after := zapFiles(t, dir)
 	for _, f := range built {
 		if !slices.Contains(after, f) {
 			t.Errorf("the built segment %s was rewritten by an update (segments now %v)", f, after)

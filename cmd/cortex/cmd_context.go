@@ -66,9 +66,9 @@ func runContext(ctx context.Context, a *app, o contextOptions, query string) err
 		return err
 	}
 	// Like a hook, a briefing lives tens of milliseconds: the collector
-	// waits until the heap is large (hookGC) rather than run three times
+	// waits until the heap is large (shortLivedGC) rather than run three times
 	// (about a tenth of the command's CPU at 10,000 notes).
-	defer hookGC(a.getenv)()
+	defer shortLivedGC(a.getenv)()
 	svc, err := a.open()
 	if err != nil {
 		return err

@@ -31,28 +31,6 @@ const (
 	hookLockTimeout = 250 * time.Millisecond
 )
 
-// hookMemoryLimit is the heap a hook grows to before it collects garbage.
-// A hook lives for tens of milliseconds, and at 10,000 notes a session start
-// allocates about 20 MB: the collector would spend a fifth of its time
-// freeing memory that exit frees anyway. The limit keeps a huge vault from
-// growing the heap without bound.
-const hookMemoryLimit = 256 << 20
-
-// hookGC turns the collector off up to hookMemoryLimit, unless the person
-// tuned it (GOGC or GOMEMLIMIT in getenv); it returns what restores the
-// settings before.
-func hookGC(getenv func(string) string) (restore func()) {
-	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	limit := debug.SetMemoryLimit(hookMemoryLimit)
-	percent := debug.SetGCPercent(-1)
-	return func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	}
-}
-
 func newHookCmd(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "hook CLIENT EVENT",
@@ -103,7 +81,7 @@ type hookOutcome struct {
 // well. It never fails.
 func runHook(ctx context.Context, a *app, args []string) {
 	start := time.Now()
-	defer hookGC(os.Getenv)()
+	defer shortLivedGC(os.Getenv)()
 	ctx, cancel := context.WithTimeout(ctx, hookDeadline)
 	defer cancel()
 	// Warnings (the store's, say) are kept for the log, not printed.

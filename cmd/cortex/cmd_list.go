@@ -48,8 +48,8 @@ func runList(ctx context.Context, a *app, o listOptions) (err error) {
 	// truncated by hand meanwhile) is an error, not a crash.
 	index.MapCatalogs()
 	// Like a hook, a listing lives a moment: the collector waits until the
-	// heap is large (hookGC) rather than free what exit frees anyway.
-	defer hookGC(a.getenv)()
+	// heap is large (shortLivedGC) rather than free what exit frees anyway.
+	defer shortLivedGC(a.getenv)()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer catalogFault(&err)
 	svc, err := a.open()

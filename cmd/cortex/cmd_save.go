@@ -48,7 +48,7 @@ func runSave(ctx context.Context, a *app, o saveOptions, words []string) error {
 	// A save lives for tens of milliseconds and allocates a few megabytes:
 	// the collector would run three times to free what exit frees anyway,
 	// slowing the search for similar memories with its write barriers.
-	defer hookGC(a.getenv)()
+	defer shortLivedGC(a.getenv)()
 	content, err := a.readContent("content", words)
 	if err != nil {
 		return err

@@ -347,7 +347,7 @@ func TestHookPanicIsLogged(t *testing.T) {
 }
 
 // TestHookGC checks that a hook runs without the garbage collector up to
-// hookMemoryLimit, leaves a person's own GOGC or GOMEMLIMIT alone, and puts
+// shortLivedMemoryLimit, leaves a person's own GOGC or GOMEMLIMIT alone, and puts
 // the settings back.
 func TestHookGC(t *testing.T) {
 	for _, tc := range []struct {
@@ -356,14 +356,14 @@ func TestHookGC(t *testing.T) {
 		wantPercent int
 		wantLimit   int64
 	}{
-		{"untuned", nil, -1, hookMemoryLimit},
+		{"untuned", nil, -1, shortLivedMemoryLimit},
 		{"GOGC set", map[string]string{"GOGC": "50"}, 77, 1 << 40},
 		{"GOMEMLIMIT set", map[string]string{"GOMEMLIMIT": "1GiB"}, 77, 1 << 40},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer debug.SetGCPercent(debug.SetGCPercent(77))
 			defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
-			restore := hookGC(func(k string) string { return tc.env[k] })
+			restore := shortLivedGC(func(k string) string { return tc.env[k] })
 			gotPercent, gotLimit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
 			debug.SetGCPercent(gotPercent)
 			restore()
