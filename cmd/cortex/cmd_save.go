@@ -49,7 +49,7 @@ func runSave(ctx context.Context, a *app, o saveOptions, words []string) error {
 	// the collector would run three times to free what exit frees anyway,
 	// slowing the search for similar memories with its write barriers.
 	defer shortLivedGC(a.getenv)()
-	content, err := a.readContent("content", words)
+	content, err := a.readContent(ctx, "content", words)
 	if err != nil {
 		return err
 	}

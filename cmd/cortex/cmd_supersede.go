@@ -45,7 +45,7 @@ func runSupersede(ctx context.Context, a *app, o supersedeOptions, id string) er
 	var replacement string
 	if o.withSet {
 		var err error
-		if replacement, err = a.readContent("with", []string{o.with}); err != nil {
+		if replacement, err = a.readContent(ctx, "with", []string{o.with}); err != nil {
 			return err
 		}
 		if err := memories.CheckContent("with", replacement); err != nil {

@@ -112,3 +112,59 @@ func waitReadingStdin(t *testing.T, pid int) {
 	}
 	t.Fatalf("process %d never read its standard input", pid)
 }
+
+// TestSaveFromStdinInterrupted: Ctrl-C while `cortex save -` waits on a pipe
+// that is still open ends the save at once with "interrupted", and nothing
+// is saved. It used to go on reading until the pipe closed.
+func TestSaveFromStdinInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	bin, env, root := cortexBin(t)
+	for _, args := range [][]string{{"save", "-"}, {"save"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			cmd := exec.Command(bin, args...)
+			cmd.Env = env
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			in, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			if _, err := in.Write([]byte("The staging database is rebuilt every night at two.\n")); err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitReadingStdin(t, cmd.Process.Pid)
+			// Past the lone commands' arming delay, so the signal is caught
+			// rather than killing the process.
+			time.Sleep(3 * loneArmDelay)
+			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			ended := make(chan error, 1)
+			go func() { ended <- cmd.Wait() }()
+			select {
+			case err = <-ended:
+			case <-time.After(slowMachine):
+				_ = cmd.Process.Kill()
+				<-ended
+				t.Fatal("save still reading standard input after Ctrl-C")
+			}
+			if err == nil {
+				t.Fatalf("interrupted save exited 0; stdout %q", stdout.String())
+			}
+			if !strings.Contains(stderr.String(), "interrupted") {
+				t.Errorf("stderr %q, want it to say interrupted", stderr.String())
+			}
+			notes, _ := filepath.Glob(filepath.Join(root, "*", "*", "*.md"))
+			more, _ := filepath.Glob(filepath.Join(root, "*", "*.md"))
+			if len(notes)+len(more) > 0 {
+				t.Errorf("interrupted save left notes: %v %v", notes, more)
+			}
+		})
+	}
+}

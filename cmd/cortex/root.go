@@ -198,11 +198,13 @@ func (a *app) open() (*memories.Service, error) {
 }
 
 // readContent reads the content argument: the words given, or standard input for
-// "-" or when no words are given and input is not a terminal.
-func (a *app) readContent(arg string, words []string) (string, error) {
+// "-" or when no words are given and input is not a terminal. Reading standard
+// input gives up when ctx ends: a person who pressed Ctrl-C while a pipe is
+// still open gets "interrupted" at once, and nothing is saved.
+func (a *app) readContent(ctx context.Context, arg string, words []string) (string, error) {
 	if len(words) == 1 && words[0] == "-" || len(words) == 0 && !isTerminal(a.stdin) {
 		limit := int64(memories.MaxContentChars*4 + 1)
-		data, err := io.ReadAll(io.LimitReader(a.stdin, limit))
+		data, err := readAllContext(ctx, io.LimitReader(a.stdin, limit))
 		if err != nil {
 			return "", fmt.Errorf("read %s from standard input: %w", arg, err)
 		}
@@ -215,6 +217,27 @@ func (a *app) readContent(arg string, words []string) (string, error) {
 		return "", &memories.ArgError{Arg: arg, Rule: "give it as an argument, or on standard input with -"}
 	}
 	return strings.Join(words, " "), nil
+}
+
+// readAllContext reads r to its end, or returns ctx's error as soon as ctx
+// ends. A read blocked on a pipe cannot be cancelled, so it goes on in its own
+// goroutine, which the exiting process abandons.
+func readAllContext(ctx context.Context, r io.Reader) ([]byte, error) {
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		data, err := io.ReadAll(r)
+		done <- result{data, err}
+	}()
+	select {
+	case res := <-done:
+		return res.data, res.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 func isTerminal(r any) bool {
