@@ -39,7 +39,7 @@ import (
 
 // Schema names the mapping below. Changing the mapping or the analyzers must
 // change it: an index built under another schema is rebuilt on first use.
-const Schema = "memories-9"
+const Schema = "memories-10"
 
 // Field names.
 const (

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/whitespace"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -119,5 +120,34 @@ func TestVendoredBleveScorchInitAllocs(t *testing.T) {
 	if allocs > scorchInitAllocsMax {
 		t.Errorf("%s init made %d allocations, want at most %d: are the Levenshtein builders made in init() again? (see third_party/bleve-patches)",
 			pkg, allocs, scorchInitAllocsMax)
+	}
+}
+
+// TestWhitespaceTokenizerReadsAll: the vendored whitespace tokenizer (patch
+// 0004) keeps tokenizing after a byte that is not UTF-8 and after U+FFFD;
+// v2.6.1 stopped at the first of either and dropped the words after it.
+func TestWhitespaceTokenizerReadsAll(t *testing.T) {
+	tok, err := whitespace.TokenizerConstructor(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		in   string
+		want []string
+	}{
+		{"alpha beta", []string{"alpha", "beta"}},
+		{"caf\xff beta gamma_id", []string{"caf\xff", "beta", "gamma_id"}},
+		{"\xff", []string{"\xff"}},
+		{"before \uFFFD after_id", []string{"before", "\uFFFD", "after_id"}},
+		{"x\uFFFDy z", []string{"x\uFFFDy", "z"}},
+		{"trailing \xe2\x82", []string{"trailing", "\xe2\x82"}},
+	} {
+		var got []string
+		for _, tk := range tok.Tokenize([]byte(tc.in)) {
+			got = append(got, string(tk.Term))
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("tokens of %q (-want +got):\n%s", tc.in, diff)
+		}
 	}
 }

@@ -6,12 +6,14 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -203,6 +205,31 @@ func TestTranscriptDocumentIsTheMappings(t *testing.T) {
 			t.Fatalf("document %s: the second field is %#v, want the user field", d.ID, got.Fields[1])
 		} else if shared := user.of.headLen >= 0; shared != utf8.ValidString(tx.all) {
 			t.Errorf("document %s: the user field shares the all field's pass: %v", d.ID, shared)
+		}
+	}
+}
+
+// TestExactTokensPastBrokenBytes: the identifiers of an exchange after a byte
+// that is not UTF-8, or after U+FFFD, are exact terms of its document; they
+// were dropped while the whitespace tokenizer stopped there (schema
+// transcripts-4 kept that to stay identical).
+func TestExactTokensPastBrokenBytes(t *testing.T) {
+	for _, text := range []string{
+		"caf\xe6_x then ERR_PIPE_77 in src/a_b.go",
+		"bad \uFFFD_id then ERR_PIPE_77 in src/a_b.go",
+	} {
+		tx, err := textsOf(&TranscriptDoc{ID: "e/x1", Kind: KindExchange, Reply: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, tk := range exactTokens(strings.Join(tx.exact, " "), len(tx.exact), lowercase.NewLowerCaseFilter()) {
+			got = append(got, string(tk.Term))
+		}
+		for _, want := range []string{"err_pipe_77", "src/a_b.go", "a_b.go"} {
+			if !slices.Contains(got, want) {
+				t.Errorf("exact tokens of %q: %q, want %q among them", text, got, want)
+			}
 		}
 	}
 }

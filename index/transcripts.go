@@ -44,7 +44,7 @@ import (
 // TranscriptSchema names the transcript mapping. Changing the mapping, the
 // analyzers or what the fields hold must change it: an index built under
 // another schema is rebuilt on first use.
-const TranscriptSchema = "transcripts-4"
+const TranscriptSchema = "transcripts-5"
 
 // Transcript field names.
 const (
@@ -526,25 +526,12 @@ func transcriptDocument(d *TranscriptDoc) (*document.Document, error) {
 
 // exactTokens are the whitespace tokenizer's tokens of the n words joined
 // by single spaces in exact (none of them holds white space), lower-cased by
-// lower as the exact analyzer does. Like that tokenizer, they stop at the
-// first character that does not decode (or is U+FFFD).
+// lower as the exact analyzer does.
 func exactTokens(exact string, n int, lower analysis.TokenFilter) analysis.TokenStream {
 	if n == 0 {
 		return nil
 	}
 	b := []byte(exact)
-	for i := 0; i < len(b); {
-		if b[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError {
-			b = b[:i]
-			break
-		}
-		i += size
-	}
 	slab := make([]analysis.Token, 0, n)
 	toks := make(analysis.TokenStream, 0, n)
 	for start := 0; start < len(b); {

@@ -40,7 +40,13 @@ func (c *CharacterTokenizer) Tokenize(input []byte) analysis.TokenStream {
 	start := 0
 	end := 0
 	count := 0
-	for currRune, size := utf8.DecodeRune(input[offset:]); currRune != utf8.RuneError; currRune, size = utf8.DecodeRune(input[offset:]) {
+	// The whole input is read: a byte that does not decode comes back as
+	// utf8.RuneError of size 1, and U+FFFD itself as RuneError of size 3,
+	// and both are asked of isTokenRun like any other rune (cortex patch
+	// 0004). Stopping at the first RuneError, as v2.6.1 did, dropped every
+	// token after it.
+	for offset < len(input) {
+		currRune, size := utf8.DecodeRune(input[offset:])
 		isToken := c.isTokenRun(currRune)
 		if isToken {
 			end = offset + size
