@@ -48,6 +48,11 @@ var notLinked = []string{
 	// bleve's other index type, with the protobuf runtime its rows use;
 	// cortex opens only scorch indexes (the same patch).
 	"github.com/blevesearch/bleve/v2/index/upsidedown",
+	// The protobuf runtime (its detrand package reads the executable at
+	// start-up) and the generated OTLP bindings: transcript/otlp decodes
+	// OTLP with decoders of its own, held to the bindings by its tests.
+	"google.golang.org/protobuf/internal/detrand",
+	"go.opentelemetry.io/proto/otlp/common/v1",
 }
 
 // libraryInitBudget bounds, in bytes, what a library's package allocates as
