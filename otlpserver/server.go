@@ -347,10 +347,12 @@ func (s *Server) fail(w http.ResponseWriter, mt string, status int, msg string) 
 	if mt == otlp.ContentProtobuf {
 		// A google.rpc.Status: code (field 1, varint), message (field 2,
 		// bytes). Written by hand: the protobuf runtime's initialisation
-		// would cost every start of the program.
-		b := []byte{1<<3 | 0}
+		// would cost every start of the program. A tag is the field number
+		// shifted left by three, then the wire type (0 varint, 2 bytes).
+		const codeTag, messageTag = 1 << 3, 2<<3 | 2
+		b := []byte{codeTag}
 		b = binary.AppendUvarint(b, uint64(code))
-		b = append(b, 2<<3|2)
+		b = append(b, messageTag)
 		b = binary.AppendUvarint(b, uint64(len(msg)))
 		b = append(b, msg...)
 		w.Write(b)
