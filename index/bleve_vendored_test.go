@@ -124,7 +124,7 @@ func TestVendoredBleveScorchInitAllocs(t *testing.T) {
 }
 
 // TestWhitespaceTokenizerReadsAll: the vendored whitespace tokenizer (patch
-// 0004) keeps tokenizing after a byte that is not UTF-8 and after U+FFFD;
+// 0005) keeps tokenizing after a byte that is not UTF-8 and after U+FFFD;
 // v2.6.1 stopped at the first of either and dropped the words after it.
 func TestWhitespaceTokenizerReadsAll(t *testing.T) {
 	tok, err := whitespace.TokenizerConstructor(nil, nil)

@@ -16,6 +16,7 @@ package otlpserver
 import (
 	"compress/gzip"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -26,8 +27,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-
-	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/cortexmem/cortex/transcript/otlp"
 )
@@ -346,11 +345,16 @@ func (s *Server) fail(w http.ResponseWriter, mt string, status int, msg string) 
 	w.Header().Set("Content-Type", mt)
 	w.WriteHeader(status)
 	if mt == otlp.ContentProtobuf {
-		var b []byte
-		b = protowire.AppendTag(b, 1, protowire.VarintType)
-		b = protowire.AppendVarint(b, uint64(code))
-		b = protowire.AppendTag(b, 2, protowire.BytesType)
-		b = protowire.AppendString(b, msg)
+		// A google.rpc.Status: code (field 1, varint), message (field 2,
+		// bytes). Written by hand: the protobuf runtime's initialisation
+		// would cost every start of the program. A tag is the field number
+		// shifted left by three, then the wire type (0 varint, 2 bytes).
+		const codeTag, messageTag = 1 << 3, 2<<3 | 2
+		b := []byte{codeTag}
+		b = binary.AppendUvarint(b, uint64(code))
+		b = append(b, messageTag)
+		b = binary.AppendUvarint(b, uint64(len(msg)))
+		b = append(b, msg...)
 		w.Write(b)
 		return
 	}

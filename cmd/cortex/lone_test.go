@@ -27,6 +27,18 @@ func TestLoneCommandsAsInFull(t *testing.T) {
 		{"hook"},
 		{"hook", "nosuch", "session-start"},
 		{"hook", "claude-code", "session-start", "extra"},
+		{"save", "--help"},
+		{"save", "--bogus", "x"},
+		{"save", "--json"},
+		{"recall", "--help"},
+		{"recall"},
+		{"recall", "--limit", "x", "q"},
+		{"list", "--help"},
+		{"list", "--json", "extra"},
+		{"context", "--help"},
+		{"context", "--bogus"},
+		{"status", "--help"},
+		{"status", "extra"},
 	} {
 		type outcome struct {
 			Code           int

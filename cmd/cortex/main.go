@@ -26,14 +26,14 @@ const loneArmDelay = 100 * time.Millisecond
 
 // interrupts returns the context a command runs in: Ctrl-C (SIGINT) and
 // SIGTERM cancel it, so that a command stops cleanly (a server closes, a hook
-// logs that it gave up). A lone command arms that only once it has run for
-// delay: asking the runtime for signals starts two threads, about 0.3 ms of
-// processor time, and a capture or a hook is usually over in a few
+// logs that it gave up). A hook or a capture arms that only once it has run
+// for delay: asking the runtime for signals starts two threads, about 0.3 ms
+// of processor time, and a capture or a hook is usually over in a few
 // milliseconds. A signal before then ends it as a kill would, which both are
 // built to survive: a capture's event and a hook's receipt are written
 // atomically, and a torn access line is skipped by its readers.
 func interrupts(args []string, delay time.Duration) (context.Context, func()) {
-	if len(args) == 0 || loneCommands[args[0]] == nil {
+	if len(args) == 0 || args[0] != "hook" && args[0] != "capture" {
 		return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -83,12 +83,20 @@ func (a *app) announceFolder() {
 }
 
 // loneCommands are built alone when the command line starts with their
-// name: agents run them at every turn, and building every other command
-// (their flags, their help) cost a quarter of a millisecond of each run.
-// Their help and errors are the same either way (TestLoneCommandsAsInFull).
+// name: agents run them at every turn (the hooks, capture, and save, recall,
+// list, context and status through the shell), and building every other
+// command (their flags, their help) cost a quarter of a millisecond of each
+// run. Their help and errors are the same either way
+// (TestLoneCommandsAsInFull). Commands with subcommands of their own are
+// always built in the whole tree.
 var loneCommands = map[string]func(*app) *cobra.Command{
 	"hook":    newHookCmd,
 	"capture": newCaptureCmd,
+	"save":    newSaveCmd,
+	"recall":  newRecallCmd,
+	"list":    newListCmd,
+	"context": newContextCmd,
+	"status":  newStatusCmd,
 }
 
 // newRootCmd builds the command tree: every command, or only the lone

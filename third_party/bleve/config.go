@@ -15,9 +15,9 @@
 package bleve
 
 import (
-	"expvar"
 	"io"
 	"log"
+	"sync"
 	"time"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -27,8 +27,6 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 )
 
-var bleveExpVar = expvar.NewMap("bleve")
-
 type configuration struct {
 	Cache                  *registry.Cache
 	DefaultHighlighter     string
@@ -36,14 +34,31 @@ type configuration struct {
 	DefaultMemKVStore      string
 	DefaultIndexType       string
 	SlowSearchLogThreshold time.Duration
-	analysisQueue          *index.AnalysisQueue
+
+	// cortex: the analysis queue starts its workers when an index is
+	// first opened, not when the package loads (queue).
+	queueMu       sync.Mutex
+	analysisQueue *index.AnalysisQueue
 }
 
 func (c *configuration) SetAnalysisQueueSize(n int) {
+	c.queueMu.Lock()
+	defer c.queueMu.Unlock()
 	if c.analysisQueue != nil {
 		c.analysisQueue.Close()
 	}
 	c.analysisQueue = index.NewAnalysisQueue(n)
+}
+
+// queue returns the analysis queue, started with its default four workers
+// on first use.
+func (c *configuration) queue() *index.AnalysisQueue {
+	c.queueMu.Lock()
+	defer c.queueMu.Unlock()
+	if c.analysisQueue == nil {
+		c.analysisQueue = index.NewAnalysisQueue(4)
+	}
+	return c.analysisQueue
 }
 
 func (c *configuration) Shutdown() {
@@ -52,8 +67,7 @@ func (c *configuration) Shutdown() {
 
 func newConfiguration() *configuration {
 	return &configuration{
-		Cache:         registry.NewCache(),
-		analysisQueue: index.NewAnalysisQueue(4),
+		Cache: registry.NewCache(),
 	}
 }
 
@@ -61,8 +75,6 @@ func newConfiguration() *configuration {
 var Config *configuration
 
 func init() {
-	bootStart := time.Now()
-
 	// build the default configuration
 	Config = newConfiguration()
 
@@ -78,10 +90,9 @@ func init() {
 	// default index
 	Config.DefaultIndexType = scorch.Name
 
-	bootDuration := time.Since(bootStart)
-	bleveExpVar.Add("bootDuration", int64(bootDuration))
+	// cortex: the stats are no longer published with expvar, whose
+	// initialisation every process linking bleve paid.
 	indexStats = NewIndexStats()
-	bleveExpVar.Set("indexes", indexStats)
 
 	initDisk()
 }

@@ -18,8 +18,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/blevesearch/bleve/v2/index/upsidedown"
-
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/size"
@@ -292,13 +290,20 @@ func New(path string, mapping mapping.IndexMapping) (Index, error) {
 	return newIndexUsing(path, mapping, Config.DefaultIndexType, Config.DefaultKVStore, nil)
 }
 
+// upsideDownName is upsidedown.Name. cortex: the package is no longer
+// imported here, so that a program that only uses scorch indexes does not
+// initialise it (and the protobuf runtime it needs) at start-up; a program
+// that opens upside_down indexes imports
+// github.com/blevesearch/bleve/v2/index/upsidedown itself.
+const upsideDownName = "upside_down"
+
 // NewMemOnly creates a memory-only index.
 // The contents of the index is NOT persisted,
 // and will be lost once closed.
 // The provided mapping will be used for all
 // Index/Search operations.
 func NewMemOnly(mapping mapping.IndexMapping) (Index, error) {
-	return newIndexUsing("", mapping, upsidedown.Name, Config.DefaultMemKVStore, nil)
+	return newIndexUsing("", mapping, upsideDownName, Config.DefaultMemKVStore, nil)
 }
 
 // NewUsing creates index at the specified path,

@@ -32,7 +32,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/datetime/timestamp/seconds"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
-	"github.com/blevesearch/bleve/v2/index/upsidedown"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/registry"
 	"github.com/blevesearch/bleve/v2/search"
@@ -116,7 +115,7 @@ func newIndexUsing(path string, mapping mapping.IndexMapping, indexType string, 
 		return nil, ErrorUnknownIndexType
 	}
 
-	rv.i, err = indexTypeConstructor(rv.meta.Storage, kvconfig, Config.analysisQueue)
+	rv.i, err = indexTypeConstructor(rv.meta.Storage, kvconfig, Config.queue())
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +161,7 @@ func openIndexUsing(path string, runtimeConfig map[string]interface{}) (rv *inde
 
 	// backwards compatibility if index type is missing
 	if rv.meta.IndexType == "" {
-		rv.meta.IndexType = upsidedown.Name
+		rv.meta.IndexType = upsideDownName
 	}
 
 	var um *mapping.IndexMappingImpl
@@ -201,7 +200,7 @@ func openIndexUsing(path string, runtimeConfig map[string]interface{}) (rv *inde
 		return nil, ErrorUnknownIndexType
 	}
 
-	rv.i, err = indexTypeConstructor(rv.meta.Storage, storeConfig, Config.analysisQueue)
+	rv.i, err = indexTypeConstructor(rv.meta.Storage, storeConfig, Config.queue())
 	if err != nil {
 		return nil, err
 	}

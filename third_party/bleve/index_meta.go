@@ -20,7 +20,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/blevesearch/bleve/v2/index/upsidedown"
 	"github.com/blevesearch/bleve/v2/util"
 	index "github.com/blevesearch/bleve_index_api"
 )
@@ -123,7 +122,7 @@ func openIndexMeta(path string) (*indexMeta, error) {
 	im.fileReader = fileReader
 
 	if im.IndexType == "" {
-		im.IndexType = upsidedown.Name
+		im.IndexType = upsideDownName
 	}
 	return &im, nil
 }

@@ -9,10 +9,11 @@
 // here keeps all of that, the resource's and the scope's identity beside
 // it, so the transcript read later needs nothing of the request it came in.
 //
-// The decoding uses the official OTLP protobuf definitions
-// (go.opentelemetry.io/proto/otlp). OTLP/JSON differs from the protobuf
-// JSON mapping in one place: trace and span ids are hex, not base64; they
-// are read as hex here.
+// The decoding follows the official OTLP protobuf definitions
+// (go.opentelemetry.io/proto/otlp) and the protobuf JSON mapping, with
+// decoders of its own (message.go): the tests hold them to the official
+// bindings. OTLP/JSON differs from the protobuf JSON mapping in one place:
+// trace and span ids are hex, not base64; they are read as hex here.
 package otlp
 
 import (
@@ -26,11 +27,6 @@ import (
 	"mime"
 	"strings"
 	"time"
-
-	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
-	logspb "go.opentelemetry.io/proto/otlp/logs/v1"
-	"google.golang.org/protobuf/encoding/protojson"
-	"google.golang.org/protobuf/proto"
 )
 
 // The content types OTLP/HTTP uses.
@@ -124,14 +120,15 @@ func MediaType(contentType string) (string, error) {
 // It never panics; a body it cannot decode gives an error wrapping
 // ErrMalformed.
 func DecodeLogs(body []byte, mediaType string) ([]Record, error) {
-	var req logspb.LogsData // the wire form of ExportLogsServiceRequest
+	var req *logsData // the wire form of ExportLogsServiceRequest
+	var err error
 	switch mediaType {
 	case ContentProtobuf:
-		if err := proto.Unmarshal(body, &req); err != nil {
+		if req, err = decodeProtobuf(body); err != nil {
 			return nil, fmt.Errorf("%w: protobuf: %v", ErrMalformed, err)
 		}
 	case ContentJSON:
-		if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(body, &req); err != nil {
+		if req, err = decodeJSON(body); err != nil {
 			return nil, fmt.Errorf("%w: JSON: %v", ErrMalformed, err)
 		}
 	default:
@@ -139,32 +136,33 @@ func DecodeLogs(body []byte, mediaType string) ([]Record, error) {
 		return nil, err
 	}
 	var out []Record
-	for _, rl := range req.GetResourceLogs() {
-		res := attributes(rl.GetResource().GetAttributes())
-		for _, sl := range rl.GetScopeLogs() {
-			scope := sl.GetScope()
-			scopeAttrs := attributes(scope.GetAttributes())
-			for _, lr := range sl.GetLogRecords() {
+	for _, rl := range req.resourceLogs {
+		res := attributes(rl.resource.attributes)
+		for _, sl := range rl.scopeLogs {
+			scope := sl.scope
+			scopeAttrs := attributes(scope.attributes)
+			for i := range sl.logRecords {
+				lr := &sl.logRecords[i]
 				r := Record{
 					OTLP:            Kind,
 					Service:         stringAttr(res, "service.name"),
 					ServiceVersion:  stringAttr(res, "service.version"),
-					Time:            stamp(lr.GetTimeUnixNano()),
-					ObservedTime:    stamp(lr.GetObservedTimeUnixNano()),
-					Severity:        lr.GetSeverityText(),
-					SeverityNumber:  int32(lr.GetSeverityNumber()),
-					Attributes:      attributes(lr.GetAttributes()),
+					Time:            stamp(lr.timeUnixNano),
+					ObservedTime:    stamp(lr.observedTimeUnixNano),
+					Severity:        lr.severityText,
+					SeverityNumber:  lr.severityNumber,
+					Attributes:      attributes(lr.attributes),
 					Resource:        res,
-					Scope:           scope.GetName(),
-					ScopeVersion:    scope.GetVersion(),
+					Scope:           scope.name,
+					ScopeVersion:    scope.version,
 					ScopeAttributes: scopeAttrs,
-					TraceID:         id(lr.GetTraceId(), mediaType),
-					SpanID:          id(lr.GetSpanId(), mediaType),
-					Flags:           lr.GetFlags(),
-					Dropped:         lr.GetDroppedAttributesCount(),
+					TraceID:         id(lr.traceID, mediaType),
+					SpanID:          id(lr.spanID, mediaType),
+					Flags:           lr.flags,
+					Dropped:         lr.droppedCount,
 				}
-				if b := lr.GetBody(); b != nil {
-					r.Body = value(b, 0)
+				if lr.body != nil {
+					r.Body = value(lr.body, 0)
 				}
 				r.Event = eventName(lr, r.Attributes)
 				r.Session = session(r.Attributes, res)
@@ -178,12 +176,12 @@ func DecodeLogs(body []byte, mediaType string) ([]Record, error) {
 // eventName is a record's event name: the event_name field (OTLP 1.5),
 // else the body when it is a dotted name with no spaces (Claude Code puts
 // "claude_code.user_prompt" there), else the event.name attribute.
-func eventName(lr *logspb.LogRecord, attrs map[string]json.RawMessage) string {
-	if n := lr.GetEventName(); n != "" {
+func eventName(lr *logRecord, attrs map[string]json.RawMessage) string {
+	if n := lr.eventName; n != "" {
 		return n
 	}
-	if s, ok := lr.GetBody().GetValue().(*commonpb.AnyValue_StringValue); ok {
-		if n := s.StringValue; len(n) <= 128 && strings.Contains(n, ".") && !strings.ContainsAny(n, " \t\r\n") {
+	if lr.body != nil && lr.body.kind == kindString {
+		if n := lr.body.str; len(n) <= 128 && strings.Contains(n, ".") && !strings.ContainsAny(n, " \t\r\n") {
 			return n
 		}
 	}
@@ -252,40 +250,43 @@ func id(b []byte, mediaType string) string {
 
 // attributes maps each key to its value as JSON; a key sent twice keeps
 // its last value.
-func attributes(kvs []*commonpb.KeyValue) map[string]json.RawMessage {
+func attributes(kvs []keyValue) map[string]json.RawMessage {
 	if len(kvs) == 0 {
 		return nil
 	}
 	m := make(map[string]json.RawMessage, len(kvs))
 	for _, kv := range kvs {
-		m[kv.GetKey()] = value(kv.GetValue(), 0)
+		m[kv.key] = value(kv.value, 0)
 	}
 	return m
 }
 
-// value is an AnyValue as JSON: null when empty.
-func value(v *commonpb.AnyValue, depth int) json.RawMessage {
+// value is an AnyValue as JSON: null when empty or nil.
+func value(v *anyValue, depth int) json.RawMessage {
 	if depth >= maxDepth {
 		return json.RawMessage(`"(nested too deeply)"`)
 	}
-	switch x := v.GetValue().(type) {
-	case *commonpb.AnyValue_StringValue:
-		return marshal(x.StringValue)
-	case *commonpb.AnyValue_BoolValue:
-		return marshal(x.BoolValue)
-	case *commonpb.AnyValue_IntValue:
-		return marshal(x.IntValue)
-	case *commonpb.AnyValue_DoubleValue:
-		if math.IsNaN(x.DoubleValue) || math.IsInf(x.DoubleValue, 0) {
-			return marshal(fmt.Sprint(x.DoubleValue)) // JSON has no NaN nor infinities
+	if v == nil {
+		return json.RawMessage("null")
+	}
+	switch v.kind {
+	case kindString:
+		return marshal(v.str)
+	case kindBool:
+		return marshal(v.boolean)
+	case kindInt:
+		return marshal(v.integer)
+	case kindDouble:
+		if math.IsNaN(v.double) || math.IsInf(v.double, 0) {
+			return marshal(fmt.Sprint(v.double)) // JSON has no NaN nor infinities
 		}
-		return marshal(x.DoubleValue)
-	case *commonpb.AnyValue_BytesValue:
-		return marshal(x.BytesValue)
-	case *commonpb.AnyValue_ArrayValue:
+		return marshal(v.double)
+	case kindBytes:
+		return marshal(v.bytes)
+	case kindArray:
 		var b bytes.Buffer
 		b.WriteByte('[')
-		for i, e := range x.ArrayValue.GetValues() {
+		for i, e := range v.array {
 			if i > 0 {
 				b.WriteByte(',')
 			}
@@ -293,10 +294,10 @@ func value(v *commonpb.AnyValue, depth int) json.RawMessage {
 		}
 		b.WriteByte(']')
 		return b.Bytes()
-	case *commonpb.AnyValue_KvlistValue:
+	case kindKvlist:
 		m := map[string]json.RawMessage{}
-		for _, kv := range x.KvlistValue.GetValues() {
-			m[kv.GetKey()] = value(kv.GetValue(), depth+1)
+		for _, kv := range v.kvlist {
+			m[kv.key] = value(kv.value, depth+1)
 		}
 		return marshal(m)
 	}

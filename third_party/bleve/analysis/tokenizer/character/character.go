@@ -43,7 +43,7 @@ func (c *CharacterTokenizer) Tokenize(input []byte) analysis.TokenStream {
 	// The whole input is read: a byte that does not decode comes back as
 	// utf8.RuneError of size 1, and U+FFFD itself as RuneError of size 3,
 	// and both are asked of isTokenRun like any other rune (cortex patch
-	// 0004). Stopping at the first RuneError, as v2.6.1 did, dropped every
+	// 0005). Stopping at the first RuneError, as v2.6.1 did, dropped every
 	// token after it.
 	for offset < len(input) {
 		currRune, size := utf8.DecodeRune(input[offset:])
