@@ -237,6 +237,8 @@ type countingNotes struct {
 	notes    briefing.Notes
 	listings int
 	named    []string
+	// projectListings counts the listings of the entries of project web.
+	projectListings int
 }
 
 func (c *countingNotes) View(ctx context.Context, fn func(memories.Snapshot) error) error {
@@ -256,6 +258,9 @@ func (s *countingSnapshot) Entries() ([]memories.Entry, error) {
 }
 
 func (s *countingSnapshot) EntriesWhere(keep func(project, area, name string) bool) ([]memories.Entry, error) {
+	if keep("web", "", "") {
+		s.c.projectListings++
+	}
 	es, err := memories.EntriesWhere(s.Snapshot, keep)
 	for _, e := range es {
 		s.c.named = append(s.c.named, e.Path)
@@ -335,5 +340,24 @@ func TestBriefingLooksOnce(t *testing.T) {
 	}
 	if len(c.loads) == 0 {
 		t.Error("no note read")
+	}
+}
+
+// TestPlaybookListsTheCatalogOnce: the playbook's two recalls without a
+// query (conventions, then decisions) list the project's entries from the
+// catalog once between them, and the briefing is its golden file still.
+func TestPlaybookListsTheCatalogOnce(t *testing.T) {
+	f := newFixture(t)
+	c := &countingBackend{Backend: f.svc.Notes.(memories.Backend), loads: map[string]int{}}
+	notes := &countingNotes{notes: c}
+	f.svc.Memories = memories.NewService(c, memories.WithClock(func() time.Time { return now }), memories.WithAccessLog(f.access))
+	f.svc.Notes = notes
+	b, err := f.svc.Assemble(context.Background(), briefing.Request{Query: "auth flow fails on staging jwt", Project: "web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "default.md"), []byte(b.Markdown))
+	if notes.projectListings != 1 {
+		t.Errorf("the project's entries were listed %d times, want once", notes.projectListings)
 	}
 }

@@ -20,10 +20,55 @@ type loadCache struct {
 type selectingCache struct {
 	*loadCache
 	sel memories.EntrySelector
+	// last is the listing EntriesWhere made last, to answer again.
+	last *listing
 }
 
-func (c selectingCache) EntriesWhere(keep func(project, area, name string) bool) ([]memories.Entry, error) {
-	return c.sel.EntriesWhere(keep)
+// listing is one EntriesWhere of the snapshot under a selectingCache: what
+// its keep was asked, what it answered and the entries it gave.
+type listing struct {
+	asked   []keepArgs
+	answers []bool
+	entries []memories.Entry
+}
+
+type keepArgs struct{ project, area, name string }
+
+// EntriesWhere answers a listing again without the snapshot when keep gives
+// every question the last listing's keep was asked the same answer: the
+// playbook's two recalls without a query (conventions, then decisions) list
+// the same projects, and each listing splits the metadata of every note in
+// the catalog. The snapshot's listing depends on nothing but those answers,
+// so the entries are the same. The entries are shared: callers only read
+// them, as they do the catalog's own.
+func (c *selectingCache) EntriesWhere(keep func(project, area, name string) bool) ([]memories.Entry, error) {
+	if l := c.last; l != nil && l.same(keep) {
+		return l.entries, nil
+	}
+	l := &listing{}
+	es, err := c.sel.EntriesWhere(func(project, area, name string) bool {
+		ok := keep(project, area, name)
+		l.asked = append(l.asked, keepArgs{project, area, name})
+		l.answers = append(l.answers, ok)
+		return ok
+	})
+	if err != nil {
+		c.last = nil
+		return nil, err
+	}
+	l.entries, c.last = es, l
+	return es, nil
+}
+
+// same reports whether keep answers every question of the listing as it was
+// answered.
+func (l *listing) same(keep func(project, area, name string) bool) bool {
+	for i, a := range l.asked {
+		if keep(a.project, a.area, a.name) != l.answers[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // entryNamer is a snapshot that can list the entries of notes by file name
@@ -40,7 +85,7 @@ func entriesNamed(snap memories.Snapshot, keep func(name string) bool) ([]memori
 	switch c := snap.(type) {
 	case *loadCache:
 		inner = c.Snapshot
-	case selectingCache:
+	case *selectingCache:
 		inner = c.Snapshot
 	}
 	if n, ok := inner.(entryNamer); ok {
@@ -54,7 +99,7 @@ func entriesNamed(snap memories.Snapshot, keep func(name string) bool) ([]memori
 func withLoadCache(snap memories.Snapshot) memories.Snapshot {
 	c := &loadCache{Snapshot: snap, loaded: map[string]*memories.Memory{}}
 	if sel, ok := snap.(memories.EntrySelector); ok {
-		return selectingCache{loadCache: c, sel: sel}
+		return &selectingCache{loadCache: c, sel: sel}
 	}
 	return c
 }
