@@ -24,32 +24,51 @@ type selectingCache struct {
 	last *listing
 }
 
-// listing is one EntriesWhere of the snapshot under a selectingCache: what
-// its keep was asked, what it answered and the entries it gave.
+// listing is one EntriesWhere of the snapshot under a selectingCache: the
+// answers its keep gave, in the order it was asked, and the entries.
 type listing struct {
-	asked   []keepArgs
-	answers []bool
+	answers []uint64 // bit i: the answer to the i-th question
+	n       int
 	entries []memories.Entry
 }
 
-type keepArgs struct{ project, area, name string }
-
-// EntriesWhere answers a listing again without the snapshot when keep gives
-// every question the last listing's keep was asked the same answer: the
-// playbook's two recalls without a query (conventions, then decisions) list
-// the same projects, and each listing splits the metadata of every note in
-// the catalog. The snapshot's listing depends on nothing but those answers,
-// so the entries are the same. The entries are shared: callers only read
-// them, as they do the catalog's own.
+// EntriesWhere answers a listing again when keep gives every question the
+// last listing's keep was asked the same answer: the playbook's two recalls
+// without a query (conventions, then decisions) list the same projects, and
+// a listing decodes the entries of thousands of notes. The check asks the
+// snapshot's questions again, in its order (a listing asks keep about every
+// note, whatever it answers: memories.EntrySelector), saying no to each, so
+// that nothing is decoded; the snapshot's listing depends on nothing but
+// keep's answers, so the entries are the same. They are shared: callers
+// only read them, as they do the catalog's own.
 func (c *selectingCache) EntriesWhere(keep func(project, area, name string) bool) ([]memories.Entry, error) {
-	if l := c.last; l != nil && l.same(keep) {
-		return l.entries, nil
+	if l := c.last; l != nil {
+		i, same := 0, true
+		_, err := c.sel.EntriesWhere(func(project, area, name string) bool {
+			if same && (i == l.n || keep(project, area, name) != l.answer(i)) {
+				same = false
+			}
+			i++
+			return false
+		})
+		if err != nil {
+			c.last = nil
+			return nil, err
+		}
+		if same && i == l.n {
+			return l.entries, nil
+		}
 	}
 	l := &listing{}
 	es, err := c.sel.EntriesWhere(func(project, area, name string) bool {
 		ok := keep(project, area, name)
-		l.asked = append(l.asked, keepArgs{project, area, name})
-		l.answers = append(l.answers, ok)
+		if l.n%64 == 0 {
+			l.answers = append(l.answers, 0)
+		}
+		if ok {
+			l.answers[l.n/64] |= 1 << (l.n % 64)
+		}
+		l.n++
 		return ok
 	})
 	if err != nil {
@@ -60,16 +79,7 @@ func (c *selectingCache) EntriesWhere(keep func(project, area, name string) bool
 	return es, nil
 }
 
-// same reports whether keep answers every question of the listing as it was
-// answered.
-func (l *listing) same(keep func(project, area, name string) bool) bool {
-	for i, a := range l.asked {
-		if keep(a.project, a.area, a.name) != l.answers[i] {
-			return false
-		}
-	}
-	return true
-}
+func (l *listing) answer(i int) bool { return l.answers[i/64]&(1<<(i%64)) != 0 }
 
 // entryNamer is a snapshot that can list the entries of notes by file name
 // without decoding the others (the store's).
