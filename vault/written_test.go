@@ -90,6 +90,13 @@ func writtenNotes(t testing.TB) [][]byte {
 		"---\nid: a1\ntitle: ok:fine\n---\n",
 		"---\nID: a1\n---\n",
 		"---\nid: 0x10\nimportance: 007\ncreated: 2026-01-02\n---\n",
+		"---\nid: a1\nrelated:\n  - \"[[note-one-01kzsdkg]]\"\n  - \"[[two|alias: #x]]\"\n---\nbody\n",
+		"---\nid: a1\ntitle: \"Use pgx: not lib/pq\"\nrelated:\n  - \"\"\n---\n",
+		"---\nid: a1\ntitle: \"a \\\" b\"\n---\n",
+		"---\nid: a1\ntitle: \"a\\tb\"\n---\n",
+		"---\nid: a1\ntitle: \" spaced \"\n---\n",
+		"---\nid: a1\ntitle: \"x\" y\n---\n",
+		"---\nid: \"a1\"\nimportance: \"3\"\n---\n",
 	} {
 		out = append(out, []byte(s))
 	}
@@ -136,9 +143,12 @@ func TestParseWritten(t *testing.T) {
 			fast++
 		}
 	}
-	// The first written note is a usual memory, as a save writes it.
-	if _, ok := parseWritten(written[0]); !ok {
-		t.Errorf("a usual written note is not read by the fast path:\n%s", written[0])
+	// The first written note is a usual memory, as a save writes it; the
+	// second one links to others, as cortex writes related links.
+	for _, data := range [][]byte{written[0], []byte("---\nid: a1\nrelated:\n  - \"[[note-one-01kzsdkg]]\"\n  - \"[[two|alias: #x]]\"\n---\nbody\n")} {
+		if _, ok := parseWritten(data); !ok {
+			t.Errorf("a usual written note is not read by the fast path:\n%s", data)
+		}
 	}
 	if fast < 10 {
 		t.Errorf("%d notes took the fast path, want the written ones' most", fast)
