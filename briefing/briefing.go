@@ -516,15 +516,19 @@ func noteNames(snap memories.Snapshot, want map[string]bool) (map[string]memorie
 	if len(want) == 0 {
 		return nil, nil
 	}
-	// Most file names are ruled out by their length alone, before the
-	// name is folded to lower case: folding keeps an ASCII name's length,
-	// and noteName takes ".md" off or nothing.
-	lens := map[int]bool{}
+	// Most file names are ruled out by their length and their first and
+	// last letters, before the name is folded to lower case: folding an
+	// ASCII name keeps its length and folds those letters as nameKey does.
+	// (Cortex's file names share a few lengths, so the length alone let
+	// most through.)
+	keys := make(map[uint32]bool, len(want))
 	for n := range want {
-		lens[len(n)], lens[len(n)+len(".md")] = true, true
+		if n != "" {
+			keys[nameKey(n)] = true
+		}
 	}
 	es, err := entriesNamed(snap, func(name string) bool {
-		if !lens[len(name)] && isASCII(name) {
+		if base := strings.TrimSuffix(name, ".md"); base != "" && !keys[nameKey(base)] && isASCII(base) {
 			return false
 		}
 		return want[noteName(name)]
@@ -540,6 +544,19 @@ func noteNames(snap memories.Snapshot, want map[string]bool) (map[string]memorie
 		}
 	}
 	return out, nil
+}
+
+// nameKey is a non-empty name's length and its first and last bytes, ASCII
+// letters folded to lower case.
+func nameKey(s string) uint32 {
+	return uint32(len(s))<<16 | uint32(lowerASCII(s[0]))<<8 | uint32(lowerASCII(s[len(s)-1]))
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 func isASCII(s string) bool {

@@ -1,6 +1,7 @@
 package briefing
 
 import (
+	"fmt"
 	"path"
 	"testing"
 
@@ -72,5 +73,66 @@ func TestListingAnsweredAgain(t *testing.T) {
 		if f.decoded != tt.decoded {
 			t.Errorf("%d %s: %d entries decoded in all, want %d", i, tt.name, f.decoded, tt.decoded)
 		}
+	}
+}
+
+// fakeNamer lists entries by file name as the catalog does.
+type fakeNamer struct {
+	memories.Snapshot
+	entries []memories.Entry
+}
+
+func (f *fakeNamer) EntriesNamed(keep func(name string) bool) ([]memories.Entry, error) {
+	var out []memories.Entry
+	for _, e := range f.entries {
+		if keep(path.Base(e.Path)) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// TestNoteNamesFoldFewNames: following links by name folds to lower case
+// only the file names that may be wanted (same length, same first and last
+// letter), not every name of a wanted length, and finds what folding every
+// name finds: names in capitals, with and without .md, non-ASCII ones.
+func TestNoteNamesFoldFewNames(t *testing.T) {
+	var entries []memories.Entry
+	add := func(p string) { entries = append(entries, memories.Entry{ID: p, Path: p}) }
+	for i := range 2000 {
+		// The length of a wanted name ("missing-note"), and a capital, so
+		// that folding a name allocates: the allocations count the names
+		// folded.
+		add(fmt.Sprintf("memories/web/Filler-%05d.md", i))
+	}
+	for _, p := range []string{"memories/web/Target-One.md", "memories/api/target-one.md", "memories/web/ÉTÉ-Two.md",
+		"memories/web/TARGET-THREE", "memories/web/.md", "memories/web/target-four.MD", "memories/web/Kelvin-K.md"} {
+		add(p)
+	}
+	want := map[string]bool{}
+	for _, n := range []string{"target-one", "été-two", "target-three", "target-four.md", "kelvin-k", "filler-00017", "missing-note"} {
+		want[n] = true
+	}
+	snap := &fakeNamer{entries: entries}
+	got, err := noteNames(snap, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := map[string]memories.Entry{}
+	for _, e := range entries {
+		n := noteName(path.Base(e.Path))
+		if old, ok := ref[n]; want[n] && (!ok || e.Path < old.Path) {
+			ref[n] = e
+		}
+	}
+	if d := cmp.Diff(ref, got); d != "" {
+		t.Errorf("names (-folding every name +noteNames):\n%s", d)
+	}
+	// Without the name that shares the fillers' length, first and last
+	// letter, none of the 2,000 is folded.
+	delete(want, "filler-00017")
+	allocs := testing.AllocsPerRun(10, func() { _, _ = noteNames(snap, want) })
+	if allocs > 100 {
+		t.Errorf("%.0f allocations for %d names: names of a wanted length were folded", allocs, len(entries))
 	}
 }
