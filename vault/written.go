@@ -11,10 +11,10 @@ import (
 // cortex writes — properties of one line each, "key: value", and lists of
 // "  - item" lines, in printable ASCII with nothing YAML would read another
 // way, values plain or double-quoted without escapes — is split without the
-// YAML decoder, which was most of a rebuild's
-// reading. Any other note is parsed by ParseNote. Both give the same
-// memory, id and properties (FuzzParseWritten); the scalars' YAML tags are
-// not resolved, which only a rewrite would look at.
+// YAML decoder, which was most of a rebuild's reading. Any other note is
+// parsed by ParseNote. Both give the same memory, id and properties
+// (FuzzParseWritten); the scalars' YAML tags are not resolved, which only a
+// rewrite would look at.
 func ParseWritten(data []byte) (*Note, error) {
 	if n, ok := parseWritten(data); ok {
 		return n, nil
