@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/cortexmem/cortex/memories"
@@ -515,15 +516,19 @@ func noteNames(snap memories.Snapshot, want map[string]bool) (map[string]memorie
 	if len(want) == 0 {
 		return nil, nil
 	}
-	// Most file names are ruled out by their length alone, before the
-	// name is folded to lower case: folding keeps an ASCII name's length,
-	// and noteName takes ".md" off or nothing.
-	lens := map[int]bool{}
+	// Most file names are ruled out by their length and their first and
+	// last letters, before the name is folded to lower case: folding an
+	// ASCII name keeps its length and folds those letters as nameKey does.
+	// (Cortex's file names share a few lengths, so the length alone let
+	// most through.)
+	keys := make(map[uint32]bool, len(want))
 	for n := range want {
-		lens[len(n)], lens[len(n)+len(".md")] = true, true
+		if n != "" {
+			keys[nameKey(n)] = true
+		}
 	}
 	es, err := entriesNamed(snap, func(name string) bool {
-		if !lens[len(name)] && isASCII(name) {
+		if base := strings.TrimSuffix(name, ".md"); base != "" && !keys[nameKey(base)] && isASCII(base) {
 			return false
 		}
 		return want[noteName(name)]
@@ -539,6 +544,19 @@ func noteNames(snap memories.Snapshot, want map[string]bool) (map[string]memorie
 		}
 	}
 	return out, nil
+}
+
+// nameKey is a non-empty name's length and its first and last bytes, ASCII
+// letters folded to lower case.
+func nameKey(s string) uint32 {
+	return uint32(len(s))<<16 | uint32(lowerASCII(s[0]))<<8 | uint32(lowerASCII(s[len(s)-1]))
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 func isASCII(s string) bool {
@@ -666,7 +684,53 @@ func short(id string) string {
 	return id
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine is s's words joined by single spaces (strings.Fields, then
+// strings.Join), built in one pass: a note's body is put on one line for
+// each item a briefing considers, and the list of its words cost more than
+// the line.
+func oneLine(s string) string {
+	if isOneLine(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if unicode.IsSpace(r) {
+			space = true
+		} else {
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// isOneLine reports whether s is printable ASCII words separated by single
+// spaces, which oneLine returns as it is.
+func isOneLine(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == ' ' && s[i+1] == ' ' {
+			return false
+		}
+	}
+	return true
+}
 
 func accessedIDs(secs []Section) []string {
 	var ids []string

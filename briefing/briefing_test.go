@@ -337,3 +337,62 @@ func TestBriefingLooksOnce(t *testing.T) {
 		t.Error("no note read")
 	}
 }
+
+// TestPlaybookListsTheCatalogOnce: the playbook's two recalls without a
+// query (conventions, then decisions) have the project's entries decoded
+// from the catalog once between them, and the briefing is its golden file
+// still.
+func TestPlaybookListsTheCatalogOnce(t *testing.T) {
+	f := newFixture(t)
+	notes := &listingNotes{notes: f.svc.Notes, listed: map[string]int{}}
+	f.svc.Notes = notes
+	b, err := f.svc.Assemble(context.Background(), briefing.Request{Query: "auth flow fails on staging jwt", Project: "web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "default.md"), []byte(b.Markdown))
+	web := 0
+	for p, n := range notes.listed {
+		if strings.HasPrefix(p, "memories/web/") {
+			web++
+		}
+		if n > 1 {
+			t.Errorf("%s listed %d times, want once", p, n)
+		}
+	}
+	if web == 0 {
+		t.Errorf("no entry of project web listed: %v", notes.listed)
+	}
+}
+
+// listingNotes is the store as briefing.Notes, counting how often each
+// entry is decoded by EntriesWhere; notes found by name are the store's.
+type listingNotes struct {
+	notes  briefing.Notes
+	listed map[string]int
+}
+
+func (c *listingNotes) View(ctx context.Context, fn func(memories.Snapshot) error) error {
+	return c.notes.View(ctx, func(snap memories.Snapshot) error {
+		return fn(&listingSnapshot{Snapshot: snap, c: c})
+	})
+}
+
+type listingSnapshot struct {
+	memories.Snapshot
+	c *listingNotes
+}
+
+func (s *listingSnapshot) EntriesWhere(keep func(project, area, name string) bool) ([]memories.Entry, error) {
+	es, err := memories.EntriesWhere(s.Snapshot, keep)
+	for _, e := range es {
+		s.c.listed[e.Path]++
+	}
+	return es, err
+}
+
+func (s *listingSnapshot) EntriesNamed(keep func(name string) bool) ([]memories.Entry, error) {
+	return s.Snapshot.(interface {
+		EntriesNamed(keep func(name string) bool) ([]memories.Entry, error)
+	}).EntriesNamed(keep)
+}

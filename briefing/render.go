@@ -156,9 +156,10 @@ func runes(s string) int { return utf8.RuneCountInString(s) }
 // title alone.
 func variants(it Item) []Item {
 	var out []Item
+	text := oneLine(it.Text) // once, not once per limit
 	for _, n := range textLimits {
 		v := it
-		v.Text = clip(it.Text, n)
+		v.Text = clipLine(text, n)
 		if v.Text == "" && len(out) > 0 {
 			break
 		}
@@ -176,13 +177,33 @@ func variants(it Item) []Item {
 
 // clip shortens s to at most n characters on one line, at a word boundary
 // when there is one, with an ellipsis.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+func clip(s string, n int) string { return clipLine(oneLine(s), n) }
+
+// clipLine is clip of a text already on one line. It counts the characters
+// it keeps rather than converting the text (a note's whole body) to runes.
+func clipLine(s string, n int) string {
+	if !utf8.ValidString(s) {
+		// A broken byte counts as one character and is kept as U+FFFD.
+		r := []rune(s)
+		if len(r) <= n {
+			return s
+		}
+		return cutAtSpace(string(r[:n-1]), n)
 	}
-	cut := string(r[:n-1])
+	k, end := 0, 0
+	for i := range s {
+		if k == n-1 {
+			end = i
+		}
+		if k == n { // more than n characters
+			return cutAtSpace(s[:end], n)
+		}
+		k++
+	}
+	return s
+}
+
+func cutAtSpace(cut string, n int) string {
 	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
 		cut = cut[:i]
 	}

@@ -20,11 +20,66 @@ type loadCache struct {
 type selectingCache struct {
 	*loadCache
 	sel memories.EntrySelector
+	// last is the listing EntriesWhere made last, to answer again.
+	last *listing
 }
 
-func (c selectingCache) EntriesWhere(keep func(project, area, name string) bool) ([]memories.Entry, error) {
-	return c.sel.EntriesWhere(keep)
+// listing is one EntriesWhere of the snapshot under a selectingCache: the
+// answers its keep gave, in the order it was asked, and the entries.
+type listing struct {
+	answers []uint64 // bit i: the answer to the i-th question
+	n       int
+	entries []memories.Entry
 }
+
+// EntriesWhere answers a listing again when keep gives every question the
+// last listing's keep was asked the same answer: the playbook's two recalls
+// without a query (conventions, then decisions) list the same projects, and
+// a listing decodes the entries of thousands of notes. The check asks the
+// snapshot's questions again, in its order (a listing asks keep about every
+// note, whatever it answers: memories.EntrySelector), saying no to each, so
+// that nothing is decoded; the snapshot's listing depends on nothing but
+// keep's answers, so the entries are the same. They are shared: callers
+// only read them, as they do the catalog's own.
+func (c *selectingCache) EntriesWhere(keep func(project, area, name string) bool) ([]memories.Entry, error) {
+	if l := c.last; l != nil {
+		i, same := 0, true
+		_, err := c.sel.EntriesWhere(func(project, area, name string) bool {
+			if same && (i == l.n || keep(project, area, name) != l.answer(i)) {
+				same = false
+			}
+			i++
+			return false
+		})
+		if err != nil {
+			c.last = nil
+			return nil, err
+		}
+		if same && i == l.n {
+			return l.entries, nil
+		}
+	}
+	l := &listing{}
+	es, err := c.sel.EntriesWhere(func(project, area, name string) bool {
+		ok := keep(project, area, name)
+		if l.n%64 == 0 {
+			l.answers = append(l.answers, 0)
+		}
+		if ok {
+			l.answers[l.n/64] |= 1 << (l.n % 64)
+		}
+		l.n++
+		return ok
+	})
+	if err != nil {
+		c.last = nil
+		return nil, err
+	}
+	l.entries, c.last = es, l
+	return es, nil
+}
+
+func (l *listing) answer(i int) bool { return l.answers[i/64]&(1<<(i%64)) != 0 }
 
 // entryNamer is a snapshot that can list the entries of notes by file name
 // without decoding the others (the store's).
@@ -40,7 +95,7 @@ func entriesNamed(snap memories.Snapshot, keep func(name string) bool) ([]memori
 	switch c := snap.(type) {
 	case *loadCache:
 		inner = c.Snapshot
-	case selectingCache:
+	case *selectingCache:
 		inner = c.Snapshot
 	}
 	if n, ok := inner.(entryNamer); ok {
@@ -54,7 +109,7 @@ func entriesNamed(snap memories.Snapshot, keep func(name string) bool) ([]memori
 func withLoadCache(snap memories.Snapshot) memories.Snapshot {
 	c := &loadCache{Snapshot: snap, loaded: map[string]*memories.Memory{}}
 	if sel, ok := snap.(memories.EntrySelector); ok {
-		return selectingCache{loadCache: c, sel: sel}
+		return &selectingCache{loadCache: c, sel: sel}
 	}
 	return c
 }

@@ -425,7 +425,9 @@ func (s *Service) briefRanked(ctx context.Context, snap Snapshot, hits []Hit, st
 // areas or file names without decoding every entry of its catalog.
 type EntrySelector interface {
 	// EntriesWhere lists the entries Entries lists whose project, area and
-	// file name (the last element of its path) keep accepts.
+	// file name (the last element of its path) keep accepts. keep is asked
+	// about every entry (and may be about others), in the same order
+	// whatever it answers.
 	EntriesWhere(keep func(project, area, name string) bool) ([]Entry, error)
 }
 

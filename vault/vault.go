@@ -85,11 +85,16 @@ func (v *Vault) Scan(known Known, opts ScanOptions) (*ScanResult, error) {
 // Read reads a note, stat first so that the stat never claims content newer than
 // what was read.
 func (v *Vault) Read(rel string) (*Note, FileStat, error) {
+	return v.read(rel, ParseNote)
+}
+
+// read is Read with the given parser.
+func (v *Vault) read(rel string, parse func([]byte) (*Note, error)) (*Note, FileStat, error) {
 	data, st, err := v.ReadRaw(rel)
 	if err != nil {
 		return nil, st, err
 	}
-	n, err := ParseNote(data)
+	n, err := parse(data)
 	if err != nil {
 		var pe *ParseError
 		if errors.As(err, &pe) {
@@ -131,9 +136,12 @@ func (v *Vault) ReadRaw(rel string) ([]byte, FileStat, error) {
 // ErrTooLarge marks a note over MaxNoteBytes.
 var ErrTooLarge = errors.New("note too large")
 
-// Load reads a note as a memory.
+// Load reads a note as a memory. The note is only read, never rewritten from
+// what Load parsed, so a note in the plain shape cortex writes is split
+// without the YAML decoder (ParseWritten: the same memory), which was most of
+// what loading the notes a recall or a briefing shows cost.
 func (v *Vault) Load(rel string) (*memories.Memory, error) {
-	n, st, err := v.Read(rel)
+	n, st, err := v.read(rel, ParseWritten)
 	if err != nil {
 		return nil, err
 	}

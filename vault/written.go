@@ -10,10 +10,11 @@ import (
 // memory, id and properties), never rewrites it: a note in the plain shape
 // cortex writes — properties of one line each, "key: value", and lists of
 // "  - item" lines, in printable ASCII with nothing YAML would read another
-// way — is split without the YAML decoder, which was most of a rebuild's
-// reading. Any other note is parsed by ParseNote. Both give the same
-// memory, id and properties (FuzzParseWritten); the scalars' YAML tags are
-// not resolved, which only a rewrite would look at.
+// way, values plain or double-quoted without escapes — is split without the
+// YAML decoder, which was most of a rebuild's reading. Any other note is
+// parsed by ParseNote. Both give the same memory, id and properties
+// (FuzzParseWritten); the scalars' YAML tags are not resolved, which only a
+// rewrite would look at.
 func ParseWritten(data []byte) (*Note, error) {
 	if n, ok := parseWritten(data); ok {
 		return n, nil
@@ -45,13 +46,17 @@ func parseWritten(data []byte) (*Note, bool) {
 		text = after
 		line++
 		if item, ok := bytes.CutPrefix(l, []byte("  - ")); ok {
-			if list == nil || !plainValue(item) {
+			if list == nil {
+				return nil, false
+			}
+			val, style, ok := writtenValue(item)
+			if !ok {
 				return nil, false
 			}
 			if len(list.Content) == 0 {
 				list.Line, list.Column = line, 3
 			}
-			list.Content = append(list.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(item), Line: line, Column: 5})
+			list.Content = append(list.Content, &yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: val, Line: line, Column: 5})
 			continue
 		}
 		if list != nil && len(list.Content) == 0 {
@@ -74,10 +79,14 @@ func parseWritten(data []byte) (*Note, bool) {
 			continue
 		}
 		v, ok = bytes.CutPrefix(v, []byte(" "))
-		if !ok || !plainValue(v) {
+		if !ok {
 			return nil, false
 		}
-		fm.Content = append(fm.Content, kn, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(v), Line: line, Column: len(key) + 3})
+		val, style, ok := writtenValue(v)
+		if !ok {
+			return nil, false
+		}
+		fm.Content = append(fm.Content, kn, &yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: val, Line: line, Column: len(key) + 3})
 	}
 	if list != nil && len(list.Content) == 0 || len(fm.Content) == 0 {
 		return nil, false
@@ -98,6 +107,26 @@ func plainKey(k []byte) bool {
 		}
 	}
 	return true
+}
+
+// writtenValue is the text of a one-line value in the shape cortex writes,
+// and its YAML style: a plain value (plainValue), or a double-quoted one whose
+// text is printable ASCII without a quote or a backslash, which YAML reads as
+// that text — the related links cortex writes ("[[name]]") are.
+func writtenValue(v []byte) (string, yaml.Style, bool) {
+	if plainValue(v) {
+		return string(v), 0, true
+	}
+	if len(v) < 3 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", 0, false
+	}
+	in := v[1 : len(v)-1]
+	for _, c := range in {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return "", 0, false
+		}
+	}
+	return string(in), yaml.DoubleQuotedStyle, true
 }
 
 // plainValue reports whether v is a one-line value YAML reads as the text it
