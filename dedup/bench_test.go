@@ -58,3 +58,22 @@ func BenchmarkQueryTerms10KB(b *testing.B) {
 		termsSink = QueryTerms("Service api7 handles billing requests", text, 32)
 	}
 }
+
+// BenchmarkPoolSimilar looks texts up in a pool of 5,000 like an import's
+// (an import looks up each candidate once).
+func BenchmarkPoolSimilar(b *testing.B) {
+	p := NewPool()
+	for i := range 5000 {
+		p.Add(New(longText(i, 600)))
+	}
+	var qs []*Fingerprint
+	for i := range 100 {
+		qs = append(qs, New(longText(10000+i, 600)))
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		p.Similar(qs[i%len(qs)], 20)
+		i++
+	}
+}

@@ -20,9 +20,18 @@ type Pool struct {
 	postings map[uint64][]int32 // word → indexes into fps
 	// shared counts, per pooled text, the rare words it shares with the text
 	// being looked up; touched lists the texts counted, to reset them.
-	shared  []uint16
+	shared  []uint8
 	touched []int32
 	rarest  []poolWord // scratch of Similar
+	cands   []poolCand // scratch of Similar
+	at      []int32    // scratch of Similar
+}
+
+// poolCand is a pooled text sharing some of the rarest words of a text
+// looked up, and how many.
+type poolCand struct {
+	index  int32
+	shared uint8
 }
 
 // poolWord is a word of a text looked up and how many pooled texts hold it.
@@ -144,22 +153,46 @@ func (p *Pool) Similar(fp *Fingerprint, n int) []Match {
 		}
 	}
 	// The candidates: those sharing the most, lower indexes first among
-	// equals, found count by count rather than by sorting them all.
-	var cands []int32
-	for c := uint16(min(poolRarest, len(ws))); c >= 1 && len(cands) < poolCandidates; c-- {
-		from := len(cands)
-		for _, i := range p.touched {
-			if p.shared[i] == c {
-				cands = append(cands, i)
-			}
-		}
-		slices.Sort(cands[from:])
-	}
+	// equals. One pass counts the texts by how many words they share, which
+	// gives the least count a candidate can have; a second keeps those (and
+	// resets the counts), and only they are sorted.
+	var hist [poolRarest + 1]int
 	for _, i := range p.touched {
+		hist[p.shared[i]]++
+	}
+	least, n := 1, 0
+	for c := min(poolRarest, len(ws)); c >= 1; c-- {
+		if n += hist[c]; n >= poolCandidates {
+			least = c
+			break
+		}
+	}
+	// Those above the least count are fewer than poolCandidates; of those
+	// at it, the lowest indexes fill the rest.
+	cands, at := p.cands[:0], p.at[:0]
+	for _, i := range p.touched {
+		switch c := p.shared[i]; {
+		case int(c) > least:
+			cands = append(cands, poolCand{i, c})
+		case int(c) == least:
+			at = append(at, i)
+		}
 		p.shared[i] = 0
 	}
+	slices.SortFunc(cands, func(a, b poolCand) int {
+		if a.shared != b.shared {
+			return int(b.shared) - int(a.shared)
+		}
+		return int(a.index - b.index)
+	})
+	slices.Sort(at)
+	for _, i := range at[:min(poolCandidates-len(cands), len(at))] {
+		cands = append(cands, poolCand{i, uint8(least)})
+	}
+	p.cands, p.at = cands, at
 	var out []Match
-	for _, i := range cands[:min(poolCandidates, len(cands))] {
+	for _, c := range cands {
+		i := c.index
 		s, err := p.compare(fp, i)
 		if err != nil {
 			p.err = err

@@ -3,8 +3,12 @@ package dedup
 import (
 	"cmp"
 	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
 )
 
 func TestPool(t *testing.T) {
@@ -83,6 +87,63 @@ func TestPoolRarestWords(t *testing.T) {
 		want := all[:min(poolRarest, len(all))]
 		if !slices.Equal(p.rarest, want) {
 			t.Fatalf("text %d: rarest words %v, want %v", i, p.rarest, want)
+		}
+	}
+}
+
+// TestPoolCandidatesAsCountedOneByOne: Similar picks its candidates — the
+// texts sharing the most of the rarest words, lower indexes first among
+// equals — as counting down one count at a time and sorting each count's
+// texts does, in pools with many ties (a small vocabulary) and few.
+func TestPoolCandidatesAsCountedOneByOne(t *testing.T) {
+	for _, vocab := range []int{12, 40, 400} {
+		rng := rand.New(rand.NewPCG(uint64(vocab), 7))
+		text := func() string {
+			var b strings.Builder
+			for range 3 + rng.IntN(25) {
+				fmt.Fprintf(&b, "w%d ", rng.IntN(vocab))
+			}
+			return b.String()
+		}
+		p := NewPool()
+		var fps []*Fingerprint
+		for range 600 {
+			fp := New(text())
+			fps = append(fps, fp)
+			p.Add(fp)
+		}
+		for q := range 200 {
+			fp := New(text())
+			got := p.Similar(fp, 1000)
+			// The candidates counted down one count at a time.
+			shared := map[int32]int{}
+			for _, w := range p.rarest {
+				for _, i := range p.postings[w.w] {
+					shared[i]++
+				}
+			}
+			var cands []int32
+			for c := len(p.rarest); c >= 1 && len(cands) < poolCandidates; c-- {
+				from := len(cands)
+				for i, n := range shared {
+					if n == c {
+						cands = append(cands, i)
+					}
+				}
+				slices.Sort(cands[from:])
+			}
+			var want []Match
+			for _, i := range cands[:min(poolCandidates, len(cands))] {
+				if s := Compare(fp, fps[i]); s.Score > 0 {
+					want = append(want, Match{Index: int(i), Score: s.Score, Related: s.Related})
+				}
+			}
+			slices.SortFunc(want, func(a, b Match) int {
+				return cmp.Or(cmp.Compare(b.Score, a.Score), a.Index-b.Index)
+			})
+			if diff := gocmp.Diff(want, got); diff != "" {
+				t.Fatalf("vocabulary %d, lookup %d (-counted one by one +Similar):\n%s", vocab, q, diff)
+			}
 		}
 	}
 }

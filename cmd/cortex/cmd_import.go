@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime/debug"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -63,6 +64,7 @@ hidden path but agents' instruction files, unless import.agent_allow lists it.)`
 const listShown = 20
 
 func runImport(ctx context.Context, a *app, o importOptions, path string) error {
+	defer importGC(a.getenv)()
 	svc, err := a.open()
 	if err != nil {
 		return err
@@ -119,4 +121,27 @@ func progress(w io.Writer) func(stage string, done, total int) {
 		}
 		_ = bar.Set(done)
 	}
+}
+
+// importMemoryLimit is the memory an import's collector aims to stay under.
+// An import holds about 150–300 MB live whatever its size (the texts,
+// fingerprints and index analysis of two batches, the words of the pool of
+// fingerprints), and with the default setting the collector lets the heap
+// grow to twice what was live at its last run: peaks of 620–670 MB at
+// 38,481 candidates, 815 MB at 49,000. The limit caps that growth; below it
+// nothing changes (an import of 10,000 notes peaks at about 400 MB), and
+// where the heap nears it the collector runs more often, never more than
+// half the time (the runtime caps it). A lower limit was measured to double
+// the collections of a 38,481-candidate import.
+const importMemoryLimit = 512 << 20
+
+// importGC sets importMemoryLimit for an import, unless the person tuned
+// the collector (GOGC or GOMEMLIMIT in getenv); it returns what restores the
+// setting before.
+func importGC(getenv func(string) string) (restore func()) {
+	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	limit := debug.SetMemoryLimit(importMemoryLimit)
+	return func() { debug.SetMemoryLimit(limit) }
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -18,5 +19,34 @@ func TestProgress(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("progress output %q lacks %q", got, want)
 		}
+	}
+}
+
+// TestImportGC: an import runs with the collector aiming under
+// importMemoryLimit (its heap must not double with a large import's), leaves
+// a person's own GOGC or GOMEMLIMIT alone and puts the setting back.
+func TestImportGC(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		env       map[string]string
+		wantLimit int64
+	}{
+		{"untuned", nil, importMemoryLimit},
+		{"GOGC set", map[string]string{"GOGC": "50"}, 1 << 40},
+		{"GOMEMLIMIT set", map[string]string{"GOMEMLIMIT": "1GiB"}, 1 << 40},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer debug.SetGCPercent(debug.SetGCPercent(77))
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
+			restore := importGC(func(k string) string { return tc.env[k] })
+			gotPercent, gotLimit := debug.SetGCPercent(77), debug.SetMemoryLimit(-1)
+			restore()
+			if gotPercent != 77 || gotLimit != tc.wantLimit {
+				t.Errorf("during the import: GC percent %d, memory limit %d; want 77, %d", gotPercent, gotLimit, tc.wantLimit)
+			}
+			if l := debug.SetMemoryLimit(-1); l != 1<<40 {
+				t.Errorf("after: memory limit %d; want %d", l, int64(1<<40))
+			}
+		})
 	}
 }
