@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -114,8 +115,14 @@ func (c *cache) id(i int) string {
 	return string(c.data[i*recordLen : i*recordLen+memories.IDLen])
 }
 
+// recordsDecoded counts the records decoded one by one (record) and those a
+// fold decodes to add a tail to: tests see from it how much of a cache a
+// call read.
+var recordsDecoded atomic.Int64
+
 // record decodes record i.
 func (c *cache) record(i int) record {
+	recordsDecoded.Add(1)
 	r := c.view(i)
 	r.id = strings.Clone(r.id)
 	return r
@@ -151,21 +158,84 @@ func (c *cache) records() []record {
 	return out
 }
 
+// encode is the cache file's bytes.
 func (c *cache) encode() []byte {
-	recs := c.records()
-	buf := make([]byte, 0, headerLen+len(recs)*recordLen+trailerLen)
+	n := c.n
+	if c.recs != nil {
+		n = len(c.recs)
+	}
+	buf := make([]byte, 0, headerLen+n*recordLen+trailerLen)
 	buf = append(buf, magic...)
 	buf = append(buf, c.token...)
 	buf = binary.LittleEndian.AppendUint64(buf, uint64(c.offset))
-	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(recs)))
-	for _, r := range recs {
-		buf = append(buf, r.id...)
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(r.last.UnixNano()))
-		for _, n := range r.counts {
-			buf = binary.LittleEndian.AppendUint32(buf, n)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(n))
+	if c.recs != nil {
+		for _, r := range c.recs {
+			buf = r.append(buf)
 		}
+	} else {
+		buf = append(buf, c.data[:n*recordLen]...)
 	}
 	return binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, crcTable))
+}
+
+// fold returns the cache of the log up to offset: c's records with the
+// accesses of tail added, as all() merged with tail and turned back into
+// records would give, without decoding the records tail does not touch.
+func (c *cache) fold(tail map[string]memories.AccessStat, offset int64) *cache {
+	add := toRecords(tail)
+	if c.recs != nil || c.n == 0 {
+		recs := make([]record, 0, len(c.recs)+len(add))
+		i := 0
+		for _, r := range add {
+			for ; i < len(c.recs) && c.recs[i].id < r.id; i++ {
+				recs = append(recs, c.recs[i])
+			}
+			if i < len(c.recs) && c.recs[i].id == r.id {
+				r = c.recs[i].plus(r)
+				i++
+			}
+			recs = append(recs, r)
+		}
+		recs = append(recs, c.recs[i:]...)
+		return &cache{token: c.token, offset: offset, n: len(recs), recs: recs}
+	}
+	data := make([]byte, 0, (c.n+len(add))*recordLen)
+	i := 0 // the next record of c to copy
+	for _, r := range add {
+		j := i + sort.Search(c.n-i, func(k int) bool { return c.id(i+k) >= r.id })
+		data = append(data, c.data[i*recordLen:j*recordLen]...)
+		if j < c.n && c.id(j) == r.id {
+			r = c.view(j).plus(r)
+			j++
+		}
+		data = r.append(data)
+		i = j
+	}
+	data = append(data, c.data[i*recordLen:c.n*recordLen]...)
+	recordsDecoded.Add(int64(len(add)))
+	return &cache{token: c.token, offset: offset, n: len(data) / recordLen, data: data}
+}
+
+// plus is r with the accesses of more added, as merge adds two stats.
+func (r record) plus(more record) record {
+	for i, n := range more.counts {
+		r.counts[i] = uint32(min(int(r.counts[i])+int(n), 1<<31))
+	}
+	if more.last.After(r.last) {
+		r.last = more.last
+	}
+	return r
+}
+
+// append appends r as the cache file holds it.
+func (r record) append(buf []byte) []byte {
+	buf = append(buf, r.id...)
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(r.last.UnixNano()))
+	for _, n := range r.counts {
+		buf = binary.LittleEndian.AppendUint32(buf, n)
+	}
+	return buf
 }
 
 func (c *cache) find(id string) (record, bool) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/cortexmem/cortex/filelock"
 	"github.com/cortexmem/cortex/index"
@@ -29,6 +30,17 @@ type snapshot struct {
 	// owed holds the notes whose indexing was deferred (see Store.commit),
 	// read on the first search that needs them.
 	owed *deferredIndex
+	// read keeps the bytes LoadText read, by path, for Load: a recall reads
+	// the text of its best candidates to score passages and then loads the
+	// ones it shows, which need not be read again.
+	read   map[string]rawNote
+	readMu sync.Mutex
+}
+
+// rawNote is a note's bytes and their stat as read.
+type rawNote struct {
+	data []byte
+	st   vault.FileStat
 }
 
 var _ memories.Snapshot = (*snapshot)(nil)
@@ -83,7 +95,7 @@ func (sn *snapshot) ShortID(id string) string {
 func (sn *snapshot) Load(_ context.Context, path string) (*memories.Memory, error) {
 	r := sn.resident
 	if r == nil {
-		return sn.s.v.Load(path)
+		return sn.loadNote(path)
 	}
 	rec, err := sn.cat.Get(path)
 	if err != nil || rec == nil || rec.Broken != "" {
@@ -118,16 +130,48 @@ func (sn *snapshot) LoadText(ctx context.Context, path string) (string, string, 
 	if sn.resident != nil || rec == nil || rec.Broken != "" {
 		return sn.loadText(ctx, path)
 	}
+	sn.s.noteReads.Add(1)
 	data, st, err := sn.s.v.ReadRaw(path)
 	if err != nil {
 		return sn.loadText(ctx, path) // Load words the error as it does
 	}
+	sn.readMu.Lock()
+	if sn.read == nil {
+		sn.read = map[string]rawNote{}
+	}
+	sn.read[path] = rawNote{data: data, st: st}
+	sn.readMu.Unlock()
 	if st.Size == rec.Size && hash(data) == rec.Hash {
 		if body, ok := vault.NoteBody(data); ok {
 			return rec.Title, string(body), nil
 		}
 	}
 	return sn.loadText(ctx, path)
+}
+
+// loadNote is vault.Load of the note at path, from the bytes LoadText read
+// when it read them. Only the memory is made, so the note is split by
+// vault.ParseWritten (a note it cannot read goes to vault.Load, which words
+// the error).
+func (sn *snapshot) loadNote(path string) (*memories.Memory, error) {
+	sn.readMu.Lock()
+	raw, ok := sn.read[path]
+	sn.readMu.Unlock()
+	if !ok {
+		sn.s.noteReads.Add(1)
+		data, st, err := sn.s.v.ReadRaw(path)
+		if err != nil {
+			return sn.s.v.Load(path)
+		}
+		raw = rawNote{data: data, st: st}
+	}
+	n, err := vault.ParseWritten(raw.data)
+	if err != nil {
+		return sn.s.v.Load(path)
+	}
+	m := n.Memory(path, time.Unix(0, raw.st.MTime))
+	m.Symlink = raw.st.Symlink
+	return m, nil
 }
 
 func (sn *snapshot) loadText(ctx context.Context, path string) (string, string, error) {

@@ -60,6 +60,9 @@ func runRecall(ctx context.Context, a *app, o recallOptions, query string) error
 	if err := memories.CheckRange("limit", o.limit, 1, memories.MaxRecallLimit); err != nil {
 		return err
 	}
+	// A recall lives for milliseconds: collecting (once or twice at 10,000
+	// notes) frees only what exit frees anyway.
+	defer shortLivedGC(a.getenv)()
 	svc, err := a.open()
 	if err != nil {
 		return err

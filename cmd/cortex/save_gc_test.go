@@ -66,3 +66,43 @@ func TestSaveCollectsNoGarbage(t *testing.T) {
 		})
 	}
 }
+
+// TestRecallCollectsNoGarbage: a recall, like a save, runs no collection
+// under the most eager collector unless the person tuned it.
+func TestRecallCollectsNoGarbage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want bool // collections expected
+	}{
+		{"untuned", nil, false},
+		{"GOGC set", map[string]string{"GOGC": "1"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			env := map[string]string{"CORTEX_VAULT": filepath.Join(dir, "vault"), "CORTEX_HOME": filepath.Join(dir, "state"), "HOME": dir}
+			for k, v := range tc.env {
+				env[k] = v
+			}
+			getenv := func(k string) string { return env[k] }
+			ctx := context.Background()
+			var stderr strings.Builder
+			if _, err := bench.WriteVault(env["CORTEX_VAULT"], 300, 3, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			if code := run(ctx, []string{"recall", "retry"}, strings.NewReader(""), io.Discard, &stderr, getenv); code != 0 {
+				t.Fatalf("setting up: exit %d: %s", code, stderr.String())
+			}
+			a := &app{stdin: strings.NewReader(""), stdout: io.Discard, stderr: &stderr, getenv: getenv}
+			defer debug.SetGCPercent(debug.SetGCPercent(1))
+			runtime.GC()
+			before := gcCycles()
+			if err := runRecall(ctx, a, recallOptions{limit: 10}, "timeout retry config"); err != nil {
+				t.Fatalf("recall: %v (%s)", err, stderr.String())
+			}
+			if got := gcCycles() - before; (got > 0) != tc.want {
+				t.Errorf("a recall ran %d collections, want collections %v", got, tc.want)
+			}
+		})
+	}
+}
