@@ -343,15 +343,33 @@ func gapLen(u string, i int) int {
 	return j - i
 }
 
-// table compiles the rules on first use: a command that never scans does not
-// pay for them.
-var table = sync.OnceValue(func() *ruleTable {
+// table returns the rules, compiled on first use: a command that never scans
+// does not pay for them.
+func table() *ruleTable { return theTable.get() }
+
+var theTable = &lazy[*ruleTable]{build: func() *ruleTable {
 	var rules []*rule
 	for _, group := range [][]*rule{unicodeRules(), injectionRules(), exfiltrationRules(), credentialRules(), configCredentialRules()} {
 		rules = append(rules, group...)
 	}
 	return buildTable(rules)
-})
+}}
+
+// lazy is a value built on first use. Declared as a composite literal whose
+// build function captures nothing, it costs nothing at start-up (the linker
+// lays it out), where sync.OnceValue allocates its closures at every start
+// of every command, scanning or not.
+type lazy[T any] struct {
+	once  sync.Once
+	build func() T
+	v     T
+}
+
+// get builds the value on first use.
+func (l *lazy[T]) get() T {
+	l.once.Do(func() { l.v = l.build() })
+	return l.v
+}
 
 func buildTable(rules []*rule) *ruleTable {
 	t := &ruleTable{rules: rules, atWord: newTrie(), anywhere: newTrie()}
