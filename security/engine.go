@@ -137,6 +137,12 @@ type form struct {
 	// word's start. Checked before the expression, so a ~ elsewhere costs a
 	// byte comparison.
 	follows byte
+	// at, when set, is where a match must start (a sentence or a line),
+	// tested before the expression, which costs far more: "the model"
+	// in the middle of a sentence is not an address to the model. Only
+	// for forms whose finding starts where the expression does (no
+	// capturing group, not afterTrigger; TestStartConditions checks).
+	at      func(text string, i int) bool
 	pattern string
 	check   func(text string, start, end int) (int, int, bool)
 	re      *lazyRegexp
@@ -631,6 +637,9 @@ func (r *rule) match(f *form, sc *scanner, start, from int, reach *int) (int, in
 	if f.follows != 0 && (start == 0 || text[start-1] != f.follows) {
 		return 0, 0, false
 	}
+	if f.at != nil && !f.at(text, start) {
+		return 0, 0, false
+	}
 	src := sc.v[r.on]
 	end := alignEnd(src, start+r.maxLen)
 	if len(f.need) > 0 {
@@ -744,12 +753,22 @@ func finish(text string, found []Finding) []Finding {
 // signs that stand in for letters as those letters (0→o 1→i 3→e 4→a 5→s 7→t
 // @→a $→s), one byte for one byte.
 func foldTexts(s string) (string, string) {
-	f := []byte(foldString(s))
-	u := make([]byte, len(f))
-	for i, c := range f {
-		u[i] = unleetByte[c]
+	f := foldString(s)
+	i := 0
+	for i < len(f) && unleetByte[f[i]] == f[i] {
+		i++
 	}
-	return string(f), string(u)
+	if i == len(f) {
+		return f, f
+	}
+	// A builder hands over what it wrote without copying it again.
+	var u strings.Builder
+	u.Grow(len(f))
+	u.WriteString(f[:i])
+	for ; i < len(f); i++ {
+		u.WriteByte(unleetByte[f[i]])
+	}
+	return f, u.String()
 }
 
 var unleetByte = func() (m [256]byte) {
@@ -779,27 +798,28 @@ func foldString(s string) string {
 	if i == len(s) {
 		return s
 	}
-	b := make([]byte, len(s))
-	copy(b, s[:i])
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
 			}
-			b[i] = c
+			b.WriteByte(c)
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
-			utf8.EncodeRune(b[i:], l)
+			b.WriteRune(l)
 		} else {
-			copy(b[i:i+n], s[i:i+n])
+			b.WriteString(s[i : i+n])
 		}
 		i += n
 	}
-	return string(b)
+	return b.String()
 }
 
 // invisibleGap returns the length of the invisible character that s starts

@@ -270,6 +270,10 @@ func overrideForms() []form {
 		},
 		{
 			triggers: []string{"ignor", "olvid", "descart", "omite", "desobedec", "esqueç", "esquec", "desconsider", "dimentic", "trascur", "negeer", "vergeet"},
+			// the nouns and the qualifiers of every alternative: English's
+			// "ignore" triggers the form, and its expression is large
+			need:  []string{"instru", "istruzion", "regla", "regra", "regol", "regel", "indicac", "indicazion", "directri", "diretri", "dirett", "órdenes", "ordens", "norma", "orienta", "opdracht"},
+			need2: []string{"anterior", "previa", "prévia", "arriba", "precedent", "original", "acima", "sopra", "eerdere", "vorige", "voorgaande"},
 			pattern: w(`(?:ignora|ignore|ignorá|olvida|olvide|olvidá|descarta|omite|desobedece) (?:(?:todas|todos|las|los|tus|sus|esas|de) )*(?:instrucciones|reglas|indicaciones|directrices|órdenes|normas) (?:anteriores|previas|de arriba|precedentes|originales)`) +
 				`|` + w(`(?:ignore|ignora|esqueça|esqueca|esquece|desconsidere|descarte) (?:(?:todas|todos|as|os|suas|tuas) )*(?:instruções|instrucoes|regras|diretrizes|orientações|ordens) (?:anteriores|prévias|previas|acima|originais)`) +
 				`|` + w(`(?:ignora|ignorate|dimentica|dimenticate|trascura) (?:(?:tutte|tutti|le|i|tue|sue) )*(?:istruzioni|regole|direttive|indicazioni) (?:precedenti|sopra|anteriori|originali)`) +
@@ -713,19 +717,19 @@ func fakeMarkerForms() []form {
 			// conversation faked inside data.
 			triggers: []string{"assistant"},
 			pattern:  `assistant[ \t]*:[ \t]*[<\[][^<>\[\]\n]{3,80}[>\]][ \t]*\n[ \t]*(?:user|human)[ \t]*:`,
-			check:    lineStart,
+			at:       atLineStart,
 		},
 		{
 			// ### System: / ### Instruction:
 			triggers: []string{"##", "# ", "#s", "#i", "#a", "#r", "#h"},
 			pattern:  `#{1,6}[ \t]*(?:system|instruction|assistant|response|human)[ \t]*:`,
-			check:    lineStart,
+			at:       atLineStart,
 		},
 		{
 			// [SYSTEM]: … / [[SYSTEM MESSAGE]]
 			triggers: []string{"[[", "[s", "[a", "[d", "[o", "[r", "[ "},
 			pattern:  `\[\[[ \t]*` + role + `(?:[ \t]+(?:message|prompt|note|notice|override|instructions?))?[ \t]*\]\]|\[[ \t]*` + role + `(?:[ \t]+(?:message|prompt|note|notice|override|instructions?))?[ \t]*\][ \t]*:`,
-			check:    lineStart,
+			at:       atLineStart,
 		},
 		{
 			// === SYSTEM OVERRIDE === / -----BEGIN SYSTEM INSTRUCTIONS-----
@@ -775,25 +779,22 @@ func fakeMarkerForms() []form {
 			triggers: []string{"system", "developer", "admin", "operator", "root"},
 			pattern: `(?:\*\*|__)?` + alt(`system`, `developer`, `admin`, `administrator`, `operator`, `root`) + `(?:[ \t]+(?:message|prompt|override|notice|instructions?|directive|command|note|update|alert))?(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*` +
 				w(`(?:(?:please|now|important|urgent|attention|note|warning)[:!,]* )*(?:focus|only|print|repeat|output|say|respond|reply|answer|reveal|disclose|grant|enter|switch|stop|do not|don't|dont|ignore|disregard|forget|override|access|the user|user|new|all|updated|from now|begin|start|display|show|execute|run|allow|deny|approve|unlock|activate|enable|disable|access granted|authorized|authorization|reset|change your|act|pretend|proceed|continue|follow|obey|comply|list|tell|give|provide)\b`),
-			check: lineStart,
+			at: atLineStart,
 		},
 		{
 			// System: you … at a line start
 			triggers: []string{"**", "__", "system", "assistant", "developer", "admin", "operator", "root"},
 			pattern: `(?:\*\*|__)?` + role + `(?:[ \t]+(?:message|prompt|override|notice|instructions?|directive|command))?(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*` +
 				w(`(?:you\b|your\b|the (?:assistant|ai|model|current user)\b|assistant\b|all agents\b|new (?:directive|instruction|policy|rule|task|orders?)s?\b|priority\b|ignore\b|disregard\b|forget\b|override\b|always\b|never\b|from now on\b)`),
-			check: lineStart,
+			at: atLineStart,
 		},
 	}
 }
 
-// lineStart requires a form to open its line, after white space, blockquote
-// marks or list bullets: elsewhere "system:" is a key or a label.
-func lineStart(text string, start, end int) (int, int, bool) {
-	return start, end, atLineStart(text, start)
-}
-
-// atLineStart reports whether only markdown decoration precedes i on its line.
+// atLineStart reports whether only markdown decoration (white space,
+// blockquote marks, list bullets) precedes i on its line: forms that must
+// open their line (elsewhere "system:" is a key or a label) have it as their
+// at.
 func atLineStart(text string, i int) bool {
 	return onlyBefore(text, i, " \t>-*+0123456789.)") < 0
 }
@@ -989,7 +990,8 @@ func agentDirectiveForms(w func(string) string) []form {
 			triggers: append([]string{"hey", "dear", "attention", "note to", "message to", "psst", "ok", "ai助手"}, aiNameTriggers...),
 			pattern: w(`(?:(?:hey|dear|attention|note to|message to|psst|ok|okay)[,:]? )?(?:the |any |all |every |you |our )?`+aiNames+
 				`(?: (?:instructions?|notes?|directives?|tasks?))?`) + `(?:\s*[/&]\s*` + aiNames + `)*\s*(?:[,:：—–(]|\s-\s)`,
-			check: allOf(sentenceStart, notLinkText),
+			at:    atSentenceStart,
+			check: notLinkText,
 		},
 		{
 			// AI agents reading this memory
@@ -1019,17 +1021,32 @@ func agentDirectiveForms(w func(string) string) []form {
 			pattern:  `読んだ(?:ai|エージェント|アシスタント)(?:は|が)`,
 		},
 		{
-			// the AI should first download and run …
-			triggers: []string{"the ", "any ", "every "},
+			// the AI should first download and run … (the triggers name the
+			// reader too: "the " alone is in every sentence, and each
+			// trigger costs a look at the expression)
+			triggers: directiveSubjects(),
 			pattern:  w(`(?:the|any|every) (?:ai|llm|assistant|agent|model|coding agent|ai agent|ai assistant)s? (?:should|must|shall|needs? to|has to|have to|is to|are to|will) (?:(?:first|always|also|then|now|immediately|silently|quietly) )*(?:download|run|execute|fetch|install|add|append|open|visit|curl|wget|type|call|edit|disable|push|send|post|upload|navigate|go to|pipe|modify|set|replace|delete|remove)\b`),
 		},
 		{
 			// For agents: … / To any autonomous agent working here: …
 			triggers: []string{"for ", "to "},
 			pattern:  w(`(?:for|to) (?:any |all |every |the )?(?:(?:autonomous|ai|coding|llm) )*(?:agents?|assistants?|llms?|models?|ais)`) + `(?: [^:\n.]{0,30})?:`,
-			check:    sentenceStart,
+			at:       atSentenceStart,
 		},
 	}
+}
+
+// directiveSubjects are "the AI", "any agent"…: a determiner and a name of
+// an AI reader, the start of every match of the form that tells one what it
+// should do.
+func directiveSubjects() []string {
+	var out []string
+	for _, d := range []string{"the", "any", "every"} {
+		for _, n := range []string{"ai", "llm", "assistant", "agent", "model", "coding agent"} {
+			out = append(out, d+" "+n)
+		}
+	}
+	return out
 }
 
 // aiNameBeforeRE ends with an AI's name ("AI agents", "any assistant").
@@ -1051,15 +1068,10 @@ func precededBy(re *lazyRE) func(string, int, int) (int, int, bool) {
 	}
 }
 
-// sentenceStart requires an address by name ("Claude: …", "For agents: …")
-// to open a sentence: "ask the AI assistant about it" names an AI without
-// speaking to one.
-func sentenceStart(text string, start, end int) (int, int, bool) {
-	return start, end, atSentenceStart(text, start)
-}
-
 // atSentenceStart reports whether i opens a sentence: only markdown decoration
-// before it on its line, or the end of a sentence or an opening bracket.
+// before it on its line, or the end of a sentence or an opening bracket. An
+// address by name ("Claude: …", "For agents: …") must open one: "ask the AI
+// assistant about it" names an AI without speaking to one.
 func atSentenceStart(text string, i int) bool {
 	j := onlyBefore(text, i, " \t*_")
 	if j < 0 {

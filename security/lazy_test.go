@@ -158,3 +158,31 @@ func TestToolsOf(t *testing.T) {
 		}
 	}
 }
+
+// TestStartConditions checks that every form with a start condition (at)
+// reports its finding where the expression starts: at is tested on the
+// window's start before the expression runs, which is the same test only
+// when the finding cannot start elsewhere (no capturing group, not
+// matched from the end of the trigger).
+func TestStartConditions(t *testing.T) {
+	var rules []*rule
+	for _, group := range [][]*rule{unicodeRules(), injectionRules(), exfiltrationRules(), credentialRules(), configCredentialRules()} {
+		rules = append(rules, group...)
+	}
+	n := 0
+	for _, r := range buildTable(rules).rows {
+		if r.form.at == nil {
+			continue
+		}
+		n++
+		if r.form.afterTrigger {
+			t.Errorf("%s %q: a start condition on a form matched from the end of its trigger", r.rule.id, r.form.triggers)
+		}
+		if k := regexp.MustCompile(r.form.re.pattern).NumSubexp(); k > 0 {
+			t.Errorf("%s %q: a start condition on a form with %d capturing groups", r.rule.id, r.form.triggers, k)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no form has a start condition")
+	}
+}
