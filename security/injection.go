@@ -407,6 +407,14 @@ func authorityForms() []form {
 			check:   allOf(notProductPrompt, anyOf(nearby(voidRE, 160, true, true), voidsObject), notTitle),
 		},
 		{
+			// all previous instructions are false / void; any prior rules no
+			// longer apply: the instructions in force declared void without
+			// naming whose they are. Attackers also run the first words
+			// together ("allprevious") to slip past word boundaries.
+			triggers: allEarlier(),
+			pattern: `(?:all|any)(?:` + sep + `)?` + w(`(?:of )?(?:the |your |my )?(?:prev[a-z]*|prior|earlier|above|preceding|original|initial|foregoing) (?:instr[a-z]*|rules|guidelines|directives|prompts?|orders|commands) (?:(?:are|is|were|have been|has been) (?:(?:now|hereby|all|officially) )*(?:false|void|null|invalid|revoked|nullified|rescinded|lifted|suspended)|(?:no longer|do not|don't|dont) (?:appl(?:y|ies)|count|matter|hold))\b`),
+		},
+		{
 			triggers: []string{"follow", "obey", "trust", "heed", "listen", "apply", "execute"},
 			pattern:  w(`(?:follow|obey|trust|heed|listen to|apply|execute) (?:only|exclusively|solely) (?:the )?(?:(?:instr[a-z]*|rules|orders|commands|directives) )?(?:(?:in|from|of) )?(?:this|these) ` + self + `\b`),
 		},
@@ -439,6 +447,19 @@ func authorityForms() []form {
 			pattern:  w(`(?:operating|operate|act|acting) (?:only )?under the (?:rules|instr[a-z]*) (?:in|of) this (?:file|note|memory)`),
 		},
 	}
+}
+
+// allEarlier are the triggers of the form that voids "all previous
+// instructions": "all" or "any", then (past a gap, "of", or none at all) a
+// word for the earlier ones. "all" alone is in every other sentence.
+func allEarlier() []string {
+	out := []string{"all of", "any of", "all the", "all your", "all my"}
+	for _, d := range []string{"all", "any"} {
+		for _, q := range []string{"prev", "prior", "earlier", "above", "preceding", "original", "initial", "foregoing"} {
+			out = append(out, d+" "+q, d+q)
+		}
+	}
+	return out
 }
 
 // aiSubjectRE ends with a mention of the model or of how it answers, just
