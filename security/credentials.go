@@ -392,7 +392,8 @@ func allOf(checks ...func(string, int, int) (int, int, bool)) func(string, int, 
 
 // notFiller drops a key-shaped string that is filler (see isFiller).
 func notFiller(text string, s, e int) (int, int, bool) {
-	return s, e, !isFiller(text[s:e])
+	v := text[s:e]
+	return s, e, !isFiller(v) && !mostlyRuns(v)
 }
 
 // notDocumented drops the keys vendors publish (see documentedKey).

@@ -217,6 +217,9 @@ func credentialCases(round uint64) []credCase {
 				{name: "ellipsis", text: "Keys look like " + skAnt + "api03-… and go in ANTHROPIC_API_KEY."},
 				{name: "filler", text: "ANTHROPIC_KEY=" + skAnt + "api03-" + strings.Repeat("x", 93) + "AA"},
 				{name: "not AA", text: skAnt + "admin01-abc123xyz-456def789ghij-klmnopqrstuvwx-3456yza789bcde-1234fghijklmnopby56aaaogaopaaaabc123xyzBB"},
+				// typed along the keyboard in stretches: every vendor key's
+				// filler check drops it now, as the generic rules did
+				{name: "typed runs", text: skAnt + "admin01-abc123xyz-456def789ghij-klmnopqrstuvwx-3456yza789bcde-1234fghijklmnopby56aaaogaopaaaabc123xyzAA"},
 			}},
 
 		{rule: "atlassian_api_token",
