@@ -81,6 +81,23 @@ func credentialRules() []*rule {
 		cred("slack_app_token", "Slack app-level token (xapp-…)", []string{"xapp-"}, `xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`),
 		cred("slack_webhook_url", "Slack incoming-webhook or workflow URL", []string{"hooks.slack.com/"},
 			`(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,120}`),
+		// Microsoft Teams incoming webhooks, in the shape Microsoft's
+		// documentation gives: the team's group id @ the tenant's id,
+		// IncomingWebhook, 32 hex digits and the owner's id (and the legacy
+		// outlook.office.com/webhook/ host). The subdomain names the
+		// organisation; the secret is the path.
+		cred("teams_webhook_url", "Microsoft Teams incoming-webhook URL (….webhook.office.com/webhookb2/…/IncomingWebhook/…)",
+			[]string{"webhook.office.com/webhook", "outlook.office.com/webhook/"},
+			`(?:webhook\.office\.com/webhookb2|outlook\.office\.com/webhook)/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}@[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/IncomingWebhook/[0-9a-fA-F]{32}/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?:/[A-Za-z0-9_-]{20,})?`),
+		// HCP Terraform (Terraform Cloud) and Terraform Enterprise API
+		// tokens, as HashiCorp's API documentation shows them: 14 letters
+		// and digits, .atlasv1. and about 67 more.
+		cred("terraform_api_token", "HCP Terraform / Terraform Enterprise API token (….atlasv1.…)",
+			[]string{".atlasv1."}, `[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`),
+		// MaxMind license keys in the format MaxMind announced in 2023:
+		// 40 characters of [A-Za-z0-9_] ending in _mmk.
+		cred("maxmind_license_key", "MaxMind license key (40 characters ending in _mmk)",
+			[]string{"_mmk"}, `[A-Za-z0-9_]{36}_mmk`),
 		cred("google_api_key", "Google API key (AIza…); the example keys of Firebase's SDK are exempt", []string{"aiza"}, `AIza[0-9A-Za-z_-]{35}`),
 		cred("google_oauth_client_secret", "Google OAuth client secret (GOCSPX-…)", []string{"gocspx-"}, `GOCSPX-[A-Za-z0-9_-]{28}`),
 		cred("google_oauth_token", "Google OAuth access token (ya29.…, ya29.c.…)", []string{"ya29."}, `ya29\.(?:[0-9A-Za-z]{1,4}\.)?[0-9A-Za-z_-]{30,}`),
@@ -192,6 +209,11 @@ func credentialRules() []*rule {
 			r.check = func(text string, s, e int) (int, int, bool) {
 				return s, e, bech32Valid(text[s:e]) || !isFiller(text[s:e])
 			}
+		case "credential.terraform_api_token", "credential.maxmind_license_key":
+			// The trigger is inside the key: it starts at the token that
+			// holds the trigger.
+			r.back = true
+			r.check = allOf(notFiller, notDocumented)
 		case "credential.mailchimp_api_key":
 			// The trigger is the data centre's -us: the key starts at the
 			// token that holds it.

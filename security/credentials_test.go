@@ -129,6 +129,11 @@ func credentialCases(round uint64) []credCase {
 	of3 := g3.of
 	g4 := &credFakes{round: round, k: 3 << 40}
 	of4 := g4.of
+	g5 := &credFakes{round: round, k: 4 << 40}
+	of5 := g5.of
+	guid := func() string {
+		return of5(credHex, 8) + "-" + of5(credHex, 4) + "-" + of5(credHex, 4) + "-" + of5(credHex, 4) + "-" + of5(credHex, 12)
+	}
 
 	// Prefixes, split so that no literal in this file looks like a key.
 	var (
@@ -892,6 +897,39 @@ func credentialCases(round uint64) []credCase {
 				{name: "documentation", text: "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX"},
 				{name: "placeholder", text: "SLACK_WEBHOOK_URL=https://hooks.slack.com/services/<your-webhook-path>"},
 				{name: "short path", text: "https://hooks.slack.com/services/T" + of(credUpper+credDigits, 8) + "/B" + of(credUpper+credDigits, 8)},
+			}},
+
+		{rule: "teams_webhook_url",
+			pos: []credVector{
+				{name: "env", text: "TEAMS_WEBHOOK=https://contoso.«webhook.office.com/webhookb2/" + guid() + "@" + guid() + "/IncomingWebhook/" + of5(credHex, 32) + "/" + guid() + "»"},
+				{name: "legacy", text: "url: https://«outlook.office.com/webhook/" + guid() + "@" + guid() + "/IncomingWebhook/" + of5(credHex, 32) + "/" + guid() + "»"},
+			},
+			neg: []credVector{
+				{name: "placeholder", text: "https://contoso.webhook.office.com/webhookb2/<group>@<tenant>/IncomingWebhook/<id>/<owner>"},
+				{name: "short", text: "https://outlook.office.com/webhook/xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"},
+				{name: "no hook id", text: "https://contoso.webhook.office.com/webhookb2/" + guid() + "@" + guid() + "/IncomingWebhook/"},
+			}},
+
+		{rule: "terraform_api_token",
+			pos: []credVector{
+				{name: "credentials file", text: "credentials \"app.terraform.io\" {\n  token = \"«" + of5(credAlnum, 14) + ".atlasv1." + of5(credAlnum, 67) + "»\"\n}",
+					also: []string{"secret_assignment"}, why: "the name is token"},
+				{name: "prose", text: "The team token «" + of5(credAlnum, 14) + ".atlasv1." + of5(credAlnum+"-_", 67) + "» was rotated."},
+			},
+			neg: []credVector{
+				{name: "placeholder", text: "TFE_TOKEN=xxxxxxxxxxxxxx.atlasv1.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"},
+				{name: "short", text: "the token looks like abc.atlasv1.def"},
+				{name: "documentation sample", text: `"token": "QnbSxjjhVMHJgw` + `.atlasv1.gxZnWIjI5j752DGqdwEUVLOFf0mtyaQ00H9bA1j90qWb254lEkQyOdfqqcq9zZL7Sm0",`},
+			}},
+
+		{rule: "maxmind_license_key",
+			pos: []credVector{
+				{name: "geoipupdate", text: "AccountID 123456\nLicenseKey «" + of5(credAlnum, 6) + "_" + of5(credAlnum+"_", 29) + "_mmk»\nEditionIDs GeoLite2-City"},
+				{name: "env", text: "MAXMIND_LICENSE_KEY=«" + of5(credAlnum, 6) + "_" + of5(credAlnum, 29) + "_mmk»"},
+			},
+			neg: []credVector{
+				{name: "placeholder", text: "LicenseKey YOUR_LICENSE_KEY_HERE_mmk"},
+				{name: "short", text: "keys end in _mmk, like abc_mmk"},
 			}},
 
 		{rule: "square_token",

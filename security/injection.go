@@ -412,7 +412,7 @@ func authorityForms() []form {
 			// naming whose they are. Attackers also run the first words
 			// together ("allprevious") to slip past word boundaries.
 			triggers: allEarlier(),
-			pattern: `(?:all|any)(?:` + sep + `)?` + w(`(?:of )?(?:the |your |my )?(?:prev[a-z]*|prior|earlier|above|preceding|original|initial|foregoing) (?:instr[a-z]*|rules|guidelines|directives|prompts?|orders|commands) (?:(?:are|is|were|have been|has been) (?:(?:now|hereby|all|officially) )*(?:false|void|null|invalid|revoked|nullified|rescinded|lifted|suspended)|(?:no longer|do not|don't|dont) (?:appl(?:y|ies)|count|matter|hold))\b`),
+			pattern:  `(?:all|any)(?:` + sep + `)?` + w(`(?:of )?(?:the |your |my )?(?:prev[a-z]*|prior|earlier|above|preceding|original|initial|foregoing) (?:instr[a-z]*|rules|guidelines|directives|prompts?|orders|commands) (?:(?:are|is|were|have been|has been) (?:(?:now|hereby|all|officially) )*(?:false|void|null|invalid|revoked|nullified|rescinded|lifted|suspended)|(?:no longer|do not|don't|dont) (?:appl(?:y|ies)|count|matter|hold))\b`),
 		},
 		{
 			triggers: []string{"follow", "obey", "trust", "heed", "listen", "apply", "execute"},

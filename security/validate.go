@@ -301,6 +301,10 @@ func documentedKey(s string) bool {
 	case "33f!!" + "lloppa",
 		"hal+9ooo" + "_da!sY":
 		return true
+	// The team token of HashiCorp's Terraform API documentation (sample
+	// response of the team token endpoint).
+	case "QnbSxjjhVMHJgw" + ".atlasv1." + "gxZnWIjI5j752DGqdwEUVLOFf0mtyaQ00H9bA1j90qWb254lEkQyOdfqqcq9zZL7Sm0":
+		return true
 	// The account key of the Azure Storage emulator (Azurite), devstoreaccount1.
 	case "Eby8vdM02xNOcqFlqUwJPLlmEtlCDX" + "J1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/" + "K1SZFPTOtr/KBHBeksoGMGw==":
 		return true
