@@ -603,10 +603,25 @@ func assignmentForms(triggers []string, name string, minLen int) []form {
 	value := `(?:"([^"\s]+)"|'([^'\s]+)'|` + "`" + `([^` + "`" + `\s]+)` + "`" + `|([^\s"'` + "`" + `,;)}\]<>\\]+))`
 	long := atLeast(minLen)
 	return []form{
-		{triggers: triggers, pattern: name + assign + value, check: long},
+		{triggers: triggers, pre: nameThen("\"'`:=?| \t\n\r\f\v"), pattern: name + assign + value, check: long},
 		{triggers: []string{"--"}, need: triggers, needWithin: 48, pattern: `--` + name + `\s+` + value, check: long},
 		// <apiToken>…</apiToken> in XML: the element names the secret.
-		{triggers: triggers, pattern: name + `>\s*([^<\s]+)\s*</`, check: allOf(long, xmlElement)},
+		{triggers: triggers, pre: nameThen(">"), pattern: name + `>\s*([^<\s]+)\s*</`, check: allOf(long, xmlElement)},
+	}
+}
+
+// nameThen builds the pre of an assignment form: the run of letters,
+// digits, _ . and - from the window's start (all a key's name can be) must
+// be followed by one of the bytes that can open what comes after the name
+// (a quote, a blank, : = ? | for assign; > for an XML element). A key word
+// in prose ("the token expires") costs a few byte tests, not two
+// expressions.
+func nameThen(next string) func(string, int) bool {
+	return func(text string, i int) bool {
+		for i < len(text) && (isAlnum(text[i]) || text[i] == '_' || text[i] == '.' || text[i] == '-') {
+			i++
+		}
+		return i < len(text) && strings.IndexByte(next, text[i]) >= 0
 	}
 }
 

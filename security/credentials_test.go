@@ -1383,3 +1383,35 @@ func TestCredentialSourceIsClean(t *testing.T) {
 		}
 	}
 }
+
+// TestNameThen checks the cheap test the assignment forms make before
+// their expression: the key's name must be followed by what can open an
+// assignment (or an XML element's >), and prose is turned away.
+func TestNameThen(t *testing.T) {
+	assignNext, elementNext := nameThen("\"'`:=?| \t\n\r\f\v"), nameThen(">")
+	for _, c := range []struct {
+		text            string
+		assign, element bool
+	}{
+		{"API_TOKEN=abc", true, false},
+		{"token: abc", true, false},
+		{`"token": "abc"`, true, false},
+		{"token .= 'abc'", true, false},
+		{"token.='abc'", true, false},
+		{"TOKEN ?= abc", true, false},
+		{"token ||= abc", true, false},
+		{"var token string = `abc`", true, false},
+		{"token>abc</token>", false, true},
+		{"tokens,", false, false},
+		{"token-based auth", true, false}, // a blank follows: the expression decides
+		{"token)", false, false},
+		{"token", false, false},
+	} {
+		if got := assignNext(c.text, 0); got != c.assign {
+			t.Errorf("assign pre(%q) = %v, want %v", c.text, got, c.assign)
+		}
+		if got := elementNext(c.text, 0); got != c.element {
+			t.Errorf("element pre(%q) = %v, want %v", c.text, got, c.element)
+		}
+	}
+}

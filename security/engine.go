@@ -119,6 +119,9 @@ type form struct {
 	need []string
 	// needWithin bounds the window need looks at; 0 means the whole window.
 	needWithin int
+	// needSet and need2Set are need and need2 indexed by first byte, made
+	// when the table is built.
+	needSet, need2Set *keywordSet
 	// need2, when set, lists strings of which one must occur in the same
 	// part of the window as well: a noun and the word that makes it the
 	// model's ("text" and "above"), each common alone, rarely together.
@@ -142,7 +145,11 @@ type form struct {
 	// in the middle of a sentence is not an address to the model. Only
 	// for forms whose finding starts where the expression does (no
 	// capturing group, not afterTrigger; TestStartConditions checks).
-	at      func(text string, i int) bool
+	at func(text string, i int) bool
+	// pre, when set, is a cheaper test the window must pass before the
+	// expression runs, one that every match of it passes (what must follow
+	// a key's name for a value to be assigned to it).
+	pre     func(text string, i int) bool
 	pattern string
 	check   func(text string, start, end int) (int, int, bool)
 	re      *lazyRegexp
@@ -389,6 +396,7 @@ func buildTable(rules []*rule) *ruleTable {
 		for fi := range r.forms {
 			f := &r.forms[fi]
 			f.re = &lazyRegexp{pattern: `^(?:` + f.pattern + `)`}
+			f.needSet, f.need2Set = newKeywordSet(f.need), newKeywordSet(f.need2)
 			ri := len(t.rows)
 			t.rows = append(t.rows, row{rule: r, form: f})
 			for _, s := range f.triggers {
@@ -524,22 +532,69 @@ type needKey struct {
 // that share a trigger often share their keywords too (the override forms
 // look for "instructions", "rules"… at every verb): each window is searched
 // once.
-func (sc *scanner) holds(keywords []string, src string, start, end int) bool {
-	if len(keywords) == 0 {
+func (sc *scanner) holds(keywords *keywordSet, src string, start, end int) bool {
+	if keywords == nil {
 		return true
 	}
-	k := needKey{&keywords[0], start, end}
+	k := needKey{&keywords.words[0], start, end}
 	for i := range sc.needMemo {
 		if sc.needMemo[i].key == k {
 			return sc.needMemo[i].holds
 		}
 	}
-	v := containsAny(src[start:end], keywords)
+	v := keywords.in(src[start:end])
 	// The forms of one trigger are tried together: the last few searches
 	// are all a memo needs to keep.
 	sc.needMemo[sc.needNext%len(sc.needMemo)] = needResult{k, v}
 	sc.needNext++
 	return v
+}
+
+// keywordSet is a list of keywords indexed by their first byte: one pass
+// over a window finds whether it holds any of them, where a search per
+// keyword passed over it as many times as the list is long (the override
+// forms' list has 27).
+type keywordSet struct {
+	words  []string // the list, shared: the memo of holds keys on it
+	sorted []string // the keywords ordered by first byte
+	// lo and hi bound, for each byte, the keywords that start with it
+	lo, hi [256]uint8
+}
+
+// newKeywordSet indexes keywords, or returns nil for none.
+func newKeywordSet(keywords []string) *keywordSet {
+	if len(keywords) == 0 {
+		return nil
+	}
+	if len(keywords) > 255 {
+		panic("security: more than 255 keywords in one list")
+	}
+	if slices.Contains(keywords, "") {
+		panic("security: an empty keyword")
+	}
+	k := &keywordSet{words: keywords, sorted: slices.Clone(keywords)}
+	slices.SortStableFunc(k.sorted, func(a, b string) int { return cmp.Compare(a[0], b[0]) })
+	for i, w := range k.sorted {
+		c := w[0]
+		if k.hi[c] == 0 {
+			k.lo[c] = uint8(i)
+		}
+		k.hi[c] = uint8(i + 1)
+	}
+	return k
+}
+
+// in reports whether s holds one of the keywords.
+func (k *keywordSet) in(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		for _, w := range k.sorted[k.lo[c]:k.hi[c]] {
+			if strings.HasPrefix(s[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // needResult is a remembered search for keywords.
@@ -637,14 +692,14 @@ func (r *rule) match(f *form, sc *scanner, start, from int, reach *int) (int, in
 	if f.follows != 0 && (start == 0 || text[start-1] != f.follows) {
 		return 0, 0, false
 	}
-	if f.at != nil && !f.at(text, start) {
+	if f.at != nil && !f.at(text, start) || f.pre != nil && !f.pre(text, start) {
 		return 0, 0, false
 	}
 	src := sc.v[r.on]
 	end := alignEnd(src, start+r.maxLen)
 	if len(f.need) > 0 {
 		we := needEnd(src, start, end, f.needWithin)
-		if !sc.holds(f.need, src, start, we) || !sc.holds(f.need2, src, start, we) {
+		if !sc.holds(f.needSet, src, start, we) || !sc.holds(f.need2Set, src, start, we) {
 			return 0, 0, false
 		}
 	}

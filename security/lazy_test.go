@@ -186,3 +186,34 @@ func TestStartConditions(t *testing.T) {
 		t.Fatal("no form has a start condition")
 	}
 }
+
+// TestKeywordSet holds keywordSet.in to a search per keyword, over the
+// forms' own lists and windows cut from the corpus at every offset.
+func TestKeywordSet(t *testing.T) {
+	var rules []*rule
+	for _, group := range [][]*rule{unicodeRules(), injectionRules(), exfiltrationRules(), credentialRules(), configCredentialRules()} {
+		rules = append(rules, group...)
+	}
+	var lists [][]string
+	for _, r := range buildTable(rules).rows {
+		for _, l := range [][]string{r.form.need, r.form.need2} {
+			if len(l) > 0 {
+				lists = append(lists, l)
+			}
+		}
+	}
+	lists = append(lists, []string{"a"}, []string{"ab", "a", "b"}, []string{"zz", "z"})
+	if newKeywordSet(nil) != nil {
+		t.Error("a set of no keywords is not nil")
+	}
+	text := foldString(strings.Join(readCorpus(t, "malicious.txt")[:40], "\n"))
+	for _, l := range lists {
+		k := newKeywordSet(l)
+		for i := 0; i < len(text); i += 7 {
+			w := text[i:min(len(text), i+90)]
+			if got, want := k.in(w), containsAny(w, l); got != want {
+				t.Fatalf("in(%q) over %q = %v, want %v", w, l, got, want)
+			}
+		}
+	}
+}
