@@ -2,7 +2,6 @@ package security
 
 import (
 	"cmp"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -152,24 +151,11 @@ type form struct {
 	pre     func(text string, i int) bool
 	pattern string
 	check   func(text string, start, end int) (int, int, bool)
-	re      *lazyRegexp
-}
-
-// lazyRegexp is a form's expression, compiled the first time a trigger of
-// the form is found: compiling all of them took about 14 ms of CPU, paid by
-// every save and capture (each its own process) for the few forms a text
-// ever triggers.
-type lazyRegexp struct {
-	once    sync.Once
-	pattern string
-	re      *regexp.Regexp
-}
-
-// get compiles the expression on first use. The patterns are constants,
-// checked by the package's tests; a bad one panics as MustCompile does.
-func (l *lazyRegexp) get() *regexp.Regexp {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.pattern) })
-	return l.re
+	// re is the expression, compiled the first time a trigger of the form
+	// is found: compiling all of them took about 14 ms of CPU, paid by
+	// every save and capture (each its own process) for the few forms a
+	// text ever triggers.
+	re *lazyRE
 }
 
 // ruleTable is the compiled table and the trigger index over it.
@@ -395,7 +381,7 @@ func buildTable(rules []*rule) *ruleTable {
 		}
 		for fi := range r.forms {
 			f := &r.forms[fi]
-			f.re = &lazyRegexp{pattern: `^(?:` + f.pattern + `)`}
+			f.re = &lazyRE{pattern: `^(?:` + f.pattern + `)`}
 			f.needSet, f.need2Set = newKeywordSet(f.need), newKeywordSet(f.need2)
 			ri := len(t.rows)
 			t.rows = append(t.rows, row{rule: r, form: f})
