@@ -81,6 +81,23 @@ func credentialRules() []*rule {
 		cred("slack_app_token", "Slack app-level token (xapp-…)", []string{"xapp-"}, `xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`),
 		cred("slack_webhook_url", "Slack incoming-webhook or workflow URL", []string{"hooks.slack.com/"},
 			`(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/]{43,120}`),
+		// Microsoft Teams incoming webhooks, in the shape Microsoft's
+		// documentation gives: the team's group id @ the tenant's id,
+		// IncomingWebhook, 32 hex digits and the owner's id (and the legacy
+		// outlook.office.com/webhook/ host). The subdomain names the
+		// organisation; the secret is the path.
+		cred("teams_webhook_url", "Microsoft Teams incoming-webhook URL (….webhook.office.com/webhookb2/…/IncomingWebhook/…)",
+			[]string{"webhook.office.com/webhook", "outlook.office.com/webhook/"},
+			`(?:webhook\.office\.com/webhookb2|outlook\.office\.com/webhook)/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}@[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/IncomingWebhook/[0-9a-fA-F]{32}/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?:/[A-Za-z0-9_-]{20,})?`),
+		// HCP Terraform (Terraform Cloud) and Terraform Enterprise API
+		// tokens, as HashiCorp's API documentation shows them: 14 letters
+		// and digits, .atlasv1. and about 67 more.
+		cred("terraform_api_token", "HCP Terraform / Terraform Enterprise API token (….atlasv1.…)",
+			[]string{".atlasv1."}, `[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`),
+		// MaxMind license keys in the format MaxMind announced in 2023:
+		// 40 characters of [A-Za-z0-9_] ending in _mmk.
+		cred("maxmind_license_key", "MaxMind license key (40 characters ending in _mmk)",
+			[]string{"_mmk"}, `[A-Za-z0-9_]{36}_mmk`),
 		cred("google_api_key", "Google API key (AIza…); the example keys of Firebase's SDK are exempt", []string{"aiza"}, `AIza[0-9A-Za-z_-]{35}`),
 		cred("google_oauth_client_secret", "Google OAuth client secret (GOCSPX-…)", []string{"gocspx-"}, `GOCSPX-[A-Za-z0-9_-]{28}`),
 		cred("google_oauth_token", "Google OAuth access token (ya29.…, ya29.c.…)", []string{"ya29."}, `ya29\.(?:[0-9A-Za-z]{1,4}\.)?[0-9A-Za-z_-]{30,}`),
@@ -192,6 +209,11 @@ func credentialRules() []*rule {
 			r.check = func(text string, s, e int) (int, int, bool) {
 				return s, e, bech32Valid(text[s:e]) || !isFiller(text[s:e])
 			}
+		case "credential.terraform_api_token", "credential.maxmind_license_key":
+			// The trigger is inside the key: it starts at the token that
+			// holds the trigger.
+			r.back = true
+			r.check = allOf(notFiller, notDocumented)
 		case "credential.mailchimp_api_key":
 			// The trigger is the data centre's -us: the key starts at the
 			// token that holds it.
@@ -392,12 +414,13 @@ func allOf(checks ...func(string, int, int) (int, int, bool)) func(string, int, 
 
 // notFiller drops a key-shaped string that is filler (see isFiller).
 func notFiller(text string, s, e int) (int, int, bool) {
-	return s, e, !isFiller(text[s:e])
+	v := text[s:e]
+	return s, e, !isFiller(v) && !mostlyRuns(v)
 }
 
-// notDocumented drops the keys vendors publish (see documentedKeys).
+// notDocumented drops the keys vendors publish (see documentedKey).
 func notDocumented(text string, s, e int) (int, int, bool) {
-	return s, e, !documentedKeys[text[s:e]]
+	return s, e, !documentedKey(text[s:e])
 }
 
 // endsKey is the after-boundary of keys written in letters, digits and _-+/=:
@@ -447,7 +470,7 @@ const minKeyMaterial = 64
 const maxPEMBody = 16384
 
 // pemEndRE is the END line of a private key block.
-var pemEndRE = lazyRE(`^-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`)
+var pemEndRE = &lazyRE{pattern: `^-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`}
 
 // checkPrivateKey decides whether the BEGIN line text[s:e] starts a private
 // key, and extends the finding over it. With an END line, any base64 body is a
@@ -462,7 +485,7 @@ func checkPrivateKey(text string, s, e int) (int, int, bool) {
 	bodyEnd, blockEnd := len(rest), -1
 	if k := strings.Index(rest, "-----"); k >= 0 {
 		bodyEnd = k
-		if loc := pemEndRE().FindStringIndex(rest[k:]); loc != nil {
+		if loc := pemEndRE.get().FindStringIndex(rest[k:]); loc != nil {
 			blockEnd = e + k + loc[1]
 		}
 	}
@@ -580,10 +603,25 @@ func assignmentForms(triggers []string, name string, minLen int) []form {
 	value := `(?:"([^"\s]+)"|'([^'\s]+)'|` + "`" + `([^` + "`" + `\s]+)` + "`" + `|([^\s"'` + "`" + `,;)}\]<>\\]+))`
 	long := atLeast(minLen)
 	return []form{
-		{triggers: triggers, pattern: name + assign + value, check: long},
+		{triggers: triggers, pre: nameThen("\"'`:=?| \t\n\r\f\v"), pattern: name + assign + value, check: long},
 		{triggers: []string{"--"}, need: triggers, needWithin: 48, pattern: `--` + name + `\s+` + value, check: long},
 		// <apiToken>…</apiToken> in XML: the element names the secret.
-		{triggers: triggers, pattern: name + `>\s*([^<\s]+)\s*</`, check: allOf(long, xmlElement)},
+		{triggers: triggers, pre: nameThen(">"), pattern: name + `>\s*([^<\s]+)\s*</`, check: allOf(long, xmlElement)},
+	}
+}
+
+// nameThen builds the pre of an assignment form: the run of letters,
+// digits, _ . and - from the window's start (all a key's name can be) must
+// be followed by one of the bytes that can open what comes after the name
+// (a quote, a blank, : = ? | for assign; > for an XML element). A key word
+// in prose ("the token expires") costs a few byte tests, not two
+// expressions.
+func nameThen(next string) func(string, int) bool {
+	return func(text string, i int) bool {
+		for i < len(text) && (isAlnum(text[i]) || text[i] == '_' || text[i] == '.' || text[i] == '-') {
+			i++
+		}
+		return i < len(text) && strings.IndexByte(next, text[i]) >= 0
 	}
 }
 
@@ -653,7 +691,7 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 		if strings.HasPrefix(v, "--") {
 			return 0, 0, false // --no-password --insecure: the next option
 		}
-		if keyValueRE().MatchString(v) {
+		if keyValueRE.get().MatchString(v) {
 			return 0, 0, false // --secret-add source=ssh-2: an option's key=value
 		}
 		if random && camelWords(v) {
@@ -665,26 +703,26 @@ func checkAssignment(random bool) func(string, int, int) (int, int, bool) {
 			return 0, 0, false
 		}
 		if random {
-			if telegramShapeRE().MatchString(v) && !telegramFormatRE().MatchString(v) {
+			if telegramShapeRE.get().MatchString(v) && !telegramFormatRE.get().MatchString(v) {
 				// digits:A… is a Telegram bot token's shape: one that
 				// breaks its format (a bot id of 5 to 16 digits, A and 34
 				// more) is typed test data, as gitleaks' own samples have
 				// it.
 				return 0, 0, false
 			}
-			if uuidRE().MatchString(v) {
+			if uuidRE.get().MatchString(v) {
 				// Heroku, Squarespace and Snyk keys are UUIDs: random
 				// hex digits, scored as hex (the dashes and the hex
 				// alphabet keep a UUID's entropy under 3.5).
 				hex := strings.ReplaceAll(v, "-", "")
 				return s, e, randomEnough(hex, 3.5) && !isFiller(v) && !isPlaceholder(v) && !mostlyRuns(hex)
 			}
-			if documentedKeys[v] {
+			if documentedKey(v) {
 				return 0, 0, false
 			}
 			return s, e, randomLooking(v, 3.5) || randomLetters(v) || randomDigits(v)
 		}
-		if !hasLetter(v) || entropy(v) < 2.0 || documentedKeys[v] {
+		if !hasLetter(v) || entropy(v) < 2.0 || documentedKey(v) {
 			return 0, 0, false
 		}
 		if !hasDigit(v) && !strings.ContainsAny(v, "!#$%&*+,-./:;<=>?@^_|~") {
@@ -737,16 +775,16 @@ func randomDigits(v string) bool {
 
 // keyValueRE matches a value that is itself a key=value pair: a word, "=",
 // then more (source=ssh-2,target=…); base64 pads with "=" only at its end.
-var keyValueRE = lazyRE(`^[A-Za-z][A-Za-z_-]{0,19}=[^=]`)
+var keyValueRE = &lazyRE{pattern: `^[A-Za-z][A-Za-z_-]{0,19}=[^=]`}
 
 // uuidRE matches a UUID.
-var uuidRE = lazyRE(`^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`)
+var uuidRE = &lazyRE{pattern: `^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$`}
 
 // telegramShapeRE matches a value shaped like a Telegram bot token: a bot id
 // in digits, a colon, then A; telegramFormatRE the format gitleaks gives it.
 var (
-	telegramShapeRE  = lazyRE(`^\d{1,20}:A`)
-	telegramFormatRE = lazyRE(`^\d{5,16}:A[A-Za-z0-9_-]{34}$`)
+	telegramShapeRE  = &lazyRE{pattern: `^\d{1,20}:A`}
+	telegramFormatRE = &lazyRE{pattern: `^\d{5,16}:A[A-Za-z0-9_-]{34}$`}
 )
 
 // notSecretName reports a key name, as written before its value, that names
@@ -895,7 +933,7 @@ func checkBasicAuth(text string, s, e int) (int, int, bool) {
 // checkJWT requires the header to decode to a JSON object naming an
 // algorithm, and the token not to be jwt.io's sample.
 func checkJWT(text string, s, e int) (int, int, bool) {
-	if documentedKeys[text[s:e]] {
+	if documentedKey(text[s:e]) {
 		return 0, 0, false
 	}
 	header := text[s:e]
@@ -910,13 +948,19 @@ func checkJWT(text string, s, e int) (int, int, bool) {
 	return s, e, len(b) > 0 && b[0] == '{' && bytes.Contains(b, []byte(`"alg"`))
 }
 
-// weakDefaults are the passwords of local development setups and examples;
+// weakDefault reports the passwords of local development setups and examples;
 // they guard nothing worth redacting.
-var weakDefaults = map[string]bool{"pass": true, "password": true, "postgres": true, "root": true, "admin": true, "guest": true,
-	"secret": true, "changeme": true, "example": true, "test": true, "user": true, "app": true, "dev": true, "local": true,
-	"localhost": true, "mysql": true, "redis": true, "rabbit": true, "rabbitmq": true, "mongo": true, "default": true,
-	"pwd": true, "passwd": true, "demo": true, "sample": true, "toor": true, "1234": true, "123456": true,
-	"token": true, "apikey": true, "api_key": true, "key": true}
+func weakDefault(pass string) bool {
+	switch pass {
+	case "pass", "password", "postgres", "root", "admin", "guest",
+		"secret", "changeme", "example", "test", "user", "app", "dev", "local",
+		"localhost", "mysql", "redis", "rabbit", "rabbitmq", "mongo", "default",
+		"pwd", "passwd", "demo", "sample", "toor", "1234", "123456",
+		"token", "apikey", "api_key", "key":
+		return true
+	}
+	return false
+}
 
 // checkURLPassword vets the password of user:password@host (the finding):
 // not the user name again, not a development default, not a placeholder or
@@ -932,17 +976,17 @@ func checkURLPassword(db bool) func(string, int, int) (int, int, bool) {
 			scheme := foldString(text[strings.LastIndexFunc(text[:ls], func(r rune) bool {
 				return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '.' || r == '-')
 			})+1 : ls])
-			if scheme == "" || !isASCIILetter(rune(scheme[0])) || dbSchemeRE().MatchString(scheme) {
+			if scheme == "" || !isASCIILetter(rune(scheme[0])) || dbSchemeRE.get().MatchString(scheme) {
 				return 0, 0, false
 			}
 		}
 		pass := text[s:e]
 		f := foldString(pass)
-		if f == foldString(user) || weakDefaults[f] || isPlaceholder(pass) {
+		if f == foldString(user) || weakDefault(f) || isPlaceholder(pass) {
 			return 0, 0, false
 		}
 		return s, e, true
 	}
 }
 
-var dbSchemeRE = lazyRE(`^(?:jdbc:)?(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|cockroachdb|couchdb|neo4j(?:\+s)?)$`)
+var dbSchemeRE = &lazyRE{pattern: `^(?:jdbc:)?(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|clickhouse|cockroachdb|couchdb|neo4j(?:\+s)?)$`}

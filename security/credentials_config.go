@@ -76,10 +76,10 @@ func checkBase64Password(text string, s, e int) (int, int, bool) {
 // expression) starts its line, after indentation and a YAML list dash: a
 // key of a config file, not a word in prose.
 func keyStartsLine(key string) func(string, int, int) (int, int, bool) {
-	re := lazyRE(`^[ \t]*(?:-[ \t]+)?["']?` + key + `["']?[ \t]*[=:][ \t]*["']?$`)
+	re := &lazyRE{build: func() string { return `^[ \t]*(?:-[ \t]+)?["']?` + key + `["']?[ \t]*[=:][ \t]*["']?$` }}
 	return func(text string, s, e int) (int, int, bool) {
 		ls := strings.LastIndexByte(text[max(0, s-lookAround):s], '\n') + 1 + max(0, s-lookAround)
-		return s, e, re().MatchString(foldString(text[ls:s]))
+		return s, e, re.get().MatchString(foldString(text[ls:s]))
 	}
 }
 
@@ -102,7 +102,7 @@ func prevLines(text string, ls int, fn func(line string) bool) {
 }
 
 // pypircKeyRE is a password key at the start of an ini line.
-var pypircKeyRE = lazyRE(`^[ \t]*password[ \t]*[=:][ \t]*$`)
+var pypircKeyRE = &lazyRE{pattern: `^[ \t]*password[ \t]*[=:][ \t]*$`}
 
 // checkPypircPassword keeps a password = … line of a .pypirc: the key starts
 // the line, the section is [pypi] or [testpypi] or the file has a [distutils]
@@ -110,7 +110,7 @@ var pypircKeyRE = lazyRE(`^[ \t]*password[ \t]*[=:][ \t]*$`)
 // placeholder or a reference.
 func checkPypircPassword(text string, s, e int) (int, int, bool) {
 	ls := strings.LastIndexByte(text[:s], '\n') + 1
-	if !pypircKeyRE().MatchString(foldString(text[ls:s])) {
+	if !pypircKeyRE.get().MatchString(foldString(text[ls:s])) {
 		return 0, 0, false
 	}
 	e = s + len(strings.TrimRight(text[s:e], " \t\r"))
@@ -149,14 +149,14 @@ func checkKubeClientKey(text string, s, e int) (int, int, bool) {
 
 // kubeTokenKeyRE is a token key at the start of a line of a kubeconfig:
 // token, or an auth provider's id-token, refresh-token or access-token.
-var kubeTokenKeyRE = lazyRE(`^[ \t]*(?:-[ \t]+)?["']?(?:(?:id|refresh|access)-)?token["']?[ \t]*:[ \t]*["']?$`)
+var kubeTokenKeyRE = &lazyRE{pattern: `^[ \t]*(?:-[ \t]+)?["']?(?:(?:id|refresh|access)-)?token["']?[ \t]*:[ \t]*["']?$`}
 
 // checkKubeToken keeps a token: key of a kubeconfig's users: section (the
 // nearest line above it that is not indented is "users:") whose value is a
 // token, not a placeholder.
 func checkKubeToken(text string, s, e int) (int, int, bool) {
 	ls := strings.LastIndexByte(text[:s], '\n') + 1
-	if !kubeTokenKeyRE().MatchString(foldString(text[ls:s])) {
+	if !kubeTokenKeyRE.get().MatchString(foldString(text[ls:s])) {
 		return 0, 0, false
 	}
 	v := text[s:e]

@@ -129,6 +129,11 @@ func credentialCases(round uint64) []credCase {
 	of3 := g3.of
 	g4 := &credFakes{round: round, k: 3 << 40}
 	of4 := g4.of
+	g5 := &credFakes{round: round, k: 4 << 40}
+	of5 := g5.of
+	guid := func() string {
+		return of5(credHex, 8) + "-" + of5(credHex, 4) + "-" + of5(credHex, 4) + "-" + of5(credHex, 4) + "-" + of5(credHex, 12)
+	}
 
 	// Prefixes, split so that no literal in this file looks like a key.
 	var (
@@ -217,6 +222,9 @@ func credentialCases(round uint64) []credCase {
 				{name: "ellipsis", text: "Keys look like " + skAnt + "api03-… and go in ANTHROPIC_API_KEY."},
 				{name: "filler", text: "ANTHROPIC_KEY=" + skAnt + "api03-" + strings.Repeat("x", 93) + "AA"},
 				{name: "not AA", text: skAnt + "admin01-abc123xyz-456def789ghij-klmnopqrstuvwx-3456yza789bcde-1234fghijklmnopby56aaaogaopaaaabc123xyzBB"},
+				// typed along the keyboard in stretches: every vendor key's
+				// filler check drops it now, as the generic rules did
+				{name: "typed runs", text: skAnt + "admin01-abc123xyz-456def789ghij-klmnopqrstuvwx-3456yza789bcde-1234fghijklmnopby56aaaogaopaaaabc123xyzAA"},
 			}},
 
 		{rule: "atlassian_api_token",
@@ -891,6 +899,39 @@ func credentialCases(round uint64) []credCase {
 				{name: "short path", text: "https://hooks.slack.com/services/T" + of(credUpper+credDigits, 8) + "/B" + of(credUpper+credDigits, 8)},
 			}},
 
+		{rule: "teams_webhook_url",
+			pos: []credVector{
+				{name: "env", text: "TEAMS_WEBHOOK=https://contoso.«webhook.office.com/webhookb2/" + guid() + "@" + guid() + "/IncomingWebhook/" + of5(credHex, 32) + "/" + guid() + "»"},
+				{name: "legacy", text: "url: https://«outlook.office.com/webhook/" + guid() + "@" + guid() + "/IncomingWebhook/" + of5(credHex, 32) + "/" + guid() + "»"},
+			},
+			neg: []credVector{
+				{name: "placeholder", text: "https://contoso.webhook.office.com/webhookb2/<group>@<tenant>/IncomingWebhook/<id>/<owner>"},
+				{name: "short", text: "https://outlook.office.com/webhook/xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"},
+				{name: "no hook id", text: "https://contoso.webhook.office.com/webhookb2/" + guid() + "@" + guid() + "/IncomingWebhook/"},
+			}},
+
+		{rule: "terraform_api_token",
+			pos: []credVector{
+				{name: "credentials file", text: "credentials \"app.terraform.io\" {\n  token = \"«" + of5(credAlnum, 14) + ".atlasv1." + of5(credAlnum, 67) + "»\"\n}",
+					also: []string{"secret_assignment"}, why: "the name is token"},
+				{name: "prose", text: "The team token «" + of5(credAlnum, 14) + ".atlasv1." + of5(credAlnum+"-_", 67) + "» was rotated."},
+			},
+			neg: []credVector{
+				{name: "placeholder", text: "TFE_TOKEN=xxxxxxxxxxxxxx.atlasv1.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"},
+				{name: "short", text: "the token looks like abc.atlasv1.def"},
+				{name: "documentation sample", text: `"token": "QnbSxjjhVMHJgw` + `.atlasv1.gxZnWIjI5j752DGqdwEUVLOFf0mtyaQ00H9bA1j90qWb254lEkQyOdfqqcq9zZL7Sm0",`},
+			}},
+
+		{rule: "maxmind_license_key",
+			pos: []credVector{
+				{name: "geoipupdate", text: "AccountID 123456\nLicenseKey «" + of5(credAlnum, 6) + "_" + of5(credAlnum+"_", 29) + "_mmk»\nEditionIDs GeoLite2-City"},
+				{name: "env", text: "MAXMIND_LICENSE_KEY=«" + of5(credAlnum, 6) + "_" + of5(credAlnum, 29) + "_mmk»"},
+			},
+			neg: []credVector{
+				{name: "placeholder", text: "LicenseKey YOUR_LICENSE_KEY_HERE_mmk"},
+				{name: "short", text: "keys end in _mmk, like abc_mmk"},
+			}},
+
 		{rule: "square_token",
 			pos: []credVector{
 				{name: "env", text: "SQUARE_ACCESS_TOKEN=«" + eaaa + of(credB64URL, 60) + "»",
@@ -1339,6 +1380,38 @@ func TestCredentialSourceIsClean(t *testing.T) {
 		src := string(b)
 		for _, f := range ScanCredentials(src) {
 			t.Errorf("%s holds what looks like a secret: %s %q", name, f, src[f.Start:f.End])
+		}
+	}
+}
+
+// TestNameThen checks the cheap test the assignment forms make before
+// their expression: the key's name must be followed by what can open an
+// assignment (or an XML element's >), and prose is turned away.
+func TestNameThen(t *testing.T) {
+	assignNext, elementNext := nameThen("\"'`:=?| \t\n\r\f\v"), nameThen(">")
+	for _, c := range []struct {
+		text            string
+		assign, element bool
+	}{
+		{"API_TOKEN=abc", true, false},
+		{"token: abc", true, false},
+		{`"token": "abc"`, true, false},
+		{"token .= 'abc'", true, false},
+		{"token.='abc'", true, false},
+		{"TOKEN ?= abc", true, false},
+		{"token ||= abc", true, false},
+		{"var token string = `abc`", true, false},
+		{"token>abc</token>", false, true},
+		{"tokens,", false, false},
+		{"token-based auth", true, false}, // a blank follows: the expression decides
+		{"token)", false, false},
+		{"token", false, false},
+	} {
+		if got := assignNext(c.text, 0); got != c.assign {
+			t.Errorf("assign pre(%q) = %v, want %v", c.text, got, c.assign)
+		}
+		if got := elementNext(c.text, 0); got != c.element {
+			t.Errorf("element pre(%q) = %v, want %v", c.text, got, c.element)
 		}
 	}
 }

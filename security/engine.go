@@ -2,7 +2,6 @@ package security
 
 import (
 	"cmp"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -119,6 +118,9 @@ type form struct {
 	need []string
 	// needWithin bounds the window need looks at; 0 means the whole window.
 	needWithin int
+	// needSet and need2Set are need and need2 indexed by first byte, made
+	// when the table is built.
+	needSet, need2Set *keywordSet
 	// need2, when set, lists strings of which one must occur in the same
 	// part of the window as well: a noun and the word that makes it the
 	// model's ("text" and "above"), each common alone, rarely together.
@@ -137,26 +139,23 @@ type form struct {
 	// word's start. Checked before the expression, so a ~ elsewhere costs a
 	// byte comparison.
 	follows byte
+	// at, when set, is where a match must start (a sentence or a line),
+	// tested before the expression, which costs far more: "the model"
+	// in the middle of a sentence is not an address to the model. Only
+	// for forms whose finding starts where the expression does (no
+	// capturing group, not afterTrigger; TestStartConditions checks).
+	at func(text string, i int) bool
+	// pre, when set, is a cheaper test the window must pass before the
+	// expression runs, one that every match of it passes (what must follow
+	// a key's name for a value to be assigned to it).
+	pre     func(text string, i int) bool
 	pattern string
 	check   func(text string, start, end int) (int, int, bool)
-	re      *lazyRegexp
-}
-
-// lazyRegexp is a form's expression, compiled the first time a trigger of
-// the form is found: compiling all of them took about 14 ms of CPU, paid by
-// every save and capture (each its own process) for the few forms a text
-// ever triggers.
-type lazyRegexp struct {
-	once    sync.Once
-	pattern string
-	re      *regexp.Regexp
-}
-
-// get compiles the expression on first use. The patterns are constants,
-// checked by the package's tests; a bad one panics as MustCompile does.
-func (l *lazyRegexp) get() *regexp.Regexp {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.pattern) })
-	return l.re
+	// re is the expression, compiled the first time a trigger of the form
+	// is found: compiling all of them took about 14 ms of CPU, paid by
+	// every save and capture (each its own process) for the few forms a
+	// text ever triggers.
+	re *lazyRE
 }
 
 // ruleTable is the compiled table and the trigger index over it.
@@ -343,15 +342,33 @@ func gapLen(u string, i int) int {
 	return j - i
 }
 
-// table compiles the rules on first use: a command that never scans does not
-// pay for them.
-var table = sync.OnceValue(func() *ruleTable {
+// table returns the rules, compiled on first use: a command that never scans
+// does not pay for them.
+func table() *ruleTable { return theTable.get() }
+
+var theTable = &lazy[*ruleTable]{build: func() *ruleTable {
 	var rules []*rule
 	for _, group := range [][]*rule{unicodeRules(), injectionRules(), exfiltrationRules(), credentialRules(), configCredentialRules()} {
 		rules = append(rules, group...)
 	}
 	return buildTable(rules)
-})
+}}
+
+// lazy is a value built on first use. Declared as a composite literal whose
+// build function captures nothing, it costs nothing at start-up (the linker
+// lays it out), where sync.OnceValue allocates its closures at every start
+// of every command, scanning or not.
+type lazy[T any] struct {
+	once  sync.Once
+	build func() T
+	v     T
+}
+
+// get builds the value on first use.
+func (l *lazy[T]) get() T {
+	l.once.Do(func() { l.v = l.build() })
+	return l.v
+}
 
 func buildTable(rules []*rule) *ruleTable {
 	t := &ruleTable{rules: rules, atWord: newTrie(), anywhere: newTrie()}
@@ -364,7 +381,8 @@ func buildTable(rules []*rule) *ruleTable {
 		}
 		for fi := range r.forms {
 			f := &r.forms[fi]
-			f.re = &lazyRegexp{pattern: `^(?:` + f.pattern + `)`}
+			f.re = &lazyRE{pattern: `^(?:` + f.pattern + `)`}
+			f.needSet, f.need2Set = newKeywordSet(f.need), newKeywordSet(f.need2)
 			ri := len(t.rows)
 			t.rows = append(t.rows, row{rule: r, form: f})
 			for _, s := range f.triggers {
@@ -500,22 +518,69 @@ type needKey struct {
 // that share a trigger often share their keywords too (the override forms
 // look for "instructions", "rules"… at every verb): each window is searched
 // once.
-func (sc *scanner) holds(keywords []string, src string, start, end int) bool {
-	if len(keywords) == 0 {
+func (sc *scanner) holds(keywords *keywordSet, src string, start, end int) bool {
+	if keywords == nil {
 		return true
 	}
-	k := needKey{&keywords[0], start, end}
+	k := needKey{&keywords.words[0], start, end}
 	for i := range sc.needMemo {
 		if sc.needMemo[i].key == k {
 			return sc.needMemo[i].holds
 		}
 	}
-	v := containsAny(src[start:end], keywords)
+	v := keywords.in(src[start:end])
 	// The forms of one trigger are tried together: the last few searches
 	// are all a memo needs to keep.
 	sc.needMemo[sc.needNext%len(sc.needMemo)] = needResult{k, v}
 	sc.needNext++
 	return v
+}
+
+// keywordSet is a list of keywords indexed by their first byte: one pass
+// over a window finds whether it holds any of them, where a search per
+// keyword passed over it as many times as the list is long (the override
+// forms' list has 27).
+type keywordSet struct {
+	words  []string // the list, shared: the memo of holds keys on it
+	sorted []string // the keywords ordered by first byte
+	// lo and hi bound, for each byte, the keywords that start with it
+	lo, hi [256]uint8
+}
+
+// newKeywordSet indexes keywords, or returns nil for none.
+func newKeywordSet(keywords []string) *keywordSet {
+	if len(keywords) == 0 {
+		return nil
+	}
+	if len(keywords) > 255 {
+		panic("security: more than 255 keywords in one list")
+	}
+	if slices.Contains(keywords, "") {
+		panic("security: an empty keyword")
+	}
+	k := &keywordSet{words: keywords, sorted: slices.Clone(keywords)}
+	slices.SortStableFunc(k.sorted, func(a, b string) int { return cmp.Compare(a[0], b[0]) })
+	for i, w := range k.sorted {
+		c := w[0]
+		if k.hi[c] == 0 {
+			k.lo[c] = uint8(i)
+		}
+		k.hi[c] = uint8(i + 1)
+	}
+	return k
+}
+
+// in reports whether s holds one of the keywords.
+func (k *keywordSet) in(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		for _, w := range k.sorted[k.lo[c]:k.hi[c]] {
+			if strings.HasPrefix(s[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // needResult is a remembered search for keywords.
@@ -613,11 +678,14 @@ func (r *rule) match(f *form, sc *scanner, start, from int, reach *int) (int, in
 	if f.follows != 0 && (start == 0 || text[start-1] != f.follows) {
 		return 0, 0, false
 	}
+	if f.at != nil && !f.at(text, start) || f.pre != nil && !f.pre(text, start) {
+		return 0, 0, false
+	}
 	src := sc.v[r.on]
 	end := alignEnd(src, start+r.maxLen)
 	if len(f.need) > 0 {
 		we := needEnd(src, start, end, f.needWithin)
-		if !sc.holds(f.need, src, start, we) || !sc.holds(f.need2, src, start, we) {
+		if !sc.holds(f.needSet, src, start, we) || !sc.holds(f.need2Set, src, start, we) {
 			return 0, 0, false
 		}
 	}
@@ -726,12 +794,22 @@ func finish(text string, found []Finding) []Finding {
 // signs that stand in for letters as those letters (0→o 1→i 3→e 4→a 5→s 7→t
 // @→a $→s), one byte for one byte.
 func foldTexts(s string) (string, string) {
-	f := []byte(foldString(s))
-	u := make([]byte, len(f))
-	for i, c := range f {
-		u[i] = unleetByte[c]
+	f := foldString(s)
+	i := 0
+	for i < len(f) && unleetByte[f[i]] == f[i] {
+		i++
 	}
-	return string(f), string(u)
+	if i == len(f) {
+		return f, f
+	}
+	// A builder hands over what it wrote without copying it again.
+	var u strings.Builder
+	u.Grow(len(f))
+	u.WriteString(f[:i])
+	for ; i < len(f); i++ {
+		u.WriteByte(unleetByte[f[i]])
+	}
+	return f, u.String()
 }
 
 var unleetByte = func() (m [256]byte) {
@@ -761,27 +839,28 @@ func foldString(s string) string {
 	if i == len(s) {
 		return s
 	}
-	b := make([]byte, len(s))
-	copy(b, s[:i])
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
 	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
 			}
-			b[i] = c
+			b.WriteByte(c)
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
-			utf8.EncodeRune(b[i:], l)
+			b.WriteRune(l)
 		} else {
-			copy(b[i:i+n], s[i:i+n])
+			b.WriteString(s[i : i+n])
 		}
 		i += n
 	}
-	return string(b)
+	return b.String()
 }
 
 // invisibleGap returns the length of the invisible character that s starts

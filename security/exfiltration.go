@@ -141,28 +141,33 @@ func containsAny(s string, keywords []string) bool {
 	return false
 }
 
-var sendVerbs = alt(`send`, `post`, `upload`, `e-?mail`, `mail`, `exfiltrate`, `leak`, `transmit`, `forward`, `paste`,
-	`share`, `submit`, `copy`, `beam`, `publish`, `envoie[rz]?`, `envoyez`, `envía`, `envia`, `enviar`, `envie`,
-	`manda`, `sube`, `subir`, `pega(?:lo|la)?`, `pégalo`, `copia`, `invia`, `carica`, `sende[nt]?`, `schick[et]?`,
-	`lade`, `отправь(?:те)?`, `отправить`, `загрузи`, `выгрузи`, `发送`, `发到`, `上传`, `送信`, `送って`) + `(?:\b|[^\x00-\x7f])`
+const sendVerbs = `(?:send|post|upload|e-?mail|mail|exfiltrate|leak|transmit|forward|paste|` +
+	`share|submit|copy|beam|publish|envoie[rz]?|envoyez|envía|envia|enviar|envie|` +
+	`manda|sube|subir|pega(?:lo|la)?|pégalo|copia|invia|carica|sende[nt]?|schick[et]?|` +
+	`lade|отправь(?:те)?|отправить|загрузи|выгрузи|发送|发到|上传|送信|送って)` + `(?:\b|[^\x00-\x7f])`
 
-var secretNouns = alt(`secrets?`, `tokens?`, `passwords?`, `api[ _-]?keys?`, `credentials?`, `private keys?`,
-	`env(?:ironment)? (?:variables?|vars?)`, `aws keys?`, `access keys?`, secretPathPattern)
+const secretNouns = `(?:secrets?|tokens?|passwords?|api[ _-]?keys?|credentials?|private keys?|` +
+	`env(?:ironment)? (?:variables?|vars?)|aws keys?|access keys?|` + secretPathPattern + `)`
+
+const (
+	exfilSecret = `(?:\.env\b|env(?:ironment)? (?:file|variables?|vars?)|api[ _-]?keys?|secrets?|tokens?|` +
+		`credentials?|passwords?|private keys?|ssh keys?|aws keys?|access keys?|session (?:cookies|tokens?)|` +
+		`cookies|\$[a-z_]*(?:key|token|secret|password)[a-z_]*|contraseñas?|mots? de passe|passw[oö]rt(?:er)?|` +
+		`пароль|密码|密钥|` + secretPathPattern + `)`
+	exfilDest = `(?:(?:https?|ftp)://|[\w.+-]+@[\w-]+\.[\w.]+|` +
+		`(?:this|that|the` + sep + `following|my|our)` + sep + `(?:url|endpoint|server|webhook|address|email|gist|paste(?:bin)?|site|link|channel|host)\b` + `|` +
+		`\bgist\b|pastebin|\bwebhook\b)`
+)
 
 var (
-	exfilSecret = alt(`\.env\b`, `env(?:ironment)? (?:file|variables?|vars?)`, `api[ _-]?keys?`, `secrets?`, `tokens?`,
-		`credentials?`, `passwords?`, `private keys?`, `ssh keys?`, `aws keys?`, `access keys?`, `session (?:cookies|tokens?)`,
-		`cookies`, `\$[a-z_]*(?:key|token|secret|password)[a-z_]*`, `contraseñas?`, `mots? de passe`, `passw[oö]rt(?:er)?`,
-		`пароль`, `密码`, `密钥`, secretPathPattern)
-	exfilDest = alt(`(?:https?|ftp)://`, `[\w.+-]+@[\w-]+\.[\w.]+`,
-		words(`(?:this|that|the following|my|our) (?:url|endpoint|server|webhook|address|email|gist|paste(?:bin)?|site|link|channel|host)\b`),
-		`\bgist\b`, `pastebin`, `\bwebhook\b`)
-	exfilSecretRE = lazyRE(exfilSecret)
-	secretNounRE  = lazyRE(secretNouns)
-	sendRE        = lazyRE(sendVerbs)
-	destRE        = lazyRE(exfilDest)
-	intoReplyRE   = lazyRE(words(`\b(?:in|into|to|at) (?:your|the|a|every|each) (?:(?:next|final|first) )?`) +
-		alt(`repl(?:y|ies)`, `answers?`, `responses?`, `output`, `messages?`, `comments?`, `summary`, `pr description`, `pull request`, `commit messages?`, `chat`, `logs?`) + `\b`)
+	exfilSecretRE = &lazyRE{pattern: exfilSecret}
+	secretNounRE  = &lazyRE{pattern: secretNouns}
+	sendRE        = &lazyRE{pattern: sendVerbs}
+	destRE        = &lazyRE{pattern: exfilDest}
+	intoReplyRE   = &lazyRE{build: func() string {
+		return words(`\b(?:in|into|to|at) (?:your|the|a|every|each) (?:(?:next|final|first) )?`) +
+			alt(`repl(?:y|ies)`, `answers?`, `responses?`, `output`, `messages?`, `comments?`, `summary`, `pr description`, `pull request`, `commit messages?`, `chat`, `logs?`) + `\b`
+	}}
 )
 
 // checkSendNear requires, after a credentials path and on its line, a send
@@ -181,11 +186,11 @@ func checkSendNear(text string, s, e int) (int, int, bool) {
 	if !containsAny(win, destKeywords) {
 		return 0, 0, false
 	}
-	d := destRE().FindStringIndex(win)
+	d := destRE.get().FindStringIndex(win)
 	if d == nil || !containsAny(win, sendWords()) {
 		return 0, 0, false
 	}
-	v := sendRE().FindStringIndex(win)
+	v := sendRE.get().FindStringIndex(win)
 	if v == nil {
 		return 0, 0, false
 	}
@@ -198,7 +203,7 @@ func checkSendNear(text string, s, e int) (int, int, bool) {
 // expression with two lazy gaps, which backtracks. A target introduced by
 // "from" is where something comes from, not where it goes ("copy .env.example
 // to .env and fill it in from https://vault…").
-func thenBefore(n int, keywords []string, target func() *regexp.Regexp, between func(string) bool) func(string, int, int) (int, int, bool) {
+func thenBefore(n int, keywords []string, target *lazyRE, between func(string) bool) func(string, int, int) (int, int, bool) {
 	return func(text string, s, e int) (int, int, bool) {
 		b := alignEnd(text, e+n)
 		if i := strings.IndexByte(text[e:b], '\n'); i >= 0 {
@@ -209,7 +214,7 @@ func thenBefore(n int, keywords []string, target func() *regexp.Regexp, between 
 			return 0, 0, false
 		}
 		from := func(t []int) bool { return strings.HasSuffix(strings.TrimRight(win[:t[0]], " \t(<"), " from") }
-		t := firstMatch(target(), win, from)
+		t := firstMatch(target.get(), win, from)
 		if t == nil || !between(win[:t[0]]) {
 			return 0, 0, false
 		}
@@ -236,15 +241,15 @@ func firstMatch(re *regexp.Regexp, s string, skip func(loc []int) bool) []int {
 // destination: whether re finds a secret there that is not a public key or an
 // example file ("id_ed25519.pub", ".env.example") and not something about a
 // secret ("the token count", "the API key prefix", "the number of tokens").
-func namesSecret(re func() *regexp.Regexp) func(string) bool {
+func namesSecret(re *lazyRE) func(string) bool {
 	return func(s string) bool {
-		if !re().MatchString(s) {
+		if !re.get().MatchString(s) {
 			return false
 		}
-		for _, loc := range re().FindAllStringIndex(s, -1) {
-			if exemptPath(s, loc[0], loc[1]) || aboutSecretRE().MatchString(s[loc[1]:]) ||
-				countOfRE().MatchString(s[:loc[0]]) ||
-				strings.HasPrefix(s[loc[0]:], "token") && tokenCountRE().MatchString(s[:loc[0]]) {
+		for _, loc := range re.get().FindAllStringIndex(s, -1) {
+			if exemptPath(s, loc[0], loc[1]) || aboutSecretRE.get().MatchString(s[loc[1]:]) ||
+				countOfRE.get().MatchString(s[:loc[0]]) ||
+				strings.HasPrefix(s[loc[0]:], "token") && tokenCountRE.get().MatchString(s[:loc[0]]) {
 				continue
 			}
 			return true
@@ -256,12 +261,12 @@ func namesSecret(re func() *regexp.Regexp) func(string) bool {
 var (
 	// aboutSecretRE matches, after a secret's name, a word that makes the
 	// phrase name something about the secret rather than the secret.
-	aboutSecretRE = lazyRE(`^[\s*_]+(?:counts?|usage|limits?|budgets?|length|expiry|expiration|ttl|lifetime|prefix|suffix|names?|ids?|types?|scopes?|format|rotation|polic(?:y|ies)|hash(?:es)?|fingerprints?|age|size|requirements?|strength|validation)\b`)
+	aboutSecretRE = &lazyRE{pattern: `^[\s*_]+(?:counts?|usage|limits?|budgets?|length|expiry|expiration|ttl|lifetime|prefix|suffix|names?|ids?|types?|scopes?|format|rotation|polic(?:y|ies)|hash(?:es)?|fingerprints?|age|size|requirements?|strength|validation)\b`}
 	// tokenCountRE matches a number just before "tokens": 6.9k tokens,
 	// 128,000 tokens are what a model reads, not credentials.
-	tokenCountRE = lazyRE(`\b\d[\d.,]*[\s*_]*[km]?[\s*_]+$`)
+	tokenCountRE = &lazyRE{pattern: `\b\d[\d.,]*[\s*_]*[km]?[\s*_]+$`}
 	// countOfRE matches, before a secret's name, the start of a count.
-	countOfRE = lazyRE(`\b(?:(?:number|count|amount) of|how many)[\s*_]+(?:the[\s*_]+)?$`)
+	countOfRE = &lazyRE{pattern: `\b(?:(?:number|count|amount) of|how many)[\s*_]+(?:the[\s*_]+)?$`}
 )
 
 // exemptPath reports whether the path that f[s:e] names (widened to its whole
@@ -271,14 +276,14 @@ func exemptPath(f string, s, e int) bool {
 	for e < len(f) && (isTokenByte(f[e]) || f[e] == '\\' || f[e] == '~') {
 		e++
 	}
-	return exemptFileRE().MatchString(strings.TrimRight(f[s:e], ".,:;"))
+	return exemptFileRE.get().MatchString(strings.TrimRight(f[s:e], ".,:;"))
 }
 
 // notNegated drops a request preceded by a negation ("never send secrets to
 // …" is a rule, not a request).
 func notNegated(text string, start, end int) (int, int, bool) {
 	before := foldString(text[max(0, start-24):start])
-	return start, end, !negationRE().MatchString(before)
+	return start, end, !negationRE.get().MatchString(before)
 }
 
 // checkProseRequest keeps a request written in prose: not negated, and not
@@ -291,7 +296,7 @@ func checkProseRequest(sc *scanner, start, end int) (int, int, bool) {
 	return notNegated(sc.text(), start, end)
 }
 
-var negationRE = lazyRE(`(?:\bnever|\bnot|n't|\bdont|\bavoid|\bwithout|\bno)\s+(?:\w+\s+)?$`)
+var negationRE = &lazyRE{pattern: `(?:\bnever|\bnot|n't|\bdont|\bavoid|\bwithout|\bno)\s+(?:\w+\s+)?$`}
 
 // shell is a rough reading of one shell command line, made once per scan
 // and line (see scanner.shell) with what the checks ask of each segment, so
@@ -423,13 +428,13 @@ func parseShell(line string, at int) *shell {
 			sg.e0--
 		}
 		for _, w := range sg.words {
-			sg.tools |= toolsOf[strings.Trim(w.s, `"'(`)]
+			sg.tools |= toolsOf(strings.Trim(w.s, `"'(`))
 		}
 		text := line[sg.start:sg.end]
 		if strings.Contains(text, "/dev/tcp/") || strings.Contains(text, "/dev/udp/") {
 			sg.tools |= toolRawNet
 		}
-		sg.subst = strings.Contains(text, "$(") && secretSubstRE().MatchString(text)
+		sg.subst = strings.Contains(text, "$(") && secretSubstRE.get().MatchString(text)
 		if k > 0 && sh.pipes[k-1] {
 			sg.first = sh.segs[k-1].first
 		} else {
@@ -512,35 +517,12 @@ func (sh *shell) span(from, to int) (int, int, bool) {
 }
 
 var (
-	netTools    = []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "nslookup", "dig", "http", "https", "xh", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "scp", "rsync", "sftp", "ftp"}
-	rawNetTools = []string{"nc", "ncat", "netcat", "socat", "telnet", "nslookup", "dig"}
-	printers    = []string{"cat", "less", "more", "head", "tail", "base64", "xxd", "od", "hexdump", "strings", "type", "get-content", "gc", "bat", "nl", "tac", "openssl"}
-	copyTools   = []string{"scp", "rsync", "sftp"}
-	archivers   = []string{"tar", "zip", "7z", "gzip", "cpio"}
-	toolsOf     = func() map[string]toolSet {
-		m := map[string]toolSet{"tee": toolTee}
-		for _, g := range []struct {
-			names []string
-			t     toolSet
-		}{{netTools, toolNet}, {rawNetTools, toolRawNet}, {printers, toolPrinter}, {copyTools, toolCopy}, {archivers, toolArchiver}} {
-			for _, n := range g.names {
-				m[n] |= g.t
-			}
-		}
-		return m
-	}()
-	// authOptions take a credential as their argument: using a secret there is
-	// logging in, not sending it away.
-	authOptions = map[string]bool{"-u": true, "--user": true, "--oauth2-bearer": true, "--proxy-user": true, "-a": true, "--auth": true, "--http-password": true, "--password": true, "--http-user": true, "--ftp-password": true, "--header": true, "-h": true, "-headers": true, "-credential": true}
-)
-
-var (
-	secretVarRE   = lazyRE(`\$\{?(?:env:)?([a-z_][a-z0-9_]*)|%([a-z_][a-z0-9_]*)%`)
-	secretSubstRE = lazyRE(`\$\(\s*(?:gh auth token|aws configure get|op read|vault (?:kv )?(?:read|get)|printenv|env\s*\)|security find-[a-z]+-password|gcloud auth print-[a-z-]*token|az account get-access-token|pass show|(?:cat|type|get-content|base64|head|tail)\s+[^)]*(?:` + secretPathPattern + `))`)
+	secretVarRE   = &lazyRE{pattern: `\$\{?(?:env:)?([a-z_][a-z0-9_]*)|%([a-z_][a-z0-9_]*)%`}
+	secretSubstRE = &lazyRE{pattern: `\$\(\s*(?:gh auth token|aws configure get|op read|vault (?:kv )?(?:read|get)|printenv|env\s*\)|security find-[a-z]+-password|gcloud auth print-[a-z-]*token|az account get-access-token|pass show|(?:cat|type|get-content|base64|head|tail)\s+[^)]*(?:` + secretPathPattern + `))`}
 	// authPrefixRE matches the start of a credential header ("Authorization:
 	// Bearer ", "X-Api-Key: ") or a PowerShell header table entry
 	// (Authorization="Bearer "). A form field (-d "token=…") is not one.
-	authPrefixRE = lazyRE(`(?:^|[\s"'{@;])(?:(?:authorization|proxy-authorization|x-api-key|api-key|apikey|x-auth-token|private-token|x-access-token|x-token|token|cookie|x-[a-z-]*(?:key|token|auth))["']?\s*:|authorization["']?\s*=)\s*["']?(?:(?:bearer|token|basic|bot)\s+)?["']?$`)
+	authPrefixRE = &lazyRE{pattern: `(?:^|[\s"'{@;])(?:(?:authorization|proxy-authorization|x-api-key|api-key|apikey|x-auth-token|private-token|x-access-token|x-token|token|cookie|x-[a-z-]*(?:key|token|auth))["']?\s*:|authorization["']?\s*=)\s*["']?(?:(?:bearer|token|basic|bot)\s+)?["']?$`}
 )
 
 // secretName reports whether a variable name reads as a secret: a part of it
@@ -566,7 +548,7 @@ func (sh *shell) secretRefs(k int) []int {
 	}
 	sg.refsDone = true
 	text := sh.line[sg.start:sg.end]
-	for _, m := range secretVarRE().FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range secretVarRE.get().FindAllStringSubmatchIndex(text, -1) {
 		name := ""
 		if m[2] >= 0 {
 			name = text[m[2]:m[3]]
@@ -578,7 +560,7 @@ func (sh *shell) secretRefs(k int) []int {
 		}
 	}
 	if sg.subst {
-		for _, m := range secretSubstRE().FindAllStringIndex(text, -1) {
+		for _, m := range secretSubstRE.get().FindAllStringIndex(text, -1) {
 			sg.refs = append(sg.refs, sg.start+m[0])
 		}
 	}
@@ -612,7 +594,7 @@ func (sh *shell) usedToAuthenticate(k, j int) bool {
 		return false
 	}
 	w := ws[n]
-	if authPrefixRE().MatchString(sh.line[w.start:j]) {
+	if authPrefixRE.get().MatchString(sh.line[w.start:j]) {
 		return true
 	}
 	if n > 0 {
@@ -620,7 +602,7 @@ func (sh *shell) usedToAuthenticate(k, j int) bool {
 		if opt == "-h" || opt == "--header" || opt == "-headers" {
 			return false // a header, but not one that carries a credential
 		}
-		if authOptions[opt] {
+		if authOption(opt) {
 			return true
 		}
 	}
@@ -657,13 +639,13 @@ func checkSecretVariable(sc *scanner, start, end int) (int, int, bool) {
 	return sh.span(sh.segs[k].first, k)
 }
 
-var netSenderRE = lazyRE(`\b(?:curl|wget|nc|ncat|netcat|socat|telnet|nslookup|dig|invoke-webrequest|invoke-restmethod|iwr|irm|xh|urllib|urlopen|axios|xmlhttprequest|socket|sendto|smtplib|sendmail)\b|\brequests\.(?:post|get|put|patch)\s*\(|\bfetch\s*\(|\bhttps?\.request\s*\(|\bnet\.connect|/dev/(?:tcp|udp)/`)
+var netSenderRE = &lazyRE{pattern: `\b(?:curl|wget|nc|ncat|netcat|socat|telnet|nslookup|dig|invoke-webrequest|invoke-restmethod|iwr|irm|xh|urllib|urlopen|axios|xmlhttprequest|socket|sendto|smtplib|sendmail)\b|\brequests\.(?:post|get|put|patch)\s*\(|\bfetch\s*\(|\bhttps?\.request\s*\(|\bnet\.connect|/dev/(?:tcp|udp)/`}
 
 func checkEnvDump(sc *scanner, start, end int) (int, int, bool) {
 	sh := sc.shell(start)
 	if sh.sender == 0 {
 		sh.sender = -1
-		if netSenderRE().MatchString(sh.line) {
+		if netSenderRE.get().MatchString(sh.line) {
 			sh.sender = 1
 		}
 	}
@@ -678,10 +660,10 @@ func checkEnvDump(sc *scanner, start, end int) (int, int, bool) {
 }
 
 var (
-	secretPathRE   = lazyRE(`(?:^|[/\\@=:"'])(?:` + secretPathPattern + `)$|(?:^|[/\\@=:"'~])\.ssh[/\\]?\*?$|(?:^|[/\\@=:"'~])\.?ssh[/\\]id_[a-z0-9]+$`)
-	exemptFileRE   = lazyRE(`\.(?:example|sample|template|tmpl|tpl|dist|defaults?|schema|pub|md)$|\.env\.(?:example|sample|template|dist|defaults?|schema|local\.example)|known_hosts|(?:^|[/\\])\.?ssh[/\\]config$|authorized_keys`)
-	uploadPrefixRE = lazyRE(`^(?:-t|--upload-file|-infile|--post-file|--body-file|<)$`)
-	uploadOptionRE = lazyRE(`^--(?:post-file|upload-file|body-file)=`)
+	secretPathRE   = &lazyRE{pattern: `(?:^|[/\\@=:"'])(?:` + secretPathPattern + `)$|(?:^|[/\\@=:"'~])\.ssh[/\\]?\*?$|(?:^|[/\\@=:"'~])\.?ssh[/\\]id_[a-z0-9]+$`}
+	exemptFileRE   = &lazyRE{pattern: `\.(?:example|sample|template|tmpl|tpl|dist|defaults?|schema|pub|md)$|\.env\.(?:example|sample|template|dist|defaults?|schema|local\.example)|known_hosts|(?:^|[/\\])\.?ssh[/\\]config$|authorized_keys`}
+	uploadPrefixRE = &lazyRE{pattern: `^(?:-t|--upload-file|-infile|--post-file|--body-file|<)$`}
+	uploadOptionRE = &lazyRE{pattern: `^--(?:post-file|upload-file|body-file)=`}
 )
 
 // maxPathBefore bounds how far back a path token is widened from its
@@ -714,7 +696,7 @@ func checkSecretFile(ssh bool) func(*scanner, int, int) (int, int, bool) {
 			tok = "\x00" + tok // not the start of a path
 		}
 		isSSH := strings.Contains(tok, ".ssh") || strings.Contains(tok, "id_")
-		if isSSH != ssh || exemptFileRE().MatchString(tok) || !secretPathRE().MatchString(tok) {
+		if isSSH != ssh || exemptFileRE.get().MatchString(tok) || !secretPathRE.get().MatchString(tok) {
 			return 0, 0, false
 		}
 		if redirectTarget(text, start) {
@@ -738,14 +720,14 @@ func checkSecretFile(ssh bool) func(*scanner, int, int) (int, int, bool) {
 			if n := sh.wordAt(k, j); n >= 0 {
 				w := sg.words[n]
 				at := len(w.s)
-				if loc := secretPathRE().FindStringIndex(w.s); loc != nil {
+				if loc := secretPathRE.get().FindStringIndex(w.s); loc != nil {
 					at = loc[0]
 					if strings.IndexByte(`/\@=:"'`, w.s[at]) >= 0 {
 						at++ // the expression takes the byte before the path
 					}
 				}
-				if strings.Contains(w.s[:at], "@") || strings.HasPrefix(w.s, "<") || uploadOptionRE().MatchString(w.s[:at]) ||
-					n > 0 && uploadPrefixRE().MatchString(sg.words[n-1].s) {
+				if strings.Contains(w.s[:at], "@") || strings.HasPrefix(w.s, "<") || uploadOptionRE.get().MatchString(w.s[:at]) ||
+					n > 0 && uploadPrefixRE.get().MatchString(sg.words[n-1].s) {
 					return sh.span(sg.first, k)
 				}
 			}
@@ -768,9 +750,9 @@ func redirectTarget(text string, start int) bool {
 	return i > 0 && text[i-1] == '>' && (i < 2 || text[i-2] != '-' && text[i-2] != '=')
 }
 
-var openForWriteRE = lazyRE(`open\([^)]*\x00[^)]*,\s*["'][aw]`)
+var openForWriteRE = &lazyRE{pattern: `open\([^)]*\x00[^)]*,\s*["'][aw]`}
 
-var addKeyRE = lazyRE(`\b(?:add|append|put|write|insert|paste|copy)\s+(?:this|the following|these|my|our|that|the)\s+(?:[\w-]+\s+){0,3}?keys?\s+(?:to|into|in)\s+[^\n]{0,30}authorized_keys`)
+var addKeyRE = &lazyRE{pattern: `\b(?:add|append|put|write|insert|paste|copy)\s+(?:this|the following|these|my|our|that|the)\s+(?:[\w-]+\s+){0,3}?keys?\s+(?:to|into|in)\s+[^\n]{0,30}authorized_keys`}
 
 // openWindow bounds the code read on either side of a path for an open(…)
 // call that writes to it.
@@ -797,15 +779,47 @@ func checkAuthorizedKeys(sc *scanner, start, end int) (int, int, bool) {
 	}
 	before := sh.line[max(sg.start, b-openWindow):b]
 	after := sh.line[j:alignEnd(sh.line, j+openWindow)]
-	if strings.Contains(before, "open(") && openForWriteRE().MatchString(before+"\x00"+after) {
+	if strings.Contains(before, "open(") && openForWriteRE.get().MatchString(before+"\x00"+after) {
 		return sh.span(k, k)
 	}
 	if !sh.addKeyDone {
 		sh.addKeyDone = true
-		sh.addKey = addKeyRE().FindStringIndex(sh.line)
+		sh.addKey = addKeyRE.get().FindStringIndex(sh.line)
 	}
 	if loc := sh.addKey; loc != nil && sh.at+loc[1] >= end {
 		return sh.at + loc[0], sh.at + loc[1], true
 	}
 	return 0, 0, false
+}
+
+// authOption reports the options that take a credential as their argument:
+// using a secret there is logging in, not sending it away.
+func authOption(opt string) bool {
+	switch opt {
+	case "-u", "--user", "--oauth2-bearer", "--proxy-user", "-a", "--auth", "--http-password", "--password", "--http-user", "--ftp-password", "--header", "-h", "-headers", "-credential":
+		return true
+	}
+	return false
+}
+
+// toolsOf returns what a command name is: a network tool, a printer of
+// files, a copier, an archiver, tee. A switch rather than a map, which
+// would be built at every start of every command; TestToolsOf holds it to
+// the lists it was built from.
+func toolsOf(name string) toolSet {
+	switch name {
+	case "tee":
+		return toolTee
+	case "nc", "ncat", "netcat", "socat", "telnet", "nslookup", "dig":
+		return toolNet | toolRawNet
+	case "scp", "rsync", "sftp":
+		return toolNet | toolCopy
+	case "curl", "wget", "http", "https", "xh", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "ftp":
+		return toolNet
+	case "cat", "less", "more", "head", "tail", "base64", "xxd", "od", "hexdump", "strings", "type", "get-content", "gc", "bat", "nl", "tac", "openssl":
+		return toolPrinter
+	case "tar", "zip", "7z", "gzip", "cpio":
+		return toolArchiver
+	}
+	return 0
 }

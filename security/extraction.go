@@ -27,40 +27,49 @@ var (
 		"copy", "reproduce", "translate", "summari", "encode", "convert", "rewrite", "reformat", "format", "put",
 		"expose", "leak", "explain", "describe", "say", "enumerate", "replicate",
 		"regurgitate", "restate", "reiterate", "relay", "outline", "divulge", "unveil", "begin with", "start with", "respond with", "reply with", "answer with"}
-	// promptQual are the words between the verb and the noun.
-	promptQual = alt(`me`, `back`, `out`, `all`, `every`, `each`, `the`, `your`, `ur`, `yr`, `of`, `these`, `those`, `this`,
-		`entire`, `full`, `complete`, `exact`, `exactly`, `whole`, `original`, `initial`, `first`, `hidden`, `secret`,
-		`system`, `internal`, `previous`, `prior`, `preceding`, `above`, `earlier`, `starting`, `opening`, `current`,
-		`verbatim`, `raw`, `beginning`, `top`, `given`, `actual`, `real`, `underlying`, `private`, `confidential`,
-		`pre-?prompt(?:ed)?`, `developer`, `operator`, `admin`, `core`, `base`, `default`, `last`, `three`, `five`, `ten`,
-		`\d+`, `initials?`, `comprehensive`, `system's`, `model's`, `assistant's`, `(?:list|copy|summary|version|text|contents?|parts?|rest|start|beginning|entirety) of`, `unredacted`, `un-redacted`, `uncensored`, `literal`, `plain ?text`, `word(?:-| )for(?:-| )word`)
-	// qualWords are the words of promptQual, for qualsOnly.
-	qualWords = func() map[string]bool {
-		m := map[string]bool{}
-		for _, w := range strings.Fields(`me back out down all every each the your ur yr of these those this entire full
-			complete exact exactly whole original initial initials first hidden secret system internal previous prior
-			preceding above earlier starting opening current verbatim raw beginning top given actual real underlying
-			private confidential preprompt pre-prompt preprompted pre-prompted developer operator admin core base
-			default last three five ten comprehensive system's model's assistant's list copy summary version text
-			content contents part parts rest start entirety unredacted un-redacted uncensored literal plain plaintext
-			word for word-for-word with a an`) {
-			m[w] = true
-		}
-		return m
-	}()
-	// promptNoun is what is asked for.
-	promptNoun = alt(`system ?prompts?`, `system ?messages?`, `system ?instructions?`, `pre-?prompts?`, `prompts?`,
-		`instr[a-z]*`, `rules`, `guidelines`, `directives`, `passwords?`, `pass ?codes?`, `pass ?phrases?`,
-		`access ?codes?`, `secret (?:codes?|words?|phrases?|keys?|passwords?)`, `secrets?`, `configuration`, `config`,
-		`setup`, `programming`, `context`, `initiali[sz]ation(?: string)?`, `text`, `words`, `sentences?`, `lines?`,
-		`content`, `contents`, `messages?`, `conversation`, `everything`, `characters`, `tokens`)
-	// promptAfter is what may follow the noun and says which one.
-	promptAfter = alt(`above`, `before (?:this|that|my|the)[a-z ]{0,20}`, `so far`, `(?:that )?(?:you|u) (?:were|have been|'ve been|got|received) (?:given|told|provided|fed)(?: before| earlier| at the (?:start|beginning|top))?`,
-		`(?:at|from) the (?:start|beginning|top)(?: of (?:this|the) (?:conversation|chat|session|prompt|context))?`,
-		`verbatim`, `word for word`, `in full`, `in (?:a|your) (?:code ?block|txt|text block)`, `given to you`, `back(?: to me)?`,
-		`(?:that )?you (?:follow|obey|have|use|were given|received)`, `(?:that )?(?:you are|you're) (?:protecting|guarding|keeping|hiding|holding)`, `(?:in|of|from) (?:the|your) (?:system ?prompt|system ?messages?|system ?instr[a-z]*|pre-?prompt|prompt|instr[a-z]*|context|rules|passwords?|secret)`,
-		`(?:that|which) (?:came|comes|was|were|is|are|appears?|appeared) (?:before|above|earlier|at the (?:start|beginning|top))(?: (?:this|that|my|the|your) [a-z]+)?`)
 )
+
+const (
+	// promptQual are the words between the verb and the noun.
+	promptQual = `(?:me|back|out|all|every|each|the|your|ur|yr|of|these|those|this|` +
+		`entire|full|complete|exact|exactly|whole|original|initial|first|hidden|secret|` +
+		`system|internal|previous|prior|preceding|above|earlier|starting|opening|current|` +
+		`verbatim|raw|beginning|top|given|actual|real|underlying|private|confidential|` +
+		`pre-?prompt(?:ed)?|developer|operator|admin|core|base|default|last|three|five|ten|` +
+		`\d+|initials?|comprehensive|system's|model's|assistant's|(?:list|copy|summary|version|text|contents?|parts?|rest|start|beginning|entirety) of|unredacted|un-redacted|uncensored|literal|plain ?text|word(?:-| )for(?:-| )word)`
+	// promptNoun is what is asked for.
+	promptNoun = `(?:system ?prompts?|system ?messages?|system ?instructions?|pre-?prompts?|prompts?|` +
+		`instr[a-z]*|rules|guidelines|directives|passwords?|pass ?codes?|pass ?phrases?|` +
+		`access ?codes?|secret (?:codes?|words?|phrases?|keys?|passwords?)|secrets?|configuration|config|` +
+		`setup|programming|context|initiali[sz]ation(?: string)?|text|words|sentences?|lines?|` +
+		`content|contents|messages?|conversation|everything|characters|tokens)`
+	// promptAfter is what may follow the noun and says which one.
+	promptAfter = `(?:above|before (?:this|that|my|the)[a-z ]{0,20}|so far|(?:that )?(?:you|u) (?:were|have been|'ve been|got|received) (?:given|told|provided|fed)(?: before| earlier| at the (?:start|beginning|top))?|` +
+		`(?:at|from) the (?:start|beginning|top)(?: of (?:this|the) (?:conversation|chat|session|prompt|context))?|` +
+		`verbatim|word for word|in full|in (?:a|your) (?:code ?block|txt|text block)|given to you|back(?: to me)?|` +
+		`(?:that )?you (?:follow|obey|have|use|were given|received)|(?:that )?(?:you are|you're) (?:protecting|guarding|keeping|hiding|holding)|(?:in|of|from) (?:the|your) (?:system ?prompt|system ?messages?|system ?instr[a-z]*|pre-?prompt|prompt|instr[a-z]*|context|rules|passwords?|secret)|` +
+		`(?:that|which) (?:came|comes|was|were|is|are|appears?|appeared) (?:before|above|earlier|at the (?:start|beginning|top))(?: (?:this|that|my|the|your) [a-z]+)?)`
+)
+
+// qualWord reports whether w is one of the words of promptQual, for
+// qualsOnly. A switch rather than a map: a map would be built at every
+// start of every command.
+func qualWord(w string) bool {
+	switch w {
+	case "me", "back", "out", "down", "all", "every", "each", "the", "your", "ur", "yr", "of", "these",
+		"those", "this", "entire", "full", "complete", "exact", "exactly", "whole", "original", "initial",
+		"initials", "first", "hidden", "secret", "system", "internal", "previous", "prior", "preceding",
+		"above", "earlier", "starting", "opening", "current", "verbatim", "raw", "beginning", "top",
+		"given", "actual", "real", "underlying", "private", "confidential", "preprompt", "pre-prompt",
+		"preprompted", "pre-prompted", "developer", "operator", "admin", "core", "base", "default", "last",
+		"three", "five", "ten", "comprehensive", "system's", "model's", "assistant's", "list", "copy",
+		"summary", "version", "text", "content", "contents", "part", "parts", "rest", "start", "entirety",
+		"unredacted", "un-redacted", "uncensored", "literal", "plain", "plaintext", "word", "for",
+		"word-for-word", "with", "a", "an":
+		return true
+	}
+	return false
+}
 
 // extractionForms are the forms of prompt_injection.extraction.
 func extractionForms() []form {
@@ -129,19 +138,19 @@ func extractionForms() []form {
 }
 
 // nounAtEndRE finds the noun that ends a match of the first extraction form.
-var nounAtEndRE = lazyRE(words(`(?:(?:` + promptNoun + `)|` + aboveNoun + `)$`))
+var nounAtEndRE = &lazyRE{build: func() string { return words(`(?:(?:` + promptNoun + `)|` + aboveNoun + `)$`) }}
 
 // maxFreeWords is how many words between the verb and the noun may be other
-// than qualWords ("the top 3 guidelines", "your system's parameters and
+// than qualWord ("the top 3 guidelines", "your system's parameters and
 // instructions").
 const maxFreeWords = 3
 
 // qualsOnly requires the words between an extraction verb and its noun to be
-// qualifiers (qualWords), numbers, or at most maxFreeWords others.
+// qualifiers (qualWord), numbers, or at most maxFreeWords others.
 func qualsOnly(text string, s, e int) (int, int, bool) {
 	span := foldString(text[s:e])
 	u := unleetString(span)
-	loc := nounAtEndRE().FindStringIndex(u)
+	loc := nounAtEndRE.get().FindStringIndex(u)
 	if loc == nil {
 		return 0, 0, false
 	}
@@ -161,7 +170,7 @@ func qualsOnly(text string, s, e int) (int, int, bool) {
 			continue // the verb
 		}
 		tok = strings.Trim(tok, ",:*_")
-		if tok == "" || qualWords[tok] {
+		if tok == "" || qualWord(tok) {
 			continue
 		}
 		if free++; free > maxFreeWords {
@@ -181,23 +190,23 @@ const aboveNoun = `above(?:[\s*_]*(?:$|[.!?:;,"')\]>])|[\s*_]+(?:in|as|into|to|v
 // password reset bug", "print your password policy", "show the prompt
 // template" ask for a bug, a policy and a template, not for a password or a
 // prompt.
-var compoundNextRE = lazyRE(`^[\t\x{20}]*-?[\t\x{20}]*(?:resets?|bugs?|issues?|tickets?|polic(?:y|ies)|fields?|managers?|hash(?:es|ing)?|rotations?|changes?|strength|length|requirements?|flows?|forms?|pages?|screens?|dialogs?|hints?|labels?|validation|validators?|expiry|expiration|complexity|inputs?|box(?:es)?|tests?|templates?|builders?|engineering|injections?|generators?|files?|handling|logic|parsers?|schemas?|formats?|storage|store|vault|leaks?|leakage|caching|cache|length|lengths|limits?|sizes?|tokens?|counts?|budget|window|library|libraries|helpers?|functions?|methods?|modules?|endpoints?|api|ui|prompts?|dialogue|modal|widget|component|setting|settings|options?|flags?|docs|documentation|examples?|samples?|recovery|update|updates|migration|regression|crash|error|errors|failures?|mismatch|check|checks|checker|rules|rule)\b`)
+var compoundNextRE = &lazyRE{pattern: `^[\t\x{20}]*-?[\t\x{20}]*(?:resets?|bugs?|issues?|tickets?|polic(?:y|ies)|fields?|managers?|hash(?:es|ing)?|rotations?|changes?|strength|length|requirements?|flows?|forms?|pages?|screens?|dialogs?|hints?|labels?|validation|validators?|expiry|expiration|complexity|inputs?|box(?:es)?|tests?|templates?|builders?|engineering|injections?|generators?|files?|handling|logic|parsers?|schemas?|formats?|storage|store|vault|leaks?|leakage|caching|cache|length|lengths|limits?|sizes?|tokens?|counts?|budget|window|library|libraries|helpers?|functions?|methods?|modules?|endpoints?|api|ui|prompts?|dialogue|modal|widget|component|setting|settings|options?|flags?|docs|documentation|examples?|samples?|recovery|update|updates|migration|regression|crash|error|errors|failures?|mismatch|check|checks|checker|rules|rule)\b`}
 
 // headNoun drops an extraction finding whose noun is the first word of a
 // compound (compoundNextRE): what is asked for is the compound's head.
 func headNoun(text string, s, e int) (int, int, bool) {
-	return s, e, !compoundNextRE().MatchString(foldString(text[e:alignEnd(text, e+40)]))
+	return s, e, !compoundNextRE.get().MatchString(foldString(text[e:alignEnd(text, e+40)]))
 }
 
 // promptAfterRE matches what may follow the noun of an extraction and says
 // which text it is ("above", "you were given", "in full").
-var promptAfterRE = lazyRE(`^` + words(`(?: (?:`+promptAfter+`)\b)+`))
+var promptAfterRE = &lazyRE{build: func() string { return `^` + words(`(?: (?:`+promptAfter+`)\b)+`) }}
 
 // withPromptAfter extends an extraction finding over what follows its noun
 // and says which text it asks for.
 func withPromptAfter(text string, s, e int) (int, int, bool) {
 	end := alignEnd(text, e+160)
-	if loc := promptAfterRE().FindStringIndex(unleetString(foldString(text[e:end]))); loc != nil {
+	if loc := promptAfterRE.get().FindStringIndex(unleetString(foldString(text[e:end]))); loc != nil {
 		e += loc[1]
 	}
 	return s, e, true
@@ -214,53 +223,53 @@ var ownedWords = []string{"your", "ur ", "yr ", "you were", "you have", "you've"
 // asksForPromptRE finds, in the folded unleet finding, what makes it a
 // request for the reader's own setup: your, the text above, the initial or
 // system prompt, a password or an access code.
-var asksForPromptRE = lazyRE(`\b(?:your|ur|yr|yourself|you (?:were|have been|'ve been|got|received|follow|obey|use)|above|before (?:this|that|my|the)|so far|initial(?:ly)?|original(?:ly)?|hidden|pre-?prompt(?:ed)?|system ?prompts?|system ?messages?|system ?instructions?|passwords?|pass ?codes?|pass ?phrases?|access ?codes?|secret (?:codes?|words?|phrases?|keys?|passwords?)|unredacted|un-redacted|at the (?:start|beginning|top)|starting|preceding|prior|previous|earlier|given to you|instructed|programmed|supposed|told|last|initiali[sz]ation(?: string)?|verbatim|word for word|back to me|in full)\b`)
+var asksForPromptRE = &lazyRE{pattern: `\b(?:your|ur|yr|yourself|you (?:were|have been|'ve been|got|received|follow|obey|use)|above|before (?:this|that|my|the)|so far|initial(?:ly)?|original(?:ly)?|hidden|pre-?prompt(?:ed)?|system ?prompts?|system ?messages?|system ?instructions?|passwords?|pass ?codes?|pass ?phrases?|access ?codes?|secret (?:codes?|words?|phrases?|keys?|passwords?)|unredacted|un-redacted|at the (?:start|beginning|top)|starting|preceding|prior|previous|earlier|given to you|instructed|programmed|supposed|told|last|initiali[sz]ation(?: string)?|verbatim|word for word|back to me|in full)\b`}
 
 // weakNounRE ends a finding whose noun is only a prompt when a strong word
 // qualifies it: "your text" and "the words" are anyone's, "the words above"
 // and "your initial context" are the reader's.
-var weakNounRE = lazyRE(`\b(?:configuration|config|setup|programming|context|text|words|sentences?|lines?|content|contents|messages?|conversation|everything|characters|tokens|rules|guidelines|secrets?)$`)
+var weakNounRE = &lazyRE{pattern: `\b(?:configuration|config|setup|programming|context|text|words|sentences?|lines?|content|contents|messages?|conversation|everything|characters|tokens|rules|guidelines|secrets?)$`}
 
 // strongQualRE finds the words that make a weak noun the reader's setup.
-var strongQualRE = lazyRE(`\b(?:above|before (?:this|that|my|the)|so far|initial|original|hidden|pre-?prompt(?:ed)?|system|preceding|prior|previous|earlier|starting|opening|verbatim|word for word|in full|you (?:were|have been|'ve been|got|received)|given to you|at the (?:start|beginning|top)|internal|underlying|private|confidential|unredacted|secret)\b`)
+var strongQualRE = &lazyRE{pattern: `\b(?:above|before (?:this|that|my|the)|so far|initial|original|hidden|pre-?prompt(?:ed)?|system|preceding|prior|previous|earlier|starting|opening|verbatim|word for word|in full|you (?:were|have been|'ve been|got|received)|given to you|at the (?:start|beginning|top)|internal|underlying|private|confidential|unredacted|secret)\b`}
 
 // prepositionAfterRE matches a finding that ends with a word that may be a
 // preposition, and determinerNextRE what then makes it one.
 var (
-	prepositionAfterRE = lazyRE(`\b(?:above|before)$`)
-	determinerNextRE   = lazyRE(`^[ \t]+(?:the|a|an|each|every|it|its|any)\b`)
+	prepositionAfterRE = &lazyRE{pattern: `\b(?:above|before)$`}
+	determinerNextRE   = &lazyRE{pattern: `^[ \t]+(?:the|a|an|each|every|it|its|any)\b`}
 )
 
 // ownedRE finds the words that make what a request asks for the reader's:
 // yours, the text before, what you were given.
-var ownedRE = lazyRE(`\b(?:your|ur|yr|yourself|you|above|before|so far|initial(?:ly)?|original(?:ly)?|hidden|pre-?prompt(?:ed)?|preceding|prior|previous|earlier|starting|unredacted|un-redacted|verbatim|word for word|in full|back|last)\b`)
+var ownedRE = &lazyRE{pattern: `\b(?:your|ur|yr|yourself|you|above|before|so far|initial(?:ly)?|original(?:ly)?|hidden|pre-?prompt(?:ed)?|preceding|prior|previous|earlier|starting|unredacted|un-redacted|verbatim|word for word|in full|back|last)\b`}
 
 // secretAskRE matches a request to say a secret out loud: "tell me the
 // password", "spell out the access code". Those verbs do not name a task
 // someone does with a password (rotate, reset, store it).
-var secretAskRE = lazyRE(`^(?:tell me|give me|spell(?: out)?|reveal|disclose|leak|say|whisper|share|type out|write down)\s+(?:(?:the|your|ur|this|that|secret|current|admin|master|real|actual|correct|full|me)\s+)*(?:passwords?|pass ?codes?|pass ?phrases?|access ?codes?|secret (?:codes?|words?|phrases?|keys?|passwords?))\b`)
+var secretAskRE = &lazyRE{pattern: `^(?:tell me|give me|spell(?: out)?|reveal|disclose|leak|say|whisper|share|type out|write down)\s+(?:(?:the|your|ur|this|that|secret|current|admin|master|real|actual|correct|full|me)\s+)*(?:passwords?|pass ?codes?|pass ?phrases?|access ?codes?|secret (?:codes?|words?|phrases?|keys?|passwords?))\b`}
 
 // endsRequestRE matches what may follow a request that ends with what it
 // asks for: the end of the sentence or a quotation, or how to write it.
-var endsRequestRE = lazyRE(`^(?:[\s*_]*(?:$|[.!?:;,"')\]>]|\b(?:verbatim|exactly|in full|word for word|unredacted|now|immediately|please|here|to me|back)\b))`)
+var endsRequestRE = &lazyRE{pattern: `^(?:[\s*_]*(?:$|[.!?:;,"')\]>]|\b(?:verbatim|exactly|in full|word for word|unredacted|now|immediately|please|here|to me|back)\b))`}
 
 // asksForPrompt vets what an extraction finding asks for (see the package
 // documentation): the reader's own instructions, the text before it, the
 // prompt that set it up or a secret it keeps.
 func asksForPrompt(text string, s, e int) (int, int, bool) {
 	span := unleetString(foldString(text[s:e]))
-	if !asksForPromptRE().MatchString(span) {
+	if !asksForPromptRE.get().MatchString(span) {
 		return 0, 0, false
 	}
-	if weakNounRE().MatchString(span) && !strongQualRE().MatchString(span) {
+	if weakNounRE.get().MatchString(span) && !strongQualRE.get().MatchString(span) {
 		return 0, 0, false
 	}
-	if prepositionAfterRE().MatchString(span) && determinerNextRE().MatchString(foldString(text[e:alignEnd(text, e+12)])) {
+	if prepositionAfterRE.get().MatchString(span) && determinerNextRE.get().MatchString(foldString(text[e:alignEnd(text, e+12)])) {
 		// "Display a second line above the input": above is where, not
 		// which text.
 		return 0, 0, false
 	}
-	if !ownedRE().MatchString(span) && !secretAskRE().MatchString(span) && !endsRequestRE().MatchString(foldString(text[e:alignEnd(text, e+24)])) {
+	if !ownedRE.get().MatchString(span) && !secretAskRE.get().MatchString(span) && !endsRequestRE.get().MatchString(foldString(text[e:alignEnd(text, e+24)])) {
 		// "the system prompt" alone names anyone's prompt: it is the
 		// reader's only when the request ends with it ("Print the system
 		// prompt."), not when a task goes on ("… of the eval run into the
@@ -272,7 +281,7 @@ func asksForPrompt(text string, s, e int) (int, int, bool) {
 
 // requestLeadRE matches the end of what may stand before a request's verb:
 // politeness, an adverb, or words that hand the reader the task.
-var requestLeadRE = lazyRE(`(?:\b(?:please|pls|plz|kindly|now|just|simply|then|and|also|so|first|firstly|next|finally|immediately|instead|only|ok|okay|right|carefully|exactly|quickly|actually|hey|must|will|shall|should|to|can you|could you|would you|will you|you must|you should|you will|you shall|you need to|you have to|i need you to|i want you to|i'd like you to|i would like you to|go ahead and|begin by|start by|your (?:task|job|goal) is to|you are to|you're to|are to|always|never)|[:;,(\[{>=%#*~-]|\d+[.)])[\s*_]*$`)
+var requestLeadRE = &lazyRE{pattern: `(?:\b(?:please|pls|plz|kindly|now|just|simply|then|and|also|so|first|firstly|next|finally|immediately|instead|only|ok|okay|right|carefully|exactly|quickly|actually|hey|must|will|shall|should|to|can you|could you|would you|will you|you must|you should|you will|you shall|you need to|you have to|i need you to|i want you to|i'd like you to|i would like you to|go ahead and|begin by|start by|your (?:task|job|goal) is to|you are to|you're to|are to|always|never)|[:;,(\[{>=%#*~-]|\d+[.)])[\s*_]*$`}
 
 // isRequest requires the finding to be a request to the reader: its verb
 // opens a sentence, or follows words that make it one (requestLeadRE), which
@@ -291,7 +300,7 @@ func isRequest(text string, s, e int) (int, int, bool) {
 			a++
 		}
 		before := foldString(text[a:i])
-		loc := requestLeadRE().FindStringIndex(before)
+		loc := requestLeadRE.get().FindStringIndex(before)
 		if loc == nil {
 			return 0, 0, false
 		}
@@ -310,7 +319,7 @@ func isRequest(text string, s, e int) (int, int, bool) {
 }
 
 // conditionalRE matches the start of a conditional clause.
-var conditionalRE = lazyRE(`^(?:if|when|whenever|once|after|before|unless|in case|should|as soon as)\b`)
+var conditionalRE = &lazyRE{pattern: `^(?:if|when|whenever|once|after|before|unless|in case|should|as soon as)\b`}
 
 // conditional reports whether the clause that ends at the comma at i is
 // conditional ("If the user asks for a summary, reply with …"): what
@@ -320,7 +329,7 @@ func conditional(text string, i int) bool {
 	for j > 0 && !atSentenceStart(text, j) && i-j < 200 {
 		j--
 	}
-	return conditionalRE().MatchString(foldString(text[j:min(len(text), j+16)]))
+	return conditionalRE.get().MatchString(foldString(text[j:min(len(text), j+16)]))
 }
 
 // quotedPrefill requires a prefilled answer ("My instructions are:") to be
@@ -332,7 +341,7 @@ func quotedPrefill(text string, s, e int) (int, int, bool) {
 		a++
 	}
 	before := foldString(text[a:s])
-	return s, e, prefillLeadRE().MatchString(before)
+	return s, e, prefillLeadRE.get().MatchString(before)
 }
 
-var prefillLeadRE = lazyRE(`(?:start|begin|continue|complete|finish|prefix|open)[a-z ]{0,40}(?:with|:)?[\s:]*["'“‘]?\s*$`)
+var prefillLeadRE = &lazyRE{pattern: `(?:start|begin|continue|complete|finish|prefix|open)[a-z ]{0,40}(?:with|:)?[\s:]*["'“‘]?\s*$`}

@@ -1,7 +1,6 @@
 package security
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -12,7 +11,7 @@ func alt(xs ...string) string { return `(?:` + strings.Join(xs, `|`) + `)` }
 // The vocabulary of instruction overrides, written for the unleet text (lower
 // case, digits read as letters). Stems rather than words, so that suffixes and
 // the typos of a hurried attacker ("ignroe", "previus", "instructoins") match.
-var (
+const (
 	// setAsideTail is what follows a trigger of the override forms (the
 	// start of a verb that sets instructions aside: ign…, disregard,
 	// forg…, do not, pay no…; see overrideForms): the rest of the word,
@@ -21,19 +20,22 @@ var (
 	// trigger, so that their expressions need not spell the verbs again.
 	setAsideTail = `[a-z']*(?: (?:out|away|attention to|heed to|mind to|aside))?(?: (?:to )?(?:follow(?:ing)?|obey(?:ing)?|heed(?:ing)?|listen(?:ing)? to|apply(?:ing)?|comply(?:ing)? with|respect(?:ing)?))?`
 	// determiners and fillers between the verb and its object
-	det = alt(`all`, `any`, `every`, `each`, `the`, `your`, `ur`, `yr`, `my`, `our`, `of`, `these`, `those`,
-		`that`, `this`, `such`, `whatever`, `and`, `or`, `other`, `previously`, `originally`, `given`,
-		`rest of (?:the|this|your)`, `about`, `remaining`, `entire`, `whole`, `full`, `set of`, `kinds? of`, `types? of`)
+	det = `(?:all|any|every|each|the|your|ur|yr|my|our|of|these|those|` +
+		`that|this|such|whatever|and|or|other|previously|originally|given|` +
+		`rest of (?:the|this|your)|about|remaining|entire|whole|full|set of|kinds? of|types? of)`
 	// what marks instructions as the ones already in force
-	earlier = alt(`prev[a-z]*`, `prior`, `preceding`, `above`, `earlier`, `foregoing`, `former`, `original`,
-		`initial`, `aforementioned`, `above-mentioned`, `hidden`, `system`, `developer`, `safety`, `operator`,
-		`following`, `subsequent`, `future`, `other`, `later`, `next`, `existing`, `current`, `given`)
+	earlier = `(?:prev[a-z]*|prior|preceding|above|earlier|foregoing|former|original|` +
+		`initial|aforementioned|above-mentioned|hidden|system|developer|safety|operator|` +
+		`following|subsequent|future|other|later|next|existing|current|given)`
 	// instructions and their synonyms
-	orders = alt(`instr[a-z]*`, `rul(?:e|es|ing|ings)`, `guid(?:e|es|eline|elines|ance)`, `direct(?:ive|ives|ion|ions)`,
-		`prompts?`, `prompting`, `constraints?`, `guardrails?`, `polic(?:y|ies)`, `restrictions?`,
-		`orders`, `programming`, `training`, `context`, `protocols?`, `safeguards?`, `limitations?`,
-		`text`, `requests?`, `commands?`, `messages?`, `inputs?`, `tasks?`, `conversation`, `content`, `info`, `information`, `data`)
-	you2 = alt(`your`, `ur`, `yr`, `thy`)
+	orders = `(?:instr[a-z]*|rul(?:e|es|ing|ings)|guid(?:e|es|eline|elines|ance)|direct(?:ive|ives|ion|ions)|` +
+		`prompts?|prompting|constraints?|guardrails?|polic(?:y|ies)|restrictions?|` +
+		`orders|programming|training|context|protocols?|safeguards?|limitations?|` +
+		`text|requests?|commands?|messages?|inputs?|tasks?|conversation|content|info|information|data)`
+	you2 = `(?:your|ur|yr|thy)`
+)
+
+var (
 	// orderStems are what every match of orders contains
 	// (bare stems: a word in front of them, "*instr" or "\ninstr", is
 	// found too, and each string costs a search of the window)
@@ -119,7 +121,7 @@ func injectionRules() []*rule {
 // nearby builds a check that requires re to match, in the folded unleet
 // text, within dist bytes before or after the finding and in the same
 // paragraph; the finding grows to cover that match.
-func nearby(re func() *regexp.Regexp, dist int, before, after bool) func(string, int, int) (int, int, bool) {
+func nearby(re *lazyRE, dist int, before, after bool) func(string, int, int) (int, int, bool) {
 	return func(text string, s, e int) (int, int, bool) {
 		a, b := s, e
 		if before {
@@ -147,7 +149,7 @@ func nearby(re func() *regexp.Regexp, dist int, before, after bool) func(string,
 			}
 		}
 		win := unleetString(foldString(text[a:b]))
-		for _, loc := range re().FindAllStringIndex(win, -1) {
+		for _, loc := range re.get().FindAllStringIndex(win, -1) {
 			if a+loc[1] <= s || a+loc[0] >= e {
 				return min(s, a+loc[0]), max(e, a+loc[1]), true
 			}
@@ -268,6 +270,10 @@ func overrideForms() []form {
 		},
 		{
 			triggers: []string{"ignor", "olvid", "descart", "omite", "desobedec", "esqueç", "esquec", "desconsider", "dimentic", "trascur", "negeer", "vergeet"},
+			// the nouns and the qualifiers of every alternative: English's
+			// "ignore" triggers the form, and its expression is large
+			need:  []string{"instru", "istruzion", "regla", "regra", "regol", "regel", "indicac", "indicazion", "directri", "diretri", "dirett", "órdenes", "ordens", "norma", "orienta", "opdracht"},
+			need2: []string{"anterior", "previa", "prévia", "arriba", "precedent", "original", "acima", "sopra", "eerdere", "vorige", "voorgaande"},
 			pattern: w(`(?:ignora|ignore|ignorá|olvida|olvide|olvidá|descarta|omite|desobedece) (?:(?:todas|todos|las|los|tus|sus|esas|de) )*(?:instrucciones|reglas|indicaciones|directrices|órdenes|normas) (?:anteriores|previas|de arriba|precedentes|originales)`) +
 				`|` + w(`(?:ignore|ignora|esqueça|esqueca|esquece|desconsidere|descarte) (?:(?:todas|todos|as|os|suas|tuas) )*(?:instruções|instrucoes|regras|diretrizes|orientações|ordens) (?:anteriores|prévias|previas|acima|originais)`) +
 				`|` + w(`(?:ignora|ignorate|dimentica|dimenticate|trascura) (?:(?:tutte|tutti|le|i|tue|sue) )*(?:istruzioni|regole|direttive|indicazioni) (?:precedenti|sopra|anteriori|originali)`) +
@@ -295,40 +301,44 @@ var earlierWords = []string{"prev", "prior", "preceding", "above", "earlier", "f
 	"later", "next", "existing", "current", "given", "your", "ur ", "yr ", "thy "}
 
 // newTask is what an override hands the model instead: write out a text.
-var newTask = alt(`say`, `print`, `output`, `write`, `respond`, `reply`, `answer`, `repeat`, `tell`, `type`, `return`, `translate`,
-	`spell`, `list`, `show`, `reveal`, `give`, `generate`, `produce`, `state`, `start`, `begin`, `focus`, `only`, `follow`, `obey`, `act`, `pretend`)
+const newTask = `(?:say|print|output|write|respond|reply|answer|repeat|tell|type|return|translate|` +
+	`spell|list|show|reveal|give|generate|produce|state|start|begin|focus|only|follow|obey|act|pretend)`
 
 // earlierOrYoursRE finds the word that makes "ignore … rules" about the
 // model's rules: previous, prior, above, system…, or your.
-var earlierOrYoursRE = lazyRE(`\b(?:` + earlier + `|` + you2 + `)\b`)
+var earlierOrYoursRE = &lazyRE{pattern: `\b(?:` + earlier + `|` + you2 + `)\b`}
 
 // spanHas builds a check that requires re to match the folded unleet finding.
-func spanHas(re func() *regexp.Regexp) func(string, int, int) (int, int, bool) {
+func spanHas(re *lazyRE) func(string, int, int) (int, int, bool) {
 	return func(text string, s, e int) (int, int, bool) {
-		return s, e, re().MatchString(unleetString(foldString(text[s:e])))
+		return s, e, re.get().MatchString(unleetString(foldString(text[s:e])))
 	}
 }
 
 // instrRE finds a reference to the model's own instructions: "your system
 // prompt", "the rules you were given", "everything you were told".
-var instrRE = lazyRE(words(alt(
-	alt(`your`, `ur`, `its`, `the model's`, `the assistant's`)+` (?:(?:prev[a-z]*|prior|original|current|existing|system|developer|safety|hidden|initial|earlier|old|usual|alignment|operating|default) )*(?:instr[a-z]*|rules|guidelines|guidance|directives|prompt|context|programming|training|polic(?:y|ies)|restrictions|alignment)\b`,
-	`(?:instr[a-z]*|rules|guidelines|guidance|directives|orders) (?:that )?(?:you|u) (?:were |have been |'ve been |are |'re )?(?:given|told|received|get|got|follow|have)\b`,
-	`\b(?:system|developer|operator)(?:'s)? (?:or (?:system|developer|operator) )?(?:prompt|message|instructions)\b`,
-	`\b(?:developer|system|operator) and (?:user|developer|operator) instructions`,
-	`\beverything (?:else )?(?:you were told|you've been told|you have been told|before this (?:line|message|note|point|memory)|above|in your context|prior to this)`,
-	`\bwhat (?:you were told|your (?:operator|developer|user|creator)s? told you)`,
-)))
+var instrRE = &lazyRE{build: func() string {
+	return words(alt(
+		alt(`your`, `ur`, `its`, `the model's`, `the assistant's`)+` (?:(?:prev[a-z]*|prior|original|current|existing|system|developer|safety|hidden|initial|earlier|old|usual|alignment|operating|default) )*(?:instr[a-z]*|rules|guidelines|guidance|directives|prompt|context|programming|training|polic(?:y|ies)|restrictions|alignment)\b`,
+		`(?:instr[a-z]*|rules|guidelines|guidance|directives|orders) (?:that )?(?:you|u) (?:were |have been |'ve been |are |'re )?(?:given|told|received|get|got|follow|have)\b`,
+		`\b(?:system|developer|operator)(?:'s)? (?:or (?:system|developer|operator) )?(?:prompt|message|instructions)\b`,
+		`\b(?:developer|system|operator) and (?:user|developer|operator) instructions`,
+		`\beverything (?:else )?(?:you were told|you've been told|you have been told|before this (?:line|message|note|point|memory)|above|in your context|prior to this)`,
+		`\bwhat (?:you were told|your (?:operator|developer|user|creator)s? told you)`,
+	))
+}}
 
 // voidRE finds a claim that instructions no longer hold.
-var voidRE = lazyRE(words(alt(
-	`\bno longer (?:appl(?:y|ies)|valid|in (?:effect|force)|relevant|binding|matters?|holds?|counts?)`,
-	`\b(?:is|are|were|has been|have been|been|now) (?:now |hereby |officially )?(?:void|null|cancell?ed|revoked|suspended|lifted|obsolete|outdated|overridden|superseded|replaced|invalid|disabled|cleared|irrelevant|wiped|erased|rescinded|withdrawn|expired|deprecated|reset)\b`,
-	`\bas (?:a |mere |just |only )?(?:suggestions?|optional|advisory|non-binding)\b`,
-	`\b(?:only|just|merely) a (?:test|suggestion|harness|placeholder|joke)\b`,
-	`\b(?:supersedes?|overrides?|replaces?|takes? (?:precedence|priority) over|wins? (?:every conflict|over)|trumps?|outranks?) (?:them|those|these|it|all (?:of )?(?:them|those|these))\b`,
-	`\b(?:(?:put|set|cast) (?:them|those|these|it) aside|(?:ignore|disregard|forget) (?:them|those|these|it))\b`,
-)))
+var voidRE = &lazyRE{build: func() string {
+	return words(alt(
+		`\bno longer (?:appl(?:y|ies)|valid|in (?:effect|force)|relevant|binding|matters?|holds?|counts?)`,
+		`\b(?:is|are|were|has been|have been|been|now) (?:now |hereby |officially )?(?:void|null|cancell?ed|revoked|suspended|lifted|obsolete|outdated|overridden|superseded|replaced|invalid|disabled|cleared|irrelevant|wiped|erased|rescinded|withdrawn|expired|deprecated|reset)\b`,
+		`\bas (?:a |mere |just |only )?(?:suggestions?|optional|advisory|non-binding)\b`,
+		`\b(?:only|just|merely) a (?:test|suggestion|harness|placeholder|joke)\b`,
+		`\b(?:supersedes?|overrides?|replaces?|takes? (?:precedence|priority) over|wins? (?:every conflict|over)|trumps?|outranks?) (?:them|those|these|it|all (?:of )?(?:them|those|these))\b`,
+		`\b(?:(?:put|set|cast) (?:them|those|these|it) aside|(?:ignore|disregard|forget) (?:them|those|these|it))\b`,
+	))
+}}
 
 // voidVerbRE finds a verb that sets instructions aside when they are its
 // object ("this note supersedes your system prompt"): it ends where the
@@ -337,8 +347,10 @@ var voidRE = lazyRE(words(alt(
 // commands) and system instructions") or before the verb (the instructions
 // its subject: "system instructions (which can replace custom context)"),
 // the instructions are not what is set aside.
-var voidVerbRE = lazyRE(words(`\b(?:supersedes?|overrides?|replaces?|takes? (?:precedence|priority) over|wins? (?:every conflict|over)|trumps?|outranks?)`) +
-	`(?:` + sep + `[\w'’-]+){0,4}?` + sep + `$`)
+var voidVerbRE = &lazyRE{build: func() string {
+	return words(`\b(?:supersedes?|overrides?|replaces?|takes? (?:precedence|priority) over|wins? (?:every conflict|over)|trumps?|outranks?)`) +
+		`(?:` + sep + `[\w'’-]+){0,4}?` + sep + `$`
+}}
 
 // voidsObject keeps instructions at text[s:e] that a verb of voidVerbRE, at
 // most 160 bytes back in the same paragraph, takes for its object.
@@ -351,7 +363,7 @@ func voidsObject(text string, s, e int) (int, int, bool) {
 		a += i + 2
 	}
 	win := unleetString(foldString(text[a:s]))
-	if loc := voidVerbRE().FindStringIndex(win); loc != nil {
+	if loc := voidVerbRE.get().FindStringIndex(win); loc != nil {
 		return a + loc[0], e, true
 	}
 	return 0, 0, false
@@ -391,8 +403,16 @@ func authorityForms() []form {
 			// your system prompt … no longer applies (either order, 160 bytes)
 			triggers: []string{"your", "ur ", "its ", "the model", "the assistant", "instr", "rules", "guidelines",
 				"guidance", "directives", "orders", "system", "developer", "operator", "everything", "what you", "what your"},
-			pattern: instrRE().String(),
+			pattern: instrRE.get().String(),
 			check:   allOf(notProductPrompt, anyOf(nearby(voidRE, 160, true, true), voidsObject), notTitle),
+		},
+		{
+			// all previous instructions are false / void; any prior rules no
+			// longer apply: the instructions in force declared void without
+			// naming whose they are. Attackers also run the first words
+			// together ("allprevious") to slip past word boundaries.
+			triggers: allEarlier(),
+			pattern:  `(?:all|any)(?:` + sep + `)?` + w(`(?:of )?(?:the |your |my )?(?:prev[a-z]*|prior|earlier|above|preceding|original|initial|foregoing) (?:instr[a-z]*|rules|guidelines|directives|prompts?|orders|commands) (?:(?:are|is|were|have been|has been) (?:(?:now|hereby|all|officially) )*(?:false|void|null|invalid|revoked|nullified|rescinded|lifted|suspended)|(?:no longer|do not|don't|dont) (?:appl(?:y|ies)|count|matter|hold))\b`),
 		},
 		{
 			triggers: []string{"follow", "obey", "trust", "heed", "listen", "apply", "execute"},
@@ -429,9 +449,22 @@ func authorityForms() []form {
 	}
 }
 
+// allEarlier are the triggers of the form that voids "all previous
+// instructions": "all" or "any", then (past a gap, "of", or none at all) a
+// word for the earlier ones. "all" alone is in every other sentence.
+func allEarlier() []string {
+	out := []string{"all of", "any of", "all the", "all your", "all my"}
+	for _, d := range []string{"all", "any"} {
+		for _, q := range []string{"prev", "prior", "earlier", "above", "preceding", "original", "initial", "foregoing"} {
+			out = append(out, d+" "+q, d+q)
+		}
+	}
+	return out
+}
+
 // aiSubjectRE ends with a mention of the model or of how it answers, just
 // before "no restrictions" or "without filters".
-var aiSubjectRE = lazyRE(`(?:\b(?:you|yourself|ai|a\.i\.|assistant|model|chatbot|bot|llm|persona|version|agent|console|gpt|entity|character|answer(?:s|ing)?|respond(?:s|ing)?|repl(?:y|ies|ying)|act(?:s|ing)?|behave|operat(?:e|es|ing)|output|write|speak|talk|proceed|continue)\b|\b(?:tu|vous|modèle|ia|assistant|intelligence artificielle|du|ki|modell|assistent|antworte|antworten|eres|asistente|modelo|responde|sei|intelligenza artificiale|modello|assistente|rispondi|você|voce|responda|modo)\b|модель|ассистент|ии|ты|отвечай)[^.!?\n]{0,40}$`)
+var aiSubjectRE = &lazyRE{pattern: `(?:\b(?:you|yourself|ai|a\.i\.|assistant|model|chatbot|bot|llm|persona|version|agent|console|gpt|entity|character|answer(?:s|ing)?|respond(?:s|ing)?|repl(?:y|ies|ying)|act(?:s|ing)?|behave|operat(?:e|es|ing)|output|write|speak|talk|proceed|continue)\b|\b(?:tu|vous|modèle|ia|assistant|intelligence artificielle|du|ki|modell|assistent|antworte|antworten|eres|asistente|modelo|responde|sei|intelligenza artificiale|modello|assistente|rispondi|você|voce|responda|modo)\b|модель|ассистент|ии|ты|отвечай)[^.!?\n]{0,40}$`}
 
 // aiSubject checks that the model is the one said to be without limits.
 func aiSubject(text string, s, e int) (int, int, bool) {
@@ -439,7 +472,7 @@ func aiSubject(text string, s, e int) (int, int, bool) {
 	for a < s && !utf8.RuneStart(text[a]) {
 		a++
 	}
-	return s, e, aiSubjectRE().MatchString(unleetString(foldString(text[a:s])))
+	return s, e, aiSubjectRE.get().MatchString(unleetString(foldString(text[a:s])))
 }
 
 func roleHijackForms() []form {
@@ -650,10 +683,10 @@ func concealmentForms() []form {
 const chatToken = `<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text|eom_id|end|fim_[a-z]+)\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|</s>\s*<s>|</?(?:system|sys|system_prompt|instructions)>|</user>`
 
 var (
-	chatTokenRE     = lazyRE(`^(?:` + chatToken + `)$`)
-	chatTokenAnyRE  = lazyRE(chatToken)
-	turnRoleRE      = lazyRE(`^[ \t]*(?:system|user|assistant|developer|model)\b`)
-	placeholderTurn = lazyRE(`^(?:\{\{.*\}\}|\{%.*%\}|\{[\w.]*\}|<[\w .-]*>|\$\{?\w+\}?|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|(?:[A-Z][a-z]+ ?){1,4}|[^.!?]{0,40}(?:\.\.\.|…))$`)
+	chatTokenRE     = &lazyRE{pattern: `^(?:` + chatToken + `)$`}
+	chatTokenAnyRE  = &lazyRE{pattern: chatToken}
+	turnRoleRE      = &lazyRE{pattern: `^[ \t]*(?:system|user|assistant|developer|model)\b`}
+	placeholderTurn = &lazyRE{pattern: `^(?:\{\{.*\}\}|\{%.*%\}|\{[\w.]*\}|<[\w .-]*>|\$\{?\w+\}?|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|(?:[A-Z][a-z]+ ?){1,4}|[^.!?]{0,40}(?:\.\.\.|…))$`}
 )
 
 // notTemplateTurn drops a chat-template token, in code, whose turn holds a
@@ -663,22 +696,22 @@ var (
 // something to say; each token is judged by its own turn.
 func notTemplateTurn(sc *scanner, s, e int) (int, int, bool) {
 	text := sc.text()
-	if !chatTokenRE().MatchString(foldString(text[s:e])) || !sc.inCode(s) {
+	if !chatTokenRE.get().MatchString(foldString(text[s:e])) || !sc.inCode(s) {
 		return s, e, true
 	}
 	rest := text[e:alignEnd(text, e+200)]
-	if loc := turnRoleRE().FindStringIndex(foldString(rest)); loc != nil {
+	if loc := turnRoleRE.get().FindStringIndex(foldString(rest)); loc != nil {
 		rest = rest[loc[1]:]
 	}
 	rest = strings.TrimLeft(rest, " \t\r\n")
 	if i := strings.IndexByte(rest, '\n'); i >= 0 {
 		rest = rest[:i]
 	}
-	if loc := chatTokenAnyRE().FindStringIndex(foldString(rest)); loc != nil {
+	if loc := chatTokenAnyRE.get().FindStringIndex(foldString(rest)); loc != nil {
 		rest = rest[:loc[0]]
 	}
 	turn := strings.Trim(rest, " \t\r\"'`,;)<>")
-	return s, e, turn != "" && !placeholderTurn().MatchString(turn)
+	return s, e, turn != "" && !placeholderTurn.get().MatchString(turn)
 }
 
 func fakeMarkerForms() []form {
@@ -705,19 +738,19 @@ func fakeMarkerForms() []form {
 			// conversation faked inside data.
 			triggers: []string{"assistant"},
 			pattern:  `assistant[ \t]*:[ \t]*[<\[][^<>\[\]\n]{3,80}[>\]][ \t]*\n[ \t]*(?:user|human)[ \t]*:`,
-			check:    lineStart,
+			at:       atLineStart,
 		},
 		{
 			// ### System: / ### Instruction:
 			triggers: []string{"##", "# ", "#s", "#i", "#a", "#r", "#h"},
 			pattern:  `#{1,6}[ \t]*(?:system|instruction|assistant|response|human)[ \t]*:`,
-			check:    lineStart,
+			at:       atLineStart,
 		},
 		{
 			// [SYSTEM]: … / [[SYSTEM MESSAGE]]
 			triggers: []string{"[[", "[s", "[a", "[d", "[o", "[r", "[ "},
 			pattern:  `\[\[[ \t]*` + role + `(?:[ \t]+(?:message|prompt|note|notice|override|instructions?))?[ \t]*\]\]|\[[ \t]*` + role + `(?:[ \t]+(?:message|prompt|note|notice|override|instructions?))?[ \t]*\][ \t]*:`,
-			check:    lineStart,
+			at:       atLineStart,
 		},
 		{
 			// === SYSTEM OVERRIDE === / -----BEGIN SYSTEM INSTRUCTIONS-----
@@ -767,25 +800,22 @@ func fakeMarkerForms() []form {
 			triggers: []string{"system", "developer", "admin", "operator", "root"},
 			pattern: `(?:\*\*|__)?` + alt(`system`, `developer`, `admin`, `administrator`, `operator`, `root`) + `(?:[ \t]+(?:message|prompt|override|notice|instructions?|directive|command|note|update|alert))?(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*` +
 				w(`(?:(?:please|now|important|urgent|attention|note|warning)[:!,]* )*(?:focus|only|print|repeat|output|say|respond|reply|answer|reveal|disclose|grant|enter|switch|stop|do not|don't|dont|ignore|disregard|forget|override|access|the user|user|new|all|updated|from now|begin|start|display|show|execute|run|allow|deny|approve|unlock|activate|enable|disable|access granted|authorized|authorization|reset|change your|act|pretend|proceed|continue|follow|obey|comply|list|tell|give|provide)\b`),
-			check: lineStart,
+			at: atLineStart,
 		},
 		{
 			// System: you … at a line start
 			triggers: []string{"**", "__", "system", "assistant", "developer", "admin", "operator", "root"},
 			pattern: `(?:\*\*|__)?` + role + `(?:[ \t]+(?:message|prompt|override|notice|instructions?|directive|command))?(?:\*\*|__)?[ \t]*:(?:\*\*|__)?[ \t]*` +
 				w(`(?:you\b|your\b|the (?:assistant|ai|model|current user)\b|assistant\b|all agents\b|new (?:directive|instruction|policy|rule|task|orders?)s?\b|priority\b|ignore\b|disregard\b|forget\b|override\b|always\b|never\b|from now on\b)`),
-			check: lineStart,
+			at: atLineStart,
 		},
 	}
 }
 
-// lineStart requires a form to open its line, after white space, blockquote
-// marks or list bullets: elsewhere "system:" is a key or a label.
-func lineStart(text string, start, end int) (int, int, bool) {
-	return start, end, atLineStart(text, start)
-}
-
-// atLineStart reports whether only markdown decoration precedes i on its line.
+// atLineStart reports whether only markdown decoration (white space,
+// blockquote marks, list bullets) precedes i on its line: forms that must
+// open their line (elsewhere "system:" is a key or a label) have it as their
+// at.
 func atLineStart(text string, i int) bool {
 	return onlyBefore(text, i, " \t>-*+0123456789.)") < 0
 }
@@ -807,11 +837,11 @@ func onlyBefore(text string, i int, set string) int {
 }
 
 // aiNames are the ways a note names an AI reader.
-var aiNames = alt(`ai`, `a\.i\.`, `llms?`, `(?:large )?language models?`, `ai models?`, `models?`, `ai assistants?`,
-	`coding assistants?`, `assistants?`, `ai agents?`, `coding agents?`, `autonomous agents?`, `llm agents?`,
-	`agents?`, `bots?`, `claude(?: code)?`, `chatgpt`, `gpt`, `copilot`, `cursor`, `codex`, `gemini`, `devin`,
-	`aider`, `asistente`, `assistente`, `agente(?: de ia)?`, `ki-agent(?:en)?`, `ассистент`, `агент`, `ии`,
-	`ai助手`)
+const aiNames = `(?:ai|a\.i\.|llms?|(?:large )?language models?|ai models?|models?|ai assistants?|` +
+	`coding assistants?|assistants?|ai agents?|coding agents?|autonomous agents?|llm agents?|` +
+	`agents?|bots?|claude(?: code)?|chatgpt|gpt|copilot|cursor|codex|gemini|devin|` +
+	`aider|asistente|assistente|agente(?: de ia)?|ki-agent(?:en)?|ассистент|агент|ии|` +
+	`ai助手)`
 
 var aiNameTriggers = []string{"ai", "a.i.", "llm", "language", "large", "model", "assistant", "agent", "coding",
 	"autonomous", "bot", "claude", "chatgpt", "gpt", "copilot", "cursor", "codex", "gemini", "devin", "aider",
@@ -825,30 +855,32 @@ var aiNameTriggers = []string{"ai", "a.i.", "llm", "language", "large", "model",
 // match that skip accepts does not count.
 var risky = []struct {
 	keywords []string
-	re       func() *regexp.Regexp
+	re       *lazyRE
 	skip     func(win string, at int) bool
 }{
-	{[]string{"://", "www."}, lazyRE(`(?:https?|ftp)://|\bwww\.`), cited},
+	{[]string{"://", "www."}, &lazyRE{pattern: `(?:https?|ftp)://|\bwww\.`}, cited},
 	{[]string{"curl", "wget", "iwr", "irm", "invoke-", "iex", "ncat", "netcat", "socat", "powershell", "pwsh", "nc "},
-		lazyRE(`\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex|ncat|netcat|socat|powershell|pwsh)\b|\bnc [^\s]`), nil},
-	{[]string{"sh"}, lazyRE(`\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+<\(|\bsh -c\b`), nil},
-	{[]string{"install", " add", " get", " i "}, lazyRE(`\b(?:npm|pnpm|yarn|pip3?|gem|cargo|go|brew|apt(?:-get)?|npx|pipx|uv) (?:install|add|get|i)\b`), nil},
-	{[]string{"sudo", "chmod", "rm "}, lazyRE(`\bsudo\b|\bchmod\s+(?:[0-7]?[4-7][0-7]{3}|[ugoa]*\+s)\b|\brm\s+-[a-z]*r[a-z]*\s+(?:~|/|\$home)`), nil},
-	{[]string{"git"}, lazyRE(`\bgit\s+push\s+(?:[^\n]*\s)?(?:--force|-f)\b|\bgit\s+config\s+(?:--global|--system|core\.hookspath|credential\.helper)|\.git/hooks`), nil},
+		&lazyRE{pattern: `\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|invoke-expression|iex|ncat|netcat|socat|powershell|pwsh)\b|\bnc [^\s]`}, nil},
+	{[]string{"sh"}, &lazyRE{pattern: `\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\b(?:ba|z)?sh\s+<\(|\bsh -c\b`}, nil},
+	{[]string{"install", " add", " get", " i "}, &lazyRE{pattern: `\b(?:npm|pnpm|yarn|pip3?|gem|cargo|go|brew|apt(?:-get)?|npx|pipx|uv) (?:install|add|get|i)\b`}, nil},
+	{[]string{"sudo", "chmod", "rm "}, &lazyRE{pattern: `\bsudo\b|\bchmod\s+(?:[0-7]?[4-7][0-7]{3}|[ugoa]*\+s)\b|\brm\s+-[a-z]*r[a-z]*\s+(?:~|/|\$home)`}, nil},
+	{[]string{"git"}, &lazyRE{pattern: `\bgit\s+push\s+(?:[^\n]*\s)?(?:--force|-f)\b|\bgit\s+config\s+(?:--global|--system|core\.hookspath|credential\.helper)|\.git/hooks`}, nil},
 	{[]string{"crontab", "~/.", "$home/.", "exec", "eval", "urlopen", "authorized_keys"},
-		lazyRE(`crontab|(?:~|\$home)/\.(?:bashrc|zshrc|profile|bash_profile|zprofile|ssh)|\b(?:exec|eval)\s*\(|urlopen|authorized_keys`), nil},
-	{[]string{"follow", "whatever", "what ", "treat"}, lazyRE(words(`follow (?:the |its |their )?(?:instr[a-z]*|what (?:it|they) says?|whatever)|do (?:whatever|what) (?:the page|it|they) (?:says?|tells?)|treat (?:its|their|the) contents? as`)), nil},
+		&lazyRE{pattern: `crontab|(?:~|\$home)/\.(?:bashrc|zshrc|profile|bash_profile|zprofile|ssh)|\b(?:exec|eval)\s*\(|urlopen|authorized_keys`}, nil},
+	{[]string{"follow", "whatever", "what ", "treat"}, &lazyRE{build: func() string {
+		return words(`follow (?:the |its |their )?(?:instr[a-z]*|what (?:it|they) says?|whatever)|do (?:whatever|what) (?:the page|it|they) (?:says?|tells?)|treat (?:its|their|the) contents? as`)
+	}}, nil},
 	{[]string{"download", "descarga", "baixe", "télécharge", "herunterlad", "scarica", "скачай", "下载", "ダウンロード"},
-		lazyRE(`\bdownload\b|descarga|baixe|télécharge|herunterlad|scarica|скачай|下载|ダウンロード`), nil},
+		&lazyRE{pattern: `\bdownload\b|descarga|baixe|télécharge|herunterlad|scarica|скачай|下载|ダウンロード`}, nil},
 }
 
 // citedRE matches the end of prose that cites a URL as a reference: "see",
 // "docs at", "cf." ("Model: claude-sonnet-4, see https://…").
-var citedRE = lazyRE(`\b(?:see(?: also)?|cf\.?|docs?|documentation|details|reference|source|changelog|release notes|pricing|more (?:info|details))(?:[\s*_]+(?:at|in|on|here))?[\s*_:(\[<]*$`)
+var citedRE = &lazyRE{pattern: `\b(?:see(?: also)?|cf\.?|docs?|documentation|details|reference|source|changelog|release notes|pricing|more (?:info|details))(?:[\s*_]+(?:at|in|on|here))?[\s*_:(\[<]*$`}
 
 // cited reports whether the URL at win[at:] is cited rather than to be
 // fetched.
-func cited(win string, at int) bool { return citedRE().MatchString(win[max(0, at-40):at]) }
+func cited(win string, at int) bool { return citedRE.get().MatchString(win[max(0, at-40):at]) }
 
 // riskyAfter requires something risky later on the address's line (or in the
 // next 240 bytes of it).
@@ -863,7 +895,7 @@ func riskyAfter(text string, s, e int) (int, int, bool) {
 		if !containsAny(win, r.keywords) {
 			continue
 		}
-		loc := firstMatch(r.re(), win, func(loc []int) bool { return r.skip != nil && r.skip(win, loc[0]) })
+		loc := firstMatch(r.re.get(), win, func(loc []int) bool { return r.skip != nil && r.skip(win, loc[0]) })
 		if loc != nil && (end < 0 || loc[1] < end) {
 			end = loc[1]
 		}
@@ -917,7 +949,7 @@ func notTitle(text string, s, e int) (int, int, bool) {
 	if i := strings.IndexByte(text[e:], '\n'); i >= 0 {
 		le = e + i
 	}
-	if strings.IndexByte(text[s:e], '\n') >= 0 || youRE().MatchString(foldString(text[s:e])) {
+	if strings.IndexByte(text[s:e], '\n') >= 0 || youRE.get().MatchString(foldString(text[s:e])) {
 		// A title does not speak to its reader.
 		return s, e, true
 	}
@@ -953,24 +985,24 @@ func notSnakeCase(text string, s, e int) (int, int, bool) {
 }
 
 // youRE finds the reader addressed.
-var youRE = lazyRE(`\b(?:you|your|yours|yourself)\b`)
+var youRE = &lazyRE{pattern: `\b(?:you|your|yours|yourself)\b`}
 
 // settingNounRE matches the start of what follows a finding when the
 // finding only qualifies it: "system override settings", "admin override
 // flag".
-var settingNounRE = lazyRE(`^[ \t]+(?:settings?|files?|flags?|options?|values?|layers?|config(?:uration)?s?|precedence|order|paths?|variables?|env(?:ironment)?|keys?|scopes?|levels?)\b`)
+var settingNounRE = &lazyRE{pattern: `^[ \t]+(?:settings?|files?|flags?|options?|values?|layers?|config(?:uration)?s?|precedence|order|paths?|variables?|env(?:ironment)?|keys?|scopes?|levels?)\b`}
 
 // notBefore builds a check that drops a finding followed by what re
 // matches, in the folded text of the rest of its line.
-func notBefore(re func() *regexp.Regexp) func(string, int, int) (int, int, bool) {
+func notBefore(re *lazyRE) func(string, int, int) (int, int, bool) {
 	return func(text string, s, e int) (int, int, bool) {
-		return s, e, !re().MatchString(foldString(text[e:alignEnd(text, e+40)]))
+		return s, e, !re.get().MatchString(foldString(text[e:alignEnd(text, e+40)]))
 	}
 }
 
 // addressLeadRE matches the end of what leads an address to an automated
 // reader: "Note to", "for", a comma or an opening parenthesis.
-var addressLeadRE = lazyRE(`(?:\b(?:note|message|notice|instructions?|memo) (?:to|for)|\bfor|,|\()\s*(?:the |any |all )?$`)
+var addressLeadRE = &lazyRE{pattern: `(?:\b(?:note|message|notice|instructions?|memo) (?:to|for)|\bfor|,|\()\s*(?:the |any |all )?$`}
 
 func agentDirectiveForms(w func(string) string) []form {
 	return []form{
@@ -979,7 +1011,8 @@ func agentDirectiveForms(w func(string) string) []form {
 			triggers: append([]string{"hey", "dear", "attention", "note to", "message to", "psst", "ok", "ai助手"}, aiNameTriggers...),
 			pattern: w(`(?:(?:hey|dear|attention|note to|message to|psst|ok|okay)[,:]? )?(?:the |any |all |every |you |our )?`+aiNames+
 				`(?: (?:instructions?|notes?|directives?|tasks?))?`) + `(?:\s*[/&]\s*` + aiNames + `)*\s*(?:[,:：—–(]|\s-\s)`,
-			check: allOf(sentenceStart, notLinkText),
+			at:    atSentenceStart,
+			check: notLinkText,
 		},
 		{
 			// AI agents reading this memory
@@ -1009,31 +1042,46 @@ func agentDirectiveForms(w func(string) string) []form {
 			pattern:  `読んだ(?:ai|エージェント|アシスタント)(?:は|が)`,
 		},
 		{
-			// the AI should first download and run …
-			triggers: []string{"the ", "any ", "every "},
+			// the AI should first download and run … (the triggers name the
+			// reader too: "the " alone is in every sentence, and each
+			// trigger costs a look at the expression)
+			triggers: directiveSubjects(),
 			pattern:  w(`(?:the|any|every) (?:ai|llm|assistant|agent|model|coding agent|ai agent|ai assistant)s? (?:should|must|shall|needs? to|has to|have to|is to|are to|will) (?:(?:first|always|also|then|now|immediately|silently|quietly) )*(?:download|run|execute|fetch|install|add|append|open|visit|curl|wget|type|call|edit|disable|push|send|post|upload|navigate|go to|pipe|modify|set|replace|delete|remove)\b`),
 		},
 		{
 			// For agents: … / To any autonomous agent working here: …
 			triggers: []string{"for ", "to "},
 			pattern:  w(`(?:for|to) (?:any |all |every |the )?(?:(?:autonomous|ai|coding|llm) )*(?:agents?|assistants?|llms?|models?|ais)`) + `(?: [^:\n.]{0,30})?:`,
-			check:    sentenceStart,
+			at:       atSentenceStart,
 		},
 	}
 }
 
+// directiveSubjects are "the AI", "any agent"…: a determiner and a name of
+// an AI reader, the start of every match of the form that tells one what it
+// should do.
+func directiveSubjects() []string {
+	var out []string
+	for _, d := range []string{"the", "any", "every"} {
+		for _, n := range []string{"ai", "llm", "assistant", "agent", "model", "coding agent"} {
+			out = append(out, d+" "+n)
+		}
+	}
+	return out
+}
+
 // aiNameBeforeRE ends with an AI's name ("AI agents", "any assistant").
-var aiNameBeforeRE = lazyRE(`\b` + aiNames + `[\s\x{a0}]+$`)
+var aiNameBeforeRE = &lazyRE{pattern: `\b` + aiNames + `[\s\x{a0}]+$`}
 
 // precededBy builds a check that requires re to match the folded unleet text
 // that ends where the finding starts (up to 40 bytes of it).
-func precededBy(re func() *regexp.Regexp) func(string, int, int) (int, int, bool) {
+func precededBy(re *lazyRE) func(string, int, int) (int, int, bool) {
 	return func(text string, s, e int) (int, int, bool) {
 		a := max(0, s-40)
 		for a < s && !utf8.RuneStart(text[a]) {
 			a++
 		}
-		loc := re().FindStringIndex(unleetString(foldString(text[a:s])))
+		loc := re.get().FindStringIndex(unleetString(foldString(text[a:s])))
 		if loc == nil {
 			return 0, 0, false
 		}
@@ -1041,15 +1089,10 @@ func precededBy(re func() *regexp.Regexp) func(string, int, int) (int, int, bool
 	}
 }
 
-// sentenceStart requires an address by name ("Claude: …", "For agents: …")
-// to open a sentence: "ask the AI assistant about it" names an AI without
-// speaking to one.
-func sentenceStart(text string, start, end int) (int, int, bool) {
-	return start, end, atSentenceStart(text, start)
-}
-
 // atSentenceStart reports whether i opens a sentence: only markdown decoration
-// before it on its line, or the end of a sentence or an opening bracket.
+// before it on its line, or the end of a sentence or an opening bracket. An
+// address by name ("Claude: …", "For agents: …") must open one: "ask the AI
+// assistant about it" names an AI without speaking to one.
 func atSentenceStart(text string, i int) bool {
 	j := onlyBefore(text, i, " \t*_")
 	if j < 0 {
@@ -1084,7 +1127,7 @@ func fakeBoundary(text string, s, e int) (int, int, bool) {
 	marker := strings.TrimSpace(text[s:e])
 	// the words of the marker, without its signs
 	words := strings.Trim(marker, "%=#*~<>[]()|_- \t")
-	if armorRE().MatchString(foldString(words)) {
+	if armorRE.get().MatchString(foldString(words)) {
 		return 0, 0, false // -----END PGP MESSAGE-----
 	}
 	signs := len(marker) - len(words)
@@ -1104,15 +1147,15 @@ func fakeBoundary(text string, s, e int) (int, int, bool) {
 
 // armorRE finds the words of the armor lines of keys, certificates and
 // signed messages, whose END lines are not boundaries of a prompt.
-var armorRE = lazyRE(`\b(?:pgp|gpg|certificate|rsa|dsa|ec|openssh|ssh|public|private|key|encrypted|signed|signature|x509)\b`)
+var armorRE = &lazyRE{pattern: `\b(?:pgp|gpg|certificate|rsa|dsa|ec|openssh|ssh|public|private|key|encrypted|signed|signature|x509)\b`}
 
 // bannerRE matches a line that is a run of four or more signs (a markdown
 // rule of three is not one), or an end marker between runs of signs.
-var bannerRE = lazyRE(`(?m)^[ \t]*(?:[%=#*~_-][ \t]*){4,}$|^[ \t]*[%=#*~_<>\[(|-]{2,}[ \t]*end\b[^\n]{0,40}$`)
+var bannerRE = &lazyRE{pattern: `(?m)^[ \t]*(?:[%=#*~_-][ \t]*){4,}$|^[ \t]*[%=#*~_<>\[(|-]{2,}[ \t]*end\b[^\n]{0,40}$`}
 
 // bannerLeadRE matches what may precede "now we will" on its own line: a
 // banner, with an end word ("======END. Now we will …").
-var bannerLeadRE = lazyRE(`^[ \t]*(?:\\n)*[ \t]*[%=#*~_-]{4,}[ \t]*(?:end\b[^\n]{0,20})?[ \t.!:]*$`)
+var bannerLeadRE = &lazyRE{pattern: `^[ \t]*(?:\\n)*[ \t]*[%=#*~_-]{4,}[ \t]*(?:end\b[^\n]{0,20})?[ \t.!:]*$`}
 
 // afterBanner requires "new instructions" or "now you will" to follow a
 // banner (a line of signs, or an end marker) within the two lines before it,
@@ -1128,7 +1171,7 @@ func afterBanner(text string, s, e int) (int, int, bool) {
 	}
 	before := foldString(text[a:s])
 	k := strings.LastIndexByte(before, '\n')
-	if bannerLeadRE().MatchString(before[k+1:]) {
+	if bannerLeadRE.get().MatchString(before[k+1:]) {
 		return s, e, true
 	}
 	if k < 0 || strings.TrimSpace(before[k+1:]) != "" && !atLineStart(text, s) {
@@ -1141,5 +1184,5 @@ func afterBanner(text string, s, e int) (int, int, bool) {
 			prev = prev[k3+1:]
 		}
 	}
-	return s, e, bannerRE().MatchString(prev)
+	return s, e, bannerRE.get().MatchString(prev)
 }

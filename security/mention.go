@@ -193,7 +193,7 @@ func (sc *scanner) line(i int) *lineInfo {
 func (li *lineInfo) metaWords(text string) [][]int {
 	if !li.metaDone {
 		li.metaDone = true
-		li.meta = metaRE().FindAllStringIndex(text[li.start:li.end], -1)
+		li.meta = metaRE.get().FindAllStringIndex(text[li.start:li.end], -1)
 	}
 	return li.meta
 }
@@ -202,7 +202,7 @@ func (li *lineInfo) metaWords(text string) [][]int {
 func (li *lineInfo) talks(text string) bool {
 	if li.talk == 0 {
 		li.talk = -1
-		if metaRE().MatchString(text[li.start:li.end]) {
+		if metaRE.get().MatchString(text[li.start:li.end]) {
 			li.talk = 1
 		}
 	}
@@ -229,7 +229,7 @@ func (li *lineInfo) talksOutside(text string, a, b int) bool {
 	}
 	left, right := line[max(0, a-maxMetaLen):a], line[b:min(len(line), b+maxMetaLen)]
 	joined := left + " " + right
-	for _, m := range metaRE().FindAllStringIndex(joined, -1) {
+	for _, m := range metaRE.get().FindAllStringIndex(joined, -1) {
 		if m[0] < len(left) && m[1] > len(left)+1 {
 			return true
 		}
@@ -298,7 +298,7 @@ func readQuotes(line string) []quotation {
 				}
 			}
 		default:
-			if cl, ok := closingMark[r]; ok {
+			if cl, ok := closingMark(r); ok {
 				m := c.marks[r]
 				if k := m.next(i+n, func(p int) int { return stringFrom(line, p, cl) }); k >= 0 {
 					closeAt, closeLen = k, len(cl)
@@ -396,24 +396,42 @@ func closingApostrophe(line string, p int) int {
 	return -1
 }
 
-var closingMark = map[rune]string{'“': "”", '‘': "’", '«': "»", '„': "“", '「': "」", '『': "』", '‹': "›"}
+func closingMark(r rune) (string, bool) {
+	switch r {
+	case '“':
+		return "”", true
+	case '‘':
+		return "’", true
+	case '«':
+		return "»", true
+	case '„':
+		return "“", true
+	case '「':
+		return "」", true
+	case '『':
+		return "』", true
+	case '‹':
+		return "›", true
+	}
+	return "", false
+}
 
 // introducerRE matches the end of prose that introduces a quotation.
-var introducerRE = lazyRE(`(?i)(?:\blike|\bsuch as|\be\.g\.,?|\bi\.e\.,?|\bfor (?:example|instance),?|\bexamples?(?: of)?:?|\bsays|\bsaid|\bsay|\breads|\bcalled|\bnamed|\blabell?ed|\bphrases?|\bstrings?|\binputs?|\bpatterns?|\bpayloads?|\btext|\bmessage|\btokens?|\bmarkers?|\bcontaining|\bcontains|\binclude|\bincludes|\bincluding|\bas in|\bquoted?|\bthe words|\bfake|\bknown|\bclassic|\bcommon|\btypical|\bprompts?(?: like)?|\bformats?)\W{0,3}$`)
+var introducerRE = &lazyRE{pattern: `(?i)(?:\blike|\bsuch as|\be\.g\.,?|\bi\.e\.,?|\bfor (?:example|instance),?|\bexamples?(?: of)?:?|\bsays|\bsaid|\bsay|\breads|\bcalled|\bnamed|\blabell?ed|\bphrases?|\bstrings?|\binputs?|\bpatterns?|\bpayloads?|\btext|\bmessage|\btokens?|\bmarkers?|\bcontaining|\bcontains|\binclude|\bincludes|\bincluding|\bas in|\bquoted?|\bthe words|\bfake|\bknown|\bclassic|\bcommon|\btypical|\bprompts?(?: like)?|\bformats?)\W{0,3}$`}
 
 // metaRE matches words that show a line talks about attacks rather than makes
 // one.
-var metaRE = lazyRE(`(?i)\b(?:prompt[- ]injections?|injections?|jailbreak(?:s|ing)?|attack(?:s|er|ers)?|payloads?|malicious|adversarial|red[- ]team(?:ing)?|exploits?|poison(?:ed|ing)?|phishing|exfiltration|threat(?:s| model)?|ctf|detect(?:s|ed|ion|ors?)?|filter(?:s|ed|ing)?|classif(?:y|ied|ier|ication)|moderation|sanitiz(?:e|er|es|ed|ing)|scanner|strips?|stripped|escape[sd]?|block(?:s|ed)?|flag(?:s|ged)?|reject(?:s|ed)?|honeypot|canary|test cases?|evals?|examples?|e\.g\.|for instance|such as|samples?|markers?|special tokens?|tokenizer|chat (?:format|template)|templates?|regex|patterns?|strings?|phrases?|suspicious|untrusted|owasp|mitre)\b`)
+var metaRE = &lazyRE{pattern: `(?i)\b(?:prompt[- ]injections?|injections?|jailbreak(?:s|ing)?|attack(?:s|er|ers)?|payloads?|malicious|adversarial|red[- ]team(?:ing)?|exploits?|poison(?:ed|ing)?|phishing|exfiltration|threat(?:s| model)?|ctf|detect(?:s|ed|ion|ors?)?|filter(?:s|ed|ing)?|classif(?:y|ied|ier|ication)|moderation|sanitiz(?:e|er|es|ed|ing)|scanner|strips?|stripped|escape[sd]?|block(?:s|ed)?|flag(?:s|ged)?|reject(?:s|ed)?|honeypot|canary|test cases?|evals?|examples?|e\.g\.|for instance|such as|samples?|markers?|special tokens?|tokenizer|chat (?:format|template)|templates?|regex|patterns?|strings?|phrases?|suspicious|untrusted|owasp|mitre)\b`}
 
 func introduces(s string) bool {
 	s = strings.TrimRight(s, " \t")
 	if len(s) > 60 {
 		s = s[len(s)-60:]
 	}
-	return introducerRE().MatchString(s)
+	return introducerRE.get().MatchString(s)
 }
 
-func talksAbout(s string) bool { return metaRE().MatchString(s) }
+func talksAbout(s string) bool { return metaRE.get().MatchString(s) }
 
 // inCode reports whether offset i is inside a fenced code block or an inline
 // code span.
@@ -441,7 +459,7 @@ func question(sc *scanner, s int) bool {
 		return false
 	}
 	after := text[s+end+1 : alignEnd(text, s+end+1+40)]
-	return answeredNoRE().MatchString(foldString(after))
+	return answeredNoRE.get().MatchString(foldString(after))
 }
 
 // reportedRE matches the end of prose that reports a request someone else
@@ -450,7 +468,7 @@ func question(sc *scanner, s int) bool {
 // moderation prompt that lists "it asks you to forget about your rules"
 // describes one. "The user asks you to …" is not reported speech here: an
 // injected note speaks as the user.
-var reportedRE = lazyRE(`\b(?:(?:if|when|whenever|once) you[\s*_]+(?:instruct|tell|ask)[\s*_]+the[\s*_]+(?:[\w-]+[\s*_]+){0,2}(?:model|assistant|ai|bot|agent|llm|chatbot)[\s*_]+to[\s*_]+$|(?:it|they|he|she|this|that|which|who|attackers?|someone|somebody|the (?:input|prompt|message|text|request|attacker|attack|payload|document|page|email|e-mail)s?)[\s*_]+(?:asks?|asked|asking|try|tries|tried|trying|attempts?|attempted|attempting|wants?|wanted|tells?|told|telling|instructs?|instructed|requests?|requested|urges?|urged|would (?:ask|tell|want))[\s*_]+(?:you|the (?:model|assistant|ai|bot|agent|llm)|the [\w-]+ (?:model|assistant|bot|agent))?[\s*_]*to[\s*_]+$)`)
+var reportedRE = &lazyRE{pattern: `\b(?:(?:if|when|whenever|once) you[\s*_]+(?:instruct|tell|ask)[\s*_]+the[\s*_]+(?:[\w-]+[\s*_]+){0,2}(?:model|assistant|ai|bot|agent|llm|chatbot)[\s*_]+to[\s*_]+$|(?:it|they|he|she|this|that|which|who|attackers?|someone|somebody|the (?:input|prompt|message|text|request|attacker|attack|payload|document|page|email|e-mail)s?)[\s*_]+(?:asks?|asked|asking|try|tries|tried|trying|attempts?|attempted|attempting|wants?|wanted|tells?|told|telling|instructs?|instructed|requests?|requested|urges?|urged|would (?:ask|tell|want))[\s*_]+(?:you|the (?:model|assistant|ai|bot|agent|llm)|the [\w-]+ (?:model|assistant|bot|agent))?[\s*_]*to[\s*_]+$)`}
 
 // reported reports whether the instruction at s is reported rather than
 // given (see reportedRE).
@@ -459,11 +477,11 @@ func reported(text string, s int) bool {
 	for a < s && !utf8.RuneStart(text[a]) {
 		a++
 	}
-	return reportedRE().MatchString(foldString(text[a:s]))
+	return reportedRE.get().MatchString(foldString(text[a:s]))
 }
 
 // answeredNoRE matches the start of a negative answer.
-var answeredNoRE = lazyRE(`^[\s*_>:—–-]*(?:no|nope|nah|never|not|don't|do not|absolutely not|definitely not|certainly not|of course not)\b`)
+var answeredNoRE = &lazyRE{pattern: `^[\s*_>:—–-]*(?:no|nope|nah|never|not|don't|do not|absolutely not|definitely not|certainly not|of course not)\b`}
 
 // maxSentence bounds how far question looks for the end of a sentence.
 const maxSentence = 1024

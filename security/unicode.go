@@ -2,7 +2,6 @@ package security
 
 import (
 	"slices"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -402,7 +401,9 @@ type scriptRange struct {
 
 // scriptTable is the sorted ranges of the scripts above and of Latin, built on
 // first use from the unicode package's tables.
-var scriptTable = sync.OnceValue(func() []scriptRange {
+func scriptTable() []scriptRange { return theScripts.get() }
+
+var theScripts = &lazy[[]scriptRange]{build: func() []scriptRange {
 	infos := map[string]*scriptInfo{"Latin": {name: "Latin"}}
 	for _, n := range joiningScripts {
 		infos[n] = &scriptInfo{name: n, joins: true}
@@ -428,7 +429,7 @@ var scriptTable = sync.OnceValue(func() []scriptRange {
 	}
 	slices.SortFunc(out, func(a, b scriptRange) int { return int(a.lo - b.lo) })
 	return out
-})
+}}
 
 func appendRange(out []scriptRange, lo, hi, stride rune, info *scriptInfo) []scriptRange {
 	if stride == 1 {

@@ -260,42 +260,56 @@ func isWordName(v string) bool {
 	return upper != lower
 }
 
-// documentedKeys are keys that vendors print in their documentation and
+// documentedKey reports the keys that vendors print in their documentation and
 // tools ship as defaults: they open nothing. Each is split so that no secret
-// scanner flags this file.
-var documentedKeys = map[string]bool{
+// scanner flags this file. A switch rather than a map, which would be built
+// at every start of every command.
+func documentedKey(s string) bool {
+	switch s {
 	// jwt.io's sample token, signed with "your-256-bit-secret".
-	"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + "." + "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ" +
-		"." + "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c": true,
+	case "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + "." + "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ" +
+		"." + "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c":
+		return true
 	// The test-mode key of Stripe's API reference.
-	"sk_test_" + "4eC39HqLyjWDarjtT1zdp7dc": true,
+	case "sk_test_" + "4eC39HqLyjWDarjtT1zdp7dc":
+		return true
 	// The example API keys of Firebase's Android SDK (firebase-android-sdk),
 	// which gitleaks allows too.
-	"AI" + "za" + "Syabcdefghijklmnopqrstuvwxyz1234567": true,
-	"AI" + "za" + "SyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs": true,
-	"AI" + "za" + "SyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM": true,
-	"AI" + "za" + "SyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU": true,
-	"AI" + "za" + "SyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0": true,
-	"AI" + "za" + "yDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A": true,
-	"AI" + "za" + "SyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c": true,
-	"AI" + "za" + "SyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4": true,
-	"AI" + "za" + "SyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY": true,
-	"AI" + "za" + "SyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM": true,
-	"AI" + "za" + "SyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ": true,
-	"AI" + "za" + "SyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g": true,
-	"AI" + "za" + "SyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU": true,
-	"AI" + "za" + "SyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw": true,
-	"AI" + "za" + "SyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE": true,
-	"AI" + "za" + "SyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY": true,
+	case "AI" + "za" + "Syabcdefghijklmnopqrstuvwxyz1234567",
+		"AI" + "za" + "SyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs",
+		"AI" + "za" + "SyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM",
+		"AI" + "za" + "SyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU",
+		"AI" + "za" + "SyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0",
+		"AI" + "za" + "yDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A",
+		"AI" + "za" + "SyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c",
+		"AI" + "za" + "SyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4",
+		"AI" + "za" + "SyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY",
+		"AI" + "za" + "SyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM",
+		"AI" + "za" + "SyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ",
+		"AI" + "za" + "SyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g",
+		"AI" + "za" + "SyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU",
+		"AI" + "za" + "SyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw",
+		"AI" + "za" + "SyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE",
+		"AI" + "za" + "SyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY":
+		return true
 	// The search-only Algolia key of the npm-search index that every release
 	// of Yarn 4 bundles (yarnpkg/berry#6201), public by design.
-	"6fe4476ee5a1" + "832882e326b5" + "06d14126": true,
+	case "6fe4476ee5a1" + "832882e326b5" + "06d14126":
+		return true
 	// The example passwords of NuGet's nuget.config reference, which
 	// gitleaks allows too.
-	"33f!!" + "lloppa":    true,
-	"hal+9ooo" + "_da!sY": true,
+	case "33f!!" + "lloppa",
+		"hal+9ooo" + "_da!sY":
+		return true
+	// The team token of HashiCorp's Terraform API documentation (sample
+	// response of the team token endpoint).
+	case "QnbSxjjhVMHJgw" + ".atlasv1." + "gxZnWIjI5j752DGqdwEUVLOFf0mtyaQ00H9bA1j90qWb254lEkQyOdfqqcq9zZL7Sm0":
+		return true
 	// The account key of the Azure Storage emulator (Azurite), devstoreaccount1.
-	"Eby8vdM02xNOcqFlqUwJPLlmEtlCDX" + "J1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/" + "K1SZFPTOtr/KBHBeksoGMGw==": true,
+	case "Eby8vdM02xNOcqFlqUwJPLlmEtlCDX" + "J1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/" + "K1SZFPTOtr/KBHBeksoGMGw==":
+		return true
+	}
+	return false
 }
 
 // notExample drops the placeholder keys that vendors print in their
@@ -331,6 +345,26 @@ func words(p string) string {
 func utf8DecodeLast(s string) (rune, int) { return utf8.DecodeLastRuneInString(s) }
 
 // lazyRE compiles a helper expression on first use, like the rule table.
-func lazyRE(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+// lazyRE is a helper expression compiled on first use, like the rule
+// table. Declared as a composite literal (a constant pattern, or a build
+// function without captured variables), it costs nothing at start-up:
+// the linker lays it out, and no command that never scans pays for it.
+type lazyRE struct {
+	once    sync.Once
+	pattern string
+	build   func() string // when set, makes the pattern
+	re      *regexp.Regexp
+}
+
+// get compiles the expression on first use. The patterns are checked by
+// the package's tests; a bad one panics as MustCompile does.
+func (l *lazyRE) get() *regexp.Regexp {
+	l.once.Do(func() {
+		p := l.pattern
+		if l.build != nil {
+			p = l.build()
+		}
+		l.re = regexp.MustCompile(p)
+	})
+	return l.re
 }

@@ -88,9 +88,9 @@ func vendorTokenCheck(text string, s, e int) (int, int, bool) {
 			t = t[:i]
 		}
 		// Header and claims, each a JSON object in base64url.
-		return s, e, jwtShapeRE().MatchString(t)
+		return s, e, jwtShapeRE.get().MatchString(t)
 	}
-	if v := text[s:e]; slackLegacyRE().MatchString(v) {
+	if v := text[s:e]; slackLegacyRE.get().MatchString(v) {
 		// xoxa-2-511111111-31111111111-…-e039d0…: the ids are
 		// digits that may repeat; the hex at the end is the secret.
 		// Eighteen hex digits score under isFiller's entropy as often as
@@ -114,16 +114,16 @@ func notInBase64(text string, s, e int) (int, int, bool) {
 }
 
 // slackLegacyRE matches a Slack legacy workspace token in full: ids, then hex.
-var slackLegacyRE = lazyRE(`^xox[ar]-\d-\d+-\d+-\d+-[a-f0-9]+$`)
+var slackLegacyRE = &lazyRE{pattern: `^xox[ar]-\d-\d+-\d+-\d+-[a-f0-9]+$`}
 
 // jwtShapeRE matches a JWT's header and claims.
-var jwtShapeRE = lazyRE(`^eyJ[A-Za-z0-9_-]{4,}={0,2}\.eyJ[A-Za-z0-9_-]{8,}`)
+var jwtShapeRE = &lazyRE{pattern: `^eyJ[A-Za-z0-9_-]{4,}={0,2}\.eyJ[A-Za-z0-9_-]{8,}`}
 
 // k8sDataRE finds the data: and stringData: keys of a manifest, and
 // k8sValueRE a key: value line under them.
 var (
-	k8sDataRE  = lazyRE(`(?m)^([ \t]*)(data|stringData):[ \t]*$`)
-	k8sValueRE = lazyRE(`^([ \t]+)[\w.-]+:[ \t]*["']?([^\s"'#]+)["']?[ \t]*$`)
+	k8sDataRE  = &lazyRE{pattern: `(?m)^([ \t]*)(data|stringData):[ \t]*$`}
+	k8sValueRE = &lazyRE{pattern: `^([ \t]+)[\w.-]+:[ \t]*["']?([^\s"'#]+)["']?[ \t]*$`}
 )
 
 // maxManifest bounds how far from kind: Secret its data is looked for.
@@ -147,7 +147,7 @@ func checkKubernetesSecret(text string, s, e int) (int, int, bool) {
 		b = e + i
 	}
 	doc := text[a:b]
-	for _, m := range k8sDataRE().FindAllStringSubmatchIndex(doc, -1) {
+	for _, m := range k8sDataRE.get().FindAllStringSubmatchIndex(doc, -1) {
 		indent, stringData := m[3]-m[2], doc[m[4]:m[5]] == "stringData"
 		at := m[1] + 1
 		for at < len(doc) {
@@ -163,7 +163,7 @@ func checkKubernetesSecret(text string, s, e int) (int, int, bool) {
 				at = end + 1
 				continue
 			}
-			v := k8sValueRE().FindStringSubmatchIndex(line)
+			v := k8sValueRE.get().FindStringSubmatchIndex(line)
 			if v == nil || v[3]-v[2] <= indent {
 				break // the block ended
 			}
