@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cortexmem/cortex/atomicfile"
@@ -42,12 +43,27 @@ type Options struct {
 	// CacheAbove is how many bytes of the log may lie past the cache before a
 	// reader brings the cache up to date.
 	CacheAbove int64
+	// CompactAside is for a long-running process: the Record that finds the
+	// log above CompactAbove starts the compaction on a goroutine of its own
+	// and returns, instead of making its caller (a recall being answered)
+	// wait the hundreds of milliseconds an 8 MB log takes to fold. A
+	// short-lived process compacts in line: it would exit before a goroutine
+	// finished.
+	CompactAside bool
+	// Warn, when set, is told of a compaction run aside that failed (it is
+	// housekeeping: the next Record above CompactAbove tries again).
+	Warn func(msg string)
 }
 
 // Log is the access log of one state folder. It holds no open file: every call
 // opens what it needs, so any number of processes can use one log at once.
 type Log struct {
 	o Options
+	// compacting is set while a compaction started aside runs.
+	compacting atomic.Bool
+	// afterFold, when set (by tests), runs between the fold done without
+	// the lock and the lock being taken.
+	afterFold func()
 	// memo keeps the last cache file read, for a long-running process that
 	// reads stats again and again: it is reused while the file is unchanged.
 	mu   sync.Mutex
@@ -127,11 +143,28 @@ func (l *Log) Record(ctx context.Context, accesses []memories.Access) error {
 	if size > l.o.CompactAbove {
 		// Folding the log is housekeeping: when another process holds the
 		// lock, it or a later writer will do it.
+		if l.o.CompactAside {
+			l.compactAside()
+			return nil
+		}
 		if _, err := l.compact(ctx, false); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// compactAside starts a compaction on a goroutine unless one runs already.
+func (l *Log) compactAside() {
+	if !l.compacting.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer l.compacting.Store(false)
+		if _, err := l.compact(context.Background(), false); err != nil && l.o.Warn != nil {
+			l.o.Warn(err.Error())
+		}
+	}()
 }
 
 // append writes buf at the end of the log, creating the log with its header
@@ -460,10 +493,33 @@ func (l *Log) Compact(ctx context.Context) error {
 }
 
 // compact does Compact; without wait it gives up at once when the lock is
-// held, and reports whether it ran.
-func (l *Log) compact(ctx context.Context, wait bool) (bool, error) {
+// held, and reports whether it ran. Most of the work, decoding the lines
+// already in the log (about 100,000 in 8 MB), is done before the lock is
+// taken: writers then wait only while the lines appended meanwhile are
+// folded in and the result is written. A log replaced in between (another
+// process compacted it) is left as it is.
+func (l *Log) compact(ctx context.Context, wait bool) (ran bool, err error) {
+	f, err := os.Open(l.o.State.AccessLog())
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("access log: %w", err)
+	}
+	before, data, err := readWhole(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return false, err
+	}
+	bySource := map[[2]string]*line{}
+	foldCounts(data, bySource)
+	if l.afterFold != nil {
+		l.afterFold()
+	}
+
 	var lk *filelock.Lock
-	var err error
 	if wait {
 		lk, err = filelock.Acquire(ctx, l.o.State.AccessLock(), l.o.LockTimeout)
 	} else {
@@ -477,32 +533,26 @@ func (l *Log) compact(ctx context.Context, wait bool) (bool, error) {
 			err = rerr
 		}
 	}()
-	data, err := os.ReadFile(l.o.State.AccessLog())
+	f, err = os.Open(l.o.State.AccessLog())
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("access log: %w", err)
 	}
-	data = data[:bytes.LastIndexByte(data, '\n')+1]
-	bySource := map[[2]string]*line{}
-	for rest := data; len(rest) > 0; {
-		i := bytes.IndexByte(rest, '\n')
-		var e line
-		if json.Unmarshal(rest[:i], &e) == nil && e.ID != "" && e.Source != "" && !e.Time.IsZero() {
-			k := [2]string{e.ID, e.Source}
-			c := bySource[k]
-			if c == nil {
-				c = &line{ID: e.ID, Source: e.Source}
-				bySource[k] = c
-			}
-			c.N += max(e.N, 1)
-			if e.Time.After(c.Time) {
-				c.Time = e.Time
-			}
-		}
-		rest = rest[i+1:]
+	defer f.Close()
+	now, err := f.Stat()
+	if err != nil {
+		return false, fmt.Errorf("access log: %w", err)
 	}
+	if !os.SameFile(before, now) || now.Size() < int64(len(data)) {
+		return false, nil // compacted (or rewritten) by another process meanwhile
+	}
+	more, err := readFrom(f, int64(len(data)), now.Size())
+	if err != nil {
+		return false, err
+	}
+	foldCounts(more, bySource)
 	keys := make([][2]string, 0, len(bySource))
 	for k := range bySource {
 		keys = append(keys, k)
@@ -528,4 +578,37 @@ func (l *Log) compact(ctx context.Context, wait bool) (bool, error) {
 		return true, fmt.Errorf("access cache: %w", err)
 	}
 	return true, nil
+}
+
+// readWhole reads the open log up to its last whole line, with its file info.
+func readWhole(f *os.File) (os.FileInfo, []byte, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, fmt.Errorf("access log: %w", err)
+	}
+	data, err := readFrom(f, 0, fi.Size())
+	return fi, data, err
+}
+
+// foldCounts adds the accesses in lines to bySource, one count line per
+// memory and source (what compaction writes). Lines that do not parse,
+// headers among them, are skipped.
+func foldCounts(lines []byte, bySource map[[2]string]*line) {
+	for rest := lines; len(rest) > 0; {
+		i := bytes.IndexByte(rest, '\n')
+		var e line
+		if json.Unmarshal(rest[:i], &e) == nil && e.ID != "" && e.Source != "" && !e.Time.IsZero() {
+			k := [2]string{e.ID, e.Source}
+			c := bySource[k]
+			if c == nil {
+				c = &line{ID: e.ID, Source: e.Source}
+				bySource[k] = c
+			}
+			c.N += max(e.N, 1)
+			if e.Time.After(c.Time) {
+				c.Time = e.Time
+			}
+		}
+		rest = rest[i+1:]
+	}
 }

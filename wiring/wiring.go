@@ -96,7 +96,10 @@ func Open(s *config.Settings, o Options) (*Cortex, error) {
 		c.opts = append(c.opts, memories.WithWarn(o.Warn))
 	}
 	if !o.NoAccessLog {
-		c.Access = access.Open(access.Options{State: s.State(), LockTimeout: s.LockTimeout})
+		// A resident process (the MCP server, the watcher) folds a full
+		// access log aside: the recall that finds it full is not kept
+		// waiting.
+		c.Access = access.Open(access.Options{State: s.State(), LockTimeout: s.LockTimeout, CompactAside: o.Resident, Warn: o.Warn})
 		c.opts = append(c.opts, memories.WithAccessLog(c.Access))
 	}
 	c.opts = append(c.opts, o.Service...)
