@@ -1,0 +1,299 @@
+package store
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/cortexmem/cortex/atomicfile"
+	"github.com/cortexmem/cortex/dedup"
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// Word sets of the notes, for the duplicate check.
+//
+// A save is compared with every memory of its project and general
+// (memories' wordSetter), which needs each one's dedup word set. Reading and
+// fingerprinting a thousand notes per save would cost more than the index
+// search it replaces, so the word sets are kept, per project, in a file of
+// the vault's state folder: each note's path, the hash of the bytes its
+// word set was made from (the catalog record's Hash) and the set. A set is
+// used only while the catalog says the note still has those bytes; any
+// other note is read and its set added. The file is a cache: it is never
+// fsynced, a torn or foreign tail is dropped, and a file written by a
+// cortex whose fingerprints differ (see wordsProbe) is ignored and
+// rewritten.
+
+// wordsHeader starts a word-set file, then the probe's hash (8 bytes).
+const wordsHeader = "cortex dedup words 1\n"
+
+// wordsProbe is a text whose word set changes when the fingerprint's words
+// do (stemming, synonyms, stop words, Chinese and Japanese pairs): a file
+// made by a build that fingerprints otherwise has another probe hash.
+const wordsProbe = "Caching the DB configs: we don't retry auth tokens on repos; " +
+	"environments 2024 k8s RS256 running runs ran über naïve 数据库连接 データベース"
+
+var probeHash = sync.OnceValue(func() uint64 {
+	var b []byte
+	for _, w := range dedup.New(wordsProbe).Words() {
+		b = binary.LittleEndian.AppendUint64(b, w)
+	}
+	return uint64(crc32.ChecksumIEEE(b))<<32 | uint64(len(b))
+})
+
+// wordEntry is one note's word set, made from bytes with this hash.
+type wordEntry struct {
+	hash  uint64
+	words []uint64
+}
+
+// wordFile is one project's word sets as its file holds them.
+type wordFile struct {
+	m map[string]wordEntry
+	// records is how many records the file holds (repeats of a path
+	// included), and size the bytes of its valid part; a file whose
+	// valid part is not the whole is rewritten, not appended to.
+	records int
+	size    int64
+	torn    bool
+}
+
+// words keeps a resident store's word-set files in memory between saves.
+type words struct {
+	mu    sync.Mutex
+	files map[string]*wordFile
+}
+
+func (s *Store) wordsPath(project string) string {
+	return filepath.Join(s.vstate.Dir, "dedup-words", url.PathEscape(project)+".words")
+}
+
+// WordSets gives the word set build makes of the title and body of every
+// readable memory of projects that is not superseded (memories'
+// wordSetter), in catalog order within each project.
+func (sn *snapshot) WordSets(ctx context.Context, projects []string, build func(title, body string) []uint64) ([]memories.WordSet, error) {
+	keep := func(project, _, _ string) bool { return slices.Contains(projects, project) }
+	entries, hashes, err := sn.cat.EntriesHashedWhere(keep)
+	if err != nil {
+		return nil, fmt.Errorf("word sets: %w", err)
+	}
+	out := make([]memories.WordSet, 0, len(entries))
+	for _, p := range projects {
+		if slices.Contains(projects[:slices.Index(projects, p)], p) {
+			continue // named twice
+		}
+		wf, err := sn.s.wordFileOf(p)
+		if err != nil {
+			return nil, err
+		}
+		var added []string
+		live := 0
+		for i := range entries {
+			e := &entries[i]
+			if e.Project != p || e.Status == memories.StatusSuperseded {
+				continue
+			}
+			live++
+			if we, ok := wf.m[e.Path]; ok && we.hash == hashes[i] {
+				out = append(out, memories.WordSet{Entry: *e, Words: we.words})
+				continue
+			}
+			ws, cached, err := sn.noteWords(ctx, e, hashes[i], build)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			if cached {
+				wf.m[e.Path] = wordEntry{hash: hashes[i], words: ws}
+				added = append(added, e.Path)
+			}
+			out = append(out, memories.WordSet{Entry: *e, Words: ws})
+		}
+		if len(added) > 0 || wf.torn {
+			// The cache only spares work: a file that cannot be written
+			// leaves the next save to read those notes again.
+			if err := sn.s.saveWords(p, wf, added, live); err != nil {
+				sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+			}
+		}
+	}
+	return out, nil
+}
+
+// noteWords is build of the note of e as LoadText reads it, and whether it
+// was made from bytes with the record's hash (only then is it kept).
+func (sn *snapshot) noteWords(ctx context.Context, e *memories.Entry, recHash uint64, build func(title, body string) []uint64) ([]uint64, bool, error) {
+	sn.s.wordReads.Add(1)
+	data, st, err := sn.s.v.ReadRaw(e.Path)
+	if err == nil && st.Symlink == "" && hash(data) == recHash {
+		if body, ok := vault.NoteBody(data); ok {
+			return build(e.Title, string(body)), true, nil
+		}
+	}
+	title, body, err := sn.LoadText(ctx, e.Path)
+	if err != nil {
+		return nil, false, err
+	}
+	return build(title, body), false, nil
+}
+
+// wordFileOf is project's word-set file: the one a resident store holds, or
+// read from disk.
+func (s *Store) wordFileOf(project string) (*wordFile, error) {
+	if s.words != nil {
+		s.words.mu.Lock()
+		defer s.words.mu.Unlock()
+		if wf := s.words.files[project]; wf != nil {
+			return wf, nil
+		}
+	}
+	wf := readWords(s.wordsPath(project))
+	if s.words != nil {
+		if s.words.files == nil {
+			s.words.files = map[string]*wordFile{}
+		}
+		s.words.files[project] = wf
+	}
+	return wf, nil
+}
+
+// readWords reads a word-set file; what cannot be read is left out (an
+// absent or foreign file is empty).
+func readWords(path string) *wordFile {
+	wf := &wordFile{m: map[string]wordEntry{}}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		wf.torn = !errors.Is(err, fs.ErrNotExist)
+		return wf
+	}
+	head := len(wordsHeader) + 8
+	if len(data) < head || string(data[:len(wordsHeader)]) != wordsHeader ||
+		binary.LittleEndian.Uint64(data[len(wordsHeader):]) != probeHash() {
+		wf.torn = true
+		return wf
+	}
+	off := head
+	for off+8 <= len(data) {
+		n := int(binary.LittleEndian.Uint32(data[off:]))
+		sum := binary.LittleEndian.Uint32(data[off+4:])
+		if n > len(data)-off-8 || crc32.ChecksumIEEE(data[off+8:off+8+n]) != sum {
+			break
+		}
+		recs, ok := decodeWords(data[off+8:off+8+n], wf.m)
+		if !ok {
+			break
+		}
+		wf.records += recs
+		off += 8 + n
+	}
+	wf.size = int64(off)
+	wf.torn = off != len(data)
+	return wf
+}
+
+// decodeWords adds a block's records to m (a later record of a path
+// replaces an earlier one) and counts them.
+func decodeWords(b []byte, m map[string]wordEntry) (int, bool) {
+	recs := 0
+	for len(b) > 0 {
+		pl, k := binary.Uvarint(b)
+		if k <= 0 || pl > uint64(len(b)-k) {
+			return 0, false
+		}
+		path := string(b[k : k+int(pl)])
+		b = b[k+int(pl):]
+		if len(b) < 8 {
+			return 0, false
+		}
+		h := binary.LittleEndian.Uint64(b)
+		b = b[8:]
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k)/8 {
+			return 0, false
+		}
+		b = b[k:]
+		ws := make([]uint64, n)
+		for i := range ws {
+			ws[i] = binary.LittleEndian.Uint64(b[8*i:])
+		}
+		b = b[8*n:]
+		m[path] = wordEntry{hash: h, words: ws}
+		recs++
+	}
+	return recs, true
+}
+
+// encodeWords appends a block of the records of paths to b.
+func encodeWords(b []byte, m map[string]wordEntry, paths []string) []byte {
+	start := len(b)
+	b = append(b, make([]byte, 8)...)
+	for _, p := range paths {
+		e := m[p]
+		b = binary.AppendUvarint(b, uint64(len(p)))
+		b = append(b, p...)
+		b = binary.LittleEndian.AppendUint64(b, e.hash)
+		b = binary.AppendUvarint(b, uint64(len(e.words)))
+		for _, w := range e.words {
+			b = binary.LittleEndian.AppendUint64(b, w)
+		}
+	}
+	binary.LittleEndian.PutUint32(b[start:], uint32(len(b)-start-8))
+	binary.LittleEndian.PutUint32(b[start+4:], crc32.ChecksumIEEE(b[start+8:]))
+	return b
+}
+
+// saveWords records the sets of added in project's file: appended as a
+// block, or the whole file rewritten when it is torn or holds more than
+// twice the live notes' records (notes since changed or gone).
+func (s *Store) saveWords(project string, wf *wordFile, added []string, live int) error {
+	path := s.wordsPath(project)
+	if !wf.torn && wf.size > 0 && wf.records+len(added) <= 2*live+64 {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
+		if err == nil {
+			block := encodeWords(nil, wf.m, added)
+			_, err = f.Write(block) // one write: a block is whole or torn, never mixed
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err == nil {
+				wf.records += len(added)
+				wf.size += int64(len(block))
+				return nil
+			}
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			wf.torn = true
+			return err
+		}
+	}
+	// Rewritten whole: the live sets only (those of notes gone or changed
+	// are dropped with the file they were in).
+	b := append([]byte(wordsHeader), make([]byte, 8)...)
+	binary.LittleEndian.PutUint64(b[len(wordsHeader):], probeHash())
+	paths := make([]string, 0, len(wf.m))
+	for p := range wf.m {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	b = encodeWords(b, wf.m, paths)
+	if err := atomicfile.MkdirAll(filepath.Dir(path)); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteDerived(path, b); err != nil {
+		wf.torn = true
+		return err
+	}
+	wf.records, wf.size, wf.torn = len(paths), int64(len(b)), false
+	return nil
+}
