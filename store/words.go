@@ -7,11 +7,15 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/dedup"
@@ -65,6 +69,8 @@ type wordFile struct {
 	records int
 	size    int64
 	torn    bool
+	// absent says no file was found: none was made yet.
+	absent bool
 }
 
 // words keeps a resident store's word-set files in memory between saves.
@@ -85,6 +91,9 @@ func (sn *snapshot) WordSets(ctx context.Context, projects []string, build func(
 	entries, hashes, err := sn.cat.EntriesHashedWhere(keep)
 	if err != nil {
 		return nil, fmt.Errorf("word sets: %w", err)
+	}
+	if err := sn.warmWords(ctx, projects, build); err != nil {
+		return nil, err
 	}
 	out := make([]memories.WordSet, 0, len(entries))
 	for _, p := range projects {
@@ -131,6 +140,96 @@ func (sn *snapshot) WordSets(ctx context.Context, projects []string, build func(
 	return out, nil
 }
 
+// warmWords makes the word-set file of every project that has none, when
+// one of projects has none: the first save after the files are made (a new
+// vault, a new state folder, a cortex that fingerprints otherwise) pays for
+// all of them at once, on every core, and the saves after it find theirs
+// made, whatever their project.
+func (sn *snapshot) warmWords(ctx context.Context, projects []string, build func(title, body string) []uint64) error {
+	cold := false
+	for _, p := range projects {
+		wf, err := sn.s.wordFileOf(p)
+		if err != nil {
+			return err
+		}
+		cold = cold || wf.absent
+	}
+	if !cold {
+		return nil
+	}
+	entries, hashes, err := sn.cat.EntriesHashedWhere(nil)
+	if err != nil {
+		return fmt.Errorf("word sets: %w", err)
+	}
+	var todo []int
+	files := map[string]*wordFile{}
+	for i := range entries {
+		e := &entries[i]
+		if e.Status == memories.StatusSuperseded {
+			continue
+		}
+		wf := files[e.Project]
+		if wf == nil {
+			if wf, err = sn.s.wordFileOf(e.Project); err != nil {
+				return err
+			}
+			files[e.Project] = wf
+		}
+		if !wf.absent {
+			continue
+		}
+		if we, ok := wf.m[e.Path]; !ok || we.hash != hashes[i] {
+			todo = append(todo, i)
+		}
+	}
+	sets := make([][]uint64, len(todo))
+	kept := make([]bool, len(todo))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for k, i := range todo {
+		g.Go(func() error {
+			ws, cached, err := sn.noteWords(gctx, &entries[i], hashes[i], build)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			sets[k], kept[k] = ws, cached
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	added := map[string][]string{}
+	live := map[string]int{}
+	for k, i := range todo {
+		e := &entries[i]
+		live[e.Project]++
+		if kept[k] {
+			files[e.Project].m[e.Path] = wordEntry{hash: hashes[i], words: sets[k]}
+			added[e.Project] = append(added[e.Project], e.Path)
+		}
+	}
+	for _, p := range projects {
+		if files[p] == nil {
+			// No memory yet: an empty file says so.
+			if files[p], err = sn.s.wordFileOf(p); err != nil {
+				return err
+			}
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		wf := files[p]
+		if !wf.absent {
+			continue
+		}
+		wf.absent = false
+		if err := sn.s.saveWords(p, wf, added[p], live[p]); err != nil {
+			sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+		}
+	}
+	return nil
+}
+
 // noteWords is build of the note of e as LoadText reads it, and whether it
 // was made from bytes with the record's hash (only then is it kept).
 func (sn *snapshot) noteWords(ctx context.Context, e *memories.Entry, recHash uint64, build func(title, body string) []uint64) ([]uint64, bool, error) {
@@ -174,7 +273,8 @@ func readWords(path string) *wordFile {
 	wf := &wordFile{m: map[string]wordEntry{}}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		wf.torn = !errors.Is(err, fs.ErrNotExist)
+		wf.absent = errors.Is(err, fs.ErrNotExist)
+		wf.torn = !wf.absent
 		return wf
 	}
 	head := len(wordsHeader) + 8

@@ -175,3 +175,32 @@ func TestWordSetsFollowTheNotes(t *testing.T) {
 		})
 	}
 }
+
+// TestFirstSaveMakesEveryProjectsWordSets: the first save reads every note
+// for its word set, whatever its project, so that the saves after it, in
+// any project, read none (but for notes written since).
+func TestFirstSaveMakesEveryProjectsWordSets(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "vault")
+	if _, err := bench.WriteVault(root, 300, 5, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(dir, "state")
+	ctx := context.Background()
+	st, svc := openStore(t, root, state, false)
+	if _, err := svc.Save(ctx, memories.SaveRequest{Content: "The webapp's session cookie is renewed on every request past half its life.", Project: "webapp"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.WordReads(); got < 250 {
+		t.Errorf("the first save read %d notes for their word sets, want all of the vault's 300 but superseded ones", got)
+	}
+	for _, p := range []string{"billing", "infra", "a-new-project"} {
+		st, svc := openStore(t, root, state, false)
+		if _, err := svc.Save(ctx, memories.SaveRequest{Content: "Nightly exports of " + p + " land in the shared bucket before six.", Project: p}); err != nil {
+			t.Fatal(err)
+		}
+		if got := st.WordReads(); got != 0 {
+			t.Errorf("a save into %s after the first read %d notes for their word sets, want 0", p, got)
+		}
+	}
+}
