@@ -105,13 +105,13 @@ func (sn *snapshot) WordSets(ctx context.Context, projects []string, build func(
 			return nil, err
 		}
 		var added []string
-		live := 0
+		live := map[string]bool{}
 		for i := range entries {
 			e := &entries[i]
 			if e.Project != p || e.Status == memories.StatusSuperseded {
 				continue
 			}
-			live++
+			live[e.Path] = true
 			if we, ok := wf.m[e.Path]; ok && we.hash == hashes[i] {
 				out = append(out, memories.WordSet{Entry: *e, Words: we.words})
 				continue
@@ -200,10 +200,8 @@ func (sn *snapshot) warmWords(ctx context.Context, projects []string, build func
 		return err
 	}
 	added := map[string][]string{}
-	live := map[string]int{}
 	for k, i := range todo {
 		e := &entries[i]
-		live[e.Project]++
 		if kept[k] {
 			files[e.Project].m[e.Path] = wordEntry{hash: hashes[i], words: sets[k]}
 			added[e.Project] = append(added[e.Project], e.Path)
@@ -223,11 +221,29 @@ func (sn *snapshot) warmWords(ctx context.Context, projects []string, build func
 			continue
 		}
 		wf.absent = false
-		if err := sn.s.saveWords(p, wf, added[p], live[p]); err != nil {
+		if err := sn.s.saveWords(p, wf, added[p], nil); err != nil {
 			sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
 		}
 	}
+	sn.s.forgetWords(projects)
 	return nil
+}
+
+// forgetWords drops from a resident store's memory the word sets of every
+// project but keep's: the other projects' are in their files, read when a
+// save needs them, and a server that saves into one project need not hold
+// a whole vault's.
+func (s *Store) forgetWords(keep []string) {
+	if s.words == nil {
+		return
+	}
+	s.words.mu.Lock()
+	defer s.words.mu.Unlock()
+	for p := range s.words.files {
+		if !slices.Contains(keep, p) {
+			delete(s.words.files, p)
+		}
+	}
 }
 
 // noteWords is build of the note of e as LoadText reads it, and whether it
@@ -355,10 +371,15 @@ func encodeWords(b []byte, m map[string]wordEntry, paths []string) []byte {
 
 // saveWords records the sets of added in project's file: appended as a
 // block, or the whole file rewritten when it is torn or holds more than
-// twice the live notes' records (notes since changed or gone).
-func (s *Store) saveWords(project string, wf *wordFile, added []string, live int) error {
+// twice the live notes' records (notes since changed or gone). live holds
+// the paths of the project's notes now; nil when all of wf's are.
+func (s *Store) saveWords(project string, wf *wordFile, added []string, live map[string]bool) error {
 	path := s.wordsPath(project)
-	if !wf.torn && wf.size > 0 && wf.records+len(added) <= 2*live+64 {
+	n := len(wf.m)
+	if live != nil {
+		n = len(live)
+	}
+	if !wf.torn && wf.size > 0 && wf.records+len(added) <= 2*n+64 {
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
 		if err == nil {
 			block := encodeWords(nil, wf.m, added)
@@ -383,6 +404,10 @@ func (s *Store) saveWords(project string, wf *wordFile, added []string, live int
 	binary.LittleEndian.PutUint64(b[len(wordsHeader):], probeHash())
 	paths := make([]string, 0, len(wf.m))
 	for p := range wf.m {
+		if live != nil && !live[p] {
+			delete(wf.m, p)
+			continue
+		}
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
