@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"golang.org/x/sync/errgroup"
 
@@ -45,6 +46,9 @@ const wordsHeader = "cortex dedup words 1\n"
 // made by a build that fingerprints otherwise has another probe hash.
 const wordsProbe = "Caching the DB configs: we don't retry auth tokens on repos; " +
 	"environments 2024 k8s RS256 running runs ran über naïve 数据库连接 データベース"
+
+// probeBytes is probeHash as the file holds it.
+func probeBytes() []byte { return binary.LittleEndian.AppendUint64(nil, probeHash()) }
 
 var probeHash = sync.OnceValue(func() uint64 {
 	var b []byte
@@ -92,7 +96,9 @@ func (sn *snapshot) WordSets(ctx context.Context, projects []string, build func(
 	if err != nil {
 		return nil, fmt.Errorf("word sets: %w", err)
 	}
-	if err := sn.warmWords(ctx, projects, build); err != nil {
+	// The files read in this call, for a store that keeps none.
+	local := map[string]*wordFile{}
+	if err := sn.warmWords(ctx, projects, build, local); err != nil {
 		return nil, err
 	}
 	out := make([]memories.WordSet, 0, len(entries))
@@ -100,7 +106,7 @@ func (sn *snapshot) WordSets(ctx context.Context, projects []string, build func(
 		if slices.Contains(projects[:slices.Index(projects, p)], p) {
 			continue // named twice
 		}
-		wf, err := sn.s.wordFileOf(p)
+		wf, err := sn.s.wordFileOf(p, local)
 		if err != nil {
 			return nil, err
 		}
@@ -145,10 +151,10 @@ func (sn *snapshot) WordSets(ctx context.Context, projects []string, build func(
 // vault, a new state folder, a cortex that fingerprints otherwise) pays for
 // all of them at once, on every core, and the saves after it find theirs
 // made, whatever their project.
-func (sn *snapshot) warmWords(ctx context.Context, projects []string, build func(title, body string) []uint64) error {
+func (sn *snapshot) warmWords(ctx context.Context, projects []string, build func(title, body string) []uint64, local map[string]*wordFile) error {
 	cold := false
 	for _, p := range projects {
-		wf, err := sn.s.wordFileOf(p)
+		wf, err := sn.s.wordFileOf(p, local)
 		if err != nil {
 			return err
 		}
@@ -170,7 +176,7 @@ func (sn *snapshot) warmWords(ctx context.Context, projects []string, build func
 		}
 		wf := files[e.Project]
 		if wf == nil {
-			if wf, err = sn.s.wordFileOf(e.Project); err != nil {
+			if wf, err = sn.s.wordFileOf(e.Project, local); err != nil {
 				return err
 			}
 			files[e.Project] = wf
@@ -210,7 +216,7 @@ func (sn *snapshot) warmWords(ctx context.Context, projects []string, build func
 	for _, p := range projects {
 		if files[p] == nil {
 			// No memory yet: an empty file says so.
-			if files[p], err = sn.s.wordFileOf(p); err != nil {
+			if files[p], err = sn.s.wordFileOf(p, local); err != nil {
 				return err
 			}
 		}
@@ -263,31 +269,36 @@ func (sn *snapshot) noteWords(ctx context.Context, e *memories.Entry, recHash ui
 	return build(title, body), false, nil
 }
 
-// wordFileOf is project's word-set file: the one a resident store holds, or
-// read from disk.
-func (s *Store) wordFileOf(project string) (*wordFile, error) {
-	if s.words != nil {
-		s.words.mu.Lock()
-		defer s.words.mu.Unlock()
-		if wf := s.words.files[project]; wf != nil {
+// wordFileOf is project's word-set file: the one a resident store holds,
+// or the one in local, or read from disk (and put in local).
+func (s *Store) wordFileOf(project string, local map[string]*wordFile) (*wordFile, error) {
+	if s.words == nil {
+		if wf := local[project]; wf != nil {
 			return wf, nil
 		}
+		wf := readWords(s.wordsPath(project))
+		local[project] = wf
+		return wf, nil
+	}
+	s.words.mu.Lock()
+	defer s.words.mu.Unlock()
+	if wf := s.words.files[project]; wf != nil {
+		return wf, nil
 	}
 	wf := readWords(s.wordsPath(project))
-	if s.words != nil {
-		if s.words.files == nil {
-			s.words.files = map[string]*wordFile{}
-		}
-		s.words.files[project] = wf
+	if s.words.files == nil {
+		s.words.files = map[string]*wordFile{}
 	}
+	s.words.files[project] = wf
 	return wf, nil
 }
 
 // readWords reads a word-set file; what cannot be read is left out (an
 // absent or foreign file is empty).
 func readWords(path string) *wordFile {
-	wf := &wordFile{m: map[string]wordEntry{}}
 	data, err := os.ReadFile(path)
+	// About a hundred bytes a record at the least: a guess of the size.
+	wf := &wordFile{m: make(map[string]wordEntry, len(data)/128)}
 	if err != nil {
 		wf.absent = errors.Is(err, fs.ErrNotExist)
 		wf.torn = !wf.absent
@@ -319,15 +330,22 @@ func readWords(path string) *wordFile {
 }
 
 // decodeWords adds a block's records to m (a later record of a path
-// replaces an earlier one) and counts them.
+// replaces an earlier one) and counts them. The paths share b's memory,
+// which is never changed after, and the sets one slice: a save reads a
+// thousand records, and an allocation for each was most of the reading.
 func decodeWords(b []byte, m map[string]wordEntry) (int, bool) {
+	// A record is at least 10 bytes; its words are most of it.
+	all := make([]uint64, 0, len(b)/8)
 	recs := 0
 	for len(b) > 0 {
 		pl, k := binary.Uvarint(b)
 		if k <= 0 || pl > uint64(len(b)-k) {
 			return 0, false
 		}
-		path := string(b[k : k+int(pl)])
+		path := ""
+		if pl > 0 {
+			path = unsafe.String(&b[k], int(pl))
+		}
 		b = b[k+int(pl):]
 		if len(b) < 8 {
 			return 0, false
@@ -335,16 +353,16 @@ func decodeWords(b []byte, m map[string]wordEntry) (int, bool) {
 		h := binary.LittleEndian.Uint64(b)
 		b = b[8:]
 		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(b)-k)/8 {
+		if k <= 0 || n > uint64(len(b)-k)/8 || n > uint64(cap(all)-len(all)) {
 			return 0, false
 		}
 		b = b[k:]
-		ws := make([]uint64, n)
-		for i := range ws {
-			ws[i] = binary.LittleEndian.Uint64(b[8*i:])
+		start := len(all)
+		for i := 0; i < int(n); i++ {
+			all = append(all, binary.LittleEndian.Uint64(b[8*i:]))
 		}
 		b = b[8*n:]
-		m[path] = wordEntry{hash: h, words: ws}
+		m[path] = wordEntry{hash: h, words: all[start:len(all):len(all)]}
 		recs++
 	}
 	return recs, true
