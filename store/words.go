@@ -167,8 +167,17 @@ func (sn *snapshot) warmWords(ctx context.Context, projects []string, build func
 	if err != nil {
 		return fmt.Errorf("word sets: %w", err)
 	}
-	var todo []int
+	// Project by project, so that only one project's sets are held at a
+	// time besides those of projects (a vault of 100,000 notes has tens
+	// of megabytes of them).
+	todo := map[string][]int{}
 	files := map[string]*wordFile{}
+	for _, p := range projects {
+		// A project without a memory yet gets an empty file, which says so.
+		if files[p], err = sn.s.wordFileOf(p, local); err != nil {
+			return err
+		}
+	}
 	for i := range entries {
 		e := &entries[i]
 		if e.Status == memories.StatusSuperseded {
@@ -185,40 +194,7 @@ func (sn *snapshot) warmWords(ctx context.Context, projects []string, build func
 			continue
 		}
 		if we, ok := wf.m[e.Path]; !ok || we.hash != hashes[i] {
-			todo = append(todo, i)
-		}
-	}
-	sets := make([][]uint64, len(todo))
-	kept := make([]bool, len(todo))
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for k, i := range todo {
-		g.Go(func() error {
-			ws, cached, err := sn.noteWords(gctx, &entries[i], hashes[i], build)
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			sets[k], kept[k] = ws, cached
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return err
-	}
-	added := map[string][]string{}
-	for k, i := range todo {
-		e := &entries[i]
-		if kept[k] {
-			files[e.Project].m[e.Path] = wordEntry{hash: hashes[i], words: sets[k]}
-			added[e.Project] = append(added[e.Project], e.Path)
-		}
-	}
-	for _, p := range projects {
-		if files[p] == nil {
-			// No memory yet: an empty file says so.
-			if files[p], err = sn.s.wordFileOf(p, local); err != nil {
-				return err
-			}
+			todo[e.Project] = append(todo[e.Project], i)
 		}
 	}
 	for _, p := range slices.Sorted(maps.Keys(files)) {
@@ -226,9 +202,39 @@ func (sn *snapshot) warmWords(ctx context.Context, projects []string, build func
 		if !wf.absent {
 			continue
 		}
+		is := todo[p]
+		sets := make([][]uint64, len(is))
+		kept := make([]bool, len(is))
+		g, gctx := errgroup.WithContext(ctx)
+		g.SetLimit(runtime.GOMAXPROCS(0))
+		for k, i := range is {
+			g.Go(func() error {
+				ws, cached, err := sn.noteWords(gctx, &entries[i], hashes[i], build)
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				sets[k], kept[k] = ws, cached
+				return err
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return err
+		}
+		var added []string
+		for k, i := range is {
+			if kept[k] {
+				wf.m[entries[i].Path] = wordEntry{hash: hashes[i], words: sets[k]}
+				added = append(added, entries[i].Path)
+			}
+		}
 		wf.absent = false
-		if err := sn.s.saveWords(p, wf, added[p], nil); err != nil {
+		if err := sn.s.saveWords(p, wf, added, nil); err != nil {
 			sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+		}
+		if !slices.Contains(projects, p) {
+			delete(files, p)
+			delete(local, p)
+			sn.s.forgetWords(projects)
 		}
 	}
 	sn.s.forgetWords(projects)
