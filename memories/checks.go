@@ -252,21 +252,7 @@ func (s *Service) similarInProjects(ctx context.Context, snap finder, ws wordSet
 		return nil, fmt.Errorf("find similar memories: %w", err)
 	}
 	th := s.checks.Thresholds
-	// pick needs of all these only the possible duplicates (score at the
-	// threshold) and the maxRelated+1 most related (one may be the
-	// duplicate, which is not linked): sorting a thousand candidates was
-	// most of what the comparison cost.
-	var dups, best []scored
-	offer := func(c scored) {
-		i, _ := slices.BinarySearchFunc(best, c, byRelatedThenID)
-		if i > maxRelated {
-			return
-		}
-		best = slices.Insert(best, i, c)
-		if len(best) > maxRelated+1 {
-			best = best[:maxRelated+1]
-		}
-	}
+	kept := pickable{th: th}
 	for _, w := range sets {
 		if w.Entry.ID == except {
 			continue
@@ -287,21 +273,47 @@ func (s *Service) similarInProjects(ctx context.Context, snap finder, ws wordSet
 		case related <= th.Related:
 			continue // neither a duplicate nor related
 		}
-		c := scored{entry: w.Entry, score: score, related: related}
-		if score >= th.Duplicate {
-			dups = append(dups, c)
-		}
-		if related > th.Related {
-			offer(c)
-		}
+		kept.add(scored{entry: w.Entry, score: score, related: related})
 	}
-	all := best
-	for _, d := range dups {
-		if !slices.ContainsFunc(best, func(b scored) bool { return b.entry.ID == d.entry.ID }) {
+	return kept.all(), nil
+}
+
+// pickable keeps of many scored memories what pick needs to choose among
+// them as among all: the possible duplicates (score at the threshold) and
+// the maxRelated+1 most related (one may be the duplicate, which is not
+// linked). Sorting a thousand candidates was most of what comparing a save
+// with a whole project cost.
+type pickable struct {
+	th         dedup.Thresholds
+	dups, best []scored
+}
+
+func (p *pickable) add(c scored) {
+	if c.score >= p.th.Duplicate {
+		p.dups = append(p.dups, c)
+	}
+	if c.related <= p.th.Related {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(p.best, c, byRelatedThenID)
+	if i > maxRelated {
+		return
+	}
+	p.best = slices.Insert(p.best, i, c)
+	if len(p.best) > maxRelated+1 {
+		p.best = p.best[:maxRelated+1]
+	}
+}
+
+// all is what was kept, each memory once.
+func (p *pickable) all() []scored {
+	all := p.best
+	for _, d := range p.dups {
+		if !slices.ContainsFunc(p.best, func(b scored) bool { return b.entry.ID == d.entry.ID }) {
 			all = append(all, d)
 		}
 	}
-	return all, nil
+	return all
 }
 
 // byRelatedThenID is the order pick links related memories in.
