@@ -443,3 +443,26 @@ func intersect(a, b []uint64) int {
 	}
 	return common
 }
+
+// Words is the fingerprint's word set, sorted and free of repeats: all that
+// Related, and Compare's Words, read of a text. The slice must not be
+// modified.
+func (f *Fingerprint) Words() []uint64 {
+	if f == nil {
+		return nil
+	}
+	return f.words
+}
+
+// Overlap is what Compare gives as Words and Related for newer against an
+// older text known only by its word set (Words of its fingerprint), to the
+// bit: a comparison with many texts can keep their word sets alone, and
+// build the whole fingerprint only of those whose Words reaches a threshold
+// (Score is at most Words).
+func Overlap(newer *Fingerprint, older []uint64) (words, related float64) {
+	if newer.Empty() || len(older) == 0 {
+		return 0, 0
+	}
+	common := intersect(newer.words, older)
+	return float64(common) / float64(len(newer.words)), 2 * float64(common) / float64(len(newer.words)+len(older))
+}

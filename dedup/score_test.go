@@ -269,3 +269,27 @@ func TestRelated(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlapIsCompareOnTheWords: Overlap of a text against another's word
+// set gives Compare's Words and Related to the bit, both ways, on every
+// labelled pair and on empty texts: a caller that keeps word sets decides
+// as one that fingerprints whole.
+func TestOverlapIsCompareOnTheWords(t *testing.T) {
+	var texts [][2]string
+	for _, name := range fixtureFiles {
+		for _, p := range loadPairs(t, name) {
+			texts = append(texts, [2]string{p.New.text(), p.Old.text()})
+		}
+	}
+	texts = append(texts, [2]string{"", "something to say"}, [2]string{"the and of", "the"})
+	for _, tx := range texts {
+		for _, pair := range [][2]string{tx, {tx[1], tx[0]}} {
+			a, b := New(pair[0]), New(pair[1])
+			c := Compare(a, b)
+			w, r := Overlap(a, b.Words())
+			if w != c.Words || r != c.Related {
+				t.Errorf("%.40q against %.40q: Overlap %v, %v; Compare %v, %v", pair[0], pair[1], w, r, c.Words, c.Related)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -394,13 +395,28 @@ func (c *Catalog) EntriesWhere(keep func(project, area, name string) bool) ([]me
 	return c.entriesWhere(nil, keep)
 }
 
+// EntriesHashedWhere is EntriesWhere with, for each entry, the hash of its
+// note's bytes as the record holds it (Record.Hash): what a cache of
+// something computed from a note's text is checked against.
+func (c *Catalog) EntriesHashedWhere(keep func(project, area, name string) bool) ([]memories.Entry, []uint64, error) {
+	var hashes []uint64
+	out, err := c.entriesHashedWhere(nil, keep, &hashes)
+	return out, hashes, err
+}
+
 // entriesWhere appends to out the entries keep accepts, every one when keep
 // is nil.
 func (c *Catalog) entriesWhere(out []memories.Entry, keep func(project, area, name string) bool) ([]memories.Entry, error) {
+	return c.entriesHashedWhere(out, keep, nil)
+}
+
+// entriesHashedWhere is entriesWhere that also appends to hashes, when not
+// nil, each entry's Record.Hash.
+func (c *Catalog) entriesHashedWhere(out []memories.Entry, keep func(project, area, name string) bool, hashes *[]uint64) ([]memories.Entry, error) {
 	if keep == nil {
 		keep = func(_, _, _ string) bool { return true }
 	}
-	if c.entries != nil {
+	if c.entries != nil && hashes == nil {
 		for _, e := range c.entries {
 			if keep(e.Project, e.Area, path.Base(e.Path)) {
 				out = append(out, e)
@@ -452,6 +468,9 @@ func (c *Catalog) entriesWhere(out []memories.Entry, keep func(project, area, na
 			// allocated and copied for each of the thousands kept.
 			out = append(out, memories.Entry{Path: p})
 			fillEntry(&out[len(out)-1], &s, &nums)
+			if hashes != nil {
+				*hashes = append(*hashes, binary.LittleEndian.Uint64(c.base.fileEntry(int(i))[24:]))
+			}
 		}
 		if len(out) == 0 {
 			out = nil // every kept one shadowed: none, as before
@@ -460,6 +479,9 @@ func (c *Catalog) entriesWhere(out []memories.Entry, keep func(project, area, na
 	for _, p := range slices.Sorted(maps.Keys(c.over)) {
 		if r := c.over[p]; r != nil && r.Broken == "" && keep(r.Project, r.Area, path.Base(r.Path)) {
 			out = append(out, r.Entry)
+			if hashes != nil {
+				*hashes = append(*hashes, r.Hash)
+			}
 		}
 	}
 	return out, nil

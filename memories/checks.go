@@ -146,7 +146,14 @@ func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except 
 	if !s.checks.Dedup {
 		return nil, nil, nil
 	}
-	all, err := s.similarInIndex(ctx, snap, m, memoryFingerprint(m.Title, m.Body), except)
+	fp := memoryFingerprint(m.Title, m.Body)
+	var all []scored
+	var err error
+	if ws, ok := snap.(wordSetter); ok {
+		all, err = s.similarInProjects(ctx, snap, ws, m, fp, except)
+	} else {
+		all, err = s.similarInIndex(ctx, snap, m, fp, except)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -207,6 +214,116 @@ func loadFingerprint(ctx context.Context, snap finder, path string) (*dedup.Fing
 	return memoryFingerprint(title, body), nil
 }
 
+// WordSet is a memory with its dedup word set (dedup.Fingerprint.Words of
+// its title and body).
+type WordSet struct {
+	Entry Entry
+	Words []uint64
+}
+
+// wordSetter gives the word sets of every memory of some projects that a
+// search would find (readable, not superseded), from what it keeps of them
+// while their notes are unchanged. A store's snapshot is one: a new memory
+// is then compared with every memory of its project and general, each a
+// merge of two short sorted slices, and no duplicate is missed because the
+// index ranked it below others (an index search for a memory's rarest words
+// found fewer than nine in ten of the duplicates of a varied set of saves).
+type wordSetter interface {
+	WordSets(ctx context.Context, projects []string, build func(title, body string) []uint64) ([]WordSet, error)
+}
+
+// memoryWords is the word set of a memory's fingerprint.
+func memoryWords(title, body string) []uint64 {
+	return memoryFingerprint(title, body).Words()
+}
+
+// similarInProjects scores every memory of m's project and general against
+// m, whose fingerprint is fp, keeping those that can be m's duplicate or
+// related: what Compare gives, to the bit. Score is at most Words, so only
+// a memory whose Words reaches the duplicate threshold is fingerprinted
+// whole (for the conflicts that cap it); any other has Score below it, and
+// is kept only when its Related passes the related threshold.
+func (s *Service) similarInProjects(ctx context.Context, snap finder, ws wordSetter, m *Memory, fp *dedup.Fingerprint, except string) ([]scored, error) {
+	if fp.Empty() {
+		return nil, nil
+	}
+	sets, err := ws.WordSets(ctx, withGeneral(m.Project), memoryWords)
+	if err != nil {
+		return nil, fmt.Errorf("find similar memories: %w", err)
+	}
+	th := s.checks.Thresholds
+	kept := pickable{th: th}
+	for _, w := range sets {
+		if w.Entry.ID == except {
+			continue
+		}
+		words, related := dedup.Overlap(fp, w.Words)
+		score := words
+		switch {
+		case words >= th.Duplicate:
+			other, err := loadFingerprint(ctx, snap, w.Entry.Path)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			sim := dedup.Compare(fp, other)
+			score, related = sim.Score, sim.Related
+		case related <= th.Related:
+			continue // neither a duplicate nor related
+		}
+		kept.add(scored{entry: w.Entry, score: score, related: related})
+	}
+	return kept.all(), nil
+}
+
+// pickable keeps of many scored memories what pick needs to choose among
+// them as among all: the possible duplicates (score at the threshold) and
+// the maxRelated+1 most related (one may be the duplicate, which is not
+// linked). Sorting a thousand candidates was most of what comparing a save
+// with a whole project cost.
+type pickable struct {
+	th         dedup.Thresholds
+	dups, best []scored
+}
+
+func (p *pickable) add(c scored) {
+	if c.score >= p.th.Duplicate {
+		p.dups = append(p.dups, c)
+	}
+	if c.related <= p.th.Related {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(p.best, c, byRelatedThenID)
+	if i > maxRelated {
+		return
+	}
+	p.best = slices.Insert(p.best, i, c)
+	if len(p.best) > maxRelated+1 {
+		p.best = p.best[:maxRelated+1]
+	}
+}
+
+// all is what was kept, each memory once.
+func (p *pickable) all() []scored {
+	all := p.best
+	for _, d := range p.dups {
+		if !slices.ContainsFunc(p.best, func(b scored) bool { return b.entry.ID == d.entry.ID }) {
+			all = append(all, d)
+		}
+	}
+	return all
+}
+
+// byRelatedThenID is the order pick links related memories in.
+func byRelatedThenID(a, b scored) int {
+	if a.related != b.related {
+		return cmp.Compare(b.related, a.related)
+	}
+	return strings.Compare(a.entry.ID, b.entry.ID)
+}
+
 // similarInIndex scores the memories the index proposes for m, whose
 // fingerprint is fp: the best matches, in m's project and general, for m's
 // rarest words.
@@ -256,12 +373,7 @@ func pick(th dedup.Thresholds, all []scored) (*scored, []scored) {
 		dup = &all[0]
 	}
 	byRelated := slices.Clone(all)
-	slices.SortStableFunc(byRelated, func(a, b scored) int {
-		if a.related != b.related {
-			return cmp.Compare(b.related, a.related)
-		}
-		return strings.Compare(a.entry.ID, b.entry.ID)
-	})
+	slices.SortStableFunc(byRelated, byRelatedThenID)
 	var related []scored
 	for _, c := range byRelated {
 		if len(related) == maxRelated || c.related <= th.Related {

@@ -31,3 +31,10 @@ func (s *Store) FingerprintHits() int {
 
 // NoteReads is how many notes the store has read from the vault.
 func (s *Store) NoteReads() int64 { return s.noteReads.Load() }
+
+// WordReads is how many notes the store has read for the duplicate check's
+// word sets.
+func (s *Store) WordReads() int64 { return s.wordReads.Load() }
+
+// WordsFile is the file of a project's word sets.
+func (s *Store) WordsFile(project string) string { return s.wordsPath(project) }

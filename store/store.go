@@ -143,7 +143,10 @@ type Store struct {
 	res        *resident // nil unless Options.Resident
 	// fps keeps the fingerprints of compared notes; nil unless
 	// Options.Resident.
-	fps       *fingerprints
+	fps *fingerprints
+	// words keeps the duplicate check's word-set files; nil unless
+	// Options.Resident (see words.go).
+	words     *words
 	noRebuild bool
 	// followed is set while a watcher in this process follows the vault
 	// and the index holds every change it saw (see Followed).
@@ -167,6 +170,9 @@ type Store struct {
 	catalogLoads atomic.Int64
 	// noteReads counts the notes read from the vault, for tests.
 	noteReads atomic.Int64
+	// wordReads counts the notes read for their word sets (words.go), for
+	// tests.
+	wordReads atomic.Int64
 }
 
 var _ memories.Backend = (*Store)(nil)
@@ -194,6 +200,7 @@ func Open(o Options) (*Store, error) {
 	if o.Resident {
 		s.res = &resident{}
 		s.fps = &fingerprints{}
+		s.words = &words{}
 	}
 	if s.timeout <= 0 {
 		s.timeout = 10 * time.Second

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/view"
 )
@@ -44,11 +46,17 @@ piped). The title defaults to the first line (60 characters).`,
 	return cmd
 }
 
-func runSave(ctx context.Context, a *app, o saveOptions, words []string) error {
+func runSave(ctx context.Context, a *app, o saveOptions, words []string) (err error) {
 	// A save lives for tens of milliseconds and allocates a few megabytes:
 	// the collector would run three times to free what exit frees anyway,
 	// slowing the search for similar memories with its write barriers.
 	defer shortLivedGC(a.getenv)()
+	// The duplicate check reads the catalog entries of the memory's project
+	// and general, which means walking every entry's metadata: the catalog
+	// is mapped rather than copied into memory, as list does.
+	index.MapCatalogs()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer catalogFault(&err)
 	content, err := a.readContent(ctx, "content", words)
 	if err != nil {
 		return err
