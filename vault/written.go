@@ -10,7 +10,8 @@ import (
 // memory, id and properties), never rewrites it: a note in the plain shape
 // cortex writes — properties of one line each, "key: value", and lists of
 // "  - item" lines, in printable ASCII with nothing YAML would read another
-// way — is split without the YAML decoder, which was most of a rebuild's
+// way, plain or in double quotes without escapes (cortex's links) — is
+// split without the YAML decoder, which was most of a rebuild's
 // reading. Any other note is parsed by ParseNote. Both give the same
 // memory, id and properties (FuzzParseWritten); the scalars' YAML tags are
 // not resolved, which only a rewrite would look at.
@@ -45,13 +46,14 @@ func parseWritten(data []byte) (*Note, bool) {
 		text = after
 		line++
 		if item, ok := bytes.CutPrefix(l, []byte("  - ")); ok {
-			if list == nil || !plainValue(item) {
+			value, style, ok := writtenValue(item)
+			if list == nil || !ok {
 				return nil, false
 			}
 			if len(list.Content) == 0 {
 				list.Line, list.Column = line, 3
 			}
-			list.Content = append(list.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(item), Line: line, Column: 5})
+			list.Content = append(list.Content, &yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: value, Line: line, Column: 5})
 			continue
 		}
 		if list != nil && len(list.Content) == 0 {
@@ -74,16 +76,51 @@ func parseWritten(data []byte) (*Note, bool) {
 			continue
 		}
 		v, ok = bytes.CutPrefix(v, []byte(" "))
-		if !ok || !plainValue(v) {
+		if !ok {
 			return nil, false
 		}
-		fm.Content = append(fm.Content, kn, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(v), Line: line, Column: len(key) + 3})
+		value, style, ok := writtenValue(v)
+		if !ok {
+			return nil, false
+		}
+		fm.Content = append(fm.Content, kn, &yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: value, Line: line, Column: len(key) + 3})
 	}
 	if list != nil && len(list.Content) == 0 || len(fm.Content) == 0 {
 		return nil, false
 	}
 	n.fm, n.keyLines = fm, keyLines
 	return n, true
+}
+
+// writtenValue is the text YAML reads a one-line value v as, and its
+// style, when it is plain (plainValue) or double-quoted (quotedValue);
+// false otherwise.
+func writtenValue(v []byte) (string, yaml.Style, bool) {
+	if plainValue(v) {
+		return string(v), 0, true
+	}
+	if inner, ok := quotedValue(v); ok {
+		return string(inner), yaml.DoubleQuotedStyle, true
+	}
+	return "", 0, false
+}
+
+// quotedValue is the text between the double quotes of v when YAML reads v
+// as that text: printable ASCII with neither a backslash (an escape) nor a
+// double quote inside. cortex writes its links so ("[[note]]", since a
+// bracket would start a list), and about a third of the notes of a vault
+// have them.
+func quotedValue(v []byte) ([]byte, bool) {
+	if len(v) < 3 || v[0] != '"' || v[len(v)-1] != '"' {
+		return nil, false
+	}
+	inner := v[1 : len(v)-1]
+	for _, c := range inner {
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return nil, false
+		}
+	}
+	return inner, true
 }
 
 // plainKey reports whether k is a property name YAML reads as itself: lower
