@@ -24,7 +24,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/whitespace"
-	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -524,17 +523,21 @@ func (b *Bleve) Apply(docs []Doc) error {
 		// Scorch would wait forever for a persister a read-only index never runs.
 		return fmt.Errorf("index batch: index opened read-only")
 	}
+	db, err := newDocBuilder()
+	if err != nil {
+		return fmt.Errorf("index batch: %w", err)
+	}
+	e, events := b.idx.(bindex.EventIndex)
 	batch := b.idx.NewBatch()
 	for _, d := range docs {
 		if d.Deleted {
 			batch.Delete(d.ID)
 			continue
 		}
-		doc, err := b.mapDocument(d.ID, d.Memory)
-		if err != nil {
-			return fmt.Errorf("index %s: %w", d.Memory.Path, err)
+		if events {
+			e.FireIndexEvent() // as Batch.Index does
 		}
-		if err := batch.IndexAdvanced(doc); err != nil {
+		if err := batch.IndexAdvanced(db.memoryDocument(b, d.ID, d.Memory)); err != nil {
 			return fmt.Errorf("index %s: %w", d.Memory.Path, err)
 		}
 	}
@@ -542,28 +545,6 @@ func (b *Bleve) Apply(docs []Doc) error {
 		return fmt.Errorf("index batch: %w", err)
 	}
 	return nil
-}
-
-// mapDocument is the Bleve document of memory m, as the mapping makes it
-// (Batch.Index's work), but with the body analysed once: the pairs field is
-// made from the body's tokens, and the body field is given those tokens
-// rather than analysing the text again. The tokens are the mapping's own
-// body analyser's, so the index holds the same terms either way.
-func (b *Bleve) mapDocument(id string, m *memories.Memory) (*document.Document, error) {
-	if e, ok := b.idx.(bindex.EventIndex); ok {
-		e.FireIndexEvent() // as Batch.Index does
-	}
-	bodyTokens := b.tokens(m.Body)
-	doc := document.NewDocument(id)
-	if err := b.idx.Mapping().MapDocument(doc, b.document(m, bodyTokens)); err != nil {
-		return nil, err
-	}
-	for i, f := range doc.Fields {
-		if tf, ok := f.(*document.TextField); ok && f.Name() == fieldBody {
-			doc.Fields[i] = document.NewTextFieldCustom(fieldBody, tf.ArrayPositions(), tf.Value(), tf.Options(), &analysed{bodyTokens})
-		}
-	}
-	return doc, nil
 }
 
 // analysed is an analyser that gives tokens already made, for one text, once:
@@ -575,45 +556,6 @@ func (a *analysed) Analyze([]byte) analysis.TokenStream {
 	t := a.tokens
 	a.tokens = nil
 	return t
-}
-
-// document is the fields of memory m for the mapping; bodyTokens is its
-// body analysed.
-func (b *Bleve) document(m *memories.Memory, bodyTokens analysis.TokenStream) map[string]any {
-	// A title save made from the body's first line (memories.TitleFrom) is
-	// not indexed as a title: it would count those words three times over
-	// (twice as a title, and again because two fields match), and rank a
-	// turn of a conversation by how its first words, often the speaker's
-	// name, match the query.
-	title := m.Title
-	if title == memories.TitleFrom(m.Body) {
-		title = ""
-	}
-	titleTokens := b.tokens(title)
-	d := map[string]any{
-		fieldPairs:   pairsOf(pairsIn(title, titleTokens), pairsIn(m.Body, bodyTokens)),
-		fieldJoined:  joinedOf(title, m.Body),
-		fieldTitle:   title,
-		fieldBody:    m.Body,
-		fieldProject: m.Project,
-		fieldType:    string(m.Type),
-		fieldStatus:  string(m.Status),
-		fieldHour:    hourOf(m.Created),
-		fieldUpdated: m.Updated,
-	}
-	if p := b.pathOnlyIn([]string{title, m.Body}, []analysis.TokenStream{titleTokens, bodyTokens}); p != "" {
-		d[fieldPathOnly] = p
-	}
-	if m.Area != "" {
-		d[fieldArea] = m.Area
-	}
-	if m.Provenance.SourceHash != "" {
-		d[fieldSourceHash] = m.Provenance.SourceHash
-	}
-	if len(m.Tags) > 0 {
-		d[fieldTags] = m.Tags
-	}
-	return d
 }
 
 // pathOnly is the terms of the texts found only inside a path or URL, space
@@ -758,27 +700,6 @@ func joins(gap string) bool {
 		return len(gap) <= 3
 	}
 	return false
-}
-
-// hyphenated matches words joined by hyphens: "check-up", "state-of-the-art".
-var hyphenated = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\pL+(?:-\pL+)+`) })
-
-// joinedOf is the hyphenated words of the texts written as one word, space
-// separated, each once (see fieldJoined).
-func joinedOf(texts ...string) string {
-	var sb strings.Builder
-	seen := map[string]bool{}
-	for _, text := range texts {
-		for _, w := range hyphenated().FindAllString(text, -1) {
-			w = strings.ReplaceAll(w, "-", "")
-			if !seen[w] {
-				seen[w] = true
-				sb.WriteString(w)
-				sb.WriteByte(' ')
-			}
-		}
-	}
-	return sb.String()
 }
 
 // hourOf is the fieldHour term of t.

@@ -70,7 +70,7 @@ func docs(ms []*memories.Memory) []Doc {
 
 // newTestBleve is a writer over an index of the corpus, closed when the test
 // ends.
-func newTestBleve(t *testing.T) *Bleve {
+func newTestBleve(t testing.TB) *Bleve {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bleve")
 	b, err := createBleve(dir)

@@ -45,7 +45,7 @@ func TestApplyIndexesWhatTheMappingMakes(t *testing.T) {
 	t.Cleanup(func() { _ = plain.Close() })
 	batch := plain.idx.NewBatch()
 	for _, m := range ms {
-		if err := batch.Index(m.ID, plain.document(m, plain.tokens(m.Body))); err != nil {
+		if err := batch.Index(m.ID, memoryFields(plain, m)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -145,13 +145,18 @@ func shardOf(word []byte) int {
 // UTF-8 is cut at ASCII white space, where a word always ends; a piece that is all
 // ASCII is split by asciiWords, any other by Bleve's tokenizer.
 func (a *transcriptText) tokenize(input []byte) analysis.TokenStream {
+	slab := make([]analysis.Token, 0, len(input)/6+1)
+	return a.tokenizeAppend(input, make(analysis.TokenStream, 0, len(input)/6+1), &slab)
+}
+
+// tokenizeAppend is tokenize appending to out, its tokens taken from slab
+// (a new slab of 256 once it is full), so that a caller may reuse both.
+func (a *transcriptText) tokenizeAppend(input []byte, out analysis.TokenStream, slab *[]analysis.Token) analysis.TokenStream {
 	// Bleve's segmenter can run a broken UTF-8 sequence on past white
 	// space: such text is left to it whole.
 	if !utf8.Valid(input) {
-		return a.tokenizer.Tokenize(input)
+		return append(out, a.tokenizer.Tokenize(input)...)
 	}
-	out := make(analysis.TokenStream, 0, len(input)/6+1)
-	slab := make([]analysis.Token, 0, len(input)/6+1)
 	pos := 1
 	for i := 0; i < len(input); {
 		if isASCIISpace(input[i]) {
@@ -166,7 +171,7 @@ func (a *transcriptText) tokenize(input []byte) analysis.TokenStream {
 			j++
 		}
 		if ascii {
-			pos = asciiWords(input, i, j, pos, &out, &slab)
+			pos = asciiWords(input, i, j, pos, &out, slab)
 		} else {
 			for _, t := range a.tokenizer.Tokenize(input[i:j]) {
 				t.Start += i

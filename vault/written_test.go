@@ -97,6 +97,18 @@ func writtenNotes(t testing.TB) [][]byte {
 		"---\nid: a1\ntitle: \" spaced \"\n---\n",
 		"---\nid: a1\ntitle: \"x\" y\n---\n",
 		"---\nid: \"a1\"\nimportance: \"3\"\n---\n",
+		"---\nid: a1\nrelated:\n  - \"[[x-y]]\"\n  - \"[[z]]\"\ntitle: \"a: b # c\"\n---\n",
+		"---\nid: \"null\"\ntitle: \"~\"\naliases:\n  - \"- dash\"\n  - \" padded \"\n---\n",
+		"---\nid: a1\ntitle: \"a\\\"b\"\n---\n",
+		"---\nid: a1\ntitle: \"a\\\\b\"\n---\n",
+		"---\nid: a1\ntitle: \"a\\nb\"\n---\n",
+		"---\nid: a1\ntitle: \"\"\n---\n",
+		"---\nid: a1\ntitle: \"x\" \n---\n",
+		"---\nid: a1\ntitle: \"x\" # c\n---\n",
+		"---\nid: a1\ntitle: \"été\"\n---\n",
+		"---\nid: a1\ntitle: \"a\tb\"\n---\n",
+		"---\nid: a1\ntitle: \"open\n---\n",
+		"---\nid: a1\ntitle: 'single'\n---\n",
 	} {
 		out = append(out, []byte(s))
 	}
@@ -213,5 +225,40 @@ func TestLoadSplitsWrittenNotes(t *testing.T) {
 		if load > read/2 {
 			t.Errorf("%s: Load made %.0f allocations, Read %.0f: want at most half", rel, load, read)
 		}
+	}
+}
+
+// TestParseWrittenReadsLinks: a note cortex writes with links to other
+// notes (its related list, "[[note]]" in double quotes) is read by the fast
+// path, as the same note without links is.
+func TestParseWrittenReadsLinks(t *testing.T) {
+	m := &memories.Memory{
+		ID: "01kzsdkgd868ctz7gbcc7r6abc", Title: "Linked note", Type: memories.TypeFact, Project: "search",
+		Tags: []string{"cache"}, Source: memories.SourceUser, Status: memories.StatusActive, Importance: 3,
+		Created: time.Date(2026, 8, 11, 22, 3, 0, 0, time.UTC), Updated: time.Date(2026, 8, 12, 1, 0, 0, 0, time.UTC),
+		Related: []string{"pytest-must-error-token-failure-01m70vsf", "vite-server-switch-01kw27jh"},
+		Body:    "Body.\n",
+	}
+	n, err := NewNote(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := n.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "\"[[") {
+		t.Fatalf("setup: the note has no quoted link:\n%s", data)
+	}
+	got, ok := parseWritten(data)
+	if !ok {
+		t.Fatalf("a written note with links is not read by the fast path:\n%s", data)
+	}
+	want, err := ParseNote(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(viewOf(want), viewOf(got)); diff != "" {
+		t.Errorf("(-ParseNote +ParseWritten):\n%s", diff)
 	}
 }

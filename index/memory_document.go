@@ -1,0 +1,419 @@
+package index
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/registry"
+	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/cortexmem/cortex/memories"
+)
+
+// A memory's Bleve document is built directly (memoryDocument) rather than
+// by the mapping walking a map of its fields by reflection: a rebuild of
+// 100,000 notes spent about a sixth of its CPU making documents and
+// analysing them, and as much again collecting the garbage they left. The
+// document holds what the mapping makes of the same memory — the same
+// fields, options, values, lengths and term frequencies, so the segments
+// and every score are the same — with the work done once: the text
+// analysis is transcriptText's (Bleve's chain, with what its filters make
+// of a word remembered), the terms are counted as they are found, and the
+// pairs field's terms are written where its text is, not split from it
+// again. TestMemoryDocumentIsTheMappings and FuzzMemoryDocument compare the
+// two.
+
+// memoryFieldDefs are the options the mapping gives each field, taken from
+// the mapping itself so that the documents cannot drift from it, and the
+// analyzers the documents are made with.
+type memoryFieldDefs struct {
+	options map[string]bindex.FieldIndexingOptions
+	// text is the mapping's text analyzer (textAnalyzer, whose chain is
+	// transcriptTextChain) as transcriptText reproduces it.
+	text *transcriptText
+	// pairs is the mapping's pairsAnalyzer, for the texts of the pairs and
+	// pathonly fields that are not split here.
+	pairs analysis.Analyzer
+}
+
+var memoryDefs = sync.OnceValues(func() (*memoryFieldDefs, error) {
+	m, err := newMapping()
+	if err != nil {
+		return nil, err
+	}
+	im, ok := m.(*mapping.IndexMappingImpl)
+	if !ok {
+		return nil, fmt.Errorf("memory mapping: unexpected type %T", m)
+	}
+	a, err := registry.NewCache().AnalyzerNamed(transcriptTextType)
+	if err != nil {
+		return nil, fmt.Errorf("memory mapping: %w", err)
+	}
+	text, ok := a.(*transcriptText)
+	if !ok {
+		return nil, fmt.Errorf("memory mapping: unexpected text analyzer %T", a)
+	}
+	pairs := m.AnalyzerNamed(pairsAnalyzer)
+	if pairs == nil {
+		return nil, fmt.Errorf("memory mapping: no %s analyzer", pairsAnalyzer)
+	}
+	defs := &memoryFieldDefs{options: map[string]bindex.FieldIndexingOptions{}, text: text, pairs: pairs}
+	for _, dm := range im.DefaultMapping.Properties {
+		for _, f := range dm.Fields {
+			defs.options[f.Name] = f.Options()
+		}
+	}
+	return defs, nil
+})
+
+// docBuilder builds the documents of one batch. It reuses its token buffers
+// from one document to the next, and gives out the term frequencies of the
+// batch's documents from shared chunks: they are all kept until the
+// batch's segment is built, and collected together after. It is used by one
+// goroutine at a time.
+type docBuilder struct {
+	defs *memoryFieldDefs
+	// slab holds the tokens of the document being built; title and body
+	// are its title's and body's analysed tokens, other those of a tag or
+	// the joined words.
+	slab               []analysis.Token
+	title, body, other analysis.TokenStream
+	// freqs is the chunk term frequencies are taken from.
+	freqs []bindex.TokenFreq
+	// ends is where each pair ends in the pairs field's text.
+	ends []int
+}
+
+func newDocBuilder() (*docBuilder, error) {
+	defs, err := memoryDefs()
+	if err != nil {
+		return nil, err
+	}
+	return &docBuilder{defs: defs}, nil
+}
+
+// freqChunk is how many term frequencies a chunk holds at most.
+const freqChunk = 4096
+
+// tf is a new term frequency of term, with a frequency of 1; expect is
+// about how many more will be wanted for the document being built.
+func (db *docBuilder) tf(term []byte, expect int) *bindex.TokenFreq {
+	if len(db.freqs) == cap(db.freqs) {
+		db.freqs = make([]bindex.TokenFreq, 0, min(freqChunk, max(expect, 64)))
+	}
+	db.freqs = append(db.freqs, bindex.TokenFreq{Term: term})
+	tf := &db.freqs[len(db.freqs)-1]
+	tf.SetFrequency(1)
+	return tf
+}
+
+// analyse analyses input as the text analyzer does, appending its tokens to
+// out, and counts its terms as Bleve does for a field without term vectors:
+// the field's length (its number of tokens) and each term's frequency.
+func (db *docBuilder) analyse(input []byte, out analysis.TokenStream) (analysis.TokenStream, int, bindex.TokenFrequencies) {
+	text := db.defs.text
+	from := len(out)
+	out = text.tokenizeAppend(input, out, &db.slab)
+	toks := out[from:]
+	// About two thirds of a text's tokens are distinct terms.
+	freqs := make(bindex.TokenFrequencies, len(toks)*2/3+1)
+	kept := toks[:0]
+	for _, t := range toks {
+		w := text.filterWord(t.Term)
+		if !w.keep {
+			continue
+		}
+		// The term is shared by every token of the word: nothing changes
+		// it once analysed.
+		t.Term = w.term
+		kept = append(kept, t)
+		key := w.key
+		if key == "" { // not remembered
+			key = string(w.term)
+		}
+		if tf, ok := freqs[key]; ok {
+			tf.SetFrequency(tf.Frequency() + 1)
+			continue
+		}
+		freqs[key] = db.tf(w.term, len(toks)-len(kept))
+	}
+	return out[:from+len(kept)], len(kept), freqs
+}
+
+// builtField is a field whose terms are counted when the document is built:
+// its Analyze has nothing left to do.
+type builtField struct {
+	name     string
+	arrayPos []uint64
+	options  bindex.FieldIndexingOptions
+	value    []byte
+	length   int
+	freqs    bindex.TokenFrequencies
+}
+
+var _ document.Field = (*builtField)(nil)
+
+func (f *builtField) Name() string                                      { return f.name }
+func (f *builtField) ArrayPositions() []uint64                          { return f.arrayPos }
+func (f *builtField) Options() bindex.FieldIndexingOptions              { return f.options }
+func (f *builtField) Value() []byte                                     { return f.value }
+func (f *builtField) NumPlainTextBytes() uint64                         { return uint64(len(f.value)) }
+func (f *builtField) EncodedFieldType() byte                            { return 't' }
+func (f *builtField) AnalyzedLength() int                               { return f.length }
+func (f *builtField) AnalyzedTokenFrequencies() bindex.TokenFrequencies { return f.freqs }
+func (f *builtField) Analyze()                                          {}
+
+// Size is what Bleve counts of a batch's memory for the field, for its
+// statistics only: estimated from the number of terms rather than summed
+// over them (a text field walks its whole map for it).
+func (f *builtField) Size() int {
+	const perTerm = 96 // a map entry, a TokenFreq and a short term
+	return 64 + len(f.name) + len(f.value) + perTerm*len(f.freqs)
+}
+
+// text adds a text field of the text analyzer's.
+func (db *docBuilder) text(doc *document.Document, name string, arrayPos []uint64, value []byte, out analysis.TokenStream) analysis.TokenStream {
+	out, n, freqs := db.analyse(value, out)
+	doc.AddField(&builtField{name: name, arrayPos: arrayPos, options: db.defs.options[name], value: value, length: n, freqs: freqs})
+	return out
+}
+
+// keyword adds a keyword field: the value is its one term.
+func (db *docBuilder) keyword(doc *document.Document, name string, arrayPos []uint64, value string) {
+	v := []byte(value)
+	doc.AddField(&builtField{name: name, arrayPos: arrayPos, options: db.defs.options[name], value: v, length: 1,
+		freqs: bindex.TokenFrequencies{value: db.tf(v, 1)}})
+}
+
+// memoryDocument is the Bleve document of memory m: the one the mapping
+// makes of memoryFields (see the comment at the top of this file).
+func (db *docBuilder) memoryDocument(b *Bleve, id string, m *memories.Memory) *document.Document {
+	title := indexedTitle(m)
+	doc := document.NewDocument(id)
+	// The tokens of the title and the body are kept for the pairs and the
+	// pathonly field; the slab they are taken from is big enough for most
+	// documents, so that it is seldom replaced.
+	if need := (len(title)+len(m.Body))/5 + 16; cap(db.slab) < need {
+		db.slab = make([]analysis.Token, 0, need)
+	}
+	db.slab = db.slab[:0]
+	db.title = db.text(doc, fieldTitle, nil, []byte(title), db.title[:0])
+	db.body = db.text(doc, fieldBody, nil, []byte(m.Body), db.body[:0])
+	db.pairsField(doc, [2]string{title, m.Body}, [2]analysis.TokenStream{db.title, db.body})
+	db.other = db.text(doc, fieldJoined, nil, []byte(joinedOf(title, m.Body)), db.other[:0])
+	if p := b.pathOnlyIn([]string{title, m.Body}, []analysis.TokenStream{db.title, db.body}); p != "" {
+		doc.AddField(document.NewTextFieldCustom(fieldPathOnly, nil, []byte(p), db.defs.options[fieldPathOnly], db.defs.pairs))
+	}
+	db.keyword(doc, fieldProject, nil, m.Project)
+	db.keyword(doc, fieldType, nil, string(m.Type))
+	db.keyword(doc, fieldStatus, nil, string(m.Status))
+	db.keyword(doc, fieldHour, nil, hourOf(m.Created))
+	if m.Area != "" {
+		db.keyword(doc, fieldArea, nil, m.Area)
+	}
+	if m.Provenance.SourceHash != "" {
+		db.keyword(doc, fieldSourceHash, nil, m.Provenance.SourceHash)
+	}
+	for i, tag := range m.Tags {
+		at := []uint64{uint64(i)}
+		db.other = db.text(doc, fieldTags, at, []byte(tag), db.other[:0])
+		db.keyword(doc, fieldTag, at, tag)
+	}
+	// As the mapping does with a time.Time: a time it cannot represent is
+	// left out.
+	if f, err := document.NewDateTimeFieldWithIndexingOptions(fieldUpdated, nil, m.Updated, time.RFC3339, db.defs.options[fieldUpdated]); err == nil {
+		doc.AddField(f)
+	}
+	doc.SetIndexed()
+	return doc
+}
+
+// indexedTitle is the title of m the index holds. A title save made from
+// the body's first line (memories.TitleFrom) is not indexed as a title: it
+// would count those words three times over (twice as a title, and again
+// because two fields match), and rank a turn of a conversation by how its
+// first words, often the speaker's name, match the query.
+func indexedTitle(m *memories.Memory) string {
+	if m.Title == memories.TitleFrom(m.Body) {
+		return ""
+	}
+	return m.Title
+}
+
+// pairsField adds the pairs field of the texts given their tokens: the
+// text pairsOf makes, its terms the pairs themselves, each once. The
+// mapping splits that text at white space (pairsAnalyzer); so do these
+// terms when none of them holds white space or a character that does not
+// decode, where that tokenizer stops (plainTerm). Otherwise the text is
+// left to that analyzer.
+func (db *docBuilder) pairsField(doc *document.Document, texts [2]string, toks [2]analysis.TokenStream) {
+	options := db.defs.options[fieldPairs]
+	size, plain := 0, true
+	for i := range texts {
+		eachPair(texts[i], toks[i], func(a, c *analysis.Token) {
+			size += len(a.Term) + len(pairSep) + len(c.Term) + 1
+			plain = plain && plainTerm(a.Term) && plainTerm(c.Term)
+		})
+	}
+	if !plain {
+		var lists [2][]string
+		for i := range texts {
+			lists[i] = pairsIn(texts[i], toks[i])
+		}
+		doc.AddField(document.NewTextFieldCustom(fieldPairs, nil, []byte(pairsOf(lists[0], lists[1])), options, db.defs.pairs))
+		return
+	}
+	// Every pair, each followed by a space, in raw; the terms are slices of
+	// it, and their map keys slices of one string of it.
+	raw := make([]byte, 0, size)
+	ends := db.ends[:0]
+	for i := range texts {
+		eachPair(texts[i], toks[i], func(a, c *analysis.Token) {
+			raw = append(raw, a.Term...)
+			raw = append(raw, pairSep...)
+			raw = append(raw, c.Term...)
+			raw = append(raw, ' ')
+			ends = append(ends, len(raw))
+		})
+	}
+	db.ends = ends
+	keys := string(raw)
+	freqs := make(bindex.TokenFrequencies, len(ends))
+	value, start, dups := raw, 0, false
+	for k, end := range ends {
+		key := keys[start : end-1]
+		if _, ok := freqs[key]; ok {
+			if !dups {
+				// The text holds each pair once: from here on it is
+				// copied without the pairs seen before.
+				dups = true
+				value = append(make([]byte, 0, len(raw)), raw[:start]...)
+			}
+		} else {
+			freqs[key] = db.tf(raw[start:end-1], len(ends)-k)
+			if dups {
+				value = append(value, raw[start:end]...)
+			}
+		}
+		start = end
+	}
+	doc.AddField(&builtField{name: fieldPairs, options: options, value: value, length: len(freqs), freqs: freqs})
+}
+
+// eachPair calls fn with each pair of neighbouring tokens pairsIn lists.
+func eachPair(text string, toks analysis.TokenStream, fn func(a, c *analysis.Token)) {
+	for i := 1; i < len(toks); i++ {
+		a, c := toks[i-1], toks[i]
+		if c.Position != a.Position+1 || a.End > c.Start || c.Start > len(text) || !joins(text[a.End:c.Start]) {
+			continue
+		}
+		fn(a, c)
+	}
+}
+
+// plainTerm reports whether Bleve's whitespace tokenizer reads term as one
+// word: it is not empty and has no white space, no byte that does not
+// decode and no U+FFFD.
+func plainTerm(term []byte) bool {
+	if len(term) == 0 {
+		return false
+	}
+	for i := 0; i < len(term); {
+		if c := term[i]; c < utf8.RuneSelf {
+			if isASCIISpace(c) {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(term[i:])
+		if r == utf8.RuneError || unicode.IsSpace(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// joinedOf is the hyphenated words of the texts written as one word, space
+// separated, each once (see fieldJoined).
+func joinedOf(texts ...string) string {
+	var sb strings.Builder
+	var seen map[string]bool
+	for _, text := range texts {
+		hyphenatedWords(text, func(w string) {
+			w = strings.ReplaceAll(w, "-", "")
+			if seen == nil {
+				seen = map[string]bool{}
+			}
+			if !seen[w] {
+				seen[w] = true
+				sb.WriteString(w)
+				sb.WriteByte(' ')
+			}
+		})
+	}
+	return sb.String()
+}
+
+// hyphenatedWords calls fn with each word of text joined by hyphens
+// ("check-up", "state-of-the-art"), in order: each match of the expression
+// \pL+(?:-\pL+)+, without the cost of the expression engine (a tenth of
+// the work of making a document went to it). A match starts where a run of
+// letters does, since a shorter run is followed by a letter, not a hyphen;
+// it takes every hyphen and run of letters that follow, the expression
+// being greedy; and where there is none, no match starts within the run.
+// TestHyphenatedWords and FuzzHyphenatedWords compare the two.
+func hyphenatedWords(text string, fn func(string)) {
+	letterAt := func(i int) int { // the letter's size, 0 when none
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsLetter(r) {
+			return 0
+		}
+		return size
+	}
+	// A match holds a hyphen after where it starts.
+	last := strings.LastIndexByte(text, '-')
+	for i := 0; i < last; {
+		n := letterAt(i)
+		if n == 0 {
+			if text[i] < utf8.RuneSelf {
+				i++
+			} else {
+				_, size := utf8.DecodeRuneInString(text[i:])
+				i += size
+			}
+			continue
+		}
+		start := i
+		for i += n; i < len(text); i += n {
+			if n = letterAt(i); n == 0 {
+				break
+			}
+		}
+		end := i
+		for end < len(text) && text[end] == '-' && end+1 < len(text) {
+			j := end + 1
+			if n = letterAt(j); n == 0 {
+				break
+			}
+			for j += n; j < len(text); j += n {
+				if n = letterAt(j); n == 0 {
+					break
+				}
+			}
+			end = j
+		}
+		if end > i {
+			fn(text[start:end])
+		}
+		i = end
+	}
+}
