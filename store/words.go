@@ -163,6 +163,13 @@ func (sn *snapshot) warmWords(ctx context.Context, projects []string, build func
 	if !cold {
 		return nil
 	}
+	// Every note's word set is made: a heap like a rebuild's, collected as
+	// a rebuild's is (a save runs with the collector off up to a small
+	// limit, above which it would collect without pause).
+	defer rebuildGC()()
+	if applyHook != nil {
+		applyHook()
+	}
 	entries, hashes, err := sn.cat.EntriesHashedWhere(nil)
 	if err != nil {
 		return fmt.Errorf("word sets: %w", err)
