@@ -143,13 +143,9 @@ type recallPlan struct {
 // importance, then the memories the results link to as related. Every memory
 // returned is recorded in the access log.
 func (s *Service) Recall(ctx context.Context, req RecallRequest) (*RecallResult, error) {
-	p, err := s.planRecall(&req)
+	p, res, err := s.startRecall(&req)
 	if err != nil {
 		return nil, err
-	}
-	res := &RecallResult{Query: p.search.Text, Project: p.search.Project, Scope: req.Scope, Tags: p.search.Tags}
-	if len(p.search.Projects) > 0 && res.Project == "" {
-		res.Project = p.search.Projects[0]
 	}
 	err = s.backend.View(ctx, func(snap Snapshot) error {
 		return s.recall(ctx, snap, p, res)
@@ -161,6 +157,20 @@ func (s *Service) Recall(ctx context.Context, req RecallRequest) (*RecallResult,
 		s.recordAccess(ctx, res.Results, p.source)
 	}
 	return res, nil
+}
+
+// startRecall plans req and makes the result its answer fills in: what
+// Recall and RecallIn do before they look at the store.
+func (s *Service) startRecall(req *RecallRequest) (*recallPlan, *RecallResult, error) {
+	p, err := s.planRecall(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	res := &RecallResult{Query: p.search.Text, Project: p.search.Project, Scope: req.Scope, Tags: p.search.Tags}
+	if len(p.search.Projects) > 0 && res.Project == "" {
+		res.Project = p.search.Projects[0]
+	}
+	return p, res, nil
 }
 
 func (s *Service) recall(ctx context.Context, snap Snapshot, p *recallPlan, res *RecallResult) error {

@@ -7,13 +7,9 @@ import "context"
 // — context assembly makes four — looks at the store once, not once per
 // recall. The results are Recall's for the same store.
 func (s *Service) RecallIn(ctx context.Context, snap Snapshot, req RecallRequest) (*RecallResult, error) {
-	p, err := s.planRecall(&req)
+	p, res, err := s.startRecall(&req)
 	if err != nil {
 		return nil, err
-	}
-	res := &RecallResult{Query: p.search.Text, Project: p.search.Project, Scope: req.Scope, Tags: p.search.Tags}
-	if len(p.search.Projects) > 0 && res.Project == "" {
-		res.Project = p.search.Projects[0]
 	}
 	if err := s.recall(ctx, snap, p, res); err != nil {
 		return nil, err
