@@ -983,9 +983,15 @@ func (b *Bleve) rarest(ctx context.Context, terms []string, n int) ([]string, er
 	return out, nil
 }
 
+// sharedMapping is one mapping for the process's lookups of analyzers and
+// field options without an open index (bodyAnalyzer, memoryDefs): making
+// it costs about 60 µs, which a save paid once for each. An index being
+// created gets a mapping of its own (createBleve).
+var sharedMapping = sync.OnceValues(newMapping)
+
 // bodyAnalyzer is the analyzer of title and body, without an open index.
 var bodyAnalyzer = sync.OnceValues(func() (analysis.Analyzer, error) {
-	im, err := newMapping()
+	im, err := sharedMapping()
 	if err != nil {
 		return nil, err
 	}

@@ -44,7 +44,7 @@ type memoryFieldDefs struct {
 }
 
 var memoryDefs = sync.OnceValues(func() (*memoryFieldDefs, error) {
-	m, err := newMapping()
+	m, err := sharedMapping()
 	if err != nil {
 		return nil, err
 	}
