@@ -3,6 +3,8 @@ package access
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,5 +122,46 @@ func TestCompactAside(t *testing.T) {
 	}
 	if size := fileSize(t, st.AccessLog()); size > 4000 {
 		t.Errorf("log is %d bytes: not compacted", size)
+	}
+}
+
+// TestCompactAsideWarns: a compaction run aside that fails says so through
+// Warn (nobody waits for its error), and the next crossing tries again.
+func TestCompactAsideWarns(t *testing.T) {
+	dir := t.TempDir()
+	st := config.State{Home: dir}
+	warned := make(chan string, 10)
+	l := Open(Options{State: st, CompactAbove: 4000, CompactAside: true, Warn: func(msg string) { warned <- msg }})
+	// The cache cannot be written where a folder stands.
+	if err := os.MkdirAll(filepath.Join(st.AccessIndex(), "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fill(t, l, 0, 60)
+	select {
+	case msg := <-warned:
+		if !strings.Contains(msg, "access cache") {
+			t.Errorf("warned %q, want the cache's error", msg)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a failed compaction warned of nothing")
+	}
+	for deadline := time.Now().Add(10 * time.Second); l.compacting.Load(); {
+		if time.Now().After(deadline) {
+			t.Fatal("the compaction never ended")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := os.RemoveAll(st.AccessIndex()); err != nil {
+		t.Fatal(err)
+	}
+	fill(t, l, 60, 60)
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		if _, err := os.Stat(st.AccessIndex()); err == nil && !l.compacting.Load() {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no compaction after the failed one")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
