@@ -106,7 +106,7 @@ func (s *Service) Reflect(ctx context.Context, req Request) (*Result, error) {
 			return nil, err
 		}
 		if len(in.Events) == 0 {
-			return nil, fmt.Errorf("session %s: no transcript discovery finds holds it: %w", session, memories.ErrNotFound)
+			return nil, fmt.Errorf("session %s: no transcript in the agents' folders holds it: %w", session, memories.ErrNotFound)
 		}
 	case project != "":
 		sinceArg := req.Since

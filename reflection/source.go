@@ -28,12 +28,27 @@ func (t Transcripts) Session(ctx context.Context, id string) ([]transcript.Event
 	if err != nil {
 		return nil, err
 	}
+	keep := func(e *transcript.Event) bool { return strings.HasPrefix(e.SessionID, id) }
 	var out []transcript.Event
+	named := false
 	for _, f := range files {
 		if !strings.Contains(filepath.Base(f.Path), id) && !strings.Contains(filepath.Base(filepath.Dir(f.Path)), id) {
 			continue
 		}
-		evs, err := t.read(ctx, f, func(e *transcript.Event) bool { return strings.HasPrefix(e.SessionID, id) })
+		named = true
+		evs, err := t.read(ctx, f, keep)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, evs...)
+	}
+	if named {
+		return out, nil
+	}
+	// No file is named after the session (a tool that names its files
+	// otherwise, a copy renamed): every file is read for its records.
+	for _, f := range files {
+		evs, err := t.read(ctx, f, keep)
 		if err != nil {
 			return nil, err
 		}
