@@ -13,8 +13,9 @@
 //	go run ./cmd/cortex-bench -bin /tmp/cortex -sizes 1000,10000 -shape synthetic,real
 //
 // -bin takes several binaries, comma-separated, to compare them: each gets its
-// own copy of the vault and state folder, and their runs alternate, so that a
-// change in the machine's speed weighs on all of them alike. With
+// own copy of the vault and state folder, and their runs alternate, each run
+// starting with the next binary, so that a change in the machine's speed and
+// the caches one run warms for the next weigh on all of them alike. With
 // -transcripts it also generates a corpus of agents' sessions and times
 // transcript search on it (transcripts.go):
 //
@@ -359,14 +360,15 @@ func (b *benchRun) add(e *env, op string, t target, ds []time.Duration, rss []fl
 }
 
 // series runs args(i) runs times with every binary, the binaries taking
-// turns run by run, and records each binary's series. With -profile, the
+// turns run by run (see turns), and records each binary's series. With -profile, the
 // last run of each binary writes profiles named after prof.
 func (b *benchRun) series(op string, t target, runs int, prof string, args func(i int) []string) error {
 	ds := make([][]time.Duration, len(b.envs))
 	cpu := make([][]time.Duration, len(b.envs))
 	rss := make([][]float64, len(b.envs))
 	for i := 0; i < runs; i++ {
-		for k, e := range b.envs {
+		for _, k := range turns(i, len(b.envs)) {
+			e := b.envs[k]
 			if i == runs-1 && prof != "" && b.o.profile != "" {
 				e.profile = filepath.Join(b.o.profile, fmt.Sprintf("%s-%d-%s%s", b.shape, b.n, prof, e.suffix()))
 			}
@@ -381,6 +383,17 @@ func (b *benchRun) series(op string, t target, runs int, prof string, args func(
 		b.add(e, op, t, ds[k], rss[k], cpu[k]...)
 	}
 	return nil
+}
+
+// turns is the order in which n binaries take run i: each run starts with
+// the next binary, so that none is always first (the one after another
+// finds the caches that one warmed, and a machine's load drifts in time).
+func turns(i, n int) []int {
+	order := make([]int, n)
+	for j := range order {
+		order[j] = (i + j) % n
+	}
+	return order
 }
 
 // suffix tells a binary's files apart when several are compared.
@@ -633,7 +646,8 @@ func hookRuns(b *benchRun, projectName, tmp string) error {
 		cpu := make([][]time.Duration, len(b.envs))
 		rss := make([][]float64, len(b.envs))
 		for i := 1; i <= b.o.runs; i++ {
-			for k, e := range b.envs {
+			for _, k := range turns(i, len(b.envs)) {
+				e := b.envs[k]
 				d, m, err := e.timeProcessIn(h.stdin(i), h.args(i)...)
 				if err != nil {
 					return err
@@ -873,8 +887,9 @@ func mcpStdio(b *benchRun, qs []string, gen bench.Source) error {
 	recalls := make([][]time.Duration, len(b.envs))
 	saves := make([][]time.Duration, len(b.envs))
 	for round := 0; round < 3; round++ {
-		for _, q := range qs {
-			for k, cs := range sessions {
+		for i, q := range qs {
+			for _, k := range turns(round*len(qs)+i, len(sessions)) {
+				cs := sessions[k]
 				d, err := call(cs, "memory_recall", map[string]any{"query": q})
 				if err != nil {
 					return err
@@ -885,7 +900,8 @@ func mcpStdio(b *benchRun, qs []string, gen bench.Source) error {
 	}
 	for i := 0; i < 40; i++ {
 		m := gen.Memory()
-		for k, cs := range sessions {
+		for _, k := range turns(i, len(sessions)) {
+			cs := sessions[k]
 			d, err := call(cs, "memory_save", map[string]any{"content": m.Body, "title": m.Title, "project": m.Project})
 			if err != nil {
 				return err

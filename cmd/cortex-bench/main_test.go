@@ -171,3 +171,22 @@ func TestBothShapesTwoBinaries(t *testing.T) {
 		t.Errorf("operations measured (-want +got):\n%s", diff)
 	}
 }
+
+// Every binary leads equally often, and each run runs each binary once.
+func TestTurnsRotate(t *testing.T) {
+	first := make([]int, 3)
+	for i := 0; i < 9; i++ {
+		order := turns(i, 3)
+		seen := make([]bool, 3)
+		for _, k := range order {
+			if seen[k] {
+				t.Fatalf("turns(%d, 3) = %v: binary %d twice", i, order, k)
+			}
+			seen[k] = true
+		}
+		first[order[0]]++
+	}
+	if diff := cmp.Diff([]int{3, 3, 3}, first); diff != "" {
+		t.Errorf("runs each binary leads (-want +got):\n%s", diff)
+	}
+}
