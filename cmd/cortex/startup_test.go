@@ -53,6 +53,19 @@ var notLinked = []string{
 	// OTLP with decoders of its own, held to the bindings by its tests.
 	"google.golang.org/protobuf/internal/detrand",
 	"go.opentelemetry.io/proto/otlp/common/v1",
+	// The segment formats older bleve releases wrote: cortex's indexes are
+	// all v17, the one v2.6.1 writes, so scorch registers only that one
+	// (third_party/bleve-patches/0006-only-the-written-segment-format.patch).
+	"github.com/blevesearch/zapx/v11",
+	"github.com/blevesearch/zapx/v12",
+	"github.com/blevesearch/zapx/v13",
+	"github.com/blevesearch/zapx/v14",
+	"github.com/blevesearch/zapx/v15",
+	"github.com/blevesearch/zapx/v16",
+	// A progress-bar library (with its colour and grapheme tables) for the
+	// one line import draws; progress.go draws it.
+	"github.com/schollz/progressbar/v3",
+	"github.com/mitchellh/colorstring",
 }
 
 // libraryInitBudget bounds, in bytes, what a library's package allocates as
