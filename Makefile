@@ -83,10 +83,12 @@ lint: bleve-check
 	$(GO) run $(STATICCHECK) ./...
 
 # third_party/bleve must be the pinned release plus third_party/bleve-patches,
-# nothing else. Fetches the release into the module cache (go.mod's replace
-# directive keeps go mod download from doing it).
+# nothing else, and third_party/goldmark its release plus
+# third_party/goldmark-patches. Fetches the releases into the module cache
+# (go.mod's replace directives keep go mod download from doing it).
 bleve-check:
 	GO=$(GO) sh third_party/update-bleve.sh --check
+	GO=$(GO) sh third_party/update-bleve.sh --module goldmark --check
 
 clean:
 	rm -rf bin

@@ -67,3 +67,5 @@ require (
 )
 
 replace github.com/blevesearch/bleve/v2 => ./third_party/bleve
+
+replace github.com/yuin/goldmark => ./third_party/goldmark
