@@ -69,3 +69,7 @@ require (
 replace github.com/blevesearch/bleve/v2 => ./third_party/bleve
 
 replace github.com/yuin/goldmark => ./third_party/goldmark
+
+replace github.com/golang/snappy => ./third_party/snappy
+
+replace github.com/google/jsonschema-go => ./third_party/jsonschema-go

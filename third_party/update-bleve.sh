@@ -3,13 +3,16 @@
 # release's files cortex keeps (Go sources without tests, go.mod, go.sum and
 # every licence and notice file), then the patches in third_party/bleve-patches
 # applied in name order. See third_party/bleve/CORTEX-PATCHES.md. With
-# --module goldmark it does the same for github.com/yuin/goldmark in
-# third_party/goldmark, with third_party/goldmark-patches.
+# --module NAME it does the same for another vendored module, in
+# third_party/NAME with third_party/NAME-patches: goldmark
+# (github.com/yuin/goldmark), snappy (github.com/golang/snappy) or
+# jsonschema-go (github.com/google/jsonschema-go).
 #
 # Usage: third_party/update-bleve.sh [--module NAME] [--check] [--no-patches] [VERSION]
 #
 #   VERSION       the release to copy; default: the version go.mod requires.
-#   --module NAME the vendored module: bleve (the default) or goldmark.
+#   --module NAME the vendored module: bleve (the default), goldmark, snappy
+#                 or jsonschema-go.
 #   --check       re-create into a temporary folder and compare it with
 #                 third_party/NAME; exit 1 on any difference. Changes nothing.
 #   --no-patches  copy the release without applying the patches (to redo a
@@ -22,7 +25,7 @@ set -eu
 GO=${GO:-go}
 
 usage() {
-	sed -n '9,17s/^# \{0,1\}//p' "$0" >&2
+	sed -n '11,20s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
@@ -59,8 +62,10 @@ done
 case $name in
 bleve) MODULE=github.com/blevesearch/bleve/v2 ;;
 goldmark) MODULE=github.com/yuin/goldmark ;;
+snappy) MODULE=github.com/golang/snappy ;;
+jsonschema-go) MODULE=github.com/google/jsonschema-go ;;
 *)
-	echo "update-bleve.sh: --module takes bleve or goldmark, got '$name'" >&2
+	echo "update-bleve.sh: --module takes bleve, goldmark, snappy or jsonschema-go, got '$name'" >&2
 	usage
 	;;
 esac
@@ -104,17 +109,18 @@ trap 'exit 130' INT TERM
 new=$tmp/$name
 mkdir "$new"
 
-# The files kept: Go sources except tests, the command-line tool (cmd/), the
-# integration tests (test/), test helpers (testutil/, fuzz/) and the folders
-# the go command ignores (_tools/ and the like); go.mod and go.sum; licence
-# and notice files wherever they are. Docs, test data and embedded data files
-# are left out.
+# The files kept: Go and assembly sources except tests, the command-line tool
+# (cmd/), the integration tests (test/), test helpers (testutil/, fuzz/) and
+# the folders the go command ignores (_tools/ and the like); go.mod and
+# go.sum; licence, notice and author files wherever they are. Docs, test data
+# and embedded data files are left out.
 (
 	cd "$src"
 	find . -type f \( \
-		\( -name '*.go' ! -name '*_test.go' \) \
+		\( -name '*.go' ! -name '*_test.go' \) -o -name '*.s' \
 		-o -name go.mod -o -name go.sum \
 		-o -name 'LICENSE*' -o -name 'LICENCE*' -o -name 'NOTICE*' -o -name 'COPYING*' \
+		-o -name 'AUTHORS*' -o -name 'CONTRIBUTORS*' \
 		\) ! -path './cmd/*' ! -path './test/*' ! -path '*/testdata/*' \
 		! -path './_*' ! -path './testutil/*' ! -path './fuzz/*' | LC_ALL=C sort
 ) >"$tmp/files"

@@ -85,6 +85,12 @@ var libraryInitBudget = map[string]int{
 	"github.com/yuin/goldmark/util": 2 << 10,
 	// Its HTML expressions and block-tag map (110 KB), the same patch.
 	"github.com/yuin/goldmark/parser": 4 << 10,
+	// Its CRC-32C table (9 KB) is made on the first checksum
+	// (third_party/snappy-patches/0001-lazy-crc-table.patch).
+	"github.com/golang/snappy": 0,
+	// Schema's field tables and the standard types' schemas (81 KB) are
+	// built on first use (third_party/jsonschema-go-patches/0001-lazy-tables.patch).
+	"github.com/google/jsonschema-go/jsonschema": 2 << 10,
 }
 
 // initLine is one line of GODEBUG=inittrace=1: the package, then the bytes
