@@ -73,3 +73,5 @@ replace github.com/yuin/goldmark => ./third_party/goldmark
 replace github.com/golang/snappy => ./third_party/snappy
 
 replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
+
+replace github.com/klauspost/compress => ./third_party/compress

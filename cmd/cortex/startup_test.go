@@ -88,6 +88,10 @@ var libraryInitBudget = map[string]int{
 	// Its CRC-32C table (9 KB) is made on the first checksum
 	// (third_party/snappy-patches/0001-lazy-crc-table.patch).
 	"github.com/golang/snappy": 0,
+	// zstd's and its Snappy reader's copies of that table, the same way
+	// (third_party/compress-patches/0001-lazy-crc-tables.patch).
+	"github.com/klauspost/compress/zstd":             1 << 10,
+	"github.com/klauspost/compress/internal/snapref": 1 << 10,
 	// Schema's field tables and the standard types' schemas (81 KB) are
 	// built on first use (third_party/jsonschema-go-patches/0001-lazy-tables.patch).
 	"github.com/google/jsonschema-go/jsonschema": 2 << 10,
