@@ -75,3 +75,5 @@ replace github.com/golang/snappy => ./third_party/snappy
 replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
 
 replace github.com/klauspost/compress => ./third_party/compress
+
+replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk

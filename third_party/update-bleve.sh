@@ -6,14 +6,15 @@
 # --module NAME it does the same for another vendored module, in
 # third_party/NAME with third_party/NAME-patches: goldmark
 # (github.com/yuin/goldmark), snappy (github.com/golang/snappy),
-# jsonschema-go (github.com/google/jsonschema-go) or compress
-# (github.com/klauspost/compress, without the packages cortex does not link).
+# jsonschema-go (github.com/google/jsonschema-go), compress
+# (github.com/klauspost/compress, without the packages cortex does not link)
+# or go-sdk (github.com/modelcontextprotocol/go-sdk, without its examples).
 #
 # Usage: third_party/update-bleve.sh [--module NAME] [--check] [--no-patches] [VERSION]
 #
 #   VERSION       the release to copy; default: the version go.mod requires.
 #   --module NAME the vendored module: bleve (the default), goldmark, snappy,
-#                 jsonschema-go or compress.
+#                 jsonschema-go, compress or go-sdk.
 #   --check       re-create into a temporary folder and compare it with
 #                 third_party/NAME; exit 1 on any difference. Changes nothing.
 #   --no-patches  copy the release without applying the patches (to redo a
@@ -26,7 +27,7 @@ set -eu
 GO=${GO:-go}
 
 usage() {
-	sed -n '12,21s/^# \{0,1\}//p' "$0" >&2
+	sed -n '13,22s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
@@ -66,8 +67,9 @@ goldmark) MODULE=github.com/yuin/goldmark ;;
 snappy) MODULE=github.com/golang/snappy ;;
 jsonschema-go) MODULE=github.com/google/jsonschema-go ;;
 compress) MODULE=github.com/klauspost/compress ;;
+go-sdk) MODULE=github.com/modelcontextprotocol/go-sdk ;;
 *)
-	echo "update-bleve.sh: --module takes bleve, goldmark, snappy, jsonschema-go or compress, got '$name'" >&2
+	echo "update-bleve.sh: --module takes bleve, goldmark, snappy, jsonschema-go, compress or go-sdk, got '$name'" >&2
 	usage
 	;;
 esac
@@ -83,9 +85,10 @@ target=third_party/$name
 # not link (2.1 MB of compress's 3.1 MB of sources are other formats).
 # Building a package that needs one of them fails, naming it.
 prune=
-if [ "$name" = compress ]; then
-	prune="dict flate gzhttp gzip lzw ossfuzz s2 snappy xpress zip zlib"
-fi
+case $name in
+compress) prune="dict flate gzhttp gzip lzw ossfuzz s2 snappy xpress zip zlib" ;;
+go-sdk) prune="conformance examples" ;;
+esac
 patchdir=$root/third_party/$name-patches
 
 required=$("$GO" list -m -f '{{.Version}}' "$MODULE")
