@@ -77,3 +77,5 @@ replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
 replace github.com/klauspost/compress => ./third_party/compress
 
 replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk
+
+replace github.com/oklog/ulid/v2 => ./third_party/ulid

@@ -8,13 +8,14 @@
 # (github.com/yuin/goldmark), snappy (github.com/golang/snappy),
 # jsonschema-go (github.com/google/jsonschema-go), compress
 # (github.com/klauspost/compress, without the packages cortex does not link)
-# or go-sdk (github.com/modelcontextprotocol/go-sdk, without its examples).
+# go-sdk (github.com/modelcontextprotocol/go-sdk, without its examples) or
+# ulid (github.com/oklog/ulid/v2).
 #
 # Usage: third_party/update-bleve.sh [--module NAME] [--check] [--no-patches] [VERSION]
 #
 #   VERSION       the release to copy; default: the version go.mod requires.
 #   --module NAME the vendored module: bleve (the default), goldmark, snappy,
-#                 jsonschema-go, compress or go-sdk.
+#                 jsonschema-go, compress, go-sdk or ulid.
 #   --check       re-create into a temporary folder and compare it with
 #                 third_party/NAME; exit 1 on any difference. Changes nothing.
 #   --no-patches  copy the release without applying the patches (to redo a
@@ -27,7 +28,7 @@ set -eu
 GO=${GO:-go}
 
 usage() {
-	sed -n '13,22s/^# \{0,1\}//p' "$0" >&2
+	sed -n '14,23s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
@@ -68,8 +69,9 @@ snappy) MODULE=github.com/golang/snappy ;;
 jsonschema-go) MODULE=github.com/google/jsonschema-go ;;
 compress) MODULE=github.com/klauspost/compress ;;
 go-sdk) MODULE=github.com/modelcontextprotocol/go-sdk ;;
+ulid) MODULE=github.com/oklog/ulid/v2 ;;
 *)
-	echo "update-bleve.sh: --module takes bleve, goldmark, snappy, jsonschema-go, compress or go-sdk, got '$name'" >&2
+	echo "update-bleve.sh: --module takes bleve, goldmark, snappy, jsonschema-go, compress, go-sdk or ulid, got '$name'" >&2
 	usage
 	;;
 esac

@@ -103,6 +103,9 @@ var libraryInitBudget = map[string]int{
 	// Schema's field tables and the standard types' schemas (81 KB) are
 	// built on first use (third_party/jsonschema-go-patches/0001-lazy-tables.patch).
 	"github.com/google/jsonschema-go/jsonschema": 2 << 10,
+	// Its default entropy, a seeded math/rand source (10 KB), is made on
+	// first use (third_party/ulid-patches/0001-lazy-default-entropy.patch).
+	"github.com/oklog/ulid/v2": 1 << 10,
 }
 
 // initLine is one line of GODEBUG=inittrace=1: the package, then the bytes
