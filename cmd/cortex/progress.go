@@ -29,7 +29,7 @@ func progressAt(w io.Writer, now func() time.Time) func(stage string, done, tota
 	var current string
 	var drawn int // width of the line on the terminal, 0 when cleared
 	var last time.Time
-	clear := func() {
+	erase := func() {
 		if drawn > 0 {
 			fmt.Fprint(w, "\r"+strings.Repeat(" ", drawn)+"\r")
 			drawn = 0
@@ -37,11 +37,11 @@ func progressAt(w io.Writer, now func() time.Time) func(stage string, done, tota
 	}
 	return func(stage string, done, total int) {
 		if stage != current {
-			clear()
+			erase()
 			current = stage
 		}
 		if done >= total {
-			clear()
+			erase()
 			return
 		}
 		t := now()
