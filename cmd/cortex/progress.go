@@ -16,8 +16,8 @@ const progressWidth = 30
 
 // progress draws a bar per stage on a terminal: one line,
 // "reading  40% [============                  ] (4/10)", redrawn in place
-// at most every progressRedraw and at the stage's last count, and cleared
-// when the stage is done or the next one starts. (cortex drew it with a
+// at most every progressRedraw, and cleared when the stage is done or the
+// next one starts. (cortex drew it with a
 // progress-bar library before; its initialisation was paid by every
 // command, for a line only import draws.)
 func progress(w io.Writer) func(stage string, done, total int) {
