@@ -1,13 +1,13 @@
 #!/bin/sh
 # update-bleve.sh re-creates third_party/bleve from the Go module cache: the
-# release's files cortex keeps (Go sources without tests, go.mod, go.sum and
-# every licence and notice file), then the patches in third_party/bleve-patches
+# release's files cortex keeps (Go and assembly sources without tests, go.mod,
+# go.sum and every licence, notice and author file), then the patches in third_party/bleve-patches
 # applied in name order. See third_party/bleve/CORTEX-PATCHES.md. With
 # --module NAME it does the same for another vendored module, in
 # third_party/NAME with third_party/NAME-patches: goldmark
 # (github.com/yuin/goldmark), snappy (github.com/golang/snappy),
 # jsonschema-go (github.com/google/jsonschema-go), compress
-# (github.com/klauspost/compress, without the packages cortex does not link)
+# (github.com/klauspost/compress, without the packages cortex does not link),
 # go-sdk (github.com/modelcontextprotocol/go-sdk, without its examples) or
 # ulid (github.com/oklog/ulid/v2).
 #
@@ -62,6 +62,10 @@ for arg in "$@"; do
 		;;
 	esac
 done
+if [ "$want_name" = 1 ]; then
+	echo "update-bleve.sh: --module needs a NAME" >&2
+	usage
+fi
 case $name in
 bleve) MODULE=github.com/blevesearch/bleve/v2 ;;
 goldmark) MODULE=github.com/yuin/goldmark ;;
