@@ -83,10 +83,13 @@ lint: bleve-check
 	$(GO) run $(STATICCHECK) ./...
 
 # third_party/bleve must be the pinned release plus third_party/bleve-patches,
-# nothing else. Fetches the release into the module cache (go.mod's replace
-# directive keeps go mod download from doing it).
+# nothing else, and each other vendored module (third_party/NAME) its release
+# plus third_party/NAME-patches. Fetches the releases into the module cache
+# (go.mod's replace directives keep go mod download from doing it).
+VENDORED = goldmark snappy jsonschema-go compress go-sdk ulid
 bleve-check:
 	GO=$(GO) sh third_party/update-bleve.sh --check
+	@set -e; for m in $(VENDORED); do GO=$(GO) sh third_party/update-bleve.sh --module $$m --check; done
 
 clean:
 	rm -rf bin

@@ -11,8 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
 	"github.com/cortexmem/cortex/memories"
@@ -213,7 +213,13 @@ func cut(s string, n int) string {
 
 // md parses CommonMark. It is built on first use: most commands import
 // nothing.
-var md = sync.OnceValue(goldmark.DefaultParser)
+// It is goldmark.DefaultParser, built from the parser package: the goldmark
+// package itself links and initialises an HTML renderer at every start.
+var md = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+})
 
 // atxHeading is how an ATX heading ("## Title") starts, once indented by up to
 // three spaces; any other heading is a setext one, underlined.

@@ -10,7 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
@@ -72,7 +71,11 @@ const (
 // built on first use, not when the program starts: most commands never read
 // a meeting.
 var meetingMD = sync.OnceValue(func() parser.Parser {
-	p := goldmark.DefaultParser()
+	// goldmark.DefaultParser, built from the parser package: the goldmark
+	// package itself links and initialises an HTML renderer at every start.
+	p := parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
 	p.AddOptions(parser.WithInlineParsers(util.Prioritized(taskCheckBoxParser{}, 0)))
 	return p
 })

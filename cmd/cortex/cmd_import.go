@@ -6,7 +6,6 @@ import (
 	"io"
 	"runtime/debug"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/cortexmem/cortex/memories"
@@ -102,24 +101,6 @@ func runImport(ctx context.Context, a *app, o importOptions, path string) error 
 func more(w io.Writer, n int) {
 	if n > listShown {
 		fmt.Fprintf(w, "  … and %d more (--json lists them all)\n", n-listShown)
-	}
-}
-
-// progress draws a bar per stage on a terminal.
-func progress(w io.Writer) func(stage string, done, total int) {
-	var bar *progressbar.ProgressBar
-	var current string
-	return func(stage string, done, total int) {
-		if stage != current || bar == nil {
-			if bar != nil {
-				_ = bar.Finish()
-			}
-			current = stage
-			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(stage),
-				progressbar.OptionShowCount(), progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(65e6),
-				progressbar.OptionOnCompletion(func() { fmt.Fprint(w, "\r") }))
-		}
-		_ = bar.Set(done)
 	}
 }
 

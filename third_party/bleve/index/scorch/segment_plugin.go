@@ -22,12 +22,6 @@ import (
 	index "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 
-	zapv11 "github.com/blevesearch/zapx/v11"
-	zapv12 "github.com/blevesearch/zapx/v12"
-	zapv13 "github.com/blevesearch/zapx/v13"
-	zapv14 "github.com/blevesearch/zapx/v14"
-	zapv15 "github.com/blevesearch/zapx/v15"
-	zapv16 "github.com/blevesearch/zapx/v16"
 	zapv17 "github.com/blevesearch/zapx/v17"
 )
 
@@ -80,15 +74,16 @@ type SegmentPlugin interface {
 var supportedSegmentPlugins map[string]map[uint32]SegmentPlugin
 var defaultSegmentPlugin SegmentPlugin
 
+// Only the segment format this version writes is registered: linking the
+// six older zapx versions (v11-v16) cost every process their code and their
+// initialisation, though a program that makes its own indexes never reads
+// them. A program that opens indexes written by an older bleve registers
+// the versions it needs with RegisterSegmentPlugin(&zapv16.ZapPlugin{},
+// false) before opening them; without that, opening such an index fails
+// with "unsupported version".
 func init() {
 	ResetSegmentPlugins()
 	RegisterSegmentPlugin(&zapv17.ZapPlugin{}, true)
-	RegisterSegmentPlugin(&zapv16.ZapPlugin{}, false)
-	RegisterSegmentPlugin(&zapv15.ZapPlugin{}, false)
-	RegisterSegmentPlugin(&zapv14.ZapPlugin{}, false)
-	RegisterSegmentPlugin(&zapv13.ZapPlugin{}, false)
-	RegisterSegmentPlugin(&zapv12.ZapPlugin{}, false)
-	RegisterSegmentPlugin(&zapv11.ZapPlugin{}, false)
 }
 
 func ResetSegmentPlugins() {
