@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/adrg/frontmatter"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -60,7 +61,10 @@ func (e *ParseError) Error() string {
 }
 
 var (
-	utf8BOM    = []byte("\xef\xbb\xbf")
+	utf8BOM = []byte("\xef\xbb\xbf")
+	// yamlFormat makes adrg/frontmatter decode with YAML v3 (its default is v2),
+	// into a node tree, refusing a second document.
+	yamlFormat = frontmatter.NewFormat("---", "---", decodeFrontmatter)
 	yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 )
 
@@ -83,6 +87,17 @@ func decodeFrontmatter(text []byte, v any) error {
 		return &ParseError{Line: extra.Line + 1, Msg: "holds more than one YAML document"}
 	}
 	return nil
+}
+
+// hasIndentedDelimiter reports whether text holds a line that is "---" once its
+// spaces are trimmed but not at the line's start.
+func hasIndentedDelimiter(text []byte) bool {
+	for _, line := range bytes.Split(text, []byte("\n")) {
+		if string(bytes.TrimSpace(line)) == "---" && !isDelimiter(line) {
+			return true
+		}
+	}
+	return false
 }
 
 // frontmatterError words a decoding error as a ParseError with a file line.
@@ -143,15 +158,22 @@ func ParseNote(data []byte) (*Note, error) {
 		return nil, &ParseError{Line: l + 1, Msg: conflictMsg}
 	}
 	n.Body = body
-	// The text is decoded here, not by adrg/frontmatter as before: that
-	// library linked a second YAML package and a TOML one, whose
-	// initialisation every command paid. It found the same text wherever
-	// no line is "---" once trimmed but not at its start
-	// (FuzzFrontmatterAsTheLibrary); there it ended the properties early,
-	// where Obsidian does not.
 	var doc yaml.Node
-	if err := decodeFrontmatter(text, &doc); err != nil {
-		return nil, frontmatterError(err, text)
+	if hasIndentedDelimiter(text) {
+		// adrg/frontmatter would end the frontmatter at this line (it trims
+		// every line); Obsidian does not, and neither do we: decode the text
+		// ourselves rather than cut a property short.
+		if err := decodeFrontmatter(text, &doc); err != nil {
+			return nil, frontmatterError(err, text)
+		}
+	} else {
+		got, err := frontmatter.MustParse(bytes.NewReader(data), &doc, yamlFormat)
+		if err != nil {
+			return nil, frontmatterError(err, text)
+		}
+		if len(got) != len(body) {
+			return nil, &ParseError{Line: 1, Msg: "cannot find where the properties end"}
+		}
 	}
 	switch {
 	case doc.Kind == 0: // empty frontmatter

@@ -75,10 +75,6 @@ var notLinked = []string{
 	// cursors, now written without it
 	// (third_party/go-sdk-patches/0001-cursor-without-gob.patch).
 	"encoding/gob",
-	// A second YAML package and a TOML one, linked through adrg/frontmatter;
-	// vault.ParseNote decodes the properties itself (vault/note.go).
-	"gopkg.in/yaml.v2",
-	"github.com/BurntSushi/toml",
 }
 
 // libraryInitBudget bounds, in bytes, what a library's package allocates as
@@ -135,8 +131,7 @@ func TestStartupInitBudget(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", line, err)
 		}
-		// The trace escapes dots in a path's last element (gopkg.in/yaml%2ev2).
-		allocated[strings.ReplaceAll(m[1], "%2e", ".")] += n
+		allocated[m[1]] += n
 	}
 	if len(allocated) == 0 {
 		t.Fatalf("GODEBUG=inittrace=1 printed no init lines:\n%s", stderr.String())
