@@ -45,6 +45,11 @@ type fakeBackend struct {
 	reverse   bool
 	searchErr error
 	createErr error
+	// updateErr fails Update before it runs its function (a write lock
+	// that times out); waitInUpdate makes it wait for its context to end
+	// instead (a lock held by another writer).
+	updateErr    error
+	waitInUpdate bool
 	// unproposed lists notes (by path) a text search never returns, as an
 	// index that proposes other memories first.
 	unproposed map[string]bool
@@ -91,8 +96,15 @@ func (f *fakeBackend) View(_ context.Context, fn func(Snapshot) error) error {
 	return fn(&fakeTx{f})
 }
 
-func (f *fakeBackend) Update(_ context.Context, fn func(Tx) error) error {
+func (f *fakeBackend) Update(ctx context.Context, fn func(Tx) error) error {
 	f.updates++
+	if f.updateErr != nil {
+		return f.updateErr
+	}
+	if f.waitInUpdate {
+		<-ctx.Done()
+		return ctx.Err()
+	}
 	return fn(&fakeTx{f})
 }
 

@@ -68,9 +68,16 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 			return res, err
 		}
 	}
-	if err := s.screen(ctx, m.Title, m.Body); err != nil {
-		return nil, err
-	}
+	// The safety scan runs beside the store's work up to the comparison
+	// (the write lock, the catalog, the vault's check, the word sets) on
+	// another core: in a one-shot process it is a fifth of the save, most
+	// of it building the scan's tables. It is waited for before anything is
+	// written, and its refusal is still the first answer: an unsafe text
+	// is refused as unsafe, whatever else the save ran into, and the
+	// store's work is cancelled as soon as it is known.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	screened := s.screenAside(ctx, cancel, m.Title, m.Body)
 	// The time of the change: the memory's creation, unless the request
 	// dates it.
 	at := m.Created
@@ -91,6 +98,9 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 		// Compared under the write lock, so that two saves of one text at
 		// once cannot both pass.
 		dup, related, err := s.compare(ctx, tx, m, "")
+		if serr := screened(); serr != nil {
+			return serr
+		}
 		if err != nil {
 			return err
 		}
@@ -109,10 +119,36 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 		res = &SaveResult{ID: m.ID, ShortID: tx.ShortID(m.ID), Title: m.Title, Project: m.Project, Path: m.Path}
 		return nil
 	})
+	if serr := screened(); serr != nil {
+		// Refused before fn ran (or the store's work was cancelled for
+		// it): the refusal is the answer, as when the scan ran first.
+		return nil, serr
+	}
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// screenAside starts screen of title and content on its own goroutine and
+// returns what waits for its answer (any number of times). A refusal
+// cancels the work it runs beside (stop).
+func (s *Service) screenAside(ctx context.Context, stop context.CancelFunc, title, content string) func() error {
+	if !s.checks.Scan {
+		return func() error { return nil }
+	}
+	done := make(chan struct{})
+	var err error
+	go func() {
+		defer close(done)
+		if err = s.screen(ctx, title, content); err != nil {
+			stop()
+		}
+	}()
+	return func() error {
+		<-done
+		return err
+	}
 }
 
 // existingResult is the result of a save whose memory exists already as id;

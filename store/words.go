@@ -92,12 +92,28 @@ func (s *Store) wordsPath(project string) string {
 // wordSetter), in catalog order within each project.
 func (sn *snapshot) WordSets(ctx context.Context, projects []string, build func(title, body string) []uint64) ([]memories.WordSet, error) {
 	keep := func(project, _, _ string) bool { return slices.Contains(projects, project) }
+	// The files read in this call, for a store that keeps none. They are
+	// read while the catalog is walked for the projects' entries: two
+	// independent parts of a one-shot save, a millisecond each at 10,000
+	// notes, on two cores.
+	local := map[string]*wordFile{}
+	read := make(chan error, 1)
+	go func() {
+		for _, p := range projects {
+			if _, err := sn.s.wordFileOf(p, local); err != nil {
+				read <- err
+				return
+			}
+		}
+		read <- nil
+	}()
 	entries, hashes, err := sn.cat.EntriesHashedWhere(keep)
+	if rerr := <-read; err == nil {
+		err = rerr
+	}
 	if err != nil {
 		return nil, fmt.Errorf("word sets: %w", err)
 	}
-	// The files read in this call, for a store that keeps none.
-	local := map[string]*wordFile{}
 	if err := sn.warmWords(ctx, projects, build, local); err != nil {
 		return nil, err
 	}

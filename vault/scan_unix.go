@@ -5,6 +5,7 @@ package vault
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"sync"
 
@@ -63,12 +64,7 @@ func statNames(dir string, names []string) ([]fileStat, error) {
 // reported as notes without a stat). A note that is a link to something else
 // than a file, a link readable refuses, or vanished, is not a note.
 func readDir(dir string, stat func(name string) bool, readable func(abs string) bool) ([]dirEntry, error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, fmt.Errorf("read folder %s: %w", dir, err)
-	}
-	des, err := f.ReadDir(-1)
-	f.Close()
+	des, err := listDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read folder %s: %w", dir, err)
 	}
@@ -76,19 +72,19 @@ func readDir(dir string, stat func(name string) bool, readable func(abs string) 
 	var names []string
 	var idx []int
 	for i, de := range des {
-		t := de.Type()
-		out[i] = dirEntry{name: de.Name(), dir: t.IsDir()}
-		if !isNoteName(de.Name()) || !(t.IsRegular() || t&os.ModeSymlink != 0) {
+		t := de.typ
+		out[i] = dirEntry{name: de.name, dir: t.IsDir()}
+		if !isNoteName(de.name) || !(t.IsRegular() || t&os.ModeSymlink != 0) {
 			continue
 		}
-		if t.IsRegular() && !stat(de.Name()) {
+		if t.IsRegular() && !stat(de.name) {
 			out[i].note = true
 			continue
 		}
-		if t&os.ModeSymlink != 0 && !readable(dir+"/"+de.Name()) {
+		if t&os.ModeSymlink != 0 && !readable(dir+"/"+de.name) {
 			continue
 		}
-		names = append(names, de.Name())
+		names = append(names, de.name)
 		idx = append(idx, i)
 	}
 	stats, err := statNames(dir, names)
@@ -101,6 +97,13 @@ func readDir(dir string, stat func(name string) bool, readable func(abs string) 
 		}
 	}
 	return out, nil
+}
+
+// dirent is a folder's entry as listing it tells: its name and its type
+// bits (fs.FileMode.Type).
+type dirent struct {
+	name string
+	typ  fs.FileMode
 }
 
 // openNoFollow opens path for reading unless it is a symbolic link (then

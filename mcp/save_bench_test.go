@@ -1,0 +1,166 @@
+//go:build unix
+
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cortexmem/cortex/bench"
+	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/store"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// saveBenchEnv is the vault the save benchmarks save into, made once per
+// test process: generating and indexing 10,000 notes takes seconds, more
+// than the saves timed.
+type saveBenchEnv struct {
+	once sync.Once
+	dir  string
+	srv  *server
+	// oneShot saves into the same vault through a store that keeps
+	// nothing between calls, as `cortex save` does.
+	oneShot *memories.Service
+	gen     *bench.Generator
+	err     error
+}
+
+var saveBench saveBenchEnv
+
+// BenchmarkServerSave times memory_save's handler as the MCP server runs
+// it: a resident store over a synthetic vault of SAVE_BENCH_N notes
+// (default 10,000, indexed before the timer starts), saving one new memory
+// after another with no background catch-up (as the benchmark harness's
+// in-handler row does). Each save's text is new; a few are refused as
+// duplicates, which is a save's work but the write.
+func BenchmarkServerSave(b *testing.B) {
+	sb := setUpSaveBench(b)
+	benchSaves(b, func(ctx context.Context, in SaveInput) error {
+		_, _, err := sb.srv.save(ctx, in)
+		return err
+	})
+}
+
+// BenchmarkOneShotSave is BenchmarkServerSave through a store that keeps
+// nothing between saves, as `cortex save` does: a save's work after its
+// process has started, but for what a new process does once (the safety
+// scan's tables, the first use of everything).
+func BenchmarkOneShotSave(b *testing.B) {
+	sb := setUpSaveBench(b)
+	benchSaves(b, func(ctx context.Context, in SaveInput) error {
+		_, err := sb.oneShot.Save(ctx, memories.SaveRequest{Content: in.Content, Title: in.Title, Project: in.Project})
+		return err
+	})
+}
+
+func benchSaves(b *testing.B, save func(context.Context, SaveInput) error) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	var cpu time.Duration
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		m := saveBench.gen.Memory()
+		cpu0 := cpuTime()
+		b.StartTimer()
+		err := save(ctx, SaveInput{Content: m.Body, Title: m.Title, Project: m.Project})
+		b.StopTimer()
+		cpu += cpuTime() - cpu0
+		b.StartTimer()
+		var rej *memories.RejectedError
+		if err != nil && !errors.As(err, &rej) {
+			b.Fatal(err)
+		}
+	}
+	// The machine may be shared: the processor time a save took (on every
+	// goroutine of the process) says more than the wall time then.
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// cpuTime is the processor time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func setUpSaveBench(b *testing.B) *saveBenchEnv {
+	b.Helper()
+	sb := &saveBench
+	sb.once.Do(func() { sb.err = makeSaveBench() })
+	if sb.err != nil {
+		b.Fatal(sb.err)
+	}
+	return sb
+}
+
+func makeSaveBench() error {
+	n := 10000
+	if v := os.Getenv("SAVE_BENCH_N"); v != "" {
+		if _, err := fmt.Sscan(v, &n); err != nil {
+			return fmt.Errorf("SAVE_BENCH_N=%q: %w", v, err)
+		}
+	}
+	dir, err := os.MkdirTemp("", "cortex-save-bench-")
+	if err != nil {
+		return err
+	}
+	saveBench.dir = dir
+	end := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	if _, err := bench.WriteVault(filepath.Join(dir, "vault"), n, 1, end); err != nil {
+		return err
+	}
+	v, err := vault.New(filepath.Join(dir, "vault"), "cortex")
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: filepath.Join(dir, "state")},
+		LockTimeout: 10 * time.Second, Freshness: config.DefaultFreshness, Resident: true})
+	if err != nil {
+		return err
+	}
+	svc := memories.NewService(st)
+	one, err := store.Open(store.Options{Vault: v, State: config.State{Home: filepath.Join(dir, "state")},
+		LockTimeout: 10 * time.Second, Freshness: config.DefaultFreshness})
+	if err != nil {
+		return err
+	}
+	saveBench.oneShot = memories.NewService(one)
+	saveBench.srv = &server{svc: svc, abs: v.Abs, warn: func(string) {}}
+	saveBench.gen = bench.NewGenerator(2, end)
+	// The first save makes every project's word sets, and the first of a
+	// process opens what a resident store then keeps.
+	ctx := context.Background()
+	if _, err := st.Rebuild(ctx); err != nil {
+		return err
+	}
+	for range 3 {
+		m := saveBench.gen.Memory()
+		if _, _, err := saveBench.srv.save(ctx, SaveInput{Content: m.Body, Title: m.Title, Project: m.Project}); err != nil {
+			var rej *memories.RejectedError
+			if !errors.As(err, &rej) {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if saveBench.dir != "" {
+		_ = os.RemoveAll(saveBench.dir)
+	}
+	os.Exit(code)
+}
