@@ -36,6 +36,11 @@ type Pool struct {
 	words  map[uint64]int32
 	infos  []poolWord // by words' value
 	slots  int        // slots given so far
+	// owners are the words holding each slot given, and rebalanceAt the
+	// pool's size at which the slots next go to the words most held.
+	owners      []int32
+	rebalanceAt int
+	moved       int // slots given to another word
 
 	// Scratch of Near: the words each pooled text shares with the one looked
 	// up outside the bit sets, and the texts counted, to reset them.
@@ -48,6 +53,7 @@ type Pool struct {
 // poolWord is what a pool keeps of a word: its bit, or the texts holding it.
 type poolWord struct {
 	slot     int32   // -1 while it has none
+	df       int32   // how many texts hold it
 	postings []int32 // the texts holding it, while it has no slot
 }
 
@@ -117,6 +123,7 @@ func (p *Pool) Add(fp *Fingerprint, group int32) int {
 			p.words[w] = k
 		}
 		info := &p.infos[k]
+		info.df++
 		if info.slot >= 0 {
 			row[info.slot/64] |= 1 << (info.slot % 64)
 			continue
@@ -125,14 +132,90 @@ func (p *Pool) Add(fp *Fingerprint, group int32) int {
 		if len(info.postings) >= promoteAt && p.slots < poolSlots {
 			s := int32(p.slots)
 			p.slots++
-			info.slot = s
-			for _, j := range info.postings {
-				p.bits[int(j)*poolBitWords+int(s/64)] |= 1 << (s % 64)
-			}
-			info.postings = nil
+			p.owners = append(p.owners, k)
+			p.promote(k, s)
 		}
 	}
+	if p.slots == poolSlots && p.n >= p.rebalanceAt {
+		p.rebalance()
+	}
 	return i
+}
+
+// promote gives word k slot s: its texts get the bit, and its list goes.
+func (p *Pool) promote(k, s int32) {
+	info := &p.infos[k]
+	info.slot = s
+	for _, j := range info.postings {
+		p.bits[int(j)*poolBitWords+int(s/64)] |= 1 << (s % 64)
+	}
+	info.postings = nil
+}
+
+// demote takes word k's slot away: its texts, read off the bit, are its
+// list again.
+func (p *Pool) demote(k int32) int32 {
+	info := &p.infos[k]
+	s := info.slot
+	at, bit := int(s/64), uint64(1)<<(s%64)
+	info.postings = make([]int32, 0, info.df)
+	for j := 0; j < p.n; j++ {
+		if w := &p.bits[j*poolBitWords+at]; *w&bit != 0 {
+			*w &^= bit
+			info.postings = append(info.postings, int32(j))
+		}
+	}
+	info.slot = -1
+	return s
+}
+
+// rebalance gives the slots of the words held by the fewest texts to words
+// without one held by many more, once all slots are given: the slots go
+// first come, first served, and an import that reads one language after
+// another finds its most common words later. Taking a slot away costs a
+// pass over the pool, so a word must be held by twice as many texts (and
+// promoteAt more) to take it, and the pool grows by an eighth between two
+// rebalances.
+func (p *Pool) rebalance() {
+	p.rebalanceAt = p.n + max(p.n/8, 256)
+	type held struct{ k, df int32 }
+	var want []held
+	least := int32(1 << 30)
+	for _, k := range p.owners {
+		least = min(least, p.infos[k].df)
+	}
+	for k := range p.infos {
+		if x := &p.infos[k]; x.slot < 0 && x.df >= 2*least+promoteAt {
+			want = append(want, held{int32(k), x.df})
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	slices.SortFunc(want, func(a, b held) int { return cmp.Or(cmp.Compare(b.df, a.df), cmp.Compare(a.k, b.k)) })
+	owners := make([]held, len(p.owners))
+	for i, k := range p.owners {
+		owners[i] = held{k, p.infos[k].df}
+	}
+	// The slots of the least held first, slot order among equals.
+	order := make([]int, len(owners))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Or(cmp.Compare(owners[a].df, owners[b].df), a-b) })
+	for i, w := range want {
+		if i == len(order) {
+			break
+		}
+		o := owners[order[i]]
+		if w.df < 2*o.df+promoteAt {
+			break
+		}
+		s := p.demote(o.k)
+		p.owners[s] = w.k
+		p.promote(w.k, s)
+		p.moved++
+	}
 }
 
 // Match is a pooled text and how the one looked up (the new text) compares
@@ -195,23 +278,32 @@ func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Mat
 	// related than it is not kept.
 	var cut nearText
 	full := false
+	// Only the bit set's first half when the slots given fit in it (a
+	// vocabulary of a few hundred words): half the work per pooled text.
+	half := p.slots <= poolSlots/2
 	for j := 0; j < p.n; j++ {
 		if g := p.groups[j]; g != g0 && g != g1 && (len(groups) <= 2 || !slices.Contains(groups[2:], g)) {
 			continue
 		}
 		row := p.bits[j*poolBitWords:][:poolBitWords:poolBitWords]
 		c := p.rare[j] + int32(bits.OnesCount64(q[0]&row[0])+bits.OnesCount64(q[1]&row[1])+
-			bits.OnesCount64(q[2]&row[2])+bits.OnesCount64(q[3]&row[3])+
-			bits.OnesCount64(q[4]&row[4])+bits.OnesCount64(q[5]&row[5])+
-			bits.OnesCount64(q[6]&row[6])+bits.OnesCount64(q[7]&row[7]))
+			bits.OnesCount64(q[2]&row[2])+bits.OnesCount64(q[3]&row[3]))
+		if !half {
+			c += int32(bits.OnesCount64(q[4]&row[4]) + bits.OnesCount64(q[5]&row[5]) +
+				bits.OnesCount64(q[6]&row[6]) + bits.OnesCount64(q[7]&row[7]))
+		}
 		if c == 0 {
 			continue
 		}
-		t := nearText{int32(j), c, p.sizes[j]}
+		size := p.sizes[j]
 		if c >= least {
-			dups = append(dups, t)
+			dups = append(dups, nearText{int32(j), c, size})
 		}
-		if k <= 0 || full && lessRelated(t, cut, n) || 2*float64(c)/float64(n+t.size) <= th.Related {
+		if k <= 0 {
+			continue
+		}
+		t := nearText{int32(j), c, size}
+		if full && lessRelated(t, cut, n) || 2*float64(c)/float64(n+size) <= th.Related {
 			continue
 		}
 		top = append(top, t)

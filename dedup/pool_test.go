@@ -108,8 +108,10 @@ func TestPool(t *testing.T) {
 
 // poolCorpus makes texts of a small vocabulary, where every word is in
 // many texts (words get bits), with rare words (they keep their lists) and
-// near-copies of earlier texts, some cut short (duplicates and ties).
-func poolCorpus(seed uint64, count, vocab int) []string {
+// near-copies of earlier texts, some cut short (duplicates and ties). With
+// phases above 1 the vocabulary moves on that many times, as languages do
+// in an import of a multilingual documentation folder.
+func poolCorpus(seed uint64, count, vocab, phases int) []string {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	var texts []string
 	for i := range count {
@@ -125,7 +127,7 @@ func poolCorpus(seed uint64, count, vocab int) []string {
 		var b strings.Builder
 		for range 3 + rng.IntN(40) {
 			// A skewed choice: low words are common.
-			fmt.Fprintf(&b, "w%d ", rng.IntN(1+rng.IntN(vocab)))
+			fmt.Fprintf(&b, "w%d ", i*phases/count*vocab/2+rng.IntN(1+rng.IntN(vocab)))
 		}
 		for range rng.IntN(3) {
 			fmt.Fprintf(&b, "rare%d ", rng.IntN(3*count))
@@ -141,19 +143,20 @@ func poolCorpus(seed uint64, count, vocab int) []string {
 // thresholds and k.
 func TestPoolNearIsExact(t *testing.T) {
 	for _, c := range []struct {
-		vocab int
-		th    Thresholds
-		k     int
+		vocab, phases int
+		th            Thresholds
+		k             int
 	}{
-		{12, DefaultThresholds(), 4},
-		{60, DefaultThresholds(), 4},
-		{700, DefaultThresholds(), 4},
-		{5000, DefaultThresholds(), 4},
-		{60, Thresholds{Duplicate: 0.5, Related: 0.05}, 1},
-		{300, Thresholds{Duplicate: 0.9, Related: 0.3}, 2},
-		{300, DefaultThresholds(), 0},
+		{12, 1, DefaultThresholds(), 4},
+		{60, 1, DefaultThresholds(), 4},
+		{700, 1, DefaultThresholds(), 4},
+		{5000, 1, DefaultThresholds(), 4},
+		{60, 1, Thresholds{Duplicate: 0.5, Related: 0.05}, 1},
+		{300, 1, Thresholds{Duplicate: 0.9, Related: 0.3}, 2},
+		{300, 1, DefaultThresholds(), 0},
+		{400, 6, DefaultThresholds(), 4}, // slots taken back for later words
 	} {
-		texts := poolCorpus(uint64(c.vocab), 900, c.vocab)
+		texts := poolCorpus(uint64(c.vocab), 900*min(c.phases, 3), c.vocab, c.phases)
 		p := NewPool()
 		var fps []*Fingerprint
 		var groupOf []int32
@@ -169,6 +172,9 @@ func TestPoolNearIsExact(t *testing.T) {
 			p.Add(fp, g)
 			fps = append(fps, fp)
 			groupOf = append(groupOf, g)
+		}
+		if c.phases > 1 && p.moved == 0 {
+			t.Errorf("vocabulary %d in %d phases: no slot was given to a later word", c.vocab, c.phases)
 		}
 	}
 }
