@@ -21,7 +21,9 @@ import (
 // is then the popcount of their bit sets' intersection plus what the rare
 // words' lists add: a vocabulary of a few hundred words, where every word is
 // in hundreds of texts, costs a few nanoseconds per pooled text, and the
-// long tail of a real vocabulary costs the length of short lists.
+// long tail of a real vocabulary costs the length of short lists. Once every
+// bit is given, the bits of the words held by the fewest texts go to words
+// held by many more (see rebalance).
 type Pool struct {
 	n     int
 	fps   []*Fingerprint // nil with a store
