@@ -59,12 +59,12 @@ func BenchmarkQueryTerms10KB(b *testing.B) {
 	}
 }
 
-// BenchmarkPoolSimilar looks texts up in a pool of 5,000 like an import's
+// BenchmarkPoolNear looks texts up in a pool of 5,000 like an import's
 // (an import looks up each candidate once).
-func BenchmarkPoolSimilar(b *testing.B) {
+func BenchmarkPoolNear(b *testing.B) {
 	p := NewPool()
 	for i := range 5000 {
-		p.Add(New(longText(i, 600)))
+		p.Add(New(longText(i, 600)), int32(i%2))
 	}
 	var qs []*Fingerprint
 	for i := range 100 {
@@ -73,7 +73,7 @@ func BenchmarkPoolSimilar(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		p.Similar(qs[i%len(qs)], 20)
+		p.Near(qs[i%len(qs)], []int32{0, 1}, DefaultThresholds(), 4)
 		i++
 	}
 }

@@ -90,36 +90,3 @@ func (f *Fingerprint) DecodeInto(b []byte) error {
 	}
 	return nil
 }
-
-// encodedWords is the word set of an encoding, as it is encoded (8 bytes a
-// hash), and how many words it holds.
-func encodedWords(b []byte) ([]byte, int, error) {
-	if len(b) < 5 || b[0] != encodingVersion {
-		return nil, 0, errShort
-	}
-	b = b[5:]
-	n, k := binary.Uvarint(b)
-	if k <= 0 || n > uint64(len(b)-k)/8 {
-		return nil, 0, errShort
-	}
-	return b[k : k+8*int(n)], int(n), nil
-}
-
-// intersectEncoded is |a∩b| of a sorted set and one as encodedWords gives it.
-func intersectEncoded(a []uint64, b []byte) int {
-	common := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		v := binary.LittleEndian.Uint64(b[j:])
-		switch {
-		case a[i] < v:
-			i++
-		case a[i] > v:
-			j += 8
-		default:
-			common++
-			i++
-			j += 8
-		}
-	}
-	return common
-}

@@ -105,11 +105,12 @@ func TestStoredPoolAgrees(t *testing.T) {
 	stored := NewStoredPool(st)
 	for i, s := range texts {
 		fp := New(s)
-		if diff := cmp.Diff(plain.Similar(fp, 5), stored.Similar(fp, 5)); diff != "" {
+		th := DefaultThresholds()
+		if diff := cmp.Diff(plain.Near(fp, []int32{0}, th, 4), stored.Near(fp, []int32{0}, th, 4)); diff != "" {
 			t.Fatalf("text %d: stored pool (-plain +stored):\n%s", i, diff)
 		}
-		plain.Add(fp)
-		stored.Add(fp)
+		plain.Add(fp, 0)
+		stored.Add(fp, 0)
 	}
 	if err := stored.Err(); err != nil {
 		t.Fatal(err)
@@ -123,11 +124,11 @@ func TestStoredPoolAgrees(t *testing.T) {
 func TestStoredPoolError(t *testing.T) {
 	broken := errors.New("disk full")
 	p := NewStoredPool(&memStore{fail: broken})
-	p.Add(New("Redis is the session store; sessions expire after 24 hours."))
+	p.Add(New("Redis is the session store; sessions expire after 24 hours."), 0)
 	if !errors.Is(p.Err(), broken) {
 		t.Fatalf("Err = %v, want %v", p.Err(), broken)
 	}
-	if got := p.Similar(New("Redis is the session store; sessions expire after 24 hours."), 3); got != nil {
-		t.Errorf("Similar after a store error: %+v, want nothing", got)
+	if got := p.Near(New("Redis is the session store; sessions expire after 24 hours."), []int32{0}, DefaultThresholds(), 3); got != nil {
+		t.Errorf("Near after a store error: %+v, want nothing", got)
 	}
 }

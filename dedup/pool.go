@@ -1,55 +1,82 @@
 package dedup
 
 import (
+	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
 // Pool holds the fingerprints of texts not yet in any index (the earlier items
 // of an import or a batch of saves, or every stored memory for a large import)
-// and finds those most like a new text, as the index does for stored
-// memories: candidates are the texts that share the new text's rarest words,
-// and only they are scored exactly.
+// and finds, for a new text, exactly the pooled texts a save's check needs:
+// every one it may duplicate and the most related ones (see Near). No text is
+// missed because others share more of the new text's rare words: each pooled
+// text's count of shared words is exact.
+//
+// The count is cheap because of how words are kept. A word held by a few
+// texts keeps the list of them; once it is held by promoteAt texts it gets
+// one of poolSlots bits, set in the bit set of every text holding it, and
+// its list is dropped. Counting the words a pooled text shares with a new one
+// is then the popcount of their bit sets' intersection plus what the rare
+// words' lists add: a vocabulary of a few hundred words, where every word is
+// in hundreds of texts, costs a few nanoseconds per pooled text, and the
+// long tail of a real vocabulary costs the length of short lists. Once every
+// bit is given, the bits of the words held by the fewest texts go to words
+// held by many more (see rebalance).
 type Pool struct {
-	fps      []*Fingerprint     // nil with a store
-	n        int                // how many fingerprints
-	store    PoolStore          // where the fingerprints are, when not in fps
-	err      error              // the store's first error
-	enc      []byte             // scratch of the store's encodings
-	older    Fingerprint        // scratch: a fingerprint read back from the store
-	postings map[uint64][]int32 // word → indexes into fps
-	// shared counts, per pooled text, the rare words it shares with the text
-	// being looked up; touched lists the texts counted, to reset them.
-	shared  []uint8
+	n     int
+	fps   []*Fingerprint // nil with a store
+	store PoolStore      // where the fingerprints are, when not in fps
+	err   error          // the store's first error
+	enc   []byte         // scratch of the store's encodings
+	older Fingerprint    // scratch: a fingerprint read back from the store
+
+	groups []int32  // each text's group (a project, say)
+	sizes  []int32  // each text's number of words
+	bits   []uint64 // poolBitWords per text: its words that have a slot
+	words  map[uint64]int32
+	infos  []poolWord // by words' value
+	slots  int        // slots given so far
+	// owners are the words holding each slot given, and rebalanceAt the
+	// pool's size at which the slots next go to the words most held.
+	owners      []int32
+	rebalanceAt int
+	moved       int // slots given to another word
+
+	// Scratch of Near: the words each pooled text shares with the one looked
+	// up outside the bit sets, and the texts counted, to reset them.
+	rare    []int32
 	touched []int32
-	rarest  []poolWord // scratch of Similar
-	cands   []poolCand // scratch of Similar
-	at      []int32    // scratch of Similar
+	top     []nearText
+	dups    []nearText
 }
 
-// poolCand is a pooled text sharing some of the rarest words of a text
-// looked up, and how many.
-type poolCand struct {
-	index  int32
-	shared uint8
-}
-
-// poolWord is a word of a text looked up and how many pooled texts hold it.
+// poolWord is what a pool keeps of a word: its bit, or the texts holding it.
 type poolWord struct {
-	w  uint64
-	df int
+	slot     int32   // -1 while it has none
+	df       int32   // how many texts hold it
+	postings []int32 // the texts holding it, while it has no slot
 }
 
-func (a poolWord) less(b poolWord) bool {
-	if a.df != b.df {
-		return a.df < b.df
-	}
-	return a.w < b.w
+// nearText is a pooled text sharing words with one looked up.
+type nearText struct {
+	index, common, size int32
 }
+
+const (
+	// poolBitWords is how many 64-bit words a text's bit set takes, and
+	// poolSlots how many words can have a bit.
+	poolBitWords = 8
+	poolSlots    = 64 * poolBitWords
+	// promoteAt is how many texts must hold a word for it to get a bit:
+	// below, its list is shorter than a scan of the bit sets makes worth.
+	promoteAt = 16
+)
 
 // PoolStore keeps the fingerprints of a pool out of its memory (a file, say):
-// a pool of a large import then holds only which texts have each word, and
-// reads back the few fingerprints each lookup scores.
+// a pool of a large import then holds only its words' bits and lists, and
+// reads back the few fingerprints a lookup scores whole.
 type PoolStore interface {
 	// Put keeps enc, the encoding of the pool's i-th fingerprint (i counts
 	// from 0, one more each call).
@@ -59,13 +86,13 @@ type PoolStore interface {
 }
 
 // NewPool returns an empty pool.
-func NewPool() *Pool { return &Pool{postings: map[uint64][]int32{}} }
+func NewPool() *Pool { return &Pool{words: map[uint64]int32{}} }
 
 // NewStoredPool returns an empty pool that keeps its fingerprints in st. It
 // finds and scores as a pool of NewPool does; a store's error makes it find
 // nothing from then on, and is Err.
 func NewStoredPool(st PoolStore) *Pool {
-	return &Pool{postings: map[uint64][]int32{}, store: st}
+	return &Pool{words: map[uint64]int32{}, store: st}
 }
 
 // Err is the first error of the pool's store, nil if none (and without one).
@@ -74,8 +101,9 @@ func (p *Pool) Err() error { return p.err }
 // Len is how many fingerprints the pool holds.
 func (p *Pool) Len() int { return p.n }
 
-// Add puts fp in the pool and returns its index.
-func (p *Pool) Add(fp *Fingerprint) int {
+// Add puts fp in the pool, in group (Near looks in the groups it is given),
+// and returns its index.
+func (p *Pool) Add(fp *Fingerprint, group int32) int {
 	i := p.n
 	p.n++
 	if p.store == nil {
@@ -84,166 +112,294 @@ func (p *Pool) Add(fp *Fingerprint) int {
 		p.enc = fp.AppendBinary(p.enc[:0])
 		p.err = p.store.Put(i, p.enc)
 	}
-	p.shared = append(p.shared, 0)
-	for _, w := range fp.words {
-		p.postings[w] = append(p.postings[w], int32(i))
+	p.groups = append(p.groups, group)
+	p.sizes = append(p.sizes, int32(len(fp.Words())))
+	p.rare = append(p.rare, 0)
+	p.bits = append(p.bits, make([]uint64, poolBitWords)...)
+	row := p.bits[i*poolBitWords:][:poolBitWords:poolBitWords]
+	for _, w := range fp.Words() {
+		k, ok := p.words[w]
+		if !ok {
+			k = int32(len(p.infos))
+			p.infos = append(p.infos, poolWord{slot: -1})
+			p.words[w] = k
+		}
+		info := &p.infos[k]
+		info.df++
+		if info.slot >= 0 {
+			row[info.slot/64] |= 1 << (info.slot % 64)
+			continue
+		}
+		info.postings = append(info.postings, int32(i))
+		if len(info.postings) >= promoteAt && p.slots < poolSlots {
+			s := int32(p.slots)
+			p.slots++
+			p.owners = append(p.owners, k)
+			p.promote(k, s)
+		}
+	}
+	if p.slots == poolSlots && p.n >= p.rebalanceAt {
+		p.rebalance()
 	}
 	return i
 }
 
-// Match is a pooled fingerprint, the score of the one looked up against it
-// (Score: the one looked up is the new text), and how related they are
-// (Related).
+// promote gives word k slot s: its texts get the bit, and its list goes.
+func (p *Pool) promote(k, s int32) {
+	info := &p.infos[k]
+	info.slot = s
+	for _, j := range info.postings {
+		p.bits[int(j)*poolBitWords+int(s/64)] |= 1 << (s % 64)
+	}
+	info.postings = nil
+}
+
+// demote takes word k's slot away: its texts, read off the bit, are its
+// list again.
+func (p *Pool) demote(k int32) int32 {
+	info := &p.infos[k]
+	s := info.slot
+	at, bit := int(s/64), uint64(1)<<(s%64)
+	info.postings = make([]int32, 0, info.df)
+	for j := 0; j < p.n; j++ {
+		if w := &p.bits[j*poolBitWords+at]; *w&bit != 0 {
+			*w &^= bit
+			info.postings = append(info.postings, int32(j))
+		}
+	}
+	info.slot = -1
+	return s
+}
+
+// rebalance gives the slots of the words held by the fewest texts to words
+// without one held by many more, once all slots are given: the slots go
+// first come, first served, and an import that reads one language after
+// another finds its most common words later. Taking a slot away costs a
+// pass over the pool, so a word must be held by twice as many texts (and
+// promoteAt more) to take it, and the pool grows by an eighth between two
+// rebalances.
+func (p *Pool) rebalance() {
+	p.rebalanceAt = p.n + max(p.n/8, 256)
+	type held struct{ k, df int32 }
+	var want []held
+	least := int32(1 << 30)
+	for _, k := range p.owners {
+		least = min(least, p.infos[k].df)
+	}
+	for k := range p.infos {
+		if x := &p.infos[k]; x.slot < 0 && x.df >= 2*least+promoteAt {
+			want = append(want, held{int32(k), x.df})
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	slices.SortFunc(want, func(a, b held) int { return cmp.Or(cmp.Compare(b.df, a.df), cmp.Compare(a.k, b.k)) })
+	owners := make([]held, len(p.owners))
+	for i, k := range p.owners {
+		owners[i] = held{k, p.infos[k].df}
+	}
+	// The slots of the least held first, slot order among equals.
+	order := make([]int, len(owners))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Or(cmp.Compare(owners[a].df, owners[b].df), a-b) })
+	for i, w := range want {
+		if i == len(order) {
+			break
+		}
+		o := owners[order[i]]
+		if w.df < 2*o.df+promoteAt {
+			break
+		}
+		s := p.demote(o.k)
+		p.owners[s] = w.k
+		p.promote(w.k, s)
+		p.moved++
+	}
+}
+
+// Match is a pooled text and how the one looked up (the new text) compares
+// with it: Words and Related as Compare gives them, and Score, which is
+// Compare's for a text whose Words reaches the duplicate threshold and Words
+// for the others (Score is at most Words: only those can be duplicates).
 type Match struct {
 	Index   int
+	Words   float64
 	Score   float64
 	Related float64
 }
 
-// poolRarest is how many of a text's words, the rarest in the pool, find its
-// candidates; poolCandidates how many candidates are scored.
-const (
-	poolRarest     = 10
-	poolCandidates = 20
-)
-
-// Similar returns the pooled fingerprints most like fp, best first (then by
-// index), at most n of them, scores above 0 only. It is not safe to call from
-// two goroutines at once.
-func (p *Pool) Similar(fp *Fingerprint, n int) []Match {
-	if fp.Empty() || p.n == 0 || n <= 0 || p.err != nil {
+// Near returns, of the pooled texts in groups, what choosing the new text's
+// duplicate and related texts by th needs, exactly as comparing it with each
+// of them would give: every text whose Words reaches th.Duplicate, and the k
+// texts whose Related is highest above th.Related together with every text
+// tied with the k-th (the caller breaks ties by its own order). Matches are
+// in index order; texts sharing no word are never returned. It is not safe
+// to call from two goroutines at once.
+func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Match {
+	if fp.Empty() || p.n == 0 || p.err != nil || len(groups) == 0 {
 		return nil
 	}
-	// The poolRarest rarest words, by how many texts hold them then by
-	// hash: kept in order as they are found, rather than sorting all of
-	// the text's words.
-	ws := p.rarest[:0]
-	for _, w := range fp.words {
-		df := len(p.postings[w])
-		if df == 0 {
-			continue
-		}
-		x := poolWord{w, df}
-		if len(ws) == poolRarest && !x.less(ws[poolRarest-1]) {
-			continue
-		}
-		at, _ := slices.BinarySearchFunc(ws, x, func(a, b poolWord) int {
-			if a.less(b) {
-				return -1
-			}
-			return 1 // the hashes of a set are distinct: never equal
-		})
-		if len(ws) < poolRarest {
-			ws = append(ws, poolWord{})
-		}
-		copy(ws[at+1:], ws[at:])
-		ws[at] = x
-	}
-	p.rarest = ws
-	// Count, per pooled text, how many of the rarest words it shares. A slice
-	// indexed by text, reset through the list of texts touched, costs a
-	// fraction of a map.
-	p.touched = p.touched[:0]
-	for _, w := range ws[:min(poolRarest, len(ws))] {
-		for _, i := range p.postings[w.w] {
-			if p.shared[i] == 0 {
-				p.touched = append(p.touched, i)
-			}
-			p.shared[i]++
-		}
-	}
-	// The candidates: those sharing the most, lower indexes first among
-	// equals. One pass counts the texts by how many words they share, which
-	// gives the least count a candidate can have; a second keeps those (and
-	// resets the counts), and only they are sorted.
-	var hist [poolRarest + 1]int
-	for _, i := range p.touched {
-		hist[p.shared[i]]++
-	}
-	least, n := 1, 0
-	for c := min(poolRarest, len(ws)); c >= 1; c-- {
-		if n += hist[c]; n >= poolCandidates {
+	n := int32(len(fp.words))
+	// least is the fewest shared words whose Words reaches the duplicate
+	// threshold, as the float division Compare makes says it.
+	least := n + 1
+	for c := int32(0); c <= n; c++ {
+		if float64(c)/float64(n) >= th.Duplicate {
 			least = c
 			break
 		}
 	}
-	// Those above the least count are fewer than poolCandidates; of those
-	// at it, the lowest indexes fill the rest.
-	cands, at := p.cands[:0], p.at[:0]
+	var q [poolBitWords]uint64
+	p.touched = p.touched[:0]
+	for _, w := range fp.words {
+		x, ok := p.words[w]
+		if !ok {
+			continue
+		}
+		info := &p.infos[x]
+		if info.slot >= 0 {
+			q[info.slot/64] |= 1 << (info.slot % 64)
+			continue
+		}
+		for _, j := range info.postings {
+			if p.rare[j] == 0 {
+				p.touched = append(p.touched, j)
+			}
+			p.rare[j]++
+		}
+	}
+	g0, g1 := groups[0], groups[0]
+	if len(groups) > 1 {
+		g1 = groups[1]
+	}
+	top, dups := p.top[:0], p.dups[:0]
+	// cut is the k-th most related text once k are kept: a text less
+	// related than it is not kept.
+	var cut nearText
+	full := false
+	// Only the bit set's first half when the slots given fit in it (a
+	// vocabulary of a few hundred words): half the work per pooled text.
+	half := p.slots <= poolSlots/2
+	for j := 0; j < p.n; j++ {
+		if g := p.groups[j]; g != g0 && g != g1 && (len(groups) <= 2 || !slices.Contains(groups[2:], g)) {
+			continue
+		}
+		row := p.bits[j*poolBitWords:][:poolBitWords:poolBitWords]
+		c := p.rare[j] + int32(bits.OnesCount64(q[0]&row[0])+bits.OnesCount64(q[1]&row[1])+
+			bits.OnesCount64(q[2]&row[2])+bits.OnesCount64(q[3]&row[3]))
+		if !half {
+			c += int32(bits.OnesCount64(q[4]&row[4]) + bits.OnesCount64(q[5]&row[5]) +
+				bits.OnesCount64(q[6]&row[6]) + bits.OnesCount64(q[7]&row[7]))
+		}
+		if c == 0 {
+			continue
+		}
+		size := p.sizes[j]
+		if c >= least {
+			dups = append(dups, nearText{int32(j), c, size})
+		}
+		if k <= 0 {
+			continue
+		}
+		t := nearText{int32(j), c, size}
+		if full && lessRelated(t, cut, n) || 2*float64(c)/float64(n+size) <= th.Related {
+			continue
+		}
+		top = append(top, t)
+		if len(top) >= 4*k+16 {
+			top, cut, full = keepTop(top, n, k)
+		}
+	}
+	top, _, _ = keepTop(top, n, k)
 	for _, i := range p.touched {
-		switch c := p.shared[i]; {
-		case int(c) > least:
-			cands = append(cands, poolCand{i, c})
-		case int(c) == least:
-			at = append(at, i)
-		}
-		p.shared[i] = 0
+		p.rare[i] = 0
 	}
-	slices.SortFunc(cands, func(a, b poolCand) int {
-		if a.shared != b.shared {
-			return int(b.shared) - int(a.shared)
-		}
-		return int(a.index - b.index)
-	})
-	slices.Sort(at)
-	for _, i := range at[:min(poolCandidates-len(cands), len(at))] {
-		cands = append(cands, poolCand{i, uint8(least)})
+	p.top, p.dups = top, dups
+	if len(top)+len(dups) == 0 {
+		return nil
 	}
-	p.cands, p.at = cands, at
-	var out []Match
-	for _, c := range cands {
-		i := c.index
-		s, err := p.compare(fp, i)
+	out := make([]Match, 0, len(top)+len(dups))
+	for _, t := range top {
+		out = append(out, p.match(t, n))
+	}
+	for _, t := range dups {
+		if !slices.ContainsFunc(top, func(x nearText) bool { return x.index == t.index }) {
+			out = append(out, p.match(t, n))
+		}
+	}
+	slices.SortFunc(out, func(a, b Match) int { return a.Index - b.Index })
+	for i := range out {
+		if out[i].Words < th.Duplicate {
+			continue
+		}
+		s, err := p.compare(fp, int32(out[i].Index), out[i].Words)
 		if err != nil {
 			p.err = err
 			return nil
 		}
-		if s.Score > 0 {
-			out = append(out, Match{Index: int(i), Score: s.Score, Related: s.Related})
-		}
+		out[i].Score = s
 	}
-	slices.SortFunc(out, func(a, b Match) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return a.Index - b.Index
-	})
-	return out[:min(n, len(out))]
+	return out
 }
 
-// compare is Compare(fp, the i-th pooled fingerprint). A fingerprint read
-// back from the store is decoded whole only when its conflicts can change the
-// score — when fp shares more than conflictCap of its words with it —, as
-// Compare's score is min(words, conflictCap) with a conflict, else words.
-func (p *Pool) compare(fp *Fingerprint, i int32) (Similarity, error) {
+// match is t's Match, scored as Overlap gives Words and Related.
+func (p *Pool) match(t nearText, n int32) Match {
+	w := float64(t.common) / float64(n)
+	return Match{Index: int(t.index), Words: w, Score: w, Related: 2 * float64(t.common) / float64(n+t.size)}
+}
+
+// moreRelated orders a before b when it is more related to a text of n
+// words, then by index.
+func moreRelated(a, b nearText, n int32) int {
+	x, y := int64(a.common)*int64(n+b.size), int64(b.common)*int64(n+a.size)
+	if x != y {
+		return cmp.Compare(y, x)
+	}
+	return cmp.Compare(a.index, b.index)
+}
+
+// lessRelated says whether a is less related than b to a text of n words.
+// Related is 2·common/(n+size): the products of the fractions compare as the
+// float divisions do, since two different fractions of such small numbers
+// are farther apart than a rounding.
+func lessRelated(a, b nearText, n int32) bool {
+	return int64(a.common)*int64(n+b.size) < int64(b.common)*int64(n+a.size)
+}
+
+// keepTop keeps of top the k most related texts and those tied with the
+// k-th, most related first, and gives the k-th and whether there are k.
+func keepTop(top []nearText, n int32, k int) ([]nearText, nearText, bool) {
+	slices.SortFunc(top, func(a, b nearText) int { return moreRelated(a, b, n) })
+	if len(top) < k || k <= 0 {
+		return top, nearText{}, false
+	}
+	cut := top[k-1]
+	end := k
+	for end < len(top) && !lessRelated(top[end], cut, n) {
+		end++
+	}
+	return top[:end], cut, true
+}
+
+// compare is Compare(fp, the i-th pooled fingerprint).Score, given its Words.
+// Compare's score is min(words, conflictCap) with a conflict, else words, so
+// the whole fingerprint is looked at only when the conflicts can change it.
+func (p *Pool) compare(fp *Fingerprint, i int32, words float64) (float64, error) {
+	if words <= conflictCap {
+		return words, nil
+	}
 	if p.store == nil {
-		return Compare(fp, p.fps[i]), nil
+		return Compare(fp, p.fps[i]).Score, nil
 	}
 	var err error
 	if p.enc, err = p.store.Get(int(i), p.enc[:0]); err != nil {
-		return Similarity{}, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
-	}
-	words, n, err := encodedWords(p.enc)
-	if err != nil {
-		return Similarity{}, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
-	}
-	if fp.Empty() || n == 0 {
-		return Similarity{}, nil
-	}
-	common := intersectEncoded(fp.words, words)
-	s := Similarity{
-		Words:   float64(common) / float64(len(fp.words)),
-		Related: 2 * float64(common) / float64(len(fp.words)+n),
-	}
-	s.Score = s.Words
-	if s.Words <= conflictCap {
-		return s, nil
+		return 0, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
 	}
 	if err := p.older.DecodeInto(p.enc); err != nil {
-		return Similarity{}, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
+		return 0, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
 	}
-	return Compare(fp, &p.older), nil
+	return Compare(fp, &p.older).Score, nil
 }

@@ -1,7 +1,6 @@
 package dedup
 
 import (
-	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -11,9 +10,67 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 )
 
+// near is what Near must give for fp among fps (the pool's texts, by
+// index, in groups): every text in groups whose Words reaches th.Duplicate
+// and the k most related above th.Related with those tied with the k-th,
+// each compared whole, in index order.
+func near(fp *Fingerprint, fps []*Fingerprint, groupOf []int32, groups []int32, th Thresholds, k int) []Match {
+	type cand struct {
+		i   int
+		sim Similarity
+	}
+	var all []cand
+	for i, o := range fps {
+		if !slices.Contains(groups, groupOf[i]) {
+			continue
+		}
+		if s := Compare(fp, o); s.Words > 0 {
+			all = append(all, cand{i, s})
+		}
+	}
+	keep := map[int]bool{}
+	var rel []cand
+	for _, c := range all {
+		if c.sim.Words >= th.Duplicate {
+			keep[c.i] = true
+		}
+		if c.sim.Related > th.Related {
+			rel = append(rel, c)
+		}
+	}
+	slices.SortStableFunc(rel, func(a, b cand) int {
+		switch {
+		case a.sim.Related > b.sim.Related:
+			return -1
+		case a.sim.Related < b.sim.Related:
+			return 1
+		}
+		return 0
+	})
+	for j, c := range rel {
+		if k == 0 || j >= k && c.sim.Related < rel[k-1].sim.Related {
+			break
+		}
+		keep[c.i] = true
+	}
+	var out []Match
+	for _, c := range all {
+		if !keep[c.i] {
+			continue
+		}
+		score := c.sim.Words
+		if c.sim.Words >= th.Duplicate {
+			score = c.sim.Score
+		}
+		out = append(out, Match{Index: c.i, Words: c.sim.Words, Score: score, Related: c.sim.Related})
+	}
+	return out
+}
+
 func TestPool(t *testing.T) {
+	th := DefaultThresholds()
 	p := NewPool()
-	if got := p.Similar(New("anything at all"), 3); got != nil {
+	if got := p.Near(New("anything at all"), []int32{0}, th, 3); got != nil {
 		t.Errorf("empty pool: %v", got)
 	}
 	texts := []string{
@@ -25,125 +82,99 @@ func TestPool(t *testing.T) {
 		texts = append(texts, fmt.Sprintf("Filler note %d about widget %d and gadget %d.", i, i*7, i*13))
 	}
 	for _, s := range texts {
-		p.Add(New(s))
+		p.Add(New(s), 0)
 	}
 	if p.Len() != len(texts) {
 		t.Fatalf("Len = %d", p.Len())
 	}
-	got := p.Similar(New("Always use RS256 for JWT signing in production, because HS256 shares the secret!"), 3)
+	got := p.Near(New("Always use RS256 for JWT signing in production, because HS256 shares the secret!"), []int32{0}, th, 3)
 	if len(got) == 0 || got[0].Index != 0 || got[0].Score < 0.7 {
 		t.Fatalf("a paraphrase of text 0: %+v", got)
 	}
-	got = p.Similar(New("Redis sessions are encrypted at rest"), 1)
-	if len(got) != 1 || got[0].Index != 1 || got[0].Score <= 0.2 || got[0].Score >= 0.7 {
+	if got := p.Near(New("Always use RS256 for JWT signing in production, because HS256 shares the secret!"), []int32{1}, th, 3); len(got) != 0 {
+		t.Errorf("another group: %+v", got)
+	}
+	got = p.Near(New("Redis sessions are encrypted at rest"), []int32{0}, th, 1)
+	if len(got) != 1 || got[0].Index != 1 || got[0].Related <= 0.2 || got[0].Score >= 0.7 {
 		t.Errorf("a related text: %+v", got)
 	}
-	if got := p.Similar(New("Kafka partitions rebalance during deploys"), 3); len(got) != 0 {
+	if got := p.Near(New("Kafka partitions rebalance during deploys"), []int32{0}, th, 3); len(got) != 0 {
 		t.Errorf("an unrelated text: %+v", got)
 	}
-	if got := p.Similar(New(""), 3); got != nil {
+	if got := p.Near(New(""), []int32{0}, th, 3); got != nil {
 		t.Errorf("an empty text: %+v", got)
 	}
 }
 
-// TestPoolRarestWords: the words that find a text's candidates are its
-// poolRarest rarest in the pool (fewest texts, then lowest hash), as a sort
-// of all its words gives them; Similar keeps them in order as it goes
-// rather than sorting, which must not change what it proposes.
-func TestPoolRarestWords(t *testing.T) {
-	p := NewPool()
-	words := []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
-		"kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor"}
-	for i := range 300 {
-		var text string
-		for j, w := range words {
-			if (i+1)%(j+2) == 0 || (i*7+j)%11 == 0 {
-				text += w + " "
+// poolCorpus makes texts of a small vocabulary, where every word is in
+// many texts (words get bits), with rare words (they keep their lists) and
+// near-copies of earlier texts, some cut short (duplicates and ties). With
+// phases above 1 the vocabulary moves on that many times, as languages do
+// in an import of a multilingual documentation folder.
+func poolCorpus(seed uint64, count, vocab, phases int) []string {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var texts []string
+	for i := range count {
+		if i > 0 && rng.IntN(5) == 0 {
+			words := strings.Fields(texts[rng.IntN(len(texts))])
+			words = words[:len(words)-rng.IntN(len(words)/2+1)]
+			if rng.IntN(2) == 0 {
+				words = append(words, fmt.Sprintf("rare%d", rng.IntN(3*count)))
 			}
+			texts = append(texts, strings.Join(words, " "))
+			continue
 		}
-		p.Add(New(fmt.Sprintf("note %d %s", i, text)))
+		var b strings.Builder
+		for range 3 + rng.IntN(40) {
+			// A skewed choice: low words are common.
+			fmt.Fprintf(&b, "w%d ", i*phases/count*vocab/2+rng.IntN(1+rng.IntN(vocab)))
+		}
+		for range rng.IntN(3) {
+			fmt.Fprintf(&b, "rare%d ", rng.IntN(3*count))
+		}
+		texts = append(texts, b.String())
 	}
-	for i := range 40 {
-		var text string
-		for j, w := range words {
-			if (i+j)%3 != 0 {
-				text += w + " "
-			}
-		}
-		fp := New(text)
-		p.Similar(fp, 5)
-		var all []poolWord
-		for _, w := range fp.words {
-			if df := len(p.postings[w]); df > 0 {
-				all = append(all, poolWord{w, df})
-			}
-		}
-		slices.SortFunc(all, func(a, b poolWord) int {
-			if a.df != b.df {
-				return a.df - b.df
-			}
-			return cmp.Compare(a.w, b.w)
-		})
-		want := all[:min(poolRarest, len(all))]
-		if !slices.Equal(p.rarest, want) {
-			t.Fatalf("text %d: rarest words %v, want %v", i, p.rarest, want)
-		}
-	}
+	return texts
 }
 
-// TestPoolCandidatesAsCountedOneByOne: Similar picks its candidates — the
-// texts sharing the most of the rarest words, lower indexes first among
-// equals — as counting down one count at a time and sorting each count's
-// texts does, in pools with many ties (a small vocabulary) and few.
-func TestPoolCandidatesAsCountedOneByOne(t *testing.T) {
-	for _, vocab := range []int{12, 40, 400} {
-		rng := rand.New(rand.NewPCG(uint64(vocab), 7))
-		text := func() string {
-			var b strings.Builder
-			for range 3 + rng.IntN(25) {
-				fmt.Fprintf(&b, "w%d ", rng.IntN(vocab))
-			}
-			return b.String()
-		}
+// TestPoolNearIsExact: Near gives what comparing the new text with every
+// pooled text of its groups gives, in pools whose words are all common
+// (bits), all rare (lists) or both, with many ties, and at other
+// thresholds and k.
+func TestPoolNearIsExact(t *testing.T) {
+	for _, c := range []struct {
+		vocab, phases int
+		th            Thresholds
+		k             int
+	}{
+		{12, 1, DefaultThresholds(), 4},
+		{60, 1, DefaultThresholds(), 4},
+		{700, 1, DefaultThresholds(), 4},
+		{5000, 1, DefaultThresholds(), 4},
+		{60, 1, Thresholds{Duplicate: 0.5, Related: 0.05}, 1},
+		{300, 1, Thresholds{Duplicate: 0.9, Related: 0.3}, 2},
+		{300, 1, DefaultThresholds(), 0},
+		{400, 6, DefaultThresholds(), 4}, // slots taken back for later words
+	} {
+		texts := poolCorpus(uint64(c.vocab), 900*min(c.phases, 3), c.vocab, c.phases)
 		p := NewPool()
 		var fps []*Fingerprint
-		for range 600 {
-			fp := New(text())
-			fps = append(fps, fp)
-			p.Add(fp)
-		}
-		for q := range 200 {
-			fp := New(text())
-			got := p.Similar(fp, 1000)
-			// The candidates counted down one count at a time.
-			shared := map[int32]int{}
-			for _, w := range p.rarest {
-				for _, i := range p.postings[w.w] {
-					shared[i]++
-				}
-			}
-			var cands []int32
-			for c := len(p.rarest); c >= 1 && len(cands) < poolCandidates; c-- {
-				from := len(cands)
-				for i, n := range shared {
-					if n == c {
-						cands = append(cands, i)
-					}
-				}
-				slices.Sort(cands[from:])
-			}
-			var want []Match
-			for _, i := range cands[:min(poolCandidates, len(cands))] {
-				if s := Compare(fp, fps[i]); s.Score > 0 {
-					want = append(want, Match{Index: int(i), Score: s.Score, Related: s.Related})
-				}
-			}
-			slices.SortFunc(want, func(a, b Match) int {
-				return cmp.Or(cmp.Compare(b.Score, a.Score), a.Index-b.Index)
-			})
+		var groupOf []int32
+		for i, s := range texts {
+			fp := New(s)
+			g := int32(i % 3)
+			groups := []int32{g, 0}
+			got := p.Near(fp, groups, c.th, c.k)
+			want := near(fp, fps, groupOf, groups, c.th, c.k)
 			if diff := gocmp.Diff(want, got); diff != "" {
-				t.Fatalf("vocabulary %d, lookup %d (-counted one by one +Similar):\n%s", vocab, q, diff)
+				t.Fatalf("vocabulary %d, %+v, k %d, text %d (-compared with each +Near):\n%s", c.vocab, c.th, c.k, i, diff)
 			}
+			p.Add(fp, g)
+			fps = append(fps, fp)
+			groupOf = append(groupOf, g)
+		}
+		if c.phases > 1 && p.moved == 0 {
+			t.Errorf("vocabulary %d in %d phases: no slot was given to a later word", c.vocab, c.phases)
 		}
 	}
 }

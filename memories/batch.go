@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -72,6 +73,8 @@ type memoryPool struct {
 	targets []scored // score unused
 	// kept is how many targets have had their memory let go by written.
 	kept int
+	// groups numbers the projects, the pool's groups.
+	groups map[string]int32
 }
 
 // pooledMemory stands for a memory of this batch or import that written let
@@ -79,11 +82,13 @@ type memoryPool struct {
 // path is its entry's once its note has one.
 var pooledMemory = &Memory{}
 
-func newMemoryPool() *memoryPool { return &memoryPool{pool: dedup.NewPool()} }
+func newMemoryPool() *memoryPool {
+	return &memoryPool{pool: dedup.NewPool(), groups: map[string]int32{}}
+}
 
 // newStoredMemoryPool is a pool whose fingerprints are in st, not in memory.
 func newStoredMemoryPool(st dedup.PoolStore) *memoryPool {
-	return &memoryPool{pool: dedup.NewStoredPool(st)}
+	return &memoryPool{pool: dedup.NewStoredPool(st), groups: map[string]int32{}}
 }
 
 // err is the first error of the pool's store: from then on it finds
@@ -95,8 +100,18 @@ func (p *memoryPool) err() error {
 	return nil
 }
 
+// group is project's group in the pool.
+func (p *memoryPool) group(project string) int32 {
+	g, ok := p.groups[project]
+	if !ok {
+		g = int32(len(p.groups))
+		p.groups[project] = g
+	}
+	return g
+}
+
 func (p *memoryPool) add(target scored, fp *dedup.Fingerprint) {
-	p.pool.Add(fp)
+	p.pool.Add(fp, p.group(target.entry.Project))
 	p.targets = append(p.targets, target)
 }
 
@@ -116,21 +131,60 @@ func (p *memoryPool) written() {
 	p.kept = len(p.targets)
 }
 
-// similar scores the pooled memories of m's project and general like fp.
-func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint) []scored {
-	matches := p.pool.Similar(fp, dedupCandidates)
+// similar is what pick needs of the pooled memories of m's project and
+// general, whose fingerprint is fp, to choose as among all of them: those
+// that may be m's duplicate and the most related, scored as a save scores
+// them (see dedup.Pool.Near).
+func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint, th dedup.Thresholds) []scored {
+	groups := []int32{p.group(m.Project)}
+	if m.Project != DefaultProject {
+		groups = append(groups, p.group(DefaultProject))
+	}
+	k := maxRelated + 1
+	if th.Related >= 1 {
+		k = 0 // none is related
+	}
+	matches := p.pool.Near(fp, groups, th, k)
 	if len(matches) == 0 {
 		return nil
 	}
 	out := make([]scored, 0, len(matches)) // one allocation: a scored holds a whole entry
 	for _, x := range matches {
 		t := p.targets[x.Index]
-		if t.entry.Project == m.Project || t.entry.Project == DefaultProject {
-			t.score, t.related = x.Score, x.Related
-			out = append(out, t)
-		}
+		t.score, t.related = x.Score, x.Related
+		out = append(out, t)
 	}
 	return out
+}
+
+// scoring is every pooled memory of m's project and general whose Words
+// against fp reaches least (none below it can score least), scored as
+// dedup.Compare scores them: what choosing by score needs.
+func (p *memoryPool) scoring(m *Memory, fp *dedup.Fingerprint, least float64) []scored {
+	return p.similar(m, fp, dedup.Thresholds{Duplicate: least, Related: 1})
+}
+
+// storedWordSets gives a batch the word sets of its projects' stored
+// memories as ws does, each set of projects read once per batch.
+type storedWordSets struct {
+	ws   wordSetter
+	sets map[string][]WordSet
+}
+
+func (b *storedWordSets) WordSets(ctx context.Context, projects []string, build func(title, body string) []uint64) ([]WordSet, error) {
+	key := strings.Join(projects, "\x00")
+	if sets, ok := b.sets[key]; ok {
+		return sets, nil
+	}
+	sets, err := b.ws.WordSets(ctx, projects, build)
+	if err != nil {
+		return nil, err
+	}
+	if b.sets == nil {
+		b.sets = map[string][]WordSet{}
+	}
+	b.sets[key] = sets
+	return sets, nil
 }
 
 func (s *Service) saveBatch(ctx context.Context, reqs []SaveRequest, o batchOptions) ([]BatchItem, error) {
@@ -231,6 +285,14 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWrit
 	if pool == nil {
 		pool = newMemoryPool() // this batch's own memories
 	}
+	// The stored memories, when the pool does not hold them: each memory
+	// is compared with every one of its project and general, as a save
+	// is, when the snapshot keeps their word sets; else with those the
+	// index proposes.
+	var stored *storedWordSets
+	if ws, ok := snap.(wordSetter); ok && !o.poolHasStored {
+		stored = &storedWordSets{ws: ws}
+	}
 	related := map[*Memory][]scored{}
 	var accepted []*Memory
 	stamp := s.stamper() // an imported memory keeps its source's date, not its events
@@ -248,13 +310,17 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWrit
 		if s.checks.Dedup {
 			fp := o.fingerprint(i, m)
 			var all []scored
-			if !o.poolHasStored {
-				var err error
-				if all, err = s.similarInIndex(ctx, snap, m, fp, ""); err != nil {
-					return err
-				}
+			var err error
+			switch {
+			case stored != nil:
+				all, err = s.similarInProjects(ctx, snap, stored, m, fp, "")
+			case !o.poolHasStored:
+				all, err = s.similarInIndex(ctx, snap, m, fp, "")
 			}
-			all = bestPerMemory(append(all, pool.similar(m, fp)...))
+			if err != nil {
+				return err
+			}
+			all = bestPerMemory(append(all, pool.similar(m, fp, s.checks.Thresholds)...))
 			if err := pool.err(); err != nil {
 				return err
 			}

@@ -233,7 +233,7 @@ func (s *Service) mine(ctx context.Context, snap Snapshot, tx mineWriter, notes 
 				if err != nil {
 					return err
 				}
-				all = append(all, pool.similar(m, fp)...)
+				all = append(all, pool.scoring(m, fp, s.checks.Thresholds.MinedRelated)...)
 				dup, related := pickMined(s.checks.Thresholds, all)
 				if dup != nil {
 					it.Outcome, it.Ref, it.Path = MineDuplicate, dup.entry.ID, ""
