@@ -362,3 +362,51 @@ func TestEachStatEqualsStats(t *testing.T) {
 		t.Fatalf("no cache was written, so EachStat was not tried on one: %v", err)
 	}
 }
+
+// TestShortLivedStatsFoldOnlyWhatIsAsked: a short-lived process asking
+// about a few memories decodes only the lines past the cache that are about
+// them, and gets what a resident reader gets; once the lines past the cache
+// are due to be folded into it, it still brings the cache up to date.
+func TestShortLivedStatsFoldOnlyWhatIsAsked(t *testing.T) {
+	home := t.TempDir()
+	const cacheAbove = 16 << 10
+	short := Open(Options{State: config.State{Home: home}, CacheAbove: cacheAbove})
+	resident := Open(Options{State: config.State{Home: home}, CacheAbove: cacheAbove, Resident: true})
+	var as []memories.Access
+	for i := range 100 {
+		as = append(as, acc(i%40, memories.AccessRecall, i))
+	}
+	put(t, short, as...)
+	put(t, short, acc(3, memories.AccessContext, 200), acc(7, "hook", 201))
+	asked := []string{id(3), id(7), id(99)}
+	before := linesDecoded.Load()
+	got := stats(t, short, asked...)
+	if n := linesDecoded.Load() - before; n != 9 {
+		t.Errorf("decoded %d lines to answer about %d memories, want the 8 about them and the header", n, len(asked))
+	}
+	if diff := cmp.Diff(got, stats(t, resident, asked...)); diff != "" {
+		t.Errorf("short-lived stats differ from a resident reader's (-short +resident):\n%s", diff)
+	}
+	want := map[string]memories.AccessStat{
+		id(3): stat(200, map[string]int{memories.AccessRecall: 3, memories.AccessContext: 1}),
+		id(7): stat(201, map[string]int{memories.AccessRecall: 3, otherSource: 1}),
+	}
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("stats (-got +want):\n%s", diff)
+	}
+
+	// Past CacheAbove, the cache is brought up to date, whoever reads.
+	for range 3 {
+		put(t, short, as...)
+	}
+	if _, err := os.Stat(short.o.State.AccessIndex()); err == nil {
+		t.Fatal("a cache was written before the log passed CacheAbove")
+	}
+	got = stats(t, short, asked...)
+	if _, err := os.Stat(short.o.State.AccessIndex()); err != nil {
+		t.Fatalf("no cache after a read past CacheAbove: %v", err)
+	}
+	if diff := cmp.Diff(got, stats(t, resident, asked...)); diff != "" {
+		t.Errorf("short-lived stats differ from a resident reader's (-short +resident):\n%s", diff)
+	}
+}
