@@ -410,3 +410,31 @@ func TestShortLivedStatsFoldOnlyWhatIsAsked(t *testing.T) {
 		t.Errorf("short-lived stats differ from a resident reader's (-short +resident):\n%s", diff)
 	}
 }
+
+// TestStatsAllocations: a stat asked for is made with one map, whether
+// its counts come from the cache, the lines after it or both (a recall
+// asks about fifty memories twice: two maps and a third to merge them
+// was most of what that cost).
+func TestStatsAllocations(t *testing.T) {
+	for _, resident := range []bool{false, true} {
+		l := Open(Options{State: config.State{Home: t.TempDir()}, Resident: resident})
+		var as []memories.Access
+		for i := range 2000 {
+			as = append(as, acc((i*7919)%1000, memories.AccessRecall, i%500))
+		}
+		put(t, l, as...)
+		if _, err := l.Stats(context.Background(), nil); err != nil { // writes the cache
+			t.Fatal(err)
+		}
+		put(t, l, acc(131, memories.AccessContext, 600), acc(262, memories.AccessContext, 601))
+		ids := make([]string, 60)
+		for i := range ids {
+			ids[i] = id(i * 131 % 1000)
+		}
+		stats(t, l, ids...)
+		perID := testing.AllocsPerRun(20, func() { stats(t, l, ids...) }) / float64(len(ids))
+		if perID > 4 {
+			t.Errorf("resident %v: %.1f allocations per memory asked about, want at most 4", resident, perID)
+		}
+	}
+}
