@@ -16,21 +16,25 @@ import (
 // package made itself. Bleve decodes through util.UnmarshalJSON, which is
 // there to be replaced at initialisation; cortex's replacement recognises
 // the stored bytes of the memory index's mapping (newMapping as createBleve
-// stores it) by their SHA-256, and builds that mapping rather than decode
-// it. Any other JSON — another mapping (an index written by a cortex whose
-// mapping differed), the transcript index's, Bleve's own metadata — is
-// decoded as before. TestMemoryMappingDigest keeps the digest in step with
-// newMapping.
+// stores it) by their SHA-256 and gives the process's one such mapping
+// (sharedMapping, which the analysis of query text builds anyway) rather
+// than decode it. Any other JSON — another mapping (an index written by a
+// cortex whose mapping differed), the transcript index's, Bleve's own
+// metadata — is decoded as before. TestMemoryMappingDigest keeps the
+// digest in step with newMapping.
 const memoryMappingDigest = "9dc7c9960f3beb4c583c0ccbd7d37d79e69a9d970a5b91e9f652e277a7118cff"
 
-// mappingsBuilt counts the mappings built instead of decoded (for tests).
+// mappingsBuilt counts the mappings given instead of decoded (for tests).
 var mappingsBuilt atomic.Int64
 
 func init() { util.UnmarshalJSON = unmarshalJSON }
 
 func unmarshalJSON(data []byte, v any) error {
 	if p, ok := v.(**mapping.IndexMappingImpl); ok && isMemoryMapping(data) {
-		m, err := newMapping()
+		// The process's one mapping (sharedMapping), which the analysis
+		// of query text (Terms) uses too: a mapping is only read once
+		// made, and its analyzers' cache takes a lock.
+		m, err := sharedMapping()
 		if err == nil {
 			if im, ok := m.(*mapping.IndexMappingImpl); ok {
 				*p = im
