@@ -81,6 +81,8 @@ type Log struct {
 		tailOf *cache
 		tailTo int64
 		tail   map[string]memories.AccessStat
+		// log is the log file the tail was read from.
+		log os.FileInfo
 	}
 }
 
@@ -139,12 +141,15 @@ func (l *Log) Record(ctx context.Context, accesses []memories.Access) error {
 	if err != nil {
 		return err
 	}
-	size, err := l.append(buf)
+	size, fi, err := l.append(buf)
 	if rerr := lk.Release(); err == nil {
 		err = rerr
 	}
 	if err != nil {
 		return err
+	}
+	if l.o.Resident {
+		l.recorded(buf, size, fi)
 	}
 	if size > l.o.CompactAbove {
 		// Folding the log is housekeeping: when another process holds the
@@ -173,26 +178,44 @@ func (l *Log) compactAside() {
 	}()
 }
 
+// recorded folds the lines of buf, which this process has just appended to
+// the log, into the kept tail, when they were written right where the tail
+// ends: the next reader then need not open the log to read back what this
+// process wrote (a recall in the server reads stats twice and records once).
+// Bytes another process appended in between, before or after these, make the
+// log's size after the write differ from the tail's end plus buf, and the
+// next reader reads the log as ever.
+func (l *Log) recorded(buf []byte, size int64, fi os.FileInfo) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := &l.memo
+	if m.log == nil || m.tailOf == nil || fi == nil || !os.SameFile(fi, m.log) || size-int64(len(buf)) != m.tailTo {
+		return
+	}
+	foldLines(buf, m.tail, nil)
+	m.tailTo = size
+}
+
 // append writes buf at the end of the log, creating the log with its header
-// first when there is none, and returns the log's size after.
-func (l *Log) append(buf []byte) (int64, error) {
+// first when there is none, and returns the log's size and file after.
+func (l *Log) append(buf []byte) (int64, os.FileInfo, error) {
 	p := l.o.State.AccessLog()
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Created whole, with its header, or not at all: another writer may
 		// be creating it at the same moment.
 		if err := atomicfile.Create(p, header(newToken())); err != nil && !errors.Is(err, fs.ErrExist) {
-			return 0, fmt.Errorf("access log: %w", err)
+			return 0, nil, fmt.Errorf("access log: %w", err)
 		}
 		f, err = os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("access log: %w", err)
+		return 0, nil, fmt.Errorf("access log: %w", err)
 	}
 	_, err = f.Write(buf)
 	var size int64
+	var fi os.FileInfo
 	if err == nil {
-		var fi os.FileInfo
 		if fi, err = f.Stat(); err == nil {
 			size = fi.Size()
 		}
@@ -201,9 +224,9 @@ func (l *Log) append(buf []byte) (int64, error) {
 		err = cerr
 	}
 	if err != nil {
-		return 0, fmt.Errorf("access log %s: %w", p, err)
+		return 0, nil, fmt.Errorf("access log %s: %w", p, err)
 	}
-	return size, nil
+	return size, fi, nil
 }
 
 func newToken() string {
@@ -362,6 +385,18 @@ func (l *Log) EachTally(ctx context.Context, fn func(id string, counts []int, la
 // currentLocked is the cache and the lines after it, folded (nil and nil
 // without a log). l.mu is held.
 func (l *Log) currentLocked() (*cache, map[string]memories.AccessStat, error) {
+	m := &l.memo
+	if m.log != nil && m.tailOf != nil && m.tailTo-m.tailOf.offset <= l.o.CacheAbove {
+		// The log is the file the tail was read from and ends where the
+		// tail does (this process's own appends are folded in as they are
+		// written: see recorded): nothing to read, when the cache is
+		// unchanged too. The log is only ever appended to or replaced.
+		if fi, err := os.Stat(l.o.State.AccessLog()); err == nil && os.SameFile(fi, m.log) && fi.Size() == m.tailTo {
+			if c := l.cachedLocked(m.token, fi.Size()); c == m.tailOf {
+				return c, m.tail, nil
+			}
+		}
+	}
 	f, err := os.Open(l.o.State.AccessLog())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -370,6 +405,7 @@ func (l *Log) currentLocked() (*cache, map[string]memories.AccessStat, error) {
 		return nil, nil, fmt.Errorf("access log: %w", err)
 	}
 	defer f.Close()
+	logReads.Add(1)
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, nil, fmt.Errorf("access log: %w", err)
@@ -381,7 +417,10 @@ func (l *Log) currentLocked() (*cache, map[string]memories.AccessStat, error) {
 	c := l.cachedLocked(token, fi.Size())
 	// The lines after the cache, folded: a long-running reader keeps them
 	// and reads only what was appended since its last call.
-	m := &l.memo
+	if m.log == nil || !os.SameFile(fi, m.log) {
+		m.tailOf = nil // another log file: its tail is read from the cache's end
+	}
+	m.log = fi
 	if m.tailOf != c || m.tailTo > fi.Size() {
 		m.tailOf, m.tailTo, m.tail = c, c.offset, map[string]memories.AccessStat{}
 	}
@@ -479,6 +518,9 @@ func (l *Log) cachedLocked(token string, size int64) *cache {
 		fi.Size() == m.fi.Size() && fi.ModTime().Equal(m.fi.ModTime()) {
 		return m.c
 	}
+	if errors.Is(err, fs.ErrNotExist) && m.c != nil && m.fi == nil && m.token == token && m.c.offset == 0 && m.c.n == 0 && m.c.recs == nil {
+		return m.c // still no cache: the empty one loadCache would give again
+	}
 	c := loadCache(p, token, size)
 	m.fi, m.token, m.c = fi, token, c
 	if err != nil {
@@ -552,9 +594,10 @@ func foldLines(lines []byte, stats map[string]memories.AccessStat, want map[stri
 	}
 }
 
-// linesDecoded counts the lines foldLines decodes: tests see from it how
-// much of a log a call read.
-var linesDecoded atomic.Int64
+// linesDecoded counts the lines foldLines decodes, and logReads the times
+// a reader opened the log to read it: tests see from them how much of a log
+// a call read.
+var linesDecoded, logReads atomic.Int64
 
 // mentions is a quick test, before decoding a line, that it may be about one of
 // the wanted ids: the id is the line's first value.

@@ -438,3 +438,44 @@ func TestStatsAllocations(t *testing.T) {
 		}
 	}
 }
+
+// TestResidentReadsBackNothingItWrote: a resident reader that records
+// accesses folds its own lines into what it keeps as it writes them, and
+// does not open the log to read them back; lines another process appends,
+// and a log compacted meanwhile, are read as ever. The stats are those a
+// fresh reader finds.
+func TestResidentReadsBackNothingItWrote(t *testing.T) {
+	home := t.TempDir()
+	resident := Open(Options{State: config.State{Home: home}, Resident: true})
+	other := Open(Options{State: config.State{Home: home}})
+	asked := []string{id(1), id(2), id(3)}
+	check := func(step string, wantReads int64) {
+		t.Helper()
+		before := logReads.Load()
+		got := stats(t, resident, asked...)
+		if n := logReads.Load() - before; n != wantReads {
+			t.Errorf("%s: the log was read %d times, want %d", step, n, wantReads)
+		}
+		fresh := Open(Options{State: config.State{Home: home}})
+		if diff := cmp.Diff(got, stats(t, fresh, asked...)); diff != "" {
+			t.Errorf("%s: stats differ from a fresh reader's (-resident +fresh):\n%s", step, diff)
+		}
+	}
+	put(t, resident, acc(1, memories.AccessRecall, 0))
+	check("first read", 1)
+	put(t, resident, acc(1, memories.AccessRecall, 1), acc(2, memories.AccessContext, 2))
+	check("after its own accesses", 0)
+	check("nothing new", 0)
+	put(t, other, acc(3, memories.AccessRecall, 3))
+	check("after another process's", 1)
+	put(t, resident, acc(3, memories.AccessRecall, 4))
+	put(t, other, acc(2, memories.AccessRecall, 5))
+	put(t, resident, acc(1, memories.AccessRecall, 6))
+	check("own and other accesses interleaved", 1)
+	if err := other.Compact(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	check("after a compaction", 1)
+	put(t, resident, acc(2, memories.AccessRecall, 7))
+	check("own accesses after the compaction", 0)
+}
