@@ -27,8 +27,8 @@ func TestRecallMapsTheCatalog(t *testing.T) {
 		t.Fatalf("reindex: exit %d: %s", code, stderr.String())
 	}
 	mapped := 0
-	defer func(f func()) { mapCatalogs = f }(mapCatalogs)
-	mapCatalogs = func() { mapped++ }
+	defer func(f func()) { recallMapCatalogs = f }(recallMapCatalogs)
+	recallMapCatalogs = func() { mapped++ }
 	var out strings.Builder
 	a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &stderr, getenv: getenv}
 	if err := runRecall(ctx, a, recallOptions{limit: 10}, "retry timeout"); err != nil {
