@@ -9,9 +9,15 @@ import (
 )
 
 // BenchmarkStats reads the activation of 60 candidates from a log of 20,000
-// accesses of 10,000 memories, as a recall at 10k memories does.
+// accesses of 10,000 memories, as a recall at 10k memories does, in a
+// short-lived process and in a resident one (the MCP server).
 func BenchmarkStats(b *testing.B) {
-	l := Open(Options{State: config.State{Home: b.TempDir()}})
+	b.Run("short-lived", func(b *testing.B) { benchmarkStats(b, false) })
+	b.Run("resident", func(b *testing.B) { benchmarkStats(b, true) })
+}
+
+func benchmarkStats(b *testing.B, resident bool) {
+	l := Open(Options{State: config.State{Home: b.TempDir()}, Resident: resident})
 	var as []memories.Access
 	for i := 0; i < 20000; i++ {
 		as = append(as, acc((i*7919)%10000, memories.AccessRecall, i%500))

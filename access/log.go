@@ -43,6 +43,12 @@ type Options struct {
 	// CacheAbove is how many bytes of the log may lie past the cache before a
 	// reader brings the cache up to date.
 	CacheAbove int64
+	// Resident is for a long-running process, which reads stats again and
+	// again: the lines past the cache are kept folded between calls, and
+	// each call folds only what was appended since. A short-lived process
+	// reads stats once or twice for a few dozen memories, and folds only
+	// the lines about those.
+	Resident bool
 	// CompactAside is for a long-running process: the Record that finds the
 	// log above CompactAbove starts the compaction on a goroutine of its own
 	// and returns, instead of making its caller (a recall being answered)
@@ -75,6 +81,8 @@ type Log struct {
 		tailOf *cache
 		tailTo int64
 		tail   map[string]memories.AccessStat
+		// log is the log file the tail was read from.
+		log os.FileInfo
 	}
 }
 
@@ -133,12 +141,15 @@ func (l *Log) Record(ctx context.Context, accesses []memories.Access) error {
 	if err != nil {
 		return err
 	}
-	size, err := l.append(buf)
+	size, fi, err := l.append(buf)
 	if rerr := lk.Release(); err == nil {
 		err = rerr
 	}
 	if err != nil {
 		return err
+	}
+	if l.o.Resident {
+		l.recorded(buf, size, fi)
 	}
 	if size > l.o.CompactAbove {
 		// Folding the log is housekeeping: when another process holds the
@@ -167,26 +178,44 @@ func (l *Log) compactAside() {
 	}()
 }
 
+// recorded folds the lines of buf, which this process has just appended to
+// the log, into the kept tail, when they were written right where the tail
+// ends: the next reader then need not open the log to read back what this
+// process wrote (a recall in the server reads stats twice and records once).
+// Bytes another process appended in between, before or after these, make the
+// log's size after the write differ from the tail's end plus buf, and the
+// next reader reads the log as ever.
+func (l *Log) recorded(buf []byte, size int64, fi os.FileInfo) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m := &l.memo
+	if m.log == nil || m.tailOf == nil || fi == nil || !os.SameFile(fi, m.log) || size-int64(len(buf)) != m.tailTo {
+		return
+	}
+	foldLines(buf, m.tail, nil)
+	m.tailTo = size
+}
+
 // append writes buf at the end of the log, creating the log with its header
-// first when there is none, and returns the log's size after.
-func (l *Log) append(buf []byte) (int64, error) {
+// first when there is none, and returns the log's size and file after.
+func (l *Log) append(buf []byte) (int64, os.FileInfo, error) {
 	p := l.o.State.AccessLog()
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Created whole, with its header, or not at all: another writer may
 		// be creating it at the same moment.
 		if err := atomicfile.Create(p, header(newToken())); err != nil && !errors.Is(err, fs.ErrExist) {
-			return 0, fmt.Errorf("access log: %w", err)
+			return 0, nil, fmt.Errorf("access log: %w", err)
 		}
 		f, err = os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("access log: %w", err)
+		return 0, nil, fmt.Errorf("access log: %w", err)
 	}
 	_, err = f.Write(buf)
 	var size int64
+	var fi os.FileInfo
 	if err == nil {
-		var fi os.FileInfo
 		if fi, err = f.Stat(); err == nil {
 			size = fi.Size()
 		}
@@ -195,9 +224,9 @@ func (l *Log) append(buf []byte) (int64, error) {
 		err = cerr
 	}
 	if err != nil {
-		return 0, fmt.Errorf("access log %s: %w", p, err)
+		return 0, nil, fmt.Errorf("access log %s: %w", p, err)
 	}
-	return size, nil
+	return size, fi, nil
 }
 
 func newToken() string {
@@ -219,7 +248,16 @@ func header(token string) []byte {
 func (l *Log) Stats(ctx context.Context, ids []string) (map[string]memories.AccessStat, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	c, tail, err := l.currentLocked()
+	var c *cache
+	var tail map[string]memories.AccessStat
+	var err error
+	done := false
+	if ids != nil && !l.o.Resident {
+		c, tail, done, err = l.wantedLocked(ids)
+	}
+	if !done && err == nil {
+		c, tail, err = l.currentLocked()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -235,15 +273,37 @@ func (l *Log) Stats(ctx context.Context, ids []string) (map[string]memories.Acce
 		return out, nil
 	}
 	for _, id := range ids {
-		st, ok := tail[id]
-		if r, found := c.find(id); found {
-			st, ok = merge(r.stat(), st), true
-		}
-		if ok {
-			out[id] = merge(memories.AccessStat{}, st) // a copy: the memo's maps stay the memo's
+		more, inTail := tail[id]
+		r, inCache := c.find(id)
+		if inCache || inTail {
+			// A new map: the memo's maps stay the memo's.
+			out[id] = statOf(r, inCache, more)
 		}
 	}
 	return out, nil
+}
+
+// statOf is a memory's stat: its cache record's counts when inCache, plus
+// the accesses of the lines after the cache, in one new map (a recall asks
+// about fifty memories twice, and making a map for each of the two and
+// another to merge them was most of the time it took).
+func statOf(r record, inCache bool, more memories.AccessStat) memories.AccessStat {
+	st := memories.AccessStat{Counts: make(map[string]int, len(sources))}
+	if inCache {
+		st.Last = r.last
+		for i, n := range r.counts {
+			if n > 0 {
+				st.Counts[sources[i]] = int(n)
+			}
+		}
+	}
+	for src, n := range more.Counts {
+		st.Counts[src] += n
+	}
+	if more.Last.After(st.Last) {
+		st.Last = more.Last
+	}
+	return st
 }
 
 // EachStat implements memories.AccessVisitor: fn sees every accessed
@@ -325,6 +385,18 @@ func (l *Log) EachTally(ctx context.Context, fn func(id string, counts []int, la
 // currentLocked is the cache and the lines after it, folded (nil and nil
 // without a log). l.mu is held.
 func (l *Log) currentLocked() (*cache, map[string]memories.AccessStat, error) {
+	m := &l.memo
+	if m.log != nil && m.tailOf != nil && m.tailTo-m.tailOf.offset <= l.o.CacheAbove {
+		// The log is the file the tail was read from and ends where the
+		// tail does (this process's own appends are folded in as they are
+		// written: see recorded): nothing to read, when the cache is
+		// unchanged too. The log is only ever appended to or replaced.
+		if fi, err := os.Stat(l.o.State.AccessLog()); err == nil && os.SameFile(fi, m.log) && fi.Size() == m.tailTo {
+			if c := l.cachedLocked(m.token, fi.Size()); c == m.tailOf {
+				return c, m.tail, nil
+			}
+		}
+	}
 	f, err := os.Open(l.o.State.AccessLog())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
@@ -333,6 +405,7 @@ func (l *Log) currentLocked() (*cache, map[string]memories.AccessStat, error) {
 		return nil, nil, fmt.Errorf("access log: %w", err)
 	}
 	defer f.Close()
+	logReads.Add(1)
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, nil, fmt.Errorf("access log: %w", err)
@@ -344,7 +417,10 @@ func (l *Log) currentLocked() (*cache, map[string]memories.AccessStat, error) {
 	c := l.cachedLocked(token, fi.Size())
 	// The lines after the cache, folded: a long-running reader keeps them
 	// and reads only what was appended since its last call.
-	m := &l.memo
+	if m.log == nil || !os.SameFile(fi, m.log) {
+		m.tailOf = nil // another log file: its tail is read from the cache's end
+	}
+	m.log = fi
 	if m.tailOf != c || m.tailTo > fi.Size() {
 		m.tailOf, m.tailTo, m.tail = c, c.offset, map[string]memories.AccessStat{}
 	}
@@ -376,6 +452,47 @@ func (l *Log) currentLocked() (*cache, map[string]memories.AccessStat, error) {
 	return c, m.tail, nil
 }
 
+// wantedLocked is currentLocked for a short-lived process that asks about
+// ids: the lines after the cache about those ids alone are folded, and
+// nothing is kept for a later call (at 10,000 memories a recall folded the
+// few hundred lines of every memory accessed since the cache was written,
+// about a twentieth of its time, to look up fifty). When the cache is due
+// to be brought up to date (see Options.CacheAbove), it says it has not
+// done it, and currentLocked does. l.mu is held.
+func (l *Log) wantedLocked(ids []string) (c *cache, tail map[string]memories.AccessStat, done bool, err error) {
+	f, err := os.Open(l.o.State.AccessLog())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, true, nil
+	}
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("access log: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("access log: %w", err)
+	}
+	token, err := readToken(f)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	c = l.cachedLocked(token, fi.Size())
+	more, err := readFrom(f, c.offset, fi.Size())
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if int64(len(more)) > l.o.CacheAbove {
+		return nil, nil, false, nil
+	}
+	want := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		want[id] = true
+	}
+	tail = map[string]memories.AccessStat{}
+	foldLines(more, tail, want)
+	return c, tail, true, nil
+}
+
 // merge adds the accesses of b to a's, in a new stat.
 func merge(a, b memories.AccessStat) memories.AccessStat {
 	out := memories.AccessStat{Counts: make(map[string]int, len(a.Counts)+len(b.Counts)), Last: a.Last}
@@ -400,6 +517,9 @@ func (l *Log) cachedLocked(token string, size int64) *cache {
 	if err == nil && m.c != nil && m.fi != nil && m.token == token && m.c.offset <= size && os.SameFile(fi, m.fi) &&
 		fi.Size() == m.fi.Size() && fi.ModTime().Equal(m.fi.ModTime()) {
 		return m.c
+	}
+	if errors.Is(err, fs.ErrNotExist) && m.c != nil && m.fi == nil && m.token == token && m.c.offset == 0 && m.c.n == 0 && m.c.recs == nil {
+		return m.c // still no cache: the empty one loadCache would give again
 	}
 	c := loadCache(p, token, size)
 	m.fi, m.token, m.c = fi, token, c
@@ -450,6 +570,7 @@ func foldLines(lines []byte, stats map[string]memories.AccessStat, want map[stri
 		if want != nil && !mentions(ln, want) {
 			continue
 		}
+		linesDecoded.Add(1)
 		e, ok := quickLine(ln)
 		if !ok && json.Unmarshal(ln, &e) != nil {
 			continue
@@ -472,6 +593,11 @@ func foldLines(lines []byte, stats map[string]memories.AccessStat, want map[stri
 		stats[e.ID] = st
 	}
 }
+
+// linesDecoded counts the lines foldLines decodes, and logReads the times
+// a reader opened the log to read it: tests see from them how much of a log
+// a call read.
+var linesDecoded, logReads atomic.Int64
 
 // mentions is a quick test, before decoding a line, that it may be about one of
 // the wanted ids: the id is the line's first value.

@@ -362,3 +362,120 @@ func TestEachStatEqualsStats(t *testing.T) {
 		t.Fatalf("no cache was written, so EachStat was not tried on one: %v", err)
 	}
 }
+
+// TestShortLivedStatsFoldOnlyWhatIsAsked: a short-lived process asking
+// about a few memories decodes only the lines past the cache that are about
+// them, and gets what a resident reader gets; once the lines past the cache
+// are due to be folded into it, it still brings the cache up to date.
+func TestShortLivedStatsFoldOnlyWhatIsAsked(t *testing.T) {
+	home := t.TempDir()
+	const cacheAbove = 16 << 10
+	short := Open(Options{State: config.State{Home: home}, CacheAbove: cacheAbove})
+	resident := Open(Options{State: config.State{Home: home}, CacheAbove: cacheAbove, Resident: true})
+	var as []memories.Access
+	for i := range 100 {
+		as = append(as, acc(i%40, memories.AccessRecall, i))
+	}
+	put(t, short, as...)
+	put(t, short, acc(3, memories.AccessContext, 200), acc(7, "hook", 201))
+	asked := []string{id(3), id(7), id(99)}
+	before := linesDecoded.Load()
+	got := stats(t, short, asked...)
+	if n := linesDecoded.Load() - before; n != 9 {
+		t.Errorf("decoded %d lines to answer about %d memories, want the 8 about them and the header", n, len(asked))
+	}
+	if diff := cmp.Diff(got, stats(t, resident, asked...)); diff != "" {
+		t.Errorf("short-lived stats differ from a resident reader's (-short +resident):\n%s", diff)
+	}
+	want := map[string]memories.AccessStat{
+		id(3): stat(200, map[string]int{memories.AccessRecall: 3, memories.AccessContext: 1}),
+		id(7): stat(201, map[string]int{memories.AccessRecall: 3, otherSource: 1}),
+	}
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("stats (-got +want):\n%s", diff)
+	}
+
+	// Past CacheAbove, the cache is brought up to date, whoever reads.
+	for range 3 {
+		put(t, short, as...)
+	}
+	if _, err := os.Stat(short.o.State.AccessIndex()); err == nil {
+		t.Fatal("a cache was written before the log passed CacheAbove")
+	}
+	got = stats(t, short, asked...)
+	if _, err := os.Stat(short.o.State.AccessIndex()); err != nil {
+		t.Fatalf("no cache after a read past CacheAbove: %v", err)
+	}
+	if diff := cmp.Diff(got, stats(t, resident, asked...)); diff != "" {
+		t.Errorf("short-lived stats differ from a resident reader's (-short +resident):\n%s", diff)
+	}
+}
+
+// TestStatsAllocations: a stat asked for is made with one map, whether
+// its counts come from the cache, the lines after it or both (a recall
+// asks about fifty memories twice: two maps and a third to merge them
+// was most of what that cost).
+func TestStatsAllocations(t *testing.T) {
+	for _, resident := range []bool{false, true} {
+		l := Open(Options{State: config.State{Home: t.TempDir()}, Resident: resident})
+		var as []memories.Access
+		for i := range 2000 {
+			as = append(as, acc((i*7919)%1000, memories.AccessRecall, i%500))
+		}
+		put(t, l, as...)
+		if _, err := l.Stats(context.Background(), nil); err != nil { // writes the cache
+			t.Fatal(err)
+		}
+		put(t, l, acc(131, memories.AccessContext, 600), acc(262, memories.AccessContext, 601))
+		ids := make([]string, 60)
+		for i := range ids {
+			ids[i] = id(i * 131 % 1000)
+		}
+		stats(t, l, ids...)
+		perID := testing.AllocsPerRun(20, func() { stats(t, l, ids...) }) / float64(len(ids))
+		if perID > 4 {
+			t.Errorf("resident %v: %.1f allocations per memory asked about, want at most 4", resident, perID)
+		}
+	}
+}
+
+// TestResidentReadsBackNothingItWrote: a resident reader that records
+// accesses folds its own lines into what it keeps as it writes them, and
+// does not open the log to read them back; lines another process appends,
+// and a log compacted meanwhile, are read as ever. The stats are those a
+// fresh reader finds.
+func TestResidentReadsBackNothingItWrote(t *testing.T) {
+	home := t.TempDir()
+	resident := Open(Options{State: config.State{Home: home}, Resident: true})
+	other := Open(Options{State: config.State{Home: home}})
+	asked := []string{id(1), id(2), id(3)}
+	check := func(step string, wantReads int64) {
+		t.Helper()
+		before := logReads.Load()
+		got := stats(t, resident, asked...)
+		if n := logReads.Load() - before; n != wantReads {
+			t.Errorf("%s: the log was read %d times, want %d", step, n, wantReads)
+		}
+		fresh := Open(Options{State: config.State{Home: home}})
+		if diff := cmp.Diff(got, stats(t, fresh, asked...)); diff != "" {
+			t.Errorf("%s: stats differ from a fresh reader's (-resident +fresh):\n%s", step, diff)
+		}
+	}
+	put(t, resident, acc(1, memories.AccessRecall, 0))
+	check("first read", 1)
+	put(t, resident, acc(1, memories.AccessRecall, 1), acc(2, memories.AccessContext, 2))
+	check("after its own accesses", 0)
+	check("nothing new", 0)
+	put(t, other, acc(3, memories.AccessRecall, 3))
+	check("after another process's", 1)
+	put(t, resident, acc(3, memories.AccessRecall, 4))
+	put(t, other, acc(2, memories.AccessRecall, 5))
+	put(t, resident, acc(1, memories.AccessRecall, 6))
+	check("own and other accesses interleaved", 1)
+	if err := other.Compact(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	check("after a compaction", 1)
+	put(t, resident, acc(2, memories.AccessRecall, 7))
+	check("own accesses after the compaction", 0)
+}

@@ -31,13 +31,15 @@ type fakeBackend struct {
 	selected     []string
 	// selects makes snapshots EntrySelectors, as the store's are.
 	selects bool
-	// counts makes snapshots TermCounters, as the store's are.
-	counts   bool
-	creates  []*Memory // copies, as written
-	patches  []patchCall
-	events   []Event
-	logged   []Event // through Log: refusals
-	searches []SearchRequest
+	// counts makes snapshots TermCounters, as the store's are;
+	// docFreqCalls counts their DocFreqs calls.
+	counts       bool
+	docFreqCalls int
+	creates      []*Memory // copies, as written
+	patches      []patchCall
+	events       []Event
+	logged       []Event // through Log: refusals
+	searches     []SearchRequest
 
 	loadErr map[string]error // by path
 	// reverse makes Search return its hits worst first, so a test sees that

@@ -1,6 +1,7 @@
 package memories
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -73,6 +74,31 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 	if len(terms) == 0 {
 		return hits, nil
 	}
+	// The candidates' texts are read first: when none is longer than a
+	// passage and the candidates are in order, no score changes and the
+	// passages need not be scored at all (most notes are a few lines).
+	n := min(len(hits), max(passageCandidates*limit, 1))
+	texts := make([]candidateText, n)
+	anyLong := false
+	for i, h := range hits[:n] {
+		title, body, err := loadText(ctx, snap, h.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted since it was indexed: recall skips it
+		}
+		if err != nil {
+			return nil, err
+		}
+		texts[i] = candidateText{title: title, body: body, read: true}
+		for range strings.FieldsSeq(body) {
+			if texts[i].words++; texts[i].words > passageWords {
+				anyLong = true
+				break
+			}
+		}
+	}
+	if !anyLong && slices.IsSortedFunc(hits, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) }) {
+		return hits, nil
+	}
 	total, dfs, err := tc.DocFreqs(ctx, terms)
 	if err != nil {
 		return nil, err
@@ -81,19 +107,15 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 	for i := range terms {
 		q.idf[i] = math.Log(1 + (float64(total)-float64(dfs[i])+0.5)/(float64(dfs[i])+0.5))
 	}
-	n := min(len(hits), max(passageCandidates*limit, 1))
 	best, bestPassage := 0.0, 0.0
 	passage := make([]float64, n)
 	long := make([]bool, n)
 	for i, h := range hits[:n] {
 		best = max(best, h.Score)
-		title, body, err := loadText(ctx, snap, h.Path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // deleted since it was indexed: recall skips it
+		if !texts[i].read {
+			continue
 		}
-		if err != nil {
-			return nil, err
-		}
+		title, body := texts[i].title, texts[i].body
 		words, found, err := q.scan(body)
 		if err != nil {
 			return nil, err
@@ -133,6 +155,14 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out, nil
+}
+
+// candidateText is a candidate's title and body as read for its passages,
+// and (up to one more than passageWords) how many words its body has.
+type candidateText struct {
+	title, body string
+	words       int
+	read        bool
 }
 
 // passageQuery is the query's terms with their IDF, and what is known of the

@@ -27,6 +27,7 @@ func (x *countingTx) Terms(text string) ([]string, error) {
 }
 
 func (x *countingTx) DocFreqs(_ context.Context, terms []string) (uint64, []uint64, error) {
+	x.f.docFreqCalls++
 	dfs := make([]uint64, len(terms))
 	for _, m := range x.f.mems {
 		words, _ := x.Terms(m.Body)
@@ -92,6 +93,54 @@ func TestRecallPassages(t *testing.T) {
 			}
 			if diff := cmp.Diff(recalledIDs(res), tt.want); diff != "" {
 				t.Errorf("ids (-got +want):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPassagesScoredOnlyWhenOneIsLong: when no candidate is longer than a
+// passage, no score can change, and the passages are not scored (the
+// frequencies of the query's terms are not even asked for); the results are
+// those of a recall without passages. Candidates the index gives out of
+// order are scored as ever.
+func TestPassagesScoredOnlyWhenOneIsLong(t *testing.T) {
+	shortMany := mem(numbered(3), "Note one", "zucchini zucchini zucchini harvest "+filler(0, 60), updated(48*time.Hour))
+	shortOnce := mem(numbered(4), "Note two", filler(200, 30)+" zucchini harvest "+filler(300, 30), updated(0))
+	long := mem(numbered(1), "Session one", "zucchini "+filler(0, 300)+" harvest", updated(0))
+	// The word in its title makes the index score it higher.
+	titled := mem(numbered(5), "Zucchini", "The harvest "+filler(0, 20), updated(0))
+	tests := []struct {
+		name    string
+		ms      []*Memory
+		reverse bool
+		want    int // DocFreqs calls
+	}{
+		{name: "short notes", ms: []*Memory{shortMany, shortOnce}, want: 0},
+		{name: "a long note among them", ms: []*Memory{shortMany, shortOnce, long}, want: 1},
+		{name: "short notes out of order", ms: []*Memory{shortMany, titled}, reverse: true, want: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			recall := func(off Features) (*fakeBackend, []string) {
+				f := newFake(t, tt.ms...)
+				f.counts, f.reverse = true, tt.reverse
+				r := DefaultRanking()
+				r.Off = FeatureNeighbours | off
+				svc, _ := newTestService(f, WithRanking(r))
+				res, err := svc.Recall(context.Background(), RecallRequest{Query: "zucchini harvest", Project: "web"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return f, recalledIDs(res)
+			}
+			f, got := recall(0)
+			if f.docFreqCalls != tt.want {
+				t.Errorf("DocFreqs called %d times, want %d", f.docFreqCalls, tt.want)
+			}
+			if tt.want == 0 {
+				if _, without := recall(FeaturePassages); !cmp.Equal(got, without) {
+					t.Errorf("ids %v, without passages %v", got, without)
+				}
 			}
 		})
 	}

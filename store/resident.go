@@ -216,6 +216,19 @@ func (r *resident) note(rec *index.Record) *memories.Memory {
 	return c.m.Clone()
 }
 
+// text is the title and body of the note note would return, without the
+// copy: strings are never changed in place, and passage scoring reads the
+// text of twenty candidates a recall, most of which it does not show.
+func (r *resident) text(rec *index.Record) (title, body string, ok bool) {
+	r.notesMu.Lock()
+	defer r.notesMu.Unlock()
+	c, ok := r.notes[rec.Path]
+	if !ok || c.size != rec.Size || c.mtime != rec.MTime || c.hash != rec.Hash {
+		return "", "", false
+	}
+	return c.m.Title, c.m.Body, true
+}
+
 func (r *resident) keep(rec *index.Record, m *memories.Memory) {
 	r.notesMu.Lock()
 	defer r.notesMu.Unlock()

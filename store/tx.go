@@ -127,6 +127,13 @@ func (sn *snapshot) LoadText(ctx context.Context, path string) (string, string, 
 	if err != nil {
 		return "", "", err
 	}
+	if sn.resident != nil && rec != nil && rec.Broken == "" {
+		// A note the resident has parsed: its text, as Load would give it,
+		// with no second look-up of the record and no copy of the note.
+		if title, body, ok := sn.resident.text(rec); ok {
+			return title, body, nil
+		}
+	}
 	if sn.resident != nil || rec == nil || rec.Broken != "" {
 		return sn.loadText(ctx, path)
 	}

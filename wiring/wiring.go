@@ -99,7 +99,7 @@ func Open(s *config.Settings, o Options) (*Cortex, error) {
 		// A resident process (the MCP server, the watcher) folds a full
 		// access log aside: the recall that finds it full is not kept
 		// waiting.
-		c.Access = access.Open(access.Options{State: s.State(), LockTimeout: s.LockTimeout, CompactAside: o.Resident, Warn: o.Warn})
+		c.Access = access.Open(access.Options{State: s.State(), LockTimeout: s.LockTimeout, Resident: o.Resident, CompactAside: o.Resident, Warn: o.Warn})
 		c.opts = append(c.opts, memories.WithAccessLog(c.Access))
 	}
 	c.opts = append(c.opts, o.Service...)

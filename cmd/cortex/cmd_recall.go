@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/view"
 )
@@ -54,7 +56,11 @@ importance; --tags, --type or --since alone recall from every project.`,
 	return cmd
 }
 
-func runRecall(ctx context.Context, a *app, o recallOptions, query string) error {
+// recallMapCatalogs is index.MapCatalogs (a variable for the test that checks
+// recall asks for it).
+var recallMapCatalogs = index.MapCatalogs
+
+func runRecall(ctx context.Context, a *app, o recallOptions, query string) (err error) {
 	// The flag defaults to 10, so a 0 here was typed: refused, not taken as
 	// the default the service gives 0.
 	if err := memories.CheckRange("limit", o.limit, 1, memories.MaxRecallLimit); err != nil {
@@ -63,6 +69,15 @@ func runRecall(ctx context.Context, a *app, o recallOptions, query string) error
 	// A recall lives for milliseconds: collecting (once or twice at 10,000
 	// notes) frees only what exit frees anyway.
 	defer shortLivedGC(a.getenv)()
+	// A recall looks up its candidates in the index catalog and then exits:
+	// the catalog is mapped rather than copied into memory (at 10,000 notes
+	// a megabyte read page by page into fresh memory, about a tenth of the
+	// recall after start-up), as list and save do. A fault reading the
+	// mapping (the file truncated by hand meanwhile) is an error, not a
+	// crash.
+	recallMapCatalogs()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer catalogFault(&err)
 	svc, err := a.open()
 	if err != nil {
 		return err
