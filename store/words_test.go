@@ -148,7 +148,7 @@ func TestWordSetsFollowTheNotes(t *testing.T) {
 	// A damaged word index is made again from the kept word sets, reading
 	// no note; damaged word sets as well, and every note is read again.
 	for _, damage := range []struct {
-		name, next string
+		name, next  string
 		index, sets []byte
 	}{
 		{"torn", "Grafana dashboards for the ops cluster are provisioned from json files.", []byte("cortex dedup index 1\n\x01\x02"), []byte("cortex dedup words 1\n\x01\x02")},
