@@ -129,8 +129,9 @@ func (ix *wordIndex) staleList() []int {
 
 // count adds to counts[s], for every memory s, how many of words (sorted,
 // without repeats) it has. counts must have a place for each memory. A
-// posting out of range (a damaged file the checksum let through) is
-// skipped.
+// posting out of range or not above the one before it in its list (a
+// damaged file the checksum let through) is skipped: a memory is counted
+// at most once a word, whatever the file.
 func (ix *wordIndex) count(words []uint64, counts []uint32) {
 	lo := 0
 	for _, w := range words {
@@ -149,9 +150,11 @@ func (ix *wordIndex) count(words []uint64, counts []uint32) {
 			continue
 		}
 		from, to := le32(ix.data, ix.strt+4*i), le32(ix.data, ix.strt+4*i+4)
+		prev := -1
 		for p := ix.postsAt + 4*from; p < ix.postsAt+4*to; p += 4 {
-			if s := le32(ix.data, p); s < len(counts) {
+			if s := le32(ix.data, p); s > prev && s < len(counts) {
 				counts[s]++
+				prev = s
 			}
 		}
 	}
