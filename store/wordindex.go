@@ -165,69 +165,67 @@ func (ix *wordIndex) count(words []uint64, counts []uint32) {
 // repeats); a memory whose kept is false is left out, and stale lists the
 // memories whose sets could not be made from the base's bytes.
 func encodeWordIndex(base uint64, bases []int, sets [][]uint64, kept []bool, stale []int) []byte {
-	type posting struct {
-		word uint64
-		set  uint32
-	}
+	// Each word's list is filled in memory order, so it increases; the
+	// words are counted first to place the lists (a sort of every posting
+	// cost five times as much).
 	var nSets, total int
+	lens := map[uint64]int{}
 	for j := range bases {
 		if kept[j] {
 			nSets++
 			total += len(sets[j])
+			for _, w := range sets[j] {
+				lens[w]++
+			}
 		}
 	}
-	all := make([]posting, 0, total)
-	b := make([]byte, 0, wordIndexFixed+8*nSets+4*len(stale)+16*total+16)
+	words := make([]uint64, 0, len(lens))
+	for w := range lens {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	b := make([]byte, 0, wordIndexFixed+8*nSets+4*len(stale)+12*len(words)+4*total+8)
 	b = append(b, wordIndexHeader...)
 	b = binary.LittleEndian.AppendUint64(b, probeHash())
 	b = binary.LittleEndian.AppendUint64(b, base)
 	counts := len(b)
 	b = append(b, make([]byte, 16)...)
-	s := 0
 	for j, i := range bases {
-		if !kept[j] {
-			continue
+		if kept[j] {
+			b = binary.LittleEndian.AppendUint32(b, uint32(i))
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(sets[j])))
 		}
-		b = binary.LittleEndian.AppendUint32(b, uint32(i))
-		b = binary.LittleEndian.AppendUint32(b, uint32(len(sets[j])))
-		for _, w := range sets[j] {
-			all = append(all, posting{w, uint32(s)})
-		}
-		s++
 	}
 	for _, i := range stale {
 		b = binary.LittleEndian.AppendUint32(b, uint32(i))
 	}
-	// By word, then by memory: each word's list increases.
-	slices.SortFunc(all, func(x, y posting) int {
-		if x.word != y.word {
-			if x.word < y.word {
-				return -1
-			}
-			return 1
-		}
-		return int(x.set) - int(y.set)
-	})
-	var starts []uint32
-	nWords := 0
-	for k, p := range all {
-		if k == 0 || p.word != all[k-1].word {
-			b = binary.LittleEndian.AppendUint64(b, p.word)
-			starts = append(starts, uint32(k))
-			nWords++
-		}
+	for _, w := range words {
+		b = binary.LittleEndian.AppendUint64(b, w)
 	}
-	starts = append(starts, uint32(len(all)))
-	for _, st := range starts {
-		b = binary.LittleEndian.AppendUint32(b, st)
+	// lens becomes each word's next place in postings.
+	at := 0
+	for _, w := range words {
+		b = binary.LittleEndian.AppendUint32(b, uint32(at))
+		at, lens[w] = at+lens[w], at
 	}
-	for _, p := range all {
-		b = binary.LittleEndian.AppendUint32(b, p.set)
+	b = binary.LittleEndian.AppendUint32(b, uint32(total))
+	posts := len(b)
+	b = append(b, make([]byte, 4*total)...)
+	s := 0
+	for j := range bases {
+		if !kept[j] {
+			continue
+		}
+		for _, w := range sets[j] {
+			binary.LittleEndian.PutUint32(b[posts+4*lens[w]:], uint32(s))
+			lens[w]++
+		}
+		s++
 	}
 	le := binary.LittleEndian
 	le.PutUint32(b[counts:], uint32(nSets))
 	le.PutUint32(b[counts+4:], uint32(len(stale)))
-	le.PutUint32(b[counts+8:], uint32(nWords))
-	le.PutUint32(b[counts+12:], uint32(len(all)))
+	le.PutUint32(b[counts+8:], uint32(len(words)))
+	le.PutUint32(b[counts+12:], uint32(total))
 	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
 }

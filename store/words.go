@@ -279,34 +279,47 @@ func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build fu
 	if applyHook != nil {
 		applyHook()
 	}
+	// The base's memories of those projects, in one pass over the catalog.
+	groups := map[string]*baseGroup{}
 	for _, k := range stale {
-		ix, err := sn.makeWordIndex(ctx, projects[k], base, build)
-		if err != nil {
-			return nil, err
-		}
-		out[k] = ix
+		groups[projects[k]] = &baseGroup{}
 	}
-	return out, nil
-}
-
-// makeWordIndex makes project's word index for the catalog's base (whose
-// id is base) and writes it, with the project's word-set file rewritten
-// to hold the sets of the base's notes and its recent file emptied. Each
-// note's set is taken from those files while the note has the bytes it
-// was made from, else made from the note, on every core.
-func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint64, build func(title, body string) []uint64) (*wordIndex, error) {
-	var bases []int
-	var entries []memories.Entry
-	var hashes []uint64
-	err := sn.cat.BaseEntriesWhere(func(p, _, _ string) bool { return p == project }, func(i int, e *memories.Entry, h uint64) error {
-		if e.Status != memories.StatusSuperseded {
-			bases, entries, hashes = append(bases, i), append(entries, *e), append(hashes, h)
+	err := sn.cat.BaseEntriesWhere(func(p, _, _ string) bool { return groups[p] != nil }, func(i int, e *memories.Entry, h uint64) error {
+		if g := groups[e.Project]; g != nil && e.Status != memories.StatusSuperseded {
+			g.bases, g.entries, g.hashes = append(g.bases, i), append(g.entries, *e), append(g.hashes, h)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("word sets: %w", err)
 	}
+	for _, k := range stale {
+		g := groups[projects[k]]
+		ix, err := sn.makeWordIndex(ctx, projects[k], base, g, build)
+		if err != nil {
+			return nil, err
+		}
+		out[k], *g = ix, baseGroup{} // one project's sets held at a time
+	}
+	return out, nil
+}
+
+// baseGroup is the base's readable memories of a project that are not
+// superseded: base numbers, entries and hashes.
+type baseGroup struct {
+	bases   []int
+	entries []memories.Entry
+	hashes  []uint64
+}
+
+// makeWordIndex makes project's word index for the catalog's base (whose
+// id is base and whose memories of project are group) and writes it, with
+// the project's word-set file rewritten to hold the sets of the base's
+// notes and its recent file left with the sets of the notes changed since.
+// Each note's set is taken from those files while the note has the bytes
+// it was made from, else made from the note, on every core.
+func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint64, group *baseGroup, build func(title, body string) []uint64) (*wordIndex, error) {
+	bases, entries, hashes := group.bases, group.entries, group.hashes
 	wf := readWords(sn.s.wordsPath(project))
 	rc := readWords(sn.s.recentPath(project))
 	sets := make([][]uint64, len(entries))
