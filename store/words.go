@@ -324,12 +324,18 @@ func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint
 	rc := readWords(sn.s.recentPath(project))
 	sets := make([][]uint64, len(entries))
 	kept := make([]bool, len(entries))
+	// added are the sets the word file lacks: from the recent file (notes
+	// the new base took from the journal) or made now.
 	var todo []int
+	var added []string
 	for j := range entries {
-		if we, ok := wf.m[entries[j].Path]; ok && we.hash == hashes[j] {
+		p := entries[j].Path
+		if we, ok := wf.m[p]; ok && we.hash == hashes[j] {
 			sets[j], kept[j] = we.words, true
-		} else if we, ok := rc.m[entries[j].Path]; ok && we.hash == hashes[j] {
+		} else if we, ok := rc.m[p]; ok && we.hash == hashes[j] {
 			sets[j], kept[j] = we.words, true
+			wf.m[p] = we
+			added = append(added, p)
 		} else {
 			todo = append(todo, j)
 		}
@@ -349,13 +355,20 @@ func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint
 	if err := g.Wait(); err != nil {
 		return nil, err
 	}
-	// The sets of the base's notes as they read now: the project's word
-	// file holds them, and nothing else.
-	live := &wordFile{m: make(map[string]wordEntry, len(entries)), torn: true}
+	// The word file gets the sets it lacked, appended; it is rewritten
+	// with the base's notes' alone once it holds too many of notes since
+	// changed or gone (saveWords).
+	live := make(map[string]bool, len(entries))
 	var stale []int
+	for _, j := range todo {
+		if kept[j] {
+			wf.m[entries[j].Path] = wordEntry{hash: hashes[j], words: sets[j]}
+			added = append(added, entries[j].Path)
+		}
+	}
 	for j := range entries {
 		if kept[j] {
-			live.m[entries[j].Path] = wordEntry{hash: hashes[j], words: sets[j]}
+			live[entries[j].Path] = true
 		} else {
 			stale = append(stale, bases[j])
 			sets[j] = nil
@@ -368,7 +381,11 @@ func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint
 	}
 	// The files only spare work: one that cannot be written leaves the
 	// next save to make the index again.
-	if err := sn.s.saveWords(sn.s.wordsPath(project), live, nil, nil); err != nil {
+	var err error
+	if len(added) > 0 || wf.torn || wf.size == 0 {
+		err = sn.s.saveWords(sn.s.wordsPath(project), wf, added, live)
+	}
+	if err != nil {
 		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
 	} else if err := atomicfile.WriteDerived(sn.s.wordIndexPath(project), data); err != nil {
 		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word index: %v", err))
