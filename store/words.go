@@ -98,8 +98,9 @@ func (s *Store) wordIndexPath(project string) string {
 	return filepath.Join(s.vstate.Dir, "dedup-words", url.PathEscape(project)+".index")
 }
 
-// overlapRef is a memory found by WordOverlaps: its base number (when
-// extra is -1) or its place among the extras, with the entry of an extra.
+// overlapRefs resolves the Refs WordOverlaps gives: a base number (0 and
+// up), whose entry the catalog's base decodes, or -k for the k-th of the
+// extras (memories compared one by one), whose entries are kept.
 type overlapRefs struct {
 	cat    *index.Catalog
 	extras []memories.Entry
