@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"maps"
 
 	"net/url"
 	"os"
@@ -280,15 +281,33 @@ func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build fu
 	if applyHook != nil {
 		applyHook()
 	}
+	// A project that has no word file yet has never had its sets made:
+	// the first save after the files are made (a new vault, a new state
+	// folder, a cortex that fingerprints otherwise) then makes every
+	// project's, so that the saves after it, whatever their project, read
+	// no note. Otherwise only the stale indexes are made, from the kept
+	// sets (after a compaction or a rebuild wrote another base).
+	cold := false
+	for _, k := range stale {
+		if _, err := os.Stat(sn.s.wordsPath(projects[k])); errors.Is(err, fs.ErrNotExist) {
+			cold = true
+		}
+	}
 	// The base's memories of those projects, in one pass over the catalog.
 	groups := map[string]*baseGroup{}
 	for _, k := range stale {
 		groups[projects[k]] = &baseGroup{}
 	}
-	err := sn.cat.BaseEntriesWhere(func(p, _, _ string) bool { return groups[p] != nil }, func(i int, e *memories.Entry, h uint64) error {
-		if g := groups[e.Project]; g != nil && e.Status != memories.StatusSuperseded {
-			g.bases, g.entries, g.hashes = append(g.bases, i), append(g.entries, *e), append(g.hashes, h)
+	err := sn.cat.BaseEntriesWhere(func(p, _, _ string) bool { return cold || groups[p] != nil }, func(i int, e *memories.Entry, h uint64) error {
+		if e.Status == memories.StatusSuperseded {
+			return nil
 		}
+		g := groups[e.Project]
+		if g == nil {
+			g = &baseGroup{}
+			groups[e.Project] = g
+		}
+		g.bases, g.entries, g.hashes = append(g.bases, i), append(g.entries, *e), append(g.hashes, h)
 		return nil
 	})
 	if err != nil {
@@ -301,6 +320,19 @@ func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build fu
 			return nil, err
 		}
 		out[k], *g = ix, baseGroup{} // one project's sets held at a time
+		delete(groups, projects[k])
+	}
+	for _, p := range slices.Sorted(maps.Keys(groups)) {
+		g := groups[p]
+		if data, err := os.ReadFile(sn.s.wordIndexPath(p)); err == nil {
+			if ix, ok := parseWordIndex(data); ok && ix.base == base && ix.fits(baseLen) {
+				continue // made already
+			}
+		}
+		if _, err := sn.makeWordIndex(ctx, p, base, g, build); err != nil {
+			return nil, err
+		}
+		*g = baseGroup{}
 	}
 	return out, nil
 }
