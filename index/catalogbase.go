@@ -51,6 +51,12 @@ func (c *Catalog) BaseLen() int {
 	return c.base.nFiles
 }
 
+// BaseHash is the hash of base file i's bytes (Record.Hash) as the base
+// holds it; i must be below BaseLen.
+func (c *Catalog) BaseHash(i int) uint64 {
+	return binary.LittleEndian.Uint64(c.base.fileEntry(i)[24:])
+}
+
 // BaseEntriesWhere calls fn, in base order, for every readable record of the
 // base whose project, area and file name keep accepts, with its base number
 // and its hash (Record.Hash), whether the journal replaced it since or not.

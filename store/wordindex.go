@@ -25,7 +25,8 @@ import (
 //
 //	header        wordIndexHeader, the probe's hash (8), the base's id (8)
 //	counts        sets, stale, words, postings (4 each)
-//	sets          per memory: base number, size of its word set (4 + 4)
+//	sets          per memory: base number, size of its word set, hash of
+//	              the bytes it was made from (4 + 4 + 8)
 //	stale         base numbers of the memories whose notes did not read as
 //	              the base says when the index was made (4 each)
 //	words         the words, increasing (8 each)
@@ -64,7 +65,7 @@ func parseWordIndex(data []byte) (*wordIndex, bool) {
 	at += 16
 	ix.nSets, ix.nStale, ix.nWords, ix.nPost = le32(data, at), le32(data, at+4), le32(data, at+8), le32(data, at+12)
 	// Sizes in int64, so that no count of a damaged file overflows.
-	size := int64(wordIndexFixed) + 8*int64(ix.nSets) + 4*int64(ix.nStale) + 8*int64(ix.nWords) +
+	size := int64(wordIndexFixed) + 16*int64(ix.nSets) + 4*int64(ix.nStale) + 8*int64(ix.nWords) +
 		4*(int64(ix.nWords)+1) + 4*int64(ix.nPost) + 4
 	if size != int64(len(data)) {
 		return nil, false
@@ -74,7 +75,7 @@ func parseWordIndex(data []byte) (*wordIndex, bool) {
 		return nil, false
 	}
 	ix.setsAt = wordIndexFixed
-	ix.staleAt = ix.setsAt + 8*ix.nSets
+	ix.staleAt = ix.setsAt + 16*ix.nSets
 	ix.wordsAt = ix.staleAt + 4*ix.nStale
 	ix.strt = ix.wordsAt + 8*ix.nWords
 	ix.postsAt = ix.strt + 4*(ix.nWords+1)
@@ -98,10 +99,14 @@ func (ix *wordIndex) word(w int) uint64 {
 	return binary.LittleEndian.Uint64(ix.data[ix.wordsAt+8*w:])
 }
 
-// fits reports whether every base number of ix is below baseLen.
-func (ix *wordIndex) fits(baseLen int) bool {
+// fits reports whether every memory of ix is in the base, as baseLen and
+// hash (of a base number) say: a base number below baseLen whose note has
+// the hash its set was made from. The base's id says as much; this makes
+// an index made for another base with the same id (two compactions in one
+// clock tick, say) be made again rather than trusted.
+func (ix *wordIndex) fits(baseLen int, hash func(i int) uint64) bool {
 	for s := 0; s < ix.nSets; s++ {
-		if i, _ := ix.set(s); i >= baseLen {
+		if i, _ := ix.set(s); i >= baseLen || hash(i) != ix.hash(s) {
 			return false
 		}
 	}
@@ -115,7 +120,12 @@ func (ix *wordIndex) fits(baseLen int) bool {
 
 // set is memory s's base number and the size of its word set.
 func (ix *wordIndex) set(s int) (base, n int) {
-	return le32(ix.data, ix.setsAt+8*s), le32(ix.data, ix.setsAt+8*s+4)
+	return le32(ix.data, ix.setsAt+16*s), le32(ix.data, ix.setsAt+16*s+4)
+}
+
+// hash is the hash of the bytes memory s's word set was made from.
+func (ix *wordIndex) hash(s int) uint64 {
+	return binary.LittleEndian.Uint64(ix.data[ix.setsAt+16*s+8:])
 }
 
 // staleList is the base numbers of the memories the index could not hold.
@@ -162,9 +172,9 @@ func (ix *wordIndex) count(words []uint64, counts []uint32) {
 
 // encodeWordIndex makes the word index of base (an id) whose memories are
 // the base numbers bases with their word sets sets (sorted, without
-// repeats); a memory whose kept is false is left out, and stale lists the
+// repeats), made from bytes with hashes; a memory whose kept is false is left out, and stale lists the
 // memories whose sets could not be made from the base's bytes.
-func encodeWordIndex(base uint64, bases []int, sets [][]uint64, kept []bool, stale []int) []byte {
+func encodeWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64, kept []bool, stale []int) []byte {
 	// Each word's list is filled in memory order, so it increases; the
 	// words are counted first to place the lists (a sort of every posting
 	// cost five times as much).
@@ -184,7 +194,7 @@ func encodeWordIndex(base uint64, bases []int, sets [][]uint64, kept []bool, sta
 		words = append(words, w)
 	}
 	slices.Sort(words)
-	b := make([]byte, 0, wordIndexFixed+8*nSets+4*len(stale)+12*len(words)+4*total+8)
+	b := make([]byte, 0, wordIndexFixed+16*nSets+4*len(stale)+12*len(words)+4*total+8)
 	b = append(b, wordIndexHeader...)
 	b = binary.LittleEndian.AppendUint64(b, probeHash())
 	b = binary.LittleEndian.AppendUint64(b, base)
@@ -194,6 +204,7 @@ func encodeWordIndex(base uint64, bases []int, sets [][]uint64, kept []bool, sta
 		if kept[j] {
 			b = binary.LittleEndian.AppendUint32(b, uint32(i))
 			b = binary.LittleEndian.AppendUint32(b, uint32(len(sets[j])))
+			b = binary.LittleEndian.AppendUint64(b, hashes[j])
 		}
 	}
 	for _, i := range stale {

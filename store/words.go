@@ -263,7 +263,7 @@ func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build fu
 	for k, p := range projects {
 		data, err := os.ReadFile(sn.s.wordIndexPath(p))
 		if err == nil {
-			if ix, ok := parseWordIndex(data); ok && ix.base == base && ix.fits(baseLen) {
+			if ix, ok := parseWordIndex(data); ok && ix.base == base && ix.fits(baseLen, sn.cat.BaseHash) {
 				out[k] = ix
 				continue
 			}
@@ -325,7 +325,7 @@ func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build fu
 	for _, p := range slices.Sorted(maps.Keys(groups)) {
 		g := groups[p]
 		if data, err := os.ReadFile(sn.s.wordIndexPath(p)); err == nil {
-			if ix, ok := parseWordIndex(data); ok && ix.base == base && ix.fits(baseLen) {
+			if ix, ok := parseWordIndex(data); ok && ix.base == base && ix.fits(baseLen, sn.cat.BaseHash) {
 				continue // made already
 			}
 		}
@@ -407,7 +407,7 @@ func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint
 			sets[j] = nil
 		}
 	}
-	data := encodeWordIndex(base, bases, sets, kept, stale)
+	data := encodeWordIndex(base, bases, hashes, sets, kept, stale)
 	ix, ok := parseWordIndex(data)
 	if !ok {
 		return nil, fmt.Errorf("word index of %s: made one that does not read back", project)

@@ -55,11 +55,11 @@ func FuzzReadWords(f *testing.F) {
 // offsets, the words' order, postings) is tried too.
 func FuzzWordIndex(f *testing.F) {
 	sets := [][]uint64{{2, 3, 9}, {3}, {1, 2, 3, 4, 9}, nil}
-	whole := encodeWordIndex(7, []int{0, 2, 5, 6}, sets, []bool{true, true, true, false}, []int{6})
+	whole := encodeWordIndex(7, []int{0, 2, 5, 6}, []uint64{1, 2, 3, 4}, sets, []bool{true, true, true, false}, []int{6})
 	f.Add(whole, uint64(3))
 	f.Add(whole[:len(whole)-5], uint64(9))
 	f.Add([]byte(wordIndexHeader), uint64(0))
-	f.Add(encodeWordIndex(1, nil, nil, nil, nil), uint64(1))
+	f.Add(encodeWordIndex(1, nil, nil, nil, nil, nil), uint64(1))
 	f.Fuzz(func(t *testing.T, data []byte, word uint64) {
 		data = slices.Clone(data)
 		if len(data) >= wordIndexFixed+4 {
@@ -71,7 +71,7 @@ func FuzzWordIndex(f *testing.F) {
 		if !ok {
 			return
 		}
-		_ = ix.fits(1 << 20)
+		_ = ix.fits(1<<20, func(int) uint64 { return 0 })
 		_ = ix.staleList()
 		// The sets the lists make up, and their counts for words.
 		made := make([][]uint64, ix.nSets)
@@ -107,4 +107,29 @@ func FuzzWordIndex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestWordIndexFitsOnlyItsBase: an index is used only while every memory
+// it numbers is in the base with the bytes its set was made from, whatever
+// the base's id says.
+func TestWordIndexFitsOnlyItsBase(t *testing.T) {
+	ix, ok := parseWordIndex(encodeWordIndex(7, []int{0, 4}, []uint64{10, 14}, [][]uint64{{1, 2}, {2}}, []bool{true, true}, []int{3}))
+	if !ok {
+		t.Fatal("an index made does not read back")
+	}
+	for _, tc := range []struct {
+		name    string
+		baseLen int
+		hashes  []uint64
+		want    bool
+	}{
+		{"its base", 5, []uint64{10, 0, 0, 0, 14}, true},
+		{"a note with other bytes", 5, []uint64{10, 0, 0, 0, 15}, false},
+		{"a shorter base", 4, []uint64{10, 0, 0, 0}, false},
+		{"a stale memory past the base", 3, []uint64{10, 0, 0}, false},
+	} {
+		if got := ix.fits(tc.baseLen, func(i int) uint64 { return tc.hashes[i] }); got != tc.want {
+			t.Errorf("%s: fits %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }
