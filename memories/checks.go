@@ -279,15 +279,27 @@ func (s *Service) similarInProjects(ctx context.Context, snap finder, wo wordOve
 		}
 	}
 	// The related value of the (maxRelated+1)th best: a memory below it
-	// is not kept by pickable, whatever its id.
+	// is not kept by pickable, whatever its id. Found in one pass over the
+	// thousands a large project may have above the related threshold
+	// (sorting them cost more than counting their words).
 	if len(rel) > maxRelated+1 {
-		slices.SortFunc(rel, func(a, b candidate) int { return cmp.Compare(b.related, a.related) })
-		floor := rel[maxRelated].related
-		n := maxRelated + 1
-		for n < len(rel) && rel[n].related >= floor {
-			n++
+		var best [maxRelated + 1]float64 // decreasing
+		for i := range best {
+			best[i] = -1
 		}
-		rel = rel[:n]
+		for _, c := range rel {
+			if c.related <= best[maxRelated] {
+				continue
+			}
+			i := maxRelated
+			for i > 0 && best[i-1] < c.related {
+				best[i] = best[i-1]
+				i--
+			}
+			best[i] = c.related
+		}
+		floor := best[maxRelated]
+		rel = slices.DeleteFunc(rel, func(c candidate) bool { return c.related < floor })
 	}
 	kept := pickable{th: th}
 	for _, c := range dups {
