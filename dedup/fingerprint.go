@@ -463,6 +463,15 @@ func Overlap(newer *Fingerprint, older []uint64) (words, related float64) {
 	if newer.Empty() || len(older) == 0 {
 		return 0, 0
 	}
-	common := intersect(newer.words, older)
-	return float64(common) / float64(len(newer.words)), 2 * float64(common) / float64(len(newer.words)+len(older))
+	return OverlapCount(newer, intersect(newer.words, older), len(older))
+}
+
+// OverlapCount is Overlap for an older text of olderLen words that has
+// common of newer's words, counted otherwise (an inverted list of the
+// words of many texts counts them without merging each set), to the bit.
+func OverlapCount(newer *Fingerprint, common, olderLen int) (words, related float64) {
+	if newer.Empty() || olderLen == 0 {
+		return 0, 0
+	}
+	return float64(common) / float64(len(newer.words)), 2 * float64(common) / float64(len(newer.words)+olderLen)
 }

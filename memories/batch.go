@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -164,29 +163,6 @@ func (p *memoryPool) scoring(m *Memory, fp *dedup.Fingerprint, least float64) []
 	return p.similar(m, fp, dedup.Thresholds{Duplicate: least, Related: 1})
 }
 
-// storedWordSets gives a batch the word sets of its projects' stored
-// memories as ws does, each set of projects read once per batch.
-type storedWordSets struct {
-	ws   wordSetter
-	sets map[string][]WordSet
-}
-
-func (b *storedWordSets) WordSets(ctx context.Context, projects []string, build func(title, body string) []uint64) ([]WordSet, error) {
-	key := strings.Join(projects, "\x00")
-	if sets, ok := b.sets[key]; ok {
-		return sets, nil
-	}
-	sets, err := b.ws.WordSets(ctx, projects, build)
-	if err != nil {
-		return nil, err
-	}
-	if b.sets == nil {
-		b.sets = map[string][]WordSet{}
-	}
-	b.sets[key] = sets
-	return sets, nil
-}
-
 func (s *Service) saveBatch(ctx context.Context, reqs []SaveRequest, o batchOptions) ([]BatchItem, error) {
 	return s.commitBatch(ctx, s.prepareBatch(reqs, o.known), o)
 }
@@ -289,9 +265,9 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWrit
 	// is compared with every one of its project and general, as a save
 	// is, when the snapshot keeps their word sets; else with those the
 	// index proposes.
-	var stored *storedWordSets
-	if ws, ok := snap.(wordSetter); ok && !o.poolHasStored {
-		stored = &storedWordSets{ws: ws}
+	var stored wordOverlapper
+	if wo, ok := snap.(wordOverlapper); ok && !o.poolHasStored {
+		stored = wo
 	}
 	related := map[*Memory][]scored{}
 	var accepted []*Memory

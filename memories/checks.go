@@ -149,8 +149,8 @@ func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except 
 	fp := memoryFingerprint(m.Title, m.Body)
 	var all []scored
 	var err error
-	if ws, ok := snap.(wordSetter); ok {
-		all, err = s.similarInProjects(ctx, snap, ws, m, fp, except)
+	if wo, ok := snap.(wordOverlapper); ok {
+		all, err = s.similarInProjects(ctx, snap, wo, m, fp, except)
 	} else {
 		all, err = s.similarInIndex(ctx, snap, m, fp, except)
 	}
@@ -214,22 +214,32 @@ func loadFingerprint(ctx context.Context, snap finder, path string) (*dedup.Fing
 	return memoryFingerprint(title, body), nil
 }
 
-// WordSet is a memory with its dedup word set (dedup.Fingerprint.Words of
-// its title and body).
-type WordSet struct {
-	Entry Entry
-	Words []uint64
+// WordOverlap is a memory that has Common of the words of the one being
+// saved, out of the Len words of its own set (dedup.Fingerprint.Words of
+// its title and body). Ref names it to the wordOverlapper that found it.
+type WordOverlap struct {
+	Ref, Common, Len int
 }
 
-// wordSetter gives the word sets of every memory of some projects that a
-// search would find (readable, not superseded), from what it keeps of them
-// while their notes are unchanged. A store's snapshot is one: a new memory
-// is then compared with every memory of its project and general, each a
-// merge of two short sorted slices, and no duplicate is missed because the
-// index ranked it below others (an index search for a memory's rarest words
-// found fewer than nine in ten of the duplicates of a varied set of saves).
-type wordSetter interface {
-	WordSets(ctx context.Context, projects []string, build func(title, body string) []uint64) ([]WordSet, error)
+// WordOverlaps are the memories of some projects that share a word with
+// the one being saved; Entry gives the entry of one of them, by its Ref.
+type WordOverlaps struct {
+	All   []WordOverlap
+	Entry func(ref int) (Entry, error)
+}
+
+// wordOverlapper counts, for every memory of some projects that a search
+// would find (readable, not superseded) but the one whose id is except,
+// how many of words (a sorted word set) its word set holds, from what it
+// keeps of the word sets while their notes are unchanged. A store's
+// snapshot is one: a new memory is then compared with every memory of its
+// project and general, and no duplicate is missed because the index ranked
+// it below others (an index search for a memory's rarest words found fewer
+// than nine in ten of the duplicates of a varied set of saves). A memory
+// sharing no word is neither a duplicate nor related, and need not be
+// listed.
+type wordOverlapper interface {
+	WordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64) (WordOverlaps, error)
 }
 
 // memoryWords is the word set of a memory's fingerprint.
@@ -239,41 +249,80 @@ func memoryWords(title, body string) []uint64 {
 
 // similarInProjects scores every memory of m's project and general against
 // m, whose fingerprint is fp, keeping those that can be m's duplicate or
-// related: what Compare gives, to the bit. Score is at most Words, so only
-// a memory whose Words reaches the duplicate threshold is fingerprinted
-// whole (for the conflicts that cap it); any other has Score below it, and
-// is kept only when its Related passes the related threshold.
-func (s *Service) similarInProjects(ctx context.Context, snap finder, ws wordSetter, m *Memory, fp *dedup.Fingerprint, except string) ([]scored, error) {
+// related: what Compare gives, to the bit, and what pickable would keep of
+// them all. Score is at most Words, so only a memory whose Words reaches the
+// duplicate threshold is fingerprinted whole (for the conflicts that cap
+// it); any other has Score below it, and matters only when its Related is
+// among the maxRelated+1 best above the related threshold, so only those
+// (ties included) have their entries looked up.
+func (s *Service) similarInProjects(ctx context.Context, snap finder, wo wordOverlapper, m *Memory, fp *dedup.Fingerprint, except string) ([]scored, error) {
 	if fp.Empty() {
 		return nil, nil
 	}
-	sets, err := ws.WordSets(ctx, withGeneral(m.Project), memoryWords)
+	ov, err := wo.WordOverlaps(ctx, withGeneral(m.Project), fp.Words(), except, memoryWords)
 	if err != nil {
 		return nil, fmt.Errorf("find similar memories: %w", err)
 	}
 	th := s.checks.Thresholds
-	kept := pickable{th: th}
-	for _, w := range sets {
-		if w.Entry.ID == except {
-			continue
-		}
-		words, related := dedup.Overlap(fp, w.Words)
-		score := words
+	type candidate struct {
+		o              WordOverlap
+		words, related float64
+	}
+	var dups, rel []candidate
+	for _, o := range ov.All {
+		words, related := dedup.OverlapCount(fp, o.Common, o.Len)
 		switch {
 		case words >= th.Duplicate:
-			other, err := loadFingerprint(ctx, snap, w.Entry.Path)
-			if errors.Is(err, fs.ErrNotExist) {
+			dups = append(dups, candidate{o, words, related})
+		case related > th.Related:
+			rel = append(rel, candidate{o, words, related})
+		}
+	}
+	// The related value of the (maxRelated+1)th best: a memory below it
+	// is not kept by pickable, whatever its id. Found in one pass over the
+	// thousands a large project may have above the related threshold
+	// (sorting them cost more than counting their words).
+	if len(rel) > maxRelated+1 {
+		var best [maxRelated + 1]float64 // decreasing
+		for i := range best {
+			best[i] = -1
+		}
+		for _, c := range rel {
+			if c.related <= best[maxRelated] {
 				continue
 			}
-			if err != nil {
-				return nil, err
+			i := maxRelated
+			for i > 0 && best[i-1] < c.related {
+				best[i] = best[i-1]
+				i--
 			}
-			sim := dedup.Compare(fp, other)
-			score, related = sim.Score, sim.Related
-		case related <= th.Related:
-			continue // neither a duplicate nor related
+			best[i] = c.related
 		}
-		kept.add(scored{entry: w.Entry, score: score, related: related})
+		floor := best[maxRelated]
+		rel = slices.DeleteFunc(rel, func(c candidate) bool { return c.related < floor })
+	}
+	kept := pickable{th: th}
+	for _, c := range dups {
+		e, err := ov.Entry(c.o.Ref)
+		if err != nil {
+			return nil, fmt.Errorf("find similar memories: %w", err)
+		}
+		other, err := loadFingerprint(ctx, snap, e.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		sim := dedup.Compare(fp, other)
+		kept.add(scored{entry: e, score: sim.Score, related: sim.Related})
+	}
+	for _, c := range rel {
+		e, err := ov.Entry(c.o.Ref)
+		if err != nil {
+			return nil, fmt.Errorf("find similar memories: %w", err)
+		}
+		kept.add(scored{entry: e, score: c.words, related: c.related})
 	}
 	return kept.all(), nil
 }

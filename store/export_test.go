@@ -38,3 +38,6 @@ func (s *Store) WordReads() int64 { return s.wordReads.Load() }
 
 // WordsFile is the file of a project's word sets.
 func (s *Store) WordsFile(project string) string { return s.wordsPath(project) }
+
+// WordIndexFile is the file of a project's word index.
+func (s *Store) WordIndexFile(project string) string { return s.wordIndexPath(project) }

@@ -143,10 +143,7 @@ type Store struct {
 	res        *resident // nil unless Options.Resident
 	// fps keeps the fingerprints of compared notes; nil unless
 	// Options.Resident.
-	fps *fingerprints
-	// words keeps the duplicate check's word-set files; nil unless
-	// Options.Resident (see words.go).
-	words     *words
+	fps       *fingerprints
 	noRebuild bool
 	// followed is set while a watcher in this process follows the vault
 	// and the index holds every change it saw (see Followed).
@@ -200,7 +197,6 @@ func Open(o Options) (*Store, error) {
 	if o.Resident {
 		s.res = &resident{}
 		s.fps = &fingerprints{}
-		s.words = &words{}
 	}
 	if s.timeout <= 0 {
 		s.timeout = 10 * time.Second

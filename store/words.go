@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"maps"
+
 	"net/url"
 	"os"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/dedup"
+	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
 )
@@ -27,16 +29,23 @@ import (
 // Word sets of the notes, for the duplicate check.
 //
 // A save is compared with every memory of its project and general
-// (memories' wordSetter), which needs each one's dedup word set. Reading and
-// fingerprinting a thousand notes per save would cost more than the index
-// search it replaces, so the word sets are kept, per project, in a file of
-// the vault's state folder: each note's path, the hash of the bytes its
-// word set was made from (the catalog record's Hash) and the set. A set is
-// used only while the catalog says the note still has those bytes; any
-// other note is read and its set added. The file is a cache: it is never
-// fsynced, a torn or foreign tail is dropped, and a file written by a
-// cortex whose fingerprints differ (see wordsProbe) is ignored and
-// rewritten.
+// (memories' wordOverlapper), which needs each one's dedup word set.
+// Reading and fingerprinting thousands of notes per save would cost more
+// than the index search it replaces, so the word sets are kept, per
+// project, in files of the vault's state folder:
+//   - <project>.words: each note's path, the hash of the bytes its word set
+//     was made from (the catalog record's Hash) and the set, for the notes
+//     of the catalog's base;
+//   - <project>.recent: the same, for notes changed since the base was
+//     written (appended to by the saves that read them);
+//   - <project>.index: the word index a save reads (wordindex.go): for each
+//     word, the project's memories that have it, by base number.
+//
+// A set is used only while the catalog says the note still has those
+// bytes; any other note is read and its set added. The files are a cache:
+// never fsynced, a torn or foreign tail is dropped, a damaged index is made
+// again, and files written by a cortex whose fingerprints differ (see
+// wordsProbe) are ignored and rewritten.
 
 // wordsHeader starts a word-set file, then the probe's hash (8 bytes).
 const wordsHeader = "cortex dedup words 1\n"
@@ -73,88 +82,150 @@ type wordFile struct {
 	records int
 	size    int64
 	torn    bool
-	// absent says no file was found: none was made yet.
-	absent bool
-}
-
-// words keeps a resident store's word-set files in memory between saves.
-type words struct {
-	mu    sync.Mutex
-	files map[string]*wordFile
 }
 
 func (s *Store) wordsPath(project string) string {
 	return filepath.Join(s.vstate.Dir, "dedup-words", url.PathEscape(project)+".words")
 }
 
-// WordSets gives the word set build makes of the title and body of every
-// readable memory of projects that is not superseded (memories'
-// wordSetter), in catalog order within each project.
-func (sn *snapshot) WordSets(ctx context.Context, projects []string, build func(title, body string) []uint64) ([]memories.WordSet, error) {
-	keep := func(project, _, _ string) bool { return slices.Contains(projects, project) }
-	// The files read in this call, for a store that keeps none. They are
-	// read while the catalog is walked for the projects' entries: two
-	// independent parts of a one-shot save, a millisecond each at 10,000
-	// notes, on two cores.
-	local := map[string]*wordFile{}
-	read := make(chan error, 1)
-	go func() {
-		for _, p := range projects {
-			if _, err := sn.s.wordFileOf(p, local); err != nil {
-				read <- err
-				return
-			}
+// recentPath is project's file of the word sets of notes changed since the
+// catalog's base was written, kept as wordsPath's.
+func (s *Store) recentPath(project string) string {
+	return filepath.Join(s.vstate.Dir, "dedup-words", url.PathEscape(project)+".recent")
+}
+
+// wordIndexPath is project's word index (wordindex.go).
+func (s *Store) wordIndexPath(project string) string {
+	return filepath.Join(s.vstate.Dir, "dedup-words", url.PathEscape(project)+".index")
+}
+
+// overlapRefs resolves the Refs WordOverlaps gives: a base number (0 and
+// up), whose entry the catalog's base decodes, or -k for the k-th of the
+// extras (memories compared one by one), whose entries are kept.
+type overlapRefs struct {
+	cat    *index.Catalog
+	extras []memories.Entry
+}
+
+func (r *overlapRefs) entry(ref int) (memories.Entry, error) {
+	if ref < 0 {
+		if k := -ref - 1; k < len(r.extras) {
+			return r.extras[k], nil
 		}
-		read <- nil
-	}()
-	entries, hashes, err := sn.cat.EntriesHashedWhere(keep)
-	if rerr := <-read; err == nil {
-		err = rerr
+		return memories.Entry{}, fmt.Errorf("word overlaps: no memory %d", ref)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("word sets: %w", err)
-	}
-	if err := sn.warmWords(ctx, projects, build, local); err != nil {
-		return nil, err
-	}
-	out := make([]memories.WordSet, 0, len(entries))
+	e, _, err := r.cat.BaseEntry(ref)
+	return e, err
+}
+
+// WordOverlaps counts, for every readable memory of projects that is not
+// superseded and is not except, how many of words its word set (build of
+// its title and body) holds (memories' wordOverlapper); a memory that holds
+// none may be left out.
+//
+// Most of a project's memories are counted from its word index, made for
+// the catalog's base (wordindex.go): the words' lists of memories are walked,
+// and no memory's set is read or merged. The memories the journal changed
+// since, and any whose note did not have the base's bytes when the index
+// was made, are compared one by one, from the sets kept in the project's
+// recent file while their notes keep their bytes. A project whose index is
+// missing, damaged or made for another base gets it made again first.
+func (sn *snapshot) WordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64) (memories.WordOverlaps, error) {
+	cat := sn.cat
+	refs := &overlapRefs{cat: cat}
+	out := memories.WordOverlaps{Entry: refs.entry}
+	var uniq []string
 	for _, p := range projects {
-		if slices.Contains(projects[:slices.Index(projects, p)], p) {
-			continue // named twice
+		if !slices.Contains(uniq, p) {
+			uniq = append(uniq, p)
 		}
-		wf, err := sn.s.wordFileOf(p, local)
+	}
+	ixs, err := sn.wordIndexes(ctx, uniq, build)
+	if err != nil {
+		return out, err
+	}
+	exceptPath, exceptBase := "", -1
+	if except != "" {
+		r, err := cat.ByID(except)
 		if err != nil {
-			return nil, err
+			return out, fmt.Errorf("word overlaps: %w", err)
 		}
-		var added []string
-		live := map[string]bool{}
-		for i := range entries {
-			e := &entries[i]
-			if e.Project != p || e.Status == memories.StatusSuperseded {
+		if r != nil {
+			exceptPath, exceptBase = r.Path, cat.BaseIndex(r.Path)
+		}
+	}
+	shadowed := cat.Shadowed()
+	isShadowed := func(i int) bool { _, ok := slices.BinarySearch(shadowed, i); return ok }
+	var counts []uint32
+	for k, p := range uniq {
+		ix := ixs[k]
+		counts = slices.Grow(counts[:0], ix.nSets)[:ix.nSets]
+		clear(counts)
+		ix.count(words, counts)
+		for s, c := range counts {
+			if c == 0 {
 				continue
 			}
-			live[e.Path] = true
-			if we, ok := wf.m[e.Path]; ok && we.hash == hashes[i] {
-				out = append(out, memories.WordSet{Entry: *e, Words: we.words})
+			i, n := ix.set(s)
+			if i == exceptBase || isShadowed(i) {
 				continue
 			}
-			ws, cached, err := sn.noteWords(ctx, e, hashes[i], build)
-			if errors.Is(err, fs.ErrNotExist) {
+			out.All = append(out.All, memories.WordOverlap{Ref: i, Common: int(c), Len: n})
+		}
+		// The extras: the notes the journal added or replaced, and those
+		// the index could not hold.
+		var extras []memories.Entry
+		var hashes []uint64
+		err := cat.OverlayEntriesWhere(func(project, _, _ string) bool { return project == p }, func(e *memories.Entry, h uint64) error {
+			if e.Status != memories.StatusSuperseded && e.Path != exceptPath {
+				extras, hashes = append(extras, *e), append(hashes, h)
+			}
+			return nil
+		})
+		if err != nil {
+			return out, fmt.Errorf("word overlaps: %w", err)
+		}
+		for _, i := range ix.staleList() {
+			if i == exceptBase || isShadowed(i) {
 				continue
 			}
+			e, h, err := cat.BaseEntry(i)
 			if err != nil {
-				return nil, err
+				return out, fmt.Errorf("word overlaps: %w", err)
 			}
-			if cached {
-				wf.m[e.Path] = wordEntry{hash: hashes[i], words: ws}
-				added = append(added, e.Path)
-			}
-			out = append(out, memories.WordSet{Entry: *e, Words: ws})
+			extras, hashes = append(extras, e), append(hashes, h)
 		}
-		if len(added) > 0 || wf.torn {
+		if len(extras) == 0 {
+			continue
+		}
+		rc := readWords(sn.s.recentPath(p))
+		var added []string
+		for j := range extras {
+			e := &extras[j]
+			ws := rc.m[e.Path].words
+			if we, ok := rc.m[e.Path]; !ok || we.hash != hashes[j] {
+				var cached bool
+				ws, cached, err = sn.noteWords(ctx, e, hashes[j], build)
+				if errors.Is(err, fs.ErrNotExist) {
+					continue
+				}
+				if err != nil {
+					return out, err
+				}
+				if cached {
+					rc.m[e.Path] = wordEntry{hash: hashes[j], words: ws}
+					added = append(added, e.Path)
+				}
+			}
+			if c := intersect(words, ws); c > 0 {
+				refs.extras = append(refs.extras, *e)
+				out.All = append(out.All, memories.WordOverlap{Ref: -len(refs.extras), Common: c, Len: len(ws)})
+			}
+		}
+		if len(added) > 0 || rc.torn {
 			// The cache only spares work: a file that cannot be written
 			// leaves the next save to read those notes again.
-			if err := sn.s.saveWords(p, wf, added, live); err != nil {
+			if err := sn.s.saveWords(sn.s.recentPath(p), rc, added, nil); err != nil {
 				sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
 			}
 		}
@@ -162,123 +233,223 @@ func (sn *snapshot) WordSets(ctx context.Context, projects []string, build func(
 	return out, nil
 }
 
-// warmWords makes the word-set file of every project that has none, when
-// one of projects has none: the first save after the files are made (a new
-// vault, a new state folder, a cortex that fingerprints otherwise) pays for
-// all of them at once, on every core, and the saves after it find theirs
-// made, whatever their project.
-func (sn *snapshot) warmWords(ctx context.Context, projects []string, build func(title, body string) []uint64, local map[string]*wordFile) error {
-	cold := false
-	for _, p := range projects {
-		wf, err := sn.s.wordFileOf(p, local)
-		if err != nil {
-			return err
+// intersect is |a∩b| of two sorted sets.
+func intersect(a, b []uint64) int {
+	common := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			common++
+			i++
+			j++
 		}
-		cold = cold || wf.absent
 	}
-	if !cold {
-		return nil
+	return common
+}
+
+// wordIndexes reads the word index of each of projects, making again
+// (makeWordIndex) those that are missing, damaged, or made for another
+// base of the catalog. A project is made from the sets its files keep and
+// from its notes, holding its sets alone: the first save into a project
+// reads its notes (and general's), not the vault's.
+func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build func(title, body string) []uint64) ([]*wordIndex, error) {
+	base, baseLen := sn.cat.BaseID(), sn.cat.BaseLen()
+	out := make([]*wordIndex, len(projects))
+	var stale []int
+	for k, p := range projects {
+		data, err := os.ReadFile(sn.s.wordIndexPath(p))
+		if err == nil {
+			if ix, ok := parseWordIndex(data); ok && ix.base == base && ix.fits(baseLen, sn.cat.BaseHash) {
+				out[k] = ix
+				continue
+			}
+		}
+		stale = append(stale, k)
 	}
-	// Every note's word set is made: a heap like a rebuild's, collected as
-	// a rebuild's is (a save runs with the collector off up to a small
-	// limit, above which it would collect without pause).
+	if len(stale) == 0 {
+		return out, nil
+	}
+	// Many notes may be read and their sets held: a heap like a
+	// rebuild's, collected as a rebuild's is (a save runs with the
+	// collector off up to a small limit, above which it would collect
+	// without pause).
 	defer rebuildGC()()
 	if applyHook != nil {
 		applyHook()
 	}
-	entries, hashes, err := sn.cat.EntriesHashedWhere(nil)
-	if err != nil {
-		return fmt.Errorf("word sets: %w", err)
-	}
-	// Project by project, so that only one project's sets are held at a
-	// time besides those of projects (a vault of 100,000 notes has tens
-	// of megabytes of them).
-	todo := map[string][]int{}
-	files := map[string]*wordFile{}
-	for _, p := range projects {
-		// A project without a memory yet gets an empty file, which says so.
-		if files[p], err = sn.s.wordFileOf(p, local); err != nil {
-			return err
+	// A project that has no word file yet has never had its sets made:
+	// the first save after the files are made (a new vault, a new state
+	// folder, a cortex that fingerprints otherwise) then makes every
+	// project's, so that the saves after it, whatever their project, read
+	// no note. Otherwise only the stale indexes are made, from the kept
+	// sets (after a compaction or a rebuild wrote another base).
+	cold := false
+	for _, k := range stale {
+		if _, err := os.Stat(sn.s.wordsPath(projects[k])); errors.Is(err, fs.ErrNotExist) {
+			cold = true
 		}
 	}
-	for i := range entries {
-		e := &entries[i]
+	// The base's memories of those projects, in one pass over the catalog.
+	groups := map[string]*baseGroup{}
+	for _, k := range stale {
+		groups[projects[k]] = &baseGroup{}
+	}
+	err := sn.cat.BaseEntriesWhere(func(p, _, _ string) bool { return cold || groups[p] != nil }, func(i int, e *memories.Entry, h uint64) error {
 		if e.Status == memories.StatusSuperseded {
-			continue
+			return nil
 		}
-		wf := files[e.Project]
-		if wf == nil {
-			if wf, err = sn.s.wordFileOf(e.Project, local); err != nil {
-				return err
-			}
-			files[e.Project] = wf
+		g := groups[e.Project]
+		if g == nil {
+			g = &baseGroup{}
+			groups[e.Project] = g
 		}
-		if !wf.absent {
-			continue
-		}
-		if we, ok := wf.m[e.Path]; !ok || we.hash != hashes[i] {
-			todo[e.Project] = append(todo[e.Project], i)
-		}
+		g.bases, g.entries, g.hashes = append(g.bases, i), append(g.entries, *e), append(g.hashes, h)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("word sets: %w", err)
 	}
-	for _, p := range slices.Sorted(maps.Keys(files)) {
-		wf := files[p]
-		if !wf.absent {
-			continue
+	for _, k := range stale {
+		g := groups[projects[k]]
+		ix, err := sn.makeWordIndex(ctx, projects[k], base, g, build)
+		if err != nil {
+			return nil, err
 		}
-		is := todo[p]
-		sets := make([][]uint64, len(is))
-		kept := make([]bool, len(is))
-		g, gctx := errgroup.WithContext(ctx)
-		g.SetLimit(runtime.GOMAXPROCS(0))
-		for k, i := range is {
-			g.Go(func() error {
-				ws, cached, err := sn.noteWords(gctx, &entries[i], hashes[i], build)
-				if errors.Is(err, fs.ErrNotExist) {
-					return nil
-				}
-				sets[k], kept[k] = ws, cached
-				return err
-			})
-		}
-		if err := g.Wait(); err != nil {
-			return err
-		}
-		var added []string
-		for k, i := range is {
-			if kept[k] {
-				wf.m[entries[i].Path] = wordEntry{hash: hashes[i], words: sets[k]}
-				added = append(added, entries[i].Path)
+		out[k], *g = ix, baseGroup{} // one project's sets held at a time
+		delete(groups, projects[k])
+	}
+	for _, p := range slices.Sorted(maps.Keys(groups)) {
+		g := groups[p]
+		if data, err := os.ReadFile(sn.s.wordIndexPath(p)); err == nil {
+			if ix, ok := parseWordIndex(data); ok && ix.base == base && ix.fits(baseLen, sn.cat.BaseHash) {
+				continue // made already
 			}
 		}
-		wf.absent = false
-		if err := sn.s.saveWords(p, wf, added, nil); err != nil {
-			sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+		if _, err := sn.makeWordIndex(ctx, p, base, g, build); err != nil {
+			return nil, err
 		}
-		if !slices.Contains(projects, p) {
-			delete(files, p)
-			delete(local, p)
-			sn.s.forgetWords(projects)
-		}
+		*g = baseGroup{}
 	}
-	sn.s.forgetWords(projects)
-	return nil
+	return out, nil
 }
 
-// forgetWords drops from a resident store's memory the word sets of every
-// project but keep's: the other projects' are in their files, read when a
-// save needs them, and a server that saves into one project need not hold
-// a whole vault's.
-func (s *Store) forgetWords(keep []string) {
-	if s.words == nil {
-		return
-	}
-	s.words.mu.Lock()
-	defer s.words.mu.Unlock()
-	for p := range s.words.files {
-		if !slices.Contains(keep, p) {
-			delete(s.words.files, p)
+// baseGroup is the base's readable memories of a project that are not
+// superseded: base numbers, entries and hashes.
+type baseGroup struct {
+	bases   []int
+	entries []memories.Entry
+	hashes  []uint64
+}
+
+// makeWordIndex makes project's word index for the catalog's base (whose
+// id is base and whose memories of project are group) and writes it, with
+// the project's word-set file rewritten to hold the sets of the base's
+// notes and its recent file left with the sets of the notes changed since.
+// Each note's set is taken from those files while the note has the bytes
+// it was made from, else made from the note, on every core.
+func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint64, group *baseGroup, build func(title, body string) []uint64) (*wordIndex, error) {
+	bases, entries, hashes := group.bases, group.entries, group.hashes
+	wf := readWords(sn.s.wordsPath(project))
+	rc := readWords(sn.s.recentPath(project))
+	sets := make([][]uint64, len(entries))
+	kept := make([]bool, len(entries))
+	// added are the sets the word file lacks: from the recent file (notes
+	// the new base took from the journal) or made now.
+	var todo []int
+	var added []string
+	for j := range entries {
+		p := entries[j].Path
+		if we, ok := wf.m[p]; ok && we.hash == hashes[j] {
+			sets[j], kept[j] = we.words, true
+		} else if we, ok := rc.m[p]; ok && we.hash == hashes[j] {
+			sets[j], kept[j] = we.words, true
+			wf.m[p] = we
+			added = append(added, p)
+		} else {
+			todo = append(todo, j)
 		}
 	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, j := range todo {
+		g.Go(func() error {
+			ws, cached, err := sn.noteWords(gctx, &entries[j], hashes[j], build)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			sets[j], kept[j] = ws, cached
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	// The word file gets the sets it lacked, appended; it is rewritten
+	// with the base's notes' alone once it holds too many of notes since
+	// changed or gone (saveWords).
+	live := make(map[string]bool, len(entries))
+	var stale []int
+	for _, j := range todo {
+		if kept[j] {
+			wf.m[entries[j].Path] = wordEntry{hash: hashes[j], words: sets[j]}
+			added = append(added, entries[j].Path)
+		}
+	}
+	for j := range entries {
+		if kept[j] {
+			live[entries[j].Path] = true
+		} else {
+			stale = append(stale, bases[j])
+			sets[j] = nil
+		}
+	}
+	data := encodeWordIndex(base, bases, hashes, sets, kept, stale)
+	ix, ok := parseWordIndex(data)
+	if !ok {
+		return nil, fmt.Errorf("word index of %s: made one that does not read back", project)
+	}
+	// The files only spare work: one that cannot be written leaves the
+	// next save to make the index again.
+	var err error
+	if len(added) > 0 || wf.torn || wf.size == 0 {
+		err = sn.s.saveWords(sn.s.wordsPath(project), wf, added, live)
+	}
+	if err != nil {
+		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+	} else if err := atomicfile.WriteDerived(sn.s.wordIndexPath(project), data); err != nil {
+		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word index: %v", err))
+	} else if err := sn.pruneRecent(project, rc); err != nil {
+		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+	}
+	return ix, nil
+}
+
+// pruneRecent keeps in project's recent file, rc as read, only the sets of
+// notes the journal changed since the base and that still have the bytes
+// they were made from: those of notes the base now holds are in the word
+// file, and the others are stale.
+func (sn *snapshot) pruneRecent(project string, rc *wordFile) error {
+	keep := map[string]bool{}
+	err := sn.cat.OverlayEntriesWhere(func(p, _, _ string) bool { return p == project }, func(e *memories.Entry, h uint64) error {
+		if we, ok := rc.m[e.Path]; ok && we.hash == h {
+			keep[e.Path] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(keep) == len(rc.m) && !rc.torn {
+		return nil
+	}
+	if len(rc.m) == 0 && rc.size == 0 {
+		return nil // no file
+	}
+	return sn.s.saveWords(sn.s.recentPath(project), &wordFile{m: rc.m, torn: true}, nil, keep)
 }
 
 // noteWords is build of the note of e as LoadText reads it, and whether it
@@ -298,30 +469,6 @@ func (sn *snapshot) noteWords(ctx context.Context, e *memories.Entry, recHash ui
 	return build(title, body), false, nil
 }
 
-// wordFileOf is project's word-set file: the one a resident store holds,
-// or the one in local, or read from disk (and put in local).
-func (s *Store) wordFileOf(project string, local map[string]*wordFile) (*wordFile, error) {
-	if s.words == nil {
-		if wf := local[project]; wf != nil {
-			return wf, nil
-		}
-		wf := readWords(s.wordsPath(project))
-		local[project] = wf
-		return wf, nil
-	}
-	s.words.mu.Lock()
-	defer s.words.mu.Unlock()
-	if wf := s.words.files[project]; wf != nil {
-		return wf, nil
-	}
-	wf := readWords(s.wordsPath(project))
-	if s.words.files == nil {
-		s.words.files = map[string]*wordFile{}
-	}
-	s.words.files[project] = wf
-	return wf, nil
-}
-
 // readWords reads a word-set file; what cannot be read is left out (an
 // absent or foreign file is empty).
 func readWords(path string) *wordFile {
@@ -329,8 +476,7 @@ func readWords(path string) *wordFile {
 	// About a hundred bytes a record at the least: a guess of the size.
 	wf := &wordFile{m: make(map[string]wordEntry, len(data)/128)}
 	if err != nil {
-		wf.absent = errors.Is(err, fs.ErrNotExist)
-		wf.torn = !wf.absent
+		wf.torn = !errors.Is(err, fs.ErrNotExist)
 		return wf
 	}
 	head := len(wordsHeader) + 8
@@ -420,8 +566,7 @@ func encodeWords(b []byte, m map[string]wordEntry, paths []string) []byte {
 // block, or the whole file rewritten when it is torn or holds more than
 // twice the live notes' records (notes since changed or gone). live holds
 // the paths of the project's notes now; nil when all of wf's are.
-func (s *Store) saveWords(project string, wf *wordFile, added []string, live map[string]bool) error {
-	path := s.wordsPath(project)
+func (s *Store) saveWords(path string, wf *wordFile, added []string, live map[string]bool) error {
 	n := len(wf.m)
 	if live != nil {
 		n = len(live)

@@ -1,8 +1,11 @@
 package store
 
 import (
+	"encoding/binary"
+	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,4 +47,89 @@ func FuzzReadWords(f *testing.F) {
 			t.Errorf("written and read again (-read +again):\n%s", diff)
 		}
 	})
+}
+
+// FuzzWordIndex: a word index file of any bytes is read without a panic or
+// is refused; one that is read counts as the sets its lists make up. The
+// checksum is set right before reading, so that what it guards (counts,
+// offsets, the words' order, postings) is tried too.
+func FuzzWordIndex(f *testing.F) {
+	sets := [][]uint64{{2, 3, 9}, {3}, {1, 2, 3, 4, 9}, nil}
+	whole := encodeWordIndex(7, []int{0, 2, 5, 6}, []uint64{1, 2, 3, 4}, sets, []bool{true, true, true, false}, []int{6})
+	f.Add(whole, uint64(3))
+	f.Add(whole[:len(whole)-5], uint64(9))
+	f.Add([]byte(wordIndexHeader), uint64(0))
+	f.Add(encodeWordIndex(1, nil, nil, nil, nil, nil), uint64(1))
+	f.Fuzz(func(t *testing.T, data []byte, word uint64) {
+		data = slices.Clone(data)
+		if len(data) >= wordIndexFixed+4 {
+			// This build's probe, and the checksum of what precedes it.
+			copy(data[len(wordIndexHeader):], probeBytes())
+			binary.LittleEndian.PutUint32(data[len(data)-4:], crc32.ChecksumIEEE(data[:len(data)-4]))
+		}
+		ix, ok := parseWordIndex(data)
+		if !ok {
+			return
+		}
+		_ = ix.fits(1<<20, func(int) uint64 { return 0 })
+		_ = ix.staleList()
+		// The sets the lists make up, and their counts for words.
+		made := make([][]uint64, ix.nSets)
+		for w := 0; w < ix.nWords; w++ {
+			from, to := le32(ix.data, ix.strt+4*w), le32(ix.data, ix.strt+4*w+4)
+			// A posting not above the one before it is skipped, as count skips it.
+			prev := -1
+			for p := from; p < to; p++ {
+				if s := le32(ix.data, ix.postsAt+4*p); s > prev && s < ix.nSets {
+					made[s] = append(made[s], ix.word(w))
+					prev = s
+				}
+			}
+		}
+		words := []uint64{word}
+		if ix.nWords > 0 {
+			words = append(words, ix.word(0), ix.word(ix.nWords-1))
+			slices.Sort(words)
+			words = slices.Compact(words)
+		}
+		counts := make([]uint32, ix.nSets)
+		ix.count(words, counts)
+		for s := range made {
+			_, _ = ix.set(s)
+			want := 0
+			for _, w := range words {
+				if slices.Contains(made[s], w) {
+					want++
+				}
+			}
+			if int(counts[s]) != want {
+				t.Fatalf("set %d: counted %d of %v, its lists hold %d of them", s, counts[s], words, want)
+			}
+		}
+	})
+}
+
+// TestWordIndexFitsOnlyItsBase: an index is used only while every memory
+// it numbers is in the base with the bytes its set was made from, whatever
+// the base's id says.
+func TestWordIndexFitsOnlyItsBase(t *testing.T) {
+	ix, ok := parseWordIndex(encodeWordIndex(7, []int{0, 4}, []uint64{10, 14}, [][]uint64{{1, 2}, {2}}, []bool{true, true}, []int{3}))
+	if !ok {
+		t.Fatal("an index made does not read back")
+	}
+	for _, tc := range []struct {
+		name    string
+		baseLen int
+		hashes  []uint64
+		want    bool
+	}{
+		{"its base", 5, []uint64{10, 0, 0, 0, 14}, true},
+		{"a note with other bytes", 5, []uint64{10, 0, 0, 0, 15}, false},
+		{"a shorter base", 4, []uint64{10, 0, 0, 0}, false},
+		{"a stale memory past the base", 3, []uint64{10, 0, 0}, false},
+	} {
+		if got := ix.fits(tc.baseLen, func(i int) uint64 { return tc.hashes[i] }); got != tc.want {
+			t.Errorf("%s: fits %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }

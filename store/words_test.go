@@ -145,34 +145,46 @@ func TestWordSetsFollowTheNotes(t *testing.T) {
 		t.Errorf("%d notes read for their word sets after one edit, want 2 (the edited note and the newest)", got)
 	}
 
+	// A damaged word index is made again from the kept word sets, reading
+	// no note; damaged word sets as well, and every note is read again.
 	for _, damage := range []struct {
-		name, next string
-		data       []byte
+		name, next  string
+		index, sets []byte
 	}{
-		{"torn", "Grafana dashboards for the ops cluster are provisioned from json files.", []byte("cortex dedup words 1\n\x01\x02")},
-		{"foreign", "Pager rotation swaps every Monday at nine, handover notes go in the wiki.", append([]byte("cortex dedup words 1\n"), make([]byte, 40)...)},
-		{"empty", "Backups of the ledger database are restored monthly into a scratch instance.", nil},
+		{"torn", "Grafana dashboards for the ops cluster are provisioned from json files.", []byte("cortex dedup index 1\n\x01\x02"), []byte("cortex dedup words 1\n\x01\x02")},
+		{"foreign", "Pager rotation swaps every Monday at nine, handover notes go in the wiki.", append([]byte("cortex dedup index 1\n"), make([]byte, 80)...), append([]byte("cortex dedup words 1\n"), make([]byte, 40)...)},
+		{"empty", "Backups of the ledger database are restored monthly into a scratch instance.", nil, nil},
 	} {
-		t.Run(damage.name, func(t *testing.T) {
-			if err := os.WriteFile(words, damage.data, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			st, svc := openChecking(t, root, state)
-			_, err := svc.Save(ctx, memories.SaveRequest{Content: text + " Said again.", Project: "ops"})
-			if !errors.As(err, &rej) || rej.Existing == nil || rej.Existing.ID != first.ID {
-				t.Fatalf("saving with a %s word file: %v, want it refused as a duplicate of %s", damage.name, err, first.ID)
-			}
-			if st.WordReads() < 2 {
-				t.Errorf("%d notes read for their word sets with a %s word file, want every note of ops read again", st.WordReads(), damage.name)
-			}
-			st, svc = openChecking(t, root, state)
-			if _, err := svc.Save(ctx, memories.SaveRequest{Content: damage.next, Project: "ops"}); err != nil {
-				t.Fatal(err)
-			}
-			if got := st.WordReads(); got != 0 {
-				t.Errorf("%d notes read for their word sets after the %s file was written again, want 0", got, damage.name)
-			}
-		})
+		for _, both := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/sets=%v", damage.name, both), func(t *testing.T) {
+				if err := os.WriteFile(st2.WordIndexFile("ops"), damage.index, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				if both {
+					for _, f := range []string{words, strings.TrimSuffix(words, ".words") + ".recent"} {
+						if err := os.WriteFile(f, damage.sets, 0o600); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				st, svc := openChecking(t, root, state)
+				_, err := svc.Save(ctx, memories.SaveRequest{Content: text + " Said again.", Project: "ops"})
+				if !errors.As(err, &rej) || rej.Existing == nil || rej.Existing.ID != first.ID {
+					t.Fatalf("saving with a %s word index: %v, want it refused as a duplicate of %s", damage.name, err, first.ID)
+				}
+				// Besides the note the last save wrote, which no save read yet.
+				if got := st.WordReads(); both && got < 3 || !both && got > 1 {
+					t.Errorf("%d notes read for their word sets with a %s word index (word sets damaged too: %v), want every note of ops read again only then", got, damage.name, both)
+				}
+				st, svc = openChecking(t, root, state)
+				if _, err := svc.Save(ctx, memories.SaveRequest{Content: damage.next + fmt.Sprint(both), Project: "ops"}); err != nil {
+					t.Fatal(err)
+				}
+				if got := st.WordReads(); got != 0 {
+					t.Errorf("%d notes read for their word sets after the %s file was written again, want 0", got, damage.name)
+				}
+			})
+		}
 	}
 }
 

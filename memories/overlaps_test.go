@@ -1,0 +1,116 @@
+package memories
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cortexmem/cortex/dedup"
+)
+
+// fakeOverlaps is a wordOverlapper and finder over memories held as texts:
+// it counts shared words by merging every set, as a brute-force reference
+// would, and counts the entries similarInProjects asks for.
+type fakeOverlaps struct {
+	ids     []string
+	texts   map[string]string // path → text
+	asked   int
+	entries []Entry
+}
+
+func (f *fakeOverlaps) WordOverlaps(_ context.Context, _ []string, words []uint64, except string, build func(title, body string) []uint64) (WordOverlaps, error) {
+	var out WordOverlaps
+	for i, id := range f.ids {
+		if id == except {
+			continue
+		}
+		ws := build(id, f.texts[id])
+		common := 0
+		for _, w := range ws {
+			for _, x := range words {
+				if x == w {
+					common++
+				}
+			}
+		}
+		if common > 0 {
+			out.All = append(out.All, WordOverlap{Ref: i, Common: common, Len: len(ws)})
+		}
+	}
+	out.Entry = func(ref int) (Entry, error) {
+		f.asked++
+		return f.entries[ref], nil
+	}
+	return out, nil
+}
+
+func (f *fakeOverlaps) Search(context.Context, SearchRequest) ([]Hit, error) { return nil, nil }
+
+func (f *fakeOverlaps) Load(_ context.Context, path string) (*Memory, error) {
+	return &Memory{Title: path, Body: f.texts[path]}, nil
+}
+
+// TestSimilarInProjectsAsComparedWithAll: what similarInProjects keeps of a
+// project's memories, looking up the entries of only the possible
+// duplicates and of the most related (ties included), makes pick choose
+// the same duplicate and related memories as every memory scored one by
+// one with Compare: over 300 random projects of up to 400 memories drawn
+// from a small vocabulary, so that ties of relatedness are common, with an
+// excluded memory. And it looks up far fewer entries than there are
+// memories sharing a word.
+func TestSimilarInProjectsAsComparedWithAll(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	vocab := strings.Fields("cache lock retry queue token deploy schema index shard replica backup " +
+		"cron webhook tenant quota session cookie header proxy timeout worker batch stream")
+	text := func(n int) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = vocab[r.IntN(len(vocab))]
+		}
+		return strings.Join(w, " ")
+	}
+	s := NewService(nil)
+	th := s.checks.Thresholds
+	asked, shared := 0, 0
+	for trial := 0; trial < 300; trial++ {
+		f := &fakeOverlaps{texts: map[string]string{}}
+		n := 1 + r.IntN(400)
+		for i := 0; i < n; i++ {
+			id := fmt.Sprintf("m%04d", r.IntN(10000)*10+i%10)
+			f.ids = append(f.ids, id)
+			f.texts[id] = text(1 + r.IntN(8))
+			f.entries = append(f.entries, Entry{ID: id, Path: id})
+		}
+		except := f.ids[r.IntN(n)]
+		m := &Memory{Title: "new", Body: text(1 + r.IntN(8))}
+		fp := memoryFingerprint(m.Title, m.Body)
+		got, err := s.similarInProjects(context.Background(), f, f, m, fp, except)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []scored
+		for i, id := range f.ids {
+			if id == except {
+				continue
+			}
+			sim := dedup.Compare(fp, memoryFingerprint(id, f.texts[id]))
+			if sim.Score >= th.Duplicate || sim.Related > th.Related {
+				all = append(all, scored{entry: f.entries[i], score: sim.Score, related: sim.Related})
+				shared++
+			}
+		}
+		wantDup, wantRel := pick(th, all)
+		gotDup, gotRel := pick(th, got)
+		if diff := cmp.Diff(choiceIDs(wantDup, wantRel), choiceIDs(gotDup, gotRel)); diff != "" {
+			t.Fatalf("trial %d, %d memories: similarInProjects's choice differs from every memory compared (-all +kept):\n%s", trial, n, diff)
+		}
+		asked += f.asked
+	}
+	if asked*4 > shared {
+		t.Errorf("%d entries looked up for %d memories scored above a threshold, want fewer than a quarter", asked, shared)
+	}
+}

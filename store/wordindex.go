@@ -1,0 +1,242 @@
+package store
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"slices"
+)
+
+// A project's word index: for each word, the project's memories that have it.
+//
+// A save counts, for every memory of its project and general, how many of its
+// words the memory has. Merging the new memory's set with each of thousands of
+// sets (16,000 at 100,000 notes) cost more than the rest of the save, and
+// reading them all cost as much again. The index lists, for each word, the
+// memories that have it, so a save walks the lists of its own few dozen words
+// only: the same counts, exactly, for every memory that shares a word, and no
+// memory that shares none is looked at.
+//
+// Memories are numbered by the catalog's base (index.Catalog.BaseID): the
+// index holds neither paths nor entries, and is made again when another base
+// is written (a compaction, a rebuild). What the journal changed since is
+// compared apart (WordOverlaps).
+//
+// The file, little-endian:
+//
+//	header        wordIndexHeader, the probe's hash (8), the base's id (8)
+//	counts        sets, stale, words, postings (4 each)
+//	sets          per memory: base number, size of its word set, hash of
+//	              the bytes it was made from (4 + 4 + 8)
+//	stale         base numbers of the memories whose notes did not read as
+//	              the base says when the index was made (4 each)
+//	words         the words, increasing (8 each)
+//	starts        words+1 offsets into postings (4 each)
+//	postings      memory numbers (places in sets), increasing per word (4 each)
+//	checksum      CRC-32 (IEEE) of all that precedes (4)
+//
+// A file that is short, long, of another header or probe, or whose checksum
+// or offsets do not hold is not used, and is made again.
+
+// wordIndexHeader starts a word index file.
+const wordIndexHeader = "cortex dedup index 1\n"
+
+const wordIndexFixed = len(wordIndexHeader) + 8 + 8 + 16
+
+type wordIndex struct {
+	data                           []byte
+	base                           uint64
+	nSets, nStale, nWords, nPost   int
+	setsAt, staleAt, wordsAt, strt int
+	postsAt                        int
+}
+
+func le32(b []byte, at int) int { return int(binary.LittleEndian.Uint32(b[at:])) }
+
+// parseWordIndex reads a word index file; false when it cannot be trusted.
+func parseWordIndex(data []byte) (*wordIndex, bool) {
+	if len(data) < wordIndexFixed+8 || string(data[:len(wordIndexHeader)]) != wordIndexHeader {
+		return nil, false
+	}
+	at := len(wordIndexHeader)
+	if binary.LittleEndian.Uint64(data[at:]) != probeHash() {
+		return nil, false
+	}
+	ix := &wordIndex{data: data, base: binary.LittleEndian.Uint64(data[at+8:])}
+	at += 16
+	ix.nSets, ix.nStale, ix.nWords, ix.nPost = le32(data, at), le32(data, at+4), le32(data, at+8), le32(data, at+12)
+	// Sizes in int64, so that no count of a damaged file overflows.
+	size := int64(wordIndexFixed) + 16*int64(ix.nSets) + 4*int64(ix.nStale) + 8*int64(ix.nWords) +
+		4*(int64(ix.nWords)+1) + 4*int64(ix.nPost) + 4
+	if size != int64(len(data)) {
+		return nil, false
+	}
+	n := len(data) - 4
+	if crc32.ChecksumIEEE(data[:n]) != binary.LittleEndian.Uint32(data[n:]) {
+		return nil, false
+	}
+	ix.setsAt = wordIndexFixed
+	ix.staleAt = ix.setsAt + 16*ix.nSets
+	ix.wordsAt = ix.staleAt + 4*ix.nStale
+	ix.strt = ix.wordsAt + 8*ix.nWords
+	ix.postsAt = ix.strt + 4*(ix.nWords+1)
+	// The offsets and the words' order, checked once so that count need
+	// not; the postings themselves are checked as they are walked.
+	prev := 0
+	for w := 0; w <= ix.nWords; w++ {
+		s := le32(data, ix.strt+4*w)
+		if s < prev || s > ix.nPost || w == 0 && s != 0 {
+			return nil, false
+		}
+		prev = s
+		if w > 0 && w < ix.nWords && ix.word(w) <= ix.word(w-1) {
+			return nil, false
+		}
+	}
+	return ix, prev == ix.nPost
+}
+
+func (ix *wordIndex) word(w int) uint64 {
+	return binary.LittleEndian.Uint64(ix.data[ix.wordsAt+8*w:])
+}
+
+// fits reports whether every memory of ix is in the base, as baseLen and
+// hash (of a base number) say: a base number below baseLen whose note has
+// the hash its set was made from. The base's id says as much; this makes
+// an index made for another base with the same id (two compactions in one
+// clock tick, say) be made again rather than trusted.
+func (ix *wordIndex) fits(baseLen int, hash func(i int) uint64) bool {
+	for s := 0; s < ix.nSets; s++ {
+		if i, _ := ix.set(s); i >= baseLen || hash(i) != ix.hash(s) {
+			return false
+		}
+	}
+	for _, i := range ix.staleList() {
+		if i >= baseLen {
+			return false
+		}
+	}
+	return true
+}
+
+// set is memory s's base number and the size of its word set.
+func (ix *wordIndex) set(s int) (base, n int) {
+	return le32(ix.data, ix.setsAt+16*s), le32(ix.data, ix.setsAt+16*s+4)
+}
+
+// hash is the hash of the bytes memory s's word set was made from.
+func (ix *wordIndex) hash(s int) uint64 {
+	return binary.LittleEndian.Uint64(ix.data[ix.setsAt+16*s+8:])
+}
+
+// staleList is the base numbers of the memories the index could not hold.
+func (ix *wordIndex) staleList() []int {
+	out := make([]int, ix.nStale)
+	for k := range out {
+		out[k] = le32(ix.data, ix.staleAt+4*k)
+	}
+	return out
+}
+
+// count adds to counts[s], for every memory s, how many of words (sorted,
+// without repeats) it has. counts must have a place for each memory. A
+// posting out of range or not above the one before it in its list (a
+// damaged file the checksum let through) is skipped: a memory is counted
+// at most once a word, whatever the file.
+func (ix *wordIndex) count(words []uint64, counts []uint32) {
+	lo := 0
+	for _, w := range words {
+		// words increase: each is searched for past the last found.
+		i, j := lo, ix.nWords
+		for i < j {
+			h := int(uint(i+j) >> 1)
+			if ix.word(h) < w {
+				i = h + 1
+			} else {
+				j = h
+			}
+		}
+		lo = i
+		if i == ix.nWords || ix.word(i) != w {
+			continue
+		}
+		from, to := le32(ix.data, ix.strt+4*i), le32(ix.data, ix.strt+4*i+4)
+		prev := -1
+		for p := ix.postsAt + 4*from; p < ix.postsAt+4*to; p += 4 {
+			if s := le32(ix.data, p); s > prev && s < len(counts) {
+				counts[s]++
+				prev = s
+			}
+		}
+	}
+}
+
+// encodeWordIndex makes the word index of base (an id) whose memories are
+// the base numbers bases with their word sets sets (sorted, without
+// repeats), made from bytes with hashes; a memory whose kept is false is left out, and stale lists the
+// memories whose sets could not be made from the base's bytes.
+func encodeWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64, kept []bool, stale []int) []byte {
+	// Each word's list is filled in memory order, so it increases; the
+	// words are counted first to place the lists (a sort of every posting
+	// cost five times as much).
+	var nSets, total int
+	lens := map[uint64]int{}
+	for j := range bases {
+		if kept[j] {
+			nSets++
+			total += len(sets[j])
+			for _, w := range sets[j] {
+				lens[w]++
+			}
+		}
+	}
+	words := make([]uint64, 0, len(lens))
+	for w := range lens {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	b := make([]byte, 0, wordIndexFixed+16*nSets+4*len(stale)+12*len(words)+4*total+8)
+	b = append(b, wordIndexHeader...)
+	b = binary.LittleEndian.AppendUint64(b, probeHash())
+	b = binary.LittleEndian.AppendUint64(b, base)
+	counts := len(b)
+	b = append(b, make([]byte, 16)...)
+	for j, i := range bases {
+		if kept[j] {
+			b = binary.LittleEndian.AppendUint32(b, uint32(i))
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(sets[j])))
+			b = binary.LittleEndian.AppendUint64(b, hashes[j])
+		}
+	}
+	for _, i := range stale {
+		b = binary.LittleEndian.AppendUint32(b, uint32(i))
+	}
+	for _, w := range words {
+		b = binary.LittleEndian.AppendUint64(b, w)
+	}
+	// lens becomes each word's next place in postings.
+	at := 0
+	for _, w := range words {
+		b = binary.LittleEndian.AppendUint32(b, uint32(at))
+		at, lens[w] = at+lens[w], at
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(total))
+	posts := len(b)
+	b = append(b, make([]byte, 4*total)...)
+	s := 0
+	for j := range bases {
+		if !kept[j] {
+			continue
+		}
+		for _, w := range sets[j] {
+			binary.LittleEndian.PutUint32(b[posts+4*lens[w]:], uint32(s))
+			lens[w]++
+		}
+		s++
+	}
+	le := binary.LittleEndian
+	le.PutUint32(b[counts:], uint32(nSets))
+	le.PutUint32(b[counts+4:], uint32(len(stale)))
+	le.PutUint32(b[counts+8:], uint32(len(words)))
+	le.PutUint32(b[counts+12:], uint32(total))
+	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
