@@ -21,7 +21,10 @@ import (
 // is then the popcount of their bit sets' intersection plus what the rare
 // words' lists add: a vocabulary of a few hundred words, where every word is
 // in hundreds of texts, costs a few nanoseconds per pooled text, and the
-// long tail of a real vocabulary costs the length of short lists. Once every
+// long tail of a real vocabulary costs the length of short lists. The bit
+// sets are kept as poolBitWords planes, the w-th 64 bits of every text in
+// one slice: a lookup reads only the planes its words have bits in, in one
+// tight pass each, and looks at each text's count once, after. Once every
 // bit is given, the bits of the words held by the fewest texts go to words
 // held by many more (see rebalance).
 type Pool struct {
@@ -32,9 +35,14 @@ type Pool struct {
 	enc   []byte         // scratch of the store's encodings
 	older Fingerprint    // scratch: a fingerprint read back from the store
 
-	groups []int32  // each text's group (a project, say)
-	sizes  []int32  // each text's number of words
-	bits   []uint64 // poolBitWords per text: its words that have a slot
+	groups []int32 // each text's group (a project, say)
+	// grouped counts the texts of each group, to know when every text is in
+	// the groups looked in.
+	grouped map[int32]int
+	sizes   []int32 // each text's number of words
+	// planes[w][j] is the w-th 64 bits of text j's bit set: its words that
+	// have a slot.
+	planes [poolBitWords][]uint64
 	words  map[uint64]int32
 	infos  []poolWord // by words' value
 	slots  int        // slots given so far
@@ -45,11 +53,10 @@ type Pool struct {
 	moved       int // slots given to another word
 
 	// Scratch of Near: the words each pooled text shares with the one looked
-	// up outside the bit sets, and the texts counted, to reset them.
-	rare    []int32
-	touched []int32
-	top     []nearText
-	dups    []nearText
+	// up.
+	counts []int32
+	top    []nearText
+	dups   []nearText
 }
 
 // poolWord is what a pool keeps of a word: its bit, or the texts holding it.
@@ -86,13 +93,13 @@ type PoolStore interface {
 }
 
 // NewPool returns an empty pool.
-func NewPool() *Pool { return &Pool{words: map[uint64]int32{}} }
+func NewPool() *Pool { return &Pool{words: map[uint64]int32{}, grouped: map[int32]int{}} }
 
 // NewStoredPool returns an empty pool that keeps its fingerprints in st. It
 // finds and scores as a pool of NewPool does; a store's error makes it find
 // nothing from then on, and is Err.
 func NewStoredPool(st PoolStore) *Pool {
-	return &Pool{words: map[uint64]int32{}, store: st}
+	return &Pool{words: map[uint64]int32{}, grouped: map[int32]int{}, store: st}
 }
 
 // Err is the first error of the pool's store, nil if none (and without one).
@@ -113,10 +120,12 @@ func (p *Pool) Add(fp *Fingerprint, group int32) int {
 		p.err = p.store.Put(i, p.enc)
 	}
 	p.groups = append(p.groups, group)
+	p.grouped[group]++
 	p.sizes = append(p.sizes, int32(len(fp.Words())))
-	p.rare = append(p.rare, 0)
-	p.bits = append(p.bits, make([]uint64, poolBitWords)...)
-	row := p.bits[i*poolBitWords:][:poolBitWords:poolBitWords]
+	p.counts = append(p.counts, 0)
+	for w := range p.planes {
+		p.planes[w] = append(p.planes[w], 0)
+	}
 	for _, w := range fp.Words() {
 		k, ok := p.words[w]
 		if !ok {
@@ -127,7 +136,7 @@ func (p *Pool) Add(fp *Fingerprint, group int32) int {
 		info := &p.infos[k]
 		info.df++
 		if info.slot >= 0 {
-			row[info.slot/64] |= 1 << (info.slot % 64)
+			p.planes[info.slot/64][i] |= 1 << (info.slot % 64)
 			continue
 		}
 		info.postings = append(info.postings, int32(i))
@@ -148,8 +157,9 @@ func (p *Pool) Add(fp *Fingerprint, group int32) int {
 func (p *Pool) promote(k, s int32) {
 	info := &p.infos[k]
 	info.slot = s
+	plane, bit := p.planes[s/64], uint64(1)<<(s%64)
 	for _, j := range info.postings {
-		p.bits[int(j)*poolBitWords+int(s/64)] |= 1 << (s % 64)
+		plane[j] |= bit
 	}
 	info.postings = nil
 }
@@ -159,11 +169,11 @@ func (p *Pool) promote(k, s int32) {
 func (p *Pool) demote(k int32) int32 {
 	info := &p.infos[k]
 	s := info.slot
-	at, bit := int(s/64), uint64(1)<<(s%64)
+	plane, bit := p.planes[s/64], uint64(1)<<(s%64)
 	info.postings = make([]int32, 0, info.df)
-	for j := 0; j < p.n; j++ {
-		if w := &p.bits[j*poolBitWords+at]; *w&bit != 0 {
-			*w &^= bit
+	for j := range plane {
+		if plane[j]&bit != 0 {
+			plane[j] &^= bit
 			info.postings = append(info.postings, int32(j))
 		}
 	}
@@ -252,8 +262,12 @@ func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Mat
 			break
 		}
 	}
+	// counts[j] is how many words text j shares with the new one: first
+	// what the rare words' lists say, then each plane the new text's words
+	// have bits in, in one pass over every text.
+	counts := p.counts[:p.n]
+	clear(counts)
 	var q [poolBitWords]uint64
-	p.touched = p.touched[:0]
 	for _, w := range fp.words {
 		x, ok := p.words[w]
 		if !ok {
@@ -265,12 +279,23 @@ func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Mat
 			continue
 		}
 		for _, j := range info.postings {
-			if p.rare[j] == 0 {
-				p.touched = append(p.touched, j)
-			}
-			p.rare[j]++
+			counts[j]++
 		}
 	}
+	for w, qw := range q {
+		if qw != 0 {
+			addCommon(counts, p.planes[w][:len(counts)], qw)
+		}
+	}
+	// Every text is in the groups looked in (one project, say): no text's
+	// group needs looking at.
+	inGroups := 0
+	for i, g := range groups {
+		if !slices.Contains(groups[:i], g) {
+			inGroups += p.grouped[g]
+		}
+	}
+	all := inGroups == p.n
 	g0, g1 := groups[0], groups[0]
 	if len(groups) > 1 {
 		g1 = groups[1]
@@ -280,21 +305,11 @@ func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Mat
 	// related than it is not kept.
 	var cut nearText
 	full := false
-	// Only the bit set's first half when the slots given fit in it (a
-	// vocabulary of a few hundred words): half the work per pooled text.
-	half := p.slots <= poolSlots/2
-	for j := 0; j < p.n; j++ {
-		if g := p.groups[j]; g != g0 && g != g1 && (len(groups) <= 2 || !slices.Contains(groups[2:], g)) {
+	for j, c := range counts {
+		if c == 0 {
 			continue
 		}
-		row := p.bits[j*poolBitWords:][:poolBitWords:poolBitWords]
-		c := p.rare[j] + int32(bits.OnesCount64(q[0]&row[0])+bits.OnesCount64(q[1]&row[1])+
-			bits.OnesCount64(q[2]&row[2])+bits.OnesCount64(q[3]&row[3]))
-		if !half {
-			c += int32(bits.OnesCount64(q[4]&row[4]) + bits.OnesCount64(q[5]&row[5]) +
-				bits.OnesCount64(q[6]&row[6]) + bits.OnesCount64(q[7]&row[7]))
-		}
-		if c == 0 {
+		if g := p.groups[j]; !all && g != g0 && g != g1 && (len(groups) <= 2 || !slices.Contains(groups[2:], g)) {
 			continue
 		}
 		size := p.sizes[j]
@@ -314,9 +329,6 @@ func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Mat
 		}
 	}
 	top, _, _ = keepTop(top, n, k)
-	for _, i := range p.touched {
-		p.rare[i] = 0
-	}
 	p.top, p.dups = top, dups
 	if len(top)+len(dups) == 0 {
 		return nil
@@ -402,4 +414,13 @@ func (p *Pool) compare(fp *Fingerprint, i int32, words float64) (float64, error)
 		return 0, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
 	}
 	return Compare(fp, &p.older).Score, nil
+}
+
+// addCommon adds to each text's count the words it shares with a new text in
+// one plane: the bits of q set in its bits there.
+func addCommon(counts []int32, plane []uint64, q uint64) {
+	plane = plane[:len(counts)]
+	for j, b := range plane {
+		counts[j] += int32(bits.OnesCount64(q & b))
+	}
 }

@@ -140,21 +140,28 @@ func poolCorpus(seed uint64, count, vocab, phases int) []string {
 // TestPoolNearIsExact: Near gives what comparing the new text with every
 // pooled text of its groups gives, in pools whose words are all common
 // (bits), all rare (lists) or both, with many ties, and at other
-// thresholds and k.
+// thresholds and k; with texts in three groups, or all in one (a lookup
+// that need not look at groups), or looked up in a group named twice.
 func TestPoolNearIsExact(t *testing.T) {
 	for _, c := range []struct {
 		vocab, phases int
 		th            Thresholds
 		k             int
+		groups        int // 0: three, the lookup in its own and group 0
+		same          bool
 	}{
-		{12, 1, DefaultThresholds(), 4},
-		{60, 1, DefaultThresholds(), 4},
-		{700, 1, DefaultThresholds(), 4},
-		{5000, 1, DefaultThresholds(), 4},
-		{60, 1, Thresholds{Duplicate: 0.5, Related: 0.05}, 1},
-		{300, 1, Thresholds{Duplicate: 0.9, Related: 0.3}, 2},
-		{300, 1, DefaultThresholds(), 0},
-		{400, 6, DefaultThresholds(), 4}, // slots taken back for later words
+		{12, 1, DefaultThresholds(), 4, 0, false},
+		{60, 1, DefaultThresholds(), 4, 0, false},
+		{700, 1, DefaultThresholds(), 4, 0, false},
+		{5000, 1, DefaultThresholds(), 4, 0, false},
+		{60, 1, Thresholds{Duplicate: 0.5, Related: 0.05}, 1, 0, false},
+		{300, 1, Thresholds{Duplicate: 0.9, Related: 0.3}, 2, 0, false},
+		{300, 1, DefaultThresholds(), 0, 0, false},
+		{400, 6, DefaultThresholds(), 4, 0, false}, // slots taken back for later words
+		{60, 1, DefaultThresholds(), 4, 1, false},
+		{700, 1, DefaultThresholds(), 4, 1, false},
+		{400, 3, DefaultThresholds(), 4, 1, false},
+		{300, 1, DefaultThresholds(), 4, 2, true},
 	} {
 		texts := poolCorpus(uint64(c.vocab), 900*min(c.phases, 3), c.vocab, c.phases)
 		p := NewPool()
@@ -164,6 +171,14 @@ func TestPoolNearIsExact(t *testing.T) {
 			fp := New(s)
 			g := int32(i % 3)
 			groups := []int32{g, 0}
+			switch {
+			case c.same:
+				g = int32(i % c.groups)
+				groups = []int32{g, g}
+			case c.groups > 0:
+				g = int32(i % c.groups)
+				groups = []int32{g}
+			}
 			got := p.Near(fp, groups, c.th, c.k)
 			want := near(fp, fps, groupOf, groups, c.th, c.k)
 			if diff := gocmp.Diff(want, got); diff != "" {
