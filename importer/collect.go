@@ -14,11 +14,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/cortexmem/cortex/memories"
 )
@@ -497,33 +496,34 @@ func parseAll(ctx context.Context, files []file, o Options, pc parseContext) ([]
 		workers = runtime.GOMAXPROCS(0)
 	}
 	var (
-		g    errgroup.Group
+		wg   sync.WaitGroup
 		mu   sync.Mutex
 		done int
+		next atomic.Int64
 	)
-	g.SetLimit(workers)
-	for i := range files {
-		if ctx.Err() != nil {
-			break
-		}
-		g.Go(func() error {
-			outs[i].items, outs[i].skips = parseFile(files[i], pc)
-			if o.parsed != nil {
-				outs[i].asides = make([]aside, len(outs[i].items))
-				for k := range outs[i].items {
-					outs[i].asides[k] = o.parsed(&outs[i].items[k])
+	// Each worker takes the next file until none is left (or the context
+	// ends): a goroutine per file would grow a new stack for each, deep in
+	// the YAML and Markdown parsers. parseFile turns its errors into skips.
+	for range min(workers, len(files)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(files) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+				outs[i].items, outs[i].skips = parseFile(files[i], pc)
+				if o.parsed != nil {
+					outs[i].asides = make([]aside, len(outs[i].items))
+					for k := range outs[i].items {
+						outs[i].asides[k] = o.parsed(&outs[i].items[k])
+					}
+				}
+				if o.Progress != nil {
+					mu.Lock()
+					done++
+					o.Progress(done, len(files))
+					mu.Unlock()
 				}
 			}
-			if o.Progress != nil {
-				mu.Lock()
-				done++
-				o.Progress(done, len(files))
-				mu.Unlock()
-			}
-			return nil
 		})
 	}
-	_ = g.Wait() // parseFile turns its errors into skips
+	wg.Wait()
 	var items []Item
 	var asides []aside
 	var skips []Skip

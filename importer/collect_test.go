@@ -3,10 +3,12 @@ package importer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -791,5 +793,35 @@ func TestCollectNamedFolderUnderHidden(t *testing.T) {
 				t.Errorf("kinds (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestCollectStartsAWorkerPerCore: the files are parsed on o.Workers
+// goroutines that each take the next file, not on one goroutine per file
+// (each grew a new stack in the YAML and Markdown parsers), and every file
+// is read once, in order.
+func TestCollectStartsAWorkerPerCore(t *testing.T) {
+	root := realTempDir(t)
+	files := map[string]string{}
+	for i := range 300 {
+		files[fmt.Sprintf("note-%03d.md", i)] = fmt.Sprintf("---\ntitle: Note %d\n---\n\nA note long enough to be a memory of its own, number %d.\n", i, i)
+	}
+	writeFiles(t, root, files)
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	before := s[0].Value.Uint64()
+	res := collect(t, root, Options{Home: root, Workers: 2})
+	metrics.Read(s)
+	// A few more for what the runtime starts meanwhile.
+	if started := s[0].Value.Uint64() - before; started > 2+4 {
+		t.Errorf("%d goroutines started for 300 files on 2 workers, want at most 6", started)
+	}
+	if len(res.Items) != 300 {
+		t.Fatalf("%d items, want 300", len(res.Items))
+	}
+	for i, it := range res.Items {
+		if want := fmt.Sprintf("Note %d", i); it.Title != want {
+			t.Errorf("item %d is %q, want %q", i, it.Title, want)
+		}
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-
-	"golang.org/x/sync/errgroup"
+	"sync"
+	"sync/atomic"
 
 	"github.com/cortexmem/cortex/dedup"
 )
@@ -392,6 +392,9 @@ func bestPerMemory(all []scored) []scored {
 }
 
 // parallel calls fn for 0 … n-1 on as many goroutines as there are cores.
+// Each goroutine takes the next i until none is left: a goroutine per i
+// would grow a new stack for each (the scan's and the fingerprint's run deep),
+// a few percent of an import's CPU in stack copies.
 func parallel(n int, fn func(i int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
@@ -400,10 +403,14 @@ func parallel(n int, fn func(i int)) {
 		}
 		return
 	}
-	var g errgroup.Group
-	g.SetLimit(workers)
-	for i := range n {
-		g.Go(func() error { fn(i); return nil })
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i) // fn reports its errors itself
+			}
+		})
 	}
-	_ = g.Wait() // fn reports its errors itself
+	wg.Wait()
 }

@@ -3,7 +3,10 @@ package memories
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"runtime/metrics"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -48,6 +51,38 @@ func TestBestPerMemory(t *testing.T) {
 		got := append([]scored{}, bestPerMemory(append([]scored(nil), all...))...)
 		if diff := cmp.Diff(want, got, cmp.AllowUnexported(scored{})); diff != "" {
 			t.Errorf("%d scored (-want +got):\n%s", n, diff)
+		}
+	}
+}
+
+// goroutinesCreated is how many goroutines the process has started so far.
+func goroutinesCreated(t *testing.T) uint64 {
+	t.Helper()
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		t.Fatalf("%s is not supported", s[0].Name)
+	}
+	return s[0].Value.Uint64()
+}
+
+// TestParallelStartsAWorkerPerCore: parallel calls fn once for each i, on
+// one goroutine per core that takes the next i, not one goroutine per i
+// (each grew a new stack for the scan: a few percent of an import's CPU).
+func TestParallelStartsAWorkerPerCore(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 3, 1000} {
+		calls := make([]atomic.Int32, n)
+		before := goroutinesCreated(t)
+		parallel(n, func(i int) { calls[i].Add(1) })
+		started := goroutinesCreated(t) - before
+		for i := range calls {
+			if c := calls[i].Load(); c != 1 {
+				t.Errorf("n %d: fn(%d) called %d times, want 1", n, i, c)
+			}
+		}
+		// A few more for what the runtime starts meanwhile.
+		if limit := uint64(runtime.GOMAXPROCS(0) + 4); started > limit {
+			t.Errorf("n %d: %d goroutines started, want at most %d", n, started, limit)
 		}
 	}
 }
