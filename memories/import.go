@@ -204,6 +204,12 @@ func skipKinds(skips []ImportSkip) string {
 const (
 	// importBatch is how many memories are saved per lock and commit.
 	importBatch = 2000
+	// dryRunBatch is how many a dry run, which writes nothing, compares per
+	// batch: the comparisons of the last batch run alone on one core once
+	// every batch is prepared, and the first wait for its preparing, so
+	// smaller batches leave less of the import to one core (see
+	// prepareAhead).
+	dryRunBatch = 250
 	// preloadAbove is how many candidates make it cheaper to fingerprint
 	// every stored memory once than to ask the index about each candidate.
 	preloadAbove = 200
@@ -290,6 +296,9 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 	batch := req.batch
 	if batch <= 0 {
 		batch = importBatch
+		if req.DryRun {
+			batch = dryRunBatch
+		}
 	}
 	lk := newImportLinker(cands, work)
 	// Only the candidates to compare need their text from here on.
@@ -309,7 +318,10 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 	for start := 0; start < len(items); start += batch {
 		chunks = append(chunks, items[start:min(start+batch, len(items))])
 	}
-	prepared := s.prepareAhead(ctx, cands, chunks)
+	// As many batches are prepared ahead as make one importBatch: what an
+	// import holds stays the same, and the preparing runs ahead while the
+	// comparisons, which grow with the pool, fall behind.
+	prepared := s.prepareAhead(ctx, cands, chunks, max(1, importBatch/batch))
 	defer prepared.stop()
 	saved := 0
 	for _, chunk := range chunks {
@@ -555,16 +567,16 @@ func (s *Service) dropImported(ctx context.Context, cands []ImportCandidate, res
 var importBatchDone func(cands []ImportCandidate, pool *memoryPool)
 
 // preparer makes, scans and fingerprints the batches of an import ahead of
-// their comparisons, one batch ahead at most, so that only two batches' texts
-// are held besides the one being compared.
+// their comparisons, a given number of batches ahead at most, so that only
+// those and the one being made are held besides the one being compared.
 type preparer struct {
 	out  chan *preparedBatch
 	done chan struct{}
 }
 
 // prepareAhead starts preparing chunks, in order.
-func (s *Service) prepareAhead(ctx context.Context, cands []ImportCandidate, chunks [][]importItem) *preparer {
-	p := &preparer{out: make(chan *preparedBatch, 1), done: make(chan struct{})}
+func (s *Service) prepareAhead(ctx context.Context, cands []ImportCandidate, chunks [][]importItem, ahead int) *preparer {
+	p := &preparer{out: make(chan *preparedBatch, ahead), done: make(chan struct{})}
 	go func() {
 		defer close(p.out)
 		for _, chunk := range chunks {
