@@ -63,7 +63,7 @@ hidden path but agents' instruction files, unless import.agent_allow lists it.)`
 const listShown = 20
 
 func runImport(ctx context.Context, a *app, o importOptions, path string) error {
-	defer importGC(a.getenv)()
+	defer importGC(a.getenv, o.dryRun)()
 	svc, err := a.open()
 	if err != nil {
 		return err
@@ -116,13 +116,29 @@ func more(w io.Writer, n int) {
 // the collections of a 38,481-candidate import.
 const importMemoryLimit = 512 << 20
 
-// importGC sets importMemoryLimit for an import, unless the person tuned
-// the collector (GOGC or GOMEMLIMIT in getenv); it returns what restores the
-// setting before.
-func importGC(getenv func(string) string) (restore func()) {
+// dryRunGCPercent is the collector's GOGC for a dry run. A dry run holds
+// far less than an import that writes (no index analysis): about 40 MB live
+// at 10,000 notes, where collecting at every doubling was 10% of its CPU.
+// Collecting at every quadrupling took 1.76 → 1.56 s of CPU and the peak
+// from 98 to 142 MB; importMemoryLimit still bounds a large dry run's heap.
+const dryRunGCPercent = 300
+
+// importGC sets importMemoryLimit for an import, and dryRunGCPercent for a
+// dry run, unless the person tuned the collector (GOGC or GOMEMLIMIT in
+// getenv); it returns what restores the settings before.
+func importGC(getenv func(string) string, dryRun bool) (restore func()) {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
 	limit := debug.SetMemoryLimit(importMemoryLimit)
-	return func() { debug.SetMemoryLimit(limit) }
+	percent := -1
+	if dryRun {
+		percent = debug.SetGCPercent(dryRunGCPercent)
+	}
+	return func() {
+		debug.SetMemoryLimit(limit)
+		if dryRun {
+			debug.SetGCPercent(percent)
+		}
+	}
 }

@@ -23,29 +23,36 @@ func TestProgress(t *testing.T) {
 }
 
 // TestImportGC: an import runs with the collector aiming under
-// importMemoryLimit (its heap must not double with a large import's), leaves
-// a person's own GOGC or GOMEMLIMIT alone and puts the setting back.
+// importMemoryLimit (its heap must not double with a large import's), a dry
+// run also collecting less often (dryRunGCPercent), leaves a person's own
+// GOGC or GOMEMLIMIT alone and puts the settings back.
 func TestImportGC(t *testing.T) {
 	for _, tc := range []struct {
-		name      string
-		env       map[string]string
-		wantLimit int64
+		name        string
+		env         map[string]string
+		dryRun      bool
+		wantPercent int
+		wantLimit   int64
 	}{
-		{"untuned", nil, importMemoryLimit},
-		{"GOGC set", map[string]string{"GOGC": "50"}, 1 << 40},
-		{"GOMEMLIMIT set", map[string]string{"GOMEMLIMIT": "1GiB"}, 1 << 40},
+		{"untuned", nil, false, 77, importMemoryLimit},
+		{"untuned dry run", nil, true, dryRunGCPercent, importMemoryLimit},
+		{"GOGC set", map[string]string{"GOGC": "50"}, false, 77, 1 << 40},
+		{"GOGC set, dry run", map[string]string{"GOGC": "50"}, true, 77, 1 << 40},
+		{"GOMEMLIMIT set", map[string]string{"GOMEMLIMIT": "1GiB"}, false, 77, 1 << 40},
+		{"GOMEMLIMIT set, dry run", map[string]string{"GOMEMLIMIT": "1GiB"}, true, 77, 1 << 40},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer debug.SetGCPercent(debug.SetGCPercent(77))
 			defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
-			restore := importGC(func(k string) string { return tc.env[k] })
-			gotPercent, gotLimit := debug.SetGCPercent(77), debug.SetMemoryLimit(-1)
+			restore := importGC(func(k string) string { return tc.env[k] }, tc.dryRun)
+			gotPercent, gotLimit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
+			debug.SetGCPercent(gotPercent)
 			restore()
-			if gotPercent != 77 || gotLimit != tc.wantLimit {
-				t.Errorf("during the import: GC percent %d, memory limit %d; want 77, %d", gotPercent, gotLimit, tc.wantLimit)
+			if gotPercent != tc.wantPercent || gotLimit != tc.wantLimit {
+				t.Errorf("during the import: GC percent %d, memory limit %d; want %d, %d", gotPercent, gotLimit, tc.wantPercent, tc.wantLimit)
 			}
-			if l := debug.SetMemoryLimit(-1); l != 1<<40 {
-				t.Errorf("after: memory limit %d; want %d", l, int64(1<<40))
+			if p, l := debug.SetGCPercent(77), debug.SetMemoryLimit(-1); p != 77 || l != 1<<40 {
+				t.Errorf("after: GC percent %d, memory limit %d; want 77, %d", p, l, int64(1<<40))
 			}
 		})
 	}
