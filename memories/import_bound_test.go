@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -180,5 +181,37 @@ func TestImportTextReadError(t *testing.T) {
 	}
 	if n := len(f.mems); n != 0 {
 		t.Errorf("%d memories written", n)
+	}
+}
+
+// TestDryRunBatches: a dry run compares in batches of dryRunBatch, an import
+// that writes in batches of importBatch (more than these candidates), and
+// both decide the same.
+func TestDryRunBatches(t *testing.T) {
+	cands := boundCandidates(2*dryRunBatch + 10)
+	decisions := map[bool][]string{}
+	for _, dry := range []bool{true, false} {
+		svc, _ := newTestService(newFake(t), WithImporter(&fakeImporter{set: &ImportSet{Candidates: slices.Clone(cands)}}))
+		batches := 0
+		importBatchDone = func([]ImportCandidate, *memoryPool) { batches++ }
+		res, err := svc.Import(context.Background(), ImportRequest{Path: "x", DryRun: dry})
+		importBatchDone = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Some candidates repeat another's text exactly and are dropped
+		// before the batches.
+		if dry && batches < 2 || !dry && batches != 1 {
+			t.Errorf("dry run %v: %d batches of %d candidates", dry, batches, len(cands))
+		}
+		for _, r := range res.Rejected {
+			decisions[dry] = append(decisions[dry], r.Source+": "+r.Reason)
+		}
+		if res.Duplicates == 0 || res.Imported == 0 {
+			t.Errorf("dry run %v: %d duplicates, %d imported: the test did not test", dry, res.Duplicates, res.Imported)
+		}
+	}
+	if diff := cmp.Diff(decisions[false], decisions[true]); diff != "" {
+		t.Errorf("rejections (-import +dry run):\n%s", diff)
 	}
 }
