@@ -8,9 +8,9 @@ import (
 	"os"
 	"slices"
 	"sort"
-	"sync"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
