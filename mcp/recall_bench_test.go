@@ -19,7 +19,9 @@ import (
 // SAVE_BENCH_N notes): the benchmark harness's queries for that vault, one
 // after another, as its in-handler row makes them. Besides the mean it
 // reports the median and the 99th percentile of the calls, which are what
-// the targets are about.
+// the targets are about. RECALL_BENCH_EACH=1 prints each query's fastest
+// call (with -benchtime of at least 30 calls); RECALL_BENCH_ONLY=<query>
+// times that query alone, for a profile of it.
 func BenchmarkServerRecall(b *testing.B) {
 	sb := setUpSaveBench(b)
 	gen := bench.NewGenerator(10001, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
