@@ -1205,7 +1205,9 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			} else {
 				text = bleve.NewConjunctionQuery(perTerm...)
 				if len(perTerm) > 1 && len(perTerm) < maxPrefiltered && prefilter {
-					cands := &candidatesQuery{q: bleve.NewConjunctionQuery(plain...)}
+					// With AtLeast the search ends here when the notes
+					// that may have every word are too few (errTooFew).
+					cands := &candidatesQuery{q: bleve.NewConjunctionQuery(plain...), atLeast: req.AtLeast}
 					text = bleve.NewConjunctionQuery(append([]query.Query{cands}, perTerm...)...)
 				}
 				if pr != nil {
@@ -1339,7 +1341,12 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 	if res == nil {
 		sr.Query = whole(text, should)
 		var err error
-		if res, err = b.idx.SearchInContext(ctx, sr); err != nil {
+		res, err = b.idx.SearchInContext(ctx, sr)
+		switch {
+		case errors.Is(err, errTooFew):
+			// Fewer than req.AtLeast notes may match: none is an answer.
+			return nil, nil
+		case err != nil:
 			return nil, fmt.Errorf("search: %w", err)
 		}
 	}

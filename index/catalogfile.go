@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -63,7 +64,18 @@ type baseFile struct {
 	// mapped is the whole file mapped into memory (see MapCatalogs), nil
 	// when it is read; the sections above are then views of it.
 	mapped []byte
+
+	// decoded keeps the records read and decoded last, by file index: a
+	// long-running process (the MCP server) looks up the same notes again
+	// and again, each lookup a read of the file and a decoding. The file
+	// never changes (a writer replaces it whole), so neither do they.
+	decodedMu sync.Mutex
+	decoded   map[int]*Record
 }
+
+// maxDecoded bounds baseFile.decoded: a few pages of every recall's
+// candidates (a few hundred bytes each), not the whole catalog.
+const maxDecoded = 4096
 
 func corrupt(msg string, a ...any) error {
 	return &CorruptError{File: catalogFile, Msg: fmt.Sprintf(msg, a...)}
@@ -261,8 +273,39 @@ func (b *baseFile) loadMeta() error {
 	return nil
 }
 
-// record decodes file i.
+// record decodes file i, or copies its record decoded before. The copy
+// is the caller's; the strings and tags it shares are never written.
 func (b *baseFile) record(i int) (*Record, error) {
+	if b.mapped != nil || b.meta != "" {
+		// Decoding from memory: a process reading many records (a
+		// listing, which loads them all first) would only churn a cache.
+		return b.decode(i)
+	}
+	b.decodedMu.Lock()
+	r, ok := b.decoded[i]
+	b.decodedMu.Unlock()
+	if ok {
+		c := *r
+		return &c, nil
+	}
+	r, err := b.decode(i)
+	if err != nil {
+		return nil, err
+	}
+	c := *r
+	b.decodedMu.Lock()
+	if len(b.decoded) >= maxDecoded || b.decoded == nil {
+		// Starting over is as good as evicting: the next recalls'
+		// candidates fill it again.
+		b.decoded = make(map[int]*Record, 64)
+	}
+	b.decoded[i] = &c
+	b.decodedMu.Unlock()
+	return r, nil
+}
+
+// decode decodes file i.
+func (b *baseFile) decode(i int) (*Record, error) {
 	m, err := b.metaRecord(i)
 	if err != nil {
 		return nil, err

@@ -123,6 +123,12 @@ type SearchRequest struct {
 
 	// Size is how many hits to return at most.
 	Size int
+	// AtLeast, when above 0, lets a search that would find fewer than
+	// AtLeast hits return none: a caller that searches again when a search
+	// finds too few (for any word instead of every word) needs no more, and
+	// the search can stop once it knows there are too few, before it scores
+	// anything.
+	AtLeast int
 }
 
 // TimeSpan is the times from From to To, both included.

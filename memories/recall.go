@@ -432,15 +432,22 @@ func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest
 		}
 		return SearchEntries(es, q)
 	}
-	hits, err := snap.Search(ctx, q)
-	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
 	enough := q.Size
 	if !s.ranking.On(FeatureAnyTerm) {
 		enough = DefaultRecallLimit
 	}
-	if q.Text == "" || len(hits) >= enough || len(strings.Fields(q.Text)) < 2 {
+	retry := q.Text != "" && len(strings.Fields(q.Text)) >= 2
+	every := q
+	if retry {
+		// Fewer than enough hits are not used: the search may stop as
+		// soon as it knows there are too few.
+		every.AtLeast = enough
+	}
+	hits, err := snap.Search(ctx, every)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	if !retry || len(hits) >= enough {
 		return hits, nil
 	}
 	q.AnyTerm = true

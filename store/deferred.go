@@ -162,6 +162,9 @@ func (s *Store) openDeferred(cat *index.Catalog) (*deferredIndex, error) {
 func (d *deferredIndex) search(ctx context.Context, b *index.Bleve, req memories.SearchRequest) ([]index.Match, error) {
 	wide := req
 	wide.Size = req.Size + len(d.hidden)
+	// The owed notes' hits are added to the index's: too few there may
+	// be enough with them.
+	wide.AtLeast = 0
 	onDisk, err := b.Search(ctx, wide)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,77 @@
+package index
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestLookupsKeepDecodedRecords: a catalog read from its file (not mapped,
+// as a long-running process reads it) answers a lookup it made before
+// without reading the file again, and each answer is the caller's own: a
+// change to one is not seen by the next lookup. The file's metadata is
+// overwritten after the first lookups to tell a read from a kept record
+// (a base file is never changed in place otherwise).
+func TestLookupsKeepDecodedRecords(t *testing.T) {
+	dir := t.TempDir()
+	base, _ := fixtureFiles(t)
+	c, err := loadBytes(t, dir, base, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.base == nil || c.base.mapped != nil {
+		t.Fatal("the test needs a base file that is read, not mapped")
+	}
+	var ids []string
+	want := map[string]Record{}
+	for _, r := range fixture() {
+		got, err := c.ByID(r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got == nil {
+			continue
+		}
+		ids = append(ids, r.ID)
+		want[r.ID] = *got
+		byPath, err := c.Get(got.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(*got, *byPath); diff != "" {
+			t.Errorf("Get(%q) differs from ByID (-ByID +Get):\n%s", got.Path, diff)
+		}
+		got.Title = "changed by a caller"
+	}
+	if len(ids) < 3 {
+		t.Fatalf("only %d records found: the test says little", len(ids))
+	}
+	// Damage every metadata record: a lookup that reads the file now
+	// fails or finds other values.
+	f, err := os.OpenFile(filepath.Join(dir, catalogFile), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	junk := make([]byte, c.base.metaLen)
+	for i := range junk {
+		junk[i] = 0xff
+	}
+	if _, err := f.WriteAt(junk, c.base.metaAt); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		got, err := c.ByID(id)
+		if err != nil {
+			t.Fatalf("ByID(%q) after the first lookup: %v", id, err)
+		}
+		if diff := cmp.Diff(want[id], *got); diff != "" {
+			t.Errorf("ByID(%q) again differs (-first +again):\n%s", id, diff)
+		}
+	}
+}
