@@ -110,7 +110,7 @@ func (s *Store) settleMap(cat *index.Catalog) error {
 	} else if s.hasFolder() {
 		var entries []memories.Entry
 		if entries, err = cat.Entries(); err == nil {
-			err = s.v.WriteMap(s.v.RenderMap(entries), true)
+			err = s.writeIndexFile(s.v.RenderMap(entries))
 		}
 	}
 	if err != nil {

@@ -196,3 +196,32 @@ func TestKilledServerLeavesTheMapToTheNextCommand(t *testing.T) {
 		})
 	}
 }
+
+// The lines a server's saves left owed are spliced into the map, not the
+// whole map rendered again, even when they are many in one section: the
+// catch-up adds them oldest first, each at the top of its section.
+func TestOwedLinesAreSpliced(t *testing.T) {
+	v := newMapVault(t)
+	st, svc := v.open(true, 0)
+	first := mapText(0)
+	if _, err := svc.Save(context.Background(), first); err != nil {
+		t.Fatal(err)
+	}
+	rendered := st.MapRenders()
+	for i := 1; i <= 12; i++ {
+		req := mapText(i)
+		req.Project = "webapp" // one section
+		if _, err := svc.Save(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := st.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := st.MapRenders() - rendered; n != 0 {
+		t.Errorf("the catch-up rendered the map whole %d times; want the owed lines spliced", n)
+	}
+	if !strings.Contains(v.indexMap(), "## webapp (13)") {
+		t.Errorf("map lacks the 13 saves:\n%s", v.indexMap())
+	}
+}

@@ -50,6 +50,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -173,6 +174,8 @@ type Store struct {
 	// wordReads counts the notes read for their word sets (words.go), for
 	// tests.
 	wordReads atomic.Int64
+	// mapRenders counts the maps of contents rendered whole, for tests.
+	mapRenders atomic.Int64
 }
 
 var _ memories.Backend = (*Store)(nil)
@@ -979,6 +982,17 @@ func (s *Store) spliceMap(cat *index.Catalog, recs map[string]*index.Record) err
 			}
 			changes = append(changes, c)
 		}
+		if !slices.ContainsFunc(changes, func(c vault.IndexChange) bool { return c.Old != nil || c.New == nil }) {
+			// New notes only (the saves a server's catch-up splices in): the
+			// oldest first, so that each goes to the top of its section, as
+			// a splice puts a line, rather than below one it must precede.
+			slices.SortFunc(changes, func(a, b vault.IndexChange) int {
+				if c := a.New.Created.Compare(b.New.Created); c != 0 {
+					return c
+				}
+				return strings.Compare(a.New.ID, b.New.ID)
+			})
+		}
 		if out, ok := s.v.SpliceMap(changes, catalogLookup{cat}); ok {
 			return s.v.WriteMap(out, false)
 		}
@@ -1007,6 +1021,7 @@ func (s *Store) writeIndexFile(files []vault.MapFile) error {
 	if !s.hasFolder() {
 		return nil
 	}
+	s.mapRenders.Add(1)
 	if err := s.v.WriteMap(files, true); err != nil {
 		return err
 	}
