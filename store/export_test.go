@@ -41,3 +41,6 @@ func (s *Store) WordsFile(project string) string { return s.wordsPath(project) }
 
 // WordIndexFile is the file of a project's word index.
 func (s *Store) WordIndexFile(project string) string { return s.wordIndexPath(project) }
+
+// MapRenders is how many maps of contents the store rendered whole.
+func (s *Store) MapRenders() int64 { return s.mapRenders.Load() }

@@ -50,6 +50,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -145,6 +146,9 @@ type Store struct {
 	// Options.Resident.
 	fps       *fingerprints
 	noRebuild bool
+	// owedMap is what this store's saves left owed to the map of contents
+	// (see mapOwedFile); changed only under the write lock.
+	owedMap owedMap
 	// followed is set while a watcher in this process follows the vault
 	// and the index holds every change it saw (see Followed).
 	followed atomic.Bool
@@ -170,6 +174,8 @@ type Store struct {
 	// wordReads counts the notes read for their word sets (words.go), for
 	// tests.
 	wordReads atomic.Int64
+	// mapRenders counts the maps of contents rendered whole, for tests.
+	mapRenders atomic.Int64
 }
 
 var _ memories.Backend = (*Store)(nil)
@@ -648,6 +654,15 @@ func (s *Store) begin(ctx context.Context, full, lazy bool) (*writeState, error)
 		s.warn(fmt.Sprintf("could not remove leftover temporary files: %v", err))
 	}
 	st := &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: &SyncReport{}, lazy: lazy}
+	if !lazy {
+		// The map of contents gets what saves left owed to it before the
+		// index work they deferred is done (see mapOwedFile): the next
+		// command after a killed server finds that work owed, so it comes
+		// here. Failing that (a read-only vault) must not stop a command.
+		if err := s.settleMap(cat); err != nil {
+			s.warn(fmt.Sprintf("map of contents not updated: %v", err))
+		}
+	}
 	if scan.Clean() && scan.full && scan.Unsettled > 0 && !lazy {
 		// Record what the full check saw, so the commands that follow trust it
 		// (see settle). The write lock is held already. A lazy writer's
@@ -938,6 +953,16 @@ func (s *Store) compact(ctx context.Context, st *writeState) (err error) {
 // spliced into the file as it is; otherwise, or when the file is not as cortex
 // left it, the whole map is rendered again.
 func (s *Store) writeMap(cat *index.Catalog, recs map[string]*index.Record) error {
+	// Changes owed to the map first (see mapOwedFile): the splice below
+	// starts from a map that is cat's.
+	if err := s.settleMap(cat); err != nil {
+		return err
+	}
+	return s.spliceMap(cat, recs)
+}
+
+// spliceMap is writeMap of a map known to be cat's.
+func (s *Store) spliceMap(cat *index.Catalog, recs map[string]*index.Record) error {
 	if !s.hasFolder() {
 		return nil
 	}
@@ -956,6 +981,17 @@ func (s *Store) writeMap(cat *index.Catalog, recs map[string]*index.Record) erro
 				c.New = &r.Entry
 			}
 			changes = append(changes, c)
+		}
+		if !slices.ContainsFunc(changes, func(c vault.IndexChange) bool { return c.Old != nil || c.New == nil }) {
+			// New notes only (the saves a server's catch-up splices in): the
+			// oldest first, so that each goes to the top of its section, as
+			// a splice puts a line, rather than below one it must precede.
+			slices.SortFunc(changes, func(a, b vault.IndexChange) int {
+				if c := a.New.Created.Compare(b.New.Created); c != 0 {
+					return c
+				}
+				return strings.Compare(a.New.ID, b.New.ID)
+			})
 		}
 		if out, ok := s.v.SpliceMap(changes, catalogLookup{cat}); ok {
 			return s.v.WriteMap(out, false)
@@ -985,7 +1021,16 @@ func (s *Store) writeIndexFile(files []vault.MapFile) error {
 	if !s.hasFolder() {
 		return nil
 	}
-	return s.v.WriteMap(files, true)
+	s.mapRenders.Add(1)
+	if err := s.v.WriteMap(files, true); err != nil {
+		return err
+	}
+	// The whole map is written: nothing is owed to it (see mapOwedFile).
+	s.owedMap = owedMap{}
+	if err := os.Remove(s.mapOwed()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // catalogLookup finds the readable notes of a catalog for the map of

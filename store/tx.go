@@ -371,6 +371,18 @@ func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, event
 	if len(recs) > 0 {
 		before = st.cat.Clone()
 	}
+	if before != nil && st.lazy && st.cat.Deferred().Len()+deferredOf(docs).Len() <= maxDeferred {
+		// A resident store's save whose index work commit defers leaves
+		// its line in the map to the writer that does that work (see
+		// mapOwedFile); decided before commit changes the catalog.
+		deferred, err := s.deferMap(st.cat, recs)
+		if err != nil {
+			return err
+		}
+		if deferred {
+			before = nil
+		}
+	}
 	run(0, func() error {
 		err := s.commit(ctx, st, docs, recs)
 		var cu *catchUpError

@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -287,17 +288,18 @@ func (s *scanner) statKnown(rel string, files []KnownFile) {
 }
 
 // readDir reads a folder that changed (or is new, or too recent to trust) and
-// compares its notes; without StatNotes, notes it knows are not stat'ed.
+// compares its notes; without StatNotes, notes it knows are not stat'ed. The
+// folder a save lists is the one the last save wrote to, hundreds of notes:
+// its names are looked up in the known ones, which Known gives sorted, by
+// binary search rather than through a map made of them for the listing, and
+// a note's path is made only when it is reported.
 func (s *scanner) readDir(rel string, isKnown bool) {
-	knownFiles := map[string]*KnownFile{}
+	var known knownNames
 	if isKnown {
-		files := s.files(rel)
-		for i := range files {
-			knownFiles[files[i].Name] = &files[i]
-		}
+		known = newKnownNames(s.files(rel))
 	}
 	entries, err := readDir(s.abs(rel), func(name string) bool {
-		return s.opts.StatNotes || knownFiles[name] == nil
+		return s.opts.StatNotes || known.find(name) < 0
 	}, s.linkReadable)
 	if err != nil {
 		s.problem(err)
@@ -306,32 +308,29 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 	var changed, suspect []FileStat
 	var removed, temps []string
 	for _, e := range entries {
-		p := join(rel, e.name)
 		switch {
 		case atomicfile.IsTemp(e.name):
-			temps = append(temps, p)
+			temps = append(temps, join(rel, e.name))
 		case strings.HasPrefix(e.name, "."):
 		case e.dir:
 			if rel == "" && skipDirs[e.name] {
 				continue
 			}
-			if _, ok := s.known[p]; !ok {
+			if p := join(rel, e.name); !s.isKnownDir(p) {
 				s.visit(p, true)
 			}
 		case e.note && !(rel == "" && (e.name == IndexFile || IsIndexCopy(e.name))):
-			f := knownFiles[e.name]
-			delete(knownFiles, e.name)
-			st := FileStat{Path: p, Size: e.size, MTime: e.mtime}
+			f := known.take(e.name)
 			switch {
 			case f == nil || e.stated && (f.Size != e.size || f.MTime != e.mtime):
-				changed = append(changed, st)
+				changed = append(changed, FileStat{Path: join(rel, e.name), Size: e.size, MTime: e.mtime})
 			case e.stated && s.racy(rel, e.mtime):
-				suspect = append(suspect, st)
+				suspect = append(suspect, FileStat{Path: join(rel, e.name), Size: e.size, MTime: e.mtime})
 			}
 		}
 	}
-	for name := range knownFiles {
-		removed = append(removed, join(rel, name))
+	for _, f := range known.left() {
+		removed = append(removed, join(rel, f.Name))
 	}
 	s.mu.Lock()
 	s.res.Changed = append(s.res.Changed, changed...)
@@ -339,6 +338,70 @@ func (s *scanner) readDir(rel string, isKnown bool) {
 	s.res.Removed = append(s.res.Removed, removed...)
 	s.res.Temps = append(s.res.Temps, temps...)
 	s.mu.Unlock()
+}
+
+// isKnownDir reports whether the folder rel is one the index remembers.
+func (s *scanner) isKnownDir(rel string) bool {
+	_, ok := s.known[rel]
+	return ok
+}
+
+// knownNames are a folder's known notes as a listing of the folder meets
+// them: find looks a name up, take marks it met, left is what was not.
+type knownNames struct {
+	files []KnownFile // sorted by name
+	met   []bool
+	// byName is used instead of binary search when files are not sorted
+	// (Known promises they are; a wrong order must not lose notes).
+	byName map[string]int
+}
+
+func newKnownNames(files []KnownFile) knownNames {
+	k := knownNames{files: files, met: make([]bool, len(files))}
+	if !slices.IsSortedFunc(files, func(a, b KnownFile) int { return strings.Compare(a.Name, b.Name) }) {
+		k.byName = make(map[string]int, len(files))
+		for i, f := range files {
+			k.byName[f.Name] = i
+		}
+	}
+	return k
+}
+
+// find is the position of name among the known notes, -1 when unknown.
+func (k *knownNames) find(name string) int {
+	if k.byName != nil {
+		if i, ok := k.byName[name]; ok {
+			return i
+		}
+		return -1
+	}
+	i, ok := slices.BinarySearchFunc(k.files, name, func(f KnownFile, name string) int { return strings.Compare(f.Name, name) })
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// take is the known note name, marked as met; nil when unknown or met
+// already.
+func (k *knownNames) take(name string) *KnownFile {
+	i := k.find(name)
+	if i < 0 || k.met[i] {
+		return nil
+	}
+	k.met[i] = true
+	return &k.files[i]
+}
+
+// left are the known notes not met.
+func (k *knownNames) left() []KnownFile {
+	var out []KnownFile
+	for i, met := range k.met {
+		if !met {
+			out = append(out, k.files[i])
+		}
+	}
+	return out
 }
 
 // linkReadable reports whether the note at abs, a symbolic link, leads to a
