@@ -242,6 +242,25 @@ type wordOverlapper interface {
 	WordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64) (WordOverlaps, error)
 }
 
+// NearWords is what a nearOverlapper must keep: every memory whose Words
+// (dedup.OverlapCount) can reach Duplicate, and every memory whose Related
+// can be among the Top best above Related, ties included.
+type NearWords struct {
+	Duplicate, Related float64
+	Top                int
+}
+
+// nearOverlapper is a wordOverlapper that may also leave out, of the
+// memories sharing a word, those it proves can matter to neither the
+// duplicate check nor the related links (near says which matter): every
+// memory it lists has the count WordOverlaps would give it, to the bit, so
+// that similarInProjects keeps what it would keep of them all. A long note
+// has hundreds of words, and the lists of its common ones hold most of a
+// project: counting every memory in them was most of a save's check.
+type nearOverlapper interface {
+	NearWordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64, near NearWords) (WordOverlaps, error)
+}
+
 // memoryWords is the word set of a memory's fingerprint.
 func memoryWords(title, body string) []uint64 {
 	return memoryFingerprint(title, body).Words()
@@ -259,11 +278,18 @@ func (s *Service) similarInProjects(ctx context.Context, snap finder, wo wordOve
 	if fp.Empty() {
 		return nil, nil
 	}
-	ov, err := wo.WordOverlaps(ctx, withGeneral(m.Project), fp.Words(), except, memoryWords)
+	th := s.checks.Thresholds
+	var ov WordOverlaps
+	var err error
+	if no, ok := wo.(nearOverlapper); ok {
+		near := NearWords{Duplicate: th.Duplicate, Related: th.Related, Top: maxRelated + 1}
+		ov, err = no.NearWordOverlaps(ctx, withGeneral(m.Project), fp.Words(), except, memoryWords, near)
+	} else {
+		ov, err = wo.WordOverlaps(ctx, withGeneral(m.Project), fp.Words(), except, memoryWords)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("find similar memories: %w", err)
 	}
-	th := s.checks.Thresholds
 	type candidate struct {
 		o              WordOverlap
 		words, related float64

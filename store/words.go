@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"maps"
+	"math"
 
 	"net/url"
 	"os"
@@ -131,6 +132,19 @@ func (r *overlapRefs) entry(ref int) (memories.Entry, error) {
 // recent file while their notes keep their bytes. A project whose index is
 // missing, damaged or made for another base gets it made again first.
 func (sn *snapshot) WordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64) (memories.WordOverlaps, error) {
+	return sn.wordOverlaps(ctx, projects, words, except, build, nil)
+}
+
+// NearWordOverlaps is WordOverlaps less memories of the word indexes
+// proven unable to matter to a duplicate check (near; memories'
+// nearOverlapper): the lists of the new memory's commonest words are not
+// walked whole (wordIndex.countNear).
+func (sn *snapshot) NearWordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64, near memories.NearWords) (memories.WordOverlaps, error) {
+	return sn.wordOverlaps(ctx, projects, words, except, build, &near)
+}
+
+// wordOverlaps is WordOverlaps, or NearWordOverlaps when near is not nil.
+func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64, near *memories.NearWords) (memories.WordOverlaps, error) {
 	cat := sn.cat
 	refs := &overlapRefs{cat: cat}
 	out := memories.WordOverlaps{Entry: refs.entry}
@@ -157,20 +171,29 @@ func (sn *snapshot) WordOverlaps(ctx context.Context, projects []string, words [
 	shadowed := cat.Shadowed()
 	isShadowed := func(i int) bool { _, ok := slices.BinarySearch(shadowed, i); return ok }
 	var counts []uint32
+	floor := math.Inf(-1)
 	for k, p := range uniq {
 		ix := ixs[k]
 		counts = slices.Grow(counts[:0], ix.nSets)[:ix.nSets]
 		clear(counts)
-		ix.count(words, counts)
-		for s, c := range counts {
-			if c == 0 {
-				continue
+		if near != nil {
+			skip := func(s int) bool { i, _ := ix.set(s); return i == exceptBase || isShadowed(i) }
+			for _, s := range ix.countNear(words, counts, *near, skip, &floor) {
+				i, n := ix.set(s)
+				out.All = append(out.All, memories.WordOverlap{Ref: i, Common: int(counts[s]), Len: n})
 			}
-			i, n := ix.set(s)
-			if i == exceptBase || isShadowed(i) {
-				continue
+		} else {
+			ix.count(words, counts)
+			for s, c := range counts {
+				if c == 0 {
+					continue
+				}
+				i, n := ix.set(s)
+				if i == exceptBase || isShadowed(i) {
+					continue
+				}
+				out.All = append(out.All, memories.WordOverlap{Ref: i, Common: int(c), Len: n})
 			}
-			out.All = append(out.All, memories.WordOverlap{Ref: i, Common: int(c), Len: n})
 		}
 		// The extras: the notes the journal added or replaced, and those
 		// the index could not hold.
