@@ -359,13 +359,6 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 		raise(seen, rem)
 		closed = !matters(rem, rem)
 	}
-	if debugNear != nil {
-		tot := 0
-		for _, l := range lists {
-			tot += l.to - l.from
-		}
-		debugNear(n, len(lists), rem, *floor, read, tot, len(seen))
-	}
 	live := seen[:0]
 	for _, s := range seen {
 		if !skip(s) && (!closed || matters(upper(s, rem), olen(s))) {
@@ -417,10 +410,5 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 		live = slices.DeleteFunc(live, func(s int) bool { return !matters(upper(s, rem), olen(s)) })
 	}
 	postingsRead.Add(int64(read))
-	if debugNear != nil {
-		debugNear(-1, len(live), rem, *floor, read, 0, 0)
-	}
 	return live
 }
-
-var debugNear func(a ...any)
