@@ -3,7 +3,9 @@ package store
 import (
 	"cmp"
 	"context"
+	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -161,6 +163,27 @@ func TestNearWordOverlapsKeepWhatMatters(t *testing.T) {
 	}
 	if dups < 6 {
 		t.Errorf("%d probes with a duplicate, want the said-again notes found", dups)
+	}
+	// The index is mapped, not read into memory: a save allocates far less
+	// than the file's size.
+	fi, err := os.Stat(st.wordIndexPath(bench.RealProject))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.View(ctx, func(snap memories.Snapshot) error {
+		sn := snap.(*snapshot)
+		words := testWords(probes[0].title, probes[0].body)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := sn.NearWordOverlaps(ctx, []string{bench.RealProject, "general"}, words, "", testWords, near)
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got*4 > uint64(fi.Size()) {
+			t.Errorf("a save's counts allocated %d bytes, want under a quarter of the %d-byte index", got, fi.Size())
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Logf("postings read: %d walking every list, %d near", fullRead, nearRead)
 	if nearRead*2 > fullRead {
