@@ -470,8 +470,18 @@ func Overlap(newer *Fingerprint, older []uint64) (words, related float64) {
 // common of newer's words, counted otherwise (an inverted list of the
 // words of many texts counts them without merging each set), to the bit.
 func OverlapCount(newer *Fingerprint, common, olderLen int) (words, related float64) {
-	if newer.Empty() || olderLen == 0 {
+	if newer.Empty() {
 		return 0, 0
 	}
-	return float64(common) / float64(len(newer.words)), 2 * float64(common) / float64(len(newer.words)+olderLen)
+	return OverlapOf(len(newer.words), common, olderLen)
+}
+
+// OverlapOf is OverlapCount for a newer text of newerLen words (not 0), to
+// the bit: a caller that knows only the sizes (a word index bounding what a
+// memory can still score) computes what OverlapCount would.
+func OverlapOf(newerLen, common, olderLen int) (words, related float64) {
+	if olderLen == 0 {
+		return 0, 0
+	}
+	return float64(common) / float64(newerLen), 2 * float64(common) / float64(newerLen+olderLen)
 }

@@ -242,6 +242,25 @@ type wordOverlapper interface {
 	WordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64) (WordOverlaps, error)
 }
 
+// NearWords is what a nearOverlapper must keep: every memory whose Words
+// (dedup.OverlapCount) can reach Duplicate, and every memory whose Related
+// can be among the Top best above Related, ties included.
+type NearWords struct {
+	Duplicate, Related float64
+	Top                int
+}
+
+// nearOverlapper is a wordOverlapper that may also leave out, of the
+// memories sharing a word, those it proves can matter to neither the
+// duplicate check nor the related links (near says which matter): every
+// memory it lists has the count WordOverlaps would give it, to the bit, so
+// that similarInProjects keeps what it would keep of them all. A long note
+// has hundreds of words, and the lists of its common ones hold most of a
+// project: counting every memory in them was most of a save's check.
+type nearOverlapper interface {
+	NearWordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64, near NearWords) (WordOverlaps, error)
+}
+
 // memoryWords is the word set of a memory's fingerprint.
 func memoryWords(title, body string) []uint64 {
 	return memoryFingerprint(title, body).Words()
@@ -259,11 +278,18 @@ func (s *Service) similarInProjects(ctx context.Context, snap finder, wo wordOve
 	if fp.Empty() {
 		return nil, nil
 	}
-	ov, err := wo.WordOverlaps(ctx, withGeneral(m.Project), fp.Words(), except, memoryWords)
+	th := s.checks.Thresholds
+	var ov WordOverlaps
+	var err error
+	if no, ok := wo.(nearOverlapper); ok {
+		near := NearWords{Duplicate: th.Duplicate, Related: th.Related, Top: maxRelated + 1}
+		ov, err = no.NearWordOverlaps(ctx, withGeneral(m.Project), fp.Words(), except, memoryWords, near)
+	} else {
+		ov, err = wo.WordOverlaps(ctx, withGeneral(m.Project), fp.Words(), except, memoryWords)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("find similar memories: %w", err)
 	}
-	th := s.checks.Thresholds
 	type candidate struct {
 		o              WordOverlap
 		words, related float64
@@ -301,30 +327,104 @@ func (s *Service) similarInProjects(ctx context.Context, snap finder, wo wordOve
 		floor := best[maxRelated]
 		rel = slices.DeleteFunc(rel, func(c candidate) bool { return c.related < floor })
 	}
-	kept := pickable{th: th}
-	for _, c := range dups {
+	// The possible duplicates, most Words first: Score is Words, or less
+	// for a memory that conflicts with m (which only its whole
+	// fingerprint tells), so once the best Score found is above the next
+	// one's Words (or equal, with a lower id, which pick prefers), no
+	// memory left can be the duplicate, and they are not fingerprinted:
+	// a short note is contained in many long ones, each a long read and
+	// fingerprint. They are kept with their Words as a Score (an upper
+	// bound, below the duplicate's in pick's order) and their exact
+	// Related, unless they rank among the most related: those are read
+	// as before, and left out if their note is gone.
+	type possible struct {
+		e    Entry
+		c    candidate
+		sim  *dedup.Similarity // nil until fingerprinted
+		gone bool
+	}
+	ps := make([]possible, len(dups))
+	for i, c := range dups {
 		e, err := ov.Entry(c.o.Ref)
 		if err != nil {
 			return nil, fmt.Errorf("find similar memories: %w", err)
 		}
-		other, err := loadFingerprint(ctx, snap, e.Path)
+		ps[i] = possible{e: e, c: c}
+	}
+	slices.SortFunc(ps, func(a, b possible) int {
+		if a.c.words != b.c.words {
+			return cmp.Compare(b.c.words, a.c.words)
+		}
+		return strings.Compare(a.e.ID, b.e.ID)
+	})
+	score := func(p *possible) error {
+		other, err := loadFingerprint(ctx, snap, p.e.Path)
 		if errors.Is(err, fs.ErrNotExist) {
-			continue
+			p.gone = true
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sim := dedup.Compare(fp, other)
-		kept.add(scored{entry: e, score: sim.Score, related: sim.Related})
+		p.sim = &sim
+		return nil
 	}
-	for _, c := range rel {
-		e, err := ov.Entry(c.o.Ref)
-		if err != nil {
-			return nil, fmt.Errorf("find similar memories: %w", err)
+	var best *possible
+	for i := range ps {
+		p := &ps[i]
+		if best != nil && p.c.words < best.sim.Score {
+			break // sorted: no later one either
 		}
-		kept.add(scored{entry: e, score: c.words, related: c.related})
+		if best != nil && p.c.words == best.sim.Score && p.e.ID > best.e.ID {
+			continue
+		}
+		if err := score(p); err != nil {
+			return nil, err
+		}
+		if !p.gone && p.sim.Score >= th.Duplicate && (best == nil || p.sim.Score > best.sim.Score ||
+			p.sim.Score == best.sim.Score && p.e.ID < best.e.ID) {
+			best = p
+		}
 	}
-	return kept.all(), nil
+	for {
+		kept := pickable{th: th}
+		for i := range ps {
+			switch p := &ps[i]; {
+			case p.gone:
+			case p.sim != nil:
+				kept.add(scored{entry: p.e, score: p.sim.Score, related: p.sim.Related})
+			default:
+				kept.add(scored{entry: p.e, score: p.c.words, related: p.c.related})
+			}
+		}
+		for _, c := range rel {
+			e, err := ov.Entry(c.o.Ref)
+			if err != nil {
+				return nil, fmt.Errorf("find similar memories: %w", err)
+			}
+			kept.add(scored{entry: e, score: c.words, related: c.related})
+		}
+		// A possible duplicate not read that ranks among the most related
+		// is read now; one whose note is gone is left out, and the choice
+		// made again without it.
+		again := false
+		for i := range ps {
+			p := &ps[i]
+			if p.sim != nil || p.gone || !slices.ContainsFunc(kept.best, func(b scored) bool { return b.entry.ID == p.e.ID }) {
+				continue
+			}
+			if err := score(p); err != nil {
+				return nil, err
+			}
+			again = again || p.gone
+		}
+		if !again {
+			// Read or not, the kept ones' Related are exact and no
+			// Score passes the duplicate's.
+			return kept.all(), nil
+		}
+	}
 }
 
 // pickable keeps of many scored memories what pick needs to choose among

@@ -3,6 +3,7 @@ package memories
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -20,6 +21,9 @@ type fakeOverlaps struct {
 	texts   map[string]string // path → text
 	asked   int
 	entries []Entry
+	// gone are notes whose files are gone; loads counts the notes read.
+	gone  map[string]bool
+	loads int
 }
 
 func (f *fakeOverlaps) WordOverlaps(_ context.Context, _ []string, words []uint64, except string, build func(title, body string) []uint64) (WordOverlaps, error) {
@@ -51,6 +55,10 @@ func (f *fakeOverlaps) WordOverlaps(_ context.Context, _ []string, words []uint6
 func (f *fakeOverlaps) Search(context.Context, SearchRequest) ([]Hit, error) { return nil, nil }
 
 func (f *fakeOverlaps) Load(_ context.Context, path string) (*Memory, error) {
+	f.loads++
+	if f.gone[path] {
+		return nil, fs.ErrNotExist
+	}
 	return &Memory{Title: path, Body: f.texts[path]}, nil
 }
 
@@ -112,5 +120,84 @@ func TestSimilarInProjectsAsComparedWithAll(t *testing.T) {
 	}
 	if asked*4 > shared {
 		t.Errorf("%d entries looked up for %d memories scored above a threshold, want fewer than a quarter", asked, shared)
+	}
+}
+
+// TestSimilarInProjectsReadsOnlyTheBestDuplicates: when a short note is
+// contained in many long ones (each a possible duplicate by its shared
+// words, some conflicting with it, some whose notes are gone),
+// similarInProjects reads only those that can be the duplicate or rank
+// among the related, and pick chooses as over every memory compared.
+func TestSimilarInProjectsReadsOnlyTheBestDuplicates(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	vocab := strings.Fields("cache lock retry queue token deploy schema index shard replica backup " +
+		"cron webhook tenant quota session cookie header proxy timeout worker batch stream")
+	text := func(n int) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = vocab[r.IntN(len(vocab))]
+		}
+		return strings.Join(w, " ")
+	}
+	s := NewService(nil)
+	th := s.checks.Thresholds
+	loads, possible := 0, 0
+	for trial := 0; trial < 200; trial++ {
+		f := &fakeOverlaps{texts: map[string]string{}, gone: map[string]bool{}}
+		n := 20 + r.IntN(200)
+		for i := 0; i < n; i++ {
+			id := fmt.Sprintf("m%04d", r.IntN(10000)*10+i%10)
+			body := text(20 + r.IntN(60))
+			switch r.IntN(4) {
+			case 0:
+				body = "disable " + body // opposite of the new note's enable
+			case 1:
+				body = "enable " + body
+			}
+			if r.IntN(20) == 0 {
+				f.gone[id] = true
+			}
+			f.ids = append(f.ids, id)
+			f.texts[id] = body
+			f.entries = append(f.entries, Entry{ID: id, Path: id})
+		}
+		except := f.ids[r.IntN(n)]
+		m := &Memory{Title: "new", Body: "enable " + text(3+r.IntN(5))}
+		fp := memoryFingerprint(m.Title, m.Body)
+		got, err := s.similarInProjects(context.Background(), f, f, m, fp, except)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []scored
+		for i, id := range f.ids {
+			if id == except {
+				continue
+			}
+			sim := dedup.Compare(fp, memoryFingerprint(id, f.texts[id]))
+			if sim.Words >= th.Duplicate {
+				// A possible duplicate is read, and left out when its
+				// note is gone; the others are judged by their words.
+				if f.gone[id] {
+					continue
+				}
+				possible++
+			}
+			if sim.Score >= th.Duplicate || sim.Related > th.Related {
+				all = append(all, scored{entry: f.entries[i], score: sim.Score, related: sim.Related})
+			}
+		}
+		wantDup, wantRel := pick(th, all)
+		gotDup, gotRel := pick(th, got)
+		if diff := cmp.Diff(choiceIDs(wantDup, wantRel), choiceIDs(gotDup, gotRel)); diff != "" {
+			t.Fatalf("trial %d, %d memories: similarInProjects's choice differs from every memory compared (-all +kept):\n%s", trial, n, diff)
+		}
+		if wantDup != nil && gotDup.score != wantDup.score {
+			t.Fatalf("trial %d: duplicate scored %v, want %v", trial, gotDup.score, wantDup.score)
+		}
+		loads += f.loads
+	}
+	t.Logf("%d notes read for %d possible duplicates", loads, possible)
+	if possible < 2000 || loads*4 > possible {
+		t.Errorf("%d notes read for %d possible duplicates, want fewer than a quarter", loads, possible)
 	}
 }

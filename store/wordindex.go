@@ -1,9 +1,15 @@
 package store
 
 import (
+	"cmp"
 	"encoding/binary"
 	"hash/crc32"
+	"math/bits"
 	"slices"
+	"sync/atomic"
+
+	"github.com/cortexmem/cortex/dedup"
+	"github.com/cortexmem/cortex/memories"
 )
 
 // A project's word index: for each word, the project's memories that have it.
@@ -160,6 +166,7 @@ func (ix *wordIndex) count(words []uint64, counts []uint32) {
 			continue
 		}
 		from, to := le32(ix.data, ix.strt+4*i), le32(ix.data, ix.strt+4*i+4)
+		postingsRead.Add(int64(to - from))
 		prev := -1
 		for p := ix.postsAt + 4*from; p < ix.postsAt+4*to; p += 4 {
 			if s := le32(ix.data, p); s > prev && s < len(counts) {
@@ -239,4 +246,169 @@ func encodeWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64,
 	le.PutUint32(b[counts+8:], uint32(len(words)))
 	le.PutUint32(b[counts+12:], uint32(total))
 	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
+// postingsRead counts the postings a word index's counts read (walked, or
+// probed by a search), for the tests that show how much the near counts
+// spare.
+var postingsRead atomic.Int64
+
+// countNear is count for a save's duplicate check, which needs the counts
+// of only the memories that can matter to it (near): those whose Words can
+// reach near.Duplicate, and those whose Related can be among the near.Top
+// best above near.Related. It returns those memories (places in sets, but
+// none that skip names), each with its exact count in counts, and perhaps
+// others with theirs; the counts of memories it does not return may be
+// short.
+//
+// The words' lists are walked rarest first. After j of the words' r lists,
+// a memory not met yet shares at most r−j of the words, so its Words is at
+// most (r−j)/len(words) and its Related at most 2(r−j)/(len(words)+r−j);
+// once neither can matter, no memory met later would, and the walk stops
+// meeting new ones. The lists left (the common words', the longest) are
+// then only searched for the memories met that still can matter, from the
+// count each has and the words left. A memory can matter to the related
+// links only if its Related can reach floor: the near.Top-th best Related
+// that memories certain not to be duplicates have already (Related grows
+// with the count), kept across the projects of one check.
+func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.NearWords, skip func(s int) bool, floor *float64) []int {
+	type list struct{ from, to int }
+	var lists []list
+	lo := 0
+	for _, w := range words {
+		i, j := lo, ix.nWords
+		for i < j {
+			h := int(uint(i+j) >> 1)
+			if ix.word(h) < w {
+				i = h + 1
+			} else {
+				j = h
+			}
+		}
+		lo = i
+		if i < ix.nWords && ix.word(i) == w {
+			lists = append(lists, list{le32(ix.data, ix.strt+4*i), le32(ix.data, ix.strt+4*i+4)})
+		}
+	}
+	slices.SortStableFunc(lists, func(a, b list) int { return cmp.Compare(a.to-a.from, b.to-b.from) })
+	n := len(words)
+	// olen is memory s's set size; upper its count's upper bound with rem
+	// lists left.
+	olen := func(s int) int { _, l := ix.set(s); return l }
+	upper := func(s, rem int) int { return min(int(counts[s])+rem, olen(s)) }
+	matters := func(c, l int) bool {
+		w, r := dedup.OverlapOf(n, c, l)
+		return w >= near.Duplicate || r > near.Related && r >= *floor
+	}
+	// raise lifts floor to the near.Top-th best Related among memories of
+	// cands that cannot be duplicates, counted so far (a lower bound).
+	raise := func(cands []int, rem int) {
+		if near.Top <= 0 {
+			return
+		}
+		best := make([]float64, 0, near.Top+1) // decreasing
+		for _, s := range cands {
+			l := olen(s)
+			if skip(s) {
+				continue
+			}
+			if w, _ := dedup.OverlapOf(n, min(int(counts[s])+rem, l), l); w >= near.Duplicate {
+				continue
+			}
+			_, r := dedup.OverlapOf(n, int(counts[s]), l)
+			if r <= near.Related || len(best) == near.Top && r <= best[near.Top-1] {
+				continue
+			}
+			i, _ := slices.BinarySearchFunc(best, r, func(a, b float64) int { return cmp.Compare(b, a) })
+			best = slices.Insert(best, i, r)
+			if len(best) > near.Top {
+				best = best[:near.Top]
+			}
+		}
+		if len(best) == near.Top && best[near.Top-1] > *floor {
+			*floor = best[near.Top-1]
+		}
+	}
+	var seen []int
+	read, since := 0, 0
+	rem := len(lists)
+	closed := false
+	for _, l := range lists {
+		if closed {
+			break
+		}
+		prev := -1
+		for p := ix.postsAt + 4*l.from; p < ix.postsAt+4*l.to; p += 4 {
+			if s := le32(ix.data, p); s > prev && s < len(counts) {
+				if counts[s] == 0 {
+					seen = append(seen, s)
+				}
+				counts[s]++
+				prev = s
+			}
+		}
+		read += l.to - l.from
+		since += l.to - l.from
+		rem--
+		// The floor is raised once the walk since it last was costs as
+		// much as raising it again, so that it costs at most the walk.
+		if w, _ := dedup.OverlapOf(n, rem, rem); w >= near.Duplicate || rem > 0 && since < len(seen) {
+			continue
+		}
+		since = 0
+		raise(seen, rem)
+		closed = !matters(rem, rem)
+	}
+	live := seen[:0]
+	for _, s := range seen {
+		if !skip(s) && (!closed || matters(upper(s, rem), olen(s))) {
+			live = append(live, s)
+		}
+	}
+	slices.Sort(live)
+	for _, l := range lists[len(lists)-rem:] {
+		// Both the list and live increase: the list is walked beside
+		// live when that reads less than searching it for each.
+		if len(live)*bits.Len(uint(l.to-l.from)) >= l.to-l.from {
+			at := l.from
+			for _, s := range live {
+				for at < l.to && le32(ix.data, ix.postsAt+4*at) < s {
+					at++
+				}
+				if at < l.to && le32(ix.data, ix.postsAt+4*at) == s {
+					counts[s]++
+					at++
+				}
+			}
+			read += at - l.from
+			rem--
+			raise(live, rem)
+			live = slices.DeleteFunc(live, func(s int) bool { return !matters(upper(s, rem), olen(s)) })
+			continue
+		}
+		// Each search starts past the last one's place.
+		at := l.from
+		for _, s := range live {
+			i, j := at, l.to
+			for i < j {
+				h := int(uint(i+j) >> 1)
+				read++
+				if le32(ix.data, ix.postsAt+4*h) < s {
+					i = h + 1
+				} else {
+					j = h
+				}
+			}
+			if i < l.to && le32(ix.data, ix.postsAt+4*i) == s {
+				counts[s]++
+				i++
+			}
+			at = i
+		}
+		rem--
+		raise(live, rem)
+		live = slices.DeleteFunc(live, func(s int) bool { return !matters(upper(s, rem), olen(s)) })
+	}
+	postingsRead.Add(int64(read))
+	return live
 }

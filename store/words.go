@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"maps"
+	"math"
 
 	"net/url"
 	"os"
@@ -131,6 +132,19 @@ func (r *overlapRefs) entry(ref int) (memories.Entry, error) {
 // recent file while their notes keep their bytes. A project whose index is
 // missing, damaged or made for another base gets it made again first.
 func (sn *snapshot) WordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64) (memories.WordOverlaps, error) {
+	return sn.wordOverlaps(ctx, projects, words, except, build, nil)
+}
+
+// NearWordOverlaps is WordOverlaps less memories of the word indexes
+// proven unable to matter to a duplicate check (near; memories'
+// nearOverlapper): the lists of the new memory's commonest words are not
+// walked whole (wordIndex.countNear).
+func (sn *snapshot) NearWordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64, near memories.NearWords) (memories.WordOverlaps, error) {
+	return sn.wordOverlaps(ctx, projects, words, except, build, &near)
+}
+
+// wordOverlaps is WordOverlaps, or NearWordOverlaps when near is not nil.
+func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64, near *memories.NearWords) (memories.WordOverlaps, error) {
 	cat := sn.cat
 	refs := &overlapRefs{cat: cat}
 	out := memories.WordOverlaps{Entry: refs.entry}
@@ -140,10 +154,13 @@ func (sn *snapshot) WordOverlaps(ctx context.Context, projects []string, words [
 			uniq = append(uniq, p)
 		}
 	}
-	ixs, err := sn.wordIndexes(ctx, uniq, build)
+	ixs, release, err := sn.wordIndexes(ctx, uniq, build)
 	if err != nil {
 		return out, err
 	}
+	// The indexes' bytes are only read here: what is returned refers to
+	// memories by base number, resolved through the catalog.
+	defer release()
 	exceptPath, exceptBase := "", -1
 	if except != "" {
 		r, err := cat.ByID(except)
@@ -157,20 +174,29 @@ func (sn *snapshot) WordOverlaps(ctx context.Context, projects []string, words [
 	shadowed := cat.Shadowed()
 	isShadowed := func(i int) bool { _, ok := slices.BinarySearch(shadowed, i); return ok }
 	var counts []uint32
+	floor := math.Inf(-1)
 	for k, p := range uniq {
 		ix := ixs[k]
 		counts = slices.Grow(counts[:0], ix.nSets)[:ix.nSets]
 		clear(counts)
-		ix.count(words, counts)
-		for s, c := range counts {
-			if c == 0 {
-				continue
+		if near != nil {
+			skip := func(s int) bool { i, _ := ix.set(s); return i == exceptBase || isShadowed(i) }
+			for _, s := range ix.countNear(words, counts, *near, skip, &floor) {
+				i, n := ix.set(s)
+				out.All = append(out.All, memories.WordOverlap{Ref: i, Common: int(counts[s]), Len: n})
 			}
-			i, n := ix.set(s)
-			if i == exceptBase || isShadowed(i) {
-				continue
+		} else {
+			ix.count(words, counts)
+			for s, c := range counts {
+				if c == 0 {
+					continue
+				}
+				i, n := ix.set(s)
+				if i == exceptBase || isShadowed(i) {
+					continue
+				}
+				out.All = append(out.All, memories.WordOverlap{Ref: i, Common: int(c), Len: n})
 			}
-			out.All = append(out.All, memories.WordOverlap{Ref: i, Common: int(c), Len: n})
 		}
 		// The extras: the notes the journal added or replaced, and those
 		// the index could not hold.
@@ -255,24 +281,45 @@ func intersect(a, b []uint64) int {
 // (makeWordIndex) those that are missing, damaged, or made for another
 // base of the catalog. A project is made from the sets its files keep and
 // from its notes, holding its sets alone: the first save into a project
-// reads its notes (and general's), not the vault's.
-func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build func(title, body string) []uint64) ([]*wordIndex, error) {
+// reads its notes (and general's), not the vault's. The indexes read are
+// mapped into memory until release is called.
+func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build func(title, body string) []uint64) (_ []*wordIndex, release func(), _ error) {
 	base, baseLen := sn.cat.BaseID(), sn.cat.BaseLen()
 	out := make([]*wordIndex, len(projects))
+	var releases []func()
+	release = func() {
+		for _, r := range releases {
+			r()
+		}
+	}
 	var stale []int
 	for k, p := range projects {
-		data, err := os.ReadFile(sn.s.wordIndexPath(p))
+		data, done, err := readMapped(sn.s.wordIndexPath(p))
 		if err == nil {
 			if ix, ok := parseWordIndex(data); ok && ix.base == base && ix.fits(baseLen, sn.cat.BaseHash) {
 				out[k] = ix
+				releases = append(releases, done)
 				continue
 			}
+			done()
 		}
 		stale = append(stale, k)
 	}
 	if len(stale) == 0 {
-		return out, nil
+		return out, release, nil
 	}
+	ixs, err := sn.makeWordIndexes(ctx, projects, out, stale, build)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return ixs, release, nil
+}
+
+// makeWordIndexes makes again the word indexes of projects whose places
+// are stale, into out (see wordIndexes).
+func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out []*wordIndex, stale []int, build func(title, body string) []uint64) ([]*wordIndex, error) {
+	base, baseLen := sn.cat.BaseID(), sn.cat.BaseLen()
 	// Many notes may be read and their sets held: a heap like a
 	// rebuild's, collected as a rebuild's is (a save runs with the
 	// collector off up to a small limit, above which it would collect
