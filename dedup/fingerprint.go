@@ -379,7 +379,7 @@ func Compare(newer, older *Fingerprint) Similarity {
 	if newer.Empty() || older.Empty() {
 		return Similarity{}
 	}
-	common := intersect(newer.words, older.words)
+	common := Intersect(newer.words, older.words)
 	s := Similarity{
 		Words:   float64(common) / float64(len(newer.words)),
 		Related: 2 * float64(common) / float64(len(newer.words)+len(older.words)),
@@ -414,7 +414,7 @@ func Related(a, b *Fingerprint) float64 {
 	if a.Empty() || b.Empty() {
 		return 0
 	}
-	return 2 * float64(intersect(a.words, b.words)) / float64(len(a.words)+len(b.words))
+	return 2 * float64(Intersect(a.words, b.words)) / float64(len(a.words)+len(b.words))
 }
 
 // Containment is |a∩b| / |a|: how much of a is in b; 0 when either is empty.
@@ -423,11 +423,11 @@ func Containment(a, b []uint64) float64 {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
-	return float64(intersect(a, b)) / float64(len(a))
+	return float64(Intersect(a, b)) / float64(len(a))
 }
 
-// intersect is |a∩b| of two sorted sets.
-func intersect(a, b []uint64) int {
+// Intersect is |a∩b| of two sorted word sets (Fingerprint.Words).
+func Intersect(a, b []uint64) int {
 	common := 0
 	for i, j := 0, 0; i < len(a) && j < len(b); {
 		switch {
@@ -463,7 +463,7 @@ func Overlap(newer *Fingerprint, older []uint64) (words, related float64) {
 	if newer.Empty() || len(older) == 0 {
 		return 0, 0
 	}
-	return OverlapCount(newer, intersect(newer.words, older), len(older))
+	return OverlapCount(newer, Intersect(newer.words, older), len(older))
 }
 
 // OverlapCount is Overlap for an older text of olderLen words that has

@@ -149,6 +149,22 @@ func (ix *wordIndex) staleList() []int {
 // damaged file the checksum let through) is skipped: a memory is counted
 // at most once a word, whatever the file.
 func (ix *wordIndex) count(words []uint64, counts []uint32) {
+	ix.lists(words, func(from, to int) {
+		postingsRead.Add(int64(to - from))
+		prev := -1
+		for p := ix.postsAt + 4*from; p < ix.postsAt+4*to; p += 4 {
+			if s := le32(ix.data, p); s > prev && s < len(counts) {
+				counts[s]++
+				prev = s
+			}
+		}
+	})
+}
+
+// lists calls fn with the bounds in the postings of each of words' lists
+// (words sorted, without repeats), in words' order; a word the index does
+// not hold has none.
+func (ix *wordIndex) lists(words []uint64, fn func(from, to int)) {
 	lo := 0
 	for _, w := range words {
 		// words increase: each is searched for past the last found.
@@ -162,17 +178,8 @@ func (ix *wordIndex) count(words []uint64, counts []uint32) {
 			}
 		}
 		lo = i
-		if i == ix.nWords || ix.word(i) != w {
-			continue
-		}
-		from, to := le32(ix.data, ix.strt+4*i), le32(ix.data, ix.strt+4*i+4)
-		postingsRead.Add(int64(to - from))
-		prev := -1
-		for p := ix.postsAt + 4*from; p < ix.postsAt+4*to; p += 4 {
-			if s := le32(ix.data, p); s > prev && s < len(counts) {
-				counts[s]++
-				prev = s
-			}
+		if i < ix.nWords && ix.word(i) == w {
+			fn(le32(ix.data, ix.strt+4*i), le32(ix.data, ix.strt+4*i+4))
 		}
 	}
 }
@@ -274,22 +281,7 @@ var postingsRead atomic.Int64
 func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.NearWords, skip func(s int) bool, floor *float64) []int {
 	type list struct{ from, to int }
 	var lists []list
-	lo := 0
-	for _, w := range words {
-		i, j := lo, ix.nWords
-		for i < j {
-			h := int(uint(i+j) >> 1)
-			if ix.word(h) < w {
-				i = h + 1
-			} else {
-				j = h
-			}
-		}
-		lo = i
-		if i < ix.nWords && ix.word(i) == w {
-			lists = append(lists, list{le32(ix.data, ix.strt+4*i), le32(ix.data, ix.strt+4*i+4)})
-		}
-	}
+	ix.lists(words, func(from, to int) { lists = append(lists, list{from, to}) })
 	slices.SortStableFunc(lists, func(a, b list) int { return cmp.Compare(a.to-a.from, b.to-b.from) })
 	n := len(words)
 	// olen is memory s's set size; upper its count's upper bound with rem

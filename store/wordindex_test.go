@@ -61,7 +61,7 @@ func everySetMerged(t *testing.T, sn *snapshot, projects []string, words []uint6
 			t.Fatal(err)
 		}
 		ws := testWords(title, body)
-		if c := intersect(words, ws); c > 0 {
+		if c := dedup.Intersect(words, ws); c > 0 {
 			out[e.Path] = [2]int{c, len(ws)}
 		}
 	}

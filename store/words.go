@@ -243,7 +243,7 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 					added = append(added, e.Path)
 				}
 			}
-			if c := intersect(words, ws); c > 0 {
+			if c := dedup.Intersect(words, ws); c > 0 {
 				refs.extras = append(refs.extras, *e)
 				out.All = append(out.All, memories.WordOverlap{Ref: -len(refs.extras), Common: c, Len: len(ws)})
 			}
@@ -257,24 +257,6 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 		}
 	}
 	return out, nil
-}
-
-// intersect is |a∩b| of two sorted sets.
-func intersect(a, b []uint64) int {
-	common := 0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			common++
-			i++
-			j++
-		}
-	}
-	return common
 }
 
 // wordIndexes reads the word index of each of projects, making again
