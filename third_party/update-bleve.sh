@@ -171,6 +171,11 @@ if [ "$patches" = 1 ]; then
 	done
 fi
 
+# Formatted as the repository's own code is (a few upstream files predate
+# //go:build lines or were generated unformatted): gofmt changes layout
+# only, and the check below compares the formatted copy.
+find "$new" -name '*.go' -exec "$("$GO" env GOROOT)/bin/gofmt" -w {} +
+
 if [ "$check" = 1 ]; then
 	if git diff --no-index --no-renames --exit-code --name-status -- "$target" "$new" >"$tmp/stat" 2>&1; then
 		echo "$target matches $MODULE@$version with $applied patch(es)"

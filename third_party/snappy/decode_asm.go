@@ -2,6 +2,7 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
+//go:build !appengine && gc && !noasm && (amd64 || arm64)
 // +build !appengine
 // +build gc
 // +build !noasm
