@@ -62,6 +62,20 @@ func (f *fakeOverlaps) Load(_ context.Context, path string) (*Memory, error) {
 	return &Memory{Title: path, Body: f.texts[path]}, nil
 }
 
+// randomText gives texts of n words drawn by r from a vocabulary small
+// enough that relatedness ties are common.
+func randomText(r *rand.Rand) func(n int) string {
+	vocab := strings.Fields("cache lock retry queue token deploy schema index shard replica backup " +
+		"cron webhook tenant quota session cookie header proxy timeout worker batch stream")
+	return func(n int) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = vocab[r.IntN(len(vocab))]
+		}
+		return strings.Join(w, " ")
+	}
+}
+
 // TestSimilarInProjectsAsComparedWithAll: what similarInProjects keeps of a
 // project's memories, looking up the entries of only the possible
 // duplicates and of the most related (ties included), makes pick choose
@@ -72,15 +86,7 @@ func (f *fakeOverlaps) Load(_ context.Context, path string) (*Memory, error) {
 // memories sharing a word.
 func TestSimilarInProjectsAsComparedWithAll(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	vocab := strings.Fields("cache lock retry queue token deploy schema index shard replica backup " +
-		"cron webhook tenant quota session cookie header proxy timeout worker batch stream")
-	text := func(n int) string {
-		w := make([]string, n)
-		for i := range w {
-			w[i] = vocab[r.IntN(len(vocab))]
-		}
-		return strings.Join(w, " ")
-	}
+	text := randomText(r)
 	s := NewService(nil)
 	th := s.checks.Thresholds
 	asked, shared := 0, 0
@@ -130,15 +136,7 @@ func TestSimilarInProjectsAsComparedWithAll(t *testing.T) {
 // among the related, and pick chooses as over every memory compared.
 func TestSimilarInProjectsReadsOnlyTheBestDuplicates(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	vocab := strings.Fields("cache lock retry queue token deploy schema index shard replica backup " +
-		"cron webhook tenant quota session cookie header proxy timeout worker batch stream")
-	text := func(n int) string {
-		w := make([]string, n)
-		for i := range w {
-			w[i] = vocab[r.IntN(len(vocab))]
-		}
-		return strings.Join(w, " ")
-	}
+	text := randomText(r)
 	s := NewService(nil)
 	th := s.checks.Thresholds
 	loads, possible := 0, 0
