@@ -141,20 +141,25 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	project := b.Project
 	scope := withGeneral(project)
 	// Every list below is the catalog's, ordered as an index search without
-	// text orders it: one pass over entries already in memory costs less
-	// than opening the index for as many searches sorted by date. Only the
-	// entries of the projects in scope are decoded here, those of the areas
-	// below.
-	entries, err := EntriesWhere(snap, func(p, _, _ string) bool { return containsString(scope, p) })
+	// text orders it: one pass over the catalog costs less than opening the
+	// index for as many searches sorted by date. The entries of the projects
+	// in scope are searched here, those of the areas below, each in one pass
+	// that decodes only the entries the lists keep (a project may hold
+	// thousands). The decisions' list is asked for at the longest it can be
+	// needed (l0Limit is at most limit), and cut to its length below: the
+	// first n of a list in this order are those a search of size n finds.
+	size := max(limit*candidateFactor, minCandidates)
+	lists, err := SearchEntriesWhere(snap, func(p, _, _ string) bool { return containsString(scope, p) }, []SearchRequest{
+		{Projects: scope, Type: TypeAction, Status: StatusOpen, Size: maxOpenLoads},
+		{Projects: scope, Size: 2 * size},
+		{Projects: []string{project}, Type: TypeDecision, Size: limit + 2*share},
+	})
 	if err != nil {
 		return fmt.Errorf("catalog: %w", err)
 	}
+	open, recent, decisions := lists[0], lists[1], lists[2]
 
 	// Open action items: read for their due dates.
-	open, err := SearchEntries(entries, SearchRequest{Projects: scope, Type: TypeAction, Status: StatusOpen, Size: maxOpenLoads})
-	if err != nil {
-		return err
-	}
 	var items []BriefItem
 	today := now.Format(time.DateOnly)
 	stats := st.of(ctx, open)
@@ -206,12 +211,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 	// L0 and general: one search of both, newest first, and the most
 	// activated memories of each (an old memory used every day must be
 	// found; without a query the index orders by date alone).
-	size := max(limit*candidateFactor, minCandidates)
 	l0Limit := max((limit+1)/2, limit-len(items)-2*share)
-	recent, err := SearchEntries(entries, SearchRequest{Projects: scope, Size: 2 * size})
-	if err != nil {
-		return err
-	}
 	byProject := map[string][]Hit{}
 	seen := map[string]bool{}
 	for _, h := range recent {
@@ -250,11 +250,7 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 		}
 	}
 	if len(recent) == 2*size && len(decs) < l0Limit+share {
-		more, err := SearchEntries(entries, SearchRequest{Projects: []string{project}, Type: TypeDecision, Size: l0Limit + 2*share})
-		if err != nil {
-			return err
-		}
-		decs = more
+		decs = decisions[:min(len(decisions), l0Limit+2*share)]
 	}
 	sort.SliceStable(decs, func(i, j int) bool {
 		if !decs[i].Updated.Equal(decs[j].Updated) {
@@ -300,19 +296,18 @@ func (s *Service) brief(ctx context.Context, snap Snapshot, b *Briefing, limit i
 			}
 		}
 	}
-	var inAreas []Entry
 	if len(b.Areas) > 0 {
-		inAreas, err = EntriesWhere(snap, func(_, a, _ string) bool { return containsString(b.Areas, a) })
+		reqs := make([]SearchRequest, len(b.Areas))
+		for i, a := range b.Areas {
+			reqs[i] = SearchRequest{Area: a, Size: size}
+		}
+		inAreas, err := SearchEntriesWhere(snap, func(_, a, _ string) bool { return containsString(b.Areas, a) }, reqs)
 		if err != nil {
 			return fmt.Errorf("catalog: %w", err)
 		}
-	}
-	for _, a := range b.Areas {
-		hs, err := SearchEntries(inAreas, SearchRequest{Area: a, Size: size})
-		if err != nil {
-			return err
+		for _, hs := range inAreas {
+			add(hs)
 		}
-		add(hs)
 	}
 	if project != DefaultProject {
 		add(byProject[DefaultProject])
@@ -352,26 +347,11 @@ func SearchEntries(entries []Entry, req SearchRequest) ([]Hit, error) {
 	// those of a sort of the entries themselves, so is the order.
 	var match []*Entry
 	for i := range entries {
-		e := &entries[i]
-		switch {
-		case req.Project != "" && e.Project != req.Project,
-			len(req.Projects) > 0 && !containsString(req.Projects, e.Project),
-			req.Area != "" && e.Area != req.Area,
-			req.Type != "" && e.Type != req.Type,
-			req.Status != "" && e.Status != req.Status,
-			!req.IncludeSuperseded && e.Status == StatusSuperseded,
-			!req.UpdatedSince.IsZero() && e.Updated.Before(req.UpdatedSince),
-			!hasTags(e.Tags, req.Tags):
-			continue
+		if e := &entries[i]; req.KeepsEntry(e) {
+			match = append(match, e)
 		}
-		match = append(match, e)
 	}
-	slices.SortFunc(match, func(a, b *Entry) int {
-		if c := b.Updated.Compare(a.Updated); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	slices.SortFunc(match, CompareEntries)
 	if len(match) > req.Size {
 		match = match[:req.Size]
 	}
@@ -381,6 +361,63 @@ func SearchEntries(entries []Entry, req SearchRequest) ([]Hit, error) {
 	out := make([]Hit, len(match))
 	for i, e := range match {
 		out[i] = Hit{Entry: *e}
+	}
+	return out, nil
+}
+
+// KeepsEntry reports whether e passes req's filters as a search without
+// text applies them (SearchEntries): project, projects, area, type, status,
+// tags, updated since, superseded or not. Of e it reads only those fields
+// and Updated.
+func (req *SearchRequest) KeepsEntry(e *Entry) bool {
+	switch {
+	case req.Project != "" && e.Project != req.Project,
+		len(req.Projects) > 0 && !containsString(req.Projects, e.Project),
+		req.Area != "" && e.Area != req.Area,
+		req.Type != "" && e.Type != req.Type,
+		req.Status != "" && e.Status != req.Status,
+		!req.IncludeSuperseded && e.Status == StatusSuperseded,
+		!req.UpdatedSince.IsZero() && e.Updated.Before(req.UpdatedSince),
+		!hasTags(e.Tags, req.Tags):
+		return false
+	}
+	return true
+}
+
+// CompareEntries orders entries as a search without text lists them: last
+// updated first, ties by id. Of each it reads Updated and ID alone.
+func CompareEntries(a, b *Entry) int {
+	if c := b.Updated.Compare(a.Updated); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
+}
+
+// EntrySearcher is a Snapshot that can answer searches without text over
+// the entries of some projects or areas without decoding every one: a
+// briefing keeps a few dozen of a project's thousands of memories.
+type EntrySearcher interface {
+	// SearchEntriesWhere is, for each of reqs, SearchEntries over the
+	// entries EntriesWhere(keep) lists.
+	SearchEntriesWhere(keep func(project, area, name string) bool, reqs []SearchRequest) ([][]Hit, error)
+}
+
+// SearchEntriesWhere is, for each of reqs, SearchEntries over the entries
+// of snap that keep accepts (see EntriesWhere): through EntrySearcher when
+// snap is one.
+func SearchEntriesWhere(snap Snapshot, keep func(project, area, name string) bool, reqs []SearchRequest) ([][]Hit, error) {
+	if s, ok := snap.(EntrySearcher); ok {
+		return s.SearchEntriesWhere(keep, reqs)
+	}
+	entries, err := EntriesWhere(snap, keep)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]Hit, len(reqs))
+	for i, req := range reqs {
+		if out[i], err = SearchEntries(entries, req); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
