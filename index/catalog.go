@@ -768,6 +768,15 @@ func (c *Catalog) Confirm(dir string, dirs []vault.DirStat, observedAt time.Time
 	return c.appendJournal(dir, nil, dirs, observedAt, true)
 }
 
+// KeepDir records folder d's time, which a writer set back itself after it
+// wrote notes there (store's kept folders): the folder holds what the catalog
+// says of it. The look at the vault is not newer for it, so WrittenAt stays.
+// It is not flushed: lost, the folder's time differs from the one recorded
+// before, and the next check reads the folder.
+func (c *Catalog) KeepDir(dir string, d vault.DirStat) error {
+	return c.appendJournal(dir, nil, []vault.DirStat{d}, time.Unix(0, c.WrittenAt), false)
+}
+
 // appendJournal appends records, the folder times that changed, and a commit
 // line, and syncs when sync is set.
 func (c *Catalog) appendJournal(dir string, b []byte, dirs []vault.DirStat, observedAt time.Time, sync bool) error {

@@ -176,6 +176,9 @@ type Store struct {
 	wordReads atomic.Int64
 	// mapRenders counts the maps of contents rendered whole, for tests.
 	mapRenders atomic.Int64
+	// beforeKeep, when set (by tests), runs before a save looks at the
+	// folder it wrote into (see keepDir).
+	beforeKeep func()
 }
 
 var _ memories.Backend = (*Store)(nil)
@@ -617,6 +620,7 @@ type writeState struct {
 	gen      string
 	cat      *index.Catalog
 	dirs     []vault.DirStat // folders as the writer's scan saw them
+	read     []string        // folders that scan read (vault.ScanResult.Read)
 	observed time.Time       // when that scan began
 	report   *SyncReport
 	// lazy lets the writer leave the full-text index behind the catalog
@@ -653,7 +657,7 @@ func (s *Store) begin(ctx context.Context, full, lazy bool) (*writeState, error)
 	if err := s.v.CleanTemps(scan.Temps); err != nil {
 		s.warn(fmt.Sprintf("could not remove leftover temporary files: %v", err))
 	}
-	st := &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: &SyncReport{}, lazy: lazy}
+	st := &writeState{gen: gen, cat: cat, dirs: scan.Dirs, read: scan.Read, observed: observed, report: &SyncReport{}, lazy: lazy}
 	if !lazy {
 		// The map of contents gets what saves left owed to it before the
 		// index work they deferred is done (see mapOwedFile): the next

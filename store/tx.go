@@ -300,6 +300,9 @@ type tx struct {
 	snapshot
 	ch     *changeSet
 	events []memories.Event
+	// keep follows the folder a one-shot save writes into (see dirKeep).
+	keep *dirKeep
+	st   *writeState
 }
 
 var (
@@ -334,7 +337,9 @@ func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy boo
 	t := &tx{
 		snapshot: snapshot{s: s, cat: st.cat.Clone(), gen: st.gen, needLock: true},
 		ch:       newChangeSet(st.cat),
+		st:       st,
 	}
+	defer t.keep.close()
 	ferr := fn(t)
 	t.snapshot.close(&err)
 	if err != nil {
@@ -346,7 +351,11 @@ func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy boo
 			return errors.Join(ferr, err)
 		}
 	}
-	return errors.Join(ferr, s.finish(ctx, st, t.ch, t.events))
+	if err := errors.Join(ferr, s.finish(ctx, st, t.ch, t.events)); err != nil {
+		return err
+	}
+	s.keepDir(st, t.keep, t.ch.recs)
+	return nil
 }
 
 // finish makes a writer's work durable: the index batch and the catalog, the map
@@ -414,6 +423,9 @@ func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, event
 }
 
 func (t *tx) Create(_ context.Context, m *memories.Memory) error {
+	if t.keep == nil {
+		t.keep = t.s.watchDir(t.st, vault.MemoryDir(m.Project))
+	}
 	if err := t.s.v.Create(m); err != nil {
 		return err
 	}

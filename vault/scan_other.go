@@ -31,18 +31,19 @@ func statNames(dir string, names []string) ([]fileStat, error) {
 	return out, nil
 }
 
-func readDir(dir string, stat func(name string) bool, readable func(abs string) bool) ([]dirEntry, error) {
+func readDir(dir string, find func(name string) int, statAll bool, readable func(abs string) bool) ([]dirEntry, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read folder %s: %w", dir, err)
 	}
 	out := make([]dirEntry, len(des))
 	for i, de := range des {
-		out[i] = dirEntry{name: de.Name(), dir: de.IsDir()}
+		out[i] = dirEntry{name: de.Name(), dir: de.IsDir(), known: -1}
 		if !isNoteName(de.Name()) || de.IsDir() {
 			continue
 		}
-		if de.Type().IsRegular() && !stat(de.Name()) {
+		out[i].known = find(de.Name())
+		if de.Type().IsRegular() && !statAll && out[i].known >= 0 {
 			out[i].note = true
 			continue
 		}

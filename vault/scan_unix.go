@@ -60,10 +60,12 @@ func statNames(dir string, names []string) ([]fileStat, error) {
 	return out, nil
 }
 
-// readDir reads a folder and stats the notes that stat says to (the others are
-// reported as notes without a stat). A note that is a link to something else
-// than a file, a link readable refuses, or vanished, is not a note.
-func readDir(dir string, stat func(name string) bool, readable func(abs string) bool) ([]dirEntry, error) {
+// readDir reads a folder, looks its notes up with find (their known
+// positions), and stats the notes find does not know, or every one with
+// statAll (the others are reported as notes without a stat). A note that is
+// a link to something else than a file, a link readable refuses, or
+// vanished, is not a note.
+func readDir(dir string, find func(name string) int, statAll bool, readable func(abs string) bool) ([]dirEntry, error) {
 	des, err := listDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read folder %s: %w", dir, err)
@@ -73,11 +75,12 @@ func readDir(dir string, stat func(name string) bool, readable func(abs string) 
 	var idx []int
 	for i, de := range des {
 		t := de.typ
-		out[i] = dirEntry{name: de.name, dir: t.IsDir()}
+		out[i] = dirEntry{name: de.name, dir: t.IsDir(), known: -1}
 		if !isNoteName(de.name) || !(t.IsRegular() || t&os.ModeSymlink != 0) {
 			continue
 		}
-		if t.IsRegular() && !stat(de.name) {
+		out[i].known = find(de.name)
+		if t.IsRegular() && !statAll && out[i].known >= 0 {
 			out[i].note = true
 			continue
 		}

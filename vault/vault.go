@@ -150,6 +150,10 @@ func (v *Vault) Load(rel string) (*memories.Memory, error) {
 	return m, nil
 }
 
+// MemoryDir is the folder, relative to the cortex folder, that Create writes
+// a new memory of project into.
+func MemoryDir(project string) string { return path.Join("memories", project) }
+
 // Create writes m as a new note under memories/<project>/ and sets m.Path. The
 // file name is the title's slug and the id's first eight characters, more of the
 // id when that name is taken.
@@ -162,7 +166,7 @@ func (v *Vault) Create(m *memories.Memory) error {
 	if err != nil {
 		return err
 	}
-	dir := path.Join("memories", m.Project)
+	dir := MemoryDir(m.Project)
 	if err := atomicfile.MkdirAll(v.Abs(dir)); err != nil {
 		return err
 	}

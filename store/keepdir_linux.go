@@ -1,0 +1,151 @@
+package store
+
+import (
+	"encoding/binary"
+	"errors"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/cortexmem/cortex/atomicfile"
+)
+
+// dirWatch follows one folder's entries with inotify.
+type dirWatch struct {
+	fd  int
+	abs string
+}
+
+// watchMask: entries made, removed or moved, the folder's own attributes
+// and times (setting its time alone is told as a modification), the folder
+// itself gone or moved.
+const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO | unix.IN_ATTRIB | unix.IN_MODIFY |
+	unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW
+
+// watch follows folder abs when its time is still m0 once followed (so
+// nothing changed it between the scan and now); nil otherwise.
+func watch(abs string, m0 int64) *dirWatch {
+	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+	if err != nil {
+		return nil
+	}
+	w := &dirWatch{fd: fd, abs: abs}
+	if _, err := unix.InotifyAddWatch(fd, abs, watchMask); err != nil {
+		w.close()
+		return nil
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(abs, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR || st.Mtim.Nano() != m0 {
+		w.close()
+		return nil
+	}
+	return w
+}
+
+func (w *dirWatch) close() { _ = unix.Close(w.fd) }
+
+// watchEvent is one inotify event; name is "" for the folder itself.
+type watchEvent struct {
+	mask uint32
+	name string
+}
+
+// events reads the events queued; ok is false when they cannot be read
+// whole.
+func (w *dirWatch) events() (evs []watchEvent, ok bool) {
+	buf := make([]byte, 16<<10)
+	for {
+		n, err := unix.Read(w.fd, buf)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if errors.Is(err, unix.EAGAIN) {
+			return evs, true
+		}
+		if err != nil || n <= 0 {
+			return nil, false
+		}
+		for off := 0; off < n; {
+			if n-off < unix.SizeofInotifyEvent {
+				return nil, false
+			}
+			mask := binary.NativeEndian.Uint32(buf[off+4:])
+			l := int(binary.NativeEndian.Uint32(buf[off+12:]))
+			off += unix.SizeofInotifyEvent
+			if l > n-off {
+				return nil, false
+			}
+			name, _, _ := strings.Cut(string(buf[off:off+l]), "\x00")
+			off += l
+			evs = append(evs, watchEvent{mask: mask, name: name})
+		}
+	}
+}
+
+// lost are the events that end the following or say events were lost.
+const lost = unix.IN_Q_OVERFLOW | unix.IN_IGNORED | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_UNMOUNT
+
+// onlyOwn reports whether every change to the folder's entries since it was
+// followed is the save's own: temporary files (atomicfile's) made and gone
+// again, and each of own's names made once (true) or removed once (false).
+// A change of an entry's attributes or bytes does not change the entries;
+// one of the folder's own does not come from a save.
+func (w *dirWatch) onlyOwn(own map[string]bool) bool {
+	evs, ok := w.events()
+	if !ok {
+		return false
+	}
+	temps := map[string]bool{}
+	seen := map[string]bool{}
+	for _, e := range evs {
+		switch {
+		case e.mask&lost != 0, e.name == "":
+			return false
+		case e.mask&(unix.IN_ATTRIB|unix.IN_MODIFY) != 0:
+		case atomicfile.IsTemp(e.name):
+			if e.mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0 {
+				temps[e.name] = true
+			} else {
+				delete(temps, e.name)
+			}
+		default:
+			made, mine := own[e.name]
+			if !mine || seen[e.name] || e.mask&unix.IN_ISDIR != 0 {
+				return false
+			}
+			seen[e.name] = true
+			if made != (e.mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0) {
+				return false
+			}
+		}
+	}
+	return len(temps) == 0 && len(seen) == len(own)
+}
+
+// setTime sets the folder's time to v, and reports whether nothing but
+// that changed the folder meanwhile (then it holds, at v, what onlyOwn
+// saw). When something else did, its change is in the folder's time no
+// more; the catalog does not record v, so the folder is read again.
+func (w *dirWatch) setTime(v int64) bool {
+	ts := []unix.Timespec{{Nsec: unix.UTIME_OMIT}, unix.NsecToTimespec(v)}
+	if err := unix.UtimesNanoAt(unix.AT_FDCWD, w.abs, ts, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return false
+	}
+	evs, ok := w.events()
+	if !ok {
+		return false
+	}
+	self := 0
+	for _, e := range evs {
+		switch {
+		case e.mask&lost != 0:
+			return false
+		case e.name == "" && e.mask&(unix.IN_ATTRIB|unix.IN_MODIFY) != 0:
+			self++
+		case e.mask&(unix.IN_ATTRIB|unix.IN_MODIFY) != 0:
+		default:
+			return false
+		}
+	}
+	return self == 1
+}
