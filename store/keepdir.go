@@ -1,11 +1,9 @@
 package store
 
 import (
-	"path"
 	"slices"
 	"time"
 
-	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/vault"
 )
 
@@ -34,6 +32,8 @@ type dirKeep struct {
 	abs string
 	m0  int64 // its time, as the scan trusted it
 	w   *dirWatch
+	// kept is the time settle set the folder to, 0 when it did not.
+	kept int64
 }
 
 // watchDir starts following folder rel for a one-shot save about to write
@@ -86,33 +86,37 @@ func keptTime(m0 int64) int64 {
 	return v
 }
 
-// keepDir, after a save's catalog commit, sets the folder it followed back
-// to a time the catalog then records, when the only changes it saw there
-// are the save's own (written: the notes the save wrote or removed, by
-// path). It is an optimisation: on any doubt it leaves the folder as it is,
-// to be read again by the next command.
-func (s *Store) keepDir(st *writeState, k *dirKeep, written map[string]*index.Record) {
+// settle, right after the save wrote its notes into the folder (names:
+// the note's file name and whether it is there now, true, or was removed),
+// sets the folder back to its kept time when the only changes seen there
+// are the save's own, and stops following the folder. It is done before
+// the catalog commit, whose flushes give the kernel time to release the
+// follower (closing it waits for that, tens of milliseconds under load): a
+// time the catalog does not record yet reads the folder again, so a crash
+// before the commit loses nothing.
+func (k *dirKeep) settle(s *Store, names map[string]bool) {
 	if k == nil || k.w == nil {
 		return
-	}
-	defer k.close()
-	own := map[string]bool{} // name → the save left a note there
-	for p, r := range written {
-		if dir, name := path.Split(p); len(dir) > 0 && dir[:len(dir)-1] == k.rel {
-			own[name] = r != nil
-		}
 	}
 	if s.beforeKeep != nil {
 		s.beforeKeep()
 	}
-	if len(own) == 0 || !k.w.onlyOwn(own) {
+	if len(names) > 0 && k.w.onlyOwn(names) {
+		if v := keptTime(k.m0); k.w.setTime(v) {
+			k.kept = v
+		}
+	}
+	k.w.stop()
+}
+
+// keepDir, after a save's catalog commit, records the time the save set
+// its folder back to (see settle). It is an optimisation: on any doubt
+// nothing is recorded, and the folder is read again by the next command.
+func (s *Store) keepDir(st *writeState, k *dirKeep) {
+	if k == nil || k.kept == 0 {
 		return
 	}
-	v := keptTime(k.m0)
-	if !k.w.setTime(v) {
-		return
-	}
-	if err := st.cat.KeepDir(st.gen, vault.DirStat{Path: k.rel, MTime: v}); err != nil {
+	if err := st.cat.KeepDir(st.gen, vault.DirStat{Path: k.rel, MTime: k.kept}); err != nil {
 		s.warn(err.Error())
 	}
 }

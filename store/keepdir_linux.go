@@ -13,6 +13,7 @@ import (
 // dirWatch follows one folder's entries with inotify.
 type dirWatch struct {
 	fd  int
+	wd  int
 	abs string
 }
 
@@ -30,7 +31,7 @@ func watch(abs string, m0 int64) *dirWatch {
 		return nil
 	}
 	w := &dirWatch{fd: fd, abs: abs}
-	if _, err := unix.InotifyAddWatch(fd, abs, watchMask); err != nil {
+	if w.wd, err = unix.InotifyAddWatch(fd, abs, watchMask); err != nil {
 		w.close()
 		return nil
 	}
@@ -43,6 +44,10 @@ func watch(abs string, m0 int64) *dirWatch {
 }
 
 func (w *dirWatch) close() { _ = unix.Close(w.fd) }
+
+// stop ends the following, so that the kernel can release it while the
+// save goes on: closing a follower waits until the kernel has.
+func (w *dirWatch) stop() { _, _ = unix.InotifyRmWatch(w.fd, uint32(w.wd)) }
 
 // watchEvent is one inotify event; name is "" for the folder itself.
 type watchEvent struct {

@@ -9,5 +9,6 @@ type dirWatch struct{}
 func watch(string, int64) *dirWatch { return nil }
 
 func (*dirWatch) close()                       {}
+func (*dirWatch) stop()                        {}
 func (*dirWatch) onlyOwn(map[string]bool) bool { return false }
 func (*dirWatch) setTime(int64) bool           { return false }

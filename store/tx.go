@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"sync"
 	"time"
 
@@ -301,8 +302,9 @@ type tx struct {
 	ch     *changeSet
 	events []memories.Event
 	// keep follows the folder a one-shot save writes into (see dirKeep).
-	keep *dirKeep
-	st   *writeState
+	keep    *dirKeep
+	watched bool // the first Create asked for keep
+	st      *writeState
 }
 
 var (
@@ -354,7 +356,7 @@ func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy boo
 	if err := errors.Join(ferr, s.finish(ctx, st, t.ch, t.events)); err != nil {
 		return err
 	}
-	s.keepDir(st, t.keep, t.ch.recs)
+	s.keepDir(st, t.keep)
 	return nil
 }
 
@@ -423,11 +425,18 @@ func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, event
 }
 
 func (t *tx) Create(_ context.Context, m *memories.Memory) error {
-	if t.keep == nil {
-		t.keep = t.s.watchDir(t.st, vault.MemoryDir(m.Project))
+	first := !t.watched
+	if first {
+		t.watched, t.keep = true, t.s.watchDir(t.st, vault.MemoryDir(m.Project))
 	}
 	if err := t.s.v.Create(m); err != nil {
+		if first {
+			t.keep.settle(t.s, nil)
+		}
 		return err
+	}
+	if first {
+		t.keep.settle(t.s, map[string]bool{path.Base(m.Path): true})
 	}
 	return t.reindex(m.Path)
 }
