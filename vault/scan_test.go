@@ -585,3 +585,37 @@ func TestScanKnownNotSorted(t *testing.T) {
 		t.Errorf("scan (-want +got):\n%s", diff)
 	}
 }
+
+// TestKnownNamesFind: a folder's known notes are found by hash at their
+// positions, in any order, the first of a name given twice; names not
+// known, and any name in a folder of none, are not.
+func TestKnownNamesFind(t *testing.T) {
+	many := make([]KnownFile, 3000)
+	for i := range many {
+		many[i] = KnownFile{Name: fmt.Sprintf("note-%05d.md", (i*7919)%3000)}
+	}
+	for _, tc := range []struct {
+		name  string
+		files []KnownFile
+		ask   map[string]int
+	}{
+		{"none", nil, map[string]int{"a.md": -1, "": -1}},
+		{"sorted", []KnownFile{{Name: "a.md"}, {Name: "b.md"}, {Name: "c.md"}}, map[string]int{"a.md": 0, "c.md": 2, "d.md": -1, "A.md": -1}},
+		{"unsorted, a name twice", []KnownFile{{Name: "z.md"}, {Name: "b.md"}, {Name: "z.md"}, {Name: "a.md"}}, map[string]int{"z.md": 0, "a.md": 3, "b.md": 1, "y.md": -1}},
+		{"thousands", many, map[string]int{many[0].Name: 0, many[1234].Name: 1234, many[2999].Name: 2999, "note-03000.md": -1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := newKnownNames(tc.files)
+			for name, want := range tc.ask {
+				if got := k.find(name); got != want {
+					t.Errorf("find(%q) = %d, want %d", name, got, want)
+				}
+			}
+			for i, f := range tc.files {
+				if got := k.find(f.Name); got != i && tc.files[got].Name != f.Name {
+					t.Errorf("find(%q) = %d, want %d", f.Name, got, i)
+				}
+			}
+		})
+	}
+}
