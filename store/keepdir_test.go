@@ -49,9 +49,9 @@ func TestSavesInARowKeepTheirFolder(t *testing.T) {
 	}
 	time.Sleep(50 * time.Millisecond) // past the fine window (the first save read the folder)
 	for i := range 4 {
-		st, svc := e.open()
+		_, svc := e.open()
 		save(t, svc, fmt.Sprintf("Feed the lynx number %d at %d in the morning.", i, i+6))
-		st, _ = e.open()
+		st, _ := e.open()
 		if read, changed := folderScan(t, st, rel); read || changed != 0 {
 			t.Errorf("after save %d in a row: the next check reads %s: %v, finds %d changed; want neither", i, rel, read, changed)
 		}
