@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"time"
 
@@ -107,5 +108,38 @@ func TestSearchEntriesWhereAsSearchEntries(t *testing.T) {
 	}
 	if _, err := load(t, writeBase(t, nil, nil)).SearchEntriesWhere(nil, []memories.SearchRequest{{Text: "x", Size: 1}}); err == nil {
 		t.Error("SearchEntriesWhere with text: no error, want one (only the index can answer it)")
+	}
+}
+
+// TestSearchEntriesWhereDecodesTheListsOnly: a briefing's lists over a
+// project of thousands of notes allocate for the few entries they keep,
+// not for every entry of the project (EntriesWhere's 5,000, with their
+// paths: over a megabyte).
+func TestSearchEntriesWhereDecodesTheListsOnly(t *testing.T) {
+	var recs []*Record
+	for i := range 5000 {
+		r := rec(fmt.Sprintf("kept/%05d.md", i), fmt.Sprintf("01j7%022d", i), "kept")
+		r.Updated = t0.Add(time.Duration(i%97) * time.Minute)
+		recs = append(recs, r)
+	}
+	c := load(t, writeBase(t, recs, fixtureDirs))
+	keep := func(p, _, _ string) bool { return p == "proj" }
+	reqs := []memories.SearchRequest{{Projects: []string{"proj"}, Size: 20}, {Projects: []string{"proj"}, Type: memories.TypeDecision, Size: 10}}
+	if _, err := c.SearchEntriesWhere(keep, reqs); err != nil { // the metadata is read once, before
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, err := c.SearchEntriesWhere(keep, reqs)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got[0]) != 20 {
+		t.Fatalf("the first list holds %d entries, want 20", len(got[0]))
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 64<<10 {
+		t.Errorf("two lists of 5,000 entries allocated %d bytes, want at most 64 KB", allocated)
 	}
 }
