@@ -13,18 +13,20 @@ import (
 // folder again to find what changed, most of what a save in a row cost. A
 // folder's time tells that something changed, not what; what changed
 // while the save wrote is what the kernel's notifications (inotify) tell.
-// So, where the scan trusted the folder on its time (it did not read it),
-// the save follows the folder from just before it writes: when the only
-// changes are its own (its temporary files come and go, its notes appear),
-// it sets the folder's time back to one that nothing else can give it (a
-// nanosecond past the time the scan trusted, which is older than the
-// kernel's clock by the racy window), and records that time in the catalog
-// once it has seen nothing else change meanwhile. Any change by another
-// program after that gives the folder the clock's time, which differs, so
-// the next command reads the folder as before; any before it is seen, and
-// the time is then not recorded, so the folder's time differs from the one
-// the catalog holds and it is read too. A crash or a power loss between the
-// steps leaves a time the catalog does not hold: read again.
+// So, where the scan knows the folder's entries for as long as its time
+// stays as it saw it (it trusted the time, or read the folder and the time
+// is older than the racy window), the save follows the folder from just
+// before it writes. When the only changes are its own (its temporary files
+// come and go, its note appears), it sets the folder's time back to one
+// that nothing else can give it (a nanosecond past the time the scan saw,
+// older than the kernel's clock by the racy window) and checks that nothing
+// else changed the folder meanwhile; after its catalog commit it records
+// that time. A change by another program after that gives the folder the
+// clock's time, which differs, so the next command reads the folder as
+// before; one before it is seen, and the time is then not recorded, so the
+// folder's time differs from the one the catalog holds and it is read too.
+// A crash or a power loss between the steps leaves a time the catalog does
+// not hold: read again.
 
 // dirKeep is a folder a save follows while it writes into it.
 type dirKeep struct {
@@ -37,7 +39,7 @@ type dirKeep struct {
 }
 
 // watchDir starts following folder rel for a one-shot save about to write
-// into it, when the scan trusted the folder on its time; nil otherwise, or
+// into it, when the scan knows its entries; nil otherwise, or
 // when following it is not possible (no inotify, too many followers).
 func (s *Store) watchDir(st *writeState, rel string) *dirKeep {
 	if st == nil || !st.lazy || s.res != nil || s.fineWindow <= 0 {
