@@ -89,3 +89,45 @@ func TestSavesInARowKeepTheirFolder(t *testing.T) {
 		t.Errorf("a note made by hand after a save: the next check reads the folder %v, finds %d changed; want read, 1", read, changed)
 	}
 }
+
+// inotifyFDs counts this process's open inotify instances.
+func inotifyFDs(t *testing.T) int {
+	t.Helper()
+	des, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, de := range des {
+		if l, err := os.Readlink(filepath.Join("/proc/self/fd", de.Name())); err == nil && l == "anon_inode:inotify" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSaveClosesItsFolderFollower: a save that follows its folder closes
+// the follower before it returns, kept or not (a process that saves many
+// times must not run out of them).
+func TestSaveClosesItsFolderFollower(t *testing.T) {
+	if runtime.GOOS != "linux" || vault.FineWindow() == 0 {
+		t.Skip("folders are followed only where inotify and fine file times are")
+	}
+	e := newOwedEnv(t)
+	_, svc := e.open()
+	save(t, svc, "The otter pool needs its filter cleaned every third day.")
+	time.Sleep(50 * time.Millisecond) // past the fine window: the next saves follow the folder
+	before := inotifyFDs(t)
+	for i := range 5 {
+		st, svc := e.open()
+		if i%2 == 1 {
+			st.beforeKeep = func() { // not kept
+				_ = os.WriteFile(filepath.Join(e.root, "cortex", "memories", "zoo", fmt.Sprintf("hand-%d.md", i)), []byte("# by hand\n"), 0o600)
+			}
+		}
+		save(t, svc, fmt.Sprintf("Feed the lynx number %d at %d in the morning.", i, i+6))
+	}
+	if after := inotifyFDs(t); after != before {
+		t.Errorf("%d inotify instances open after 5 saves, %d before", after, before)
+	}
+}

@@ -341,7 +341,7 @@ func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy boo
 		ch:       newChangeSet(st.cat),
 		st:       st,
 	}
-	defer t.keep.close()
+	defer func() { t.keep.close() }() // keep is set by fn's first Create
 	ferr := fn(t)
 	t.snapshot.close(&err)
 	if err != nil {
