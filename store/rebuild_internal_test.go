@@ -22,15 +22,13 @@ import (
 // bytes as well as their number, so that a vault of long notes is indexed
 // in bounded memory, and that every document is in exactly one batch.
 func TestRebuildBatches(t *testing.T) {
-	docs := func(sizes ...int64) ([]index.Doc, map[string]*index.Record) {
-		ds := make([]index.Doc, len(sizes))
-		recs := map[string]*index.Record{}
+	docs := func(sizes ...int64) []pendingDoc {
+		ds := make([]pendingDoc, len(sizes))
 		for i, n := range sizes {
 			p := fmt.Sprintf("n%05d.md", i)
-			ds[i] = index.Doc{ID: p, Memory: &memories.Memory{Path: p}}
-			recs[p] = &index.Record{Entry: memories.Entry{Path: p}, Size: n}
+			ds[i] = pendingDoc{id: p, rec: &index.Record{Entry: memories.Entry{Path: p}, Size: n}}
 		}
-		return ds, recs
+		return ds
 	}
 	many := make([]int64, rebuildBatch+1)
 	for i := range many {
@@ -50,14 +48,14 @@ func TestRebuildBatches(t *testing.T) {
 		{"an empty note adds nothing", []int64{big, 0}, []int{2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ds, recs := docs(tc.sizes...)
+			ds := docs(tc.sizes...)
 			var got []int
 			seen := 0
-			for _, b := range rebuildBatches(ds, recs) {
+			for _, b := range rebuildBatches(ds) {
 				got = append(got, len(b))
 				for _, d := range b {
-					if d.ID != ds[seen].ID {
-						t.Fatalf("batch holds %s at %d, want %s", d.ID, seen, ds[seen].ID)
+					if d.id != ds[seen].id {
+						t.Fatalf("batch holds %s at %d, want %s", d.id, seen, ds[seen].id)
 					}
 					seen++
 				}
