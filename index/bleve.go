@@ -592,14 +592,49 @@ func (b *Bleve) pathOnlyIn(texts []string, toks []analysis.TokenStream) string {
 	if !anyPath(texts) {
 		return ""
 	}
-	words := map[string]bool{}
+	// Only a term with a token inside a path (or any term of a text that
+	// does not decode, see below) can be path-only: those are the
+	// candidates, in the order of their tokens, which is the order of the
+	// terms' first tokens in the result. The other tokens are only looked
+	// up among the candidates, which are few, rather than every term of a
+	// long text being put in a set (a twentieth of a rebuild's analysis).
+	var cand []*analysis.Token
+	blanked := make([]bool, len(texts))
 	for i, text := range texts {
 		if !utf8.ValidString(text) {
 			// A stray byte can take the white space after it into its
 			// token, so the words near a path may break differently once
 			// the path is blanked: analyse the blanked text itself.
+			blanked[i] = true
+			cand = append(cand, toks[i]...)
+			continue
+		}
+		runs := pathRuns(text)
+		k := 0
+		for _, t := range toks[i] {
+			for k < len(runs) && runs[k][1] <= t.Start {
+				k++
+			}
+			if k < len(runs) && t.Start >= runs[k][0] {
+				cand = append(cand, t)
+			}
+		}
+	}
+	if len(cand) == 0 {
+		return ""
+	}
+	// outside[term] is true once the term is found outside every path, and
+	// again once it is written.
+	outside := make(map[string]bool, len(cand))
+	for _, t := range cand {
+		outside[string(t.Term)] = false
+	}
+	for i, text := range texts {
+		if blanked[i] {
 			for _, t := range b.analyzer(dedup.OutsidePaths(text)) {
-				words[t] = true
+				if _, ok := outside[t]; ok {
+					outside[t] = true
+				}
 			}
 			continue
 		}
@@ -612,17 +647,17 @@ func (b *Bleve) pathOnlyIn(texts []string, toks []analysis.TokenStream) string {
 			if k < len(runs) && t.Start >= runs[k][0] {
 				continue // inside a path
 			}
-			words[string(t.Term)] = true
+			if out, ok := outside[string(t.Term)]; ok && !out {
+				outside[string(t.Term)] = true
+			}
 		}
 	}
 	var sb strings.Builder
-	for i := range texts {
-		for _, t := range toks[i] {
-			if !words[string(t.Term)] {
-				words[string(t.Term)] = true // once
-				sb.Write(t.Term)
-				sb.WriteByte(' ')
-			}
+	for _, t := range cand {
+		if !outside[string(t.Term)] {
+			outside[string(t.Term)] = true // once
+			sb.Write(t.Term)
+			sb.WriteByte(' ')
 		}
 	}
 	return sb.String()

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
 )
@@ -270,5 +271,30 @@ func TestApplyAllocations(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if got := (after.Mallocs - before.Mallocs) / uint64(len(ms)); got > limit {
 		t.Errorf("indexing made %d objects per memory, want at most %d", got, limit)
+	}
+}
+
+// BenchmarkMemoryDocument makes the documents of real-shaped memories (long
+// notes in many languages, with paths and links), as a rebuild's batch does.
+func BenchmarkMemoryDocument(b *testing.B) {
+	corpus, err := bench.LoadCorpus(filepath.Join("..", "fixtures"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	gen := bench.NewRealGenerator(corpus, 41, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	ms := make([]*memories.Memory, 500)
+	for i := range ms {
+		ms[i] = gen.Memory()
+	}
+	idx := newTestBleve(b)
+	db, err := newDocBuilder()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		m := ms[i%len(ms)]
+		db.memoryDocument(idx, m.ID, m)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -21,15 +22,13 @@ import (
 // bytes as well as their number, so that a vault of long notes is indexed
 // in bounded memory, and that every document is in exactly one batch.
 func TestRebuildBatches(t *testing.T) {
-	docs := func(sizes ...int64) ([]index.Doc, map[string]*index.Record) {
-		ds := make([]index.Doc, len(sizes))
-		recs := map[string]*index.Record{}
+	docs := func(sizes ...int64) []pendingDoc {
+		ds := make([]pendingDoc, len(sizes))
 		for i, n := range sizes {
 			p := fmt.Sprintf("n%05d.md", i)
-			ds[i] = index.Doc{ID: p, Memory: &memories.Memory{Path: p}}
-			recs[p] = &index.Record{Entry: memories.Entry{Path: p}, Size: n}
+			ds[i] = pendingDoc{id: p, rec: &index.Record{Entry: memories.Entry{Path: p}, Size: n}}
 		}
-		return ds, recs
+		return ds
 	}
 	many := make([]int64, rebuildBatch+1)
 	for i := range many {
@@ -49,14 +48,14 @@ func TestRebuildBatches(t *testing.T) {
 		{"an empty note adds nothing", []int64{big, 0}, []int{2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ds, recs := docs(tc.sizes...)
+			ds := docs(tc.sizes...)
 			var got []int
 			seen := 0
-			for _, b := range rebuildBatches(ds, recs) {
+			for _, b := range rebuildBatches(ds) {
 				got = append(got, len(b))
 				for _, d := range b {
-					if d.ID != ds[seen].ID {
-						t.Fatalf("batch holds %s at %d, want %s", d.ID, seen, ds[seen].ID)
+					if d.id != ds[seen].id {
+						t.Fatalf("batch holds %s at %d, want %s", d.id, seen, ds[seen].id)
 					}
 					seen++
 				}
@@ -166,4 +165,57 @@ func TestRebuildGCRestores(t *testing.T) {
 	if got := settings(); got != before {
 		t.Errorf("after both: %v, want %v", got, before)
 	}
+}
+
+// TestReadAllHoldsNoBodies checks that a rebuild's first read of every note
+// keeps only the notes' properties: the bodies, the bulk of a vault, are let
+// go as each note is read (they are read again batch by batch), so the heap
+// the first read leaves does not grow with the text of the vault.
+func TestReadAllHoldsNoBodies(t *testing.T) {
+	e := newOwedEnv(t)
+	st, _ := e.open()
+	const notes, bodyBytes = 200, 64 << 10
+	word := strings.Repeat("okapi ", bodyBytes/6)
+	var files []vault.FileStat
+	for i := range notes {
+		rel := fmt.Sprintf("memories/p/n%03d.md", i)
+		path := filepath.Join(e.root, "cortex", filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		text := fmt.Sprintf("---\nid: 01jreadall%016d\ntitle: Note %d\n---\n%s\n", i, i, word)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, vault.FileStat{Path: rel})
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	before := heap()
+	recs, mems, err := st.readAll(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := int64(heap()) - int64(before)
+	if len(recs) != notes || len(mems) != notes {
+		t.Fatalf("%d records and %d memories, want %d", len(recs), len(mems), notes)
+	}
+	for i, m := range mems {
+		if m == nil || m.Title != fmt.Sprintf("Note %d", i) || recs[i].Size == 0 {
+			t.Fatalf("note %d read as %+v, %+v", i, m, recs[i])
+		}
+		if m.Body != "" {
+			t.Errorf("note %d holds its body (%d bytes)", i, len(m.Body))
+		}
+	}
+	// The bodies are 12.5 MB; the properties a few hundred bytes a note.
+	if limit := int64(notes * bodyBytes / 8); held > limit {
+		t.Errorf("the read notes hold %d bytes of heap, want at most %d (bodies are %d)", held, limit, notes*bodyBytes)
+	}
+	runtime.KeepAlive(recs)
+	runtime.KeepAlive(mems)
 }
