@@ -12,7 +12,7 @@ func (s *Store) FoldersToReadAgain() (int, error) {
 		return 0, err
 	}
 	defer cat.Close()
-	scan, err := s.scan(gen, cat, false)
+	scan, err := s.scan(gen, cat, false, false)
 	if err != nil {
 		return 0, err
 	}

@@ -1,0 +1,269 @@
+//go:build linux
+
+package store
+
+import (
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/cortexmem/cortex/atomicfile"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// A resident store's save lists the folder it saves into again at the next
+// save: its own note changed the folder's time. In a project folder of
+// thousands of notes that listing was most of a save in the MCP server (9 of
+// 18 ms at 10,000 real-shaped notes). The folders a resident store writes
+// into are followed with inotify instead: once a folder's listing matched the
+// catalog with the watch in place, every entry created, removed or renamed
+// in it since is an event, and when every such name stands in the writer's
+// catalog as it stands on disk, the folder holds the notes the catalog knows
+// and need not be listed. Anything unusual — events lost, the folder moved
+// or replaced, a subfolder made, a leftover temporary file, a name the
+// catalog does not agree with — is answered by listing the folder as before.
+//
+// One inotify instance serves every resident store of the process (the
+// user's instances are few), made at the first use.
+var dirWatches struct {
+	once sync.Once
+	w    *dirWatch // nil when inotify is not available
+}
+
+// maxWatchedDirs bounds the folders followed; a server saves into a few
+// projects' folders.
+const maxWatchedDirs = 64
+
+// maxWatchedNames bounds the names a followed folder remembers; past it the
+// folder is listed again and followed afresh.
+const maxWatchedNames = 4096
+
+const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO |
+	unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW
+
+type dirWatch struct {
+	mu   sync.Mutex
+	fd   int
+	dirs map[string]*watchedDir // by key (see watchKey)
+	byWD map[int32][]*watchedDir
+	buf  []byte
+}
+
+// watchedDir is one followed folder of one state folder's catalog.
+type watchedDir struct {
+	abs      string
+	root     bool // the cortex folder itself (its map of contents is no note)
+	wd       int32
+	dev, ino uint64
+	// armed says the folder's listing matched the catalog with the watch
+	// in place; names holds, for every entry named by an event since,
+	// whether it is there now.
+	armed bool
+	names map[string]bool
+}
+
+func sharedDirWatch() *dirWatch {
+	dirWatches.once.Do(func() {
+		fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+		if err != nil {
+			return
+		}
+		dirWatches.w = &dirWatch{fd: fd, dirs: map[string]*watchedDir{}, byWD: map[int32][]*watchedDir{}, buf: make([]byte, 64<<10)}
+	})
+	return dirWatches.w
+}
+
+// watchKey tells the folders of different state folders apart: each is
+// checked against its own catalog.
+func watchKey(state, abs string) string { return state + "\x00" + abs }
+
+// follow starts following folder abs (rel in the vault) for the catalog of
+// state folder state, whose notes there are known (sorted by name): the
+// writer calls it holding the write lock, after its commit. A folder
+// followed already is left as it is. It lists the folder once: only a
+// listing that matches known arms the watch.
+func (w *dirWatch) follow(state, abs string, root bool, known []vault.KnownFile) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	key := watchKey(state, abs)
+	d := w.dirs[key]
+	if d != nil && d.armed {
+		return
+	}
+	if d == nil && len(w.dirs) >= maxWatchedDirs {
+		return
+	}
+	var before, after unix.Stat_t
+	if err := unix.Stat(abs, &before); err != nil {
+		return
+	}
+	wd, err := unix.InotifyAddWatch(w.fd, abs, watchMask)
+	if err != nil {
+		return
+	}
+	if d == nil {
+		d = &watchedDir{abs: abs, root: root}
+		w.dirs[key] = d
+	}
+	w.setWD(d, int32(wd))
+	// Events queued before the listing below are in it; those after are
+	// taken in from now on, the folder's own move or removal included.
+	w.drain()
+	d.armed, d.names = true, map[string]bool{}
+	d.dev, d.ino = uint64(before.Dev), before.Ino
+	if !listedAsKnown(abs, root, known) || unix.Stat(abs, &after) != nil || after.Dev != before.Dev || after.Ino != before.Ino {
+		d.armed = false
+	}
+}
+
+func (w *dirWatch) setWD(d *watchedDir, wd int32) {
+	if d.wd == wd && slices.Contains(w.byWD[wd], d) {
+		return
+	}
+	if old := w.byWD[d.wd]; old != nil {
+		w.byWD[d.wd] = slices.DeleteFunc(old, func(o *watchedDir) bool { return o == d })
+	}
+	d.wd = wd
+	w.byWD[wd] = append(w.byWD[wd], d)
+}
+
+// listedAsKnown reports whether folder abs holds exactly the notes known,
+// with no leftover temporary file, link or subfolder a scan would look into.
+func listedAsKnown(abs string, root bool, known []vault.KnownFile) bool {
+	des, err := os.ReadDir(abs)
+	if err != nil {
+		return false
+	}
+	n := 0
+	for _, de := range des {
+		name := de.Name()
+		switch {
+		case atomicfile.IsTemp(name):
+			return false
+		case strings.HasPrefix(name, "."):
+		case de.IsDir():
+			return false
+		case !isScannedNote(name, root):
+		case !de.Type().IsRegular():
+			return false
+		default:
+			if _, ok := slices.BinarySearchFunc(known, name, func(f vault.KnownFile, n string) int { return strings.Compare(f.Name, n) }); !ok {
+				return false
+			}
+			n++
+		}
+	}
+	return n == len(known)
+}
+
+// isScannedNote reports whether a scan takes a file of this name for a note.
+func isScannedNote(name string, root bool) bool {
+	if root && (name == vault.IndexFile || vault.IsIndexCopy(name)) {
+		return false
+	}
+	return strings.EqualFold(name[max(0, len(name)-3):], ".md") && !strings.HasPrefix(name, ".")
+}
+
+// unchanged reports whether folder abs, followed for state's catalog, holds
+// the notes known (sorted by name): every entry created, removed or renamed
+// there since its watch was armed stands in known as it stands on disk. The
+// caller stat'ed the folder before: every change its time shows is in the
+// events read here.
+func (w *dirWatch) unchanged(state, abs string, known []vault.KnownFile) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	d := w.dirs[watchKey(state, abs)]
+	if d == nil || !d.armed {
+		return false
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(abs, &st); err != nil || uint64(st.Dev) != d.dev || st.Ino != d.ino {
+		// Not the folder followed (replaced, or a folder above moved).
+		d.armed = false
+		return false
+	}
+	w.drain()
+	if !d.armed {
+		return false
+	}
+	for name, there := range d.names {
+		if atomicfile.IsTemp(name) {
+			if there {
+				return false // left over: the scan reports it
+			}
+			continue
+		}
+		_, ok := slices.BinarySearchFunc(known, name, func(f vault.KnownFile, n string) int { return strings.Compare(f.Name, n) })
+		if ok != there {
+			return false
+		}
+	}
+	return true
+}
+
+// drain reads the events queued; the caller holds mu.
+func (w *dirWatch) drain() {
+	for {
+		n, err := unix.Read(w.fd, w.buf)
+		if err != nil || n <= 0 {
+			if err != nil && !errors.Is(err, unix.EAGAIN) && !errors.Is(err, unix.EINTR) {
+				w.disarmAll()
+			}
+			if errors.Is(err, unix.EINTR) {
+				continue
+			}
+			return
+		}
+		for off := 0; off+unix.SizeofInotifyEvent <= n; {
+			ev := (*unix.InotifyEvent)(unsafe.Pointer(&w.buf[off]))
+			name := ""
+			if ev.Len > 0 {
+				b := w.buf[off+unix.SizeofInotifyEvent : off+unix.SizeofInotifyEvent+int(ev.Len)]
+				if i := slices.Index(b, 0); i >= 0 {
+					b = b[:i]
+				}
+				name = string(b)
+			}
+			off += unix.SizeofInotifyEvent + int(ev.Len)
+			if ev.Mask&unix.IN_Q_OVERFLOW != 0 {
+				w.disarmAll()
+				continue
+			}
+			for _, d := range w.byWD[ev.Wd] {
+				d.event(ev.Mask, name)
+			}
+		}
+	}
+}
+
+func (d *watchedDir) event(mask uint32, name string) {
+	if !d.armed {
+		return
+	}
+	switch {
+	case mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF|unix.IN_IGNORED|unix.IN_UNMOUNT) != 0:
+		d.armed = false
+	case atomicfile.IsTemp(name):
+		d.names[name] = mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0
+	case strings.HasPrefix(name, "."):
+		// Hidden: no scan looks at it.
+	case mask&unix.IN_ISDIR != 0:
+		d.armed = false // a subfolder: the scan must find it
+	case isScannedNote(name, d.root):
+		d.names[name] = mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0
+	}
+	if len(d.names) > maxWatchedNames {
+		d.armed = false
+	}
+}
+
+func (w *dirWatch) disarmAll() {
+	for _, d := range w.dirs {
+		d.armed = false
+	}
+}
