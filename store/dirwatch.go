@@ -30,11 +30,26 @@ func (s *Store) followWritten(cat *index.Catalog, recs map[string]*index.Record)
 			dirs = append(dirs, d)
 		}
 	}
+	var known map[string]bool
+	knownDir := func(p string) bool {
+		if known == nil {
+			known = map[string]bool{}
+			for _, d := range cat.Dirs() {
+				known[d.Path] = true
+			}
+		}
+		return known[p]
+	}
 	for _, d := range dirs {
 		rel := d
 		if rel == "." {
 			rel = ""
 		}
-		s.dirs.follow(s.vstate.Dir, s.v.Abs(rel), rel == "", cat.Files(rel))
+		s.dirs.follow(s.vstate.Dir, s.v.Abs(rel), rel == "", cat.Files(rel), func(name string) bool {
+			if rel == "" && (name == vault.IndexDir || name == "playbooks") {
+				return true // never looked into by a scan
+			}
+			return knownDir(path.Join(rel, name))
+		})
 	}
 }

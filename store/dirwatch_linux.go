@@ -61,10 +61,13 @@ type watchedDir struct {
 	wd       int32
 	dev, ino uint64
 	// armed says the folder's listing matched the catalog with the watch
-	// in place; names holds, for every entry named by an event since,
-	// whether it is there now.
+	// in place; names are the entries named by an event since, until a
+	// check finds them as the catalog has them. What an entry is now is
+	// asked of the folder, not told by the events: a rename may exchange
+	// two names (as a rewrite of a note does), and events of one entry
+	// may interleave with another's.
 	armed bool
-	names map[string]bool
+	names map[string]struct{}
 }
 
 func sharedDirWatch() *dirWatch {
@@ -87,7 +90,7 @@ func watchKey(state, abs string) string { return state + "\x00" + abs }
 // writer calls it holding the write lock, after its commit. A folder
 // followed already is left as it is. It lists the folder once: only a
 // listing that matches known arms the watch.
-func (w *dirWatch) follow(state, abs string, root bool, known []vault.KnownFile) {
+func (w *dirWatch) follow(state, abs string, root bool, known []vault.KnownFile, knownDir func(name string) bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	key := watchKey(state, abs)
@@ -114,9 +117,9 @@ func (w *dirWatch) follow(state, abs string, root bool, known []vault.KnownFile)
 	// Events queued before the listing below are in it; those after are
 	// taken in from now on, the folder's own move or removal included.
 	w.drain()
-	d.armed, d.names = true, map[string]bool{}
+	d.armed, d.names = true, map[string]struct{}{}
 	d.dev, d.ino = uint64(before.Dev), before.Ino
-	if !listedAsKnown(abs, root, known) || unix.Stat(abs, &after) != nil || after.Dev != before.Dev || after.Ino != before.Ino {
+	if !listedAsKnown(abs, root, known, knownDir) || unix.Stat(abs, &after) != nil || after.Dev != before.Dev || after.Ino != before.Ino {
 		d.armed = false
 	}
 }
@@ -133,8 +136,9 @@ func (w *dirWatch) setWD(d *watchedDir, wd int32) {
 }
 
 // listedAsKnown reports whether folder abs holds exactly the notes known,
-// with no leftover temporary file, link or subfolder a scan would look into.
-func listedAsKnown(abs string, root bool, known []vault.KnownFile) bool {
+// with no leftover temporary file, link or subfolder the catalog does not
+// know (knownDir).
+func listedAsKnown(abs string, root bool, known []vault.KnownFile, knownDir func(name string) bool) bool {
 	des, err := os.ReadDir(abs)
 	if err != nil {
 		return false
@@ -147,7 +151,9 @@ func listedAsKnown(abs string, root bool, known []vault.KnownFile) bool {
 			return false
 		case strings.HasPrefix(name, "."):
 		case de.IsDir():
-			return false
+			if !knownDir(name) {
+				return false
+			}
 		case !isScannedNote(name, root):
 		case !de.Type().IsRegular():
 			return false
@@ -191,18 +197,29 @@ func (w *dirWatch) unchanged(state, abs string, known []vault.KnownFile) bool {
 	if !d.armed {
 		return false
 	}
-	for name, there := range d.names {
-		if atomicfile.IsTemp(name) {
+	for name := range d.names {
+		var st unix.Stat_t
+		err := unix.Fstatat(unix.AT_FDCWD, abs+"/"+name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		there := err == nil
+		switch {
+		case err != nil && !errors.Is(err, unix.ENOENT):
+			return false
+		case atomicfile.IsTemp(name):
 			if there {
 				return false // left over: the scan reports it
 			}
 			continue
+		case there && st.Mode&unix.S_IFMT != unix.S_IFREG:
+			return false
 		}
 		_, ok := slices.BinarySearchFunc(known, name, func(f vault.KnownFile, n string) int { return strings.Compare(f.Name, n) })
 		if ok != there {
 			return false
 		}
 	}
+	// Each entry named is as the catalog has it: it stays so until an event
+	// names it again.
+	clear(d.names)
 	return true
 }
 
@@ -249,13 +266,13 @@ func (d *watchedDir) event(mask uint32, name string) {
 	case mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF|unix.IN_IGNORED|unix.IN_UNMOUNT) != 0:
 		d.armed = false
 	case atomicfile.IsTemp(name):
-		d.names[name] = mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0
+		d.names[name] = struct{}{}
 	case strings.HasPrefix(name, "."):
 		// Hidden: no scan looks at it.
 	case mask&unix.IN_ISDIR != 0:
-		d.armed = false // a subfolder: the scan must find it
+		d.armed = false // a subfolder made or gone: the scan must see it
 	case isScannedNote(name, d.root):
-		d.names[name] = mask&(unix.IN_CREATE|unix.IN_MOVED_TO) != 0
+		d.names[name] = struct{}{}
 	}
 	if len(d.names) > maxWatchedNames {
 		d.armed = false
