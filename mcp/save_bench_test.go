@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -20,6 +21,7 @@ import (
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/view"
 )
 
 // saveBenchEnv is the vault the save benchmarks save into, made once per
@@ -44,12 +46,56 @@ var saveBench saveBenchEnv
 // after another with no background catch-up (as the benchmark harness's
 // in-handler row does). Each save's text is new; a few are refused as
 // duplicates, which is a save's work but the write.
+//
+// SAVE_BENCH_LOG names a file that gets, save by save, the refusal or the
+// saved note's related links: two runs of the same saves into copies of one
+// vault can then be compared decision by decision.
 func BenchmarkServerSave(b *testing.B) {
 	sb := setUpSaveBench(b)
+	var log *os.File
+	if p := os.Getenv("SAVE_BENCH_LOG"); p != "" {
+		var err error
+		if log, err = os.Create(p); err != nil {
+			b.Fatal(err)
+		}
+		defer log.Close()
+	}
 	benchSaves(b, func(ctx context.Context, in SaveInput) error {
-		_, _, err := sb.srv.save(ctx, in)
+		out, _, err := sb.srv.save(ctx, in)
+		if log != nil {
+			b.StopTimer()
+			logSave(b, log, out, err)
+			b.StartTimer()
+		}
 		return err
 	})
+}
+
+// logSave writes a save's outcome for SAVE_BENCH_LOG: the refusal, or the
+// new note's id, file name and related links.
+func logSave(b *testing.B, log *os.File, out view.Save, err error) {
+	if err != nil {
+		fmt.Fprintf(log, "refused %s\n", strings.ReplaceAll(err.Error(), "\n", " "))
+		return
+	}
+	data, rerr := os.ReadFile(out.Path)
+	if rerr != nil {
+		b.Fatal(rerr)
+	}
+	var related []string
+	in := false
+	for _, l := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(l, "related:"):
+			in = true
+			related = append(related, strings.TrimSpace(strings.TrimPrefix(l, "related:")))
+		case in && strings.HasPrefix(l, "  - "):
+			related = append(related, strings.TrimSpace(l))
+		default:
+			in = false
+		}
+	}
+	fmt.Fprintf(log, "saved %s %s related %s\n", out.ID, filepath.Base(out.Path), strings.Join(related, " "))
 }
 
 // BenchmarkOneShotSave is BenchmarkServerSave through a store that keeps
