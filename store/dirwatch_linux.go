@@ -52,6 +52,8 @@ type dirWatch struct {
 	dirs map[string]*watchedDir // by key (see watchKey)
 	byWD map[int32][]*watchedDir
 	buf  []byte
+	// listings counts the folders follow listed, for tests.
+	listings int
 }
 
 // watchedDir is one followed folder of one state folder's catalog.
@@ -68,6 +70,11 @@ type watchedDir struct {
 	// may interleave with another's.
 	armed bool
 	names map[string]struct{}
+	// failed counts the listings in a row that did not match the catalog
+	// (a link or a file a scan would report stays in the folder): the
+	// next tries wait 2, 4, … 64 writes, so that such a folder costs a
+	// listing now and then, not one more at every save.
+	failed, waited int
 }
 
 func sharedDirWatch() *dirWatch {
@@ -101,6 +108,12 @@ func (w *dirWatch) follow(state, abs string, root bool, known []vault.KnownFile,
 	if d == nil && len(w.dirs) >= maxWatchedDirs {
 		return
 	}
+	if d != nil && d.failed > 0 {
+		if d.waited++; d.waited < 1<<min(d.failed, 6) {
+			return
+		}
+		d.waited = 0
+	}
 	var before, after unix.Stat_t
 	if err := unix.Stat(abs, &before); err != nil {
 		return
@@ -119,9 +132,13 @@ func (w *dirWatch) follow(state, abs string, root bool, known []vault.KnownFile,
 	w.drain()
 	d.armed, d.names = true, map[string]struct{}{}
 	d.dev, d.ino = uint64(before.Dev), before.Ino
+	w.listings++
 	if !listedAsKnown(abs, root, known, knownDir) || unix.Stat(abs, &after) != nil || after.Dev != before.Dev || after.Ino != before.Ino {
 		d.armed = false
+		d.failed++
+		return
 	}
+	d.failed = 0
 }
 
 func (w *dirWatch) setWD(d *watchedDir, wd int32) {

@@ -4,6 +4,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -166,5 +167,42 @@ func writeFile(t *testing.T, p, content string) {
 	t.Helper()
 	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFolderNeverFollowedIsListedRarely: a folder the watch cannot follow
+// (a link among its notes keeps its listing from matching the catalog) is
+// listed to arm the watch after 1, 2, 4, … saves, not after every one.
+func TestFolderNeverFollowedIsListedRarely(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t, time.Hour)
+	v, err := vault.New(e.root, "cortex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 10 * time.Second,
+		Freshness: time.Hour, Resident: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := memories.NewService(st)
+	first, err := svc.Save(ctx, memories.SaveRequest{Content: "The first note of the project, before the link.", Project: "api"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(e.abs(strings.TrimPrefix(first.Path, "cortex/")))
+	if err := os.Symlink(filepath.Base(first.Path), filepath.Join(dir, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	before := store.FollowListings()
+	const saves = 40
+	for i := range saves {
+		content := fmt.Sprintf("Save %d of a run: port %d answers, queue %d drains, cache %d warms up.", i, 8000+i*7, i*i*13, i*31+5)
+		if _, err := svc.Save(ctx, memories.SaveRequest{Content: content, Project: "api"}); err != nil {
+			t.Fatalf("save %d: %v", i, err)
+		}
+	}
+	if got := store.FollowListings() - before; got > 8 {
+		t.Errorf("%d saves into a folder that cannot be followed listed it %d times to follow it, want at most 8", saves, got)
 	}
 }
