@@ -170,9 +170,10 @@ func writeFile(t *testing.T, p, content string) {
 	}
 }
 
-// TestFolderNeverFollowedIsListedRarely: a folder the watch cannot follow
-// (a link among its notes keeps its listing from matching the catalog) is
-// listed to arm the watch after 1, 2, 4, … saves, not after every one.
+// TestFolderNeverFollowedIsListedRarely: a folder the watch stopped
+// following and cannot follow again (a link among its notes keeps its
+// listing from matching the catalog) is listed to arm the watch after 1, 2,
+// 4, … saves, not after every one.
 func TestFolderNeverFollowedIsListedRarely(t *testing.T) {
 	ctx := context.Background()
 	e := newEnv(t, time.Hour)
@@ -192,6 +193,10 @@ func TestFolderNeverFollowedIsListedRarely(t *testing.T) {
 	}
 	dir := filepath.Dir(e.abs(strings.TrimPrefix(first.Path, "cortex/")))
 	if err := os.Symlink(filepath.Base(first.Path), filepath.Join(dir, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	// A new subfolder stops the watch: the saves below try to arm it again.
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	before := store.FollowListings()
