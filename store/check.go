@@ -103,7 +103,7 @@ func (s *Store) check(ctx context.Context, rep *SyncReport) (h *Health, err erro
 	if h.BuiltFrom, err = index.GenerationSource(gen); err != nil {
 		return nil, err
 	}
-	scan, err := s.scan(gen, cat, true)
+	scan, err := s.scan(gen, cat, true, false)
 	if err != nil {
 		return nil, err
 	}

@@ -1,5 +1,7 @@
 package store
 
+import "context"
+
 // CatalogLoads is how many catalogs the store has loaded from disk.
 func (s *Store) CatalogLoads() int64 { return s.catalogLoads.Load() }
 
@@ -12,7 +14,7 @@ func (s *Store) FoldersToReadAgain() (int, error) {
 		return 0, err
 	}
 	defer cat.Close()
-	scan, err := s.scan(gen, cat, false)
+	scan, err := s.scan(gen, cat, false, false)
 	if err != nil {
 		return 0, err
 	}
@@ -44,3 +46,20 @@ func (s *Store) WordIndexFile(project string) string { return s.wordIndexPath(pr
 
 // MapRenders is how many maps of contents the store rendered whole.
 func (s *Store) MapRenders() int64 { return s.mapRenders.Load() }
+
+// WriterTrusts reports whether this store's next writer would trust folder
+// rel (in the cortex folder) without listing it, its time changed or not,
+// as a folder this process follows (see dirWatch).
+func (s *Store) WriterTrusts(ctx context.Context, rel string) (ok bool, err error) {
+	wl, err := s.lockWrite(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer release(wl, &err)
+	_, cat, err := s.writerCatalog()
+	if err != nil {
+		return false, err
+	}
+	defer cat.Close()
+	return s.followedDir(rel, cat.Files(rel)), nil
+}

@@ -99,7 +99,7 @@ func (s *Store) viewResidentLocked(ctx context.Context, fn func(memories.Snapsho
 		}
 		r.gen, r.stamp, r.cat = gen, stamp, cat
 	}
-	scan, err := s.scan(gen, r.cat, false)
+	scan, err := s.scan(gen, r.cat, false, false)
 	if err != nil || !scan.Clean() || len(scan.Temps) > 0 || r.cat.HasDeferred() {
 		// Something to index or clean: the ordinary way does it, with the
 		// catalog kept here while its files are unchanged (see takeKept).

@@ -144,7 +144,11 @@ type Store struct {
 	res        *resident // nil unless Options.Resident
 	// fps keeps the fingerprints of compared notes; nil unless
 	// Options.Resident.
-	fps       *fingerprints
+	fps *fingerprints
+	// dirs follows the folders this store's writers write into (see
+	// dirWatch); nil unless Options.Resident, and where the system has
+	// no way to follow them.
+	dirs      *dirWatch
 	noRebuild bool
 	// owedMap is what this store's saves left owed to the map of contents
 	// (see mapOwedFile); changed only under the write lock.
@@ -206,6 +210,7 @@ func Open(o Options) (*Store, error) {
 	if o.Resident {
 		s.res = &resident{}
 		s.fps = &fingerprints{}
+		s.dirs = sharedDirWatch()
 	}
 	if s.timeout <= 0 {
 		s.timeout = 10 * time.Second
@@ -275,7 +280,7 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 		gen, cat, stamp, err := s.readCatalog()
 		var scan *check
 		if err == nil {
-			scan, err = s.scan(gen, cat, false)
+			scan, err = s.scan(gen, cat, false, false)
 			if err != nil {
 				closeCatalog(cat, &err)
 			}
@@ -354,8 +359,10 @@ const checkedFile = "checked"
 // watcher, in this process or another, follows the vault: see Followed),
 // else only the folders. It settles the suspects — notes modified close to the catalog's
 // last look — by content: the ones whose bytes did change join Changed. A clean
-// full check is recorded for the commands that follow.
-func (s *Store) scan(gen string, cat *index.Catalog, full bool) (*check, error) {
+// full check is recorded for the commands that follow. A writer (holding the
+// write lock, its catalog the latest) trusts the folders this process
+// follows (see dirWatch) instead of listing them again.
+func (s *Store) scan(gen string, cat *index.Catalog, full, writer bool) (*check, error) {
 	start := s.now()
 	stamp := filepath.Join(gen, checkedFile)
 	if !full && !s.followed.Load() && !s.followedElsewhere(start) {
@@ -365,6 +372,9 @@ func (s *Store) scan(gen string, cat *index.Catalog, full bool) (*check, error) 
 	opts := vault.ScanOptions{RacyAfter: cat.RacyAfter(racyWindow), StatNotes: full}
 	if s.fineWindow > 0 {
 		opts.FineRacyAfter = cat.RacyAfter(s.fineWindow)
+	}
+	if writer {
+		opts.Unchanged = s.followedDir
 	}
 	res, err := s.v.Scan(cat, opts)
 	if err != nil {
@@ -648,7 +658,7 @@ func (s *Store) begin(ctx context.Context, full, lazy bool) (*writeState, error)
 	s.cleanIndexIfIdle(gen, true)
 	s.removeLegacy()
 	observed := s.now()
-	scan, err := s.scan(gen, cat, full)
+	scan, err := s.scan(gen, cat, full, true)
 	if err != nil {
 		_ = cat.Close()
 		return nil, err

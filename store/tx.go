@@ -421,6 +421,7 @@ func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, event
 	if err := errors.Join(errs[:]...); err != nil {
 		return err
 	}
+	s.followWritten(st.cat, recs)
 	return s.compact(ctx, st)
 }
 

@@ -408,7 +408,7 @@ func (sp *splicer) checkSuccessors(m *indexMap) error {
 	if !ok {
 		return nil
 	}
-	return sp.checkSuccessorsIn(m.body[m.sections[i].lines:m.sections[i].end])
+	return sp.checkSuccessorsIn(m.sections[i].lines())
 }
 
 // checkSuccessorsIn is checkSuccessors on text, lines of the superseded
@@ -470,8 +470,7 @@ func (sp *splicer) atPath(p string) (*memories.Entry, error) {
 func (sp *splicer) add(m *indexMap, sec string, e *memories.Entry, line string) error {
 	i, ok := m.find(sec)
 	if ok {
-		s := m.sections[i]
-		first, _, _ := strings.Cut(m.body[s.lines:s.end], "\n")
+		first, _, _ := strings.Cut(m.sections[i].lines(), "\n")
 		p, ok := notePath(sp.folder, lineTarget(first))
 		if !ok {
 			return errDecline
@@ -488,20 +487,26 @@ func (sp *splicer) add(m *indexMap, sec string, e *memories.Entry, line string) 
 	return nil
 }
 
-// indexMap is a map of contents as text with the offsets of its sections.
+// indexMap is a map of contents as the text of each of its sections. Each
+// section is its own string, so that a line spliced into one copies that
+// section, not the whole map (a splice of the paged map holds every page it
+// touches, each a section).
 type indexMap struct {
-	body     string // everything after the totals line
 	sections []sectionSpan
 	episodes int // counted in the totals, listed in no section
 }
 
-// sectionSpan locates one section in body: its header "\n## name (n)\n\n"
-// starts at start, its lines run from lines to end.
+// sectionSpan is one section: text is its header "\n## name (n)\n\n" (head
+// bytes long) and its lines.
 type sectionSpan struct {
-	name              string
-	count             int
-	start, lines, end int
+	name  string
+	count int
+	text  string
+	head  int
 }
+
+// lines is the section's lines, after its header.
+func (s *sectionSpan) lines() string { return s.text[s.head:] }
 
 // scanIndex finds the sections of a map cortex wrote; ok is false for anything
 // else.
@@ -527,7 +532,7 @@ func scanIndex(s string) (*indexMap, bool) {
 
 // scanBody finds the sections of body, the part of a map after its totals.
 func scanBody(body string) (*indexMap, bool) {
-	m := &indexMap{body: body}
+	m := &indexMap{}
 	for pos := 0; pos < len(body); {
 		if !strings.HasPrefix(body[pos:], "\n## ") {
 			return nil, false
@@ -553,7 +558,7 @@ func scanBody(body string) (*indexMap, bool) {
 		if n := len(m.sections); n > 0 && !sectionLess(m.sections[n-1].name, name) {
 			return nil, false
 		}
-		m.sections = append(m.sections, sectionSpan{name: name, count: count, start: pos, lines: lines, end: end})
+		m.sections = append(m.sections, sectionSpan{name: name, count: count, text: body[pos:end], head: lines - pos})
 		pos = end
 	}
 	return m, true
@@ -578,8 +583,8 @@ func (m *indexMap) remove(name, line string) bool {
 	if !ok {
 		return false
 	}
-	sec := m.sections[i]
-	text := m.body[sec.lines:sec.end]
+	sec := &m.sections[i]
+	text := sec.lines()
 	j := -1
 	if strings.HasPrefix(text, line+"\n") {
 		j = 0
@@ -589,15 +594,12 @@ func (m *indexMap) remove(name, line string) bool {
 	if j < 0 {
 		return false
 	}
-	at := sec.lines + j
 	if sec.count == 1 { // the section goes with its last line
-		m.replace(i, sec.start, sec.end, "")
 		m.sections = append(m.sections[:i:i], m.sections[i+1:]...)
 		return true
 	}
-	m.replace(i, at, at+len(line)+1, "")
-	m.sections[i].count--
-	m.retitle(i)
+	sec.count--
+	m.setSection(i, text[:j]+text[j+len(line)+1:])
 	return true
 }
 
@@ -606,61 +608,34 @@ func (m *indexMap) remove(name, line string) bool {
 func (m *indexMap) add(i int, ok bool, name, line string) {
 	line += "\n"
 	if !ok {
-		at := len(m.body)
-		if i < len(m.sections) {
-			at = m.sections[i].start
-		}
-		head := fmt.Sprintf("\n## %s (%d)\n\n", name, 1)
-		m.replace(-1, at, at, head+line)
-		m.sections = append(m.sections[:i:i], append([]sectionSpan{{
-			name: name, count: 1, start: at, lines: at + len(head), end: at + len(head) + len(line),
-		}}, m.sections[i:]...)...)
-		m.shift(i+1, len(head)+len(line))
+		m.sections = append(m.sections[:i:i], append([]sectionSpan{{name: name, count: 1}}, m.sections[i:]...)...)
+		m.setSection(i, line)
 		return
 	}
-	m.replace(i, m.sections[i].lines, m.sections[i].lines, line)
 	m.sections[i].count++
-	m.retitle(i)
+	m.setSection(i, line+m.sections[i].lines())
 }
 
-// replace swaps body[from:to] for with; section i (if any) grows or shrinks
-// by the difference, and later sections move.
-func (m *indexMap) replace(i, from, to int, with string) {
-	m.body = m.body[:from] + with + m.body[to:]
-	d := len(with) - (to - from)
-	if i >= 0 {
-		m.sections[i].end += d
-		m.shift(i+1, d)
-	}
-}
-
-// shift moves the offsets of sections from i on by d.
-func (m *indexMap) shift(i, d int) {
-	for ; i < len(m.sections); i++ {
-		m.sections[i].start += d
-		m.sections[i].lines += d
-		m.sections[i].end += d
-	}
-}
-
-// retitle rewrites section i's header for its count.
-func (m *indexMap) retitle(i int) {
-	sec := m.sections[i]
+// setSection makes section i's text its header, for its count, and lines.
+func (m *indexMap) setSection(i int, lines string) {
+	sec := &m.sections[i]
 	head := fmt.Sprintf("\n## %s (%d)\n\n", sec.name, sec.count)
-	d := len(head) - (sec.lines - sec.start)
-	m.body = m.body[:sec.start] + head + m.body[sec.lines:]
-	m.sections[i].lines += d
-	m.sections[i].end += d
-	m.shift(i+1, d)
+	sec.text, sec.head = head+lines, len(head)
 }
 
 // bytes renders the map with its totals.
 func (m *indexMap) bytes() []byte {
 	var b bytes.Buffer
-	b.Grow(len(indexHeader) + 128 + len(m.body))
+	n := len(indexHeader) + 128
+	for _, s := range m.sections {
+		n += len(s.text)
+	}
+	b.Grow(n)
 	b.WriteString(indexHeader)
 	b.WriteString(totalsLine(m.counts(), m.episodes))
-	b.WriteString(m.body)
+	for _, s := range m.sections {
+		b.WriteString(s.text)
+	}
 	return b.Bytes()
 }
 

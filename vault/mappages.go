@@ -525,11 +525,7 @@ func (v *Vault) splicePaged(root string, changes []IndexChange, before IndexLook
 		if !ok || len(pm.sections) != 1 || pm.sections[0].name != name || pm.sections[0].count != count {
 			return nil, errDecline
 		}
-		at := len(m.body)
-		s := pm.sections[0]
-		s.start, s.lines, s.end = s.start+at, s.lines+at, s.end+at
-		m.body += body
-		m.sections = append(m.sections, s)
+		m.sections = append(m.sections, pm.sections[0])
 	}
 	names := sectionNames(m)
 	if err := sp.checkSuccessors(m); err != nil {
@@ -544,7 +540,7 @@ func (v *Vault) splicePaged(root string, changes []IndexChange, before IndexLook
 	out := []MapFile{}
 	listed := 0
 	for _, s := range m.sections {
-		text := m.body[s.lines:s.end]
+		text := s.lines()
 		lines := strings.SplitAfter(text, "\n")
 		lines = lines[:len(lines)-1]
 		head := make([]string, 0, RootLines)
@@ -558,7 +554,7 @@ func (v *Vault) splicePaged(root string, changes []IndexChange, before IndexLook
 				return nil, errDecline // the page is split from now on
 			}
 			secs[i].count, secs[i].head = s.count, head
-			out = append(out, MapFile{Rel: PagePath(s.name), Data: []byte(pages[s.name] + m.body[s.start:s.end])})
+			out = append(out, MapFile{Rel: PagePath(s.name), Data: []byte(pages[s.name] + s.text)})
 			continue
 		}
 		k := len(counts)
@@ -577,13 +573,13 @@ func (v *Vault) splicePaged(root string, changes []IndexChange, before IndexLook
 			if !ok || len(pm.sections) != 1 {
 				return nil, errDecline
 			}
-			more := strings.SplitN(body[pm.sections[0].lines:], "\n", RootLines-len(head)+1)
+			more := strings.SplitN(pm.sections[0].lines(), "\n", RootLines-len(head)+1)
 			head = append(head, more[:RootLines-len(head)]...)
 		}
 		secs[i].count, secs[i].head = total, head
 		out = append(out,
 			MapFile{Rel: PagePath(s.name), Data: []byte(pages[s.name] + writePartsBody(folder, s.name, counts))},
-			MapFile{Rel: PartPath(s.name, k), Data: []byte(partHeader(folder, s.name, k) + m.body[s.start:s.end])})
+			MapFile{Rel: PartPath(s.name, k), Data: []byte(partHeader(folder, s.name, k) + s.text)})
 	}
 	var b bytes.Buffer
 	b.WriteString(rootHeader)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -536,4 +537,51 @@ func FuzzSpliceParts(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSpliceMapCopiesOnlyTheTouchedPages: the lines a run of server saves
+// owes the map (16, spread over the projects) are spliced into the pages
+// they touch copying each page per line at most, not every touched page per
+// line: a splice of 16 lines into 12 pages of 900 lines allocated 4 MB per
+// line when the pages were spliced as one text (28 MB in all).
+func TestSpliceMapCopiesOnlyTheTouchedPages(t *testing.T) {
+	const projects, per = 12, 900
+	var before []memories.Entry
+	for p := range projects {
+		for i := range per {
+			before = append(before, entry(fmt.Sprintf("p%02d", p), fmt.Sprintf("note-%06d", i), 100+p*per+i, "t"))
+		}
+	}
+	var changes []IndexChange
+	for i := range 16 {
+		changes = append(changes, IndexChange{New: ptr(entry(fmt.Sprintf("p%02d", i%projects), fmt.Sprintf("fresh-%02d", i), 100000+i))})
+	}
+	v := writtenMap(t, before)
+	var pages int64
+	for p := range projects {
+		fi, err := os.Stat(v.Abs(PagePath(fmt.Sprintf("p%02d", p))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages += fi.Size()
+	}
+	look := lookupOf(before)
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	out, ok := v.SpliceMap(changes, look)
+	runtime.ReadMemStats(&m1)
+	if !ok {
+		t.Fatal("the saves were not spliced")
+	}
+	// Reading the pages, the lines of each page copied once per line
+	// spliced into it (16 lines into 12 pages: 2 at most), and the output.
+	if got, most := int64(m1.TotalAlloc-m0.TotalAlloc), 8*pages; got > most {
+		t.Errorf("splicing 16 lines into %d pages of %d bytes allocated %d bytes, want at most %d", projects, pages, got, most)
+	}
+	if err := v.WriteMap(out, false); err != nil {
+		t.Fatal(err)
+	}
+	if !v.MapMatches(v.RenderMap(afterChanges(before, changes))) {
+		t.Fatal("spliced map differs from a full render")
+	}
 }

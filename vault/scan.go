@@ -68,6 +68,12 @@ type ScanOptions struct {
 	// Nil allows links that lead below the scanned folder; Vault.Scan allows
 	// the whole vault.
 	Inside func(resolved string) bool
+	// Unchanged, when set, is asked about a known folder whose time changed
+	// (or is too recent to trust) before the folder is read: true says its
+	// entries are known to be the notes known (the folder followed by other
+	// means since the index last looked at it), so it is treated as a folder
+	// whose time did not change. It is asked after the folder was stat'ed.
+	Unchanged func(rel string, known []KnownFile) bool
 }
 
 // DirStat is a folder as a scan found it.
@@ -236,6 +242,14 @@ func (s *scanner) checkDir(rel string, fresh bool) {
 			s.statKnown(rel, s.files(rel))
 		}
 		return
+	}
+	if isKnown && !fresh && s.opts.Unchanged != nil {
+		if files := s.files(rel); s.opts.Unchanged(rel, files) {
+			if s.opts.StatNotes {
+				s.statKnown(rel, files)
+			}
+			return
+		}
 	}
 	s.mu.Lock()
 	s.res.Unsettled++
