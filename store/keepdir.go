@@ -33,7 +33,7 @@ type dirKeep struct {
 	rel string // relative to the cortex folder
 	abs string
 	m0  int64 // its time, as the scan trusted it
-	w   *dirWatch
+	w   *keepWatch
 	// kept is the time settle set the folder to, 0 when it did not.
 	kept int64
 }

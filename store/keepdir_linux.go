@@ -10,28 +10,28 @@ import (
 	"github.com/cortexmem/cortex/atomicfile"
 )
 
-// dirWatch follows one folder's entries with inotify.
-type dirWatch struct {
+// keepWatch follows one folder's entries with inotify.
+type keepWatch struct {
 	fd  int
 	wd  int
 	abs string
 }
 
-// watchMask: entries made, removed or moved, the folder's own attributes
+// keepMask: entries made, removed or moved, the folder's own attributes
 // and times (setting its time alone is told as a modification), the folder
 // itself gone or moved.
-const watchMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO | unix.IN_ATTRIB | unix.IN_MODIFY |
+const keepMask = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO | unix.IN_ATTRIB | unix.IN_MODIFY |
 	unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW
 
 // watch follows folder abs when its time is still m0 once followed (so
 // nothing changed it between the scan and now); nil otherwise.
-func watch(abs string, m0 int64) *dirWatch {
+func watch(abs string, m0 int64) *keepWatch {
 	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
 		return nil
 	}
-	w := &dirWatch{fd: fd, abs: abs}
-	if w.wd, err = unix.InotifyAddWatch(fd, abs, watchMask); err != nil {
+	w := &keepWatch{fd: fd, abs: abs}
+	if w.wd, err = unix.InotifyAddWatch(fd, abs, keepMask); err != nil {
 		w.close()
 		return nil
 	}
@@ -43,21 +43,21 @@ func watch(abs string, m0 int64) *dirWatch {
 	return w
 }
 
-func (w *dirWatch) close() { _ = unix.Close(w.fd) }
+func (w *keepWatch) close() { _ = unix.Close(w.fd) }
 
 // stop ends the following, so that the kernel can release it while the
 // save goes on: closing a follower waits until the kernel has.
-func (w *dirWatch) stop() { _, _ = unix.InotifyRmWatch(w.fd, uint32(w.wd)) }
+func (w *keepWatch) stop() { _, _ = unix.InotifyRmWatch(w.fd, uint32(w.wd)) }
 
-// watchEvent is one inotify event; name is "" for the folder itself.
-type watchEvent struct {
+// keepEvent is one inotify event; name is "" for the folder itself.
+type keepEvent struct {
 	mask uint32
 	name string
 }
 
 // events reads the events queued; ok is false when they cannot be read
 // whole.
-func (w *dirWatch) events() (evs []watchEvent, ok bool) {
+func (w *keepWatch) events() (evs []keepEvent, ok bool) {
 	buf := make([]byte, 16<<10)
 	for {
 		n, err := unix.Read(w.fd, buf)
@@ -82,7 +82,7 @@ func (w *dirWatch) events() (evs []watchEvent, ok bool) {
 			}
 			name, _, _ := strings.Cut(string(buf[off:off+l]), "\x00")
 			off += l
-			evs = append(evs, watchEvent{mask: mask, name: name})
+			evs = append(evs, keepEvent{mask: mask, name: name})
 		}
 	}
 }
@@ -95,7 +95,7 @@ const lost = unix.IN_Q_OVERFLOW | unix.IN_IGNORED | unix.IN_DELETE_SELF | unix.I
 // again, and each of own's names made once (true) or removed once (false).
 // A change of an entry's attributes or bytes does not change the entries;
 // one of the folder's own does not come from a save.
-func (w *dirWatch) onlyOwn(own map[string]bool) bool {
+func (w *keepWatch) onlyOwn(own map[string]bool) bool {
 	evs, ok := w.events()
 	if !ok {
 		return false
@@ -131,7 +131,7 @@ func (w *dirWatch) onlyOwn(own map[string]bool) bool {
 // that changed the folder meanwhile (then it holds, at v, what onlyOwn
 // saw). When something else did, its change is in the folder's time no
 // more; the catalog does not record v, so the folder is read again.
-func (w *dirWatch) setTime(v int64) bool {
+func (w *keepWatch) setTime(v int64) bool {
 	ts := []unix.Timespec{{Nsec: unix.UTIME_OMIT}, unix.NsecToTimespec(v)}
 	if err := unix.UtimesNanoAt(unix.AT_FDCWD, w.abs, ts, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return false

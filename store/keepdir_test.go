@@ -22,7 +22,7 @@ func folderScan(t *testing.T, st *Store, rel string) (read bool, changed int) {
 		t.Fatal(err)
 	}
 	defer cat.Close()
-	res, err := st.scan(gen, cat, false)
+	res, err := st.scan(gen, cat, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
