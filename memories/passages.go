@@ -90,11 +90,8 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 			return nil, err
 		}
 		texts[i] = candidateText{title: title, body: body, read: true}
-		for range strings.FieldsSeq(body) {
-			if texts[i].words++; texts[i].words > passageWords {
-				anyLong = true
-				break
-			}
+		if texts[i].words = countWords(body, passageWords+1); texts[i].words > passageWords {
+			anyLong = true
 		}
 	}
 	if !anyLong && slices.IsSortedFunc(hits, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) }) {
@@ -261,6 +258,28 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 		n++
 	}
 	return n, out, nil
+}
+
+// countWords is how many words (the fields strings.Fields makes) text has,
+// counted up to most.
+func countWords(text string, most int) int {
+	n, in := 0, false
+	for i := 0; i < len(text) && n < most; {
+		var space bool
+		if c := text[i]; c < utf8.RuneSelf {
+			space = asciiSpace[c]
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			space = unicode.IsSpace(r)
+			i += size
+		}
+		if !space && !in {
+			n++
+		}
+		in = !space
+	}
+	return n
 }
 
 // asciiSpace is the white space of unicode.IsSpace below utf8.RuneSelf.

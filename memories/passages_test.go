@@ -355,3 +355,22 @@ func TestLowerStaysInOrbit(t *testing.T) {
 		}
 	}
 }
+
+// TestCountWordsAsFields compares countWords with strings.Fields over
+// random texts of words, white space of several kinds and bytes that are
+// not UTF-8.
+func TestCountWordsAsFields(t *testing.T) {
+	pieces := []string{"a", "bc", "中", "é", "\xff", "\xe4\xb8", " ", "  ", "\n", "\t", "\u00a0", "\u3000", "\u0085", "\u2028"}
+	r := rand.New(rand.NewPCG(3, 5))
+	for trial := range 20000 {
+		var b strings.Builder
+		for range r.IntN(30) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		most := 1 + r.IntN(12)
+		if got, want := countWords(text, most), min(len(strings.Fields(text)), most); got != want {
+			t.Fatalf("trial %d: countWords(%q, %d) = %d, want %d", trial, text, most, got, want)
+		}
+	}
+}
