@@ -1039,8 +1039,19 @@ var bodyAnalyzer = sync.OnceValues(func() (analysis.Analyzer, error) {
 
 // Terms is text's terms as the index analyses a body, in order, each as
 // often as it occurs (stop words are left out): recall scores a long
-// memory's passages from them (memories.TermCounter).
+// memory's passages from them (memories.TermCounter). A short text's terms
+// are kept (see termsCache): recall asks for those of each word of its
+// candidates that starts like a word of the query, and a server answers
+// many recalls over the same words.
 func Terms(text string) ([]string, error) {
+	if len(text) <= termsCacheText {
+		termsCache.Lock()
+		ts, ok := termsCache.m[text]
+		termsCache.Unlock()
+		if ok {
+			return slices.Clone(ts), nil
+		}
+	}
 	a, err := bodyAnalyzer()
 	if err != nil {
 		return nil, err
@@ -1050,8 +1061,30 @@ func Terms(text string) ([]string, error) {
 	for i, t := range toks {
 		out[i] = string(t.Term)
 	}
+	if len(text) <= termsCacheText {
+		termsCache.Lock()
+		if termsCache.m == nil || len(termsCache.m) >= termsCacheSize {
+			termsCache.m = make(map[string][]string)
+		}
+		// The key is copied: text may be a slice of a whole note.
+		termsCache.m[strings.Clone(text)] = slices.Clone(out)
+		termsCache.Unlock()
+	}
 	return out, nil
 }
+
+// termsCache holds the terms of up to termsCacheSize texts of at most
+// termsCacheText bytes (words, titles, tags), emptied when full: the
+// analysis is the same for every index, so what it held stays true.
+var termsCache struct {
+	sync.Mutex
+	m map[string][]string
+}
+
+const (
+	termsCacheText = 64
+	termsCacheSize = 1 << 15
+)
 
 // BodyDocFreqs is how many memories the index holds, and in how many of them
 // each term is found in the body.

@@ -14,6 +14,7 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cortexmem/cortex/memories"
 )
@@ -623,5 +624,36 @@ func TestUpdatesLeaveBuiltSegments(t *testing.T) {
 	}
 	if got := len(search(t, r, memories.SearchRequest{Text: "badgers", Size: 100})); got != updates {
 		t.Errorf("search found %d of the %d updates' notes", got, updates)
+	}
+}
+
+// TestTermsKept: a short text's terms, kept from an earlier call, are its
+// analysis, and a caller changing what it was given changes no later
+// answer; a long text is analysed each time.
+func TestTermsKept(t *testing.T) {
+	a, err := bodyAnalyzer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysed := func(text string) []string {
+		var out []string
+		for _, tok := range a.Analyze([]byte(text)) {
+			out = append(out, string(tok.Term))
+		}
+		return out
+	}
+	for _, text := range []string{"Running", "the", "happy-go-lucky", "Разметка", "如果测试失败", "", strings.Repeat("words and more ", 10)} {
+		for range 3 {
+			got, err := Terms(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(analysed(text), got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("Terms(%q) (-analysed +got):\n%s", text, diff)
+			}
+			for i := range got {
+				got[i] = "changed"
+			}
+		}
 	}
 }

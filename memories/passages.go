@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // TermCounter is a Snapshot that analyses text as its index does and counts
@@ -89,11 +90,8 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 			return nil, err
 		}
 		texts[i] = candidateText{title: title, body: body, read: true}
-		for range strings.FieldsSeq(body) {
-			if texts[i].words++; texts[i].words > passageWords {
-				anyLong = true
-				break
-			}
+		if texts[i].words = countWords(body, passageWords+1); texts[i].words > passageWords {
+			anyLong = true
 		}
 	}
 	if !anyLong && slices.IsSortedFunc(hits, func(a, b Hit) int { return cmp.Compare(b.Score, a.Score) }) {
@@ -174,6 +172,9 @@ type passageQuery struct {
 	// memo holds, for a word (lower case), the indexes of the query's terms
 	// the index's analysis makes of it.
 	memo map[string][]int
+	// starts is what a word needs to be looked at (see scan), made on
+	// the first scan.
+	starts *starts
 }
 
 // found is a term of the query (its index) at a word of a text.
@@ -200,23 +201,58 @@ func (q *passageQuery) termsOf(text string) ([]int, error) {
 // about as much as the rest of recall for a note of a few kilobytes; only a
 // word that starts like a term of the query (all but the term's last letter,
 // which stemming may have changed: happy, happi) is analysed, once per
-// recall.
+// recall. A word is lowered and tested (mayHave) only when it has a letter
+// that lowers to the first of a term's (see starts): most words of a long
+// note have none, and lowering is most of a word's cost. The words are the
+// fields strings.Fields makes.
 func (q *passageQuery) scan(text string) (int, []found, error) {
+	if q.starts == nil {
+		q.starts = newStarts(q.terms)
+	}
 	n := 0
 	var out []found
-	for w := range strings.FieldsSeq(text) {
-		lw := strings.ToLower(w)
-		if q.mayHave(lw) {
-			ts, ok := q.memo[lw]
-			if !ok {
-				var err error
-				if ts, err = q.termsOf(lw); err != nil {
-					return 0, nil, err
-				}
-				q.memo[lw] = ts
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			if asciiSpace[c] {
+				i++
+				continue
 			}
-			for _, t := range ts {
-				out = append(out, found{n, t})
+		} else if r, size := utf8.DecodeRuneInString(text[i:]); unicode.IsSpace(r) {
+			i += size
+			continue
+		}
+		start, may := i, false
+		for i < len(text) {
+			c := text[i]
+			if c < utf8.RuneSelf {
+				if asciiSpace[c] {
+					break
+				}
+				may = may || q.starts.ascii[c]
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			may = may || q.starts.anyWide || slices.Contains(q.starts.wide, r)
+			i += size
+		}
+		if may {
+			lw := strings.ToLower(text[start:i])
+			if q.mayHave(lw) {
+				ts, ok := q.memo[lw]
+				if !ok {
+					var err error
+					if ts, err = q.termsOf(lw); err != nil {
+						return 0, nil, err
+					}
+					q.memo[lw] = ts
+				}
+				for _, t := range ts {
+					out = append(out, found{n, t})
+				}
 			}
 		}
 		n++
@@ -224,29 +260,130 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 	return n, out, nil
 }
 
-// mayHave reports whether a word (lower case), or a run of letters and
-// digits in it, starts as a term of the query does.
-func (q *passageQuery) mayHave(lw string) bool {
-	starts := func(s string) bool {
-		for _, t := range q.terms {
-			if strings.HasPrefix(s, t[:max(len(t)-1, 1)]) {
-				return true
+// countWords is how many words (the fields strings.Fields makes) text has,
+// counted up to most.
+func countWords(text string, most int) int {
+	n, in := 0, false
+	for i := 0; i < len(text) && n < most; {
+		var space bool
+		if c := text[i]; c < utf8.RuneSelf {
+			space = asciiSpace[c]
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			space = unicode.IsSpace(r)
+			i += size
+		}
+		if !space && !in {
+			n++
+		}
+		in = !space
+	}
+	return n
+}
+
+// asciiSpace is the white space of unicode.IsSpace below utf8.RuneSelf.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// starts is what a word must have for its lower case to hold the start of
+// one of the query's terms: a rune that lowers (unicode.ToLower, as
+// strings.ToLower does rune by rune) to the first rune of a term. Lowering
+// maps a rune only within its case-folding orbit, but for U+0130 (capital I
+// with a dot, lowered to i): TestLowerStaysInOrbit checks this against every
+// rune.
+type starts struct {
+	ascii [utf8.RuneSelf]bool
+	wide  []rune
+	// anyWide: every rune from U+0080 may lower to a start, when a term's
+	// start is less than a whole rune (a term of one rune of several bytes).
+	anyWide bool
+}
+
+func newStarts(terms []string) *starts {
+	s := &starts{}
+	for _, t := range terms {
+		p := t[:max(len(t)-1, 1)]
+		r0, size := utf8.DecodeRuneInString(p)
+		if r0 == utf8.RuneError && size <= 1 {
+			s.anyWide = true
+			if p[0] < utf8.RuneSelf {
+				s.ascii[p[0]] = true
+			}
+			continue
+		}
+		for _, r := range lowersTo(r0) {
+			if r < utf8.RuneSelf {
+				s.ascii[r] = true
+			} else if !slices.Contains(s.wide, r) {
+				s.wide = append(s.wide, r)
 			}
 		}
-		return false
 	}
-	if starts(lw) {
-		return true
+	return s
+}
+
+// lowersTo is every rune that unicode.ToLower maps to r.
+func lowersTo(r rune) []rune {
+	var out []rune
+	for f := r; ; {
+		if unicode.ToLower(f) == r {
+			out = append(out, f)
+		}
+		if f = unicode.SimpleFold(f); f == r {
+			break
+		}
 	}
-	if !strings.ContainsFunc(lw, notAlnum) {
-		return false
+	if r == 'i' {
+		out = append(out, '\u0130')
 	}
-	for run := range strings.FieldsFuncSeq(lw, notAlnum) {
-		if starts(run) {
+	return out
+}
+
+// mayHave reports whether a word (lower case), or a run of letters and
+// digits in it, starts as a term of the query does. The term's start is
+// looked for in the word (strings.Index, no rune decoded), and only where it
+// is found is the run around it checked: the same answer as splitting the
+// word into its runs and testing each (mayHaveByRuns, kept by the tests),
+// without decoding every rune of every word of a long note.
+func (q *passageQuery) mayHave(lw string) bool {
+	for _, t := range q.terms {
+		p := t[:max(len(t)-1, 1)]
+		if strings.HasPrefix(lw, p) {
 			return true
+		}
+		for off := 1; off < len(lw); {
+			i := strings.Index(lw[off:], p)
+			if i < 0 {
+				break
+			}
+			i += off
+			if runAt(lw, i) && strings.HasPrefix(lw[i:runEnd(lw, i)], p) {
+				return true
+			}
+			off = i + 1
 		}
 	}
 	return false
+}
+
+// runAt reports whether a run of letters and digits of lw starts at byte i:
+// a letter or digit there, after a rune that is neither.
+func runAt(lw string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(lw[i:])
+	prev, _ := utf8.DecodeLastRuneInString(lw[:i])
+	return !notAlnum(r) && notAlnum(prev)
+}
+
+// runEnd is where the run of letters and digits at byte i of lw ends.
+func runEnd(lw string, i int) int {
+	for i < len(lw) {
+		r, n := utf8.DecodeRuneInString(lw[i:])
+		if notAlnum(r) {
+			return i
+		}
+		i += n
+	}
+	return i
 }
 
 func notAlnum(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -208,6 +210,167 @@ func TestPassageBest(t *testing.T) {
 		}
 		if got := q.best(words, found, shared); fmt.Sprintf("%.9f", got) != fmt.Sprintf("%.9f", tt.want) {
 			t.Errorf("%s: best = %g, want %g", tt.name, got, tt.want)
+		}
+	}
+}
+
+// mayHaveByRuns is mayHave as first written: the word's runs of letters and
+// digits split off and each tested.
+func mayHaveByRuns(terms []string, lw string) bool {
+	starts := func(s string) bool {
+		for _, t := range terms {
+			if strings.HasPrefix(s, t[:max(len(t)-1, 1)]) {
+				return true
+			}
+		}
+		return false
+	}
+	if starts(lw) {
+		return true
+	}
+	if !strings.ContainsFunc(lw, notAlnum) {
+		return false
+	}
+	for run := range strings.FieldsFuncSeq(lw, notAlnum) {
+		if starts(run) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestMayHaveAsByRuns compares mayHave with splitting words into runs, over
+// random words of letters, digits, punctuation, underscores and runes of
+// several bytes (a term's start may end inside one), and random terms drawn
+// from the same pieces.
+func TestMayHaveAsByRuns(t *testing.T) {
+	pieces := []string{"a", "b", "g", "o", "1", "-", ".", "/", "_", "é", "中", "文", "ü", "'", "(", "ab", "go", "té"}
+	r := rand.New(rand.NewPCG(7, 18))
+	draw := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	yes := 0
+	for trial := range 200000 {
+		terms := make([]string, 1+r.IntN(3))
+		for i := range terms {
+			terms[i] = draw(1 + r.IntN(3))
+		}
+		lw := draw(r.IntN(9))
+		q := &passageQuery{terms: terms}
+		want := mayHaveByRuns(terms, lw)
+		if got := q.mayHave(lw); got != want {
+			t.Fatalf("trial %d: mayHave(%q) with terms %q = %v, want %v", trial, lw, terms, got, want)
+		}
+		if want {
+			yes++
+		}
+	}
+	if yes < 20000 || yes > 180000 {
+		t.Errorf("%d of 200000 words may have a term: the draw tests too little of one answer", yes)
+	}
+}
+
+// rawTerms analyses a text into its runs of letters and digits as they are
+// written: a word passed to it without lowering finds other terms.
+type rawTerms struct{}
+
+func (rawTerms) Terms(text string) ([]string, error) { return strings.FieldsFunc(text, notAlnum), nil }
+
+func (rawTerms) DocFreqs(context.Context, []string) (uint64, []uint64, error) {
+	return 0, nil, errors.New("not counted")
+}
+
+// scanByFields is scan as first written: every field of the text lowered,
+// and tested by its runs.
+func scanByFields(q *passageQuery, text string) (int, []found) {
+	n := 0
+	var out []found
+	for w := range strings.FieldsSeq(text) {
+		if lw := strings.ToLower(w); mayHaveByRuns(q.terms, lw) {
+			ts, _ := q.termsOf(lw)
+			for _, t := range ts {
+				out = append(out, found{n, t})
+			}
+		}
+		n++
+	}
+	return n, out
+}
+
+// TestScanAsByFields compares scan with lowering and testing every field,
+// over random texts of letters in both cases (with the runes that lower
+// outside their own script's letters: U+0130, the Kelvin sign, final
+// sigma), white space of several kinds, bytes that are not UTF-8, and
+// random terms, some of them less than a rune.
+func TestScanAsByFields(t *testing.T) {
+	pieces := []string{"a", "A", "i", "I", "İ", "k", "K", "K", "σ", "Σ", "ς", "中", "文", "é", "É", "ǅ", "ǆ", "Ǆ",
+		"go", "Go", "GO", "t", "T", "1", "_", "-", ".", "/", "\xff", "\xe4\xb8", " ", " ", "\n", "\t", "\u00a0", "\u3000", "\u0085"}
+	lower := []string{"a", "i", "k", "σ", "ς", "中", "é", "ǆ", "go", "t", "1", "_", "\ufffd", "\xe4\xb8", "i̇"}
+	r := rand.New(rand.NewPCG(18, 7))
+	draw := func(from []string, n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(from[r.IntN(len(from))])
+		}
+		return b.String()
+	}
+	found := 0
+	for trial := range 20000 {
+		terms := make([]string, 1+r.IntN(3))
+		for i := range terms {
+			terms[i] = draw(lower, 1+r.IntN(2))
+		}
+		pool := append(slices.Clip(pieces), terms...)
+		for _, t := range terms {
+			pool = append(pool, strings.ToUpper(t), " "+t, " "+strings.ToTitle(t))
+		}
+		text := draw(pool, r.IntN(40))
+		want := &passageQuery{tc: rawTerms{}, terms: terms, memo: map[string][]int{}}
+		wn, wf := scanByFields(want, text)
+		got := &passageQuery{tc: rawTerms{}, terms: terms, memo: map[string][]int{}}
+		gn, gf, err := got.scan(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gn != wn || !slices.Equal(gf, wf) {
+			t.Fatalf("trial %d: scan(%q) with terms %q = %d words, %v; want %d, %v", trial, text, terms, gn, gf, wn, wf)
+		}
+		found += len(wf)
+	}
+	if found < 10000 {
+		t.Errorf("only %d terms found in 20000 texts: the draw tests too little", found)
+	}
+}
+
+// TestLowerStaysInOrbit checks, for every rune, that lowersTo its lower case
+// has it: what scan's filter of words relies on.
+func TestLowerStaysInOrbit(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if l := unicode.ToLower(r); !slices.Contains(lowersTo(l), r) {
+			t.Fatalf("%U lowers to %U, which lowersTo does not know", r, l)
+		}
+	}
+}
+
+// TestCountWordsAsFields compares countWords with strings.Fields over
+// random texts of words, white space of several kinds and bytes that are
+// not UTF-8.
+func TestCountWordsAsFields(t *testing.T) {
+	pieces := []string{"a", "bc", "中", "é", "\xff", "\xe4\xb8", " ", "  ", "\n", "\t", "\u00a0", "\u3000", "\u0085", "\u2028"}
+	r := rand.New(rand.NewPCG(3, 5))
+	for trial := range 20000 {
+		var b strings.Builder
+		for range r.IntN(30) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		most := 1 + r.IntN(12)
+		if got, want := countWords(text, most), min(len(strings.Fields(text)), most); got != want {
+			t.Fatalf("trial %d: countWords(%q, %d) = %d, want %d", trial, text, most, got, want)
 		}
 	}
 }

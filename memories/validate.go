@@ -93,7 +93,7 @@ func CheckTitle(title string) (string, error) {
 // heading marks, cut to DefaultTitleLen characters at a word boundary.
 func TitleFrom(content string) string {
 	line := ""
-	for _, l := range strings.Split(content, "\n") {
+	for l := range strings.SplitSeq(content, "\n") {
 		if l = stripLineMarks(l); l != "" {
 			line = l
 			break
