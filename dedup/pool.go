@@ -57,6 +57,7 @@ type Pool struct {
 	counts []int32
 	top    []nearText
 	dups   []nearText
+	order  []int32 // the matches to score
 }
 
 // poolWord is what a pool keeps of a word: its bit, or the texts holding it.
@@ -249,6 +250,22 @@ type Match struct {
 // in index order; texts sharing no word are never returned. It is not safe
 // to call from two goroutines at once.
 func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Match {
+	return p.near(fp, groups, th, k, false)
+}
+
+// NearBest is Near for a caller that takes, of the texts whose Words reaches
+// th.Duplicate, only the one scoring best (a save's check of its duplicate):
+// it scores them most Words first and stops once the next one's Words is
+// below the best score so far. Those left have Score = Words, more than
+// their score but less than the best (a score is at most Words), so the
+// best is the same and every text tied with it is scored; the rest of each
+// Match is Near's. Comparing whole fingerprints was a tenth of a real-shaped
+// import's dry run, where a note has dozens of possible duplicates.
+func (p *Pool) NearBest(fp *Fingerprint, groups []int32, th Thresholds, k int) []Match {
+	return p.near(fp, groups, th, k, true)
+}
+
+func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best bool) []Match {
 	if fp.Empty() || p.n == 0 || p.err != nil || len(groups) == 0 {
 		return nil
 	}
@@ -343,9 +360,21 @@ func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Mat
 		}
 	}
 	slices.SortFunc(out, func(a, b Match) int { return a.Index - b.Index })
+	order := p.order[:0]
 	for i := range out {
-		if out[i].Words < th.Duplicate {
-			continue
+		if out[i].Words >= th.Duplicate {
+			order = append(order, int32(i))
+		}
+	}
+	if best {
+		// Most Words first, index order among equals (a stable sort).
+		slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(out[b].Words, out[a].Words) })
+	}
+	p.order = order
+	most := -1.0 // the best score so far
+	for _, i := range order {
+		if best && out[i].Words < most {
+			break // the rest score less than most: a score is at most Words
 		}
 		s, err := p.compare(fp, int32(out[i].Index), out[i].Words)
 		if err != nil {
@@ -353,6 +382,7 @@ func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Mat
 			return nil
 		}
 		out[i].Score = s
+		most = max(most, s)
 	}
 	return out
 }

@@ -134,7 +134,16 @@ func (p *memoryPool) written() {
 // general, whose fingerprint is fp, to choose as among all of them: those
 // that may be m's duplicate and the most related, scored as a save scores
 // them (see dedup.Pool.Near).
+//
+// Of the possible duplicates only those that can score best are scored (see
+// dedup.Pool.NearBest): the others keep their Words, less than the best
+// score, which is all pick looks at of them.
 func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint, th dedup.Thresholds) []scored {
+	return p.near(m, fp, th, p.pool.NearBest)
+}
+
+// near is similar, the pooled texts found by find.
+func (p *memoryPool) near(m *Memory, fp *dedup.Fingerprint, th dedup.Thresholds, find func(*dedup.Fingerprint, []int32, dedup.Thresholds, int) []dedup.Match) []scored {
 	groups := []int32{p.group(m.Project)}
 	if m.Project != DefaultProject {
 		groups = append(groups, p.group(DefaultProject))
@@ -143,7 +152,7 @@ func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint, th dedup.Threshol
 	if th.Related >= 1 {
 		k = 0 // none is related
 	}
-	matches := p.pool.Near(fp, groups, th, k)
+	matches := find(fp, groups, th, k)
 	if len(matches) == 0 {
 		return nil
 	}
@@ -160,7 +169,7 @@ func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint, th dedup.Threshol
 // against fp reaches least (none below it can score least), scored as
 // dedup.Compare scores them: what choosing by score needs.
 func (p *memoryPool) scoring(m *Memory, fp *dedup.Fingerprint, least float64) []scored {
-	return p.similar(m, fp, dedup.Thresholds{Duplicate: least, Related: 1})
+	return p.near(m, fp, dedup.Thresholds{Duplicate: least, Related: 1}, p.pool.Near)
 }
 
 func (s *Service) saveBatch(ctx context.Context, reqs []SaveRequest, o batchOptions) ([]BatchItem, error) {
