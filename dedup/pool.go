@@ -57,6 +57,7 @@ type Pool struct {
 	counts []int32
 	top    []nearText
 	dups   []nearText
+	order  []int32 // the matches to score
 }
 
 // poolWord is what a pool keeps of a word: its bit, or the texts holding it.
@@ -249,6 +250,22 @@ type Match struct {
 // in index order; texts sharing no word are never returned. It is not safe
 // to call from two goroutines at once.
 func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Match {
+	return p.near(fp, groups, th, k, false)
+}
+
+// NearBest is Near for a caller that takes, of the texts whose Words reaches
+// th.Duplicate, only the one scoring best (a save's check of its duplicate):
+// it scores them most Words first and stops once the next one's Words is
+// below the best score so far. Those left have Score = Words, more than
+// their score but less than the best (a score is at most Words), so the
+// best is the same and every text tied with it is scored; the rest of each
+// Match is Near's. Comparing whole fingerprints was a tenth of a real-shaped
+// import's dry run, where a note has dozens of possible duplicates.
+func (p *Pool) NearBest(fp *Fingerprint, groups []int32, th Thresholds, k int) []Match {
+	return p.near(fp, groups, th, k, true)
+}
+
+func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best bool) []Match {
 	if fp.Empty() || p.n == 0 || p.err != nil || len(groups) == 0 {
 		return nil
 	}
@@ -305,8 +322,17 @@ func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Mat
 	// related than it is not kept.
 	var cut nearText
 	full := false
+	// minc is the fewest shared words a text needs to be kept: a possible
+	// duplicate has least; once k are kept, a text sharing fewer than
+	// beyond(cut) is less related than cut whatever its size (see beyond).
+	// Most texts share a few common words with a long one: one comparison
+	// leaves them.
+	minc := max(1, least)
+	if k > 0 {
+		minc = 1
+	}
 	for j, c := range counts {
-		if c == 0 {
+		if c < minc {
 			continue
 		}
 		if g := p.groups[j]; !all && g != g0 && g != g1 && (len(groups) <= 2 || !slices.Contains(groups[2:], g)) {
@@ -326,6 +352,7 @@ func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Mat
 		top = append(top, t)
 		if len(top) >= 4*k+16 {
 			top, cut, full = keepTop(top, n, k)
+			minc = max(1, min(least, beyond(cut, n)))
 		}
 	}
 	top, _, _ = keepTop(top, n, k)
@@ -343,9 +370,21 @@ func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Mat
 		}
 	}
 	slices.SortFunc(out, func(a, b Match) int { return a.Index - b.Index })
+	order := p.order[:0]
 	for i := range out {
-		if out[i].Words < th.Duplicate {
-			continue
+		if out[i].Words >= th.Duplicate {
+			order = append(order, int32(i))
+		}
+	}
+	if best {
+		// Most Words first, index order among equals (a stable sort).
+		slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(out[b].Words, out[a].Words) })
+	}
+	p.order = order
+	most := -1.0 // the best score so far
+	for _, i := range order {
+		if best && out[i].Words < most {
+			break // the rest score less than most: a score is at most Words
 		}
 		s, err := p.compare(fp, int32(out[i].Index), out[i].Words)
 		if err != nil {
@@ -353,6 +392,7 @@ func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Mat
 			return nil
 		}
 		out[i].Score = s
+		most = max(most, s)
 	}
 	return out
 }
@@ -379,6 +419,15 @@ func moreRelated(a, b nearText, n int32) int {
 // are farther apart than a rounding.
 func lessRelated(a, b nearText, n int32) bool {
 	return int64(a.common)*int64(n+b.size) < int64(b.common)*int64(n+a.size)
+}
+
+// beyond is the fewest words a text must share with one of n words not to
+// be less related than cut: a text sharing c words has at least c words, so
+// it is less related when c·(n+cut.size) < cut.common·(n+c), that is when
+// c·(n+cut.size−cut.common) < cut.common·n.
+func beyond(cut nearText, n int32) int32 {
+	d := int64(n) + int64(cut.size) - int64(cut.common) // ≥ n > 0
+	return int32((int64(cut.common)*int64(n) + d - 1) / d)
 }
 
 // keepTop keeps of top the k most related texts and those tied with the

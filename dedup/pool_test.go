@@ -193,3 +193,64 @@ func TestPoolNearIsExact(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolNearBestPicksAsNear: NearBest gives what Near gives but the
+// scores of possible duplicates that cannot be the best: each of those keeps
+// its Words, above its score and below the best score, so the best (and
+// every text tied with it) is the same. The corpus repeats texts with a
+// number added, which caps a repeat's score (a conflict), so that the best
+// by Words is not always the best by score.
+func TestPoolNearBestPicksAsNear(t *testing.T) {
+	th := DefaultThresholds()
+	for _, vocab := range []int{12, 60, 700} {
+		rng := rand.New(rand.NewPCG(uint64(vocab), 9))
+		texts := poolCorpus(uint64(vocab), 1500, vocab, 1)
+		for i := range texts {
+			if rng.IntN(3) == 0 {
+				texts[i] += fmt.Sprintf(" port %d", 1000+rng.IntN(50))
+			}
+		}
+		p := NewPool()
+		var fps []*Fingerprint
+		var groupOf []int32
+		skipped, capped := 0, 0
+		for i, s := range texts {
+			fp := New(s)
+			g := int32(i % 2)
+			groups := []int32{g, 0}
+			got := p.NearBest(fp, groups, th, 4)
+			want := near(fp, fps, groupOf, groups, th, 4)
+			most := -1.0
+			for _, m := range want {
+				if m.Words >= th.Duplicate {
+					most = max(most, m.Score)
+					if m.Score < m.Words {
+						capped++
+					}
+				}
+			}
+			if len(got) != len(want) {
+				t.Fatalf("vocabulary %d, text %d: %d matches, Near gives %d", vocab, i, len(got), len(want))
+			}
+			for j, m := range got {
+				w := want[j]
+				if m.Score != w.Score {
+					skipped++
+					if m.Score != m.Words || m.Score >= most {
+						t.Fatalf("vocabulary %d, text %d: %+v left unscored, scores %v, best %v", vocab, i, m, w.Score, most)
+					}
+				}
+				m.Score = w.Score
+				if m != w {
+					t.Fatalf("vocabulary %d, text %d: got %+v, Near gives %+v", vocab, i, m, w)
+				}
+			}
+			p.Add(fp, g)
+			fps = append(fps, fp)
+			groupOf = append(groupOf, g)
+		}
+		if skipped == 0 || capped == 0 {
+			t.Errorf("vocabulary %d: %d scores skipped, %d capped by a conflict; the corpus tests neither", vocab, skipped, capped)
+		}
+	}
+}

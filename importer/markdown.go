@@ -221,6 +221,18 @@ var md = sync.OnceValue(func() parser.Parser {
 		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
 })
 
+// mdBlocks parses CommonMark's blocks only: md without its inline parsers.
+// Where the headings are is settled by the blocks alone (CommonMark reads
+// the blocks of a document before anything inside them, and the link
+// reference definitions that can turn a paragraph into nothing are read by
+// a paragraph transformer, which it keeps), so sections needs no more; the
+// inline parsing it skips was a third of a markdown import's parsing.
+// FuzzSectionsOfBlocks checks it against md.
+var mdBlocks = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+})
+
 // atxHeading is how an ATX heading ("## Title") starts, once indented by up to
 // three spaces; any other heading is a setext one, underlined.
 var atxHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#{1,6}(?:[ \t]|\n|$)`) })
@@ -230,7 +242,12 @@ var atxHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // one, the note's title), its H2 and itself. Each section's content is a part
 // of body as written, blank lines around it left out.
 func sections(body []byte, noteTitle string) []section {
-	doc := md().Parse(text.NewReader(body))
+	return sectionsBy(mdBlocks(), body, noteTitle)
+}
+
+// sectionsBy is sections, its blocks parsed by md.
+func sectionsBy(md parser.Parser, body []byte, noteTitle string) []section {
+	doc := md.Parse(text.NewReader(body))
 	type heading struct {
 		level      int
 		text       string

@@ -463,6 +463,24 @@ func FuzzSections(f *testing.F) {
 	})
 }
 
+// FuzzSectionsOfBlocks: sections, which parses the blocks only, splits a
+// note as the full parser's headings split it.
+func FuzzSectionsOfBlocks(f *testing.F) {
+	seedTree(f, "vault", ".md")
+	seedTree(f, "markdown", ".md")
+	for _, s := range append(markdownSeeds,
+		"[foo]: /url\n===\n", "[foo]: /url\nbar\n===\n", "`code\n# not a span`\n", "<div>\n# html\n</div>\n# after\n",
+		"> # quoted\n# top\n", "- # item\n\n# top\ntext\n", "*a\n---\n", "[x\n# y](z)\n", "    # indented\n## h2\n",
+	) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if diff := cmp.Diff(sectionsBy(md(), body, "Note"), sections(body, "Note"), cmp.AllowUnexported(section{})); diff != "" {
+			t.Errorf("sections of %q (-full parser +blocks only):\n%s", body, diff)
+		}
+	})
+}
+
 // What links resolve by is tested on its own (TestItemLinkNames); the tests
 // of what parsers read leave it out.
 var (

@@ -2,6 +2,7 @@ package memories
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -114,12 +115,12 @@ func (p *memoryPool) add(target scored, fp *dedup.Fingerprint) {
 	p.targets = append(p.targets, target)
 }
 
-// written lets go of the memories put in the pool since the last call, whose
-// notes now have their paths (or, in a dry run, never will): a large import
-// keeps their fingerprints, not their texts. Each stays marked as a memory of
-// the import.
-func (p *memoryPool) written() {
-	for i := p.kept; i < len(p.targets); i++ {
+// written lets go of the memories put in the pool since the last call and
+// before the upTo-th, whose notes now have their paths (or, in a dry run,
+// never will): a large import keeps their fingerprints, not their texts.
+// Each stays marked as a memory of the import.
+func (p *memoryPool) written(upTo int) {
+	for i := p.kept; i < upTo; i++ {
 		t := &p.targets[i]
 		if t.mem == nil || t.mem == pooledMemory {
 			continue
@@ -127,14 +128,23 @@ func (p *memoryPool) written() {
 		t.entry.Path = t.mem.Path
 		t.mem = pooledMemory
 	}
-	p.kept = len(p.targets)
+	p.kept = upTo
 }
 
 // similar is what pick needs of the pooled memories of m's project and
 // general, whose fingerprint is fp, to choose as among all of them: those
 // that may be m's duplicate and the most related, scored as a save scores
 // them (see dedup.Pool.Near).
+//
+// Of the possible duplicates only those that can score best are scored (see
+// dedup.Pool.NearBest): the others keep their Words, less than the best
+// score, which is all pick looks at of them.
 func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint, th dedup.Thresholds) []scored {
+	return p.near(m, fp, th, p.pool.NearBest)
+}
+
+// near is similar, the pooled texts found by find.
+func (p *memoryPool) near(m *Memory, fp *dedup.Fingerprint, th dedup.Thresholds, find func(*dedup.Fingerprint, []int32, dedup.Thresholds, int) []dedup.Match) []scored {
 	groups := []int32{p.group(m.Project)}
 	if m.Project != DefaultProject {
 		groups = append(groups, p.group(DefaultProject))
@@ -143,7 +153,7 @@ func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint, th dedup.Threshol
 	if th.Related >= 1 {
 		k = 0 // none is related
 	}
-	matches := p.pool.Near(fp, groups, th, k)
+	matches := find(fp, groups, th, k)
 	if len(matches) == 0 {
 		return nil
 	}
@@ -160,7 +170,7 @@ func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint, th dedup.Threshol
 // against fp reaches least (none below it can score least), scored as
 // dedup.Compare scores them: what choosing by score needs.
 func (p *memoryPool) scoring(m *Memory, fp *dedup.Fingerprint, least float64) []scored {
-	return p.similar(m, fp, dedup.Thresholds{Duplicate: least, Related: 1})
+	return p.near(m, fp, dedup.Thresholds{Duplicate: least, Related: 1}, p.pool.Near)
 }
 
 func (s *Service) saveBatch(ctx context.Context, reqs []SaveRequest, o batchOptions) ([]BatchItem, error) {
@@ -176,6 +186,7 @@ type preparedBatch struct {
 	mems     []*Memory
 	refusals []*RejectedError
 	fps      []*dedup.Fingerprint // nil when dedup is off
+	unsafe   []*Memory            // the memories the scan refused, by request
 }
 
 // prepareBatch makes the memories of a batch (in request order, so that their
@@ -219,30 +230,67 @@ func (s *Service) prepareBatch(reqs []SaveRequest, known []*Entry) *preparedBatc
 // commitBatch compares the memories of a prepared batch with what exists and
 // writes those that pass (nothing in a dry run).
 func (s *Service) commitBatch(ctx context.Context, p *preparedBatch, o batchOptions) ([]BatchItem, error) {
-	items, mems := p.items, p.mems
+	p.refuseUnsafe()
+	if o.dryRun {
+		err := s.backend.View(ctx, func(snap Snapshot) error {
+			return s.checkAndWrite(ctx, snap, nil, p.mems, p.items, withFingerprints(o, p))
+		})
+		return p.items, err
+	}
+	s.logUnsafe(ctx, p)
+	err := s.backend.Update(ctx, func(tx Tx) error {
+		return s.checkAndWrite(ctx, tx, tx, p.mems, p.items, withFingerprints(o, p))
+	})
+	return p.items, err
+}
+
+// withFingerprints is o with the fingerprints of p.
+func withFingerprints(o batchOptions, p *preparedBatch) batchOptions {
 	o.fps = p.fps
+	return o
+}
+
+// refuseUnsafe takes the memories the scan refused out of the batch, their
+// refusals their items' errors.
+func (p *preparedBatch) refuseUnsafe() {
+	p.unsafe = make([]*Memory, len(p.mems))
 	for i, rej := range p.refusals {
 		if rej == nil {
 			continue
 		}
-		m := mems[i]
-		mems[i] = nil
-		if o.dryRun {
-			items[i].Err = rej
-			continue
+		p.unsafe[i], p.mems[i] = p.mems[i], nil
+		p.items[i].Err = rej
+	}
+}
+
+// logUnsafe records in the audit log the refusals of refuseUnsafe.
+func (s *Service) logUnsafe(ctx context.Context, p *preparedBatch) {
+	for i, rej := range p.refusals {
+		if m := p.unsafe[i]; rej != nil && m != nil {
+			p.items[i].Err = s.logRefusal(ctx, rej, m.Title, m.Body)
 		}
-		items[i].Err = s.logRefusal(ctx, rej, m.Title, m.Body)
 	}
-	run := func(snap Snapshot, tx Tx) error {
-		return s.checkAndWrite(ctx, snap, tx, mems, items, o)
+}
+
+// decideBatch compares the memories of a prepared batch with the pool only,
+// without a snapshot, as commitBatch would: for an import whose pool holds
+// the stored memories (or that does not check for duplicates), where what is
+// decided depends on no write. writeDecided writes it.
+func (s *Service) decideBatch(ctx context.Context, p *preparedBatch, o batchOptions) (*decision, error) {
+	if s.checks.Dedup && !o.poolHasStored {
+		return nil, errors.New("decide a batch: the pool does not hold the stored memories")
 	}
-	var err error
-	if o.dryRun {
-		err = s.backend.View(ctx, func(snap Snapshot) error { return run(snap, nil) })
-	} else {
-		err = s.backend.Update(ctx, func(tx Tx) error { return run(tx, tx) })
-	}
-	return items, err
+	p.refuseUnsafe()
+	return s.decide(ctx, nil, p.mems, withFingerprints(o, p))
+}
+
+// writeDecided writes a batch decideBatch decided, as commitBatch writes it.
+func (s *Service) writeDecided(ctx context.Context, p *preparedBatch, o batchOptions, d *decision) ([]BatchItem, error) {
+	s.logUnsafe(ctx, p)
+	err := s.backend.Update(ctx, func(tx Tx) error {
+		return s.write(ctx, tx, tx, p.mems, p.items, o, d)
+	})
+	return p.items, err
 }
 
 // batchWriter is what a batch writes with: paths for its notes, the notes,
@@ -257,6 +305,26 @@ type batchWriter interface {
 // checkAndWrite compares each memory of a batch with what exists and what the
 // batch already holds, then writes those that pass (not when tx is nil).
 func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWriter, mems []*Memory, items []BatchItem, o batchOptions) error {
+	d, err := s.decide(ctx, snap, mems, o)
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, snap, tx, mems, items, o, d)
+}
+
+// decision is what the comparisons of a batch decided.
+type decision struct {
+	accepted []*Memory
+	index    map[*Memory]int // of the accepted memories in the batch
+	related  map[*Memory][]scored
+	// dups are the memories the refused ones repeat, by request.
+	dups []*scored
+}
+
+// decide compares each memory of a batch with what exists and what the batch
+// (and the pool) already holds, and puts those that pass in the pool. snap
+// is not looked at when the pool holds the stored memories (it may be nil).
+func (s *Service) decide(ctx context.Context, snap Snapshot, mems []*Memory, o batchOptions) (*decision, error) {
 	pool := o.pool
 	if pool == nil {
 		pool = newMemoryPool() // this batch's own memories
@@ -269,10 +337,7 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWrit
 	if wo, ok := snap.(wordOverlapper); ok && !o.poolHasStored {
 		stored = wo
 	}
-	related := map[*Memory][]scored{}
-	var accepted []*Memory
-	stamp := s.stamper() // an imported memory keeps its source's date, not its events
-	index := map[*Memory]int{}
+	d := &decision{index: map[*Memory]int{}, related: map[*Memory][]scored{}, dups: make([]*scored, len(mems))}
 	for i, m := range mems {
 		if m == nil {
 			continue
@@ -294,23 +359,43 @@ func (s *Service) checkAndWrite(ctx context.Context, snap Snapshot, tx batchWrit
 				all, err = s.similarInIndex(ctx, snap, m, fp, "")
 			}
 			if err != nil {
-				return err
+				return nil, err
 			}
 			all = bestPerMemory(append(all, pool.similar(m, fp, s.checks.Thresholds)...))
 			if err := pool.err(); err != nil {
-				return err
+				return nil, err
 			}
 			dup, rel := pick(s.checks.Thresholds, all)
 			if dup != nil {
-				items[i].Err = s.refuseDuplicateAt(tx, snap, m, dup, stamp())
+				d.dups[i] = dup
 				continue
 			}
-			related[m] = rel
+			d.related[m] = rel
 			pool.add(scored{entry: EntryOf(m), mem: m}, fp)
 		}
-		accepted = append(accepted, m)
-		index[m] = i
+		d.accepted = append(d.accepted, m)
+		d.index[m] = i
 	}
+	return d, nil
+}
+
+// write refuses the duplicates of a decided batch and writes the memories
+// that passed (not when tx is nil).
+func (s *Service) write(ctx context.Context, snap idShortener, tx batchWriter, mems []*Memory, items []BatchItem, o batchOptions, d *decision) error {
+	stamp := s.stamper() // an imported memory keeps its source's date, not its events
+	for i, dup := range d.dups {
+		if dup == nil {
+			continue
+		}
+		if dup.mem != nil && dup.mem != pooledMemory {
+			// A memory of an earlier batch of an import decided before
+			// that batch was written: its note has its path now (as
+			// memoryPool.written would have set).
+			dup.entry.Path = dup.mem.Path
+		}
+		items[i].Err = s.refuseDuplicateAt(tx, snap, mems[i], dup, stamp())
+	}
+	accepted, index, related := d.accepted, d.index, d.related
 	if tx == nil {
 		for _, m := range accepted {
 			items[index[m]].Result = &SaveResult{ID: m.ID, Title: m.Title, Project: m.Project}

@@ -119,6 +119,9 @@ type ImportRequest struct {
 	// batch is how many memories are saved per lock and commit; 0 is
 	// importBatch (tests make it small).
 	batch int
+	// serial compares each batch only once the one before is written
+	// (tests compare it with the pipelined import).
+	serial bool
 }
 
 // ImportedMemory is a memory an import saved (or, in a dry run, would save).
@@ -323,7 +326,61 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 	// comparisons, which grow with the pool, fall behind.
 	prepared := s.prepareAhead(ctx, cands, chunks, max(1, importBatch/batch))
 	defer prepared.stop()
+	// An import that writes, and whose decisions depend on the pool alone
+	// (it holds the stored memories, or there is no dedup), compares each
+	// batch while the one before is written: the index commit of a batch
+	// was half of a real-shaped import, with one core idle.
+	pipelined := !req.DryRun && !req.serial && (preloaded || !s.checks.Dedup)
 	saved := 0
+	// done records the outcome of a batch once it is written, or checked in
+	// a dry run: the memories put in the pool up to poolEnd have their paths.
+	done := func(chunk []importItem, p *preparedBatch, out []BatchItem, poolEnd int) {
+		for i, it := range chunk {
+			if it.known == nil {
+				c := cands[it.index]
+				c.Request.Content = p.reqs[i].Content // read back, when set aside
+				res.add(c, out[i])
+				saved++
+			}
+			// What is decided needs its text no more: the pool keeps its
+			// fingerprint, and a link to render holds its own.
+			cands[it.index].Request.Content = ""
+		}
+		pool.written(poolEnd)
+		if importBatchDone != nil {
+			importBatchDone(cands, pool)
+		}
+		save(saved, len(work.save))
+	}
+	// writing is the batch being written, when pipelined.
+	type writing struct {
+		chunk   []importItem
+		p       *preparedBatch
+		poolEnd int
+		out     []BatchItem
+		err     error
+		end     chan struct{}
+	}
+	var pending *writing
+	wait := func() error {
+		w := pending
+		if w == nil {
+			return nil
+		}
+		pending = nil
+		<-w.end
+		if w.err != nil {
+			return w.err
+		}
+		done(w.chunk, w.p, w.out, w.poolEnd)
+		return nil
+	}
+	// Nothing is written once Import returns.
+	defer func() {
+		if pending != nil {
+			<-pending.end
+		}
+	}()
 	for _, chunk := range chunks {
 		p, ok := prepared.next()
 		if !ok {
@@ -340,26 +397,30 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 		if lk != nil {
 			o.beforeWrite = func(mems []*Memory, out []BatchItem) { lk.decide(chunk, mems, out) }
 		}
-		out, err := s.commitBatch(ctx, p, o)
+		if !pipelined {
+			out, err := s.commitBatch(ctx, p, o)
+			if err != nil {
+				return nil, err
+			}
+			done(chunk, p, out, len(pool.targets))
+			continue
+		}
+		d, err := s.decideBatch(ctx, p, o)
 		if err != nil {
 			return nil, err
 		}
-		for i, it := range chunk {
-			if it.known == nil {
-				c := cands[it.index]
-				c.Request.Content = p.reqs[i].Content // read back, when set aside
-				res.add(c, out[i])
-				saved++
-			}
-			// What is decided needs its text no more: the pool keeps its
-			// fingerprint, and a link to render holds its own.
-			cands[it.index].Request.Content = ""
+		if err := wait(); err != nil {
+			return nil, err
 		}
-		pool.written()
-		if importBatchDone != nil {
-			importBatchDone(cands, pool)
-		}
-		save(saved, len(work.save))
+		w := &writing{chunk: chunk, p: p, poolEnd: len(pool.targets), end: make(chan struct{})}
+		pending = w
+		go func() {
+			defer close(w.end)
+			w.out, w.err = s.writeDecided(ctx, p, o, d)
+		}()
+	}
+	if err := wait(); err != nil {
+		return nil, err
 	}
 	if lk != nil && !req.DryRun {
 		if err := s.linkLater(ctx, lk); err != nil {
