@@ -322,17 +322,8 @@ func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best 
 	// related than it is not kept.
 	var cut nearText
 	full := false
-	// minc is the fewest shared words a text needs to be kept: a possible
-	// duplicate has least; once k are kept, a text sharing fewer than
-	// beyond(cut) is less related than cut whatever its size (see beyond).
-	// Most texts share a few common words with a long one: one comparison
-	// leaves them.
-	minc := max(1, least)
-	if k > 0 {
-		minc = 1
-	}
 	for j, c := range counts {
-		if c < minc {
+		if c == 0 {
 			continue
 		}
 		if g := p.groups[j]; !all && g != g0 && g != g1 && (len(groups) <= 2 || !slices.Contains(groups[2:], g)) {
@@ -352,7 +343,6 @@ func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best 
 		top = append(top, t)
 		if len(top) >= 4*k+16 {
 			top, cut, full = keepTop(top, n, k)
-			minc = max(1, min(least, beyond(cut, n)))
 		}
 	}
 	top, _, _ = keepTop(top, n, k)
@@ -419,15 +409,6 @@ func moreRelated(a, b nearText, n int32) int {
 // are farther apart than a rounding.
 func lessRelated(a, b nearText, n int32) bool {
 	return int64(a.common)*int64(n+b.size) < int64(b.common)*int64(n+a.size)
-}
-
-// beyond is the fewest words a text must share with one of n words not to
-// be less related than cut: a text sharing c words has at least c words, so
-// it is less related when c·(n+cut.size) < cut.common·(n+c), that is when
-// c·(n+cut.size−cut.common) < cut.common·n.
-func beyond(cut nearText, n int32) int32 {
-	d := int64(n) + int64(cut.size) - int64(cut.common) // ≥ n > 0
-	return int32((int64(cut.common)*int64(n) + d - 1) / d)
 }
 
 // keepTop keeps of top the k most related texts and those tied with the
