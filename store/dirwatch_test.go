@@ -26,16 +26,7 @@ import (
 // folder, and the save after takes the change in.
 func TestWriterTrustsTheFolderItFollows(t *testing.T) {
 	ctx := context.Background()
-	e := newEnv(t, time.Hour)
-	v, err := vault.New(e.root, "cortex")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 10 * time.Second,
-		Freshness: time.Hour, Resident: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, st := residentStore(t)
 	svc := memories.NewService(st)
 	n := 0
 	save := func() *memories.SaveResult {
@@ -176,16 +167,7 @@ func writeFile(t *testing.T, p, content string) {
 // 4, … saves, not after every one.
 func TestFolderNeverFollowedIsListedRarely(t *testing.T) {
 	ctx := context.Background()
-	e := newEnv(t, time.Hour)
-	v, err := vault.New(e.root, "cortex")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 10 * time.Second,
-		Freshness: time.Hour, Resident: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, st := residentStore(t)
 	svc := memories.NewService(st)
 	first, err := svc.Save(ctx, memories.SaveRequest{Content: "The first note of the project, before the link.", Project: "api"})
 	if err != nil {
@@ -210,4 +192,21 @@ func TestFolderNeverFollowedIsListedRarely(t *testing.T) {
 	if got := store.FollowListings() - before; got > 8 {
 		t.Errorf("%d saves into a folder that cannot be followed listed it %d times to follow it, want at most 8", saves, got)
 	}
+}
+
+// residentStore opens a resident store, as the MCP server does, on a new
+// vault whose checks trust the folders' times for an hour.
+func residentStore(t *testing.T) (*env, *store.Store) {
+	t.Helper()
+	e := newEnv(t, time.Hour)
+	v, err := vault.New(e.root, "cortex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 10 * time.Second,
+		Freshness: time.Hour, Resident: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, st
 }
