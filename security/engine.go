@@ -7,6 +7,7 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // rule is one row of the table. A rule fires at a trigger: a short lowercase
@@ -183,6 +184,11 @@ type trie struct {
 	labels []byte
 	kids   []int32
 	rows   [][]int // the rows whose trigger ends at each node
+	// pairs has a bit for each two bytes a trigger found by walk can start
+	// with (a byte that starts a gap stands for a space): most places a
+	// walk would start lead nowhere after one byte, and the walk's calls
+	// and child lookups were most of a scan of long prose.
+	pairs *[256 * 256 / 64]uint64
 
 	// while building: children per node
 	build [][]edge
@@ -234,6 +240,24 @@ func (t *trie) add(s string, row int) {
 
 // freeze flattens the children lists.
 func (t *trie) freeze() {
+	t.pairs = new([256 * 256 / 64]uint64)
+	for c0, n := range t.root {
+		if n < 0 {
+			continue
+		}
+		space := false
+		for _, e := range t.build[n] {
+			t.setPair(byte(c0), e.b)
+			space = space || e.b == ' '
+		}
+		if space {
+			for c1, g := range gapStart {
+				if g {
+					t.setPair(byte(c0), byte(c1))
+				}
+			}
+		}
+	}
 	t.first = make([]int32, len(t.build))
 	t.count = make([]uint8, len(t.build))
 	for n, es := range t.build {
@@ -247,6 +271,21 @@ func (t *trie) freeze() {
 		}
 	}
 	t.build = nil
+}
+
+func (t *trie) setPair(a, b byte) {
+	k := int(a)<<8 | int(b)
+	t.pairs[k/64] |= 1 << (k % 64)
+}
+
+// mayStart reports whether a trigger may start at u[i:]: its first two
+// bytes are those of a trigger (a trigger has two bytes at least).
+func (t *trie) mayStart(u string, i int) bool {
+	if i+1 >= len(u) {
+		return false
+	}
+	k := int(u[i])<<8 | int(u[i+1])
+	return t.pairs[k/64]&(1<<(k%64)) != 0
 }
 
 // match calls fn with the rows and the length of every trigger that starts
@@ -418,13 +457,15 @@ func (t *ruleTable) triggered(text, u string, fn func(rows []int, at, n int)) {
 			if word || 'A' <= text[at] && text[at] <= 'Z' && ('a' <= text[at-1] && text[at-1] <= 'z' ||
 				// the end of an acronym: the T of ETSYToken
 				'A' <= text[at-1] && text[at-1] <= 'Z' && at+1 < len(text) && 'a' <= text[at+1] && text[at+1] <= 'z') {
-				t.atWord.match(u, at, each)
+				if t.atWord.mayStart(u, at) {
+					t.atWord.match(u, at, each)
+				}
 			}
 			word = false
 			continue
 		}
 		word = true
-		if t.anywhere.root[c] >= 0 {
+		if t.anywhere.root[c] >= 0 && t.anywhere.mayStart(u, at) {
 			t.anywhere.match(u, at, each)
 		}
 	}
@@ -592,10 +633,23 @@ type needResult struct {
 // rowState is what a scan remembers of one row. Its zero value is a row not
 // tried yet.
 type rowState struct {
+	gen   uint32 // the scan that set it (see rowStates)
 	tried int    // 1 + the last start tried
 	reach int    // the end of the last run matched
 	prev  [2]int // the last finding judged (a finding is never empty)
 }
+
+// rowStates is the state of every row for one scan at a time. A state set
+// by another scan (its gen not the scan's) counts as the zero value, so
+// that a scan neither allocates nor clears a state per row, of which it
+// touches a few: a new table of them per scan was a tenth of scanning a
+// real-shaped import.
+type rowStates struct {
+	gen  uint32
+	rows []rowState
+}
+
+var rowStatePool = sync.Pool{New: func() any { return new(rowStates) }}
 
 // scan runs the rules that keep accepts (all when nil) over text.
 func scan(text string, keep func(*rule) bool) []Finding {
@@ -604,9 +658,16 @@ func scan(text string, keep func(*rule) bool) []Finding {
 	sc.v[original] = text
 	sc.v[folded], sc.v[unleet] = foldTexts(text)
 	u := sc.v[unleet]
+	rs := rowStatePool.Get().(*rowStates)
+	defer rowStatePool.Put(rs)
+	if len(rs.rows) != len(t.rows) || rs.gen == ^uint32(0) {
+		rs.rows, rs.gen = make([]rowState, len(t.rows)), 0
+	}
+	rs.gen++
+	gen := rs.gen
 	var (
 		found []Finding
-		state = make([]rowState, len(t.rows))
+		state = rs.rows
 	)
 	// tokenStart returns the start of the token that holds offset i (see
 	// rule.back). Triggers come in order, so the look back stops where the
@@ -639,6 +700,9 @@ func scan(text string, keep func(*rule) bool) []Finding {
 				start = tokenStart(i)
 			}
 			st := &state[ri]
+			if st.gen != gen {
+				*st = rowState{gen: gen}
+			}
 			if st.tried > start || r.run && start < st.reach {
 				continue
 			}
@@ -802,14 +866,14 @@ func foldTexts(s string) (string, string) {
 	if i == len(f) {
 		return f, f
 	}
-	// A builder hands over what it wrote without copying it again.
-	var u strings.Builder
-	u.Grow(len(f))
-	u.WriteString(f[:i])
+	u := make([]byte, len(f))
+	copy(u, f[:i])
 	for ; i < len(f); i++ {
-		u.WriteByte(unleetByte[f[i]])
+		u[i] = unleetByte[f[i]]
 	}
-	return f, u.String()
+	// u is not written again: the string shares its bytes, where a
+	// conversion would copy the whole text once more.
+	return f, unsafe.String(unsafe.SliceData(u), len(u))
 }
 
 var unleetByte = func() (m [256]byte) {
@@ -831,6 +895,12 @@ func unleetString(s string) string {
 }
 
 // foldString lowers s without changing any offset (see foldTexts).
+//
+// The text is copied once and lowered in place: a lower case of the same
+// length takes the bytes of its upper case. Runes of the scripts without
+// case (see caseless) are not looked up: Arabic, Indic or CJK prose is most
+// of a note's runes in those languages, and unicode.ToLower searches its
+// table for each.
 func foldString(s string) string {
 	i := 0
 	for i < len(s) && s[i] < utf8.RuneSelf && (s[i] < 'A' || s[i] > 'Z') {
@@ -839,28 +909,99 @@ func foldString(s string) string {
 	if i == len(s) {
 		return s
 	}
-	var b strings.Builder
-	b.Grow(len(s))
-	b.WriteString(s[:i])
-	for i < len(s) {
-		c := s[i]
+	b := make([]byte, len(s))
+	copy(b, s)
+	for i < len(b) {
+		c := b[i]
 		if c < utf8.RuneSelf {
 			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
+				b[i] = c + 'a' - 'A'
 			}
-			b.WriteByte(c)
 			i++
 			continue
 		}
+		if n := caselessLead[c]; n > 0 && continued(s, i, int(n)) {
+			// A rune without case, or bytes that do not decode: kept
+			// as they are either way, and no rune starts inside.
+			i += int(n)
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
-			b.WriteRune(l)
-		} else {
-			b.WriteString(s[i : i+n])
+		if !caseless(r) {
+			if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
+				utf8.EncodeRune(b[i:], l)
+			}
 		}
 		i += n
 	}
-	return b.String()
+	// b is not written again (see foldTexts).
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// caselessRanges are spans of code points none of which unicode.ToLower
+// changes (TestCaselessRanges checks every one against the tables): the
+// scripts without case, from Hebrew and Arabic through the Indic scripts
+// to Thai, Tibetan and Myanmar; Ethiopic; the CJK, kana and Hangul blocks.
+var caselessRanges = [...][2]rune{
+	{0x0557, 0x109f},
+	{0x10ce, 0x139f},
+	{0x13f6, 0x1c8f},
+	{0x2cf3, 0xa63f},
+	{0xa7f6, 0xff20},
+}
+
+// caselessLead is, for a byte that starts a UTF-8 sequence, the length of
+// the sequence when every rune it can start is in caselessRanges; 0 for
+// the others.
+var caselessLead = func() (m [256]byte) {
+	for c := 0xc2; c <= 0xef; c++ {
+		n, lo, span := 2, rune(c&0x1f)<<6, rune(0x40)
+		if c >= 0xe0 {
+			n, lo, span = 3, rune(c&0x0f)<<12, 0x1000
+		}
+		if caseless(lo) && caseless(lo+span-1) && sameRange(lo, lo+span-1) {
+			m[c] = byte(n)
+		}
+	}
+	return m
+}()
+
+// continued reports whether s[i+1:i+n] are continuation bytes, so that no
+// rune starts there.
+func continued(s string, i, n int) bool {
+	if i+n > len(s) {
+		return false
+	}
+	for _, c := range []byte(s[i+1 : i+n]) {
+		if c&0xc0 != 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// sameRange reports whether a and b are in the same one of caselessRanges.
+func sameRange(a, b rune) bool {
+	for _, x := range caselessRanges {
+		if x[0] <= a && b <= x[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// caseless reports whether r is in caselessRanges, where its lower case is
+// itself.
+func caseless(r rune) bool {
+	for _, x := range caselessRanges {
+		if r < x[0] {
+			return false
+		}
+		if r <= x[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // invisibleGap returns the length of the invisible character that s starts
