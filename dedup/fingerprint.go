@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -92,8 +93,9 @@ func build(text string, keepStop bool) *Fingerprint {
 	scan(firstLine, buf[:0], h.add)
 	h.endSentence()
 	titlePolar := len(h.f.polar)
-	var scratch sortScratch
-	h.f.title = sortSet(h.f.title, &scratch)
+	scratch := sortScratchPool.Get().(*sortScratch)
+	defer sortScratchPool.Put(scratch)
+	h.f.title = sortSet(h.f.title, scratch)
 	h.said = make([]int32, len(h.f.title))
 	h.title = false
 	scan(text[len(firstLine):], buf[:0], h.add)
@@ -104,18 +106,18 @@ func build(text string, keepStop bool) *Fingerprint {
 	}
 	h.f.titlePolar = sortPolar(slices.Clone(h.f.polar[:titlePolar]))
 	h.f.polar = sortPolar(h.f.polar)
-	h.f.words = sortSet(h.f.words, &scratch)
-	h.f.bigrams = sortSet(h.f.bigrams, &scratch)
-	h.f.negated = sortSet(h.f.negated, &scratch)
-	h.f.denied = sortSet(h.f.denied, &scratch)
-	h.f.names = sortSet(h.f.names, &scratch)
+	h.f.words = sortSet(h.f.words, scratch)
+	h.f.bigrams = sortSet(h.f.bigrams, scratch)
+	h.f.negated = sortSet(h.f.negated, scratch)
+	h.f.denied = sortSet(h.f.denied, scratch)
+	h.f.names = sortSet(h.f.names, scratch)
 
 	k := keyScanner{buf: make([]byte, 0, 64), scratch: h.word}
 	k.scanKeys(text)
-	h.f.numbers = sortSet(k.numbers, &scratch)
-	h.f.codes = sortSet(k.codes, &scratch)
-	h.f.codeWords = sortSet(k.codeWords, &scratch)
-	h.f.codeBigrams = sortSet(k.codeBigrams, &scratch)
+	h.f.numbers = sortSet(k.numbers, scratch)
+	h.f.codes = sortSet(k.codes, scratch)
+	h.f.codeWords = sortSet(k.codeWords, scratch)
+	h.f.codeBigrams = sortSet(k.codeBigrams, scratch)
 	return &h.f
 }
 
@@ -254,7 +256,7 @@ const subjectRepeats = 1
 // Below a few hundred values a comparison sort is as fast as bucketSort and
 // needs no scratch memory.
 func sortSet(s []uint64, scratch *sortScratch) []uint64 {
-	if len(s) < 512 {
+	if len(s) < 128 {
 		slices.Sort(s)
 	} else {
 		bucketSort(s, scratch)
@@ -270,6 +272,10 @@ func sortSet(s []uint64, scratch *sortScratch) []uint64 {
 	}
 	return slices.Clip(s)
 }
+
+// sortScratchPool keeps the working memory of bucketSort between the
+// fingerprints of an import.
+var sortScratchPool = sync.Pool{New: func() any { return new(sortScratch) }}
 
 // sortScratch is the working memory of bucketSort.
 type sortScratch struct {

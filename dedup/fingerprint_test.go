@@ -160,6 +160,11 @@ func TestSortSet(t *testing.T) {
 		{"many repeats", random(3000, 0xF)},
 		{"same top bits, one bucket", random(3000, 1<<40-1)},
 		{"two per bucket", append(random(1000, math.MaxUint64), random(1000, math.MaxUint64)...)},
+		// Around where sortSet turns from a comparison sort to bucketSort.
+		{"127 values", random(127, math.MaxUint64)},
+		{"128 values", random(128, math.MaxUint64)},
+		{"200 values, repeats", random(200, 0xFF)},
+		{"511 values", random(511, math.MaxUint64)},
 	}
 	var scratch sortScratch
 	for _, tt := range tests {
