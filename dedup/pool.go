@@ -299,11 +299,7 @@ func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best 
 			counts[j]++
 		}
 	}
-	for w, qw := range q {
-		if qw != 0 {
-			addCommon(counts, p.planes[w][:len(counts)], qw)
-		}
-	}
+	addShared(counts, &p.planes, &q)
 	// Every text is in the groups looked in (one project, say): no text's
 	// group needs looking at.
 	inGroups := 0
@@ -444,6 +440,50 @@ func (p *Pool) compare(fp *Fingerprint, i int32, words float64) (float64, error)
 		return 0, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
 	}
 	return Compare(fp, &p.older).Score, nil
+}
+
+// addShared adds to each text's count the words it shares with a new text
+// whose bit set is q, over planes. The planes are taken four at a time, then
+// two, then one: each pass reads and writes every count once, so taking
+// planes together cuts what the passes move besides the bits (a tenth of a
+// real-shaped import's lookups).
+func addShared(counts []int32, planes *[poolBitWords][]uint64, q *[poolBitWords]uint64) {
+	var active [poolBitWords]int
+	na := 0
+	for w, qw := range q {
+		if qw != 0 {
+			active[na] = w
+			na++
+		}
+	}
+	a := active[:na]
+	for ; len(a) >= 4; a = a[4:] {
+		addCommon4(counts, planes, q, a[0], a[1], a[2], a[3])
+	}
+	if len(a) >= 2 {
+		addCommon2(counts, planes[a[0]], q[a[0]], planes[a[1]], q[a[1]])
+		a = a[2:]
+	}
+	if len(a) == 1 {
+		addCommon(counts, planes[a[0]], q[a[0]])
+	}
+}
+
+// addCommon4 is addCommon for planes w, x, y and z at once.
+func addCommon4(counts []int32, planes *[poolBitWords][]uint64, q *[poolBitWords]uint64, w, x, y, z int) {
+	a, b, c, d := planes[w][:len(counts)], planes[x][:len(counts)], planes[y][:len(counts)], planes[z][:len(counts)]
+	qa, qb, qc, qd := q[w], q[x], q[y], q[z]
+	for j := range counts {
+		counts[j] += int32(bits.OnesCount64(qa&a[j]) + bits.OnesCount64(qb&b[j]) + bits.OnesCount64(qc&c[j]) + bits.OnesCount64(qd&d[j]))
+	}
+}
+
+// addCommon2 is addCommon for two planes at once.
+func addCommon2(counts []int32, a []uint64, qa uint64, b []uint64, qb uint64) {
+	a, b = a[:len(counts)], b[:len(counts)]
+	for j := range counts {
+		counts[j] += int32(bits.OnesCount64(qa&a[j]) + bits.OnesCount64(qb&b[j]))
+	}
 }
 
 // addCommon adds to each text's count the words it shares with a new text in

@@ -2,6 +2,7 @@ package dedup
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -251,6 +252,44 @@ func TestPoolNearBestPicksAsNear(t *testing.T) {
 		}
 		if skipped == 0 || capped == 0 {
 			t.Errorf("vocabulary %d: %d scores skipped, %d capped by a conflict; the corpus tests neither", vocab, skipped, capped)
+		}
+	}
+}
+
+// TestAddSharedAsPlaneByPlane: counting the shared words four, two and one
+// planes at a time gives the counts of one pass per plane, whichever planes
+// the new text has bits in.
+func TestAddSharedAsPlaneByPlane(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n = 37
+	var planes [poolBitWords][]uint64
+	for w := range planes {
+		planes[w] = make([]uint64, n)
+		for j := range planes[w] {
+			planes[w][j] = rng.Uint64() & rng.Uint64()
+		}
+	}
+	for subset := range 1 << poolBitWords {
+		var q [poolBitWords]uint64
+		for w := range q {
+			if subset&(1<<w) != 0 {
+				q[w] = rng.Uint64()
+			}
+		}
+		want := make([]int32, n)
+		for j := range want {
+			want[j] = int32(j % 3) // counts the rare words' lists gave
+			for w := range q {
+				want[j] += int32(bits.OnesCount64(q[w] & planes[w][j]))
+			}
+		}
+		got := make([]int32, n)
+		for j := range got {
+			got[j] = int32(j % 3)
+		}
+		addShared(got, &planes, &q)
+		if diff := gocmp.Diff(want, got); diff != "" {
+			t.Fatalf("planes %08b: addShared (-one pass per plane +addShared):\n%s", subset, diff)
 		}
 	}
 }
