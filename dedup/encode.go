@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // A fingerprint's encoding (AppendBinary, DecodeInto): a version byte, the
@@ -66,9 +67,11 @@ func (f *Fingerprint) DecodeInto(b []byte) error {
 		if err != nil {
 			return err
 		}
-		v := (*s)[:0]
-		for i := range n {
-			v = append(v, binary.LittleEndian.Uint64(b[8*i:]))
+		// Sized once, then filled: appending one by one was half of
+		// reading a fingerprint back.
+		v := slices.Grow((*s)[:0], n)[:n]
+		for i := range v {
+			v[i] = binary.LittleEndian.Uint64(b[8*i:])
 		}
 		b = b[8*n:]
 		*s = v
@@ -78,9 +81,9 @@ func (f *Fingerprint) DecodeInto(b []byte) error {
 		if err != nil {
 			return err
 		}
-		v := (*p)[:0]
-		for i := range n {
-			v = append(v, polarWord{root: binary.LittleEndian.Uint64(b[9*i:]), side: b[9*i+8]})
+		v := slices.Grow((*p)[:0], n)[:n]
+		for i := range v {
+			v[i] = polarWord{root: binary.LittleEndian.Uint64(b[9*i:]), side: b[9*i+8]}
 		}
 		b = b[9*n:]
 		*p = v

@@ -424,13 +424,15 @@ func keepTop(top []nearText, n int32, k int) ([]nearText, nearText, bool) {
 
 // compare is Compare(fp, the i-th pooled fingerprint).Score, given its Words.
 // Compare's score is min(words, conflictCap) with a conflict, else words, so
-// the whole fingerprint is looked at only when the conflicts can change it.
+// the whole fingerprint is looked at only when the conflicts can change it,
+// and then only for them: words, the pool's exact count of shared words over
+// fp's, is what Compare would count again.
 func (p *Pool) compare(fp *Fingerprint, i int32, words float64) (float64, error) {
 	if words <= conflictCap {
 		return words, nil
 	}
 	if p.store == nil {
-		return Compare(fp, p.fps[i]).Score, nil
+		return scoreGiven(fp, p.fps[i], words), nil
 	}
 	var err error
 	if p.enc, err = p.store.Get(int(i), p.enc[:0]); err != nil {
@@ -439,7 +441,16 @@ func (p *Pool) compare(fp *Fingerprint, i int32, words float64) (float64, error)
 	if err := p.older.DecodeInto(p.enc); err != nil {
 		return 0, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
 	}
-	return Compare(fp, &p.older).Score, nil
+	return scoreGiven(fp, &p.older, words), nil
+}
+
+// scoreGiven is Compare(newer, older).Score for two fingerprints with words,
+// whose Words is words.
+func scoreGiven(newer, older *Fingerprint, words float64) float64 {
+	if conflict(newer, older) != "" {
+		return min(words, conflictCap)
+	}
+	return words
 }
 
 // addShared adds to each text's count the words it shares with a new text
