@@ -496,7 +496,11 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 		for _, term := range terms { // terms are already sorted
 			pid := dict[term] - 1
 
-			postingsBS := io.Postings[pid]
+			// The doc numbers were appended in increasing order; one
+			// bitmap is refilled per postings list (cortex patch 0001).
+			postingsBS := io.postingsBS
+			postingsBS.Clear()
+			postingsBS.AddMany(io.DocNums[pid])
 
 			freqNorms := io.FreqNorms[pid]
 			freqNormOffset := 0
@@ -713,8 +717,7 @@ func (io *invertedIndexOpaque) process(field index.Field, fieldID uint16, docNum
 
 			for term, tf := range tfs {
 				pid := dict[term] - 1
-				bs := io.Postings[pid]
-				bs.Add(uint32(docNum))
+				io.DocNums[pid] = append(io.DocNums[pid], docNum)
 
 				io.FreqNorms[pid] = append(io.FreqNorms[pid],
 					interimFreqNorm{
@@ -874,17 +877,22 @@ func (i *invertedIndexOpaque) realloc() {
 
 	numPostingsLists := pidNext
 
-	if cap(i.Postings) >= numPostingsLists {
-		i.Postings = i.Postings[:numPostingsLists]
+	if i.postingsBS == nil {
+		i.postingsBS = roaring.New()
+	}
+
+	if cap(i.DocNums) >= numPostingsLists {
+		i.DocNums = i.DocNums[:numPostingsLists]
 	} else {
-		postings := make([]*roaring.Bitmap, numPostingsLists)
-		copy(postings, i.Postings[:cap(i.Postings)])
-		for i := 0; i < numPostingsLists; i++ {
-			if postings[i] == nil {
-				postings[i] = roaring.New()
-			}
-		}
-		i.Postings = postings
+		i.DocNums = make([][]uint32, numPostingsLists)
+	}
+
+	// Every doc number of a postings list has a freq/norm: the lists
+	// share one backing array, as the freq/norms do.
+	if cap(i.docNumsBacking) >= totTFs {
+		i.docNumsBacking = i.docNumsBacking[:totTFs]
+	} else {
+		i.docNumsBacking = make([]uint32, totTFs)
 	}
 
 	if cap(i.FreqNorms) >= numPostingsLists {
@@ -900,9 +908,12 @@ func (i *invertedIndexOpaque) realloc() {
 	}
 
 	freqNormsBacking := i.freqNormsBacking
+	docNumsBacking := i.docNumsBacking
 	for pid, numTerms := range i.numTermsPerPostingsList {
 		i.FreqNorms[pid] = freqNormsBacking[0:0]
 		freqNormsBacking = freqNormsBacking[numTerms:]
+		i.DocNums[pid] = docNumsBacking[0:0:numTerms]
+		docNumsBacking = docNumsBacking[numTerms:]
 	}
 
 	if cap(i.Locs) >= numPostingsLists {
@@ -1013,8 +1024,13 @@ type invertedIndexOpaque struct {
 	//  field id -> bool
 	IncludeDocValues []bool
 
-	// postings id -> bitmap of docNums
-	Postings []*roaring.Bitmap
+	// postings id -> docNums, in increasing order; the bitmap written
+	// for a postings list is made from them when it is written (cortex
+	// patch 0001: one roaring.Bitmap per postings list cost an allocation
+	// per list and a search per Add)
+	DocNums        [][]uint32
+	docNumsBacking []uint32
+	postingsBS     *roaring.Bitmap
 
 	// postings id -> freq/norm's, one for each docNum in postings
 	FreqNorms        [][]interimFreqNorm
@@ -1067,10 +1083,11 @@ func (io *invertedIndexOpaque) Reset() (err error) {
 		io.IncludeDocValues[i] = false
 	}
 	io.IncludeDocValues = io.IncludeDocValues[:0]
-	for _, idn := range io.Postings {
-		idn.Clear()
+	io.DocNums = io.DocNums[:0]
+	io.docNumsBacking = io.docNumsBacking[:0]
+	if io.postingsBS != nil {
+		io.postingsBS.Clear()
 	}
-	io.Postings = io.Postings[:0]
 	io.FreqNorms = io.FreqNorms[:0]
 	for i := range io.freqNormsBacking {
 		io.freqNormsBacking[i] = interimFreqNorm{}
