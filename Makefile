@@ -86,7 +86,7 @@ lint: bleve-check
 # nothing else, and each other vendored module (third_party/NAME) its release
 # plus third_party/NAME-patches. Fetches the releases into the module cache
 # (go.mod's replace directives keep go mod download from doing it).
-VENDORED = goldmark snappy jsonschema-go compress go-sdk ulid
+VENDORED = goldmark snappy jsonschema-go compress go-sdk ulid zapx
 bleve-check:
 	GO=$(GO) sh third_party/update-bleve.sh --check
 	@set -e; for m in $(VENDORED); do GO=$(GO) sh third_party/update-bleve.sh --module $$m --check; done

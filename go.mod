@@ -79,3 +79,5 @@ replace github.com/klauspost/compress => ./third_party/compress
 replace github.com/modelcontextprotocol/go-sdk => ./third_party/go-sdk
 
 replace github.com/oklog/ulid/v2 => ./third_party/ulid
+
+replace github.com/blevesearch/zapx/v17 => ./third_party/zapx

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/bench"
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/vault"
 )
@@ -157,4 +158,35 @@ func indexPostings(t *testing.T, gen string) map[string]map[string][]string {
 		out[field] = terms
 	}
 	return out
+}
+
+// BenchmarkRebuildRealShape is a full rebuild of 2,000 real-shaped notes (long,
+// many languages): reading, analysis, segment building and the merges, for
+// comparing the write side's CPU and allocations between versions.
+func BenchmarkRebuildRealShape(b *testing.B) {
+	dir := b.TempDir()
+	root := filepath.Join(dir, "vault")
+	corpus, err := bench.LoadCorpus(filepath.Join("..", "fixtures"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	end := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	if _, err := bench.Write(root, bench.NewRealGenerator(corpus, 31, end), 2000, 31); err != nil {
+		b.Fatal(err)
+	}
+	v, err := vault.New(root, "cortex")
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := Open(Options{Vault: v, State: config.State{Home: filepath.Join(dir, "state")}, LockTimeout: 30 * time.Second, Freshness: time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := st.Rebuild(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -8,14 +8,15 @@
 # (github.com/yuin/goldmark), snappy (github.com/golang/snappy),
 # jsonschema-go (github.com/google/jsonschema-go), compress
 # (github.com/klauspost/compress, without the packages cortex does not link),
-# go-sdk (github.com/modelcontextprotocol/go-sdk, without its examples) or
-# ulid (github.com/oklog/ulid/v2).
+# go-sdk (github.com/modelcontextprotocol/go-sdk, without its examples),
+# ulid (github.com/oklog/ulid/v2) or zapx (github.com/blevesearch/zapx/v17,
+# the one segment format bleve writes).
 #
 # Usage: third_party/update-bleve.sh [--module NAME] [--check] [--no-patches] [VERSION]
 #
 #   VERSION       the release to copy; default: the version go.mod requires.
 #   --module NAME the vendored module: bleve (the default), goldmark, snappy,
-#                 jsonschema-go, compress, go-sdk or ulid.
+#                 jsonschema-go, compress, go-sdk, ulid or zapx.
 #   --check       re-create into a temporary folder and compare it with
 #                 third_party/NAME; exit 1 on any difference. Changes nothing.
 #   --no-patches  copy the release without applying the patches (to redo a
@@ -74,8 +75,9 @@ jsonschema-go) MODULE=github.com/google/jsonschema-go ;;
 compress) MODULE=github.com/klauspost/compress ;;
 go-sdk) MODULE=github.com/modelcontextprotocol/go-sdk ;;
 ulid) MODULE=github.com/oklog/ulid/v2 ;;
+zapx) MODULE=github.com/blevesearch/zapx/v17 ;;
 *)
-	echo "update-bleve.sh: --module takes bleve, goldmark, snappy, jsonschema-go, compress, go-sdk or ulid, got '$name'" >&2
+	echo "update-bleve.sh: --module takes bleve, goldmark, snappy, jsonschema-go, compress, go-sdk, ulid or zapx, got '$name'" >&2
 	usage
 	;;
 esac
