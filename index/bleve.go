@@ -1039,10 +1039,12 @@ var bodyAnalyzer = sync.OnceValues(func() (analysis.Analyzer, error) {
 
 // Terms is text's terms as the index analyses a body, in order, each as
 // often as it occurs (stop words are left out): recall scores a long
-// memory's passages from them (memories.TermCounter). A short text's terms
-// are kept (see termsCache): recall asks for those of each word of its
-// candidates that starts like a word of the query, and a server answers
-// many recalls over the same words.
+// memory's passages from them (memories.TermCounter). The terms of a text of
+// up to termsCacheText bytes are kept (see termsCache): recall asks for those
+// of each word of its candidates that starts like a word of the query, and a
+// server answers many recalls over the same words. In a script written
+// without spaces such a word is a whole phrase or sentence of a few hundred
+// bytes, which is why the limit is not a word's length.
 func Terms(text string) ([]string, error) {
 	if len(text) <= termsCacheText {
 		termsCache.Lock()
@@ -1062,28 +1064,51 @@ func Terms(text string) ([]string, error) {
 		out[i] = string(t.Term)
 	}
 	if len(text) <= termsCacheText {
-		termsCache.Lock()
-		if termsCache.m == nil || len(termsCache.m) >= termsCacheSize {
-			termsCache.m = make(map[string][]string)
-		}
-		// The key is copied: text may be a slice of a whole note.
-		termsCache.m[strings.Clone(text)] = slices.Clone(out)
-		termsCache.Unlock()
+		termsCache.keep(text, out)
 	}
 	return out, nil
 }
 
-// termsCache holds the terms of up to termsCacheSize texts of at most
-// termsCacheText bytes (words, titles, tags), emptied when full: the
-// analysis is the same for every index, so what it held stays true.
-var termsCache struct {
+// termsCache holds the terms of texts of at most termsCacheText bytes
+// (words, titles, tags), up to termsCacheSize texts or termsCacheBytes
+// bytes of them, emptied when full: the analysis is the same for every
+// index, so what it held stays true.
+var termsCache termsKept
+
+type termsKept struct {
 	sync.Mutex
 	m map[string][]string
+	// bytes is what m holds, counted by termsCost.
+	bytes int
+}
+
+// keep keeps a copy of text's terms. The key is copied: text may be a slice
+// of a whole note.
+func (c *termsKept) keep(text string, terms []string) {
+	cost := termsCost(text, terms)
+	c.Lock()
+	defer c.Unlock()
+	if c.m == nil || len(c.m) >= termsCacheSize || c.bytes+cost > termsCacheBytes {
+		c.m, c.bytes = make(map[string][]string), 0
+	}
+	c.m[strings.Clone(text)] = slices.Clone(terms)
+	c.bytes += cost
+}
+
+// termsCost is about what keeping text's terms takes: the key, the terms
+// and their headers, and the map's entry.
+func termsCost(text string, terms []string) int {
+	n := len(text) + 64
+	for _, t := range terms {
+		n += len(t) + 16
+	}
+	return n
 }
 
 const (
-	termsCacheText = 64
-	termsCacheSize = 1 << 15
+	termsCacheText  = 1024
+	termsCacheSize  = 1 << 15
+	termsCacheBytes = 4 << 20
 )
 
 // BodyDocFreqs is how many memories the index holds, and in how many of them

@@ -630,6 +630,57 @@ func TestUpdatesLeaveBuiltSegments(t *testing.T) {
 // TestTermsKept: a short text's terms, kept from an earlier call, are its
 // analysis, and a caller changing what it was given changes no later
 // answer; a long text is analysed each time.
+// longUnspaced is one "word" of a script written without spaces: a
+// sentence of 408 bytes, which passage scoring asks Terms for as a whole.
+var longUnspaced = strings.Repeat("ファイル内での使用例を確認し、", 9) + "。"
+
+// TestTermsKeepsUnspacedSentences: a server's recalls meet the same long
+// words of notes in Japanese or Chinese recall after recall; their terms
+// must be kept like a short word's, not analysed again (on the code that
+// kept only texts of up to 64 bytes a call cost dozens of allocations).
+func TestTermsKeepsUnspacedSentences(t *testing.T) {
+	if len(longUnspaced) <= 64 {
+		t.Fatalf("longUnspaced is %d bytes, no longer than a word", len(longUnspaced))
+	}
+	if _, err := Terms(longUnspaced); err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(20, func() {
+		if _, err := Terms(longUnspaced); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("Terms of a kept %d-byte text: %.0f allocations a call, want the copy of its terms only", len(longUnspaced), allocs)
+	}
+}
+
+// TestTermsCacheBounded: long texts fill the kept terms by bytes, not by
+// count, and what is counted is what is held.
+func TestTermsCacheBounded(t *testing.T) {
+	// Each text costs about four times its bytes: twice as many as fill
+	// the limit, checked as they go.
+	n := 2 * termsCacheBytes / (4 * termsCacheText)
+	for i := range n {
+		text := fmt.Sprintf("%d %s", i, strings.Repeat("lorem ipsum ", termsCacheText/12-2))
+		if _, err := Terms(text); err != nil {
+			t.Fatal(err)
+		}
+		if i%50 != 0 && i != n-1 {
+			continue
+		}
+		termsCache.Lock()
+		held, counted := 0, termsCache.bytes
+		for k, ts := range termsCache.m {
+			held += termsCost(k, ts)
+		}
+		termsCache.Unlock()
+		if held != counted || counted > termsCacheBytes {
+			t.Fatalf("after %d texts: %d bytes counted, %d held, limit %d", i+1, counted, held, termsCacheBytes)
+		}
+	}
+}
+
 func TestTermsKept(t *testing.T) {
 	a, err := bodyAnalyzer()
 	if err != nil {
@@ -642,7 +693,8 @@ func TestTermsKept(t *testing.T) {
 		}
 		return out
 	}
-	for _, text := range []string{"Running", "the", "happy-go-lucky", "Разметка", "如果测试失败", "", strings.Repeat("words and more ", 10)} {
+	for _, text := range []string{"Running", "the", "happy-go-lucky", "Разметка", "如果测试失败", "", strings.Repeat("words and more ", 10),
+		longUnspaced, strings.Repeat("x", termsCacheText+1)} {
 		for range 3 {
 			got, err := Terms(text)
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -21,10 +22,18 @@ import (
 // reports the median and the 99th percentile of the calls, which are what
 // the targets are about. RECALL_BENCH_EACH=1 prints each query's fastest
 // call (with -benchtime of at least 30 calls); RECALL_BENCH_ONLY=<query>
-// times that query alone, for a profile of it.
+// times that query alone, for a profile of it. With SAVE_BENCH_SHAPE=real
+// the queries are the harness's for a real-shaped vault.
 func BenchmarkServerRecall(b *testing.B) {
 	sb := setUpSaveBench(b)
-	gen := bench.NewGenerator(10001, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	var gen bench.Source = bench.NewGenerator(10001, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	if os.Getenv("SAVE_BENCH_SHAPE") == "real" {
+		c, err := bench.LoadCorpus(filepath.Join("..", "fixtures"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		gen = bench.NewRealGenerator(c, 10001, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	}
 	qs := make([]string, 30)
 	for i := range qs {
 		qs[i] = gen.Query()
