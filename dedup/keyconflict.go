@@ -6,7 +6,9 @@ package dedup
 // whatever else the texts hold, and its Score is ConflictScore of its Words.
 // It scans only older's keys, not its words: about a third of what New of
 // a long text costs. A false answer says nothing; Compare the whole
-// fingerprints to know.
+// fingerprints to know. older must have a word (New(older) is not Empty),
+// as any text sharing a word with newer has: Compare finds nothing in a
+// text without one.
 //
 // A saved memory is often contained in many long notes that differ from it
 // by a version or a port (Words at the duplicate threshold, a conflict in
