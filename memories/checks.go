@@ -272,9 +272,10 @@ type nearOverlapper interface {
 	NearWordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64, near NearWords) (WordOverlaps, error)
 }
 
-// memoryWords is the word set of a memory's fingerprint.
+// memoryWords is the word set of a memory's fingerprint, made without the
+// rest of it (dedup.Words).
 func memoryWords(title, body string) []uint64 {
-	return memoryFingerprint(title, body).Words()
+	return dedup.Words(title + "\n" + body)
 }
 
 // similarInProjects scores every memory of m's project and general against
