@@ -77,3 +77,15 @@ func BenchmarkPoolNear(b *testing.B) {
 		i++
 	}
 }
+
+var wordsSink []uint64
+
+// BenchmarkWords10KB is BenchmarkNew10KB for the word set alone (Words).
+func BenchmarkWords10KB(b *testing.B) {
+	text := longText(1, 10000)[:10000]
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		wordsSink = Words(text)
+	}
+}

@@ -197,6 +197,17 @@ type fingerprintLoader interface {
 	LoadFingerprint(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint) (*dedup.Fingerprint, error)
 }
 
+// conflictLoader is a fingerprintLoader that can tell, before
+// fingerprinting a note, that it conflicts with the memory being saved
+// (conflicts, of its title and body, says so): a store's snapshot is one.
+// It says so only of a note whose text is the one its word set (counted by
+// the wordOverlapper) was made from, so that the pair's Words and Related
+// are the counted ones and its Score is dedup.ConflictScore of its Words,
+// as Compare would give them.
+type conflictLoader interface {
+	LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, conflicts func(title, body string) bool) (*dedup.Fingerprint, bool, error)
+}
+
 // memoryFingerprint is the fingerprint a memory is compared by.
 func memoryFingerprint(title, body string) *dedup.Fingerprint {
 	return dedup.New(title + "\n" + body)
@@ -261,9 +272,10 @@ type nearOverlapper interface {
 	NearWordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64, near NearWords) (WordOverlaps, error)
 }
 
-// memoryWords is the word set of a memory's fingerprint.
+// memoryWords is the word set of a memory's fingerprint, made without the
+// rest of it (dedup.Words).
 func memoryWords(title, body string) []uint64 {
-	return memoryFingerprint(title, body).Words()
+	return dedup.Words(title + "\n" + body)
 }
 
 // similarInProjects scores every memory of m's project and general against
@@ -357,7 +369,28 @@ func (s *Service) similarInProjects(ctx context.Context, snap finder, wo wordOve
 		}
 		return strings.Compare(a.e.ID, b.e.ID)
 	})
+	cl, _ := snap.(conflictLoader)
 	score := func(p *possible) error {
+		if cl != nil {
+			other, conflict, err := cl.LoadFingerprintOrConflict(ctx, p.e.Path, memoryFingerprint, func(title, body string) bool {
+				return dedup.KeysConflict(fp, title+"\n"+body)
+			})
+			switch {
+			case errors.Is(err, fs.ErrNotExist):
+				p.gone = true
+				return nil
+			case err != nil:
+				return err
+			case conflict:
+				// The note is as its word set was counted: Compare's Words
+				// and Related are the counted ones, and its Score capped.
+				p.sim = &dedup.Similarity{Words: p.c.words, Score: dedup.ConflictScore(p.c.words), Related: p.c.related}
+				return nil
+			}
+			sim := dedup.Compare(fp, other)
+			p.sim = &sim
+			return nil
+		}
 		other, err := loadFingerprint(ctx, snap, p.e.Path)
 		if errors.Is(err, fs.ErrNotExist) {
 			p.gone = true

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -198,4 +199,101 @@ func TestSimilarInProjectsReadsOnlyTheBestDuplicates(t *testing.T) {
 	if possible < 2000 || loads*4 > possible {
 		t.Errorf("%d notes read for %d possible duplicates, want fewer than a quarter", loads, possible)
 	}
+}
+
+// keyedOverlaps is fakeOverlaps that is also a conflictLoader, as a store's
+// snapshot is: every note is as its word set was counted.
+type keyedOverlaps struct {
+	*fakeOverlaps
+	// conflicts counts the notes not fingerprinted for their keys.
+	conflicts int
+}
+
+func (f *keyedOverlaps) LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, conflicts func(title, body string) bool) (*dedup.Fingerprint, bool, error) {
+	m, err := f.Load(ctx, path)
+	if err != nil {
+		return nil, false, err
+	}
+	if conflicts(m.Title, m.Body) {
+		f.conflicts++
+		return nil, true, nil
+	}
+	return build(m.Title, m.Body), false, nil
+}
+
+// TestSimilarInProjectsScoresKeyConflictsAsCompare: possible duplicates that
+// differ from the new memory by a number or a code token are scored from
+// their counts (conflictLoader), and pick chooses, and scores the
+// duplicate, as with every memory compared whole: over 200 random projects
+// of long notes that hold the new memory's words with its port, another
+// port, its file name or another, some of them gone.
+func TestSimilarInProjectsScoresKeyConflictsAsCompare(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	text := randomText(r)
+	s := NewService(nil)
+	th := s.checks.Thresholds
+	keyed := 0
+	for trial := 0; trial < 200; trial++ {
+		f := &keyedOverlaps{fakeOverlaps: &fakeOverlaps{texts: map[string]string{}, gone: map[string]bool{}}}
+		n := 20 + r.IntN(200)
+		for i := 0; i < n; i++ {
+			id := fmt.Sprintf("m%04d", r.IntN(10000)*10+i%10)
+			body := text(20 + r.IntN(60))
+			switch r.IntN(5) {
+			case 0:
+				body = "port 8080 " + body
+			case 1:
+				body = "port 9090 " + body
+			case 2:
+				body = "port 8080 `app.yaml` " + body
+			case 3:
+				body = "port 8080 `other.yaml` " + body
+			}
+			if r.IntN(20) == 0 {
+				f.gone[id] = true
+			}
+			f.ids = append(f.ids, id)
+			f.texts[id] = body
+			f.entries = append(f.entries, Entry{ID: id, Path: id})
+		}
+		except := f.ids[r.IntN(n)]
+		m := &Memory{Title: "new", Body: "port 8080 `app.yaml` " + text(3+r.IntN(5))}
+		fp := memoryFingerprint(m.Title, m.Body)
+		got, err := s.similarInProjects(context.Background(), f, f, m, fp, except)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []scored
+		for i, id := range f.ids {
+			if id == except {
+				continue
+			}
+			sim := dedup.Compare(fp, memoryFingerprint(id, f.texts[id]))
+			if sim.Words >= th.Duplicate && f.gone[id] {
+				continue // read, and left out
+			}
+			if sim.Score >= th.Duplicate || sim.Related > th.Related {
+				all = append(all, scored{entry: f.entries[i], score: sim.Score, related: sim.Related})
+			}
+		}
+		wantDup, wantRel := pick(th, all)
+		gotDup, gotRel := pick(th, got)
+		if diff := cmp.Diff(choiceIDs(wantDup, wantRel), choiceIDs(gotDup, gotRel)); diff != "" {
+			t.Fatalf("trial %d, %d memories: similarInProjects's choice differs from every memory compared (-all +kept):\n%s", trial, n, diff)
+		}
+		if wantDup != nil && gotDup.score != wantDup.score {
+			t.Fatalf("trial %d: duplicate scored %v, want %v", trial, gotDup.score, wantDup.score)
+		}
+		for _, c := range got {
+			if i := slices.IndexFunc(all, func(a scored) bool { return a.entry.ID == c.entry.ID }); i >= 0 && all[i].related != c.related {
+				t.Fatalf("trial %d: %s related %v, want %v", trial, c.entry.ID, c.related, all[i].related)
+			}
+		}
+		keyed += f.conflicts
+	}
+	// Not vacuous: many possible duplicates were told apart by their keys.
+	if keyed < 100 {
+		t.Errorf("%d notes scored from their keys, want at least 100", keyed)
+	}
+	t.Logf("%d notes scored from their keys", keyed)
 }

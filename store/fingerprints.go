@@ -108,3 +108,49 @@ func (sn *snapshot) fingerprint(ctx context.Context, path string, build func(tit
 	}
 	return build(title, body), nil
 }
+
+// LoadFingerprintOrConflict is LoadFingerprint, but for a note whose bytes
+// are those of its catalog record (so those its word sets were made from)
+// it first asks conflicts of the note's title and body, and when that says
+// the note conflicts with the memory being saved it returns conflict true
+// and no fingerprint: the caller knows the pair's score from its word
+// counts alone (memories' conflictLoader). A save's text is often
+// contained in dozens of long notes that each differ from it by a number
+// or a name; fingerprinting each whole was most of a save's check.
+func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, conflicts func(title, body string) bool) (_ *dedup.Fingerprint, conflict bool, _ error) {
+	rec, err := sn.cat.Get(path)
+	if err != nil {
+		return nil, false, err
+	}
+	if rec == nil || rec.Broken != "" {
+		fp, err := sn.LoadFingerprint(ctx, path, build)
+		return fp, false, err
+	}
+	c := sn.s.fps
+	if c != nil {
+		if fi, err := os.Lstat(sn.s.v.Abs(path)); err == nil && fi.Mode().IsRegular() {
+			if fp := c.get(path, rec.Hash, fi.Size(), fi.ModTime().UnixNano()); fp != nil {
+				return fp, false, nil
+			}
+		}
+	}
+	data, st, err := sn.s.v.ReadRaw(path)
+	if err != nil || st.Symlink != "" || st.Size != rec.Size || hash(data) != rec.Hash {
+		// Changed, gone or unreadable: LoadFingerprint reads it as it does.
+		fp, err := sn.LoadFingerprint(ctx, path, build)
+		return fp, false, err
+	}
+	body, ok := vault.NoteBody(data)
+	if !ok {
+		fp, err := sn.LoadFingerprint(ctx, path, build)
+		return fp, false, err
+	}
+	if conflicts(rec.Title, string(body)) {
+		return nil, true, nil
+	}
+	fp := build(rec.Title, string(body))
+	if c != nil {
+		c.put(path, cachedFingerprint{size: st.Size, mtime: st.MTime, hash: rec.Hash, fp: fp})
+	}
+	return fp, false, nil
+}

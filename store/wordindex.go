@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"math/bits"
 	"slices"
+	"sort"
 	"sync/atomic"
 
 	"github.com/cortexmem/cortex/dedup"
@@ -288,9 +289,17 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 	// lists left.
 	olen := func(s int) int { _, l := ix.set(s); return l }
 	upper := func(s, rem int) int { return min(int(counts[s])+rem, olen(s)) }
+	// dupAt is the least count whose Words reaches near.Duplicate (n+1
+	// when none does): Words grows with the count alone, so comparing
+	// counts decides as comparing the quotients, without a division for
+	// each of the thousands of memories met.
+	dupAt := sort.Search(n+1, func(c int) bool { w, _ := dedup.OverlapOf(n, c, 1); return w >= near.Duplicate })
 	matters := func(c, l int) bool {
-		w, r := dedup.OverlapOf(n, c, l)
-		return w >= near.Duplicate || r > near.Related && r >= *floor
+		if c >= dupAt {
+			return true
+		}
+		_, r := dedup.OverlapOf(n, c, l)
+		return r > near.Related && r >= *floor
 	}
 	// raise lifts floor to the near.Top-th best Related among memories of
 	// cands that cannot be duplicates, counted so far (a lower bound).
@@ -304,7 +313,7 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 			if skip(s) {
 				continue
 			}
-			if w, _ := dedup.OverlapOf(n, min(int(counts[s])+rem, l), l); w >= near.Duplicate {
+			if min(int(counts[s])+rem, l) >= dupAt {
 				continue
 			}
 			_, r := dedup.OverlapOf(n, int(counts[s]), l)
