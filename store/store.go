@@ -992,10 +992,14 @@ func (s *Store) commit(ctx context.Context, st *writeState, docs []index.Doc, re
 // of the notes' sizes, as a rebuild does, each note's body read again as
 // its batch is indexed. recs are the notes' new records by path.
 //
-// The batches keep docs' order (deletes first). A crash between two of them
-// leaves the index ahead of the catalog for some notes, as a crash between
-// the one batch and the catalog's commit did: the catalog commits last, so
-// the next command finds the same changes and indexes them again.
+// The deletes, which lead docs, are applied first, on their own: Bleve
+// applies batches submitted together in any order, and an id deleted must
+// not be deleted after a batch indexes it again. The batches of notes (each
+// id once) then go two at a time, analysed by the goroutines that submit
+// them, as a rebuild's do. A crash meanwhile leaves the index ahead of the
+// catalog for some notes, as a crash between the one batch and the
+// catalog's commit did: the catalog commits last, so the next command finds
+// the same changes and indexes them again.
 func (s *Store) applyDocs(gen string, docs []index.Doc, recs map[string]*index.Record, unread map[string]bool) error {
 	if len(docs) == 0 {
 		return nil
@@ -1004,39 +1008,58 @@ func (s *Store) applyDocs(gen string, docs []index.Doc, recs map[string]*index.R
 	if err != nil {
 		return err
 	}
-	for _, part := range docBatches(docs, recs, unread) {
-		if err := s.indexWithBodies(b, part, recs, unread); err != nil {
+	lead, parts := docBatches(docs, recs, unread)
+	if len(lead) > 0 {
+		if err := s.indexWithBodies(b, lead, recs, unread); err != nil {
 			_ = b.Close()
 			return err
 		}
 	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, part := range parts {
+		g.Go(func() error { return s.indexWithBodies(b, part, recs, unread) })
+	}
+	if err := g.Wait(); err != nil {
+		_ = b.Close()
+		return err
+	}
 	return b.Close()
 }
 
-// docBatches cuts docs as rebuildBatches cuts a rebuild's documents, counting
-// an unread note at its size on disk and any other at its body's length;
-// without unread notes docs are one batch.
-func docBatches(docs []index.Doc, recs map[string]*index.Record, unread map[string]bool) [][]index.Doc {
-	if len(unread) == 0 {
-		return [][]index.Doc{docs}
+// docBatches cuts docs as rebuildBatches cuts a rebuild's documents: the
+// deletes that lead them as one batch, lead, the rest in batches, counting
+// an unread note at its size on disk and any other at its body's length.
+// Without unread notes, or with a delete among the rest, docs are one batch,
+// lead.
+func docBatches(docs []index.Doc, recs map[string]*index.Record, unread map[string]bool) (lead []index.Doc, parts [][]index.Doc) {
+	n := 0
+	for n < len(docs) && docs[n].Deleted {
+		n++
 	}
-	var out [][]index.Doc
+	lead, rest := docs[:n], docs[n:]
+	if len(unread) == 0 || slices.ContainsFunc(rest, func(d index.Doc) bool { return d.Deleted }) {
+		return docs, nil
+	}
 	start, size := 0, int64(0)
-	for i, d := range docs {
+	for i, d := range rest {
 		var n int64
-		if m := d.Memory; !d.Deleted && m != nil {
+		if m := d.Memory; m != nil {
 			n = int64(len(m.Body))
 			if r := recs[m.Path]; unread[m.Path] && r != nil {
 				n = r.Size
 			}
 		}
 		if i > start && (i-start >= rebuildBatch || size+n > rebuildBatchBytes) {
-			out = append(out, docs[start:i])
+			parts = append(parts, rest[start:i])
 			start, size = i, 0
 		}
 		size += n
 	}
-	return append(out, docs[start:])
+	if start < len(rest) {
+		parts = append(parts, rest[start:])
+	}
+	return lead, parts
 }
 
 // indexWithBodies indexes one batch of docs, the unread notes' bodies read
