@@ -995,7 +995,7 @@ func (s *Store) commit(ctx context.Context, st *writeState, docs []index.Doc, re
 // The deletes, which lead docs, are applied first, on their own: Bleve
 // applies batches submitted together in any order, and an id deleted must
 // not be deleted after a batch indexes it again. The batches of notes (each
-// id once) then go two at a time, analysed by the goroutines that submit
+// id once) then go one per core, analysed by the goroutines that submit
 // them, as a rebuild's do. A crash meanwhile leaves the index ahead of the
 // catalog for some notes, as a crash between the one batch and the
 // catalog's commit did: the catalog commits last, so the next command finds
