@@ -434,18 +434,12 @@ func (c *Catalog) entriesHashedWhere(out []memories.Entry, keep func(project, ar
 		// and faulted in memory for each copy (a session-start's largest
 		// single cost). Splitting a kept record twice costs less.
 		var kept []int32
-		for i := 0; i < c.base.nFiles; i++ {
-			m, err := c.base.metaRecord(i)
-			if err != nil {
-				return nil, err
-			}
-			s, _, err := splitMeta(m)
-			if err != nil {
-				return nil, corrupt("file %d: %v", i, err)
-			}
-			if s[metaBroken] == "" && keep(s[metaProject], s[metaArea], c.base.name(i)) {
-				kept = append(kept, int32(i))
-			}
+		err := c.baseKept(keep, func(i int, _ [11]string, _ [3]int64) error {
+			kept = append(kept, int32(i))
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 		if len(kept) > 0 {
 			out = make([]memories.Entry, 0, len(kept)+len(c.over))
@@ -476,15 +470,50 @@ func (c *Catalog) entriesHashedWhere(out []memories.Entry, keep func(project, ar
 			out = nil // every kept one shadowed: none, as before
 		}
 	}
-	for _, p := range slices.Sorted(maps.Keys(c.over)) {
-		if r := c.over[p]; r != nil && r.Broken == "" && keep(r.Project, r.Area, path.Base(r.Path)) {
-			out = append(out, r.Entry)
-			if hashes != nil {
-				*hashes = append(*hashes, r.Hash)
-			}
+	for _, r := range c.overKept(keep) {
+		out = append(out, r.Entry)
+		if hashes != nil {
+			*hashes = append(*hashes, r.Hash)
 		}
 	}
 	return out, nil
+}
+
+// baseKept calls fn, in file order, with each file of the base whose note
+// is readable and whose project, area and file name keep accepts, and the
+// file's metadata as splitMeta splits it; the caller has loaded the
+// metadata (loadMeta). The filtered walk of the listings (entriesWhere)
+// and of the briefing's searches (SearchEntriesWhere).
+func (c *Catalog) baseKept(keep func(project, area, name string) bool, fn func(i int, s [11]string, nums [3]int64) error) error {
+	for i := 0; i < c.base.nFiles; i++ {
+		m, err := c.base.metaRecord(i)
+		if err != nil {
+			return err
+		}
+		s, nums, err := splitMeta(m)
+		if err != nil {
+			return corrupt("file %d: %v", i, err)
+		}
+		if s[metaBroken] != "" || !keep(s[metaProject], s[metaArea], c.base.name(i)) {
+			continue
+		}
+		if err := fn(i, s, nums); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// overKept lists, in path order, the overlay's records of readable notes
+// whose project, area and file name keep accepts.
+func (c *Catalog) overKept(keep func(project, area, name string) bool) []*Record {
+	var out []*Record
+	for _, p := range slices.Sorted(maps.Keys(c.over)) {
+		if r := c.over[p]; r != nil && r.Broken == "" && keep(r.Project, r.Area, path.Base(r.Path)) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // EntriesNamed lists the entries Entries lists whose file name keep

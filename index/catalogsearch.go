@@ -1,8 +1,6 @@
 package index
 
 import (
-	"maps"
-	"path"
 	"slices"
 	"strings"
 	"time"
@@ -64,17 +62,9 @@ func (c *Catalog) SearchEntriesWhere(keep func(project, area, name string) bool,
 				shadowed[i] = true
 			}
 		}
-		for i := 0; i < c.base.nFiles; i++ {
-			m, err := c.base.metaRecord(i)
-			if err != nil {
-				return nil, err
-			}
-			s, nums, err := splitMeta(m)
-			if err != nil {
-				return nil, corrupt("file %d: %v", i, err)
-			}
-			if s[metaBroken] != "" || !keep(s[metaProject], s[metaArea], c.base.name(i)) || shadowed != nil && shadowed[i] {
-				continue
+		err := c.baseKept(keep, func(i int, s [11]string, nums [3]int64) error {
+			if shadowed != nil && shadowed[i] {
+				return nil
 			}
 			// What the requests filter and order on, and nothing more: no
 			// path, title or tags are made for the thousands left out.
@@ -85,13 +75,15 @@ func (c *Catalog) SearchEntriesWhere(keep func(project, area, name string) bool,
 			}
 			offer(&e, entryCand{base: i, seq: seq})
 			seq++
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
-	for _, p := range slices.Sorted(maps.Keys(c.over)) {
-		if r := c.over[p]; r != nil && r.Broken == "" && keep(r.Project, r.Area, path.Base(r.Path)) {
-			offer(&r.Entry, entryCand{base: -1, rec: r, seq: seq})
-			seq++
-		}
+	for _, r := range c.overKept(keep) {
+		offer(&r.Entry, entryCand{base: -1, rec: r, seq: seq})
+		seq++
 	}
 	out := make([][]memories.Hit, len(reqs))
 	for i := range tops {

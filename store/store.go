@@ -637,6 +637,10 @@ type writeState struct {
 	// (see commit); otherwise it brings the index up to date, deferred work
 	// included.
 	lazy bool
+	// unread holds the paths of the notes apply read without their bodies
+	// (a bulk change): commit indexes them in batches, reading each body
+	// again as its batch is indexed (applyDocs).
+	unread map[string]bool
 }
 
 // begin brings the index up to date under the write lock, the first step of
@@ -747,6 +751,44 @@ func (s *Store) readNote(f vault.FileStat) (*index.Record, *memories.Memory, err
 	return s.noteRecord(st, data)
 }
 
+// changedNote is a changed note as read: rec is nil when it is gone.
+type changedNote struct {
+	path string
+	rec  *index.Record
+	mem  *memories.Memory
+}
+
+// readChanged reads the changed notes in scan order: one by one, or, for a
+// bulk change, as a rebuild reads them (readAll: on every core, the
+// memories without their bodies).
+func (s *Store) readChanged(files []vault.FileStat, bulk bool) ([]changedNote, error) {
+	out := make([]changedNote, len(files))
+	if !bulk {
+		for i, f := range files {
+			r, m, err := s.readNote(f)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+			out[i] = changedNote{path: f.Path, rec: r, mem: m}
+		}
+		return out, nil
+	}
+	recs, mems, err := s.readAll(files)
+	if err != nil {
+		return nil, err
+	}
+	// readAll leaves out the notes gone since the scan, keeping the order.
+	j := 0
+	for i, f := range files {
+		out[i].path = f.Path
+		if j < len(recs) && recs[j].Path == f.Path {
+			out[i].rec, out[i].mem = recs[j], mems[j]
+			j++
+		}
+	}
+	return out, nil
+}
+
 // noteRecord makes the catalog record and the memory of a note from its bytes
 // and its size and time on disk.
 func (s *Store) noteRecord(st vault.FileStat, data []byte) (*index.Record, *memories.Memory, error) {
@@ -780,8 +822,16 @@ const brokenWarning = " — the note is skipped and never rewritten; fix it in O
 
 // apply indexes what a scan found changed: it reads the changed notes, settles
 // ids, updates Bleve and commits the catalog.
+//
+// A bulk change (a pull) is read as a rebuild reads (readAll): on every
+// core, each body let go once its note is parsed. The ids are settled over
+// the whole change set as ever, and the index is given the notes in
+// rebuild-sized batches, each body read again as its batch is indexed (see
+// applyDocs), so memory is bounded by a batch, not by the change. 20,000
+// changed notes of documentation length held 1.43 GB at once.
 func (s *Store) apply(ctx context.Context, st *writeState, scan *check) (*SyncReport, error) {
-	if len(scan.Changed)+len(scan.Removed) >= bulkChanges {
+	bulk := len(scan.Changed)+len(scan.Removed) >= bulkChanges
+	if bulk {
 		// A pull or a sync that changed thousands of notes makes a heap
 		// like a rebuild's: collect as a rebuild does. A short-lived
 		// command runs with the collector off up to a small limit, and a
@@ -792,27 +842,35 @@ func (s *Store) apply(ctx context.Context, st *writeState, scan *check) (*SyncRe
 	if applyHook != nil {
 		applyHook()
 	}
+	defer func() { st.unread = nil }() // apply's own; a save's commit that follows reads no bodies
 	rep := &SyncReport{}
 	ch := newChangeSet(st.cat)
 	for _, p := range scan.Removed {
 		ch.remove(p)
 		rep.Removed++
 	}
-	for _, f := range scan.Changed {
-		old, err := st.cat.Get(f.Path)
+	read, err := s.readChanged(scan.Changed, bulk)
+	if err != nil {
+		return nil, err
+	}
+	if bulk {
+		st.unread = make(map[string]bool, len(read))
+	}
+	for _, c := range read {
+		old, err := st.cat.Get(c.path)
 		if err != nil {
 			return nil, err
 		}
-		r, m, err := s.readNote(f)
-		if errors.Is(err, fs.ErrNotExist) {
+		if c.rec == nil { // gone since the scan
 			if old != nil {
-				ch.remove(f.Path)
+				ch.remove(c.path)
 				rep.Removed++
 			}
 			continue
 		}
-		if err != nil {
-			return nil, err
+		r, m := c.rec, c.mem
+		if bulk && m != nil {
+			st.unread[c.path] = true
 		}
 		if old == nil {
 			rep.Added++
@@ -915,7 +973,7 @@ func (s *Store) commit(ctx context.Context, st *writeState, docs []index.Doc, re
 			return err
 		}
 	}
-	if ierr := s.applyDocs(st.gen, docs); ierr != nil {
+	if ierr := s.applyDocs(st.gen, docs, recs, st.unread); ierr != nil {
 		if needsRebuild(ierr) {
 			return ierr
 		}
@@ -928,25 +986,113 @@ func (s *Store) commit(ctx context.Context, st *writeState, docs []index.Doc, re
 	return st.cat.CommitBatch(st.gen, recs, index.Deferred{}, true, st.dirs, st.observed)
 }
 
-// applyDocs writes docs to the generation's full-text index in one batch.
-func (s *Store) applyDocs(gen string, docs []index.Doc) error {
+// applyDocs writes docs to the generation's full-text index: in one batch,
+// or, when some of their memories were read without their bodies (unread,
+// by path), in batches of at most rebuildBatch notes and rebuildBatchBytes
+// of the notes' sizes, as a rebuild does, each note's body read again as
+// its batch is indexed. recs are the notes' new records by path.
+//
+// The deletes, which lead docs, are applied first, on their own: Bleve
+// applies batches submitted together in any order, and an id deleted must
+// not be deleted after a batch indexes it again. The batches of notes (each
+// id once) then go one per core, analysed by the goroutines that submit
+// them, as a rebuild's do. A crash meanwhile leaves the index ahead of the
+// catalog for some notes, as a crash between the one batch and the
+// catalog's commit did: the catalog commits last, so the next command finds
+// the same changes and indexes them again.
+func (s *Store) applyDocs(gen string, docs []index.Doc, recs map[string]*index.Record, unread map[string]bool) error {
 	if len(docs) == 0 {
 		return nil
+	}
+	b, err := index.OpenGeneration(gen, false)
+	if err != nil {
+		return err
+	}
+	lead, parts := docBatches(docs, recs, unread)
+	if len(lead) > 0 {
+		if err := s.indexWithBodies(b, lead, recs, unread); err != nil {
+			_ = b.Close()
+			return err
+		}
+	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, part := range parts {
+		g.Go(func() error { return s.indexWithBodies(b, part, recs, unread) })
+	}
+	if err := g.Wait(); err != nil {
+		_ = b.Close()
+		return err
+	}
+	return b.Close()
+}
+
+// docBatches cuts docs as rebuildBatches cuts a rebuild's documents: the
+// deletes that lead them as one batch, lead, the rest in batches, counting
+// an unread note at its size on disk and any other at its body's length.
+// Without unread notes, or with a delete among the rest, docs are one batch,
+// lead.
+func docBatches(docs []index.Doc, recs map[string]*index.Record, unread map[string]bool) (lead []index.Doc, parts [][]index.Doc) {
+	n := 0
+	for n < len(docs) && docs[n].Deleted {
+		n++
+	}
+	lead, rest := docs[:n], docs[n:]
+	if len(unread) == 0 || slices.ContainsFunc(rest, func(d index.Doc) bool { return d.Deleted }) {
+		return docs, nil
+	}
+	start, size := 0, int64(0)
+	for i, d := range rest {
+		var n int64
+		if m := d.Memory; m != nil {
+			n = int64(len(m.Body))
+			if r := recs[m.Path]; unread[m.Path] && r != nil {
+				n = r.Size
+			}
+		}
+		if i > start && (i-start >= rebuildBatch || size+n > rebuildBatchBytes) {
+			parts = append(parts, rest[start:i])
+			start, size = i, 0
+		}
+		size += n
+	}
+	if start < len(rest) {
+		parts = append(parts, rest[start:])
+	}
+	return lead, parts
+}
+
+// indexWithBodies indexes one batch of docs, the unread notes' bodies read
+// again first (rereadBody, as a rebuild's batch does; a note gone since is
+// indexed without its body, and its record, which still has the size and
+// time first read, has the next command index it afresh).
+func (s *Store) indexWithBodies(b *index.Bleve, docs []index.Doc, recs map[string]*index.Record, unread map[string]bool) error {
+	full := docs
+	if len(unread) > 0 {
+		full = make([]index.Doc, len(docs))
+		for i, d := range docs {
+			full[i] = d
+			if d.Deleted || d.Memory == nil || !unread[d.Memory.Path] {
+				continue
+			}
+			body, err := s.rereadBody(d.Memory.Path, recs[d.Memory.Path])
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			m := *d.Memory
+			m.Body = ""
+			if body != nil {
+				m.Body = *body
+			}
+			full[i].Memory = &m
+		}
 	}
 	if s.failIndex != nil {
 		if err := s.failIndex(); err != nil {
 			return err
 		}
 	}
-	b, err := index.OpenGeneration(gen, false)
-	if err != nil {
-		return err
-	}
-	if err := b.Apply(docs); err != nil {
-		_ = b.Close()
-		return err
-	}
-	return b.Close()
+	return b.Apply(full)
 }
 
 // compact folds a long catalog journal into a new base.

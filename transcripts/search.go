@@ -64,6 +64,9 @@ type Result struct {
 	Message string `json:"message,omitempty" jsonschema:"set when nothing matched: No matching sessions for: <query>"`
 	// Sync is what bringing the index up to date did first.
 	Sync *SyncReport `json:"-"`
+	// Documents is how many documents the index searched holds: when it
+	// holds none, no other search of it can find anything either.
+	Documents uint64 `json:"-"`
 }
 
 // Hit is one exchange found.
@@ -228,6 +231,11 @@ func (s *Service) SearchRanked(ctx context.Context, r Request, rk Ranking) (*Res
 	q.MetaOnly = true
 	terms := index.TranscriptQueryTerms(r.Query)
 	err = s.withIndex(ctx, func(idx *index.TranscriptIndex) error {
+		n, err := idx.DocCount()
+		if err != nil {
+			return err
+		}
+		res.Documents = n
 		hits, err := idx.Search(ctx, q)
 		if err == nil && len(terms) >= 2 && len(collapse(hits, docOfHit, limit, r.AllExchanges)) < limit {
 			q.AnyTerm = true

@@ -526,3 +526,33 @@ func TestCollapse(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchCountsDocuments checks a result says how many documents the
+// index searched holds: none when no transcript was read, every exchange
+// otherwise, whatever the search found.
+func TestSearchCountsDocuments(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		home  func(t *testing.T) string
+		query string
+		some  bool // documents are expected
+	}{
+		{"no transcripts", func(t *testing.T) string { return t.TempDir() }, "capital of France", false},
+		{"transcripts, a hit", filterHome, "capital of France", true},
+		{"transcripts, no hit", filterHome, "zebra crossing", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newService(t, tc.home(t), settled)
+			res, err := s.Search(context.Background(), Request{Query: tc.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := uint64(len(allDocs(t, s))); res.Documents != want {
+				t.Errorf("the result says the index holds %d documents, want %d", res.Documents, want)
+			}
+			if (res.Documents > 0) != tc.some {
+				t.Errorf("the index holds %d documents, want some: %t", res.Documents, tc.some)
+			}
+		})
+	}
+}

@@ -194,7 +194,9 @@ func (t TranscriptExcerpts) Excerpts(ctx context.Context, query, project string,
 	if err != nil {
 		return nil, err
 	}
-	if len(res.Hits) == 0 && project != "" {
+	// Nothing in the project: search every project, unless the index is
+	// empty (no transcripts read yet), where that finds nothing too.
+	if len(res.Hits) == 0 && project != "" && res.Documents > 0 {
 		if res, err = t.Search.Search(ctx, transcripts.Request{Query: query, Limit: limit, NoSync: true}); err != nil {
 			return nil, err
 		}

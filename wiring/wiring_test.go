@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/transcript"
@@ -222,5 +224,48 @@ func TestFollowVaultBeats(t *testing.T) {
 	<-done
 	if _, err := os.Stat(beat); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the heartbeat is still there after the watcher stopped: %v", err)
+	}
+}
+
+// searches is a transcript search that records its requests and answers
+// each with no hits from an index of docs documents.
+type searches struct {
+	docs uint64
+	reqs []transcripts.Request
+}
+
+func (s *searches) Search(_ context.Context, r transcripts.Request) (*transcripts.Result, error) {
+	s.reqs = append(s.reqs, r)
+	return &transcripts.Result{Query: r.Query, Hits: []transcripts.Hit{}, Documents: s.docs}, nil
+}
+
+// TestExcerptsWidenOnlyAnIndexThatHoldsSome checks that a briefing's
+// excerpts search every project when its own has none, unless the index
+// holds no document at all, where that search could find nothing.
+func TestExcerptsWidenOnlyAnIndexThatHoldsSome(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		docs    uint64
+		project string
+		want    []transcripts.Request
+	}{
+		{"empty index", 0, "api", []transcripts.Request{{Query: "q", Project: "api", Limit: 3}}},
+		{"index with documents", 5, "api",
+			[]transcripts.Request{{Query: "q", Project: "api", Limit: 3}, {Query: "q", Limit: 3, NoSync: true}}},
+		{"no project", 5, "", []transcripts.Request{{Query: "q", Limit: 3}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &searches{docs: tc.docs}
+			got, err := wiring.TranscriptExcerpts{Search: s}.Excerpts(context.Background(), "q", tc.project, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 0 {
+				t.Errorf("excerpts %+v, want none", got)
+			}
+			if diff := cmp.Diff(tc.want, s.reqs); diff != "" {
+				t.Errorf("searches (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
