@@ -921,6 +921,7 @@ func mcpStdio(b *benchRun, qs []string, gen bench.Source) error {
 // and a whole call over the SDK's in-memory transport.
 func mcpServer(e *env, qs []string, gen bench.Source) ([]result, error) {
 	ctx := context.Background()
+	defer wiring.ServerGC(os.Getenv)() // the collector as the server sets it
 	c, err := e.open(wiring.Options{Resident: true})
 	if err != nil {
 		return nil, err

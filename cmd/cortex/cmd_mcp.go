@@ -88,6 +88,9 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 		defer ln.Close()
 	}
 	a.resident = true
+	// A server lives for hours with a small live heap: collecting less
+	// often keeps the collector off the calls (see wiring.ServerGC).
+	defer wiring.ServerGC(a.getenv)()
 	svc, err := a.open()
 	if err != nil {
 		return err
