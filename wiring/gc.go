@@ -3,7 +3,6 @@ package wiring
 import (
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"sync"
 )
 
@@ -45,9 +44,9 @@ func ServerGC(getenv func(string) string) (restore func()) {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	t := &gcTuner{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	t := &gcTuner{}
 	t.mu.Lock()
-	t.before = debug.SetGCPercent(serverGCPercent(t.live()))
+	t.before = debug.SetGCPercent(serverGCPercent(live()))
 	t.mu.Unlock()
 	t.arm()
 	return t.stop
@@ -60,7 +59,6 @@ type gcTuner struct {
 	mu      sync.Mutex
 	stopped bool
 	before  int
-	sample  []metrics.Sample
 }
 
 // sentinel is the object whose finalizer tells of a collection. It holds a
@@ -81,17 +79,18 @@ func (t *gcTuner) collected() {
 	if t.stopped {
 		return
 	}
-	debug.SetGCPercent(serverGCPercent(t.live()))
+	debug.SetGCPercent(serverGCPercent(live()))
 	t.arm()
 }
 
-// live is the live heap the last collection left (0 before any).
-func (t *gcTuner) live() uint64 {
-	metrics.Read(t.sample)
-	if t.sample[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return t.sample[0].Value.Uint64()
+// live is about the live heap: the heap in use just after a collection,
+// when the finalizer runs. (runtime/metrics has the exact figure, but
+// linking it costs every command its initialisation; ReadMemStats stops
+// the world for microseconds, once per collection.)
+func live() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }
 
 func (t *gcTuner) stop() {
