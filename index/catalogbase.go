@@ -67,25 +67,11 @@ func (c *Catalog) BaseEntriesWhere(keep func(project, area, name string) bool, f
 	if err := c.base.loadMeta(); err != nil {
 		return err
 	}
-	for i := 0; i < c.base.nFiles; i++ {
-		m, err := c.base.metaRecord(i)
-		if err != nil {
-			return err
-		}
-		s, nums, err := splitMeta(m)
-		if err != nil {
-			return corrupt("file %d: %v", i, err)
-		}
-		if s[metaBroken] != "" || !keep(s[metaProject], s[metaArea], c.base.name(i)) {
-			continue
-		}
+	return c.baseKept(keep, func(i int, s [11]string, nums [3]int64) error {
 		e := memories.Entry{Path: c.base.path(i)}
 		fillEntry(&e, &s, &nums)
-		if err := fn(i, &e, binary.LittleEndian.Uint64(c.base.fileEntry(i)[24:])); err != nil {
-			return err
-		}
-	}
-	return nil
+		return fn(i, &e, c.BaseHash(i))
+	})
 }
 
 // BaseEntry is the entry of base file i as the base holds it (the journal
