@@ -74,9 +74,11 @@ type options struct {
 	markdown   bool
 	importN    int
 	normalizeN int
-	rebuilds   int
-	hooks      bool
-	generate   string
+	// paced is how long each series of paced recalls in the server runs.
+	paced    time.Duration
+	rebuilds int
+	hooks    bool
+	generate string
 	// transcripts is the size, in messages, of the transcript corpus to
 	// measure transcript search on; 0 measures none.
 	transcripts int
@@ -121,6 +123,7 @@ func run(args []string, out io.Writer) error {
 	fs.BoolVar(&o.hooks, "hooks", true, "time the hooks and capture too")
 	fs.IntVar(&o.rebuilds, "rebuilds", 0, "timed full rebuilds per binary (0: three, one above 20,000 notes)")
 	fs.IntVar(&o.normalizeN, "normalize", 200, "events to put in the inbox for one timed normalize (0: none)")
+	fs.DurationVar(&o.paced, "paced", 10*time.Second, "how long each series of recalls an agent's pace apart runs in the server")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
 	fs.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the in-process runs to this file")
 	fs.StringVar(&o.profile, "profile", "", "write CPU and heap profiles of one whole-process run of each operation into this folder")
@@ -157,6 +160,9 @@ func run(args []string, out io.Writer) error {
 			return fmt.Errorf("-sizes: %q is not a positive number", s)
 		}
 		o.sizes = append(o.sizes, n)
+	}
+	if o.paced < pace {
+		return fmt.Errorf("-paced: %s is shorter than one pace of %s", o.paced, pace)
 	}
 	for _, s := range strings.Split(shapes, ",") {
 		switch s = strings.TrimSpace(s); s {
@@ -515,7 +521,7 @@ func benchSize(o options, shape string, corpus *bench.Corpus, n int, out io.Writ
 		return nil, err
 	}
 	// The services in this process: the code this harness was built from.
-	inproc, err := inProcess(b.envs[len(b.envs)-1], qs, gen, o.cpuProf)
+	inproc, err := inProcess(b.envs[len(b.envs)-1], qs, gen, o.cpuProf, o.paced)
 	if err != nil {
 		return nil, err
 	}
@@ -735,7 +741,7 @@ func importRuns(b *benchRun, tmp string, n int, corpus *bench.Corpus, end time.T
 }
 
 // inProcess times the services inside one process, as the MCP server runs them.
-func inProcess(e *env, qs []string, gen bench.Source, cpuProf string) ([]result, error) {
+func inProcess(e *env, qs []string, gen bench.Source, cpuProf string, pacedFor time.Duration) ([]result, error) {
 	c, err := e.open(wiring.Options{})
 	if err != nil {
 		return nil, err
@@ -768,7 +774,7 @@ func inProcess(e *env, qs []string, gen bench.Source, cpuProf string) ([]result,
 	}
 	// The MCP server's figures before the saves below, which leave notes too
 	// recent to trust by their times for two seconds.
-	mcpRows, err := mcpServer(e, qs, gen)
+	mcpRows, err := mcpServer(e, qs, gen, pacedFor)
 	if err != nil {
 		return nil, err
 	}
@@ -919,7 +925,7 @@ func mcpStdio(b *benchRun, qs []string, gen bench.Source) error {
 // mcpServer times recall and save as the MCP server runs them: the service
 // call inside the handler on a resident store (what the targets are about)
 // and a whole call over the SDK's in-memory transport.
-func mcpServer(e *env, qs []string, gen bench.Source) ([]result, error) {
+func mcpServer(e *env, qs []string, gen bench.Source, pacedFor time.Duration) ([]result, error) {
 	ctx := context.Background()
 	defer wiring.ServerGC(os.Getenv)() // the collector as the server sets it
 	c, err := e.open(wiring.Options{Resident: true})
@@ -940,7 +946,7 @@ func mcpServer(e *env, qs []string, gen bench.Source) ([]result, error) {
 			handler = append(handler, time.Since(start))
 		}
 	}
-	paced, followed, err := pacedRecalls(e, svc, qs)
+	paced, followed, err := pacedRecalls(e, svc, qs, pacedFor)
 	if err != nil {
 		return nil, err
 	}
@@ -989,10 +995,7 @@ func mcpServer(e *env, qs []string, gen bench.Source) ([]result, error) {
 
 // An agent's calls come seconds apart, not back to back: paced recalls
 // meet the once-a-freshness-window check of every note as an agent's do.
-const (
-	pace     = 20 * time.Millisecond
-	pacedFor = 10 * time.Second
-)
+const pace = 20 * time.Millisecond
 
 // pacedRecalls times recalls in the handler of two resident stores, one
 // every pace for pacedFor: one as the server answered without a watcher
@@ -1000,7 +1003,7 @@ const (
 // with the watcher the server runs (wiring.FollowVault), which spares calls
 // that check while it follows the vault. The two take turns, so that a
 // change in the machine's speed weighs on both alike.
-func pacedRecalls(e *env, svc *memories.Service, qs []string) (paced, followed []time.Duration, err error) {
+func pacedRecalls(e *env, svc *memories.Service, qs []string, pacedFor time.Duration) (paced, followed []time.Duration, err error) {
 	ctx := context.Background()
 	c, err := e.open(wiring.Options{Resident: true})
 	if err != nil {

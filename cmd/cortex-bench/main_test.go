@@ -129,7 +129,7 @@ func TestBothShapesTwoBinaries(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "bench.json")
 	args := []string{"-bin", other + "," + bin, "-sizes", "40", "-shape", "synthetic,real", "-runs", "2", "-saves", "2",
-		"-import", "10", "-hooks=false", "-fixtures", filepath.Join("..", "..", "fixtures"), "-json", out}
+		"-import", "10", "-hooks=false", "-normalize", "10", "-paced", "1s", "-fixtures", filepath.Join("..", "..", "fixtures"), "-json", out}
 	if err := run(args, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -188,5 +188,14 @@ func TestTurnsRotate(t *testing.T) {
 	}
 	if diff := cmp.Diff([]int{3, 3, 3}, first); diff != "" {
 		t.Errorf("runs each binary leads (-want +got):\n%s", diff)
+	}
+}
+
+// A series of paced recalls shorter than one pace would time nothing: the
+// flag is refused, naming it and the rule.
+func TestPacedShorterThanAPace(t *testing.T) {
+	err := run([]string{"-bin", os.Args[0], "-paced", "5ms"}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "-paced: 5ms is shorter than one pace") {
+		t.Errorf("run -paced 5ms: %v, want the flag refused", err)
 	}
 }
