@@ -24,6 +24,7 @@ import (
 //	    index/                              the index generations and CURRENT (package index)
 //	    write.lock                          serialises the vault's writers
 //	    index.lock                          shared by readers of the index, exclusive while it changes
+//	    index.lock.intent                   held by a writer waiting for index.lock, which readers let in first
 //	    inbox/pending/                      captured events waiting to be normalised
 //	    inbox/processed/                    events normalised
 //	    inbox/failed/                       events that could not be, each with its error

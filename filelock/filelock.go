@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -52,16 +53,77 @@ func Acquire(ctx context.Context, path string, timeout time.Duration) (*Lock, er
 }
 
 // AcquireShared takes the lock on path shared with other readers, waiting at most
-// timeout for an exclusive holder to let go.
+// timeout for an exclusive holder to let go, and for a writer that waits for
+// it (see AcquireAhead) to have had its turn.
 func AcquireShared(ctx context.Context, path string, timeout time.Duration) (*Lock, error) {
 	return acquire(ctx, path, timeout, true)
 }
 
+// AcquireAhead is Acquire for a lock that readers share (AcquireShared): a
+// writer that has to wait for it says so, by holding the lock's intent file
+// shared while it waits, and the readers let it go first. Readers come and go
+// all the time, so without that a writer polling for its turn could wait for
+// the one moment no reader holds the lock for as long as they keep coming: a
+// server answering recalls back to back kept a save out for a minute.
+func AcquireAhead(ctx context.Context, path string, timeout time.Duration) (*Lock, error) {
+	f := flock.New(path, flock.SetPermissions(atomicfile.FilePerm))
+	ok, err := f.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if ok {
+		return &Lock{f: f}, nil
+	}
+	intent := flock.New(intentPath(path), flock.SetPermissions(atomicfile.FilePerm))
+	if ok, err := intent.TryRLock(); err == nil && ok {
+		// Without it (an unwritable folder) the writer only waits as before.
+		defer intent.Close()
+	}
+	return wait(ctx, f, path, timeout, f.TryLockContext)
+}
+
+// WriterWaiting reports whether a writer waits for the lock on path
+// (AcquireAhead): a reader that holds it shared, and would go on holding it,
+// lets it go instead.
+func WriterWaiting(path string) bool {
+	p := intentPath(path)
+	if _, err := os.Stat(p); err != nil {
+		return false // no writer ever waited for it
+	}
+	f := flock.New(p, flock.SetPermissions(atomicfile.FilePerm))
+	ok, err := f.TryLock()
+	if err != nil {
+		return false
+	}
+	if ok {
+		_ = f.Close()
+		return false
+	}
+	return true
+}
+
+// intentPath is the file a writer waiting for the lock on path holds shared.
+func intentPath(path string) string { return path + ".intent" }
+
 func acquire(ctx context.Context, path string, timeout time.Duration, shared bool) (*Lock, error) {
 	f := flock.New(path, flock.SetPermissions(atomicfile.FilePerm))
-	try, wait := f.TryLock, f.TryLockContext
+	try, waitFor := f.TryLock, f.TryLockContext
 	if shared {
-		try, wait = f.TryRLock, f.TryRLockContext
+		try, waitFor = f.TryRLock, f.TryRLockContext
+		if WriterWaiting(path) {
+			// Let the waiting writer in first: wait for it to stop
+			// waiting, then for it to be done, as for any writer.
+			return wait(ctx, f, path, timeout, func(ctx context.Context, retry time.Duration) (bool, error) {
+				for WriterWaiting(path) {
+					select {
+					case <-ctx.Done():
+						return false, ctx.Err()
+					case <-time.After(retry):
+					}
+				}
+				return f.TryRLockContext(ctx, retry)
+			})
+		}
 	}
 	ok, err := try()
 	if err != nil {
@@ -70,9 +132,15 @@ func acquire(ctx context.Context, path string, timeout time.Duration, shared boo
 	if ok {
 		return &Lock{f: f}, nil
 	}
+	return wait(ctx, f, path, timeout, waitFor)
+}
+
+// wait takes the lock with waitFor, trying every lockRetry for at most
+// timeout.
+func wait(ctx context.Context, f *flock.Flock, path string, timeout time.Duration, waitFor func(context.Context, time.Duration) (bool, error)) (*Lock, error) {
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	ok, err = wait(wctx, lockRetry)
+	ok, err := waitFor(wctx, lockRetry)
 	if ok {
 		return &Lock{f: f}, nil
 	}

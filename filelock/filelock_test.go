@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -160,4 +161,62 @@ func TestLockErrorMessage(t *testing.T) {
 			t.Errorf("Error() = %q, want %q", got, tt.want)
 		}
 	}
+}
+
+// TestReadersLetAWaitingWriterIn: two readers that each take the shared
+// lock again as soon as they let it go, half a turn apart, almost never leave
+// it free, yet a writer that waits for it with AcquireAhead gets in, because
+// the readers that come meanwhile let it go first; and WriterWaiting says
+// when one waits.
+func TestReadersLetAWaitingWriterIn(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	if WriterWaiting(path) {
+		t.Fatal("WriterWaiting before any writer waited")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for r := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Duration(r) * 2 * time.Millisecond)
+			for ctx.Err() == nil {
+				l, err := AcquireShared(ctx, path, 5*time.Second)
+				if err != nil {
+					if ctx.Err() == nil {
+						t.Errorf("a reader: %v", err)
+					}
+					return
+				}
+				time.Sleep(4 * time.Millisecond)
+				if err := l.Release(); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	defer func() { cancel(); wg.Wait() }()
+	time.Sleep(20 * time.Millisecond)
+	waiting := make(chan bool, 1)
+	go func() {
+		for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			if WriterWaiting(path) {
+				waiting <- true
+				return
+			}
+		}
+		waiting <- false
+	}()
+	w, err := AcquireAhead(context.Background(), path, 2*time.Second)
+	if err != nil {
+		t.Fatalf("a writer among readers that never pause: %v", err)
+	}
+	if !<-waiting {
+		t.Error("WriterWaiting never said the writer waited")
+	}
+	if WriterWaiting(path) {
+		t.Error("WriterWaiting once the writer holds the lock")
+	}
+	release(t, w)
 }

@@ -13,8 +13,9 @@ import (
 // Linger is how long a resident store (Options.Resident) keeps the index open
 // after a read, holding the shared index lock: calls that follow one another
 // within it reuse the open index. A writer in another process waits at most
-// this long for its moment of exclusive access; a writer in this process
-// closes the index first.
+// this long for its moment of exclusive access, or to the end of the call
+// under way when calls come back to back (see lingerLocked); a writer in this
+// process closes the index first.
 const Linger = 200 * time.Millisecond
 
 // maxCachedNotes bounds the parsed notes a resident store keeps.
@@ -122,7 +123,7 @@ func (s *Store) viewResidentLocked(ctx context.Context, fn func(memories.Snapsho
 		r.dropLocked()
 		return false, nil
 	}
-	r.timer = time.AfterFunc(Linger, r.linger)
+	r.lingerLocked(s)
 	return true, err
 }
 
@@ -154,12 +155,24 @@ func (r *resident) withIndex(ctx context.Context, s *Store, gen string, fn func(
 		r.b, r.gen = b, gen
 	}
 	if r.b == nil || r.lock == nil || r.gen != gen {
-		r.timer = time.AfterFunc(Linger, r.linger)
+		r.lingerLocked(s)
 		return false, nil
 	}
 	err := fn(r.b)
-	r.timer = time.AfterFunc(Linger, r.linger)
+	r.lingerLocked(s)
 	return true, err
+}
+
+// lingerLocked keeps the index open for the calls that follow, for Linger,
+// unless a writer of another process waits for the index lock
+// (filelock.AcquireAhead): then it lets the lock go at once. Calls that come
+// back to back would otherwise keep the writer out for as long as they come.
+func (r *resident) lingerLocked(s *Store) {
+	if r.lock != nil && filelock.WriterWaiting(s.vstate.IndexLock()) {
+		r.closeIndexLocked()
+		return
+	}
+	r.timer = time.AfterFunc(Linger, r.linger)
 }
 
 // linger ends a linger: it closes the index and releases the shared lock,

@@ -247,7 +247,7 @@ func (s *Store) lockIndex(ctx context.Context, shared bool) (*filelock.Lock, err
 	if shared {
 		return filelock.AcquireShared(ctx, p, s.timeout)
 	}
-	return filelock.Acquire(ctx, p, s.timeout)
+	return filelock.AcquireAhead(ctx, p, s.timeout)
 }
 
 // release gives a lock up, keeping the first error.
