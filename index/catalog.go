@@ -371,6 +371,35 @@ func (c *Catalog) Len() int {
 	return n
 }
 
+// Readable counts the entries Entries lists, without decoding them: a
+// server's watcher re-indexes on start and reports the count, and decoding
+// 100,000 entries to count them was most of its memory then (50 MB live).
+func (c *Catalog) Readable() (int, error) {
+	if c.entries != nil {
+		return len(c.entries), nil
+	}
+	all := func(_, _, _ string) bool { return true }
+	n := 0
+	if c.base != nil {
+		if err := c.base.loadMeta(); err != nil {
+			return 0, err
+		}
+		err := c.baseKept(all, func(i int, _ [11]string, _ [3]int64) error {
+			if len(c.over) > 0 {
+				if _, shadowed := c.over[c.base.path(i)]; shadowed {
+					return nil
+				}
+			}
+			n++
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+	}
+	return n + len(c.overKept(all)), nil
+}
+
 // Entries lists the entries of the notes that could be read.
 func (c *Catalog) Entries() ([]memories.Entry, error) {
 	if c.entries != nil {

@@ -200,12 +200,19 @@ func checkCatalog(t *testing.T, c *Catalog, m *model, gone ...string) {
 			wantEntries = append(wantEntries, r.Entry)
 		}
 	}
+	// Asked before Entries, which keeps what it decoded and Readable counts.
+	if n, err := c.Readable(); err != nil || n != len(wantEntries) {
+		t.Errorf("Readable = %d, %v, want %d", n, err, len(wantEntries))
+	}
 	entries, err := c.Entries()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(entries, wantEntries, cmpopts.EquateEmpty(), cmpopts.SortSlices(func(a, b memories.Entry) bool { return a.Path < b.Path })); diff != "" {
 		t.Errorf("Entries (-got +want):\n%s", diff)
+	}
+	if n, err := c.Readable(); err != nil || n != len(wantEntries) {
+		t.Errorf("Readable after Entries = %d, %v, want %d", n, err, len(wantEntries))
 	}
 
 	for _, r := range want {

@@ -586,11 +586,9 @@ func (s *Store) Sync(ctx context.Context) (rep *SyncReport, err error) {
 		return nil, err
 	}
 	defer closeCatalog(st.cat, &err)
-	entries, err := st.cat.Entries()
-	if err != nil {
+	if st.report.Notes, err = st.cat.Readable(); err != nil {
 		return nil, err
 	}
-	st.report.Notes = len(entries)
 	return st.report, nil
 }
 
