@@ -129,3 +129,48 @@ func TestImportDryRunRepeats(t *testing.T) {
 		}
 	}
 }
+
+// TestImportLookupsBeforeTheBatchDecideAsInOrder: looking each candidate up
+// in the pool as it was before its batch (on every core) and in the batch's
+// own memories decides as looking each up in the whole pool in order: the
+// same JSON, the same related links written.
+func TestImportLookupsBeforeTheBatchDecideAsInOrder(t *testing.T) {
+	for seed := range uint64(4) {
+		cands := exactImportSet(seed)
+		cands = append(cands, tiedImportSet()...)
+		for i := range cands {
+			cands[i].Request.Created = testNow.Add(time.Duration(i%3) * time.Minute)
+		}
+		run := func(inOrder, dry bool) (string, map[string][]string) {
+			f := newFake(t)
+			svc := NewService(f, WithClock(func() time.Time { return testNow }), WithIDGen(&downIDs{}),
+				WithImporter(&fakeImporter{set: &ImportSet{Candidates: cands}}))
+			res, err := svc.Import(context.Background(), ImportRequest{Path: "x", DryRun: dry, batch: 40, inOrder: inOrder})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.MarshalIndent(res, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			related := map[string][]string{}
+			for _, m := range f.creates {
+				related[m.Title] = m.Related
+			}
+			return string(b), related
+		}
+		for _, dry := range []bool{true, false} {
+			want, wantRel := run(true, dry)
+			got, gotRel := run(false, dry)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("seed %d, dry run %v: in order (-) and before the batch (+):\n%s", seed, dry, diff)
+			}
+			if diff := cmp.Diff(wantRel, gotRel); diff != "" {
+				t.Errorf("seed %d, dry run %v: related links in order (-) and before the batch (+):\n%s", seed, dry, diff)
+			}
+			if !dry && len(gotRel) < 100 {
+				t.Errorf("seed %d: only %d memories written", seed, len(gotRel))
+			}
+		}
+	}
+}
