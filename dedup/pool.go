@@ -96,8 +96,7 @@ type PoolStore interface {
 	// Put keeps enc, the encoding of the pool's i-th fingerprint (i counts
 	// from 0, one more each call).
 	Put(i int, enc []byte) error
-	// Get appends the encoding Put kept as the i-th to b. NearBestWith
-	// calls it from several goroutines at once (while nothing is put).
+	// Get appends the encoding Put kept as the i-th to b.
 	Get(i int, b []byte) ([]byte, error)
 }
 

@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
@@ -293,57 +292,4 @@ func TestAddSharedAsPlaneByPlane(t *testing.T) {
 			t.Fatalf("planes %08b: addShared (-one pass per plane +addShared):\n%s", subset, diff)
 		}
 	}
-}
-
-// TestNearBestWithFromManyGoroutines: lookups of a pool (kept in a store)
-// from several goroutines at once, each with its own Lookup, give what
-// NearBest gives one at a time.
-func TestNearBestWithFromManyGoroutines(t *testing.T) {
-	th := DefaultThresholds()
-	texts := poolCorpus(5, 1200, 60, 1)
-	p := NewStoredPool(&readOnlyGets{&memStore{}})
-	for i, s := range texts[:900] {
-		p.Add(New(s), int32(i%3))
-	}
-	queries := texts[900:]
-	want := make([][]Match, len(queries))
-	for i, s := range queries {
-		want[i] = p.NearBest(New(s), []int32{int32(i % 3), 0}, th, 4)
-	}
-	got := make([][]Match, len(queries))
-	errs := make([]error, len(queries))
-	var wg sync.WaitGroup
-	for w := range 4 {
-		wg.Go(func() {
-			var l Lookup
-			for i := w; i < len(queries); i += 4 {
-				got[i], errs[i] = p.NearBestWith(&l, New(queries[i]), []int32{int32(i % 3), 0}, th, 4)
-			}
-		})
-	}
-	wg.Wait()
-	found := 0
-	for i := range queries {
-		if errs[i] != nil {
-			t.Fatal(errs[i])
-		}
-		if !slices.Equal(got[i], want[i]) {
-			t.Fatalf("query %d: %+v, NearBest gives %+v", i, got[i], want[i])
-		}
-		found += len(got[i])
-	}
-	if found == 0 {
-		t.Fatal("no query found anything")
-	}
-	if err := p.Err(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// readOnlyGets is a memStore whose Get changes nothing (it does not count),
-// as a store read from several goroutines at once must.
-type readOnlyGets struct{ *memStore }
-
-func (r *readOnlyGets) Get(i int, b []byte) ([]byte, error) {
-	return append(b, r.encs[i]...), nil
 }

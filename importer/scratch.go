@@ -114,9 +114,7 @@ func (s *scratch) flush() error {
 	return nil
 }
 
-// Get implements dedup.PoolStore. It changes nothing (ReadAt is safe from
-// several goroutines at once), so lookups may call it together while nothing
-// is put.
+// Get implements dedup.PoolStore.
 func (s *scratch) Get(i int, b []byte) ([]byte, error) {
 	if i < 0 || i >= len(s.ends) {
 		return b, fmt.Errorf("import scratch: get %d of %d", i, len(s.ends))

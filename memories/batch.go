@@ -54,9 +54,6 @@ type batchOptions struct {
 	// fps are the fingerprints of the batch's memories, by request, worked
 	// out by saveBatch in parallel when dedup is on.
 	fps []*dedup.Fingerprint
-	// inOrder looks each memory up in the whole pool in order, even when
-	// the pool holds the stored memories (see decide).
-	inOrder bool
 }
 
 // fingerprint is the fingerprint of request i's memory m.
@@ -414,7 +411,7 @@ func (s *Service) decide(ctx context.Context, snap Snapshot, mems []*Memory, o b
 	// three quarters of a real-shaped dry run's comparisons.
 	var before [][]scored
 	var ownPool *memoryPool
-	if s.checks.Dedup && o.poolHasStored && !o.inOrder && len(mems) > 1 {
+	if s.checks.Dedup && o.poolHasStored && len(mems) > 1 {
 		fps := make([]*dedup.Fingerprint, len(mems))
 		for i, m := range mems {
 			if m != nil && !o.isKnown(i) {

@@ -122,10 +122,6 @@ type ImportRequest struct {
 	// serial compares each batch only once the one before is written
 	// (tests compare it with the pipelined import).
 	serial bool
-	// inOrder looks every memory up in the whole pool in order, none in
-	// the pool as it was before its batch (tests compare it with the
-	// lookups on every core).
-	inOrder bool
 }
 
 // ImportedMemory is a memory an import saved (or, in a dry run, would save).
@@ -397,7 +393,7 @@ func (s *Service) Import(ctx context.Context, req ImportRequest) (*ImportResult,
 		for i, it := range chunk {
 			known[i] = it.known
 		}
-		o := batchOptions{dryRun: req.DryRun, pool: pool, poolHasStored: preloaded, noShortIDs: true, known: known, inOrder: req.inOrder}
+		o := batchOptions{dryRun: req.DryRun, pool: pool, poolHasStored: preloaded, noShortIDs: true, known: known}
 		if lk != nil {
 			o.beforeWrite = func(mems []*Memory, out []BatchItem) { lk.decide(chunk, mems, out) }
 		}
