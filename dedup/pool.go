@@ -32,7 +32,8 @@ type Pool struct {
 	fps   []*Fingerprint // nil with a store
 	store PoolStore      // where the fingerprints are, when not in fps
 	err   error          // the store's first error
-	enc   []byte         // scratch of the store's encodings (Add)
+	enc   []byte         // scratch of the store's encodings
+	older Fingerprint    // scratch: a fingerprint read back from the store
 
 	groups []int32 // each text's group (a project, say)
 	// grouped counts the texts of each group, to know when every text is in
@@ -51,20 +52,12 @@ type Pool struct {
 	rebalanceAt int
 	moved       int // slots given to another word
 
-	look Lookup // Near's scratch
-}
-
-// Lookup is the scratch of a lookup in a pool. Near and NearBest use the
-// pool's own; goroutines that look up one pool at once, while nothing is
-// added to it, each use one of their own with NearBestWith. The zero Lookup
-// is ready to use.
-type Lookup struct {
-	counts []int32 // the words each pooled text shares with the one looked up
+	// Scratch of Near: the words each pooled text shares with the one looked
+	// up.
+	counts []int32
 	top    []nearText
 	dups   []nearText
-	order  []int32     // the matches to score
-	enc    []byte      // a fingerprint's encoding read back from the store
-	older  Fingerprint // the fingerprint decoded from it
+	order  []int32 // the matches to score
 }
 
 // poolWord is what a pool keeps of a word: its bit, or the texts holding it.
@@ -130,6 +123,7 @@ func (p *Pool) Add(fp *Fingerprint, group int32) int {
 	p.groups = append(p.groups, group)
 	p.grouped[group]++
 	p.sizes = append(p.sizes, int32(len(fp.Words())))
+	p.counts = append(p.counts, 0)
 	for w := range p.planes {
 		p.planes[w] = append(p.planes[w], 0)
 	}
@@ -256,7 +250,7 @@ type Match struct {
 // in index order; texts sharing no word are never returned. It is not safe
 // to call from two goroutines at once.
 func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Match {
-	return p.lookup(&p.look, fp, groups, th, k, false)
+	return p.near(fp, groups, th, k, false)
 }
 
 // NearBest is Near for a caller that takes, of the texts whose Words reaches
@@ -268,37 +262,12 @@ func (p *Pool) Near(fp *Fingerprint, groups []int32, th Thresholds, k int) []Mat
 // Match is Near's. Comparing whole fingerprints was a tenth of a real-shaped
 // import's dry run, where a note has dozens of possible duplicates.
 func (p *Pool) NearBest(fp *Fingerprint, groups []int32, th Thresholds, k int) []Match {
-	return p.lookup(&p.look, fp, groups, th, k, true)
+	return p.near(fp, groups, th, k, true)
 }
 
-// lookup is near with the pool's error kept: from the first, the pool finds
-// nothing.
-func (p *Pool) lookup(l *Lookup, fp *Fingerprint, groups []int32, th Thresholds, k int, best bool) []Match {
-	if p.err != nil {
+func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best bool) []Match {
+	if fp.Empty() || p.n == 0 || p.err != nil || len(groups) == 0 {
 		return nil
-	}
-	out, err := p.near(l, fp, groups, th, k, best)
-	if err != nil {
-		p.err = err
-		return nil
-	}
-	return out
-}
-
-// NearBestWith is NearBest with the scratch l, safe to call from several
-// goroutines at once (each with its own Lookup) while nothing is added to
-// the pool. A store's error is returned, not kept as the pool's Err; after
-// one, or with Err set, it finds nothing.
-func (p *Pool) NearBestWith(l *Lookup, fp *Fingerprint, groups []int32, th Thresholds, k int) ([]Match, error) {
-	if p.err != nil {
-		return nil, nil
-	}
-	return p.near(l, fp, groups, th, k, true)
-}
-
-func (p *Pool) near(l *Lookup, fp *Fingerprint, groups []int32, th Thresholds, k int, best bool) ([]Match, error) {
-	if fp.Empty() || p.n == 0 || len(groups) == 0 {
-		return nil, nil
 	}
 	n := int32(len(fp.words))
 	// least is the fewest shared words whose Words reaches the duplicate
@@ -313,10 +282,7 @@ func (p *Pool) near(l *Lookup, fp *Fingerprint, groups []int32, th Thresholds, k
 	// counts[j] is how many words text j shares with the new one: first
 	// what the rare words' lists say, then each plane the new text's words
 	// have bits in, in one pass over every text.
-	if cap(l.counts) < p.n {
-		l.counts = make([]int32, p.n, p.n+p.n/4)
-	}
-	counts := l.counts[:p.n]
+	counts := p.counts[:p.n]
 	clear(counts)
 	var q [poolBitWords]uint64
 	for _, w := range fp.words {
@@ -347,7 +313,7 @@ func (p *Pool) near(l *Lookup, fp *Fingerprint, groups []int32, th Thresholds, k
 	if len(groups) > 1 {
 		g1 = groups[1]
 	}
-	top, dups := l.top[:0], l.dups[:0]
+	top, dups := p.top[:0], p.dups[:0]
 	// cut is the k-th most related text once k are kept: a text less
 	// related than it is not kept.
 	var cut nearText
@@ -376,9 +342,9 @@ func (p *Pool) near(l *Lookup, fp *Fingerprint, groups []int32, th Thresholds, k
 		}
 	}
 	top, _, _ = keepTop(top, n, k)
-	l.top, l.dups = top, dups
+	p.top, p.dups = top, dups
 	if len(top)+len(dups) == 0 {
-		return nil, nil
+		return nil
 	}
 	out := make([]Match, 0, len(top)+len(dups))
 	for _, t := range top {
@@ -390,7 +356,7 @@ func (p *Pool) near(l *Lookup, fp *Fingerprint, groups []int32, th Thresholds, k
 		}
 	}
 	slices.SortFunc(out, func(a, b Match) int { return a.Index - b.Index })
-	order := l.order[:0]
+	order := p.order[:0]
 	for i := range out {
 		if out[i].Words >= th.Duplicate {
 			order = append(order, int32(i))
@@ -400,20 +366,21 @@ func (p *Pool) near(l *Lookup, fp *Fingerprint, groups []int32, th Thresholds, k
 		// Most Words first, index order among equals (a stable sort).
 		slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(out[b].Words, out[a].Words) })
 	}
-	l.order = order
+	p.order = order
 	most := -1.0 // the best score so far
 	for _, i := range order {
 		if best && out[i].Words < most {
 			break // the rest score less than most: a score is at most Words
 		}
-		s, err := p.compare(l, fp, int32(out[i].Index), out[i].Words)
+		s, err := p.compare(fp, int32(out[i].Index), out[i].Words)
 		if err != nil {
-			return nil, err
+			p.err = err
+			return nil
 		}
 		out[i].Score = s
 		most = max(most, s)
 	}
-	return out, nil
+	return out
 }
 
 // match is t's Match, scored as Overlap gives Words and Related.
@@ -460,7 +427,7 @@ func keepTop(top []nearText, n int32, k int) ([]nearText, nearText, bool) {
 // the whole fingerprint is looked at only when the conflicts can change it,
 // and then only for them: words, the pool's exact count of shared words over
 // fp's, is what Compare would count again.
-func (p *Pool) compare(l *Lookup, fp *Fingerprint, i int32, words float64) (float64, error) {
+func (p *Pool) compare(fp *Fingerprint, i int32, words float64) (float64, error) {
 	if words <= conflictCap {
 		return words, nil
 	}
@@ -468,13 +435,13 @@ func (p *Pool) compare(l *Lookup, fp *Fingerprint, i int32, words float64) (floa
 		return scoreGiven(fp, p.fps[i], words), nil
 	}
 	var err error
-	if l.enc, err = p.store.Get(int(i), l.enc[:0]); err != nil {
+	if p.enc, err = p.store.Get(int(i), p.enc[:0]); err != nil {
 		return 0, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
 	}
-	if err := l.older.DecodeInto(l.enc); err != nil {
+	if err := p.older.DecodeInto(p.enc); err != nil {
 		return 0, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
 	}
-	return scoreGiven(fp, &l.older, words), nil
+	return scoreGiven(fp, &p.older, words), nil
 }
 
 // scoreGiven is Compare(newer, older).Score for two fingerprints with words,

@@ -117,17 +117,9 @@ func (p *memoryPool) add(target scored, fp *dedup.Fingerprint) {
 	if target.mem != nil {
 		target.seq = int32(len(p.targets) + 1)
 	}
-	p.addAs(target, fp)
-}
-
-// addAs puts target in the pool as it is (its seq given).
-func (p *memoryPool) addAs(target scored, fp *dedup.Fingerprint) {
 	p.pool.Add(fp, p.group(target.entry.Project))
 	p.targets = append(p.targets, target)
 }
-
-// last is the target put in the pool last.
-func (p *memoryPool) last() scored { return p.targets[len(p.targets)-1] }
 
 // written lets go of the memories put in the pool since the last call and
 // before the upTo-th, whose notes now have their paths (or, in a dry run,
@@ -159,63 +151,15 @@ func (p *memoryPool) similar(m *Memory, fp *dedup.Fingerprint, th dedup.Threshol
 
 // near is similar, the pooled texts found by find.
 func (p *memoryPool) near(m *Memory, fp *dedup.Fingerprint, th dedup.Thresholds, find func(*dedup.Fingerprint, []int32, dedup.Thresholds, int) []dedup.Match) []scored {
-	return p.scored(find(fp, p.groupsOf(m.Project), th, nearTop(th)))
-}
-
-// groupsOf are the groups a memory of project is compared with: its
-// project's and general's.
-func (p *memoryPool) groupsOf(project string) []int32 {
-	groups := []int32{p.group(project)}
-	if project != DefaultProject {
+	groups := []int32{p.group(m.Project)}
+	if m.Project != DefaultProject {
 		groups = append(groups, p.group(DefaultProject))
 	}
-	return groups
-}
-
-// nearTop is how many of the most related a lookup keeps.
-func nearTop(th dedup.Thresholds) int {
+	k := maxRelated + 1
 	if th.Related >= 1 {
-		return 0 // none is related
+		k = 0 // none is related
 	}
-	return maxRelated + 1
-}
-
-// similarEach is similar for each memory of mems but those skip names, on
-// every core: each is looked up in the pool as it is, which nothing may
-// change meanwhile.
-func (p *memoryPool) similarEach(mems []*Memory, fps []*dedup.Fingerprint, skip func(i int) bool, th dedup.Thresholds) ([][]scored, error) {
-	groups := make([][]int32, len(mems))
-	for i, m := range mems {
-		if m != nil && !skip(i) {
-			groups[i] = p.groupsOf(m.Project) // numbered here: the lookups only read
-		}
-	}
-	out := make([][]scored, len(mems))
-	errs := make([]error, len(mems))
-	looks := make(chan *dedup.Lookup, runtime.GOMAXPROCS(0))
-	for range cap(looks) {
-		looks <- &dedup.Lookup{}
-	}
-	parallel(len(mems), func(i int) {
-		if groups[i] == nil {
-			return
-		}
-		l := <-looks
-		defer func() { looks <- l }()
-		var matches []dedup.Match
-		matches, errs[i] = p.pool.NearBestWith(l, fps[i], groups[i], th, nearTop(th))
-		out[i] = p.scored(matches)
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("compare with earlier memories: %w", err)
-		}
-	}
-	return out, p.err()
-}
-
-// scored are the targets of matches, scored as they say.
-func (p *memoryPool) scored(matches []dedup.Match) []scored {
+	matches := find(fp, groups, th, k)
 	if len(matches) == 0 {
 		return nil
 	}
@@ -400,41 +344,13 @@ func (s *Service) decide(ctx context.Context, snap Snapshot, mems []*Memory, o b
 		stored = wo
 	}
 	d := &decision{index: map[*Memory]int{}, related: map[*Memory][]scored{}, dups: make([]*scored, len(mems))}
-	// When the pool holds the stored memories, each memory is looked up in
-	// the pool as it was before the batch, on every core, and only in what
-	// the batch put in it since (its own pool) in order. What pick needs of
-	// the two is what it needs of the whole: each lookup scores exactly
-	// every text tied with its best, and gives Words (below that best) as
-	// the score of the others, so the best of the two is the best of all
-	// with every tie scored; and the most related of all (ties with the
-	// k-th included) are among those of either. The in-order lookups were
-	// three quarters of a real-shaped dry run's comparisons.
-	var before [][]scored
-	var ownPool *memoryPool
-	if s.checks.Dedup && o.poolHasStored && len(mems) > 1 {
-		fps := make([]*dedup.Fingerprint, len(mems))
-		for i, m := range mems {
-			if m != nil && !o.isKnown(i) {
-				fps[i] = o.fingerprint(i, m)
-			}
-		}
-		var err error
-		if before, err = pool.similarEach(mems, fps, o.isKnown, s.checks.Thresholds); err != nil {
-			return nil, err
-		}
-		ownPool = &memoryPool{pool: dedup.NewPool(), groups: pool.groups}
-	}
 	for i, m := range mems {
 		if m == nil {
 			continue
 		}
 		if o.isKnown(i) {
 			if s.checks.Dedup {
-				fp := o.fingerprint(i, m)
-				pool.add(scored{entry: *o.known[i]}, fp)
-				if ownPool != nil {
-					ownPool.addAs(pool.last(), fp)
-				}
+				pool.add(scored{entry: *o.known[i]}, o.fingerprint(i, m))
 			}
 			continue
 		}
@@ -451,11 +367,7 @@ func (s *Service) decide(ctx context.Context, snap Snapshot, mems []*Memory, o b
 			if err != nil {
 				return nil, err
 			}
-			if ownPool != nil {
-				all = bestPerMemory(append(before[i], ownPool.similar(m, fp, s.checks.Thresholds)...))
-			} else {
-				all = bestPerMemory(append(all, pool.similar(m, fp, s.checks.Thresholds)...))
-			}
+			all = bestPerMemory(append(all, pool.similar(m, fp, s.checks.Thresholds)...))
 			if err := pool.err(); err != nil {
 				return nil, err
 			}
@@ -466,9 +378,6 @@ func (s *Service) decide(ctx context.Context, snap Snapshot, mems []*Memory, o b
 			}
 			d.related[m] = rel
 			pool.add(scored{entry: EntryOf(m), mem: m}, fp)
-			if ownPool != nil {
-				ownPool.addAs(pool.last(), fp)
-			}
 		}
 		d.accepted = append(d.accepted, m)
 		d.index[m] = i
