@@ -110,7 +110,13 @@ func (p *memoryPool) group(project string) int32 {
 	return g
 }
 
+// add puts target in the pool: one whose mem is set (a memory of this batch or
+// import) gets its place in the pool as its seq, which orders it after those
+// added before it when they score the same (see older).
 func (p *memoryPool) add(target scored, fp *dedup.Fingerprint) {
+	if target.mem != nil {
+		target.seq = int32(len(p.targets) + 1)
+	}
 	p.pool.Add(fp, p.group(target.entry.Project))
 	p.targets = append(p.targets, target)
 }
@@ -463,9 +469,13 @@ func bestPerMemory(all []scored) []scored {
 			}
 		}
 		if j >= 0 {
+			// A memory of this import the index holds already (an earlier
+			// batch's) keeps its place in the import.
+			seq := max(out[j].seq, c.seq)
 			if c.score > out[j].score {
 				out[j] = c
 			}
+			out[j].seq = seq
 			continue
 		}
 		if best != nil {

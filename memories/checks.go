@@ -123,12 +123,43 @@ func textHash(title, content string) string {
 // much of the new memory it already says (dedup.Score), decides a duplicate;
 // related, how related the two are (dedup.Related), ranks the links. mem is
 // set for a memory of the same batch, which is not in the index yet and whose
-// path is known only once the batch is written.
+// path is known only once the batch is written; seq is its place among the
+// memories of its batch or import (from 1), 0 for any other.
 type scored struct {
 	entry   Entry
 	mem     *Memory
 	score   float64
 	related float64
+	seq     int32
+}
+
+// idTimeLen is how much of a ULID is its time, to the millisecond.
+const idTimeLen = 10
+
+// older orders memories that score the same: the older first, by their ids'
+// time; in the same millisecond a stored memory before one of this batch or
+// import, stored memories by id, and those of the batch or import in their
+// order. Their ids would not do: an import dates its memories from their
+// sources, and two memories of one millisecond minted apart have independent
+// random parts, so the order of their ids changed from run to run (and the
+// earlier candidate a duplicate repeats with it). Ids whose time is the same
+// and that were minted one after another still sort as their order, so this
+// is the ids' order wherever that did not depend on chance.
+func older(a, b scored) int {
+	if a.seq == 0 && b.seq == 0 {
+		return strings.Compare(a.entry.ID, b.entry.ID)
+	}
+	ta, tb := a.entry.ID[:min(idTimeLen, len(a.entry.ID))], b.entry.ID[:min(idTimeLen, len(b.entry.ID))]
+	if c := strings.Compare(ta, tb); c != 0 {
+		return c
+	}
+	switch {
+	case a.seq == 0:
+		return -1
+	case b.seq == 0:
+		return 1
+	}
+	return cmp.Compare(a.seq, b.seq)
 }
 
 // path is the note path of the scored memory.
@@ -477,7 +508,7 @@ func (p *pickable) add(c scored) {
 	if c.related <= p.th.Related {
 		return
 	}
-	i, _ := slices.BinarySearchFunc(p.best, c, byRelatedThenID)
+	i, _ := slices.BinarySearchFunc(p.best, c, byRelatedThenOlder)
 	if i > maxRelated {
 		return
 	}
@@ -498,12 +529,12 @@ func (p *pickable) all() []scored {
 	return all
 }
 
-// byRelatedThenID is the order pick links related memories in.
-func byRelatedThenID(a, b scored) int {
+// byRelatedThenOlder is the order pick links related memories in.
+func byRelatedThenOlder(a, b scored) int {
 	if a.related != b.related {
 		return cmp.Compare(b.related, a.related)
 	}
-	return strings.Compare(a.entry.ID, b.entry.ID)
+	return older(a, b)
 }
 
 // similarInIndex scores the memories the index proposes for m, whose
@@ -548,14 +579,14 @@ func pick(th dedup.Thresholds, all []scored) (*scored, []scored) {
 		if a.score != b.score {
 			return cmp.Compare(b.score, a.score)
 		}
-		return strings.Compare(a.entry.ID, b.entry.ID)
+		return older(a, b)
 	})
 	var dup *scored
 	if len(all) > 0 && all[0].score >= th.Duplicate {
 		dup = &all[0]
 	}
 	byRelated := slices.Clone(all)
-	slices.SortStableFunc(byRelated, byRelatedThenID)
+	slices.SortStableFunc(byRelated, byRelatedThenOlder)
 	var related []scored
 	for _, c := range byRelated {
 		if len(related) == maxRelated || c.related <= th.Related {
