@@ -142,57 +142,17 @@ func TestSimilarInProjectsReadsOnlyTheBestDuplicates(t *testing.T) {
 	th := s.checks.Thresholds
 	loads, possible := 0, 0
 	for trial := 0; trial < 200; trial++ {
-		f := &fakeOverlaps{texts: map[string]string{}, gone: map[string]bool{}}
-		n := 20 + r.IntN(200)
-		for i := 0; i < n; i++ {
-			id := fmt.Sprintf("m%04d", r.IntN(10000)*10+i%10)
-			body := text(20 + r.IntN(60))
-			switch r.IntN(4) {
-			case 0:
-				body = "disable " + body // opposite of the new note's enable
-			case 1:
-				body = "enable " + body
-			}
-			if r.IntN(20) == 0 {
-				f.gone[id] = true
-			}
-			f.ids = append(f.ids, id)
-			f.texts[id] = body
-			f.entries = append(f.entries, Entry{ID: id, Path: id})
-		}
-		except := f.ids[r.IntN(n)]
+		// Some notes are the opposite of the new note's "enable".
+		f := randomProject(r, text, "disable ", "enable ", "", "")
+		except := f.ids[r.IntN(len(f.ids))]
 		m := &Memory{Title: "new", Body: "enable " + text(3+r.IntN(5))}
 		fp := memoryFingerprint(m.Title, m.Body)
 		got, err := s.similarInProjects(context.Background(), f, f, m, fp, except)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var all []scored
-		for i, id := range f.ids {
-			if id == except {
-				continue
-			}
-			sim := dedup.Compare(fp, memoryFingerprint(id, f.texts[id]))
-			if sim.Words >= th.Duplicate {
-				// A possible duplicate is read, and left out when its
-				// note is gone; the others are judged by their words.
-				if f.gone[id] {
-					continue
-				}
-				possible++
-			}
-			if sim.Score >= th.Duplicate || sim.Related > th.Related {
-				all = append(all, scored{entry: f.entries[i], score: sim.Score, related: sim.Related})
-			}
-		}
-		wantDup, wantRel := pick(th, all)
-		gotDup, gotRel := pick(th, got)
-		if diff := cmp.Diff(choiceIDs(wantDup, wantRel), choiceIDs(gotDup, gotRel)); diff != "" {
-			t.Fatalf("trial %d, %d memories: similarInProjects's choice differs from every memory compared (-all +kept):\n%s", trial, n, diff)
-		}
-		if wantDup != nil && gotDup.score != wantDup.score {
-			t.Fatalf("trial %d: duplicate scored %v, want %v", trial, gotDup.score, wantDup.score)
-		}
+		_, n := checkPickAsCompare(t, trial, th, f, except, fp, got)
+		possible += n
 		loads += f.loads
 	}
 	t.Logf("%d notes read for %d possible duplicates", loads, possible)
@@ -234,56 +194,16 @@ func TestSimilarInProjectsScoresKeyConflictsAsCompare(t *testing.T) {
 	th := s.checks.Thresholds
 	keyed := 0
 	for trial := 0; trial < 200; trial++ {
-		f := &keyedOverlaps{fakeOverlaps: &fakeOverlaps{texts: map[string]string{}, gone: map[string]bool{}}}
-		n := 20 + r.IntN(200)
-		for i := 0; i < n; i++ {
-			id := fmt.Sprintf("m%04d", r.IntN(10000)*10+i%10)
-			body := text(20 + r.IntN(60))
-			switch r.IntN(5) {
-			case 0:
-				body = "port 8080 " + body
-			case 1:
-				body = "port 9090 " + body
-			case 2:
-				body = "port 8080 `app.yaml` " + body
-			case 3:
-				body = "port 8080 `other.yaml` " + body
-			}
-			if r.IntN(20) == 0 {
-				f.gone[id] = true
-			}
-			f.ids = append(f.ids, id)
-			f.texts[id] = body
-			f.entries = append(f.entries, Entry{ID: id, Path: id})
-		}
-		except := f.ids[r.IntN(n)]
+		f := &keyedOverlaps{fakeOverlaps: randomProject(r, text,
+			"port 8080 ", "port 9090 ", "port 8080 `app.yaml` ", "port 8080 `other.yaml` ", "")}
+		except := f.ids[r.IntN(len(f.ids))]
 		m := &Memory{Title: "new", Body: "port 8080 `app.yaml` " + text(3+r.IntN(5))}
 		fp := memoryFingerprint(m.Title, m.Body)
 		got, err := s.similarInProjects(context.Background(), f, f, m, fp, except)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var all []scored
-		for i, id := range f.ids {
-			if id == except {
-				continue
-			}
-			sim := dedup.Compare(fp, memoryFingerprint(id, f.texts[id]))
-			if sim.Words >= th.Duplicate && f.gone[id] {
-				continue // read, and left out
-			}
-			if sim.Score >= th.Duplicate || sim.Related > th.Related {
-				all = append(all, scored{entry: f.entries[i], score: sim.Score, related: sim.Related})
-			}
-		}
-		wantDup, wantRel := pick(th, all)
-		gotDup, gotRel := pick(th, got)
-		if diff := cmp.Diff(choiceIDs(wantDup, wantRel), choiceIDs(gotDup, gotRel)); diff != "" {
-			t.Fatalf("trial %d, %d memories: similarInProjects's choice differs from every memory compared (-all +kept):\n%s", trial, n, diff)
-		}
-		if wantDup != nil && gotDup.score != wantDup.score {
-			t.Fatalf("trial %d: duplicate scored %v, want %v", trial, gotDup.score, wantDup.score)
-		}
+		all, _ := checkPickAsCompare(t, trial, th, f.fakeOverlaps, except, fp, got)
 		for _, c := range got {
 			if i := slices.IndexFunc(all, func(a scored) bool { return a.entry.ID == c.entry.ID }); i >= 0 && all[i].related != c.related {
 				t.Fatalf("trial %d: %s related %v, want %v", trial, c.entry.ID, c.related, all[i].related)
@@ -296,4 +216,57 @@ func TestSimilarInProjectsScoresKeyConflictsAsCompare(t *testing.T) {
 		t.Errorf("%d notes scored from their keys, want at least 100", keyed)
 	}
 	t.Logf("%d notes scored from their keys", keyed)
+}
+
+// randomProject is a project of 20 to 219 notes of random words, each
+// starting with one of prefixes picked at random, one in twenty of them gone.
+func randomProject(r *rand.Rand, text func(n int) string, prefixes ...string) *fakeOverlaps {
+	f := &fakeOverlaps{texts: map[string]string{}, gone: map[string]bool{}}
+	n := 20 + r.IntN(200)
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("m%04d", r.IntN(10000)*10+i%10)
+		body := text(20 + r.IntN(60))
+		body = prefixes[r.IntN(len(prefixes))] + body
+		if r.IntN(20) == 0 {
+			f.gone[id] = true
+		}
+		f.ids = append(f.ids, id)
+		f.texts[id] = body
+		f.entries = append(f.entries, Entry{ID: id, Path: id})
+	}
+	return f
+}
+
+// checkPickAsCompare compares the new memory (fp) with every note of f but
+// except, whole, and checks that pick chooses over got, and scores the
+// duplicate, as over those. A possible duplicate (by its words) whose note
+// is gone is read and left out; the others are judged by their words. It
+// returns what every note compared gives and how many possible duplicates
+// were left in.
+func checkPickAsCompare(t *testing.T, trial int, th dedup.Thresholds, f *fakeOverlaps, except string, fp *dedup.Fingerprint, got []scored) (all []scored, possible int) {
+	t.Helper()
+	for i, id := range f.ids {
+		if id == except {
+			continue
+		}
+		sim := dedup.Compare(fp, memoryFingerprint(id, f.texts[id]))
+		if sim.Words >= th.Duplicate {
+			if f.gone[id] {
+				continue
+			}
+			possible++
+		}
+		if sim.Score >= th.Duplicate || sim.Related > th.Related {
+			all = append(all, scored{entry: f.entries[i], score: sim.Score, related: sim.Related})
+		}
+	}
+	wantDup, wantRel := pick(th, all)
+	gotDup, gotRel := pick(th, got)
+	if diff := cmp.Diff(choiceIDs(wantDup, wantRel), choiceIDs(gotDup, gotRel)); diff != "" {
+		t.Fatalf("trial %d, %d memories: similarInProjects's choice differs from every memory compared (-all +kept):\n%s", trial, len(f.ids), diff)
+	}
+	if wantDup != nil && gotDup.score != wantDup.score {
+		t.Fatalf("trial %d: duplicate scored %v, want %v", trial, gotDup.score, wantDup.score)
+	}
+	return all, possible
 }
