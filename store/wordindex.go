@@ -301,22 +301,34 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 		_, r := dedup.OverlapOf(n, c, l)
 		return r > near.Related && r >= *floor
 	}
+	// most[c] is the most Related a memory counted c can have: its set
+	// holds at least the c words (a memory's size is not read, nor
+	// whether it is skipped, unless it can pass the bar: most of the
+	// thousands met cannot).
+	most := make([]float64, n+1)
+	for c := range most {
+		_, most[c] = dedup.OverlapOf(n, c, c)
+	}
 	// raise lifts floor to the near.Top-th best Related among memories of
-	// cands that cannot be duplicates, counted so far (a lower bound).
+	// cands that cannot be duplicates, counted so far (a lower bound: a
+	// memory left out for its count alone, in a damaged file whose counts
+	// pass a set's size, only leaves it lower).
 	raise := func(cands []int, rem int) {
 		if near.Top <= 0 {
 			return
 		}
 		best := make([]float64, 0, near.Top+1) // decreasing
+		bar := near.Related
 		for _, s := range cands {
+			c := int(counts[s])
+			if c < len(most) && most[c] <= bar {
+				continue
+			}
 			l := olen(s)
-			if skip(s) {
+			if min(c+rem, l) >= dupAt || skip(s) {
 				continue
 			}
-			if min(int(counts[s])+rem, l) >= dupAt {
-				continue
-			}
-			_, r := dedup.OverlapOf(n, int(counts[s]), l)
+			_, r := dedup.OverlapOf(n, c, l)
 			if r <= near.Related || len(best) == near.Top && r <= best[near.Top-1] {
 				continue
 			}
@@ -324,6 +336,9 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 			best = slices.Insert(best, i, r)
 			if len(best) > near.Top {
 				best = best[:near.Top]
+			}
+			if len(best) == near.Top {
+				bar = best[near.Top-1]
 			}
 		}
 		if len(best) == near.Top && best[near.Top-1] > *floor {
