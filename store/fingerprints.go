@@ -68,8 +68,8 @@ func (c *fingerprints) put(path string, e cachedFingerprint) {
 	if c.m == nil {
 		c.m = map[string]cachedFingerprint{}
 	}
-	if old, ok := c.m[path]; ok && e.keys == nil && old.hash == e.hash && old.size == e.size && old.mtime == e.mtime {
-		e.keys = old.keys // the same text's keys, kept beside its fingerprint
+	if old, ok := c.m[path]; ok && e.fp == nil && old.hash == e.hash && old.size == e.size && old.mtime == e.mtime {
+		e.fp = old.fp // the same text's fingerprint, kept beside its keys
 	}
 	if _, ok := c.m[path]; !ok && len(c.m) >= maxCachedFingerprints {
 		// Any one goes: the cache only spares work, it never changes what
@@ -199,7 +199,9 @@ func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, 
 	}
 	fp := build(rec.Title, string(body))
 	if c != nil {
-		c.put(path, cachedFingerprint{size: st.Size, mtime: st.MTime, hash: rec.Hash, fp: fp, keys: k})
+		// The fingerprint alone: it is given whole next time, and keys
+		// beside it would only take room.
+		c.put(path, cachedFingerprint{size: st.Size, mtime: st.MTime, hash: rec.Hash, fp: fp})
 	}
 	return fp, false, nil
 }
