@@ -14,14 +14,45 @@ package dedup
 // by a version or a port (Words at the duplicate threshold, a conflict in
 // fact): each had to be fingerprinted whole to learn it.
 func KeysConflict(newer *Fingerprint, older string) bool {
-	if newer.Empty() || len(newer.numbers) == 0 && len(newer.codes) == 0 {
+	if !HasKeys(newer) {
 		return false
 	}
-	k := keyScanner{buf: make([]byte, 0, 64), scratch: make([]byte, 0, 64)}
-	k.scanKeys(older)
-	var scratch sortScratch
-	return missing(newer.numbers, sortSet(k.numbers, &scratch)) || missing(newer.codes, sortSet(k.codes, &scratch))
+	return KeysOf(older).Lack(newer)
 }
+
+// HasKeys reports whether newer has a number or a code token: only then
+// can KeysConflict say true of it.
+func HasKeys(newer *Fingerprint) bool {
+	return !newer.Empty() && (len(newer.numbers) > 0 || len(newer.codes) > 0)
+}
+
+// Keys are a text's numbers and code tokens, as its fingerprint holds
+// them: what KeysConflict compares, kept so that a text compared with many
+// saves is scanned once (a long-running process keeps them).
+type Keys struct {
+	numbers, codes []uint64
+}
+
+// KeysOf is the keys of text, scanned without the rest of its fingerprint.
+func KeysOf(text string) Keys {
+	k := keyScanner{buf: make([]byte, 0, 64), scratch: make([]byte, 0, 64)}
+	k.scanKeys(text)
+	var scratch sortScratch
+	return Keys{numbers: sortSet(k.numbers, &scratch), codes: sortSet(k.codes, &scratch)}
+}
+
+// Lack reports whether newer has a number or a code token that k, the
+// keys of an older text, lacks: KeysConflict(newer, older) for k =
+// KeysOf(older) (the same conditions on newer and older apply).
+func (k Keys) Lack(newer *Fingerprint) bool {
+	if !HasKeys(newer) {
+		return false
+	}
+	return missing(newer.numbers, k.numbers) || missing(newer.codes, k.codes)
+}
+
+// Size is about how many bytes k holds.
+func (k Keys) Size() int { return 8 * (len(k.numbers) + len(k.codes)) }
 
 // ConflictScore is Compare's Score of a pair with a conflict whose Words is
 // words.

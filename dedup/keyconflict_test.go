@@ -9,7 +9,7 @@ import (
 )
 
 // TestKeysConflictAsCompare checks KeysConflict, which scans the older
-// text's keys alone, against the whole fingerprints over every ordered pair
+// text's keys alone (and the keys kept, KeysOf and Lack), against the whole fingerprints over every ordered pair
 // of the texts of fixtures/dedup (and those texts with a number or a code
 // token changed): it says true exactly when the new text's numbers or code
 // tokens are not all among the older one's, and then Compare finds a
@@ -33,8 +33,10 @@ func TestKeysConflictAsCompare(t *testing.T) {
 		texts = texts[:400]
 	}
 	fps := make([]*Fingerprint, len(texts))
+	keys := make([]Keys, len(texts))
 	for i, s := range texts {
 		fps[i] = New(s)
+		keys[i] = KeysOf(s)
 	}
 	var says int
 	for i, n := range fps {
@@ -43,6 +45,9 @@ func TestKeysConflictAsCompare(t *testing.T) {
 			want := !n.Empty() && (missing(n.numbers, o.numbers) || missing(n.codes, o.codes))
 			if got != want {
 				t.Fatalf("KeysConflict(%q, %q) = %v, want %v", short(texts[i]), short(texts[j]), got, want)
+			}
+			if kept := keys[j].Lack(n); kept != got {
+				t.Fatalf("KeysOf(%q).Lack(%q) = %v, KeysConflict %v", short(texts[j]), short(texts[i]), kept, got)
 			}
 			if !got || o.Empty() {
 				continue // Compare finds nothing in a text with no word

@@ -230,13 +230,19 @@ type fingerprintLoader interface {
 
 // conflictLoader is a fingerprintLoader that can tell, before
 // fingerprinting a note, that it conflicts with the memory being saved
-// (conflicts, of its title and body, says so): a store's snapshot is one.
+// (conflicts, of the keys that keys makes of its title and body, says so;
+// nil asks nothing): a store's snapshot is one, and keeps the keys.
 // It says so only of a note whose text is the one its word set (counted by
 // the wordOverlapper) was made from, so that the pair's Words and Related
 // are the counted ones and its Score is dedup.ConflictScore of its Words,
 // as Compare would give them.
 type conflictLoader interface {
-	LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, conflicts func(title, body string) bool) (*dedup.Fingerprint, bool, error)
+	LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool) (*dedup.Fingerprint, bool, error)
+}
+
+// memoryKeys are the keys (dedup.KeysOf) of a memory's fingerprint.
+func memoryKeys(title, body string) dedup.Keys {
+	return dedup.KeysOf(title + "\n" + body)
 }
 
 // memoryFingerprint is the fingerprint a memory is compared by.
@@ -401,11 +407,15 @@ func (s *Service) similarInProjects(ctx context.Context, snap finder, wo wordOve
 		return strings.Compare(a.e.ID, b.e.ID)
 	})
 	cl, _ := snap.(conflictLoader)
+	// KeysConflict of fp, from an older note's keys; nil when fp has no
+	// key to miss.
+	var conflicts func(dedup.Keys) bool
+	if dedup.HasKeys(fp) {
+		conflicts = func(k dedup.Keys) bool { return k.Lack(fp) }
+	}
 	score := func(p *possible) error {
 		if cl != nil {
-			other, conflict, err := cl.LoadFingerprintOrConflict(ctx, p.e.Path, memoryFingerprint, func(title, body string) bool {
-				return dedup.KeysConflict(fp, title+"\n"+body)
-			})
+			other, conflict, err := cl.LoadFingerprintOrConflict(ctx, p.e.Path, memoryFingerprint, memoryKeys, conflicts)
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
 				p.gone = true

@@ -169,12 +169,12 @@ type keyedOverlaps struct {
 	conflicts int
 }
 
-func (f *keyedOverlaps) LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, conflicts func(title, body string) bool) (*dedup.Fingerprint, bool, error) {
+func (f *keyedOverlaps) LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool) (*dedup.Fingerprint, bool, error) {
 	m, err := f.Load(ctx, path)
 	if err != nil {
 		return nil, false, err
 	}
-	if conflicts(m.Title, m.Body) {
+	if conflicts != nil && conflicts(keys(m.Title, m.Body)) {
 		f.conflicts++
 		return nil, true, nil
 	}

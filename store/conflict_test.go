@@ -13,14 +13,16 @@ import (
 
 // conflictLoader is the snapshot's method the duplicate check calls.
 type conflictLoader interface {
-	LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, conflicts func(title, body string) bool) (*dedup.Fingerprint, bool, error)
+	LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool) (*dedup.Fingerprint, bool, error)
 }
 
 // TestConflictOnlyOfTheCountedText: a snapshot tells a key conflict from
 // the note's text only while that text is the one its catalog record (and
 // so the word counts the check made) describes; a note changed on disk
 // since, even to a text of the same length, is fingerprinted as
-// LoadFingerprint does, and compared whole.
+// LoadFingerprint does, and compared whole. A resident store keeps the
+// keys of a note found to conflict and tells the next conflict from them,
+// but not once the note is changed.
 func TestConflictOnlyOfTheCountedText(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -39,42 +41,54 @@ func TestConflictOnlyOfTheCountedText(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			abs := st.Vault().Abs(res.Path)
-			if tc.edit != nil {
-				note, err := os.ReadFile(abs)
+			build := func(title, body string) *dedup.Fingerprint { return dedup.New(title + "\n" + body) }
+			keys := func(title, body string) dedup.Keys { return dedup.KeysOf(title + "\n" + body) }
+			// A port the note lacks, whatever the edit: a conflict by keys.
+			newer := dedup.New("API port\nThe API server listens on port 9999 behind the gateway.")
+			conflicts := func(k dedup.Keys) bool { return k.Lack(newer) }
+			load := func() (*dedup.Fingerprint, bool) {
+				t.Helper()
+				var conflict bool
+				var fp *dedup.Fingerprint
+				err := st.View(ctx, func(snap memories.Snapshot) error {
+					cl, ok := snap.(conflictLoader)
+					if !ok {
+						t.Fatalf("a %T is not a conflictLoader", snap)
+					}
+					var err error
+					fp, conflict, err = cl.LoadFingerprintOrConflict(ctx, res.Path, build, keys, conflicts)
+					return err
+				})
 				if err != nil {
 					t.Fatal(err)
 				}
-				edited := tc.edit(note)
-				if bytes.Equal(edited, note) {
-					t.Fatal("the edit changed nothing")
-				}
-				if err := os.WriteFile(abs, edited, 0o644); err != nil {
-					t.Fatal(err)
+				return fp, conflict
+			}
+			// Read, then told from the keys kept.
+			for i := range 2 {
+				if fp, conflict := load(); !conflict || fp != nil {
+					t.Fatalf("unchanged note, load %d: conflict %v, fingerprint %v; want the conflict told from its text", i, conflict, fp)
 				}
 			}
-			build := func(title, body string) *dedup.Fingerprint { return dedup.New(title + "\n" + body) }
-			var conflict bool
-			var fp *dedup.Fingerprint
-			err = st.View(ctx, func(snap memories.Snapshot) error {
-				cl, ok := snap.(conflictLoader)
-				if !ok {
-					t.Fatalf("a %T is not a conflictLoader", snap)
-				}
-				var err error
-				fp, conflict, err = cl.LoadFingerprintOrConflict(ctx, res.Path, build, func(string, string) bool { return true })
-				return err
-			})
+			if hits := st.KeyHits(); hits != 1 {
+				t.Fatalf("%d conflicts told from kept keys, want 1 (the second load)", hits)
+			}
+			if tc.edit == nil {
+				return
+			}
+			abs := st.Vault().Abs(res.Path)
+			note, err := os.ReadFile(abs)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if tc.edit == nil {
-				if !conflict || fp != nil {
-					t.Fatalf("unchanged note: conflict %v, fingerprint %v; want the conflict told from its text", conflict, fp)
-				}
-				return
+			edited := tc.edit(note)
+			if bytes.Equal(edited, note) {
+				t.Fatal("the edit changed nothing")
 			}
-			if conflict || fp == nil {
+			if err := os.WriteFile(abs, edited, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if fp, conflict := load(); conflict || fp == nil {
 				t.Fatalf("changed note: conflict %v, fingerprint %v; want it fingerprinted whole", conflict, fp)
 			}
 		})

@@ -63,3 +63,10 @@ func (s *Store) WriterTrusts(ctx context.Context, rel string) (ok bool, err erro
 	defer cat.Close()
 	return s.followedDir(rel, cat.Files(rel)), nil
 }
+
+// KeyHits counts the conflicts a resident store told from kept keys.
+func (s *Store) KeyHits() int {
+	s.fps.mu.Lock()
+	defer s.fps.mu.Unlock()
+	return s.fps.keyHits
+}

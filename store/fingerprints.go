@@ -22,27 +22,44 @@ const maxCachedFingerprints = 4096
 type fingerprints struct {
 	mu sync.Mutex
 	m  map[string]cachedFingerprint
-	// hits counts the fingerprints given from the cache, for tests.
-	hits int
+	// hits counts the fingerprints given from the cache, and keyHits the
+	// conflicts told from kept keys, for tests.
+	hits, keyHits int
 }
 
 // cachedFingerprint is the fingerprint of a note's text as read when its
 // file had size and mtime and its bytes the hash of its catalog record.
+// A note found to conflict by its keys alone has them kept instead (keys,
+// fp nil): the next save it is compared with tells its conflict from them,
+// without reading the note.
 type cachedFingerprint struct {
 	size, mtime int64
 	hash        uint64
 	fp          *dedup.Fingerprint
+	keys        *dedup.Keys
 }
 
 func (c *fingerprints) get(path string, hash uint64, size, mtime int64) *dedup.Fingerprint {
+	e := c.entry(path, hash, size, mtime)
+	if e.fp == nil {
+		return nil
+	}
+	c.mu.Lock()
+	c.hits++
+	c.mu.Unlock()
+	return e.fp
+}
+
+// entry is what is kept of the note at path while it has size, mtime and
+// the record's hash; empty when nothing is.
+func (c *fingerprints) entry(path string, hash uint64, size, mtime int64) cachedFingerprint {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[path]
 	if !ok || e.hash != hash || e.size != size || e.mtime != mtime {
-		return nil
+		return cachedFingerprint{}
 	}
-	c.hits++
-	return e.fp
+	return e
 }
 
 func (c *fingerprints) put(path string, e cachedFingerprint) {
@@ -50,6 +67,9 @@ func (c *fingerprints) put(path string, e cachedFingerprint) {
 	defer c.mu.Unlock()
 	if c.m == nil {
 		c.m = map[string]cachedFingerprint{}
+	}
+	if old, ok := c.m[path]; ok && e.fp == nil && old.hash == e.hash && old.size == e.size && old.mtime == e.mtime {
+		e.fp = old.fp // the same text's fingerprint, kept beside its keys
 	}
 	if _, ok := c.m[path]; !ok && len(c.m) >= maxCachedFingerprints {
 		// Any one goes: the cache only spares work, it never changes what
@@ -111,13 +131,21 @@ func (sn *snapshot) fingerprint(ctx context.Context, path string, build func(tit
 
 // LoadFingerprintOrConflict is LoadFingerprint, but for a note whose bytes
 // are those of its catalog record (so those its word sets were made from)
-// it first asks conflicts of the note's title and body, and when that says
-// the note conflicts with the memory being saved it returns conflict true
-// and no fingerprint: the caller knows the pair's score from its word
-// counts alone (memories' conflictLoader). A save's text is often
-// contained in dozens of long notes that each differ from it by a number
-// or a name; fingerprinting each whole was most of a save's check.
-func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, conflicts func(title, body string) bool) (_ *dedup.Fingerprint, conflict bool, _ error) {
+// it first asks conflicts of the note's keys (made by keys of its title and
+// body), and when that says the note conflicts with the memory being saved
+// it returns conflict true and no fingerprint: the caller knows the pair's
+// score from its word counts alone (memories' conflictLoader). A save's
+// text is often contained in dozens of long notes that each differ from it
+// by a number or a name; fingerprinting each whole was most of a save's
+// check. A resident store keeps the keys of a note found to conflict, and
+// asks them again while the file keeps its size and time and the record
+// its hash, as LoadFingerprint keeps fingerprints. conflicts nil asks
+// nothing (LoadFingerprint).
+func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool) (_ *dedup.Fingerprint, conflict bool, _ error) {
+	if conflicts == nil {
+		fp, err := sn.LoadFingerprint(ctx, path, build)
+		return fp, false, err
+	}
 	rec, err := sn.cat.Get(path)
 	if err != nil {
 		return nil, false, err
@@ -127,10 +155,22 @@ func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, 
 		return fp, false, err
 	}
 	c := sn.s.fps
+	var known *dedup.Keys // kept, and found not to conflict
 	if c != nil {
 		if fi, err := os.Lstat(sn.s.v.Abs(path)); err == nil && fi.Mode().IsRegular() {
-			if fp := c.get(path, rec.Hash, fi.Size(), fi.ModTime().UnixNano()); fp != nil {
-				return fp, false, nil
+			e := c.entry(path, rec.Hash, fi.Size(), fi.ModTime().UnixNano())
+			known = e.keys
+			switch {
+			case e.keys != nil && conflicts(*e.keys):
+				c.mu.Lock()
+				c.keyHits++
+				c.mu.Unlock()
+				return nil, true, nil
+			case e.fp != nil:
+				c.mu.Lock()
+				c.hits++
+				c.mu.Unlock()
+				return e.fp, false, nil
 			}
 		}
 	}
@@ -145,11 +185,22 @@ func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, 
 		fp, err := sn.LoadFingerprint(ctx, path, build)
 		return fp, false, err
 	}
-	if conflicts(rec.Title, string(body)) {
+	// Kept keys were made from bytes with the record's hash, as these are.
+	k := known
+	if k == nil {
+		ks := keys(rec.Title, string(body))
+		k = &ks
+	}
+	if conflicts(*k) {
+		if c != nil {
+			c.put(path, cachedFingerprint{size: st.Size, mtime: st.MTime, hash: rec.Hash, keys: k})
+		}
 		return nil, true, nil
 	}
 	fp := build(rec.Title, string(body))
 	if c != nil {
+		// The fingerprint alone: it is given whole next time, and keys
+		// beside it would only take room.
 		c.put(path, cachedFingerprint{size: st.Size, mtime: st.MTime, hash: rec.Hash, fp: fp})
 	}
 	return fp, false, nil

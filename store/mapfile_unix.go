@@ -33,3 +33,11 @@ func readMapped(path string) ([]byte, func(), error) {
 	data, err := os.ReadFile(path)
 	return data, func() {}, err
 }
+
+// fileNumbers is the device and inode of the file fi describes.
+func fileNumbers(fi os.FileInfo) (dev, ino uint64) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Dev), uint64(st.Ino) // of other types on other systems
+	}
+	return 0, 0
+}

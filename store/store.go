@@ -145,6 +145,9 @@ type Store struct {
 	// fps keeps the fingerprints of compared notes; nil unless
 	// Options.Resident.
 	fps *fingerprints
+	// words keeps the word indexes saves read (keptIndexes); nil unless
+	// Options.Resident.
+	words *keptIndexes
 	// dirs follows the folders this store's writers write into (see
 	// dirWatch); nil unless Options.Resident, and where the system has
 	// no way to follow them.
@@ -210,6 +213,7 @@ func Open(o Options) (*Store, error) {
 	if o.Resident {
 		s.res = &resident{}
 		s.fps = &fingerprints{}
+		s.words = &keptIndexes{}
 		s.dirs = sharedDirWatch()
 	}
 	if s.timeout <= 0 {

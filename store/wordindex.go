@@ -190,25 +190,43 @@ func (ix *wordIndex) lists(words []uint64, fn func(from, to int)) {
 // repeats), made from bytes with hashes; a memory whose kept is false is left out, and stale lists the
 // memories whose sets could not be made from the base's bytes.
 func encodeWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64, kept []bool, stale []int) []byte {
-	// Each word's list is filled in memory order, so it increases; the
-	// words are counted first to place the lists (a sort of every posting
-	// cost five times as much).
+	// Each word is numbered as it is first met, with one map lookup a
+	// posting, and each posting's number kept: the lists are then counted
+	// and filled by number, without the map (three lookups a posting cost
+	// most of the making; a sort of every posting cost five times as much).
+	// Each word's list is filled in memory order, so it increases.
 	var nSets, total int
-	lens := map[uint64]int{}
 	for j := range bases {
 		if kept[j] {
 			nSets++
 			total += len(sets[j])
-			for _, w := range sets[j] {
-				lens[w]++
-			}
 		}
 	}
-	words := make([]uint64, 0, len(lens))
-	for w := range lens {
-		words = append(words, w)
+	type word struct {
+		w  uint64
+		id uint32
 	}
-	slices.Sort(words)
+	num := make(map[uint64]uint32, total/8)
+	var words []word // by number, then by word
+	var lens []int   // by number
+	ids := make([]uint32, 0, total)
+	for j := range bases {
+		if !kept[j] {
+			continue
+		}
+		for _, w := range sets[j] {
+			id, ok := num[w]
+			if !ok {
+				id = uint32(len(words))
+				num[w] = id
+				words = append(words, word{w, id})
+				lens = append(lens, 0)
+			}
+			ids = append(ids, id)
+			lens[id]++
+		}
+	}
+	slices.SortFunc(words, func(a, b word) int { return cmp.Compare(a.w, b.w) })
 	b := make([]byte, 0, wordIndexFixed+16*nSets+4*len(stale)+12*len(words)+4*total+8)
 	b = append(b, wordIndexHeader...)
 	b = binary.LittleEndian.AppendUint64(b, probeHash())
@@ -226,25 +244,29 @@ func encodeWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64,
 		b = binary.LittleEndian.AppendUint32(b, uint32(i))
 	}
 	for _, w := range words {
-		b = binary.LittleEndian.AppendUint64(b, w)
+		b = binary.LittleEndian.AppendUint64(b, w.w)
 	}
-	// lens becomes each word's next place in postings.
+	// next is each word's next place in postings, by number.
+	next := make([]uint32, len(words))
 	at := 0
 	for _, w := range words {
 		b = binary.LittleEndian.AppendUint32(b, uint32(at))
-		at, lens[w] = at+lens[w], at
+		next[w.id] = uint32(at)
+		at += lens[w.id]
 	}
 	b = binary.LittleEndian.AppendUint32(b, uint32(total))
 	posts := len(b)
 	b = append(b, make([]byte, 4*total)...)
-	s := 0
+	s, k := 0, 0
 	for j := range bases {
 		if !kept[j] {
 			continue
 		}
-		for _, w := range sets[j] {
-			binary.LittleEndian.PutUint32(b[posts+4*lens[w]:], uint32(s))
-			lens[w]++
+		for range sets[j] {
+			id := ids[k]
+			k++
+			binary.LittleEndian.PutUint32(b[posts+4*int(next[id]):], uint32(s))
+			next[id]++
 		}
 		s++
 	}
@@ -301,22 +323,34 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 		_, r := dedup.OverlapOf(n, c, l)
 		return r > near.Related && r >= *floor
 	}
+	// most[c] is the most Related a memory counted c can have: its set
+	// holds at least the c words (a memory's size is not read, nor
+	// whether it is skipped, unless it can pass the bar: most of the
+	// thousands met cannot).
+	most := make([]float64, n+1)
+	for c := range most {
+		_, most[c] = dedup.OverlapOf(n, c, c)
+	}
 	// raise lifts floor to the near.Top-th best Related among memories of
-	// cands that cannot be duplicates, counted so far (a lower bound).
+	// cands that cannot be duplicates, counted so far (a lower bound: a
+	// memory left out for its count alone, in a damaged file whose counts
+	// pass a set's size, only leaves it lower).
 	raise := func(cands []int, rem int) {
 		if near.Top <= 0 {
 			return
 		}
 		best := make([]float64, 0, near.Top+1) // decreasing
+		bar := near.Related
 		for _, s := range cands {
+			c := int(counts[s])
+			if c < len(most) && most[c] <= bar {
+				continue
+			}
 			l := olen(s)
-			if skip(s) {
+			if min(c+rem, l) >= dupAt || skip(s) {
 				continue
 			}
-			if min(int(counts[s])+rem, l) >= dupAt {
-				continue
-			}
-			_, r := dedup.OverlapOf(n, int(counts[s]), l)
+			_, r := dedup.OverlapOf(n, c, l)
 			if r <= near.Related || len(best) == near.Top && r <= best[near.Top-1] {
 				continue
 			}
@@ -324,6 +358,9 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 			best = slices.Insert(best, i, r)
 			if len(best) > near.Top {
 				best = best[:near.Top]
+			}
+			if len(best) == near.Top {
+				bar = best[near.Top-1]
 			}
 		}
 		if len(best) == near.Top && best[near.Top-1] > *floor {

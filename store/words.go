@@ -264,7 +264,8 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 // base of the catalog. A project is made from the sets its files keep and
 // from its notes, holding its sets alone: the first save into a project
 // reads its notes (and general's), not the vault's. The indexes read are
-// mapped into memory until release is called.
+// mapped into memory until release is called (a resident store keeps them
+// mapped while their files are unchanged: keptIndexes).
 func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build func(title, body string) []uint64) (_ []*wordIndex, release func(), _ error) {
 	base, baseLen := sn.cat.BaseID(), sn.cat.BaseLen()
 	out := make([]*wordIndex, len(projects))
@@ -276,9 +277,8 @@ func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build fu
 	}
 	var stale []int
 	for k, p := range projects {
-		data, done, err := readMapped(sn.s.wordIndexPath(p))
-		if err == nil {
-			if ix, ok := parseWordIndex(data); ok && ix.base == base && ix.fits(baseLen, sn.cat.BaseHash) {
+		if ix, done, ok := sn.s.words.read(sn.s.wordIndexPath(p)); ok {
+			if ix.base == base && ix.fits(baseLen, sn.cat.BaseHash) {
 				out[k] = ix
 				releases = append(releases, done)
 				continue

@@ -1,0 +1,118 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestEncodeWordIndexAsByMap: the word index made with each word numbered
+// once is, byte for byte, the one made by looking every posting's word up
+// in a map (encodeWordIndexByMap, the way it was made before), over random
+// sets of random sizes, some memories left out and some stale.
+func TestEncodeWordIndexAsByMap(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := range 300 {
+		n := r.IntN(60)
+		vocab := 1 + r.IntN(400)
+		bases := make([]int, n)
+		hashes := make([]uint64, n)
+		sets := make([][]uint64, n)
+		kept := make([]bool, n)
+		var stale []int
+		for j := range n {
+			bases[j] = 2*j + r.IntN(2)
+			hashes[j] = r.Uint64()
+			kept[j] = r.IntN(8) != 0
+			if !kept[j] {
+				stale = append(stale, bases[j])
+			}
+			var set []uint64
+			for range r.IntN(80) {
+				set = append(set, uint64(r.IntN(vocab))*0x9e3779b97f4a7c15)
+			}
+			slices.Sort(set)
+			sets[j] = slices.Compact(set)
+		}
+		got := encodeWordIndex(uint64(trial), bases, hashes, sets, kept, stale)
+		want := encodeWordIndexByMap(uint64(trial), bases, hashes, sets, kept, stale)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("trial %d: %d bytes, want %d, or other bytes", trial, len(got), len(want))
+		}
+		if _, ok := parseWordIndex(got); !ok {
+			t.Fatalf("trial %d: the index made does not read back", trial)
+		}
+	}
+}
+
+// encodeWordIndexByMap is encodeWordIndex as it was made before: each
+// posting's word looked up in a map of the words' places.
+func encodeWordIndexByMap(base uint64, bases []int, hashes []uint64, sets [][]uint64, kept []bool, stale []int) []byte {
+	// Each word's list is filled in memory order, so it increases; the
+	// words are counted first to place the lists (a sort of every posting
+	// cost five times as much).
+	var nSets, total int
+	lens := map[uint64]int{}
+	for j := range bases {
+		if kept[j] {
+			nSets++
+			total += len(sets[j])
+			for _, w := range sets[j] {
+				lens[w]++
+			}
+		}
+	}
+	words := make([]uint64, 0, len(lens))
+	for w := range lens {
+		words = append(words, w)
+	}
+	slices.Sort(words)
+	b := make([]byte, 0, wordIndexFixed+16*nSets+4*len(stale)+12*len(words)+4*total+8)
+	b = append(b, wordIndexHeader...)
+	b = binary.LittleEndian.AppendUint64(b, probeHash())
+	b = binary.LittleEndian.AppendUint64(b, base)
+	counts := len(b)
+	b = append(b, make([]byte, 16)...)
+	for j, i := range bases {
+		if kept[j] {
+			b = binary.LittleEndian.AppendUint32(b, uint32(i))
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(sets[j])))
+			b = binary.LittleEndian.AppendUint64(b, hashes[j])
+		}
+	}
+	for _, i := range stale {
+		b = binary.LittleEndian.AppendUint32(b, uint32(i))
+	}
+	for _, w := range words {
+		b = binary.LittleEndian.AppendUint64(b, w)
+	}
+	// lens becomes each word's next place in postings.
+	at := 0
+	for _, w := range words {
+		b = binary.LittleEndian.AppendUint32(b, uint32(at))
+		at, lens[w] = at+lens[w], at
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(total))
+	posts := len(b)
+	b = append(b, make([]byte, 4*total)...)
+	s := 0
+	for j := range bases {
+		if !kept[j] {
+			continue
+		}
+		for _, w := range sets[j] {
+			binary.LittleEndian.PutUint32(b[posts+4*lens[w]:], uint32(s))
+			lens[w]++
+		}
+		s++
+	}
+	le := binary.LittleEndian
+	le.PutUint32(b[counts:], uint32(nSets))
+	le.PutUint32(b[counts+4:], uint32(len(stale)))
+	le.PutUint32(b[counts+8:], uint32(len(words)))
+	le.PutUint32(b[counts+12:], uint32(total))
+	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
