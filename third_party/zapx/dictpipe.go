@@ -29,7 +29,7 @@ import (
 // then calls reset before the next field's terms; stop ends the goroutine.
 type dictPipe struct {
 	builder *vellum.Builder
-	buf     bytes.Buffer
+	buf     *bytes.Buffer
 	// work takes full chunks to the builder's goroutine; a chunk marked last
 	// closes the dictionary, and the builder's error (nil when it closed
 	// well) is sent on closed.
@@ -58,17 +58,24 @@ const (
 	dictChunks     = 4
 )
 
-func newDictPipe() (*dictPipe, error) {
+// newDictPipe starts a pipe whose dictionaries are written to buf by
+// builder, which is made when nil; an empty builder is reused as it is
+// (a segment's builder is kept with its other buffers for the next one).
+func newDictPipe(builder *vellum.Builder, buf *bytes.Buffer) (*dictPipe, error) {
 	p := &dictPipe{
-		work:   make(chan *dictChunk, dictChunks),
-		free:   make(chan *dictChunk, dictChunks),
-		closed: make(chan error, 1),
-		exited: make(chan struct{}),
+		builder: builder,
+		buf:     buf,
+		work:    make(chan *dictChunk, dictChunks),
+		free:    make(chan *dictChunk, dictChunks),
+		closed:  make(chan error, 1),
+		exited:  make(chan struct{}),
 	}
-	var err error
-	p.builder, err = vellum.New(&p.buf, nil)
-	if err != nil {
-		return nil, err
+	if p.builder == nil {
+		var err error
+		p.builder, err = vellum.New(buf, nil)
+		if err != nil {
+			return nil, err
+		}
 	}
 	for i := 0; i < dictChunks; i++ {
 		p.free <- &dictChunk{
@@ -143,7 +150,7 @@ func (p *dictPipe) finish() ([]byte, error) {
 // and its bytes were written. The goroutine is idle until the next chunk.
 func (p *dictPipe) reset() error {
 	p.buf.Reset()
-	return p.builder.Reset(&p.buf)
+	return p.builder.Reset(p.buf)
 }
 
 // stop ends the goroutine, whatever it was doing, and waits for it.

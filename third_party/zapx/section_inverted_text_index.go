@@ -115,7 +115,8 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 
 	// The dictionaries are built on another goroutine while the postings
 	// lists are merged and written (cortex patch 0002).
-	newVellum, err := newDictPipe()
+	var vellumBuf bytes.Buffer
+	newVellum, err := newDictPipe(nil, &vellumBuf)
 	if err != nil {
 		return nil, err
 	}
@@ -474,10 +475,11 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 
 	// The dictionaries are built on another goroutine while the postings
 	// lists are written (cortex patch 0002).
-	dicts, err := newDictPipe()
+	dicts, err := newDictPipe(io.builder, &io.builderBuf)
 	if err != nil {
 		return err
 	}
+	io.builder = dicts.builder
 	defer dicts.stop()
 
 	for fieldID, terms := range io.DictKeys {
