@@ -523,13 +523,13 @@ func (b *Bleve) Apply(docs []Doc) error {
 		// Scorch would wait forever for a persister a read-only index never runs.
 		return fmt.Errorf("index batch: index opened read-only")
 	}
-	db, err := newDocBuilder()
+	built, err := b.memoryDocuments(docs)
 	if err != nil {
 		return fmt.Errorf("index batch: %w", err)
 	}
 	e, events := b.idx.(bindex.EventIndex)
 	batch := b.idx.NewBatch()
-	for _, d := range docs {
+	for i, d := range docs {
 		if d.Deleted {
 			batch.Delete(d.ID)
 			continue
@@ -537,7 +537,7 @@ func (b *Bleve) Apply(docs []Doc) error {
 		if events {
 			e.FireIndexEvent() // as Batch.Index does
 		}
-		if err := batch.IndexAdvanced(db.memoryDocument(b, d.ID, d.Memory)); err != nil {
+		if err := batch.IndexAdvanced(built[i]); err != nil {
 			return fmt.Errorf("index %s: %w", d.Memory.Path, err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/numeric"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/bench"
@@ -90,6 +91,72 @@ func TestRebuildIndexesEveryNoteWhole(t *testing.T) {
 	}
 	if diff := cmp.Diff(indexPostings(t, want), got); diff != "" {
 		t.Errorf("rebuilt index (-notes read whole +rebuilt):\n%s", diff)
+	}
+	// The one field with doc values, the time of the last update that
+	// listings sort by: each note's, as read whole. A segment writes a
+	// field's doc values apart from its postings, and merges copy them.
+	updated := map[string]int64{}
+	for _, d := range docs {
+		updated[d.ID] = d.Memory.Updated.UnixNano()
+	}
+	if diff := cmp.Diff(updated, indexUpdated(t, gen)); diff != "" {
+		t.Errorf("rebuilt index's update times (-notes read whole +rebuilt):\n%s", diff)
+	}
+}
+
+// indexUpdated is each document's update time (Unix nanoseconds) as the doc
+// values of the Bleve index of generation gen hold it, by document id.
+func indexUpdated(t *testing.T, gen string) map[string]int64 {
+	t.Helper()
+	idx, err := bleve.OpenUsing(filepath.Join(gen, "bleve"), map[string]any{"read_only": true, "bolt_timeout": "5s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	adv, err := idx.Advanced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	dvr, err := r.DocValueReader([]string{"updated"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := r.DocIDReaderAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer all.Close()
+	out := map[string]int64{}
+	for {
+		in, err := all.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in == nil {
+			return out
+		}
+		id, err := r.ExternalID(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = dvr.VisitDocValues(in, func(field string, term []byte) {
+			// The full-precision term of the time's prefix-coded terms.
+			if shift, err := numeric.PrefixCoded(term).Shift(); err == nil && shift == 0 {
+				v, err := numeric.PrefixCoded(term).Int64()
+				if err != nil {
+					t.Errorf("%s: %s term %x: %v", id, field, term, err)
+				}
+				out[id] = v
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

@@ -113,11 +113,14 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 	tfEncoder := newChunkedIntCoder(1024, newSegDocCount-1)
 	locEncoder := newChunkedIntCoder(1024, newSegDocCount-1)
 
+	// The dictionaries are built on another goroutine while the postings
+	// lists are merged and written (cortex patch 0002).
 	var vellumBuf bytes.Buffer
-	newVellum, err := vellum.New(&vellumBuf, nil)
+	newVellum, err := newDictPipe(nil, &vellumBuf)
 	if err != nil {
 		return nil, err
 	}
+	defer newVellum.stop()
 
 	newRoaring := roaring.NewBitmap()
 	newDocNums := make([][]uint64, 0, len(segments))
@@ -196,10 +199,7 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 			}
 
 			if postingsOffset > 0 {
-				err = newVellum.Insert(term, postingsOffset)
-				if err != nil {
-					return err
-				}
+				newVellum.insert(term, postingsOffset)
 			}
 
 			newRoaring.Clear()
@@ -298,11 +298,11 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 
 		dictOffset := uint64(w.Count())
 
-		err = newVellum.Close()
+		dictBytes, err := newVellum.finish()
 		if err != nil {
 			return nil, err
 		}
-		vellumData := w.process(vellumBuf.Bytes())
+		vellumData := w.process(dictBytes)
 
 		// write out the length of the vellum data
 		n := binary.PutUvarint(bufMaxVarintLen64, uint64(len(vellumData)))
@@ -407,8 +407,7 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 		fieldAddrs[fieldID] = fieldStart
 
 		// reset vellum buffer and vellum builder
-		vellumBuf.Reset()
-		err = newVellum.Reset(&vellumBuf)
+		err = newVellum.reset()
 		if err != nil {
 			return nil, err
 		}
@@ -474,15 +473,22 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 
 	var docTermMap [][]byte
 
-	if io.builder == nil {
-		io.builder, err = vellum.New(&io.builderBuf, nil)
-		if err != nil {
-			return err
-		}
+	// The dictionaries are built on another goroutine while the postings
+	// lists are written (cortex patch 0002).
+	dicts, err := newDictPipe(io.builder, &io.builderBuf)
+	if err != nil {
+		return err
 	}
+	io.builder = dicts.builder
+	defer dicts.stop()
 
 	for fieldID, terms := range io.DictKeys {
-		if cap(docTermMap) < len(io.results) {
+		// Only a field with doc values needs each document's terms
+		// (cortex patch 0002).
+		withDocValues := io.IncludeDocValues[fieldID]
+		if !withDocValues {
+			docTermMap = docTermMap[:0]
+		} else if cap(docTermMap) < len(io.results) {
 			docTermMap = make([][]byte, len(io.results))
 		} else {
 			docTermMap = docTermMap[:len(io.results)]
@@ -519,9 +525,8 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 			tfEncoder.SetChunkSize(chunkSize, uint64(len(io.results)-1))
 			locEncoder.SetChunkSize(chunkSize, uint64(len(io.results)-1))
 
-			postingsItr := postingsBS.Iterator()
-			for postingsItr.HasNext() {
-				docNum := uint64(postingsItr.Next())
+			for _, docNum32 := range io.DocNums[pid] { // the bitmap's, in order
+				docNum := uint64(docNum32)
 
 				freqNorm := freqNorms[freqNormOffset]
 
@@ -569,9 +574,11 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 
 				freqNormOffset++
 
-				docTermMap[docNum] = append(
-					append(docTermMap[docNum], term...),
-					index.DocValueTermSeparator)
+				if withDocValues {
+					docTermMap[docNum] = append(
+						append(docTermMap[docNum], term...),
+						index.DocValueTermSeparator)
+				}
 			}
 
 			tfEncoder.Close()
@@ -586,17 +593,14 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 			}
 
 			if postingsOffset > uint64(0) {
-				err = io.builder.Insert([]byte(term), postingsOffset)
-				if err != nil {
-					return err
-				}
+				dicts.insertString(term, postingsOffset)
 			}
 
 			tfEncoder.Reset()
 			locEncoder.Reset()
 		}
 
-		err = io.builder.Close()
+		dictBytes, err := dicts.finish()
 		if err != nil {
 			return err
 		}
@@ -604,7 +608,7 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 		// record where this dictionary starts
 		dictOffsets[fieldID] = uint64(w.Count())
 
-		vellumData := w.process(io.builderBuf.Bytes())
+		vellumData := w.process(dictBytes)
 
 		// write out the length of the vellum data
 		n := binary.PutUvarint(buf, uint64(len(vellumData)))
@@ -622,9 +626,7 @@ func (io *invertedIndexOpaque) writeDicts(w *FileWriter) error {
 		}
 
 		// reset vellum for reuse
-		io.builderBuf.Reset()
-
-		err = io.builder.Reset(&io.builderBuf)
+		err = dicts.reset()
 		if err != nil {
 			return err
 		}
