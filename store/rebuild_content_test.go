@@ -11,6 +11,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/numeric"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/bench"
@@ -104,15 +105,15 @@ func TestRebuildIndexesEveryNoteWhole(t *testing.T) {
 	}
 }
 
-// indexUpdated is each document's update time (Unix nanoseconds) as the doc
-// values of the Bleve index of generation gen hold it, by document id.
-func indexUpdated(t *testing.T, gen string) map[string]int64 {
+// indexReader opens the Bleve index of generation gen read-only and returns
+// its reader, both closed when the test ends.
+func indexReader(t *testing.T, gen string) bleveindex.IndexReader {
 	t.Helper()
 	idx, err := bleve.OpenUsing(filepath.Join(gen, "bleve"), map[string]any{"read_only": true, "bolt_timeout": "5s"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer idx.Close()
+	t.Cleanup(func() { idx.Close() })
 	adv, err := idx.Advanced()
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +122,15 @@ func indexUpdated(t *testing.T, gen string) map[string]int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// indexUpdated is each document's update time (Unix nanoseconds) as the doc
+// values of the Bleve index of generation gen hold it, by document id.
+func indexUpdated(t *testing.T, gen string) map[string]int64 {
+	t.Helper()
+	r := indexReader(t, gen)
 	dvr, err := r.DocValueReader([]string{"updated"})
 	if err != nil {
 		t.Fatal(err)
@@ -164,20 +173,7 @@ func indexUpdated(t *testing.T, gen string) map[string]int64 {
 // field → term → "id frequency norm" of each document holding the term.
 func indexPostings(t *testing.T, gen string) map[string]map[string][]string {
 	t.Helper()
-	idx, err := bleve.OpenUsing(filepath.Join(gen, "bleve"), map[string]any{"read_only": true, "bolt_timeout": "5s"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idx.Close()
-	adv, err := idx.Advanced()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := indexReader(t, gen)
 	fields, err := r.Fields()
 	if err != nil {
 		t.Fatal(err)
