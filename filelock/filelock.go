@@ -167,6 +167,24 @@ func TryAcquire(path string) (*Lock, error) {
 	return &Lock{f: f}, nil
 }
 
+// TryAcquireShared takes the lock on path shared if no one holds it
+// exclusively, without waiting, and without letting a waiting writer go
+// first: it is for a process that holds the lock shared already (by another
+// file) and wants a second hold that outlives the first. Deferring to the
+// writer there would wait for a writer that waits for the caller. Nil when
+// the lock is held exclusively.
+func TryAcquireShared(path string) (*Lock, error) {
+	f := flock.New(path, flock.SetPermissions(atomicfile.FilePerm))
+	ok, err := f.TryRLock()
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if !ok {
+		return nil, nil
+	}
+	return &Lock{f: f}, nil
+}
+
 // Release gives the lock up.
 func (l *Lock) Release() error {
 	if err := l.f.Unlock(); err != nil {

@@ -220,3 +220,39 @@ func TestReadersLetAWaitingWriterIn(t *testing.T) {
 	}
 	release(t, w)
 }
+
+// TestTryAcquireSharedPassesAWaitingWriter: a second shared hold by a process
+// that holds the lock shared already is taken at once, even while a writer
+// waits (AcquireShared would wait for the writer, which waits for the first
+// hold), and is refused without waiting while a writer holds the lock.
+func TestTryAcquireSharedPassesAWaitingWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	first := takeLock(t, path, true)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	writer := make(chan *Lock, 1)
+	go func() {
+		l, _ := AcquireAhead(ctx, path, time.Minute)
+		writer <- l
+	}()
+	for !WriterWaiting(path) {
+		time.Sleep(time.Millisecond)
+	}
+	if _, err := AcquireShared(context.Background(), path, shortWait); !errors.Is(err, memories.ErrBusy) {
+		t.Fatalf("AcquireShared while a writer waits: %v, want busy", err)
+	}
+	second, err := TryAcquireShared(path)
+	if err != nil || second == nil {
+		t.Fatalf("TryAcquireShared beside a shared hold while a writer waits = %v, %v", second, err)
+	}
+	release(t, first)
+	release(t, second)
+	w := <-writer
+	if w == nil {
+		t.Fatal("the writer did not get the lock once both holds were released")
+	}
+	if l, err := TryAcquireShared(path); l != nil || err != nil {
+		t.Errorf("TryAcquireShared while a writer holds the lock = %v, %v; want nil, nil", l, err)
+	}
+	release(t, w)
+}

@@ -80,7 +80,8 @@ func (s *Store) viewResidentLocked(ctx context.Context, fn func(memories.Snapsho
 		return false, nil
 	}
 	if r.cat == nil || gen != r.gen || !stamp.Equal(r.stamp) {
-		r.closeIndexLocked()
+		// The lock stays: the read is answered under it.
+		r.closeBleveLocked()
 		if r.cat != nil {
 			_ = r.cat.Close()
 			r.cat = nil
@@ -129,10 +130,18 @@ func (s *Store) viewResidentLocked(ctx context.Context, fn func(memories.Snapsho
 
 // withIndex runs fn on the index of gen that the resident holds open,
 // opening it when the resident holds none, and reports whether it did: a
-// writer of this process searches it rather than opening the index again. The resident's shared lock keeps
-// other processes from changing the index meanwhile; a writer of this
-// process drops the resident before it does (Store.lockIndex).
-func (r *resident) withIndex(ctx context.Context, s *Store, gen string, fn func(*index.Bleve) error) (bool, error) {
+// writer of this process, or a read that is not the resident's own (View's
+// ordinary way), searches it rather than opening the index again. The
+// resident's shared lock keeps other processes from changing the index
+// meanwhile; a writer of this process drops the resident before it does
+// (Store.lockIndex).
+//
+// held says the caller holds the shared index lock already (a read). The
+// resident's own hold is then taken at once, beside the caller's: waiting
+// for a writer that waits for the index lock (filelock.AcquireAhead), as a
+// new reader does, would wait for a writer that waits for the caller, until
+// the lock timeout.
+func (r *resident) withIndex(ctx context.Context, s *Store, gen string, held bool, fn func(*index.Bleve) error) (bool, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.timer != nil {
@@ -141,8 +150,14 @@ func (r *resident) withIndex(ctx context.Context, s *Store, gen string, fn func(
 	if r.b == nil && (r.cat == nil || r.gen == gen) {
 		// Open it for the calls that follow, as a read does.
 		if r.lock == nil {
-			l, err := s.lockIndex(ctx, true)
-			if err != nil {
+			var l *filelock.Lock
+			var err error
+			if held {
+				l, err = filelock.TryAcquireShared(s.vstate.IndexLock())
+			} else {
+				l, err = s.lockIndex(ctx, true)
+			}
+			if err != nil || l == nil {
 				return false, nil
 			}
 			r.lock = l
@@ -207,13 +222,18 @@ func (r *resident) dropLocked() {
 
 // closeIndexLocked closes the open index and releases the shared lock.
 func (r *resident) closeIndexLocked() {
-	if r.b != nil {
-		_ = r.b.Close()
-		r.b = nil
-	}
+	r.closeBleveLocked()
 	if r.lock != nil {
 		_ = r.lock.Release()
 		r.lock = nil
+	}
+}
+
+// closeBleveLocked closes the open index, keeping the lock.
+func (r *resident) closeBleveLocked() {
+	if r.b != nil {
+		_ = r.b.Close()
+		r.b = nil
 	}
 }
 

@@ -206,9 +206,9 @@ func (sn *snapshot) Search(ctx context.Context, req memories.SearchRequest) ([]m
 // open, else the snapshot's own, opened on first use.
 func (sn *snapshot) withBleve(ctx context.Context, fn func(*index.Bleve) error) error {
 	if sn.b == nil && sn.resident == nil && sn.s.res != nil {
-		// A writer of a resident store: search the index the resident holds
-		// open, when it does.
-		if ok, err := sn.s.res.withIndex(ctx, sn.s, sn.gen, fn); ok {
+		// A writer of a resident store, or a read that went View's ordinary
+		// way: search the index the resident holds open, when it does.
+		if ok, err := sn.s.res.withIndex(ctx, sn.s, sn.gen, !sn.needLock, fn); ok {
 			return err
 		}
 	}
