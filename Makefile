@@ -39,8 +39,8 @@ test-short:
 
 # The race detector over the short tests of every package except the
 # agents' transcript adapters: single-goroutine parsers (no go statement in
-# them, which TestRaceRunSkipsOnlySequentialCode checks), whose tests are a
-# third of the race run's time. make test runs them.
+# them, which TestRaceRunSkipsOnlySequentialCode checks), whose tests were
+# about 15% of the race run's time. make test runs them.
 RACE_SKIP = /adapters/
 race:
 	$(GO) test -race -short -count=1 $$($(GO) list ./... | grep -v '$(RACE_SKIP)')
