@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"golang.org/x/sync/errgroup"
@@ -224,7 +225,7 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 		if len(extras) == 0 {
 			continue
 		}
-		rc := readWords(sn.s.recentPath(p))
+		rc := sn.s.recent.read(sn.s.recentPath(p))
 		var added []string
 		for j := range extras {
 			e := &extras[j]
@@ -252,7 +253,10 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 			// The cache only spares work: a file that cannot be written
 			// leaves the next save to read those notes again.
 			if err := sn.s.saveWords(sn.s.recentPath(p), rc, added, nil); err != nil {
+				sn.s.recent.drop(sn.s.recentPath(p))
 				sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+			} else {
+				sn.s.recent.wrote(sn.s.recentPath(p), rc)
 			}
 		}
 	}
@@ -383,7 +387,7 @@ type baseGroup struct {
 func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint64, group *baseGroup, build func(title, body string) []uint64) (*wordIndex, error) {
 	bases, entries, hashes := group.bases, group.entries, group.hashes
 	wf := readWords(sn.s.wordsPath(project))
-	rc := readWords(sn.s.recentPath(project))
+	rc := sn.s.recent.read(sn.s.recentPath(project))
 	sets := make([][]uint64, len(entries))
 	kept := make([]bool, len(entries))
 	// added are the sets the word file lacks: from the recent file (notes
@@ -498,9 +502,13 @@ func (sn *snapshot) noteWords(ctx context.Context, e *memories.Entry, recHash ui
 	return build(title, body), false, nil
 }
 
+// wordFilesRead counts the word-set files read, for tests.
+var wordFilesRead atomic.Int64
+
 // readWords reads a word-set file; what cannot be read is left out (an
 // absent or foreign file is empty).
 func readWords(path string) *wordFile {
+	wordFilesRead.Add(1)
 	data, err := os.ReadFile(path)
 	// About a hundred bytes a record at the least: a guess of the size.
 	wf := &wordFile{m: make(map[string]wordEntry, len(data)/128)}
