@@ -135,6 +135,40 @@ func (ix *wordIndex) hash(s int) uint64 {
 	return binary.LittleEndian.Uint64(ix.data[ix.setsAt+16*s+8:])
 }
 
+// setsByHash is the word set of each memory of ix, by the hash of the
+// bytes it was made from (the words of its lists, which increase), all in
+// one slice.
+func (ix *wordIndex) setsByHash() map[uint64][]uint64 {
+	at := make([]int, ix.nSets+1)
+	for s := range ix.nSets {
+		_, n := ix.set(s)
+		at[s+1] = at[s] + n
+	}
+	all := make([]uint64, at[ix.nSets])
+	next := slices.Clone(at[:ix.nSets])
+	for w := range ix.nWords {
+		word := ix.word(w)
+		prev := -1
+		for p := ix.postsAt + 4*le32(ix.data, ix.strt+4*w); p < ix.postsAt+4*le32(ix.data, ix.strt+4*w+4); p += 4 {
+			// A posting out of place (a damaged file the checksum let
+			// through) is left out, as count leaves it.
+			if s := le32(ix.data, p); s > prev && s < ix.nSets && next[s] < at[s+1] {
+				all[next[s]] = word
+				next[s]++
+				prev = s
+			}
+		}
+	}
+	m := make(map[uint64][]uint64, ix.nSets)
+	for s := range ix.nSets {
+		if next[s] != at[s+1] {
+			continue // a set whose postings do not add up to its size
+		}
+		m[ix.hash(s)] = all[at[s]:at[s+1]:at[s+1]]
+	}
+	return m
+}
+
 // staleList is the base numbers of the memories the index could not hold.
 func (ix *wordIndex) staleList() []int {
 	out := make([]int, ix.nStale)
