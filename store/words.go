@@ -491,16 +491,23 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 		return nil, nil
 	}
 	bases, entries, hashes := group.bases, group.entries, group.hashes
-	have := prev.setsByHash()
+	places, at, bad := prev.setPlaces()
+	have := make(map[uint64]int, prev.nSets)
+	for s := range prev.nSets {
+		if !bad[s] {
+			have[prev.hash(s)] = s
+		}
+	}
 	rc := sn.s.recent.read(sn.s.recentPath(project))
 	sets := make([][]uint64, len(entries))
+	from := make([][]uint32, len(entries))
 	kept := make([]bool, len(entries))
 	var todo []int
 	added := map[string]wordEntry{}
 	for j := range entries {
 		p := entries[j].Path
-		if ws, ok := have[hashes[j]]; ok {
-			sets[j], kept[j] = ws, true
+		if s, ok := have[hashes[j]]; ok {
+			from[j], kept[j] = places[at[s]:at[s+1]:at[s+1]], true
 		} else if we, ok := rc.m[p]; ok && we.hash == hashes[j] {
 			sets[j], kept[j] = we.words, true
 			added[p] = we
@@ -532,10 +539,10 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 	for j := range entries {
 		if !kept[j] {
 			stale = append(stale, bases[j])
-			sets[j] = nil
+			sets[j], from[j] = nil, nil
 		}
 	}
-	data := encodeWordIndex(base, bases, hashes, sets, kept, stale)
+	data := encodeCarriedWordIndex(base, bases, hashes, sets, from, kept, stale, prev)
 	ix, ok := parseWordIndex(data)
 	if !ok {
 		return nil, fmt.Errorf("word index of %s: made one that does not read back", project)
