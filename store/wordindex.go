@@ -141,8 +141,18 @@ func (ix *wordIndex) hash(s int) uint64 {
 // size (a damaged file the checksum let through), so it has none.
 func (ix *wordIndex) setPlaces() (all []uint32, at []int, bad []bool) {
 	at = make([]int, ix.nSets+1)
+	bad = make([]bool, ix.nSets)
 	for s := range ix.nSets {
 		_, n := ix.set(s)
+		if at[s]+n > ix.nPost {
+			// Sizes past the postings: a damaged file, none of whose
+			// sets is trusted.
+			clear(at)
+			for s := range bad {
+				bad[s] = true
+			}
+			return nil, at, bad
+		}
 		at[s+1] = at[s] + n
 	}
 	all = make([]uint32, at[ix.nSets])
@@ -158,7 +168,6 @@ func (ix *wordIndex) setPlaces() (all []uint32, at []int, bad []bool) {
 			}
 		}
 	}
-	bad = make([]bool, ix.nSets)
 	for s := range ix.nSets {
 		bad[s] = next[s] != at[s+1]
 	}
