@@ -175,6 +175,15 @@ func (c *Catalog) Get(path string) (*Record, error) {
 	return c.base.record(i)
 }
 
+// KnowsNote reports whether the catalog has a record of the file at path
+// (Files of its folder lists it), without decoding it (vault.KnownNotes).
+func (c *Catalog) KnowsNote(path string) bool {
+	if r, ok := c.over[path]; ok {
+		return r != nil
+	}
+	return c.base != nil && c.base.findPath(path) >= 0
+}
+
 // ByID returns the readable record whose effective id is id, or nil.
 func (c *Catalog) ByID(id string) (*Record, error) {
 	if p, ok := c.overIDs[id]; ok {

@@ -10,7 +10,7 @@ import (
 
 // followedDir is a writer's vault.ScanOptions.Unchanged: folder rel holds
 // the notes known, as this process's watch of it proves (see dirWatch).
-func (s *Store) followedDir(rel string, known []vault.KnownFile) bool {
+func (s *Store) followedDir(rel string, known func(name string) bool) bool {
 	return s.dirs != nil && s.dirs.unchanged(s.vstate.Dir, s.v.Abs(rel), known)
 }
 
@@ -45,7 +45,7 @@ func (s *Store) followWritten(cat *index.Catalog, recs map[string]*index.Record)
 		if rel == "." {
 			rel = ""
 		}
-		s.dirs.follow(s.vstate.Dir, s.v.Abs(rel), rel == "", cat.Files(rel), func(name string) bool {
+		s.dirs.follow(s.vstate.Dir, s.v.Abs(rel), rel == "", func() []vault.KnownFile { return cat.Files(rel) }, func(name string) bool {
 			if rel == "" && (name == vault.IndexDir || name == "playbooks") {
 				return true // never looked into by a scan
 			}

@@ -93,11 +93,12 @@ func sharedDirWatch() *dirWatch {
 func watchKey(state, abs string) string { return state + "\x00" + abs }
 
 // follow starts following folder abs (rel in the vault) for the catalog of
-// state folder state, whose notes there are known (sorted by name): the
+// state folder state, whose notes there known lists (sorted by name, asked
+// only when the folder is listed: a project folder holds thousands): the
 // writer calls it holding the write lock, after its commit. A folder
 // followed already is left as it is. It lists the folder once: only a
 // listing that matches known arms the watch.
-func (w *dirWatch) follow(state, abs string, root bool, known []vault.KnownFile, knownDir func(name string) bool) {
+func (w *dirWatch) follow(state, abs string, root bool, known func() []vault.KnownFile, knownDir func(name string) bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	key := watchKey(state, abs)
@@ -133,7 +134,7 @@ func (w *dirWatch) follow(state, abs string, root bool, known []vault.KnownFile,
 	d.armed, d.names = true, map[string]struct{}{}
 	d.dev, d.ino = uint64(before.Dev), before.Ino
 	w.listings++
-	if !listedAsKnown(abs, root, known, knownDir) || unix.Stat(abs, &after) != nil || after.Dev != before.Dev || after.Ino != before.Ino {
+	if !listedAsKnown(abs, root, known(), knownDir) || unix.Stat(abs, &after) != nil || after.Dev != before.Dev || after.Ino != before.Ino {
 		d.armed = false
 		d.failed++
 		return
@@ -193,11 +194,11 @@ func isScannedNote(name string, root bool) bool {
 }
 
 // unchanged reports whether folder abs, followed for state's catalog, holds
-// the notes known (sorted by name): every entry created, removed or renamed
+// the notes known says the catalog has: every entry created, removed or renamed
 // there since its watch was armed stands in known as it stands on disk. The
 // caller stat'ed the folder before: every change its time shows is in the
 // events read here.
-func (w *dirWatch) unchanged(state, abs string, known []vault.KnownFile) bool {
+func (w *dirWatch) unchanged(state, abs string, known func(name string) bool) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	d := w.dirs[watchKey(state, abs)]
@@ -229,8 +230,7 @@ func (w *dirWatch) unchanged(state, abs string, known []vault.KnownFile) bool {
 		case there && st.Mode&unix.S_IFMT != unix.S_IFREG:
 			return false
 		}
-		_, ok := slices.BinarySearchFunc(known, name, func(f vault.KnownFile, n string) int { return strings.Compare(f.Name, n) })
-		if ok != there {
+		if known(name) != there {
 			return false
 		}
 	}

@@ -10,7 +10,7 @@ type dirWatch struct{}
 
 func sharedDirWatch() *dirWatch { return nil }
 
-func (*dirWatch) follow(state, abs string, root bool, known []vault.KnownFile, knownDir func(string) bool) {
+func (*dirWatch) follow(state, abs string, root bool, known func() []vault.KnownFile, knownDir func(string) bool) {
 }
 
-func (*dirWatch) unchanged(state, abs string, known []vault.KnownFile) bool { return false }
+func (*dirWatch) unchanged(state, abs string, known func(name string) bool) bool { return false }

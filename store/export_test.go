@@ -1,6 +1,9 @@
 package store
 
-import "context"
+import (
+	"context"
+	"path"
+)
 
 // CatalogLoads is how many catalogs the store has loaded from disk.
 func (s *Store) CatalogLoads() int64 { return s.catalogLoads.Load() }
@@ -61,7 +64,7 @@ func (s *Store) WriterTrusts(ctx context.Context, rel string) (ok bool, err erro
 		return false, err
 	}
 	defer cat.Close()
-	return s.followedDir(rel, cat.Files(rel)), nil
+	return s.followedDir(rel, func(name string) bool { return cat.KnowsNote(path.Join(rel, name)) }), nil
 }
 
 // KeyHits counts the conflicts a resident store told from kept keys.

@@ -148,6 +148,9 @@ type Store struct {
 	// words keeps the word indexes saves read (keptIndexes); nil unless
 	// Options.Resident.
 	words *keptIndexes
+	// recent keeps the recent files saves read (keptWordFiles); nil
+	// unless resident.
+	recent *keptWordFiles
 	// dirs follows the folders this store's writers write into (see
 	// dirWatch); nil unless Options.Resident, and where the system has
 	// no way to follow them.
@@ -214,6 +217,7 @@ func Open(o Options) (*Store, error) {
 		s.res = &resident{}
 		s.fps = &fingerprints{}
 		s.words = &keptIndexes{}
+		s.recent = &keptWordFiles{}
 		s.dirs = sharedDirWatch()
 	}
 	if s.timeout <= 0 {

@@ -135,6 +135,174 @@ func (ix *wordIndex) hash(s int) uint64 {
 	return binary.LittleEndian.Uint64(ix.data[ix.setsAt+16*s+8:])
 }
 
+// setPlaces is the word set of each memory of ix as the places of its
+// words in ix (increasing), all in one slice: memory s's are
+// all[at[s]:at[s+1]], and bad[s] says its postings do not add up to its
+// size (a damaged file the checksum let through), so it has none.
+func (ix *wordIndex) setPlaces() (all []uint32, at []int, bad []bool) {
+	at = make([]int, ix.nSets+1)
+	bad = make([]bool, ix.nSets)
+	for s := range ix.nSets {
+		_, n := ix.set(s)
+		if at[s]+n > ix.nPost {
+			// Sizes past the postings: a damaged file, none of whose
+			// sets is trusted.
+			clear(at)
+			for s := range bad {
+				bad[s] = true
+			}
+			return nil, at, bad
+		}
+		at[s+1] = at[s] + n
+	}
+	all = make([]uint32, at[ix.nSets])
+	next := slices.Clone(at[:ix.nSets])
+	for w := range ix.nWords {
+		prev := -1
+		for p := ix.postsAt + 4*le32(ix.data, ix.strt+4*w); p < ix.postsAt+4*le32(ix.data, ix.strt+4*w+4); p += 4 {
+			// A posting out of place is left out, as count leaves it.
+			if s := le32(ix.data, p); s > prev && s < ix.nSets && next[s] < at[s+1] {
+				all[next[s]] = uint32(w)
+				next[s]++
+				prev = s
+			}
+		}
+	}
+	for s := range ix.nSets {
+		bad[s] = next[s] != at[s+1]
+	}
+	return all, at, bad
+}
+
+// encodeCarriedWordIndex is encodeWordIndex of the same memories where the
+// set of memory j, when from[j] is not nil, is given as the places of its
+// words in prev (setPlaces) instead of by sets[j]: the same bytes, but the
+// words of the sets carried from prev (most of them, after a compaction)
+// are numbered by their place in prev, and only the other sets' words are
+// looked up (the map lookups of every posting were most of the making).
+func encodeCarriedWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64, from [][]uint32, kept []bool, stale []int, prev *wordIndex) []byte {
+	nOld := prev.nWords
+	setLen := func(j int) int {
+		if from[j] != nil {
+			return len(from[j])
+		}
+		return len(sets[j])
+	}
+	var nSets, total int
+	for j := range bases {
+		if kept[j] {
+			nSets++
+			total += setLen(j)
+		}
+	}
+	// Word numbers: a word of prev is its place there, any other nOld and
+	// up, as first met.
+	lens := make([]int, nOld)
+	num := map[uint64]uint32{}
+	var newWords []uint64 // by number less nOld
+	ids := make([]uint32, 0, total)
+	for j := range bases {
+		if !kept[j] {
+			continue
+		}
+		if from[j] != nil {
+			for _, id := range from[j] {
+				ids = append(ids, id)
+				lens[id]++
+			}
+			continue
+		}
+		for _, w := range sets[j] {
+			id, ok := num[w]
+			if !ok {
+				i := sort.Search(nOld, func(i int) bool { return prev.word(i) >= w })
+				if i < nOld && prev.word(i) == w {
+					id = uint32(i)
+				} else {
+					id = uint32(nOld + len(newWords))
+					newWords = append(newWords, w)
+					lens = append(lens, 0)
+				}
+				num[w] = id
+			}
+			ids = append(ids, id)
+			lens[id]++
+		}
+	}
+	// The words held, increasing: prev's in place, the new ones merged in.
+	newOrder := make([]uint32, len(newWords))
+	for k := range newOrder {
+		newOrder[k] = uint32(nOld + k)
+	}
+	wordOf := func(id uint32) uint64 {
+		if int(id) < nOld {
+			return prev.word(int(id))
+		}
+		return newWords[int(id)-nOld]
+	}
+	slices.SortFunc(newOrder, func(a, b uint32) int { return cmp.Compare(wordOf(a), wordOf(b)) })
+	order := make([]uint32, 0, len(lens))
+	k := 0
+	for w := range nOld {
+		for k < len(newOrder) && wordOf(newOrder[k]) < prev.word(w) {
+			order = append(order, newOrder[k])
+			k++
+		}
+		if lens[w] > 0 {
+			order = append(order, uint32(w))
+		}
+	}
+	order = append(order, newOrder[k:]...)
+	b := make([]byte, 0, wordIndexFixed+16*nSets+4*len(stale)+12*len(order)+4*total+8)
+	b = append(b, wordIndexHeader...)
+	b = binary.LittleEndian.AppendUint64(b, probeHash())
+	b = binary.LittleEndian.AppendUint64(b, base)
+	counts := len(b)
+	b = append(b, make([]byte, 16)...)
+	for j, i := range bases {
+		if kept[j] {
+			b = binary.LittleEndian.AppendUint32(b, uint32(i))
+			b = binary.LittleEndian.AppendUint32(b, uint32(setLen(j)))
+			b = binary.LittleEndian.AppendUint64(b, hashes[j])
+		}
+	}
+	for _, i := range stale {
+		b = binary.LittleEndian.AppendUint32(b, uint32(i))
+	}
+	for _, id := range order {
+		b = binary.LittleEndian.AppendUint64(b, wordOf(id))
+	}
+	next := make([]uint32, len(lens))
+	at := 0
+	for _, id := range order {
+		b = binary.LittleEndian.AppendUint32(b, uint32(at))
+		next[id] = uint32(at)
+		at += lens[id]
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(total))
+	posts := len(b)
+	b = append(b, make([]byte, 4*total)...)
+	s, p := 0, 0
+	for j := range bases {
+		if !kept[j] {
+			continue
+		}
+		for range setLen(j) {
+			id := ids[p]
+			p++
+			binary.LittleEndian.PutUint32(b[posts+4*int(next[id]):], uint32(s))
+			next[id]++
+		}
+		s++
+	}
+	le := binary.LittleEndian
+	le.PutUint32(b[counts:], uint32(nSets))
+	le.PutUint32(b[counts+4:], uint32(len(stale)))
+	le.PutUint32(b[counts+8:], uint32(len(order)))
+	le.PutUint32(b[counts+12:], uint32(total))
+	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
 // staleList is the base numbers of the memories the index could not hold.
 func (ix *wordIndex) staleList() []int {
 	out := make([]int, ix.nStale)

@@ -116,3 +116,76 @@ func encodeWordIndexByMap(base uint64, bases []int, hashes []uint64, sets [][]ui
 	le.PutUint32(b[counts+12:], uint32(total))
 	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
 }
+
+// TestEncodeCarriedAsEncode: the word index made with some sets carried
+// from an earlier index (as the places of their words there) is, byte for
+// byte, encodeWordIndex of the same sets, over random earlier indexes and
+// random mixes of carried sets, sets with words the earlier index lacks,
+// memories left out and stale ones.
+func TestEncodeCarriedAsEncode(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	randomSet := func(vocab int) []uint64 {
+		var set []uint64
+		for range r.IntN(60) {
+			set = append(set, uint64(r.IntN(vocab))*0x9e3779b97f4a7c15)
+		}
+		slices.Sort(set)
+		return slices.Compact(set)
+	}
+	for trial := range 200 {
+		vocab := 1 + r.IntN(300)
+		nPrev := r.IntN(40)
+		prevSets := make([][]uint64, nPrev)
+		prevBases := make([]int, nPrev)
+		prevHashes := make([]uint64, nPrev)
+		prevKept := make([]bool, nPrev)
+		for s := range nPrev {
+			prevSets[s], prevBases[s], prevHashes[s], prevKept[s] = randomSet(vocab), s, r.Uint64(), true
+		}
+		prev, ok := parseWordIndex(encodeWordIndex(1, prevBases, prevHashes, prevSets, prevKept, nil))
+		if !ok {
+			t.Fatal("an earlier index that does not read back")
+		}
+		places, at, bad := prev.setPlaces()
+		for s := range nPrev {
+			got := make([]uint64, 0, at[s+1]-at[s])
+			for _, w := range places[at[s]:at[s+1]] {
+				got = append(got, prev.word(int(w)))
+			}
+			if bad[s] || !slices.Equal(got, prevSets[s]) {
+				t.Fatalf("trial %d: set %d from its places is %v (bad %v), want %v", trial, s, got, bad[s], prevSets[s])
+			}
+		}
+		n := r.IntN(50)
+		bases := make([]int, n)
+		hashes := make([]uint64, n)
+		sets := make([][]uint64, n)
+		from := make([][]uint32, n)
+		kept := make([]bool, n)
+		var stale []int
+		for j := range n {
+			bases[j], hashes[j] = 2*j+r.IntN(2), r.Uint64()
+			kept[j] = r.IntN(8) != 0
+			if !kept[j] {
+				stale = append(stale, bases[j])
+				continue
+			}
+			if nPrev > 0 && r.IntN(3) != 0 {
+				s := r.IntN(nPrev)
+				sets[j], from[j] = prevSets[s], places[at[s]:at[s+1]:at[s+1]]
+				continue
+			}
+			sets[j] = randomSet(vocab + 50) // some words prev lacks
+		}
+		want := encodeWordIndex(uint64(trial), bases, hashes, sets, kept, stale)
+		for j := range from {
+			if from[j] != nil {
+				sets[j] = nil // the carried sets are given by their places alone
+			}
+		}
+		got := encodeCarriedWordIndex(uint64(trial), bases, hashes, sets, from, kept, stale, prev)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("trial %d: %d bytes, want %d, or other bytes", trial, len(got), len(want))
+		}
+	}
+}

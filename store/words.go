@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"golang.org/x/sync/errgroup"
@@ -224,7 +225,7 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 		if len(extras) == 0 {
 			continue
 		}
-		rc := readWords(sn.s.recentPath(p))
+		rc := sn.s.recent.read(sn.s.recentPath(p))
 		var added []string
 		for j := range extras {
 			e := &extras[j]
@@ -252,7 +253,10 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 			// The cache only spares work: a file that cannot be written
 			// leaves the next save to read those notes again.
 			if err := sn.s.saveWords(sn.s.recentPath(p), rc, added, nil); err != nil {
+				sn.s.recent.drop(sn.s.recentPath(p))
 				sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+			} else {
+				sn.s.recent.wrote(sn.s.recentPath(p), rc)
 			}
 		}
 	}
@@ -276,21 +280,24 @@ func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build fu
 		}
 	}
 	var stale []int
+	// prev are the indexes made for another base (before a compaction or
+	// a rebuild): the sets they hold are carried into the new ones.
+	prev := make([]*wordIndex, len(projects))
 	for k, p := range projects {
 		if ix, done, ok := sn.s.words.read(sn.s.wordIndexPath(p)); ok {
+			releases = append(releases, done)
 			if ix.base == base && ix.fits(baseLen, sn.cat.BaseHash) {
 				out[k] = ix
-				releases = append(releases, done)
 				continue
 			}
-			done()
+			prev[k] = ix
 		}
 		stale = append(stale, k)
 	}
 	if len(stale) == 0 {
 		return out, release, nil
 	}
-	ixs, err := sn.makeWordIndexes(ctx, projects, out, stale, build)
+	ixs, err := sn.makeWordIndexes(ctx, projects, out, stale, prev, build)
 	if err != nil {
 		release()
 		return nil, nil, err
@@ -299,8 +306,9 @@ func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build fu
 }
 
 // makeWordIndexes makes again the word indexes of projects whose places
-// are stale, into out (see wordIndexes).
-func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out []*wordIndex, stale []int, build func(title, body string) []uint64) ([]*wordIndex, error) {
+// are stale, into out (see wordIndexes), from the index each had before
+// (prev, nil when none) where it can.
+func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out []*wordIndex, stale []int, prev []*wordIndex, build func(title, body string) []uint64) ([]*wordIndex, error) {
 	base, baseLen := sn.cat.BaseID(), sn.cat.BaseLen()
 	// Many notes may be read and their sets held: a heap like a
 	// rebuild's, collected as a rebuild's is (a save runs with the
@@ -344,7 +352,14 @@ func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out 
 	}
 	for _, k := range stale {
 		g := groups[projects[k]]
-		ix, err := sn.makeWordIndex(ctx, projects[k], base, g, build)
+		var ix *wordIndex
+		var err error
+		if !cold && prev[k] != nil {
+			ix, err = sn.carryWordIndex(ctx, projects[k], base, g, prev[k], build)
+		}
+		if ix == nil && err == nil {
+			ix, err = sn.makeWordIndex(ctx, projects[k], base, g, build)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -382,8 +397,9 @@ type baseGroup struct {
 // it was made from, else made from the note, on every core.
 func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint64, group *baseGroup, build func(title, body string) []uint64) (*wordIndex, error) {
 	bases, entries, hashes := group.bases, group.entries, group.hashes
+	wordSetsRead.Add(1)
 	wf := readWords(sn.s.wordsPath(project))
-	rc := readWords(sn.s.recentPath(project))
+	rc := sn.s.recent.read(sn.s.recentPath(project))
 	sets := make([][]uint64, len(entries))
 	kept := make([]bool, len(entries))
 	// added are the sets the word file lacks: from the recent file (notes
@@ -457,6 +473,109 @@ func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint
 	return ix, nil
 }
 
+// carryWordIndex is makeWordIndex from prev, project's index for an
+// earlier base: each memory of the new base whose bytes have the hash of
+// one of prev's sets has that set, taken from prev's postings, and the
+// others theirs from the recent file or their notes. The project's word
+// file (some 17 MB at 10,000 real-shaped notes) is then not read: reading
+// and decoding it was most of the index made again after each compaction,
+// which a run of saves in the MCP server meets every hundred saves. The
+// sets not in prev are appended to the word file, which makeWordIndex
+// reads (and rewrites without its stale sets) when it has grown past
+// twice what prev holds; nil, with no error, leaves it to makeWordIndex.
+// The index is the one makeWordIndex makes, byte for byte: a set is build
+// of the note's bytes, whichever file it is taken from.
+func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uint64, group *baseGroup, prev *wordIndex, build func(title, body string) []uint64) (*wordIndex, error) {
+	fi, err := os.Stat(sn.s.wordsPath(project))
+	if err != nil || fi.Size() > 2*(8*int64(prev.nPost)+128*int64(prev.nSets))+1<<20 {
+		return nil, nil
+	}
+	bases, entries, hashes := group.bases, group.entries, group.hashes
+	places, at, bad := prev.setPlaces()
+	have := make(map[uint64]int, prev.nSets)
+	for s := range prev.nSets {
+		if !bad[s] {
+			have[prev.hash(s)] = s
+		}
+	}
+	rc := sn.s.recent.read(sn.s.recentPath(project))
+	sets := make([][]uint64, len(entries))
+	from := make([][]uint32, len(entries))
+	kept := make([]bool, len(entries))
+	var todo []int
+	added := map[string]wordEntry{}
+	for j := range entries {
+		p := entries[j].Path
+		if s, ok := have[hashes[j]]; ok {
+			from[j], kept[j] = places[at[s]:at[s+1]:at[s+1]], true
+		} else if we, ok := rc.m[p]; ok && we.hash == hashes[j] {
+			sets[j], kept[j] = we.words, true
+			added[p] = we
+		} else {
+			todo = append(todo, j)
+		}
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, j := range todo {
+		g.Go(func() error {
+			ws, cached, err := sn.noteWords(gctx, &entries[j], hashes[j], build)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			sets[j], kept[j] = ws, cached
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	var stale []int
+	for _, j := range todo {
+		if kept[j] {
+			added[entries[j].Path] = wordEntry{hash: hashes[j], words: sets[j]}
+		}
+	}
+	for j := range entries {
+		if !kept[j] {
+			stale = append(stale, bases[j])
+			sets[j], from[j] = nil, nil
+		}
+	}
+	data := encodeCarriedWordIndex(base, bases, hashes, sets, from, kept, stale, prev)
+	ix, ok := parseWordIndex(data)
+	if !ok {
+		return nil, fmt.Errorf("word index of %s: made one that does not read back", project)
+	}
+	// The files only spare work, as makeWordIndex's: the word file gets
+	// the sets it lacks as one block, whole or torn.
+	if len(added) > 0 {
+		err = appendWords(sn.s.wordsPath(project), added)
+	}
+	if err != nil {
+		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+	} else if err := atomicfile.WriteDerived(sn.s.wordIndexPath(project), data); err != nil {
+		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word index: %v", err))
+	} else if err := sn.pruneRecent(project, rc); err != nil {
+		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+	}
+	return ix, nil
+}
+
+// appendWords appends the sets of m to the word-set file at path, which
+// exists, as one block (saveWords' append, without reading the file).
+func appendWords(path string, m map[string]wordEntry) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(encodeWords(nil, m, slices.Sorted(maps.Keys(m))))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
 // pruneRecent keeps in project's recent file, rc as read, only the sets of
 // notes the journal changed since the base and that still have the bytes
 // they were made from: those of notes the base now holds are in the word
@@ -498,9 +617,14 @@ func (sn *snapshot) noteWords(ctx context.Context, e *memories.Entry, recHash ui
 	return build(title, body), false, nil
 }
 
+// wordFilesRead counts the word-set files read, and wordSetsRead the
+// projects' word files (not their recent files) among them, for tests.
+var wordFilesRead, wordSetsRead atomic.Int64
+
 // readWords reads a word-set file; what cannot be read is left out (an
 // absent or foreign file is empty).
 func readWords(path string) *wordFile {
+	wordFilesRead.Add(1)
 	data, err := os.ReadFile(path)
 	// About a hundred bytes a record at the least: a guess of the size.
 	wf := &wordFile{m: make(map[string]wordEntry, len(data)/128)}

@@ -94,6 +94,21 @@ func FuzzWordIndex(f *testing.F) {
 		}
 		counts := make([]uint32, ix.nSets)
 		ix.count(words, counts)
+		// The sets carried to a new base: those whose postings add up to
+		// their sizes, as the lists make them up.
+		places, at, bad := ix.setPlaces()
+		for s := range made {
+			if bad[s] {
+				continue
+			}
+			var got []uint64
+			for _, w := range places[at[s]:at[s+1]] {
+				got = append(got, ix.word(int(w)))
+			}
+			if !slices.Equal(got, made[s]) {
+				t.Fatalf("set %d carried as %v, its lists make up %v", s, got, made[s])
+			}
+		}
 		for s := range made {
 			_, _ = ix.set(s)
 			want := 0

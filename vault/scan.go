@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -73,7 +74,19 @@ type ScanOptions struct {
 	// entries are known to be the notes known (the folder followed by other
 	// means since the index last looked at it), so it is treated as a folder
 	// whose time did not change. It is asked after the folder was stat'ed.
-	Unchanged func(rel string, known []KnownFile) bool
+	// known tells whether the index knows a note of that name in the
+	// folder (without listing the folder's notes when Known is a
+	// KnownNotes: a project folder holds thousands).
+	Unchanged func(rel string, known func(name string) bool) bool
+}
+
+// KnownNotes is a Known that can tell whether it remembers one note
+// without listing its folder.
+type KnownNotes interface {
+	Known
+	// KnowsNote reports whether the note at path (slash-separated, in the
+	// scanned folder) is remembered.
+	KnowsNote(path string) bool
 }
 
 // DirStat is a folder as a scan found it.
@@ -135,6 +148,9 @@ func Scan(root string, known Known, opts ScanOptions) (*ScanResult, error) {
 		opts.Inside = func(p string) bool { return within(top, p) }
 	}
 	s := &scanner{root: root, opts: opts, res: &ScanResult{}, known: map[string]int64{}, files: known.Files}
+	if kn, ok := known.(KnownNotes); ok {
+		s.knows = kn.KnowsNote
+	}
 	for _, d := range known.Dirs() {
 		s.known[d.Path] = d.MTime
 	}
@@ -170,6 +186,7 @@ type scanner struct {
 	fine  sync.Map
 	known map[string]int64 // folder → remembered time
 	files func(dir string) []KnownFile
+	knows func(path string) bool // nil when Known is no KnownNotes
 	mu    sync.Mutex
 	res   *ScanResult
 	g     errgroup.Group
@@ -244,9 +261,9 @@ func (s *scanner) checkDir(rel string, fresh bool) {
 		return
 	}
 	if isKnown && !fresh && s.opts.Unchanged != nil {
-		if files := s.files(rel); s.opts.Unchanged(rel, files) {
+		if s.opts.Unchanged(rel, s.knownIn(rel)) {
 			if s.opts.StatNotes {
-				s.statKnown(rel, files)
+				s.statKnown(rel, s.files(rel))
 			}
 			return
 		}
@@ -274,6 +291,24 @@ func (s *scanner) racy(rel string, mtime int64) bool {
 		s.fine.Store(rel, fine)
 	}
 	return !fine.(bool)
+}
+
+// knownIn tells whether the index knows a note of a name in folder rel:
+// asked of Known one name at a time when it can, else looked up in the
+// folder's notes, listed at the first question.
+func (s *scanner) knownIn(rel string) func(name string) bool {
+	if s.knows != nil {
+		return func(name string) bool { return s.knows(join(rel, name)) }
+	}
+	var files []KnownFile
+	listed := false
+	return func(name string) bool {
+		if !listed {
+			files, listed = s.files(rel), true
+		}
+		_, ok := slices.BinarySearchFunc(files, name, func(f KnownFile, n string) int { return strings.Compare(f.Name, n) })
+		return ok
+	}
 }
 
 // statKnown stats the notes of an unchanged folder.

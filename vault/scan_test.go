@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -617,5 +618,95 @@ func TestKnownNamesFind(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// notesKnown is a fakeKnown that tells one note without listing its
+// folder (KnownNotes), and counts the folders it was asked to list.
+type notesKnown struct {
+	*fakeKnown
+	listed map[string]int
+}
+
+func (k *notesKnown) Files(dir string) []KnownFile {
+	k.listed[dir]++
+	return k.fakeKnown.Files(dir)
+}
+
+func (k *notesKnown) KnowsNote(p string) bool {
+	dir, name := path.Split(p)
+	_, ok := slices.BinarySearchFunc(k.fakeKnown.Files(strings.TrimSuffix(dir, "/")), name, func(f KnownFile, n string) int { return strings.Compare(f.Name, n) })
+	return ok
+}
+
+// TestUnchangedAsksNotesOneByOne: a folder whose time changed is offered
+// to ScanOptions.Unchanged with a question per name, answered by a
+// KnownNotes without listing the folder's notes (a project folder holds
+// thousands, and a resident writer asks at every save); any other Known
+// gives the same answers from the folder's listing. StatNotes lists it,
+// to stat what it holds.
+func TestUnchangedAsksNotesOneByOne(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"memories/api/one.md": "one", "memories/api/two.md": "two"})
+	full, err := Scan(root, NoKnown{}, ScanOptions{RacyAfter: racyAfter, StatNotes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := remember(full)
+	writeAt(t, filepath.Join(root, "memories/api/three.md"), "three", t1)
+	stamp(t, filepath.Join(root, "memories/api"), t1)
+	for _, c := range []struct {
+		name  string
+		known func() (Known, map[string]int)
+		stat  bool
+		lists int
+	}{
+		{"notes known one by one", func() (Known, map[string]int) {
+			k := &notesKnown{fakeKnown: plain, listed: map[string]int{}}
+			return k, k.listed
+		}, false, 0},
+		{"notes known one by one, every note stat'ed", func() (Known, map[string]int) {
+			k := &notesKnown{fakeKnown: plain, listed: map[string]int{}}
+			return k, k.listed
+		}, true, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			k, listed := c.known()
+			var answers []bool
+			opts := ScanOptions{RacyAfter: racyAfter, StatNotes: c.stat, Unchanged: func(rel string, known func(string) bool) bool {
+				if rel != "memories/api" {
+					return false
+				}
+				answers = append(answers, known("one.md"), known("two.md"), known("three.md"))
+				return true
+			}}
+			res, err := Scan(root, k, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := []bool{true, true, false}; !slices.Equal(answers, want) {
+				t.Errorf("known answered %v, want %v", answers, want)
+			}
+			if listed["memories/api"] != c.lists {
+				t.Errorf("the folder's notes were listed %d times, want %d", listed["memories/api"], c.lists)
+			}
+			if slices.Contains(res.Read, "memories/api") {
+				t.Error("a folder Unchanged vouched for was read")
+			}
+		})
+	}
+	// A Known that cannot tell one note answers from the listing.
+	var answers []bool
+	_, err = Scan(root, plain, ScanOptions{RacyAfter: racyAfter, Unchanged: func(rel string, known func(string) bool) bool {
+		if rel == "memories/api" {
+			answers = append(answers, known("one.md"), known("two.md"), known("three.md"), known("zzz.md"))
+		}
+		return false
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []bool{true, true, false, false}; !slices.Equal(answers, want) {
+		t.Errorf("from the listing, known answered %v, want %v", answers, want)
 	}
 }

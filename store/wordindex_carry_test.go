@@ -1,0 +1,98 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/cortexmem/cortex/dedup"
+	"github.com/cortexmem/cortex/memories"
+)
+
+// TestWordIndexCarriedAcrossABase: once the catalog has another base (a
+// rebuild here, a compaction in a run of saves), a project's word index is
+// made from the sets its old index holds, not from its word file, and is
+// byte for byte the index made from the word file; a note changed since is
+// read again, and the word file gets the sets it lacked.
+func TestWordIndexCarriedAcrossABase(t *testing.T) {
+	ctx := context.Background()
+	e := newOwedEnv(t)
+	st, svc := e.open()
+	topics := []string{"pool", "cache", "queue", "token", "index", "shard", "lease", "quota"}
+	for i := range 24 {
+		a, b := topics[i%len(topics)], topics[(i*3+1)%len(topics)]
+		save(t, svc, fmt.Sprintf("The %s of service %d talks to the %s on port %d; retries back off after %d ms and the %s logs each failure.", a, i, b, 8000+i, 50*i, a))
+	}
+	// The base now: every note above is in the catalog's base.
+	if _, err := st.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	overlaps := func() {
+		t.Helper()
+		err := st.View(ctx, func(snap memories.Snapshot) error {
+			_, err := snap.(*snapshot).WordOverlaps(ctx, []string{"zoo"}, []uint64{1, 2, 3}, "", func(title, body string) []uint64 { return dedup.Words(title + "\n" + body) })
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	overlaps() // the index of this base, made from the word files
+	// A note edited, three saved: the next base holds them.
+	for i := range 3 {
+		save(t, svc, fmt.Sprintf("A lease of shard %d expires after %d seconds unless the leader renews it through the quota service.", i, 30+i))
+	}
+	var first string
+	err := st.View(ctx, func(snap memories.Snapshot) error {
+		es, err := snap.(*snapshot).Entries()
+		if len(es) > 0 {
+			first = es[0].Path
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := st.v.Abs(first)
+	data, err := os.ReadFile(edited)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(edited, bytes.Replace(data, []byte("retries"), []byte("calls"), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wordSetsRead.Store(0)
+	reads := st.wordReads.Load()
+	overlaps()
+	if n := wordSetsRead.Load(); n != 0 {
+		t.Errorf("the index made for the new base read the word file %d times, want 0 (carried from the old index)", n)
+	}
+	if n := st.wordReads.Load() - reads; n != 2 {
+		t.Errorf("%d notes read for the new base's index, want 2 (the edited one, and the last saved, which no save compared yet)", n)
+	}
+	carried, err := os.ReadFile(st.wordIndexPath("zoo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Made again from the word file alone: the same bytes.
+	if err := os.Remove(st.wordIndexPath("zoo")); err != nil {
+		t.Fatal(err)
+	}
+	reads = st.wordReads.Load()
+	overlaps()
+	if n := st.wordReads.Load() - reads; n != 0 {
+		t.Errorf("%d notes read to make the index from the word file, want 0 (it got the carried index's new sets)", n)
+	}
+	made, err := os.ReadFile(st.wordIndexPath("zoo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(carried, made) {
+		t.Errorf("the carried index (%d bytes) differs from the one made from the word file (%d bytes)", len(carried), len(made))
+	}
+}
