@@ -257,10 +257,16 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 			i += size
 		}
 		if may {
-			q.lower = appendLower(q.lower[:0], text[start:i])
+			w := text[start:i]
+			q.lower = appendLower(q.lower[:0], w)
 			ts, ok := q.memo[string(q.lower)]
 			if !ok {
-				lw := string(q.lower)
+				// A word already in lower case is its own key, a string
+				// of the text's; only another needs one of its own.
+				lw := w
+				if string(q.lower) != w {
+					lw = string(q.lower)
+				}
 				if q.mayHave(lw) {
 					var err error
 					if ts, err = q.termsOf(lw); err != nil {

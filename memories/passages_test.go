@@ -445,4 +445,21 @@ func TestScanAllocatesPerNewWord(t *testing.T) {
 	if len(found) != 600 || allocs > 16 {
 		t.Errorf("scan found %d terms with %v allocations, want 600 with at most 16", len(found), allocs)
 	}
+	// A new word in lower case is kept under the text's own string: a
+	// long note of distinct words costs the memo's growth, not a string a
+	// word.
+	var b strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&b, "xg%c%c ", 'a'+i%26, 'a'+i/26)
+	}
+	distinct := b.String()
+	allocs = testing.AllocsPerRun(10, func() {
+		fresh := &passageQuery{tc: wordTerms{}, terms: []string{"go"}, memo: map[string][]int{}}
+		if _, _, err := fresh.scan(distinct); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 60 {
+		t.Errorf("a first scan of 500 distinct words in lower case: %v allocations, want at most 60", allocs)
+	}
 }
