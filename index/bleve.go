@@ -914,8 +914,35 @@ func (b *Bleve) existing(ctx context.Context, terms []string, joined, split map[
 		return nil, nil, nil, fmt.Errorf("search: %w", err)
 	}
 	defer r.Close()
+	// A field's dictionaries answer first, opened once: most of the
+	// spellings are in none of them, and a term reader of each would cost
+	// each segment's postings lookup. A term a dictionary has is counted
+	// as before, for a term whose every note was deleted stays in its
+	// segment's dictionary until a merge.
+	dicts := map[string]bindex.FieldDictContains{}
+	inDict := func(term []byte, field string) (bool, error) {
+		rc, ok := r.(bindex.IndexReaderContains)
+		if !ok {
+			return true, nil
+		}
+		d, ok := dicts[field]
+		if !ok {
+			var err error
+			if d, err = rc.FieldDictContains(field); err != nil {
+				return false, fmt.Errorf("search: %w", err)
+			}
+			dicts[field] = d
+		}
+		return d.Contains(term)
+	}
 	has := func(term string, fields ...string) (bool, error) {
 		for _, f := range fields {
+			if in, err := inDict([]byte(term), f); err != nil || !in {
+				if err != nil {
+					return false, err
+				}
+				continue
+			}
 			tfr, err := r.TermFieldReader(ctx, []byte(term), f, false, false, false)
 			if err != nil {
 				return false, fmt.Errorf("search: %w", err)

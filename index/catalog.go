@@ -196,10 +196,19 @@ func (c *Catalog) ByID(id string) (*Record, error) {
 	if err != nil || i < 0 {
 		return nil, err
 	}
-	if _, shadowed := c.over[c.base.path(i)]; shadowed {
+	r, err := c.base.record(i)
+	if err != nil {
+		if _, shadowed := c.over[c.base.path(i)]; shadowed {
+			return nil, nil
+		}
+		return nil, err
+	}
+	// The record's path is file i's (a kept record's too), made once
+	// when it was decoded rather than on every call.
+	if _, shadowed := c.over[r.Path]; shadowed {
 		return nil, nil // replaced or removed since the base was written
 	}
-	return c.base.record(i)
+	return r, nil
 }
 
 // Holders lists the readable records whose frontmatter id is fid: the one that

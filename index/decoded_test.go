@@ -3,6 +3,8 @@ package index
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -13,7 +15,8 @@ import (
 // without reading the file again, and each answer is the caller's own: a
 // change to one is not seen by the next lookup. The file's metadata is
 // overwritten after the first lookups to tell a read from a kept record
-// (a base file is never changed in place otherwise).
+// (a base file is never changed in place otherwise). A lookup of a kept
+// record allocates only the caller's copy.
 func TestLookupsKeepDecodedRecords(t *testing.T) {
 	dir := t.TempDir()
 	base, _ := fixtureFiles(t)
@@ -72,6 +75,17 @@ func TestLookupsKeepDecodedRecords(t *testing.T) {
 		}
 		if diff := cmp.Diff(want[id], *got); diff != "" {
 			t.Errorf("ByID(%q) again differs (-first +again):\n%s", id, diff)
+		}
+	}
+	// A kept record costs its copy, not its path made again (each recall
+	// looks up its hits by id).
+	if !raceEnabled {
+		i := slices.IndexFunc(ids, func(id string) bool { return strings.Contains(want[id].Path, "/") })
+		if i < 0 {
+			t.Fatal("no record in a folder: the test says little")
+		}
+		if n := testing.AllocsPerRun(20, func() { _, _ = c.ByID(ids[i]) }); n != 1 {
+			t.Errorf("ByID of a kept record made %v allocations, want 1 (the caller's copy)", n)
 		}
 	}
 }

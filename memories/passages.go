@@ -170,8 +170,10 @@ type passageQuery struct {
 	terms []string
 	idf   []float64
 	// memo holds, for a word (lower case), the indexes of the query's terms
-	// the index's analysis makes of it.
+	// the index's analysis makes of it: none for a word mayHave ruled out.
 	memo map[string][]int
+	// lower is the buffer a word is lowered into.
+	lower []byte
 	// starts is what a word needs to be looked at (see scan), made on
 	// the first scan.
 	starts *starts
@@ -203,12 +205,19 @@ func (q *passageQuery) termsOf(text string) ([]int, error) {
 // which stemming may have changed: happy, happi) is analysed, once per
 // recall. A word is lowered and tested (mayHave) only when it has a letter
 // that lowers to the first of a term's (see starts): most words of a long
-// note have none, and lowering is most of a word's cost. The words are the
+// note have none. It is lowered into a buffer and looked up in memo, which
+// holds every word tested so far, those without a term too: a word repeated
+// in a text or across the candidates is tested once. A byte of several
+// that cannot start white space (see spaceLead) is passed without decoding
+// its rune, unless the rune may be the start of a term. The words are the
 // fields strings.Fields makes.
 func (q *passageQuery) scan(text string) (int, []found, error) {
 	if q.starts == nil {
 		q.starts = newStarts(q.terms)
 	}
+	// wide: a rune of several bytes may be the start of a term, so each
+	// must be decoded until the word may have one.
+	wide := q.starts.anyWide || len(q.starts.wide) > 0
 	n := 0
 	var out []found
 	for i := 0; i < len(text); {
@@ -217,9 +226,11 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 				i++
 				continue
 			}
-		} else if r, size := utf8.DecodeRuneInString(text[i:]); unicode.IsSpace(r) {
-			i += size
-			continue
+		} else if spaceLead[c] {
+			if r, size := utf8.DecodeRuneInString(text[i:]); unicode.IsSpace(r) {
+				i += size
+				continue
+			}
 		}
 		start, may := i, false
 		for i < len(text) {
@@ -232,6 +243,12 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 				i++
 				continue
 			}
+			if !spaceLead[c] && (may || !wide) {
+				// Not white space, and its rune need not be known: its
+				// continuation bytes are passed the same way.
+				i++
+				continue
+			}
 			r, size := utf8.DecodeRuneInString(text[i:])
 			if unicode.IsSpace(r) {
 				break
@@ -240,19 +257,26 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 			i += size
 		}
 		if may {
-			lw := strings.ToLower(text[start:i])
-			if q.mayHave(lw) {
-				ts, ok := q.memo[lw]
-				if !ok {
+			w := text[start:i]
+			q.lower = appendLower(q.lower[:0], w)
+			ts, ok := q.memo[string(q.lower)]
+			if !ok {
+				// A word already in lower case is its own key, a string
+				// of the text's; only another needs one of its own.
+				lw := w
+				if string(q.lower) != w {
+					lw = string(q.lower)
+				}
+				if q.mayHave(lw) {
 					var err error
 					if ts, err = q.termsOf(lw); err != nil {
 						return 0, nil, err
 					}
-					q.memo[lw] = ts
 				}
-				for _, t := range ts {
-					out = append(out, found{n, t})
-				}
+				q.memo[lw] = ts
+			}
+			for _, t := range ts {
+				out = append(out, found{n, t})
 			}
 		}
 		n++
@@ -260,14 +284,36 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 	return n, out, nil
 }
 
+// appendLower appends s in lower case to b, as strings.ToLower makes it (a
+// byte that is not UTF-8 becomes U+FFFD), without a string of its own.
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		b = utf8.AppendRune(b, unicode.ToLower(r))
+		i += size
+	}
+	return b
+}
+
 // countWords is how many words (the fields strings.Fields makes) text has,
-// counted up to most.
+// counted up to most. A byte of several that cannot start white space (see
+// spaceLead) is passed without decoding its rune.
 func countWords(text string, most int) int {
 	n, in := 0, false
 	for i := 0; i < len(text) && n < most; {
 		var space bool
 		if c := text[i]; c < utf8.RuneSelf {
 			space = asciiSpace[c]
+			i++
+		} else if !spaceLead[c] {
 			i++
 		} else {
 			r, size := utf8.DecodeRuneInString(text[i:])
@@ -281,6 +327,36 @@ func countWords(text string, most int) int {
 	}
 	return n
 }
+
+// spaceLead marks the bytes from utf8.RuneSelf that start the UTF-8 of a
+// rune unicode.IsSpace holds (U+0085, U+00A0, U+1680, U+2000 to U+3000): no
+// other byte of several, a continuation byte included, begins white space,
+// so a scan passes it without decoding. TestSpaceLeadHasEverySpace checks
+// it against every rune.
+var spaceLead = func() (lead [256]bool) {
+	mark := func(r rune) {
+		var b [utf8.UTFMax]byte
+		utf8.EncodeRune(b[:], r)
+		lead[b[0]] = true
+	}
+	mark('\u0085')
+	mark('\u00a0')
+	for _, rg := range unicode.White_Space.R16 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+			if r >= utf8.RuneSelf {
+				mark(r)
+			}
+		}
+	}
+	for _, rg := range unicode.White_Space.R32 {
+		for r := rune(rg.Lo); r <= rune(rg.Hi); r += rune(rg.Stride) {
+			if r >= utf8.RuneSelf {
+				mark(r)
+			}
+		}
+	}
+	return lead
+}()
 
 // asciiSpace is the white space of unicode.IsSpace below utf8.RuneSelf.
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}

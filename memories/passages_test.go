@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -308,7 +309,8 @@ func scanByFields(q *passageQuery, text string) (int, []found) {
 // random terms, some of them less than a rune.
 func TestScanAsByFields(t *testing.T) {
 	pieces := []string{"a", "A", "i", "I", "İ", "k", "K", "K", "σ", "Σ", "ς", "中", "文", "é", "É", "ǅ", "ǆ", "Ǆ",
-		"go", "Go", "GO", "t", "T", "1", "_", "-", ".", "/", "\xff", "\xe4\xb8", " ", " ", "\n", "\t", "\u00a0", "\u3000", "\u0085"}
+		"go", "Go", "GO", "t", "T", "1", "_", "-", ".", "/", "\xff", "\xe4\xb8", " ", " ", "\n", "\t", "\u00a0", "\u3000", "\u0085",
+		"\u1680", "\u2000", "\u202f", "\u205f", "\u2029", "\u2010", "\u00a9", "\u1681", "\u3001", "\xe2", "\xe2\x80", "\xc2", "\xe1\x9a"}
 	lower := []string{"a", "i", "k", "σ", "ς", "中", "é", "ǆ", "go", "t", "1", "_", "\ufffd", "\xe4\xb8", "i̇"}
 	r := rand.New(rand.NewPCG(18, 7))
 	draw := func(from []string, n int) string {
@@ -328,18 +330,22 @@ func TestScanAsByFields(t *testing.T) {
 		for _, t := range terms {
 			pool = append(pool, strings.ToUpper(t), " "+t, " "+strings.ToTitle(t))
 		}
-		text := draw(pool, r.IntN(40))
 		want := &passageQuery{tc: rawTerms{}, terms: terms, memo: map[string][]int{}}
-		wn, wf := scanByFields(want, text)
+		// One query scans several texts, as it does a recall's
+		// candidates: what it keeps of one text must not change the next.
 		got := &passageQuery{tc: rawTerms{}, terms: terms, memo: map[string][]int{}}
-		gn, gf, err := got.scan(text)
-		if err != nil {
-			t.Fatal(err)
+		for range 3 {
+			text := draw(pool, r.IntN(40))
+			wn, wf := scanByFields(want, text)
+			gn, gf, err := got.scan(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if gn != wn || !slices.Equal(gf, wf) {
+				t.Fatalf("trial %d: scan(%q) with terms %q = %d words, %v; want %d, %v", trial, text, terms, gn, gf, wn, wf)
+			}
+			found += len(wf)
 		}
-		if gn != wn || !slices.Equal(gf, wf) {
-			t.Fatalf("trial %d: scan(%q) with terms %q = %d words, %v; want %d, %v", trial, text, terms, gn, gf, wn, wf)
-		}
-		found += len(wf)
 	}
 	if found < 10000 {
 		t.Errorf("only %d terms found in 20000 texts: the draw tests too little", found)
@@ -360,7 +366,8 @@ func TestLowerStaysInOrbit(t *testing.T) {
 // random texts of words, white space of several kinds and bytes that are
 // not UTF-8.
 func TestCountWordsAsFields(t *testing.T) {
-	pieces := []string{"a", "bc", "中", "é", "\xff", "\xe4\xb8", " ", "  ", "\n", "\t", "\u00a0", "\u3000", "\u0085", "\u2028"}
+	pieces := []string{"a", "bc", "中", "é", "\xff", "\xe4\xb8", " ", "  ", "\n", "\t", "\u00a0", "\u3000", "\u0085", "\u2028",
+		"\u1680", "\u2000", "\u202f", "\u205f", "\u2010", "\u00a9", "\u1681", "\u3001", "\xe2", "\xe2\x80", "\xc2", "\xe1\x9a"}
 	r := rand.New(rand.NewPCG(3, 5))
 	for trial := range 20000 {
 		var b strings.Builder
@@ -372,5 +379,87 @@ func TestCountWordsAsFields(t *testing.T) {
 		if got, want := countWords(text, most), min(len(strings.Fields(text)), most); got != want {
 			t.Fatalf("trial %d: countWords(%q, %d) = %d, want %d", trial, text, most, got, want)
 		}
+	}
+}
+
+// TestSpaceLeadHasEverySpace checks, for every rune of several bytes that
+// unicode.IsSpace holds, that spaceLead marks its first byte, and that it
+// marks no byte that starts none: what scan and countWords rely on to pass
+// the other bytes without decoding.
+func TestSpaceLeadHasEverySpace(t *testing.T) {
+	var want [256]bool
+	for r := rune(utf8.RuneSelf); r <= unicode.MaxRune; r++ {
+		if unicode.IsSpace(r) {
+			want[utf8.AppendRune(nil, r)[0]] = true
+		}
+	}
+	if spaceLead != want {
+		for b := range 256 {
+			if spaceLead[b] != want[b] {
+				t.Errorf("spaceLead[%#x] = %v, want %v", b, spaceLead[b], want[b])
+			}
+		}
+	}
+}
+
+// TestAppendLowerAsToLower compares appendLower with strings.ToLower over
+// random words of both cases, runes that lower to more or fewer bytes and
+// bytes that are not UTF-8.
+func TestAppendLowerAsToLower(t *testing.T) {
+	pieces := []string{"a", "Z", "İ", "K", "Σ", "ς", "中", "É", "ǅ", "Ⱥ", "ȿ", "\xff", "\xe4\xb8", "\ufffd", "GO", "_"}
+	r := rand.New(rand.NewPCG(5, 9))
+	var buf []byte
+	for trial := range 20000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		w := b.String()
+		if buf = appendLower(buf[:0], w); string(buf) != strings.ToLower(w) {
+			t.Fatalf("trial %d: appendLower(%q) = %q, want %q", trial, w, buf, strings.ToLower(w))
+		}
+	}
+}
+
+// TestScanAllocatesPerNewWord checks that scan makes no string of a word it
+// has tested before: a long note repeats its words, in capitals too, and a
+// recall's candidates share them. Lowering each such word anew was most of
+// the allocations of a recall's passages.
+func TestScanAllocatesPerNewWord(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	text := strings.Repeat("Going GOES gopher Über über go-to ", 200)
+	q := &passageQuery{tc: wordTerms{}, terms: []string{"go", "über"}, memo: map[string][]int{}}
+	if _, _, err := q.scan(text); err != nil {
+		t.Fatal(err)
+	}
+	var found []found
+	allocs := testing.AllocsPerRun(20, func() {
+		var err error
+		if _, found, err = q.scan(text); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// The list of what is found grows by doubling: about log2(600).
+	if len(found) != 600 || allocs > 16 {
+		t.Errorf("scan found %d terms with %v allocations, want 600 with at most 16", len(found), allocs)
+	}
+	// A new word in lower case is kept under the text's own string: a
+	// long note of distinct words costs the memo's growth, not a string a
+	// word.
+	var b strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&b, "xg%c%c ", 'a'+i%26, 'a'+i/26)
+	}
+	distinct := b.String()
+	allocs = testing.AllocsPerRun(10, func() {
+		fresh := &passageQuery{tc: wordTerms{}, terms: []string{"go"}, memo: map[string][]int{}}
+		if _, _, err := fresh.scan(distinct); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 60 {
+		t.Errorf("a first scan of 500 distinct words in lower case: %v allocations, want at most 60", allocs)
 	}
 }
