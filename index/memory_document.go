@@ -91,6 +91,29 @@ type docBuilder struct {
 	freqs []bindex.TokenFreq
 	// ends is where each pair ends in the pairs field's text.
 	ends []int
+	// words is what the filters made of the words this builder has
+	// analysed (filterWord), up to builderWords of them.
+	words map[string]filteredWord
+}
+
+// builderWords is how many words a docBuilder remembers.
+const builderWords = 1 << 16
+
+// filterWord is the text analyzer's filterWord, remembered by the builder:
+// the analyzer's memory is shared by every goroutine, behind a lock that
+// each word took twice, from every core.
+func (db *docBuilder) filterWord(word []byte) filteredWord {
+	if r, ok := db.words[string(word)]; ok {
+		return r
+	}
+	r := db.defs.text.filterWord(word)
+	if db.words == nil {
+		db.words = make(map[string]filteredWord, 1024)
+	}
+	if len(db.words) < builderWords {
+		db.words[r.word] = r
+	}
+	return r
 }
 
 func newDocBuilder() (*docBuilder, error) {
@@ -128,7 +151,7 @@ func (db *docBuilder) analyse(input []byte, out analysis.TokenStream) (analysis.
 	freqs := make(bindex.TokenFrequencies, len(toks)*2/3+1)
 	kept := toks[:0]
 	for _, t := range toks {
-		w := text.filterWord(t.Term)
+		w := db.filterWord(t.Term)
 		if !w.keep {
 			continue
 		}

@@ -298,3 +298,29 @@ func BenchmarkMemoryDocument(b *testing.B) {
 		db.memoryDocument(idx, m.ID, m)
 	}
 }
+
+// TestBuilderRemembersWordsBounded: a builder's own memory of what the
+// filters make of words gives the analyzer's answer for each word, stop
+// words and possessives among them, and stops growing at builderWords.
+func TestBuilderRemembersWordsBounded(t *testing.T) {
+	db, err := newDocBuilder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := []string{"The", "running", "Dog's", "and", "Ran", "café", "x"}
+	for i := range builderWords + 100 {
+		words = append(words, fmt.Sprintf("w%dings", i))
+	}
+	for round := range 2 {
+		for _, w := range words {
+			got := db.filterWord([]byte(w))
+			want := db.defs.text.filterWord([]byte(w))
+			if got.keep != want.keep || string(got.term) != string(want.term) || got.key != want.key {
+				t.Fatalf("round %d: builder's %q = %q %v, analyzer's %q %v", round, w, got.term, got.keep, want.term, want.keep)
+			}
+		}
+	}
+	if len(db.words) != builderWords {
+		t.Errorf("builder remembers %d words, want %d", len(db.words), builderWords)
+	}
+}

@@ -100,7 +100,7 @@ func (a *transcriptText) filterWord(word []byte) filteredWord {
 	for _, f := range a.filters {
 		ts = f.Filter(ts)
 	}
-	r = filteredWord{keep: len(ts) == 1}
+	r = filteredWord{keep: len(ts) == 1, word: key}
 	if r.keep {
 		r.term, r.key = ts[0].Term, string(ts[0].Term)
 	}
@@ -120,6 +120,7 @@ func (a *transcriptText) filterWord(word []byte) filteredWord {
 type filteredWord struct {
 	term []byte
 	key  string // term, for map keys
+	word string // the word, for map keys
 	keep bool
 }
 

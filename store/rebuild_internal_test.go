@@ -39,19 +39,29 @@ func TestRebuildBatches(t *testing.T) {
 		name  string
 		sizes []int64
 		want  []int // batch lengths
+		procs int   // the cores the batches are built on; 0 for one
 	}{
-		{"none", nil, nil},
-		{"small notes, one batch", []int64{10, 20, 30}, []int{3}},
-		{"by number", many, []int{rebuildBatch, 1}},
-		{"by bytes", []int64{big / 2, big / 2, 1, big / 2}, []int{2, 2}},
-		{"a note larger than a batch is a batch of its own", []int64{10, 2 * big, 10}, []int{1, 1, 1}},
-		{"an empty note adds nothing", []int64{big, 0}, []int{2}},
+		{"none", nil, nil, 0},
+		{"small notes, one batch", []int64{10, 20, 30}, []int{3}, 0},
+		{"by number", many, []int{rebuildBatch, 1}, 0},
+		{"by bytes", []int64{big / 2, big / 2, 1, big / 2}, []int{2, 2}, 0},
+		{"a note larger than a batch is a batch of its own", []int64{10, 2 * big, 10}, []int{1, 1, 1}, 0},
+		{"an empty note adds nothing", []int64{big, 0}, []int{2}, 0},
+		// Built two at a time, three batches leave a core idle for the
+		// last: cut again into four of about equal bytes.
+		{"two cores, three batches cut into four", []int64{big / 2, big / 2, big / 2, big / 2, big / 2, big / 4, big / 4},
+			[]int{2, 1, 2, 2}, 2},
+		{"two cores, four batches kept", []int64{big, big, big, big}, []int{1, 1, 1, 1}, 2},
+		{"two cores, too few notes to cut again", []int64{10, 2 * big, 10}, []int{1, 1, 1}, 2},
+		{"two cores, a note of the even cut's bytes", []int64{big, big, big - 10, 5, 5}, []int{1, 1, 1, 2}, 2},
+		{"two cores, a note of several even batches' bytes: cut as before", []int64{10, 10, 3 * big, 10}, []int{2, 1, 1}, 2},
+		{"three cores, two batches cut into three", []int64{big / 2, big / 2, big / 2, big / 2}, []int{2, 1, 1}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ds := docs(tc.sizes...)
 			var got []int
 			seen := 0
-			for _, b := range rebuildBatches(ds) {
+			for _, b := range rebuildBatches(ds, max(tc.procs, 1)) {
 				got = append(got, len(b))
 				for _, d := range b {
 					if d.id != ds[seen].id {

@@ -712,6 +712,21 @@ func (io *invertedIndexOpaque) process(field index.Field, fieldID uint16, docNum
 
 	// if the fieldID is MaxUint16, it's mainly indicated that the caller has
 	// finished invoking the process() for every field on that doc.
+	if fieldID == math.MaxUint16 && io.docTermsKept {
+		// The postings of the document's terms, as realloc found them:
+		// no map is walked or looked up again.
+		for _, t := range io.docTerms[io.docTermStarts[docNum]:io.docTermStarts[docNum+1]] {
+			io.DocNums[t.pid] = append(io.DocNums[t.pid], docNum)
+			io.FreqNorms[t.pid] = append(io.FreqNorms[t.pid], interimFreqNorm{
+				freq: uint64(t.freq),
+				norm: math.Float32frombits(uint32(io.reusableFieldLens[t.fid])),
+			})
+		}
+		for i := 0; i < len(io.FieldsInv); i++ {
+			io.reusableFieldLens[i] = 0
+		}
+		return
+	}
 	if fieldID == math.MaxUint16 {
 		for fid, tfs := range io.reusableFieldTFs {
 			dict := io.Dicts[fid]
@@ -761,12 +776,29 @@ func (io *invertedIndexOpaque) process(field index.Field, fieldID uint16, docNum
 	}
 
 	io.reusableFieldLens[fieldID] += field.AnalyzedLength()
+	if io.docTermsKept {
+		return
+	}
 	existingFreqs := io.reusableFieldTFs[fieldID]
 	if existingFreqs != nil {
 		existingFreqs.MergeAll(field.Name(), field.AnalyzedTokenFrequencies())
 	} else {
 		io.reusableFieldTFs[fieldID] = field.AnalyzedTokenFrequencies()
 	}
+}
+
+// docTerm is a term of a document's field, as its postings list will hold
+// it (see invertedIndexOpaque.docTerms).
+type docTerm struct {
+	pid  uint32
+	freq uint32
+	fid  uint16
+}
+
+// docTermSeen is the document (its number plus one) a postings list was
+// last seen in, and where in docTerms.
+type docTermSeen struct {
+	doc, at uint32
 }
 
 func (i *invertedIndexOpaque) initDictsAndKeysFromFields() {
@@ -812,11 +844,21 @@ func (i *invertedIndexOpaque) realloc() {
 	// initialize dicts and dict keys from fieldsMap
 	i.initDictsAndKeysFromFields()
 
+	// The terms of each document's fields are kept in the order found,
+	// each (postings list, document) once with the frequencies of the
+	// field's values summed, as process merges them (cortex patch 0003);
+	// process then appends the postings from them rather than walking
+	// each field's frequencies and looking every term up again. That
+	// holds without locations only: with any, process works as before.
+	i.docTerms = i.docTerms[:0]
+	i.docTermStarts = append(i.docTermStarts[:0], 0)
+	i.docTermLast = i.docTermLast[:0]
 	visitField := func(field index.Field, docNum int) {
 		fieldID := uint16(i.getOrDefineField(field.Name()))
 
 		dict := i.Dicts[fieldID]
 		dictKeys := i.DictKeys[fieldID]
+		keep := !isFieldExcludedFromInvertedTextIndexSection(field)
 
 		tfs := field.AnalyzedTokenFrequencies()
 		for term, tf := range tfs {
@@ -830,6 +872,7 @@ func (i *invertedIndexOpaque) realloc() {
 
 				i.numTermsPerPostingsList = append(i.numTermsPerPostingsList, 0)
 				i.numLocsPerPostingsList = append(i.numLocsPerPostingsList, 0)
+				i.docTermLast = append(i.docTermLast, docTermSeen{})
 			}
 
 			pid := pidPlus1 - 1
@@ -838,6 +881,15 @@ func (i *invertedIndexOpaque) realloc() {
 			i.numLocsPerPostingsList[pid] += len(tf.Locations)
 
 			totLocs += len(tf.Locations)
+
+			if keep {
+				if seen := &i.docTermLast[pid]; seen.doc == uint32(docNum)+1 {
+					i.docTerms[seen.at].freq += uint32(tf.Frequency())
+				} else {
+					*seen = docTermSeen{doc: uint32(docNum) + 1, at: uint32(len(i.docTerms))}
+					i.docTerms = append(i.docTerms, docTerm{pid: uint32(pid), fid: fieldID, freq: uint32(tf.Frequency())})
+				}
+			}
 		}
 
 		totTFs += len(tfs)
@@ -875,6 +927,11 @@ func (i *invertedIndexOpaque) realloc() {
 		result.VisitFields(func(field index.Field) {
 			visitField(field, docNum)
 		})
+		i.docTermStarts = append(i.docTermStarts, len(i.docTerms))
+	}
+	i.docTermsKept = totLocs == 0 && pidNext <= math.MaxUint32
+	if !i.docTermsKept {
+		i.docTerms = i.docTerms[:0]
 	}
 
 	numPostingsLists := pidNext
@@ -1045,6 +1102,17 @@ type invertedIndexOpaque struct {
 	numTermsPerPostingsList []int // key is postings list id
 	numLocsPerPostingsList  []int // key is postings list id
 
+	// docTerms is the (postings list, field, frequency) of each term of
+	// each document, found by realloc, for process to append without
+	// looking the terms up again; the document docNum's are
+	// docTerms[docTermStarts[docNum]:docTermStarts[docNum+1]].
+	// docTermLast is where each postings list was last seen. They are used
+	// when docTermsKept: when no term has locations.
+	docTerms      []docTerm
+	docTermStarts []int
+	docTermLast   []docTermSeen
+	docTermsKept  bool
+
 	// store terms that are unnecessary for the term dictionaries but needed in doc values
 	// eg - encoded geoshapes
 	// docNum -> fieldID -> terms
@@ -1102,6 +1170,10 @@ func (io *invertedIndexOpaque) Reset() (err error) {
 	io.locsBacking = io.locsBacking[:0]
 	io.numTermsPerPostingsList = io.numTermsPerPostingsList[:0]
 	io.numLocsPerPostingsList = io.numLocsPerPostingsList[:0]
+	io.docTerms = io.docTerms[:0]
+	io.docTermStarts = io.docTermStarts[:0]
+	io.docTermLast = io.docTermLast[:0]
+	io.docTermsKept = false
 	io.builderBuf.Reset()
 	if io.builder != nil {
 		err = io.builder.Reset(&io.builderBuf)
