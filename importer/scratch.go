@@ -40,18 +40,23 @@ const scratchBuffer = 1 << 20
 const scratchWindow = 16 << 20
 
 // scratch is a file of encodings put one after the other, read back by
-// number. The last ones are kept in memory too, a megabyte a chunk.
+// number. The last ones are kept in memory, a megabyte a chunk, and a chunk
+// is written to the file only when it leaves the window: an import whose
+// encodings fit in the window writes nothing.
 type scratch struct {
 	f              *os.File
 	remove         bool
 	buffer, window int     // scratchBuffer, scratchWindow (tests make them small)
 	ends           []int64 // where each encoding ends
-	// chunks are the encodings put last, oldest first: the last one is not
-	// written yet. Encodings never span two.
+	// chunks are the encodings put last, oldest first, none of them in the
+	// file yet. Encodings never span two.
 	chunks []scratchChunk
 	kept   int // bytes in chunks
-	// written is how many bytes are in the file.
+	// written is how many bytes are in the file: those of the chunks that
+	// left the window.
 	written int64
+	// next is where the next chunk starts.
+	next int64
 }
 
 // scratchChunk is encodings from offset at on.
@@ -91,26 +96,27 @@ func (s *scratch) last() []byte {
 	return s.chunks[len(s.chunks)-1].data
 }
 
-// flush writes the last chunk, lets go of the oldest ones past the window
-// and starts a new chunk (reusing a dropped one's memory).
+// flush ends the last chunk, writes the oldest ones past the window to the
+// file and lets go of them, and starts a new chunk (reusing a dropped one's
+// memory).
 func (s *scratch) flush() error {
-	if data := s.last(); len(data) > 0 {
-		if _, err := s.f.WriteAt(data, s.written); err != nil {
-			return fmt.Errorf("import scratch: %w", err)
-		}
-		s.written += int64(len(data))
-	}
+	s.next += int64(len(s.last()))
 	var reuse []byte
 	for len(s.chunks) > 0 && s.kept > s.window-s.buffer {
-		s.kept -= len(s.chunks[0].data)
-		reuse = s.chunks[0].data[:0]
+		c := s.chunks[0]
+		if _, err := s.f.WriteAt(c.data, c.at); err != nil {
+			return fmt.Errorf("import scratch: %w", err)
+		}
+		s.written = c.at + int64(len(c.data))
+		s.kept -= len(c.data)
+		reuse = c.data[:0]
 		s.chunks[0] = scratchChunk{}
 		s.chunks = s.chunks[1:]
 	}
 	if reuse == nil {
 		reuse = make([]byte, 0, s.buffer)
 	}
-	s.chunks = append(s.chunks, scratchChunk{at: s.written, data: reuse})
+	s.chunks = append(s.chunks, scratchChunk{at: s.next, data: reuse})
 	return nil
 }
 
@@ -131,6 +137,24 @@ func (s *scratch) Get(i int, b []byte) ([]byte, error) {
 		return b[:n], fmt.Errorf("import scratch: read %d of %d bytes: %w", k, size, err)
 	}
 	return b, nil
+}
+
+// getString is the i-th encoding as a string: one copy of it when it is in
+// memory.
+func (s *scratch) getString(i int) (string, error) {
+	if i < 0 || i >= len(s.ends) {
+		return "", fmt.Errorf("import scratch: get %d of %d", i, len(s.ends))
+	}
+	from, to := s.start(i), s.ends[i]
+	if k := len(s.chunks) - 1; k >= 0 && from >= s.chunks[0].at {
+		for ; k >= 0; k-- {
+			if c := s.chunks[k]; from >= c.at {
+				return string(c.data[from-c.at : to-c.at]), nil
+			}
+		}
+	}
+	b, err := s.Get(i, nil)
+	return string(b), err
 }
 
 // Close closes (and, where it was not yet, removes) the file.

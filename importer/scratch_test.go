@@ -77,6 +77,92 @@ func TestScratch(t *testing.T) {
 	}
 }
 
+// TestScratchWritesWhatLeavesTheWindow: a chunk reaches the file only when it
+// leaves the window kept in memory, so a scratch whose encodings fit in the
+// window never writes; once chunks leave it, the file holds exactly them.
+func TestScratchWritesWhatLeavesTheWindow(t *testing.T) {
+	src := &Source{Options: Options{ScratchDir: t.TempDir()}}
+	st, err := src.Scratch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sc := st.(*scratch)
+	sc.buffer, sc.window = 100, 400
+	fileSize := func() int64 {
+		t.Helper()
+		fi, err := sc.f.Stat()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	var encs [][]byte
+	put := func() {
+		t.Helper()
+		i := len(encs)
+		enc := []byte(fmt.Sprintf("%03d:%s", i, strings.Repeat("x", 36))) // 40 bytes
+		if err := sc.Put(i, enc); err != nil {
+			t.Fatal(err)
+		}
+		encs = append(encs, enc)
+	}
+	for range 8 { // 320 bytes: four chunks, within the window
+		put()
+	}
+	if len(sc.chunks) < 3 || sc.written != 0 || fileSize() != 0 {
+		t.Fatalf("%d chunks of 320 bytes in a window of 400: %d bytes written, file of %d", len(sc.chunks), sc.written, fileSize())
+	}
+	for range 20 {
+		put()
+	}
+	if sc.written == 0 || sc.written != sc.chunks[0].at || fileSize() != sc.written {
+		t.Fatalf("after the window: %d bytes written, the first chunk kept at %d, file of %d", sc.written, sc.chunks[0].at, fileSize())
+	}
+	for i, want := range encs {
+		if got, err := sc.Get(i, nil); err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("get %d = %q, %v; want %q", i, got, err, want)
+		}
+	}
+}
+
+// TestTextsAsideWithoutCopies: setting a text aside copies it into the
+// scratch's chunk (no allocation but the hash's), and reading it back while
+// it is in memory makes one string, not bytes and then a string.
+func TestTextsAsideWithoutCopies(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	src := &Source{Options: Options{ScratchDir: t.TempDir()}}
+	tx, err := src.newTexts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.sc.Close()
+	item := Item{Title: "Replica lag", Content: strings.Repeat("The replica lags behind the primary. ", 30), Kind: KindMarkdown}
+	hashAllocs := testing.AllocsPerRun(50, func() { _ = item.Hash() })
+	var last aside
+	asideAllocs := testing.AllocsPerRun(50, func() {
+		it := item
+		last = tx.setAside(&it)
+	})
+	if tx.err != nil || last.text == 0 {
+		t.Fatalf("not set aside: %v", tx.err)
+	}
+	if asideAllocs != hashAllocs {
+		t.Errorf("setting a text aside: %v allocations, want the hash's %v", asideAllocs, hashAllocs)
+	}
+	read := tx.reader(last.text - 1)
+	var got string
+	readAllocs := testing.AllocsPerRun(50, func() { got, err = read() })
+	if err != nil || got != item.Content {
+		t.Fatalf("read back %q, %v", got, err)
+	}
+	if readAllocs != 1 {
+		t.Errorf("reading a text back: %v allocations, want 1", readAllocs)
+	}
+}
+
 func TestScratchNoFolder(t *testing.T) {
 	src := &Source{Options: Options{ScratchDir: filepath.Join(t.TempDir(), "missing")}}
 	if _, err := src.Scratch(); err == nil || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "scratch file") {

@@ -118,8 +118,5 @@ func (t *texts) setAside(it *Item) aside {
 
 // reader reads the i-th text back.
 func (t *texts) reader(i int) func() (string, error) {
-	return func() (string, error) {
-		b, err := t.sc.Get(i, nil)
-		return string(b), err
-	}
+	return func() (string, error) { return t.sc.getString(i) }
 }

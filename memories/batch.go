@@ -367,7 +367,7 @@ func (s *Service) decide(ctx context.Context, snap Snapshot, mems []*Memory, o b
 			if err != nil {
 				return nil, err
 			}
-			all = bestPerMemory(append(all, pool.similar(m, fp, s.checks.Thresholds)...))
+			all = bestPerMemory(joinScored(all, pool.similar(m, fp, s.checks.Thresholds)))
 			if err := pool.err(); err != nil {
 				return nil, err
 			}
@@ -443,6 +443,15 @@ func (s *Service) write(ctx context.Context, snap idShortener, tx batchWriter, m
 		items[index[m]].Result = r
 	}
 	return nil
+}
+
+// joinScored is a followed by b: b itself when a is empty (an import whose
+// pool holds the stored memories asks nothing else), not a copy of it.
+func joinScored(a, b []scored) []scored {
+	if len(a) == 0 {
+		return b
+	}
+	return append(a, b...)
 }
 
 // bestPerMemory keeps the best score of each memory: the index and the pool

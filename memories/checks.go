@@ -595,16 +595,31 @@ func pick(th dedup.Thresholds, all []scored) (*scored, []scored) {
 	if len(all) > 0 && all[0].score >= th.Duplicate {
 		dup = &all[0]
 	}
-	byRelated := slices.Clone(all)
-	slices.SortStableFunc(byRelated, byRelatedThenOlder)
+	// The first maxRelated of all stably sorted by byRelatedThenOlder,
+	// above the threshold and the duplicate aside, chosen in one pass
+	// rather than by sorting a copy of all: an import picks for every
+	// candidate.
 	var related []scored
-	for _, c := range byRelated {
-		if len(related) == maxRelated || c.related <= th.Related {
-			break
+	for _, c := range all {
+		if c.related <= th.Related || dup != nil && c.entry.ID == dup.entry.ID {
+			continue
 		}
-		if dup == nil || c.entry.ID != dup.entry.ID {
-			related = append(related, c)
+		// After every one it does not come before, as a stable sort puts it.
+		at := len(related)
+		for at > 0 && byRelatedThenOlder(c, related[at-1]) < 0 {
+			at--
 		}
+		switch {
+		case at == maxRelated:
+			continue
+		case related == nil:
+			related = make([]scored, 0, maxRelated)
+		}
+		if len(related) < maxRelated {
+			related = append(related, scored{})
+		}
+		copy(related[at+1:], related[at:])
+		related[at] = c
 	}
 	return dup, related
 }

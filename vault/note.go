@@ -167,11 +167,16 @@ func ParseNote(data []byte) (*Note, error) {
 			return nil, frontmatterError(err, text)
 		}
 	} else {
-		got, err := frontmatter.MustParse(bytes.NewReader(data), &doc, yamlFormat)
+		// Only the frontmatter and its closing line: adrg/frontmatter
+		// copies whatever follows into a growing buffer, and all that is
+		// asked of it is that it end the properties where cutFrontmatter
+		// did. It ends them at that line or before (it trims every line),
+		// so it agrees when it leaves nothing after them.
+		got, err := frontmatter.MustParse(bytes.NewReader(data[:len(data)-len(body)]), &doc, yamlFormat)
 		if err != nil {
 			return nil, frontmatterError(err, text)
 		}
-		if len(got) != len(body) {
+		if len(got) != 0 {
 			return nil, &ParseError{Line: 1, Msg: "cannot find where the properties end"}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -583,3 +584,30 @@ func textKeys(v any) any {
 var nullIsEmpty = cmp.FilterValues(func(a, b any) bool {
 	return a == nil && b == "" || a == "" && b == nil
 }, cmp.Comparer(func(a, b any) bool { return true }))
+
+// TestParseNoteDoesNotCopyTheBody: reading a note's properties allocates
+// about what they take, whatever the length of the body after them (the
+// frontmatter reader is given the properties only, not the whole note).
+func TestParseNoteDoesNotCopyTheBody(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	data := []byte("---\nid: 01jd0000000000000000000000\ntitle: Replica lag\ntags:\n  - db\n---\n" +
+		strings.Repeat("The replica lags behind the primary under load.\n", 5000)) // 245 KB
+	n, err := ParseNote(data)
+	if err != nil || !n.Has("title") || len(n.Keys()) != 3 {
+		t.Fatalf("ParseNote: %v", err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const runs = 5
+	for range runs {
+		if _, err := ParseNote(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / runs; per > 32<<10 {
+		t.Errorf("ParseNote of a note with %d bytes of body allocated %d bytes, want under 32 KB", len(n.Body), per)
+	}
+}
