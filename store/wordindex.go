@@ -280,27 +280,7 @@ func encodeCarriedWordIndex(base uint64, bases []int, hashes []uint64, sets [][]
 		at += lens[id]
 	}
 	b = binary.LittleEndian.AppendUint32(b, uint32(total))
-	posts := len(b)
-	b = append(b, make([]byte, 4*total)...)
-	s, p := 0, 0
-	for j := range bases {
-		if !kept[j] {
-			continue
-		}
-		for range setLen(j) {
-			id := ids[p]
-			p++
-			binary.LittleEndian.PutUint32(b[posts+4*int(next[id]):], uint32(s))
-			next[id]++
-		}
-		s++
-	}
-	le := binary.LittleEndian
-	le.PutUint32(b[counts:], uint32(nSets))
-	le.PutUint32(b[counts+4:], uint32(len(stale)))
-	le.PutUint32(b[counts+8:], uint32(len(order)))
-	le.PutUint32(b[counts+12:], uint32(total))
-	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
+	return appendPostings(b, counts, kept, setLen, ids, next, nSets, len(stale), len(order), total)
 }
 
 // staleList is the base numbers of the memories the index could not hold.
@@ -423,16 +403,25 @@ func encodeWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64,
 		at += lens[w.id]
 	}
 	b = binary.LittleEndian.AppendUint32(b, uint32(total))
+	return appendPostings(b, counts, kept, func(j int) int { return len(sets[j]) }, ids, next, nSets, len(stale), len(words), total)
+}
+
+// appendPostings ends a word index whose postings' offsets b holds: it
+// appends each word's postings, the sets that hold it in order (ids is the
+// kept sets' word numbers set after set, setLen(j) of them for set j; next
+// is where each word's postings start, and is used up), fills in the counts
+// at counts and appends the checksum.
+func appendPostings(b []byte, counts int, kept []bool, setLen func(j int) int, ids, next []uint32, nSets, nStale, nWords, total int) []byte {
 	posts := len(b)
 	b = append(b, make([]byte, 4*total)...)
-	s, k := 0, 0
-	for j := range bases {
+	s, p := 0, 0
+	for j := range kept {
 		if !kept[j] {
 			continue
 		}
-		for range sets[j] {
-			id := ids[k]
-			k++
+		for range setLen(j) {
+			id := ids[p]
+			p++
 			binary.LittleEndian.PutUint32(b[posts+4*int(next[id]):], uint32(s))
 			next[id]++
 		}
@@ -440,8 +429,8 @@ func encodeWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64,
 	}
 	le := binary.LittleEndian
 	le.PutUint32(b[counts:], uint32(nSets))
-	le.PutUint32(b[counts+4:], uint32(len(stale)))
-	le.PutUint32(b[counts+8:], uint32(len(words)))
+	le.PutUint32(b[counts+4:], uint32(nStale))
+	le.PutUint32(b[counts+8:], uint32(nWords))
 	le.PutUint32(b[counts+12:], uint32(total))
 	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
 }

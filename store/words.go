@@ -418,19 +418,7 @@ func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint
 			todo = append(todo, j)
 		}
 	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for _, j := range todo {
-		g.Go(func() error {
-			ws, cached, err := sn.noteWords(gctx, &entries[j], hashes[j], build)
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			sets[j], kept[j] = ws, cached
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
+	if err := sn.readSets(ctx, group, todo, build, sets, kept); err != nil {
 		return nil, err
 	}
 	// The word file gets the sets it lacked, appended; it is rewritten
@@ -515,19 +503,7 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 			todo = append(todo, j)
 		}
 	}
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for _, j := range todo {
-		g.Go(func() error {
-			ws, cached, err := sn.noteWords(gctx, &entries[j], hashes[j], build)
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			sets[j], kept[j] = ws, cached
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
+	if err := sn.readSets(ctx, group, todo, build, sets, kept); err != nil {
 		return nil, err
 	}
 	var stale []int
@@ -598,6 +574,25 @@ func (sn *snapshot) pruneRecent(project string, rc *wordFile) error {
 		return nil // no file
 	}
 	return sn.s.saveWords(sn.s.recentPath(project), &wordFile{m: rc.m, torn: true}, nil, keep)
+}
+
+// readSets makes the word sets of the memories of group that todo numbers
+// from their notes, on every core, into sets and kept (see noteWords); a
+// note gone since the catalog was read keeps none.
+func (sn *snapshot) readSets(ctx context.Context, group *baseGroup, todo []int, build func(title, body string) []uint64, sets [][]uint64, kept []bool) error {
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for _, j := range todo {
+		g.Go(func() error {
+			ws, cached, err := sn.noteWords(gctx, &group.entries[j], group.hashes[j], build)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			sets[j], kept[j] = ws, cached
+			return err
+		})
+	}
+	return g.Wait()
 }
 
 // noteWords is build of the note of e as LoadText reads it, and whether it
