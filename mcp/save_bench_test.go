@@ -22,6 +22,7 @@ import (
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/vault"
 	"github.com/cortexmem/cortex/view"
+	"github.com/cortexmem/cortex/watch"
 )
 
 // saveBenchEnv is the vault the save benchmarks save into, made once per
@@ -42,9 +43,9 @@ var saveBench saveBenchEnv
 
 // BenchmarkServerSave times memory_save's handler as the MCP server runs
 // it: a resident store over a synthetic vault of SAVE_BENCH_N notes
-// (default 10,000, indexed before the timer starts), saving one new memory
-// after another with no background catch-up (as the benchmark harness's
-// in-handler row does). Each save's text is new; a few are refused as
+// (default 10,000, indexed before the timer starts) followed by the
+// watcher the server runs (followBench), saving one new memory after
+// another, as the benchmark harness's in-handler row does. Each save's text is new; a few are refused as
 // duplicates, which is a save's work but the write.
 //
 // SAVE_BENCH_LOG names a file that gets, save by save, the refusal or the
@@ -209,7 +210,7 @@ func makeSaveBench() error {
 	saveBench.oneShot = memories.NewService(one)
 	saveBench.srv = &server{svc: svc, abs: v.Abs, warn: func(string) {}}
 	saveBench.gen = bench.NewGenerator(2, end)
-	return warmSaveBench(st, true)
+	return warmSaveBench(st, v.Dir, true)
 }
 
 // openSaveBench opens a vault and state folder indexed beforehand, as the
@@ -242,10 +243,10 @@ func openSaveBench(vd, home string, end time.Time) error {
 		}
 		saveBench.gen = bench.NewRealGenerator(c, 2, end)
 	}
-	return warmSaveBench(st, false)
+	return warmSaveBench(st, v.Dir, false)
 }
 
-func warmSaveBench(st *store.Store, rebuild bool) error {
+func warmSaveBench(st *store.Store, dir string, rebuild bool) error {
 	// The first save makes every project's word sets, and the first of a
 	// process opens what a resident store then keeps.
 	ctx := context.Background()
@@ -254,6 +255,9 @@ func warmSaveBench(st *store.Store, rebuild bool) error {
 			return err
 		}
 	}
+	if err := followBench(st, dir); err != nil {
+		return err
+	}
 	for range 3 {
 		m := saveBench.gen.Memory()
 		if _, _, err := saveBench.srv.save(ctx, SaveInput{Content: m.Body, Title: m.Title, Project: m.Project}); err != nil {
@@ -261,6 +265,27 @@ func warmSaveBench(st *store.Store, rebuild bool) error {
 			if !errors.As(err, &rej) {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// followBench follows the vault's notes (its cortex folder, dir) with the
+// watcher cortex mcp runs beside its calls (wiring.FollowVault, which this
+// package cannot import), and returns once the store is followed: the
+// benchmarks' calls then skip the stat of every note that a call without it
+// makes once a freshness window, as the server's calls do.
+func followBench(st *store.Store, dir string) error {
+	w := watch.New(watch.Options{Jobs: []watch.Job{{Name: "index", Dirs: []string{dir},
+		Run: func(ctx context.Context) error {
+			_, err := st.Sync(ctx)
+			return err
+		},
+		Settled: st.Followed}}})
+	go func() { _ = w.Run(context.Background()) }()
+	for deadline := time.Now().Add(time.Minute); !st.IsFollowed(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return errors.New("the watcher did not follow the vault within a minute")
 		}
 	}
 	return nil
