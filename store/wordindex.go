@@ -253,22 +253,7 @@ func encodeCarriedWordIndex(base uint64, bases []int, hashes []uint64, sets [][]
 		}
 	}
 	order = append(order, newOrder[k:]...)
-	b := make([]byte, 0, wordIndexFixed+16*nSets+4*len(stale)+12*len(order)+4*total+8)
-	b = append(b, wordIndexHeader...)
-	b = binary.LittleEndian.AppendUint64(b, probeHash())
-	b = binary.LittleEndian.AppendUint64(b, base)
-	counts := len(b)
-	b = append(b, make([]byte, 16)...)
-	for j, i := range bases {
-		if kept[j] {
-			b = binary.LittleEndian.AppendUint32(b, uint32(i))
-			b = binary.LittleEndian.AppendUint32(b, uint32(setLen(j)))
-			b = binary.LittleEndian.AppendUint64(b, hashes[j])
-		}
-	}
-	for _, i := range stale {
-		b = binary.LittleEndian.AppendUint32(b, uint32(i))
-	}
+	b, counts := startWordIndex(base, bases, hashes, kept, setLen, stale, nSets, len(order), total)
 	for _, id := range order {
 		b = binary.LittleEndian.AppendUint64(b, wordOf(id))
 	}
@@ -375,22 +360,8 @@ func encodeWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64,
 		}
 	}
 	slices.SortFunc(words, func(a, b word) int { return cmp.Compare(a.w, b.w) })
-	b := make([]byte, 0, wordIndexFixed+16*nSets+4*len(stale)+12*len(words)+4*total+8)
-	b = append(b, wordIndexHeader...)
-	b = binary.LittleEndian.AppendUint64(b, probeHash())
-	b = binary.LittleEndian.AppendUint64(b, base)
-	counts := len(b)
-	b = append(b, make([]byte, 16)...)
-	for j, i := range bases {
-		if kept[j] {
-			b = binary.LittleEndian.AppendUint32(b, uint32(i))
-			b = binary.LittleEndian.AppendUint32(b, uint32(len(sets[j])))
-			b = binary.LittleEndian.AppendUint64(b, hashes[j])
-		}
-	}
-	for _, i := range stale {
-		b = binary.LittleEndian.AppendUint32(b, uint32(i))
-	}
+	setLen := func(j int) int { return len(sets[j]) }
+	b, counts := startWordIndex(base, bases, hashes, kept, setLen, stale, nSets, len(words), total)
 	for _, w := range words {
 		b = binary.LittleEndian.AppendUint64(b, w.w)
 	}
@@ -403,7 +374,31 @@ func encodeWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64,
 		at += lens[w.id]
 	}
 	b = binary.LittleEndian.AppendUint32(b, uint32(total))
-	return appendPostings(b, counts, kept, func(j int) int { return len(sets[j]) }, ids, next, nSets, len(stale), len(words), total)
+	return appendPostings(b, counts, kept, setLen, ids, next, nSets, len(stale), len(words), total)
+}
+
+// startWordIndex begins a word index of base: its header, room for the
+// counts (at counts; see appendPostings), the kept sets (base number, setLen
+// words, hash) and the stale base numbers, in a buffer that will hold the
+// nWords words and total postings that follow.
+func startWordIndex(base uint64, bases []int, hashes []uint64, kept []bool, setLen func(j int) int, stale []int, nSets, nWords, total int) (b []byte, counts int) {
+	b = make([]byte, 0, wordIndexFixed+16*nSets+4*len(stale)+12*nWords+4*total+8)
+	b = append(b, wordIndexHeader...)
+	b = binary.LittleEndian.AppendUint64(b, probeHash())
+	b = binary.LittleEndian.AppendUint64(b, base)
+	counts = len(b)
+	b = append(b, make([]byte, 16)...)
+	for j, i := range bases {
+		if kept[j] {
+			b = binary.LittleEndian.AppendUint32(b, uint32(i))
+			b = binary.LittleEndian.AppendUint32(b, uint32(setLen(j)))
+			b = binary.LittleEndian.AppendUint64(b, hashes[j])
+		}
+	}
+	for _, i := range stale {
+		b = binary.LittleEndian.AppendUint32(b, uint32(i))
+	}
+	return b, counts
 }
 
 // appendPostings ends a word index whose postings' offsets b holds: it

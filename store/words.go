@@ -451,13 +451,7 @@ func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint
 	if len(added) > 0 || wf.torn || wf.size == 0 {
 		err = sn.s.saveWords(sn.s.wordsPath(project), wf, added, live)
 	}
-	if err != nil {
-		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
-	} else if err := atomicfile.WriteDerived(sn.s.wordIndexPath(project), data); err != nil {
-		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word index: %v", err))
-	} else if err := sn.pruneRecent(project, rc); err != nil {
-		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
-	}
+	sn.keepWordIndex(project, data, rc, err)
 	return ix, nil
 }
 
@@ -528,14 +522,22 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 	if len(added) > 0 {
 		err = appendWords(sn.s.wordsPath(project), added)
 	}
-	if err != nil {
-		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+	sn.keepWordIndex(project, data, rc, err)
+	return ix, nil
+}
+
+// keepWordIndex writes project's new word index (data) and prunes its
+// recent file rc, once its word-set file was brought up to date (werr is
+// how that went). The files only spare work: what cannot be written is
+// warned of, and the next save makes the index again.
+func (sn *snapshot) keepWordIndex(project string, data []byte, rc *wordFile, werr error) {
+	if werr != nil {
+		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", werr))
 	} else if err := atomicfile.WriteDerived(sn.s.wordIndexPath(project), data); err != nil {
 		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word index: %v", err))
 	} else if err := sn.pruneRecent(project, rc); err != nil {
 		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
 	}
-	return ix, nil
 }
 
 // appendWords appends the sets of m to the word-set file at path, which
