@@ -47,15 +47,7 @@ func TestExistingKeepsOnlyLiveSpellings(t *testing.T) {
 // reader in each field, counted.
 func existingByReaders(t *testing.T, b *Bleve, terms []string, joined, split map[string][]string) (map[string][]string, map[string][]string, map[string]bool) {
 	t.Helper()
-	adv, err := b.idx.Advanced()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := indexReaderOf(t, b)
 	has := func(term string, fields ...string) bool {
 		for _, f := range fields {
 			tfr, err := r.TermFieldReader(context.Background(), []byte(term), f, false, false, false)

@@ -64,9 +64,8 @@ func TestSegmentPostingsWithoutLocationsAsWith(t *testing.T) {
 	}
 }
 
-// bleveIndexPostings is every posting of b's index: by field and term, each
-// document's id, frequency and norm.
-func bleveIndexPostings(t *testing.T, b *Bleve) map[string]map[string][]string {
+// indexReaderOf is a reader of b's index, closed when the test ends.
+func indexReaderOf(t *testing.T, b *Bleve) bindex.IndexReader {
 	t.Helper()
 	adv, err := b.idx.Advanced()
 	if err != nil {
@@ -76,7 +75,15 @@ func bleveIndexPostings(t *testing.T, b *Bleve) map[string]map[string][]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = r.Close() }()
+	t.Cleanup(func() { _ = r.Close() })
+	return r
+}
+
+// bleveIndexPostings is every posting of b's index: by field and term, each
+// document's id, frequency and norm.
+func bleveIndexPostings(t *testing.T, b *Bleve) map[string]map[string][]string {
+	t.Helper()
+	r := indexReaderOf(t, b)
 	fields, err := r.Fields()
 	if err != nil {
 		t.Fatal(err)
