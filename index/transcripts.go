@@ -264,7 +264,7 @@ func (t *TranscriptIndex) Close() error {
 	switch {
 	case t.readOnly:
 	case t.building:
-		err = (&Bleve{idx: t.idx}).merge()
+		err = mergeBuilt(t.idx)
 	default:
 		err = mergeSmall(t.idx)
 	}
@@ -303,7 +303,7 @@ func smallMergePlan() *mergeplan.MergePlanOptions {
 // (each update adds one), when there are many, into segments of at most
 // smallSegment documents.
 func mergeSmall(idx bleve.Index) error {
-	return forceMerge(idx, smallMergePlan())
+	return forceMerge(idx, smallMergePlan(), mergeAbove)
 }
 
 // DocCount is the number of documents in the index.

@@ -98,3 +98,59 @@ func TestRebuildMergedSameResults(t *testing.T) {
 		}
 	}
 }
+
+// TestRebuildScoresAsOneSegment rebuilds one vault in six batches and in
+// three. Both are merged into one segment at the end, so every search scores
+// every note alike: left as their batches' segments, Bleve's BM25 took a
+// field's average length from the distinct terms summed over the segments,
+// and the scores depended on how the batches were cut, which the machine's
+// cores decide.
+func TestRebuildScoresAsOneSegment(t *testing.T) {
+	e := newOwedEnv(t)
+	ids, err := bench.WriteVault(e.root, 150, 7, time.Now())
+	if err != nil || len(ids) != 150 {
+		t.Fatalf("setup: %d notes (%v)", len(ids), err)
+	}
+	queries := []memories.SearchRequest{
+		{Text: "config"},
+		{Text: "retry queue timeout", AnyTerm: true},
+		{Text: "database migration", Phrases: true, Compounds: true},
+		{Text: "internal store db go", AnyTerm: true, Phrases: true},
+	}
+	run := func(batch int) map[string]float64 {
+		t.Helper()
+		old := rebuildBatch
+		rebuildBatch = batch
+		defer func() { rebuildBatch = old }()
+		st, _ := e.open()
+		ctx := context.Background()
+		if _, err := st.Rebuild(ctx); err != nil {
+			t.Fatal(err)
+		}
+		scores := map[string]float64{}
+		err := st.View(ctx, func(s memories.Snapshot) error {
+			for _, q := range queries {
+				q.Size = 200
+				hits, err := s.Search(ctx, q)
+				if err != nil {
+					return err
+				}
+				if len(hits) == 0 {
+					t.Errorf("setup: %q finds nothing", q.Text)
+				}
+				for _, h := range hits {
+					scores[q.Text+" "+h.ID] = h.Score
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return scores
+	}
+	six, three := run(25), run(50)
+	if diff := cmp.Diff(six, three); diff != "" {
+		t.Errorf("scores (-six batches +three batches):\n%s", diff)
+	}
+}
