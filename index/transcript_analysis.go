@@ -22,8 +22,9 @@ import (
 // lower-cased and stemmed again though a conversation repeats the same few
 // thousand words. transcriptTextType gives the same tokens for less: runs of
 // ASCII text are split by the word-boundary rules as they apply to ASCII
-// (any other text goes to Bleve's tokenizer), and what the filters make of a
-// word is remembered. TestTranscriptTextAnalyzerMatchesBleve and
+// (any other text goes to the segmenter of Bleve's tokenizer, without its
+// allocations: unicodeWords), and what the filters make of a word is
+// remembered. TestTranscriptTextAnalyzerMatchesBleve and
 // FuzzTranscriptTextAnalyzer compare it with Bleve's chain.
 const transcriptTextType = "cortex_transcript_text_v1"
 
@@ -145,7 +146,7 @@ func shardOf(word []byte) int {
 
 // tokenize splits input into words as Bleve's Unicode tokenizer does. Valid
 // UTF-8 is cut at ASCII white space, where a word always ends; a piece that is all
-// ASCII is split by asciiWords, any other by Bleve's tokenizer.
+// ASCII is split by asciiWords, any other by unicodeWords.
 func (a *transcriptText) tokenize(input []byte) analysis.TokenStream {
 	slab := make([]analysis.Token, 0, len(input)/6+1)
 	return a.tokenizeAppend(input, make(analysis.TokenStream, 0, len(input)/6+1), &slab)
