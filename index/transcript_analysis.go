@@ -12,6 +12,7 @@ import (
 	unicodetok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/registry"
 	bindex "github.com/blevesearch/bleve_index_api"
+	"github.com/blevesearch/segment"
 )
 
 // The transcript index's prose analysis is Bleve's Unicode word tokenizer
@@ -21,8 +22,9 @@ import (
 // lower-cased and stemmed again though a conversation repeats the same few
 // thousand words. transcriptTextType gives the same tokens for less: runs of
 // ASCII text are split by the word-boundary rules as they apply to ASCII
-// (any other text goes to Bleve's tokenizer), and what the filters make of a
-// word is remembered. TestTranscriptTextAnalyzerMatchesBleve and
+// (any other text goes to the segmenter of Bleve's tokenizer, without its
+// allocations: unicodeWords), and what the filters make of a word is
+// remembered. TestTranscriptTextAnalyzerMatchesBleve and
 // FuzzTranscriptTextAnalyzer compare it with Bleve's chain.
 const transcriptTextType = "cortex_transcript_text_v1"
 
@@ -144,7 +146,7 @@ func shardOf(word []byte) int {
 
 // tokenize splits input into words as Bleve's Unicode tokenizer does. Valid
 // UTF-8 is cut at ASCII white space, where a word always ends; a piece that is all
-// ASCII is split by asciiWords, any other by Bleve's tokenizer.
+// ASCII is split by asciiWords, any other by unicodeWords.
 func (a *transcriptText) tokenize(input []byte) analysis.TokenStream {
 	slab := make([]analysis.Token, 0, len(input)/6+1)
 	return a.tokenizeAppend(input, make(analysis.TokenStream, 0, len(input)/6+1), &slab)
@@ -174,17 +176,74 @@ func (a *transcriptText) tokenizeAppend(input []byte, out analysis.TokenStream, 
 		if ascii {
 			pos = asciiWords(input, i, j, pos, &out, slab)
 		} else {
-			for _, t := range a.tokenizer.Tokenize(input[i:j]) {
-				t.Start += i
-				t.End += i
-				t.Position = pos
-				pos++
-				out = append(out, t)
-			}
+			pos = a.unicodeWords(input, i, j, pos, &out, slab)
 		}
 		i = j
 	}
 	return out
+}
+
+// unicodeWords appends the words of input[from:to], valid UTF-8, as Bleve's
+// Unicode tokenizer makes them, numbered from pos, and returns the next
+// position. It runs the tokenizer's segmenter over the piece in one call,
+// with its outputs reused, where the tokenizer asks it for one segment at a
+// time and allocates for each; should the segments not cover the piece
+// exactly, the piece is left to the tokenizer. TestUnicodeWordsAsBleve and
+// FuzzUnicodeWords compare the two.
+func (a *transcriptText) unicodeWords(input []byte, from, to, pos int, out *analysis.TokenStream, slab *[]analysis.Token) int {
+	sb := segmentBuffers.Get().(*segmentOutputs)
+	defer segmentBuffers.Put(sb)
+	vals, types, n, err := segment.SegmentWordsDirect(input[from:to], sb.vals[:0], sb.types[:0])
+	sb.vals, sb.types = vals[:0], types[:0]
+	defer clear(vals) // the pool keeps no text
+	covered := 0
+	for _, v := range vals {
+		covered += len(v)
+	}
+	if err != nil || n != to-from || covered != n || len(types) != len(vals) {
+		for _, t := range a.tokenizer.Tokenize(input[from:to]) {
+			t.Start += from
+			t.End += from
+			t.Position = pos
+			pos++
+			*out = append(*out, t)
+		}
+		return pos
+	}
+	start := from
+	for k, v := range vals {
+		end := start + len(v)
+		if types[k] != segment.None {
+			if len(*slab) == cap(*slab) {
+				*slab = make([]analysis.Token, 0, 256)
+			}
+			*slab = append(*slab, analysis.Token{Term: input[start:end], Start: start, End: end, Position: pos, Type: segmentType(types[k])})
+			*out = append(*out, &(*slab)[len(*slab)-1])
+			pos++
+		}
+		start = end
+	}
+	return pos
+}
+
+// segmentOutputs are the segmenter's outputs, kept for the next call.
+type segmentOutputs struct {
+	vals  [][]byte
+	types []int
+}
+
+var segmentBuffers = sync.Pool{New: func() any { return new(segmentOutputs) }}
+
+// segmentType is the token type Bleve's Unicode tokenizer gives a segment of
+// type t (its convertType).
+func segmentType(t int) analysis.TokenType {
+	switch t {
+	case segment.Ideo, segment.Kana:
+		return analysis.Ideographic
+	case segment.Number:
+		return analysis.Numeric
+	}
+	return analysis.AlphaNumeric
 }
 
 func isASCIISpace(c byte) bool {

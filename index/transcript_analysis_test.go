@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
+	unicodetok "github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -179,4 +181,101 @@ func BenchmarkTranscriptTextAnalysis(b *testing.B) {
 			}
 		})
 	}
+}
+
+// compareUnicodeWords fails when unicodeWords and Bleve's Unicode tokenizer
+// disagree on a piece of text: the same terms, offsets, positions and types.
+func compareUnicodeWords(t *testing.T, a *transcriptText, text string) {
+	t.Helper()
+	in := []byte(text)
+	var out analysis.TokenStream
+	var slab []analysis.Token
+	next := a.unicodeWords(in, 0, len(in), 1, &out, &slab)
+	exp := tokensOf(unicodetok.NewUnicodeTokenizer().Tokenize([]byte(text)))
+	if diff := cmp.Diff(exp, tokensOf(out)); diff != "" {
+		t.Fatalf("words of %q (-bleve +cortex):\n%s", text, diff)
+	}
+	if next != len(exp)+1 {
+		t.Fatalf("words of %q: next position %d, want %d", text, next, len(exp)+1)
+	}
+}
+
+// unicodeAlphabet holds characters of every word-break class (UAX #29) and
+// the scripts of the real-shaped notes: letters of several scripts,
+// combining marks, joiners, digits of other scripts, the middle characters
+// that join words or numbers, Hebrew quotes, kana, ideographs, regional
+// indicators, emoji with modifiers, and white space of several kinds.
+var unicodeAlphabet = []rune("aZ09_:.',;-\"/ \t\n\r\u0085\u2028\u00a0\u3000" +
+	"éÄßжЖاسلام\u064b\u0651فارسی۱٢\u066cאבג\u05f3\u05f4" +
+	"क\u093eि\u094d\u0f0bབོད\u0e01\u0e31ไทย한국어アイウ\u30fcｱﾞかな東京中文。、" +
+	"\u0301\u0308\u200b\u200c\u200d\u2060\ufeff\u00b7\u2019\u2018\u201c\u201d\u2024\u2027\ufe13\ufe52\uff07\uff0e\uff1b\u203f\u2040\uff3f" +
+	"\U0001f1e6\U0001f1ea\U0001f44d\U0001f3fd\U0001f468\U0001f469\u2764\ufe0f©®™€１２" + "\u00ad\u180e\u2064\U000e0020")
+
+func TestUnicodeWordsAsBleve(t *testing.T) {
+	a := cortexTextAnalyzer(t).(*transcriptText)
+	for _, text := range analysisCases {
+		compareUnicodeWords(t, a, text)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 30000 {
+		var b strings.Builder
+		for range r.IntN(24) {
+			b.WriteRune(unicodeAlphabet[r.IntN(len(unicodeAlphabet))])
+		}
+		compareUnicodeWords(t, a, b.String())
+	}
+	// Any code point at all, and bytes that are not always UTF-8.
+	for range 10000 {
+		var b strings.Builder
+		for range r.IntN(16) {
+			switch r.IntN(3) {
+			case 0:
+				b.WriteRune(rune(r.IntN(0x3000)))
+			case 1:
+				b.WriteRune(rune(r.IntN(utf8.MaxRune + 1)))
+			default:
+				b.WriteByte(byte(r.IntN(256)))
+			}
+		}
+		compareUnicodeWords(t, a, b.String())
+	}
+	// Every line of the real transcripts, notes and documents of the
+	// fixtures.
+	lines := 0
+	err := filepath.WalkDir(filepath.Join("..", "fixtures"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+			return err
+		}
+		switch filepath.Ext(p) {
+		case ".jsonl", ".json", ".md", ".txt":
+		default:
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			compareUnicodeWords(t, a, line)
+			lines++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines < 1000 {
+		t.Fatalf("compared %d lines of fixtures, want at least 1000", lines)
+	}
+}
+
+func FuzzUnicodeWords(f *testing.F) {
+	for _, s := range analysisCases {
+		f.Add(s)
+	}
+	f.Add(string(unicodeAlphabet))
+	a := cortexTextAnalyzer(f).(*transcriptText)
+	f.Fuzz(func(t *testing.T, text string) {
+		compareUnicodeWords(t, a, text)
+	})
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,9 +11,11 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
@@ -206,7 +209,7 @@ func TestReadAllHoldsNoBodies(t *testing.T) {
 		return ms.HeapAlloc
 	}
 	before := heap()
-	recs, mems, err := st.readAll(files)
+	recs, mems, bodies, err := st.readAll(files, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,10 +225,86 @@ func TestReadAllHoldsNoBodies(t *testing.T) {
 			t.Errorf("note %d holds its body (%d bytes)", i, len(m.Body))
 		}
 	}
+	if len(bodies) != 0 {
+		t.Errorf("%d bodies kept, want none", len(bodies))
+	}
 	// The bodies are 12.5 MB; the properties a few hundred bytes a note.
 	if limit := int64(notes * bodyBytes / 8); held > limit {
 		t.Errorf("the read notes hold %d bytes of heap, want at most %d (bodies are %d)", held, limit, notes*bodyBytes)
 	}
 	runtime.KeepAlive(recs)
 	runtime.KeepAlive(mems)
+}
+
+// TestReadAllKeepsTheFirstBodies checks that the first read keeps the bodies
+// of the first notes in scan order whose sizes fit the bound, each as the
+// note's body, and no others.
+func TestReadAllKeepsTheFirstBodies(t *testing.T) {
+	e := newOwedEnv(t)
+	st, _ := e.open()
+	var files []vault.FileStat
+	var size int64
+	for i := range 10 {
+		rel := fmt.Sprintf("memories/p/n%02d.md", i)
+		path := filepath.Join(e.root, "cortex", filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		text := fmt.Sprintf("---\nid: 01jkeptbody%015d\ntitle: Note %d\n---\nBody of note %d.\n", i, i, i)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, vault.FileStat{Path: rel, Size: int64(len(text))})
+		if i < 4 {
+			size += int64(len(text))
+		}
+	}
+	// The fifth note's file is one byte past the bound.
+	_, _, bodies, err := st.readAll(files, size+files[4].Size-1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bodies) != 4 {
+		t.Fatalf("%d bodies kept, want the first 4", len(bodies))
+	}
+	for i, f := range files[:4] {
+		if b := bodies[f.Path]; b == nil || *b != fmt.Sprintf("Body of note %d.\n", i) {
+			t.Errorf("%s: kept body %v", f.Path, b)
+		}
+	}
+}
+
+// TestRebuildReadsEachNoteOnce checks that a rebuild of a vault within
+// rebuildKeptBodies reads each note once, and that beyond it the notes whose
+// bodies were not kept are read again.
+func TestRebuildReadsEachNoteOnce(t *testing.T) {
+	e := newOwedEnv(t)
+	corpus, err := bench.LoadCorpus(filepath.Join("..", "fixtures"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	const notes = 60
+	if _, err := bench.Write(e.root, bench.NewRealGenerator(corpus, 7, end), notes, 7); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := e.open()
+	ctx := context.Background()
+	before := st.NoteReads()
+	if _, err := st.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.NoteReads() - before; got != notes {
+		t.Errorf("a rebuild of %d notes read %d times from the vault, want %d", notes, got, notes)
+	}
+	old := rebuildKeptBodies
+	rebuildKeptBodies = 0
+	defer func() { rebuildKeptBodies = old }()
+	before = st.NoteReads()
+	if _, err := st.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.NoteReads() - before; got != 2*notes {
+		t.Errorf("a rebuild keeping no bodies read %d notes %d times, want %d", notes, got, 2*notes)
+	}
 }

@@ -85,6 +85,13 @@ const (
 	rebuildHeapLimit = 640 << 20
 )
 
+// rebuildKeptBodies bounds the bodies a rebuild keeps from its first read of
+// the notes, by the files' sizes, in path order, for their batches (the rest
+// are read again when their batch is indexed): a vault of this size is read
+// once, and a larger one holds no more than this of them. A variable only so
+// that tests can keep some and read the others again.
+var rebuildKeptBodies int64 = 64 << 20
+
 // rebuildBatch is the number of notes indexed per Bleve batch in a rebuild:
 // large, so the rebuild makes few segments and has little to merge. A
 // variable only so that tests can make many batches of few notes.
@@ -779,7 +786,7 @@ func (s *Store) readChanged(files []vault.FileStat, bulk bool) ([]changedNote, e
 		}
 		return out, nil
 	}
-	recs, mems, err := s.readAll(files)
+	recs, mems, _, err := s.readAll(files, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -1270,7 +1277,7 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 			_ = os.RemoveAll(gen)
 		}
 	}()
-	recs, mems, err := s.readAll(scan.Changed)
+	recs, mems, bodies, err := s.readAll(scan.Changed, rebuildKeptBodies)
 	if err != nil {
 		_ = b.Close()
 		return nil, err
@@ -1297,7 +1304,8 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 	// Batches are analysed and turned into segments by the goroutine that
 	// submits them, so two at a time keep both cores of a small machine busy.
 	// Their segments are merged in groups meanwhile (MergeWhileBuilding).
-	parts := rebuildBatches(pendingDocs(docs, changes), runtime.GOMAXPROCS(0))
+	parts := rebuildBatches(pendingDocs(docs, changes, bodies), runtime.GOMAXPROCS(0))
+	bodies = nil // each is held by its pending document alone, until indexed
 	maxDocs := 0
 	for _, part := range parts {
 		maxDocs = max(maxDocs, len(part))
@@ -1424,17 +1432,23 @@ type pendingDoc struct {
 	deleted    bool
 	rec        *index.Record // nil when deleted
 	sourceHash string
+	// body is the note's body from the read its record was made from,
+	// when it was kept (rebuildKeptBodies); nil when the note is read
+	// again as its batch is indexed.
+	body *string
 }
 
 // pendingDocs is docs, the rebuild's Bleve operations, as pendingDocs; recs
-// are the notes' records by path.
-func pendingDocs(docs []index.Doc, recs map[string]*index.Record) []pendingDoc {
+// are the notes' records by path, and bodies the bodies kept from the first
+// read, by path.
+func pendingDocs(docs []index.Doc, recs map[string]*index.Record, bodies map[string]*string) []pendingDoc {
 	out := make([]pendingDoc, len(docs))
 	for i, d := range docs {
 		out[i] = pendingDoc{id: d.ID, deleted: d.Deleted || d.Memory == nil}
 		if !out[i].deleted {
 			out[i].rec = recs[d.Memory.Path]
 			out[i].sourceHash = d.Memory.Provenance.SourceHash
+			out[i].body = bodies[d.Memory.Path]
 		}
 	}
 	return out
@@ -1528,14 +1542,15 @@ func pendingSize(d pendingDoc) int64 {
 	return d.rec.Size
 }
 
-// indexBatch reads the bodies of a rebuild batch's notes again and indexes
-// them. A note whose bytes are still those its record was made from is not
-// parsed again: its body is cut from the bytes as the parser cuts it, which
-// saves decoding every note's properties twice. A note changed or removed
-// since the scan is indexed as read now (or without its body when it is
-// gone or cannot be read), with the properties first read: its catalog
-// record still has the scan's size and time, so the next command's check
-// indexes it afresh.
+// indexBatch indexes a rebuild batch's notes, with the bodies kept from
+// their first read or, for the others, read again. A note whose bytes are
+// still those its record was made from is not parsed again: its body is cut
+// from the bytes as the parser cuts it, which saves decoding every note's
+// properties twice. A note changed or removed since the scan is indexed as
+// read now (or without its body when it is gone or cannot be read), with
+// the properties first read: its catalog record still has the scan's size
+// and time, so the next command's check indexes it afresh. The kept bodies
+// are let go once the batch is indexed.
 func (s *Store) indexBatch(b *index.Bleve, docs []pendingDoc) error {
 	full := make([]index.Doc, len(docs))
 	for i, d := range docs {
@@ -1543,9 +1558,13 @@ func (s *Store) indexBatch(b *index.Bleve, docs []pendingDoc) error {
 			full[i] = index.Doc{ID: d.id, Deleted: true}
 			continue
 		}
-		body, err := s.rereadBody(d.rec.Path, d.rec)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
+		body := d.body
+		if body == nil {
+			var err error
+			body, err = s.rereadBody(d.rec.Path, d.rec)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
 		}
 		var text string
 		if body != nil {
@@ -1553,12 +1572,17 @@ func (s *Store) indexBatch(b *index.Bleve, docs []pendingDoc) error {
 		}
 		full[i] = index.Doc{ID: d.id, Memory: memoryOf(d, text)}
 	}
-	return b.Apply(full)
+	err := b.Apply(full)
+	for i := range docs {
+		docs[i].body = nil
+	}
+	return err
 }
 
 // rereadBody is the body of the note at path as read now, nil when it can no
 // longer be read as a memory. rec is the note's record from the first read.
 func (s *Store) rereadBody(path string, rec *index.Record) (*string, error) {
+	s.noteReads.Add(1)
 	data, st, err := s.v.ReadRaw(path)
 	if err == nil && rec != nil && st.Size == rec.Size && hash(data) == rec.Hash {
 		if body, ok := vault.NoteBody(data); ok {
@@ -1574,22 +1598,36 @@ func (s *Store) rereadBody(path string, rec *index.Record) (*string, error) {
 }
 
 // readAll reads every note in parallel, in scan order, and gives their
-// memories without their bodies. The bodies are the bulk of a vault: they
-// are not held while the ids are settled but read again, batch by batch, as
-// each is indexed. Each is let go as soon as its note is read: held until
-// every note was, a vault of 100,000 documentation-length notes kept about
-// 350 MB of them (480 MB live at the end of the reading, 180 MB now), near
-// the rebuild's heap limit, where the collector runs without pause.
-func (s *Store) readAll(files []vault.FileStat) ([]*index.Record, []*memories.Memory, error) {
+// memories without their bodies, and the bodies of the first notes, by
+// path, as long as their files' sizes stay within keep bytes. The bodies
+// are the bulk of a vault: beyond keep they are not held while the ids are
+// settled but read again, batch by batch, as each is indexed. Each is let
+// go as soon as its note is read: held until every note was, a vault of
+// 100,000 documentation-length notes kept about 350 MB of them (480 MB live
+// at the end of the reading, 180 MB now), near the rebuild's heap limit,
+// where the collector runs without pause.
+func (s *Store) readAll(files []vault.FileStat, keep int64) ([]*index.Record, []*memories.Memory, map[string]*string, error) {
 	recs := make([]*index.Record, len(files))
 	mems := make([]*memories.Memory, len(files))
+	kept := make([]*string, len(files))
 	errs := make([]error, len(files))
+	// The notes whose bodies are kept are the first in scan order (path
+	// order, the rebuild's batches' order), by their sizes at the scan.
+	keepN, size := 0, int64(0)
+	for keep > 0 && keepN < len(files) && size+files[keepN].Size <= keep {
+		size += files[keepN].Size
+		keepN++
+	}
 	var g errgroup.Group
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range files {
 		g.Go(func() error {
 			recs[i], mems[i], errs[i] = s.readNote(files[i])
 			if mems[i] != nil {
+				if i < keepN {
+					body := mems[i].Body
+					kept[i] = &body
+				}
 				mems[i].Body = ""
 			}
 			return nil
@@ -1597,14 +1635,21 @@ func (s *Store) readAll(files []vault.FileStat) ([]*index.Record, []*memories.Me
 	}
 	_ = g.Wait() // the errors are taken in file order below
 	outR, outM := recs[:0], mems[:0]
+	var bodies map[string]*string
+	if keepN > 0 {
+		bodies = make(map[string]*string, keepN)
+	}
 	for i := range files {
 		if errors.Is(errs[i], fs.ErrNotExist) {
 			continue // deleted since the scan
 		}
 		if errs[i] != nil {
-			return nil, nil, errs[i]
+			return nil, nil, nil, errs[i]
 		}
 		outR, outM = append(outR, recs[i]), append(outM, mems[i])
+		if kept[i] != nil {
+			bodies[files[i].Path] = kept[i]
+		}
 	}
-	return outR, outM, nil
+	return outR, outM, bodies, nil
 }

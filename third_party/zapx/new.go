@@ -71,6 +71,12 @@ func (z *ZapPlugin) newWithChunkMode(results []index.Document,
 		estimateNumResults := int(float64(len(results)+NewSegmentBufferNumResultsBump) *
 			NewSegmentBufferAvgBytesPerDocFactor)
 		br.Grow(estimateAvgBytesPerDoc * estimateNumResults)
+	} else if perDoc := lastBytesPerDoc.Load(); perDoc > 0 && len(results) > NewSegmentBufferNumResultsBump {
+		// A fresh interim (the pool's are dropped by collections) given
+		// a large batch takes the estimate from the last segment made by
+		// any (cortex patch 0004): the buffer was otherwise grown by
+		// doubling, each time cleared and copied.
+		br.Grow(int(perDoc) * len(results))
 	}
 
 	atomic.AddUint64(&s.stats.TotNewRootDocsProcessed, uint64(len(results)))
@@ -95,12 +101,19 @@ func (z *ZapPlugin) newWithChunkMode(results []index.Document,
 	if err == nil && s.reset() == nil {
 		s.lastNumDocs = len(results)
 		s.lastOutSize = len(br.Bytes())
+		if len(results) > 0 {
+			lastBytesPerDoc.Store(int64(len(br.Bytes()) / len(results)))
+		}
 		sb.setBytesWritten(totalBytesWritten)
 		interimPool.Put(s)
 	}
 
 	return sb, uint64(len(br.Bytes())), err
 }
+
+// lastBytesPerDoc is the size per document of the last segment made, the
+// estimate of a fresh interim's buffer (cortex patch 0004).
+var lastBytesPerDoc atomic.Int64
 
 var interimPool = sync.Pool{New: func() interface{} { return &interim{} }}
 

@@ -917,6 +917,22 @@ func (i *invertedIndexOpaque) realloc() {
 		i.extraDocValues = map[int]map[uint16][][]byte{}
 	}
 
+	// The documents' terms are counted first, so that docTerms is made
+	// once at its bound rather than grown by doubling as it is filled
+	// (cortex patch 0004).
+	var termsBound int
+	for _, result := range i.results {
+		result.VisitComposite(func(field index.CompositeField) {
+			termsBound += len(field.AnalyzedTokenFrequencies())
+		})
+		result.VisitFields(func(field index.Field) {
+			termsBound += len(field.AnalyzedTokenFrequencies())
+		})
+	}
+	if cap(i.docTerms) < termsBound {
+		i.docTerms = make([]docTerm, 0, termsBound)
+	}
+
 	for docNum, result := range i.results {
 		// walk each composite field
 		result.VisitComposite(func(field index.CompositeField) {
