@@ -27,13 +27,13 @@ type fakeOverlaps struct {
 	loads int
 }
 
-func (f *fakeOverlaps) WordOverlaps(_ context.Context, _ []string, words []uint64, except string, build func(title, body string) []uint64) (WordOverlaps, error) {
+func (f *fakeOverlaps) WordOverlaps(_ context.Context, _ []string, words []uint64, except string, build func(title, body string) ([]uint64, dedup.Keys)) (WordOverlaps, error) {
 	var out WordOverlaps
 	for i, id := range f.ids {
 		if id == except {
 			continue
 		}
-		ws := build(id, f.texts[id])
+		ws, _ := build(id, f.texts[id])
 		common := 0
 		for _, w := range ws {
 			for _, x := range words {
@@ -169,7 +169,7 @@ type keyedOverlaps struct {
 	conflicts int
 }
 
-func (f *keyedOverlaps) LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool) (*dedup.Fingerprint, bool, error) {
+func (f *keyedOverlaps) LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool, known *KnownKeys) (*dedup.Fingerprint, bool, error) {
 	m, err := f.Load(ctx, path)
 	if err != nil {
 		return nil, false, err

@@ -1,0 +1,126 @@
+package store
+
+import (
+	"encoding/binary"
+	"hash/crc32"
+	"slices"
+
+	"github.com/cortexmem/cortex/dedup"
+)
+
+// The keys of a word index's memories (see wordindex.go for the file): each
+// memory's numbers and code tokens, as places in one list of the keys of
+// them all, so that a save's duplicate check can tell a conflict with a
+// memory from its keys without reading its note (memories.KnownKeys).
+
+// appendKeys ends a word index whose postings b holds: it appends the keys
+// of the kept memories (keys[j] of memory j, none for all when keys is
+// nil), fills in their counts at counts (after appendPostings' four) and
+// appends the checksum.
+func appendKeys(b []byte, counts int, keys []dedup.Keys, kept []bool) []byte {
+	keysOf := func(j int) dedup.Keys {
+		if keys == nil {
+			return dedup.Keys{}
+		}
+		return keys[j]
+	}
+	var all []uint64
+	for j := range kept {
+		if kept[j] {
+			k := keysOf(j)
+			all = append(all, k.Numbers()...)
+			all = append(all, k.Codes()...)
+		}
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	le := binary.LittleEndian
+	for _, k := range all {
+		b = le.AppendUint64(b, k)
+	}
+	refs := 0
+	b = le.AppendUint32(b, 0)
+	for j := range kept {
+		if kept[j] {
+			k := keysOf(j)
+			refs += len(k.Numbers())
+			b = le.AppendUint32(b, uint32(refs))
+			refs += len(k.Codes())
+			b = le.AppendUint32(b, uint32(refs))
+		}
+	}
+	for j := range kept {
+		if kept[j] {
+			k := keysOf(j)
+			for _, list := range [][]uint64{k.Numbers(), k.Codes()} {
+				for _, h := range list {
+					i, _ := slices.BinarySearch(all, h)
+					b = le.AppendUint32(b, uint32(i))
+				}
+			}
+		}
+	}
+	le.PutUint32(b[counts+16:], uint32(len(all)))
+	le.PutUint32(b[counts+20:], uint32(refs))
+	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
+}
+
+// keysHold reports whether the keys of ix increase and their starts do,
+// from 0 to the refs: parseWordIndex refuses a file where they do not. The
+// refs themselves are checked as a memory's keys are read (keysOf).
+func (ix *wordIndex) keysHold() bool {
+	for k := 1; k < ix.nKeys; k++ {
+		if ix.key(k) <= ix.key(k-1) {
+			return false
+		}
+	}
+	prev := 0
+	for i := 0; i <= 2*ix.nSets; i++ {
+		at := le32(ix.data, ix.keyStrt+4*i)
+		if at < prev || at > ix.nRefs || i == 0 && at != 0 {
+			return false
+		}
+		prev = at
+	}
+	return prev == ix.nRefs
+}
+
+func (ix *wordIndex) key(k int) uint64 {
+	return binary.LittleEndian.Uint64(ix.data[ix.keysAt+8*k:])
+}
+
+// keysOf is the keys of memory s (a place in sets), copied out of the
+// file; false when its refs are out of range or do not increase (a damaged
+// file the checksum let through), and then nothing is to be told from them.
+func (ix *wordIndex) keysOf(s int) (dedup.Keys, bool) {
+	if s < 0 || s >= ix.nSets {
+		return dedup.Keys{}, false
+	}
+	at := ix.keyStrt + 8*s
+	from, mid, to := le32(ix.data, at), le32(ix.data, at+4), le32(ix.data, at+8)
+	numbers, ok := ix.keyList(from, mid)
+	if !ok {
+		return dedup.Keys{}, false
+	}
+	codes, ok := ix.keyList(mid, to)
+	if !ok {
+		return dedup.Keys{}, false
+	}
+	return dedup.KeysFrom(numbers, codes)
+}
+
+// keyList is the keys refs [from, to) name; false when one is out of range.
+func (ix *wordIndex) keyList(from, to int) ([]uint64, bool) {
+	if from == to {
+		return nil, true
+	}
+	out := make([]uint64, to-from)
+	for r := from; r < to; r++ {
+		k := le32(ix.data, ix.refsAt+4*r)
+		if k >= ix.nKeys {
+			return nil, false
+		}
+		out[r-from] = ix.key(k)
+	}
+	return out, true
+}
