@@ -200,7 +200,10 @@ func (ix *wordIndex) setPlaces() (all []uint32, at []int, bad []bool) {
 // words of the sets carried from prev (most of them, after a compaction)
 // are numbered by their place in prev, and only the other sets' words are
 // looked up (the map lookups of every posting were most of the making).
-func encodeCarriedWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64, from [][]uint32, keys []dedup.Keys, kept []bool, stale []int, prev *wordIndex) []byte {
+//
+// The keys of memory j are those of set keysFrom[j] of prev when that is 0
+// or more (keysRead true of it), else keys[j].
+func encodeCarriedWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64, from [][]uint32, keys []dedup.Keys, keysFrom []int, kept []bool, stale []int, prev *wordIndex) []byte {
 	nOld := prev.nWords
 	setLen := func(j int) int {
 		if from[j] != nil {
@@ -286,7 +289,7 @@ func encodeCarriedWordIndex(base uint64, bases []int, hashes []uint64, sets [][]
 	}
 	b = binary.LittleEndian.AppendUint32(b, uint32(total))
 	b = appendPostings(b, counts, kept, setLen, ids, next, nSets, len(stale), len(order), total)
-	return appendKeys(b, counts, keys, kept)
+	return appendCarriedKeys(b, counts, keys, keysFrom, kept, prev)
 }
 
 // staleList is the base numbers of the memories the index could not hold.

@@ -203,9 +203,11 @@ func TestEncodeCarriedAsEncode(t *testing.T) {
 		sets := make([][]uint64, n)
 		from := make([][]uint32, n)
 		keys := make([]dedup.Keys, n)
+		keysFrom := make([]int, n)
 		kept := make([]bool, n)
 		var stale []int
 		for j := range n {
+			keysFrom[j] = -1
 			bases[j], hashes[j] = 2*j+r.IntN(2), r.Uint64()
 			kept[j] = r.IntN(8) != 0
 			if !kept[j] {
@@ -220,6 +222,7 @@ func TestEncodeCarriedAsEncode(t *testing.T) {
 				if keys[j], ok = prev.keysOf(s); !ok {
 					t.Fatalf("trial %d: the earlier index's keys of set %d do not read", trial, s)
 				}
+				keysFrom[j] = s
 				continue
 			}
 			sets[j], keys[j] = randomSet(vocab+50), randomKeys(r) // some words prev lacks
@@ -230,8 +233,11 @@ func TestEncodeCarriedAsEncode(t *testing.T) {
 			if from[j] != nil {
 				sets[j] = nil // the carried sets are given by their places alone
 			}
+			if keysFrom[j] >= 0 {
+				keys[j] = dedup.Keys{} // and their keys by the earlier set
+			}
 		}
-		got := encodeCarriedWordIndex(uint64(trial), bases, hashes, sets, from, keys, kept, stale, prev)
+		got := encodeCarriedWordIndex(uint64(trial), bases, hashes, sets, from, keys, keysFrom, kept, stale, prev)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("trial %d: %d bytes, want %d, or other bytes", trial, len(got), len(want))
 		}

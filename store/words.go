@@ -521,16 +521,16 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 	sets := make([][]uint64, len(entries))
 	from := make([][]uint32, len(entries))
 	keys := make([]dedup.Keys, len(entries))
+	keysFrom := make([]int, len(entries))
 	kept := make([]bool, len(entries))
 	var todo []int
 	added := map[string]wordEntry{}
 	for j := range entries {
 		p := entries[j].Path
-		if s, ok := have[hashes[j]]; ok {
-			if keys[j], ok = prev.keysOf(s); ok {
-				from[j], kept[j] = places[at[s]:at[s+1]:at[s+1]], true
-				continue
-			}
+		keysFrom[j] = -1
+		if s, ok := have[hashes[j]]; ok && prev.keysRead(s) {
+			from[j], keysFrom[j], kept[j] = places[at[s]:at[s+1]:at[s+1]], s, true
+			continue
 		}
 		if we, ok := rc.m[p]; ok && we.hash == hashes[j] {
 			sets[j], keys[j], kept[j] = we.words, we.keys, true
@@ -551,10 +551,10 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 	for j := range entries {
 		if !kept[j] {
 			stale = append(stale, bases[j])
-			sets[j], from[j] = nil, nil
+			sets[j], from[j], keysFrom[j] = nil, nil, -1
 		}
 	}
-	data := encodeCarriedWordIndex(base, bases, hashes, sets, from, keys, kept, stale, prev)
+	data := encodeCarriedWordIndex(base, bases, hashes, sets, from, keys, keysFrom, kept, stale, prev)
 	ix, ok := parseWordIndex(data)
 	if !ok {
 		return nil, fmt.Errorf("word index of %s: made one that does not read back", project)
