@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/cortexmem/cortex/dedup"
-	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
 )
@@ -24,10 +23,9 @@ const maxCachedFingerprints = 4096
 type fingerprints struct {
 	mu sync.Mutex
 	m  map[string]cachedFingerprint
-	// hits counts the fingerprints given from the cache, keyHits the
-	// conflicts told from kept keys, and indexHits those told from a word
-	// index's keys without a read, for tests.
-	hits, keyHits, indexHits int
+	// hits counts the fingerprints given from the cache, and keyHits the
+	// conflicts told from kept keys, for tests.
+	hits, keyHits int
 }
 
 // cachedFingerprint is the fingerprint of a note's text as read when its
@@ -146,14 +144,12 @@ func (sn *snapshot) fingerprint(ctx context.Context, path string, build func(tit
 // nothing (LoadFingerprint).
 //
 // given, when not nil, are the note's keys as its word index keeps them
-// (WordOverlaps.Keys), made from bytes with given.Hash: they are used only
-// when that is the record's hash, in place of keys of the note's text.
-// A resident store then tells a conflict from them without reading the
-// note while its file has the size and time of its record, time older than
-// the racy window (unchanged since, as the store tells a changed note; see
-// unchangedSince); any other note is read and its bytes' hash compared
-// with the record's first, so that the check never decides from the text
-// of a note edited in place that the catalog has not taken in yet.
+// (WordOverlaps.Keys), made from bytes with given.Hash: they are used in
+// place of keys of the note's text (a scan of it all) only once the note is
+// read and its bytes found to have that hash, the record's. The read stays:
+// a note edited in place that the catalog has not taken in yet (a folder
+// only check does not see it; its size and time may even be put back) is
+// then fingerprinted as it is, never decided from the keys of its old text.
 func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool, given *memories.KnownKeys) (_ *dedup.Fingerprint, conflict bool, _ error) {
 	if conflicts == nil {
 		fp, err := sn.LoadFingerprint(ctx, path, build)
@@ -174,12 +170,6 @@ func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, 
 	}
 	if c != nil {
 		if fi, err := os.Lstat(sn.s.v.Abs(path)); err == nil && fi.Mode().IsRegular() {
-			if known != nil && sn.unchanged(rec, fi) && conflicts(*known) {
-				c.mu.Lock()
-				c.indexHits++
-				c.mu.Unlock()
-				return nil, true, nil
-			}
 			e := c.entry(path, rec.Hash, fi.Size(), fi.ModTime().UnixNano())
 			if e.keys != nil {
 				known = e.keys
@@ -229,15 +219,4 @@ func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, 
 		c.put(path, cachedFingerprint{size: st.Size, mtime: st.MTime, hash: rec.Hash, fp: fp})
 	}
 	return fp, false, nil
-}
-
-// unchanged reports whether the note of rec, whose file fi is, is as rec
-// says, by the test the store trusts to tell a changed note (vault.Scan's):
-// the size and time of its record, a time older than the racy window
-// before the catalog's last look (a file changed again in the same clock
-// tick keeps its time). A note edited in place has another time, or a time
-// too recent to trust, until the catalog takes it in.
-func (sn *snapshot) unchanged(rec *index.Record, fi os.FileInfo) bool {
-	mtime := fi.ModTime().UnixNano()
-	return fi.Mode().IsRegular() && fi.Size() == rec.Size && mtime == rec.MTime && mtime < sn.cat.RacyAfter(racyWindow)
 }
