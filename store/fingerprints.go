@@ -207,6 +207,9 @@ func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, 
 		k = &ks
 	}
 	if conflicts(*k) {
+		if given != nil && k == &given.Keys {
+			sn.s.indexKeys.Add(1)
+		}
 		if c != nil {
 			c.put(path, cachedFingerprint{size: st.Size, mtime: st.MTime, hash: rec.Hash, keys: k})
 		}
