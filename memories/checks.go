@@ -311,10 +311,13 @@ type wordOverlapper interface {
 
 // NearWords is what a nearOverlapper must keep: every memory whose Words
 // (dedup.OverlapCount) can reach Duplicate, and every memory whose Related
-// can be among the Top best above Related, ties included.
+// can be among the Top best above Related, ties included. Keys asks for
+// the keys of those that can reach Duplicate (WordOverlaps.Keys): only a
+// memory with keys can conflict by them, so only its check asks.
 type NearWords struct {
 	Duplicate, Related float64
 	Top                int
+	Keys               bool
 }
 
 // nearOverlapper is a wordOverlapper that may also leave out, of the
@@ -352,7 +355,7 @@ func (s *Service) similarInProjects(ctx context.Context, snap finder, wo wordOve
 	var ov WordOverlaps
 	var err error
 	if no, ok := wo.(nearOverlapper); ok {
-		near := NearWords{Duplicate: th.Duplicate, Related: th.Related, Top: maxRelated + 1}
+		near := NearWords{Duplicate: th.Duplicate, Related: th.Related, Top: maxRelated + 1, Keys: dedup.HasKeys(fp)}
 		ov, err = no.NearWordOverlaps(ctx, withGeneral(m.Project), fp.Words(), except, memoryWordsAndKeys, near)
 	} else {
 		ov, err = wo.WordOverlaps(ctx, withGeneral(m.Project), fp.Words(), except, memoryWordsAndKeys)

@@ -113,28 +113,51 @@ type overlapRefs struct {
 	cat    *index.Catalog
 	extras []memories.Entry
 	// keys are the keys the word indexes keep of some of the base's
-	// memories (the possible duplicates), by base number.
-	keys []knownAt
+	// memories (the possible duplicates), by base number: where in hashes
+	// they were copied.
+	keys   map[int]keySpan
+	hashes []uint64
 }
 
-// knownAt is the keys of the base's memory ref.
-type knownAt struct {
-	ref  int
-	keys memories.KnownKeys
+// keySpan is a memory's keys in overlapRefs.hashes: numbers [from, mid),
+// code tokens [mid, to), made from bytes with hash.
+type keySpan struct {
+	hash          uint64
+	from, mid, to int
+}
+
+// addKeys copies the keys of memory s of ix, base number ref, out of the
+// index (whose bytes are released once WordOverlaps returns); a memory
+// whose keys do not read (keysRead) has none.
+func (r *overlapRefs) addKeys(ix *wordIndex, s, ref int) {
+	if !ix.keysRead(s) {
+		return
+	}
+	at := ix.keyStrt + 8*s
+	from, mid, to := le32(ix.data, at), le32(ix.data, at+4), le32(ix.data, at+8)
+	start := len(r.hashes)
+	for p := from; p < to; p++ {
+		r.hashes = append(r.hashes, ix.key(le32(ix.data, ix.refsAt+4*p)))
+	}
+	if r.keys == nil {
+		r.keys = map[int]keySpan{}
+	}
+	r.keys[ref] = keySpan{hash: ix.hash(s), from: start, mid: start + mid - from, to: start + to - from}
 }
 
 // known is the keys of memory ref as its word index keeps them, nil when
-// they were not copied out (WordOverlaps.Keys).
+// they were not copied out (WordOverlaps.Keys). It is asked once
+// WordOverlaps has returned, when hashes grows no more.
 func (r *overlapRefs) known(ref int) *memories.KnownKeys {
-	if ref < 0 {
+	sp, ok := r.keys[ref]
+	if !ok {
 		return nil
 	}
-	for i := range r.keys {
-		if r.keys[i].ref == ref {
-			return &r.keys[i].keys
-		}
+	k, ok := dedup.KeysFrom(r.hashes[sp.from:sp.mid:sp.mid], r.hashes[sp.mid:sp.to:sp.to])
+	if !ok {
+		return nil
 	}
-	return nil
+	return &memories.KnownKeys{Keys: k, Hash: sp.hash}
 }
 
 func (r *overlapRefs) entry(ref int) (memories.Entry, error) {
@@ -215,10 +238,8 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 				out.All = append(out.All, memories.WordOverlap{Ref: i, Common: int(counts[s]), Len: n})
 				// The keys of the possible duplicates, copied out of the
 				// index (whose bytes are released on return).
-				if w, _ := dedup.OverlapOf(len(words), int(counts[s]), n); w >= near.Duplicate {
-					if k, ok := ix.keysOf(s); ok {
-						refs.keys = append(refs.keys, knownAt{ref: i, keys: memories.KnownKeys{Keys: k, Hash: ix.hash(s)}})
-					}
+				if w, _ := dedup.OverlapOf(len(words), int(counts[s]), n); near.Keys && w >= near.Duplicate {
+					refs.addKeys(ix, s, i)
 				}
 			}
 		} else {
