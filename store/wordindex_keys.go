@@ -84,6 +84,20 @@ func appendCarriedKeys(b []byte, counts int, keys []dedup.Keys, from []int, kept
 		all = append(all, h)
 	}
 	all = append(all, others[o:]...)
+	nRefs := 0
+	for j := range kept {
+		if !kept[j] {
+			continue
+		}
+		if s, ok := carried(j); ok {
+			at := prev.keyStrt + 8*s
+			nRefs += le32(prev.data, at+8) - le32(prev.data, at)
+		} else {
+			nRefs += len(keysOf(j).Numbers()) + len(keysOf(j).Codes())
+		}
+	}
+	// One growth of the index (megabytes), not one per append.
+	b = slices.Grow(b, 8*len(all)+4*(2*len(kept)+1)+4*nRefs+4)
 	le := binary.LittleEndian
 	for _, k := range all {
 		b = le.AppendUint64(b, k)
