@@ -189,3 +189,30 @@ func TestWordIndexFitsOnlyItsBase(t *testing.T) {
 		}
 	}
 }
+
+// TestVersion1WordFilesAreNotRead: word files of version 1, which hold no
+// keys, are never read as version 2 ones, however well formed: a word index
+// is refused (and made again), and a word-set file reads as empty and torn
+// (rewritten, its notes read again).
+func TestVersion1WordFilesAreNotRead(t *testing.T) {
+	sets := [][]uint64{{2, 3, 9}, {3}}
+	data := encodeWordIndex(7, []int{0, 2}, []uint64{1, 2}, sets, testKeys[:2], []bool{true, true}, nil)
+	if _, ok := parseWordIndex(data); !ok {
+		t.Fatal("a version 2 index does not read")
+	}
+	old := slices.Clone(data)
+	copy(old, "cortex dedup index 1\n")
+	binary.LittleEndian.PutUint32(old[len(old)-4:], crc32.ChecksumIEEE(old[:len(old)-4]))
+	if _, ok := parseWordIndex(old); ok {
+		t.Fatal("a version 1 header read as a version 2 index")
+	}
+	m := map[string]wordEntry{"a.md": {hash: 1, words: []uint64{2, 3}, keys: testKeys[0]}}
+	head := append([]byte("cortex dedup words 1\n"), probeBytes()...)
+	p := filepath.Join(t.TempDir(), "x.words")
+	if err := os.WriteFile(p, encodeWords(head, m, []string{"a.md"}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if wf := readWords(p); len(wf.m) != 0 || !wf.torn {
+		t.Fatalf("a version 1 word-set file read as %d sets (torn %v), want none, torn", len(wf.m), wf.torn)
+	}
+}
