@@ -177,19 +177,25 @@ func (ix *wordIndex) setPlaces() (all []uint32, at []int, bad []bool) {
 	}
 	all = make([]uint32, at[ix.nSets])
 	next := slices.Clone(at[:ix.nSets])
+	// over says a set has more postings than its size.
+	over := make([]bool, ix.nSets)
 	for w := range ix.nWords {
 		prev := -1
 		for p := ix.postsAt + 4*le32(ix.data, ix.strt+4*w); p < ix.postsAt+4*le32(ix.data, ix.strt+4*w+4); p += 4 {
 			// A posting out of place is left out, as count leaves it.
-			if s := le32(ix.data, p); s > prev && s < ix.nSets && next[s] < at[s+1] {
+			if s := le32(ix.data, p); s > prev && s < ix.nSets {
+				prev = s
+				if next[s] == at[s+1] {
+					over[s] = true
+					continue
+				}
 				all[next[s]] = uint32(w)
 				next[s]++
-				prev = s
 			}
 		}
 	}
 	for s := range ix.nSets {
-		bad[s] = next[s] != at[s+1]
+		bad[s] = next[s] != at[s+1] || over[s]
 	}
 	return all, at, bad
 }
