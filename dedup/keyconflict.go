@@ -57,3 +57,24 @@ func (k Keys) Size() int { return 8 * (len(k.numbers) + len(k.codes)) }
 // ConflictScore is Compare's Score of a pair with a conflict whose Words is
 // words.
 func ConflictScore(words float64) float64 { return min(words, conflictCap) }
+
+// Numbers are k's numbers, and Codes its code tokens: sorted hashes,
+// without repeats, shared with k (never change them).
+func (k Keys) Numbers() []uint64 { return k.numbers }
+
+// Codes are k's code tokens (see Numbers).
+func (k Keys) Codes() []uint64 { return k.codes }
+
+// KeysFrom is the Keys whose Numbers and Codes are numbers and codes, as a
+// store that kept them gives them back; false, and no keys, unless each
+// increases strictly (a sorted set without repeats, as Lack needs).
+func KeysFrom(numbers, codes []uint64) (Keys, bool) {
+	for _, s := range [][]uint64{numbers, codes} {
+		for i := 1; i < len(s); i++ {
+			if s[i] <= s[i-1] {
+				return Keys{}, false
+			}
+		}
+	}
+	return Keys{numbers: numbers, codes: codes}, true
+}

@@ -236,8 +236,21 @@ type fingerprintLoader interface {
 // the wordOverlapper) was made from, so that the pair's Words and Related
 // are the counted ones and its Score is dedup.ConflictScore of its Words,
 // as Compare would give them.
+//
+// known, when not nil, are the note's keys as the wordOverlapper keeps them
+// (WordOverlaps.Keys): the loader uses them in place of keys of the note's
+// text only while the note is as they were made from, and may then tell a
+// conflict without reading the note.
 type conflictLoader interface {
-	LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool) (*dedup.Fingerprint, bool, error)
+	LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool, known *KnownKeys) (*dedup.Fingerprint, bool, error)
+}
+
+// KnownKeys are a note's keys (memoryKeys of its title and body) as a
+// wordOverlapper keeps them: made from the note's bytes when they had Hash
+// (the hash its store's catalog records of a note's bytes).
+type KnownKeys struct {
+	Keys dedup.Keys
+	Hash uint64
 }
 
 // memoryKeys are the keys (dedup.KeysOf) of a memory's fingerprint.
@@ -271,9 +284,15 @@ type WordOverlap struct {
 
 // WordOverlaps are the memories of some projects that share a word with
 // the one being saved; Entry gives the entry of one of them, by its Ref.
+//
+// Keys, when set, gives the keys the wordOverlapper keeps of some of them,
+// by Ref (nil for the others): a note's numbers and code tokens are what
+// decides a conflict most often, and reading and scanning each note for
+// them was most of a save's duplicate check.
 type WordOverlaps struct {
 	All   []WordOverlap
 	Entry func(ref int) (Entry, error)
+	Keys  func(ref int) *KnownKeys
 }
 
 // wordOverlapper counts, for every memory of some projects that a search
@@ -287,15 +306,18 @@ type WordOverlaps struct {
 // sharing no word is neither a duplicate nor related, and need not be
 // listed.
 type wordOverlapper interface {
-	WordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64) (WordOverlaps, error)
+	WordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) ([]uint64, dedup.Keys)) (WordOverlaps, error)
 }
 
 // NearWords is what a nearOverlapper must keep: every memory whose Words
 // (dedup.OverlapCount) can reach Duplicate, and every memory whose Related
-// can be among the Top best above Related, ties included.
+// can be among the Top best above Related, ties included. Keys asks for
+// the keys of those that can reach Duplicate (WordOverlaps.Keys): only a
+// memory with keys can conflict by them, so only its check asks.
 type NearWords struct {
 	Duplicate, Related float64
 	Top                int
+	Keys               bool
 }
 
 // nearOverlapper is a wordOverlapper that may also leave out, of the
@@ -306,13 +328,15 @@ type NearWords struct {
 // has hundreds of words, and the lists of its common ones hold most of a
 // project: counting every memory in them was most of a save's check.
 type nearOverlapper interface {
-	NearWordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64, near NearWords) (WordOverlaps, error)
+	NearWordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) ([]uint64, dedup.Keys), near NearWords) (WordOverlaps, error)
 }
 
-// memoryWords is the word set of a memory's fingerprint, made without the
-// rest of it (dedup.Words).
-func memoryWords(title, body string) []uint64 {
-	return dedup.Words(title + "\n" + body)
+// memoryWordsAndKeys is the word set and the keys of a memory's
+// fingerprint (dedup.Words, and memoryKeys), made without the rest of it:
+// what a wordOverlapper keeps of each memory (build).
+func memoryWordsAndKeys(title, body string) ([]uint64, dedup.Keys) {
+	text := title + "\n" + body
+	return dedup.Words(text), dedup.KeysOf(text)
 }
 
 // similarInProjects scores every memory of m's project and general against
@@ -331,10 +355,10 @@ func (s *Service) similarInProjects(ctx context.Context, snap finder, wo wordOve
 	var ov WordOverlaps
 	var err error
 	if no, ok := wo.(nearOverlapper); ok {
-		near := NearWords{Duplicate: th.Duplicate, Related: th.Related, Top: maxRelated + 1}
-		ov, err = no.NearWordOverlaps(ctx, withGeneral(m.Project), fp.Words(), except, memoryWords, near)
+		near := NearWords{Duplicate: th.Duplicate, Related: th.Related, Top: maxRelated + 1, Keys: dedup.HasKeys(fp)}
+		ov, err = no.NearWordOverlaps(ctx, withGeneral(m.Project), fp.Words(), except, memoryWordsAndKeys, near)
 	} else {
-		ov, err = wo.WordOverlaps(ctx, withGeneral(m.Project), fp.Words(), except, memoryWords)
+		ov, err = wo.WordOverlaps(ctx, withGeneral(m.Project), fp.Words(), except, memoryWordsAndKeys)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("find similar memories: %w", err)
@@ -415,7 +439,11 @@ func (s *Service) similarInProjects(ctx context.Context, snap finder, wo wordOve
 	}
 	score := func(p *possible) error {
 		if cl != nil {
-			other, conflict, err := cl.LoadFingerprintOrConflict(ctx, p.e.Path, memoryFingerprint, memoryKeys, conflicts)
+			var known *KnownKeys
+			if ov.Keys != nil {
+				known = ov.Keys(p.c.o.Ref)
+			}
+			other, conflict, err := cl.LoadFingerprintOrConflict(ctx, p.e.Path, memoryFingerprint, memoryKeys, conflicts, known)
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
 				p.gone = true

@@ -27,13 +27,13 @@ type fakeOverlaps struct {
 	loads int
 }
 
-func (f *fakeOverlaps) WordOverlaps(_ context.Context, _ []string, words []uint64, except string, build func(title, body string) []uint64) (WordOverlaps, error) {
+func (f *fakeOverlaps) WordOverlaps(_ context.Context, _ []string, words []uint64, except string, build func(title, body string) ([]uint64, dedup.Keys)) (WordOverlaps, error) {
 	var out WordOverlaps
 	for i, id := range f.ids {
 		if id == except {
 			continue
 		}
-		ws := build(id, f.texts[id])
+		ws, _ := build(id, f.texts[id])
 		common := 0
 		for _, w := range ws {
 			for _, x := range words {
@@ -162,20 +162,42 @@ func TestSimilarInProjectsReadsOnlyTheBestDuplicates(t *testing.T) {
 }
 
 // keyedOverlaps is fakeOverlaps that is also a conflictLoader, as a store's
-// snapshot is: every note is as its word set was counted.
+// snapshot is: every note is as its word set was counted. With known, its
+// WordOverlaps gives every memory's keys (WordOverlaps.Keys) and its loader
+// tells conflicts from the keys it is given, as a store's word index does.
 type keyedOverlaps struct {
 	*fakeOverlaps
-	// conflicts counts the notes not fingerprinted for their keys.
-	conflicts int
+	known bool
+	// conflicts counts the notes not fingerprinted for their keys, and
+	// given those told from the keys given.
+	conflicts, given int
 }
 
-func (f *keyedOverlaps) LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool) (*dedup.Fingerprint, bool, error) {
+func (f *keyedOverlaps) WordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) ([]uint64, dedup.Keys)) (WordOverlaps, error) {
+	out, err := f.fakeOverlaps.WordOverlaps(ctx, projects, words, except, build)
+	if f.known {
+		out.Keys = func(ref int) *KnownKeys {
+			_, k := build(f.entries[ref].ID, f.texts[f.entries[ref].ID])
+			return &KnownKeys{Keys: k}
+		}
+	}
+	return out, err
+}
+
+func (f *keyedOverlaps) LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool, known *KnownKeys) (*dedup.Fingerprint, bool, error) {
 	m, err := f.Load(ctx, path)
 	if err != nil {
 		return nil, false, err
 	}
-	if conflicts != nil && conflicts(keys(m.Title, m.Body)) {
+	k := keys(m.Title, m.Body)
+	if known != nil {
+		k = known.Keys
+	}
+	if conflicts != nil && conflicts(k) {
 		f.conflicts++
+		if known != nil {
+			f.given++
+		}
 		return nil, true, nil
 	}
 	return build(m.Title, m.Body), false, nil
@@ -192,10 +214,10 @@ func TestSimilarInProjectsScoresKeyConflictsAsCompare(t *testing.T) {
 	text := randomText(r)
 	s := NewService(nil)
 	th := s.checks.Thresholds
-	keyed := 0
+	keyed, given := 0, 0
 	for trial := 0; trial < 200; trial++ {
 		f := &keyedOverlaps{fakeOverlaps: randomProject(r, text,
-			"port 8080 ", "port 9090 ", "port 8080 `app.yaml` ", "port 8080 `other.yaml` ", "")}
+			"port 8080 ", "port 9090 ", "port 8080 `app.yaml` ", "port 8080 `other.yaml` ", ""), known: trial%2 == 1}
 		except := f.ids[r.IntN(len(f.ids))]
 		m := &Memory{Title: "new", Body: "port 8080 `app.yaml` " + text(3+r.IntN(5))}
 		fp := memoryFingerprint(m.Title, m.Body)
@@ -210,6 +232,11 @@ func TestSimilarInProjectsScoresKeyConflictsAsCompare(t *testing.T) {
 			}
 		}
 		keyed += f.conflicts
+		given += f.given
+	}
+	// Half the trials told them from the keys the overlapper gave.
+	if given < 50 {
+		t.Errorf("%d notes scored from the keys given, want at least 50", given)
 	}
 	// Not vacuous: many possible duplicates were told apart by their keys.
 	if keyed < 100 {

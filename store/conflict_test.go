@@ -13,7 +13,7 @@ import (
 
 // conflictLoader is the snapshot's method the duplicate check calls.
 type conflictLoader interface {
-	LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool) (*dedup.Fingerprint, bool, error)
+	LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool, known *memories.KnownKeys) (*dedup.Fingerprint, bool, error)
 }
 
 // TestConflictOnlyOfTheCountedText: a snapshot tells a key conflict from
@@ -56,7 +56,7 @@ func TestConflictOnlyOfTheCountedText(t *testing.T) {
 						t.Fatalf("a %T is not a conflictLoader", snap)
 					}
 					var err error
-					fp, conflict, err = cl.LoadFingerprintOrConflict(ctx, res.Path, build, keys, conflicts)
+					fp, conflict, err = cl.LoadFingerprintOrConflict(ctx, res.Path, build, keys, conflicts, nil)
 					return err
 				})
 				if err != nil {

@@ -67,6 +67,9 @@ func (s *Store) WriterTrusts(ctx context.Context, rel string) (ok bool, err erro
 	return s.followedDir(rel, func(name string) bool { return cat.KnowsNote(path.Join(rel, name)) }), nil
 }
 
+// IndexKeys counts the conflicts told from a word index's keys.
+func (s *Store) IndexKeys() int64 { return s.indexKeys.Load() }
+
 // KeyHits counts the conflicts a resident store told from kept keys.
 func (s *Store) KeyHits() int {
 	s.fps.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/cortexmem/cortex/dedup"
+	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
 )
 
@@ -141,7 +142,15 @@ func (sn *snapshot) fingerprint(ctx context.Context, path string, build func(tit
 // asks them again while the file keeps its size and time and the record
 // its hash, as LoadFingerprint keeps fingerprints. conflicts nil asks
 // nothing (LoadFingerprint).
-func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool) (_ *dedup.Fingerprint, conflict bool, _ error) {
+//
+// given, when not nil, are the note's keys as its word index keeps them
+// (WordOverlaps.Keys), made from bytes with given.Hash: they are used in
+// place of keys of the note's text (a scan of it all) only once the note is
+// read and its bytes found to have that hash, the record's. The read stays:
+// a note edited in place that the catalog has not taken in yet (a folder
+// only check does not see it; its size and time may even be put back) is
+// then fingerprinted as it is, never decided from the keys of its old text.
+func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, build func(title, body string) *dedup.Fingerprint, keys func(title, body string) dedup.Keys, conflicts func(dedup.Keys) bool, given *memories.KnownKeys) (_ *dedup.Fingerprint, conflict bool, _ error) {
 	if conflicts == nil {
 		fp, err := sn.LoadFingerprint(ctx, path, build)
 		return fp, false, err
@@ -156,10 +165,15 @@ func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, 
 	}
 	c := sn.s.fps
 	var known *dedup.Keys // kept, and found not to conflict
+	if given != nil && given.Hash == rec.Hash {
+		known = &given.Keys
+	}
 	if c != nil {
 		if fi, err := os.Lstat(sn.s.v.Abs(path)); err == nil && fi.Mode().IsRegular() {
 			e := c.entry(path, rec.Hash, fi.Size(), fi.ModTime().UnixNano())
-			known = e.keys
+			if e.keys != nil {
+				known = e.keys
+			}
 			switch {
 			case e.keys != nil && conflicts(*e.keys):
 				c.mu.Lock()
@@ -185,13 +199,17 @@ func (sn *snapshot) LoadFingerprintOrConflict(ctx context.Context, path string, 
 		fp, err := sn.LoadFingerprint(ctx, path, build)
 		return fp, false, err
 	}
-	// Kept keys were made from bytes with the record's hash, as these are.
+	// Kept keys, and a word index's, were made from bytes with the
+	// record's hash, as these are.
 	k := known
 	if k == nil {
 		ks := keys(rec.Title, string(body))
 		k = &ks
 	}
 	if conflicts(*k) {
+		if given != nil && k == &given.Keys {
+			sn.s.indexKeys.Add(1)
+		}
 		if c != nil {
 			c.put(path, cachedFingerprint{size: st.Size, mtime: st.MTime, hash: rec.Hash, keys: k})
 		}

@@ -191,6 +191,9 @@ type Store struct {
 	// wordReads counts the notes read for their word sets (words.go), for
 	// tests.
 	wordReads atomic.Int64
+	// indexKeys counts the conflicts the duplicate check told from a word
+	// index's keys (LoadFingerprintOrConflict), for tests.
+	indexKeys atomic.Int64
 	// mapRenders counts the maps of contents rendered whole, for tests.
 	mapRenders atomic.Int64
 	// beforeKeep, when set (by tests), runs before a save looks at the

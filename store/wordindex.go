@@ -31,7 +31,7 @@ import (
 // The file, little-endian:
 //
 //	header        wordIndexHeader, the probe's hash (8), the base's id (8)
-//	counts        sets, stale, words, postings (4 each)
+//	counts        sets, stale, words, postings, keys, key refs (4 each)
 //	sets          per memory: base number, size of its word set, hash of
 //	              the bytes it was made from (4 + 4 + 8)
 //	stale         base numbers of the memories whose notes did not read as
@@ -39,15 +39,25 @@ import (
 //	words         the words, increasing (8 each)
 //	starts        words+1 offsets into postings (4 each)
 //	postings      memory numbers (places in sets), increasing per word (4 each)
+//	keys          the keys (numbers and code tokens, dedup.Keys) of the
+//	              memories, increasing (8 each)
+//	key starts    2×sets+1 offsets into key refs: memory s's numbers are
+//	              refs [2s, 2s+1), its code tokens [2s+1, 2s+2) (4 each)
+//	key refs      places in keys, increasing per memory and kind (4 each)
 //	checksum      CRC-32 (IEEE) of all that precedes (4)
 //
-// A file that is short, long, of another header or probe, or whose checksum
-// or offsets do not hold is not used, and is made again.
+// The keys let a save's duplicate check tell that a memory conflicts with
+// the new one by a number or a code token it lacks without reading its
+// note (memories.KnownKeys). Version 1 files, which have none, are of
+// another header: like a file that is short, long, of another probe, or
+// whose checksum or offsets do not hold, they are not used, and the index
+// is made again (from the word-set files of version 2, which hold the keys
+// too: a version 1 word-set file is read as empty, so the notes are read).
 
 // wordIndexHeader starts a word index file.
-const wordIndexHeader = "cortex dedup index 1\n"
+const wordIndexHeader = "cortex dedup index 2\n"
 
-const wordIndexFixed = len(wordIndexHeader) + 8 + 8 + 16
+const wordIndexFixed = len(wordIndexHeader) + 8 + 8 + 24
 
 type wordIndex struct {
 	data                           []byte
@@ -55,6 +65,8 @@ type wordIndex struct {
 	nSets, nStale, nWords, nPost   int
 	setsAt, staleAt, wordsAt, strt int
 	postsAt                        int
+	nKeys, nRefs                   int
+	keysAt, keyStrt, refsAt        int
 }
 
 func le32(b []byte, at int) int { return int(binary.LittleEndian.Uint32(b[at:])) }
@@ -71,9 +83,11 @@ func parseWordIndex(data []byte) (*wordIndex, bool) {
 	ix := &wordIndex{data: data, base: binary.LittleEndian.Uint64(data[at+8:])}
 	at += 16
 	ix.nSets, ix.nStale, ix.nWords, ix.nPost = le32(data, at), le32(data, at+4), le32(data, at+8), le32(data, at+12)
+	ix.nKeys, ix.nRefs = le32(data, at+16), le32(data, at+20)
 	// Sizes in int64, so that no count of a damaged file overflows.
 	size := int64(wordIndexFixed) + 16*int64(ix.nSets) + 4*int64(ix.nStale) + 8*int64(ix.nWords) +
-		4*(int64(ix.nWords)+1) + 4*int64(ix.nPost) + 4
+		4*(int64(ix.nWords)+1) + 4*int64(ix.nPost) +
+		8*int64(ix.nKeys) + 4*(2*int64(ix.nSets)+1) + 4*int64(ix.nRefs) + 4
 	if size != int64(len(data)) {
 		return nil, false
 	}
@@ -86,6 +100,12 @@ func parseWordIndex(data []byte) (*wordIndex, bool) {
 	ix.wordsAt = ix.staleAt + 4*ix.nStale
 	ix.strt = ix.wordsAt + 8*ix.nWords
 	ix.postsAt = ix.strt + 4*(ix.nWords+1)
+	ix.keysAt = ix.postsAt + 4*ix.nPost
+	ix.keyStrt = ix.keysAt + 8*ix.nKeys
+	ix.refsAt = ix.keyStrt + 4*(2*ix.nSets+1)
+	if !ix.keysHold() {
+		return nil, false
+	}
 	// The offsets and the words' order, checked once so that count need
 	// not; the postings themselves are checked as they are walked.
 	prev := 0
@@ -157,19 +177,25 @@ func (ix *wordIndex) setPlaces() (all []uint32, at []int, bad []bool) {
 	}
 	all = make([]uint32, at[ix.nSets])
 	next := slices.Clone(at[:ix.nSets])
+	// over says a set has more postings than its size.
+	over := make([]bool, ix.nSets)
 	for w := range ix.nWords {
 		prev := -1
 		for p := ix.postsAt + 4*le32(ix.data, ix.strt+4*w); p < ix.postsAt+4*le32(ix.data, ix.strt+4*w+4); p += 4 {
 			// A posting out of place is left out, as count leaves it.
-			if s := le32(ix.data, p); s > prev && s < ix.nSets && next[s] < at[s+1] {
+			if s := le32(ix.data, p); s > prev && s < ix.nSets {
+				prev = s
+				if next[s] == at[s+1] {
+					over[s] = true
+					continue
+				}
 				all[next[s]] = uint32(w)
 				next[s]++
-				prev = s
 			}
 		}
 	}
 	for s := range ix.nSets {
-		bad[s] = next[s] != at[s+1]
+		bad[s] = next[s] != at[s+1] || over[s]
 	}
 	return all, at, bad
 }
@@ -180,7 +206,10 @@ func (ix *wordIndex) setPlaces() (all []uint32, at []int, bad []bool) {
 // words of the sets carried from prev (most of them, after a compaction)
 // are numbered by their place in prev, and only the other sets' words are
 // looked up (the map lookups of every posting were most of the making).
-func encodeCarriedWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64, from [][]uint32, kept []bool, stale []int, prev *wordIndex) []byte {
+//
+// The keys of memory j are those of set keysFrom[j] of prev when that is 0
+// or more (keysRead true of it), else keys[j].
+func encodeCarriedWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64, from [][]uint32, keys []dedup.Keys, keysFrom []int, kept []bool, stale []int, prev *wordIndex) []byte {
 	nOld := prev.nWords
 	setLen := func(j int) int {
 		if from[j] != nil {
@@ -265,7 +294,8 @@ func encodeCarriedWordIndex(base uint64, bases []int, hashes []uint64, sets [][]
 		at += lens[id]
 	}
 	b = binary.LittleEndian.AppendUint32(b, uint32(total))
-	return appendPostings(b, counts, kept, setLen, ids, next, nSets, len(stale), len(order), total)
+	b = appendPostings(b, counts, kept, setLen, ids, next, nSets, len(stale), len(order), total)
+	return appendCarriedKeys(b, counts, keys, keysFrom, kept, prev)
 }
 
 // staleList is the base numbers of the memories the index could not hold.
@@ -320,9 +350,10 @@ func (ix *wordIndex) lists(words []uint64, fn func(from, to int)) {
 
 // encodeWordIndex makes the word index of base (an id) whose memories are
 // the base numbers bases with their word sets sets (sorted, without
-// repeats), made from bytes with hashes; a memory whose kept is false is left out, and stale lists the
-// memories whose sets could not be made from the base's bytes.
-func encodeWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64, kept []bool, stale []int) []byte {
+// repeats) and their keys, made from bytes with hashes; a memory whose kept
+// is false is left out, and stale lists the memories whose sets could not
+// be made from the base's bytes. keys nil gives every memory none.
+func encodeWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64, keys []dedup.Keys, kept []bool, stale []int) []byte {
 	// Each word is numbered as it is first met, with one map lookup a
 	// posting, and each posting's number kept: the lists are then counted
 	// and filled by number, without the map (three lookups a posting cost
@@ -374,7 +405,8 @@ func encodeWordIndex(base uint64, bases []int, hashes []uint64, sets [][]uint64,
 		at += lens[w.id]
 	}
 	b = binary.LittleEndian.AppendUint32(b, uint32(total))
-	return appendPostings(b, counts, kept, setLen, ids, next, nSets, len(stale), len(words), total)
+	b = appendPostings(b, counts, kept, setLen, ids, next, nSets, len(stale), len(words), total)
+	return appendKeys(b, counts, keys, kept)
 }
 
 // startWordIndex begins a word index of base: its header, room for the
@@ -387,7 +419,7 @@ func startWordIndex(base uint64, bases []int, hashes []uint64, kept []bool, setL
 	b = binary.LittleEndian.AppendUint64(b, probeHash())
 	b = binary.LittleEndian.AppendUint64(b, base)
 	counts = len(b)
-	b = append(b, make([]byte, 16)...)
+	b = append(b, make([]byte, 24)...)
 	for j, i := range bases {
 		if kept[j] {
 			b = binary.LittleEndian.AppendUint32(b, uint32(i))
@@ -401,11 +433,12 @@ func startWordIndex(base uint64, bases []int, hashes []uint64, kept []bool, setL
 	return b, counts
 }
 
-// appendPostings ends a word index whose postings' offsets b holds: it
-// appends each word's postings, the sets that hold it in order (ids is the
-// kept sets' word numbers set after set, setLen(j) of them for set j; next
-// is where each word's postings start, and is used up), fills in the counts
-// at counts and appends the checksum.
+// appendPostings goes on with a word index whose postings' offsets b
+// holds: it appends each word's postings, the sets that hold it in order
+// (ids is the kept sets' word numbers set after set, setLen(j) of them for
+// set j; next is where each word's postings start, and is used up), and
+// fills in the counts of sets, stale, words and postings at counts. The
+// keys follow (appendKeys).
 func appendPostings(b []byte, counts int, kept []bool, setLen func(j int) int, ids, next []uint32, nSets, nStale, nWords, total int) []byte {
 	posts := len(b)
 	b = append(b, make([]byte, 4*total)...)
@@ -427,7 +460,7 @@ func appendPostings(b []byte, counts int, kept []bool, setLen func(j int) int, i
 	le.PutUint32(b[counts+4:], uint32(nStale))
 	le.PutUint32(b[counts+8:], uint32(nWords))
 	le.PutUint32(b[counts+12:], uint32(total))
-	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
+	return b
 }
 
 // postingsRead counts the postings a word index's counts read (walked, or

@@ -7,7 +7,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/cortexmem/cortex/dedup"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -32,7 +31,7 @@ func TestWordIndexCarriedAcrossABase(t *testing.T) {
 	overlaps := func() {
 		t.Helper()
 		err := st.View(ctx, func(snap memories.Snapshot) error {
-			_, err := snap.(*snapshot).WordOverlaps(ctx, []string{"zoo"}, []uint64{1, 2, 3}, "", func(title, body string) []uint64 { return dedup.Words(title + "\n" + body) })
+			_, err := snap.(*snapshot).WordOverlaps(ctx, []string{"zoo"}, []uint64{1, 2, 3}, "", testWords)
 			return err
 		})
 		if err != nil {

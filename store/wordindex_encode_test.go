@@ -3,11 +3,50 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"hash/crc32"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/cortexmem/cortex/dedup"
 )
+
+// randomKeys are keys of up to a dozen numbers and code tokens, from a
+// small vocabulary so that memories share some.
+func randomKeys(r *rand.Rand) dedup.Keys {
+	var lists [2][]uint64
+	for i := range lists {
+		for range r.IntN(7) {
+			lists[i] = append(lists[i], uint64(r.IntN(40))*0x2545f4914f6cdd1d)
+		}
+		slices.Sort(lists[i])
+		lists[i] = slices.Compact(lists[i])
+	}
+	return mustKeys(lists[0], lists[1])
+}
+
+// checkKeys fails unless the index data gives each kept memory (in order)
+// the keys it was made with.
+func checkKeys(t *testing.T, trial int, data []byte, keys []dedup.Keys, kept []bool) {
+	t.Helper()
+	ix, ok := parseWordIndex(data)
+	if !ok {
+		t.Fatalf("trial %d: the index made does not read back", trial)
+	}
+	s := 0
+	for j := range kept {
+		if !kept[j] {
+			continue
+		}
+		got, ok := ix.keysOf(s)
+		if !ok || !slices.Equal(got.Numbers(), keys[j].Numbers()) || !slices.Equal(got.Codes(), keys[j].Codes()) {
+			t.Fatalf("trial %d: memory %d has keys %v %v (%v), made with %v %v", trial, s, got.Numbers(), got.Codes(), ok, keys[j].Numbers(), keys[j].Codes())
+		}
+		s++
+	}
+	if s != ix.nSets {
+		t.Fatalf("trial %d: %d sets, want %d", trial, ix.nSets, s)
+	}
+}
 
 // TestEncodeWordIndexAsByMap: the word index made with each word numbered
 // once is, byte for byte, the one made by looking every posting's word up
@@ -21,9 +60,11 @@ func TestEncodeWordIndexAsByMap(t *testing.T) {
 		bases := make([]int, n)
 		hashes := make([]uint64, n)
 		sets := make([][]uint64, n)
+		keys := make([]dedup.Keys, n)
 		kept := make([]bool, n)
 		var stale []int
 		for j := range n {
+			keys[j] = randomKeys(r)
 			bases[j] = 2*j + r.IntN(2)
 			hashes[j] = r.Uint64()
 			kept[j] = r.IntN(8) != 0
@@ -37,20 +78,18 @@ func TestEncodeWordIndexAsByMap(t *testing.T) {
 			slices.Sort(set)
 			sets[j] = slices.Compact(set)
 		}
-		got := encodeWordIndex(uint64(trial), bases, hashes, sets, kept, stale)
-		want := encodeWordIndexByMap(uint64(trial), bases, hashes, sets, kept, stale)
+		got := encodeWordIndex(uint64(trial), bases, hashes, sets, keys, kept, stale)
+		want := encodeWordIndexByMap(uint64(trial), bases, hashes, sets, keys, kept, stale)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("trial %d: %d bytes, want %d, or other bytes", trial, len(got), len(want))
 		}
-		if _, ok := parseWordIndex(got); !ok {
-			t.Fatalf("trial %d: the index made does not read back", trial)
-		}
+		checkKeys(t, trial, got, keys, kept)
 	}
 }
 
 // encodeWordIndexByMap is encodeWordIndex as it was made before: each
 // posting's word looked up in a map of the words' places.
-func encodeWordIndexByMap(base uint64, bases []int, hashes []uint64, sets [][]uint64, kept []bool, stale []int) []byte {
+func encodeWordIndexByMap(base uint64, bases []int, hashes []uint64, sets [][]uint64, keys []dedup.Keys, kept []bool, stale []int) []byte {
 	// Each word's list is filled in memory order, so it increases; the
 	// words are counted first to place the lists (a sort of every posting
 	// cost five times as much).
@@ -75,7 +114,7 @@ func encodeWordIndexByMap(base uint64, bases []int, hashes []uint64, sets [][]ui
 	b = binary.LittleEndian.AppendUint64(b, probeHash())
 	b = binary.LittleEndian.AppendUint64(b, base)
 	counts := len(b)
-	b = append(b, make([]byte, 16)...)
+	b = append(b, make([]byte, 24)...)
 	for j, i := range bases {
 		if kept[j] {
 			b = binary.LittleEndian.AppendUint32(b, uint32(i))
@@ -114,7 +153,7 @@ func encodeWordIndexByMap(base uint64, bases []int, hashes []uint64, sets [][]ui
 	le.PutUint32(b[counts+4:], uint32(len(stale)))
 	le.PutUint32(b[counts+8:], uint32(len(words)))
 	le.PutUint32(b[counts+12:], uint32(total))
-	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
+	return appendKeys(b, counts, keys, kept)
 }
 
 // TestEncodeCarriedAsEncode: the word index made with some sets carried
@@ -139,10 +178,12 @@ func TestEncodeCarriedAsEncode(t *testing.T) {
 		prevBases := make([]int, nPrev)
 		prevHashes := make([]uint64, nPrev)
 		prevKept := make([]bool, nPrev)
+		prevKeys := make([]dedup.Keys, nPrev)
 		for s := range nPrev {
 			prevSets[s], prevBases[s], prevHashes[s], prevKept[s] = randomSet(vocab), s, r.Uint64(), true
+			prevKeys[s] = randomKeys(r)
 		}
-		prev, ok := parseWordIndex(encodeWordIndex(1, prevBases, prevHashes, prevSets, prevKept, nil))
+		prev, ok := parseWordIndex(encodeWordIndex(1, prevBases, prevHashes, prevSets, prevKeys, prevKept, nil))
 		if !ok {
 			t.Fatal("an earlier index that does not read back")
 		}
@@ -161,9 +202,12 @@ func TestEncodeCarriedAsEncode(t *testing.T) {
 		hashes := make([]uint64, n)
 		sets := make([][]uint64, n)
 		from := make([][]uint32, n)
+		keys := make([]dedup.Keys, n)
+		keysFrom := make([]int, n)
 		kept := make([]bool, n)
 		var stale []int
 		for j := range n {
+			keysFrom[j] = -1
 			bases[j], hashes[j] = 2*j+r.IntN(2), r.Uint64()
 			kept[j] = r.IntN(8) != 0
 			if !kept[j] {
@@ -173,17 +217,27 @@ func TestEncodeCarriedAsEncode(t *testing.T) {
 			if nPrev > 0 && r.IntN(3) != 0 {
 				s := r.IntN(nPrev)
 				sets[j], from[j] = prevSets[s], places[at[s]:at[s+1]:at[s+1]]
+				// Carried keys are the earlier index's, as carryWordIndex
+				// takes them.
+				if keys[j], ok = prev.keysOf(s); !ok {
+					t.Fatalf("trial %d: the earlier index's keys of set %d do not read", trial, s)
+				}
+				keysFrom[j] = s
 				continue
 			}
-			sets[j] = randomSet(vocab + 50) // some words prev lacks
+			sets[j], keys[j] = randomSet(vocab+50), randomKeys(r) // some words prev lacks
 		}
-		want := encodeWordIndex(uint64(trial), bases, hashes, sets, kept, stale)
+		want := encodeWordIndex(uint64(trial), bases, hashes, sets, keys, kept, stale)
+		checkKeys(t, trial, want, keys, kept)
 		for j := range from {
 			if from[j] != nil {
 				sets[j] = nil // the carried sets are given by their places alone
 			}
+			if keysFrom[j] >= 0 {
+				keys[j] = dedup.Keys{} // and their keys by the earlier set
+			}
 		}
-		got := encodeCarriedWordIndex(uint64(trial), bases, hashes, sets, from, kept, stale, prev)
+		got := encodeCarriedWordIndex(uint64(trial), bases, hashes, sets, from, keys, keysFrom, kept, stale, prev)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("trial %d: %d bytes, want %d, or other bytes", trial, len(got), len(want))
 		}

@@ -18,7 +18,7 @@ func TestKeptIndexReadOnceWhileUnchanged(t *testing.T) {
 	sets := [][]uint64{{2, 3, 9}, {3}}
 	write := func(base uint64) {
 		t.Helper()
-		if err := atomicfile.WriteDerived(p, encodeWordIndex(base, []int{0, 1}, []uint64{1, 2}, sets, []bool{true, true}, nil)); err != nil {
+		if err := atomicfile.WriteDerived(p, encodeWordIndex(base, []int{0, 1}, []uint64{1, 2}, sets, nil, []bool{true, true}, nil)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -20,7 +20,10 @@ import (
 	"github.com/cortexmem/cortex/vault"
 )
 
-func testWords(title, body string) []uint64 { return dedup.New(title + "\n" + body).Words() }
+func testWords(title, body string) ([]uint64, dedup.Keys) {
+	text := title + "\n" + body
+	return dedup.New(text).Words(), dedup.KeysOf(text)
+}
 
 // overlapsByPath is what WordOverlaps gave, by note path: shared words and
 // set size.
@@ -60,7 +63,7 @@ func everySetMerged(t *testing.T, sn *snapshot, projects []string, words []uint6
 		if err != nil {
 			t.Fatal(err)
 		}
-		ws := testWords(title, body)
+		ws, _ := testWords(title, body)
 		if c := dedup.Intersect(words, ws); c > 0 {
 			out[e.Path] = [2]int{c, len(ws)}
 		}
@@ -101,7 +104,7 @@ func TestWordOverlapsAsEverySetMerged(t *testing.T) {
 			sn := snap.(*snapshot)
 			for i, m := range probes {
 				projects := []string{m.Project, "general"}
-				words := testWords(m.Title, m.Body)
+				words, _ := testWords(m.Title, m.Body)
 				except := ""
 				if i%3 == 0 {
 					// A memory sharing words, left out as a replacement's.

@@ -119,7 +119,7 @@ func TestNearWordOverlapsKeepWhatMatters(t *testing.T) {
 		sn := snap.(*snapshot)
 		projects := []string{bench.RealProject, "general"}
 		for i, p := range probes {
-			words := testWords(p.title, p.body)
+			words, _ := testWords(p.title, p.body)
 			postingsRead.Store(0)
 			ov, err := sn.WordOverlaps(ctx, projects, words, p.except, testWords)
 			if err != nil {
@@ -172,7 +172,7 @@ func TestNearWordOverlapsKeepWhatMatters(t *testing.T) {
 	}
 	err = st.View(ctx, func(snap memories.Snapshot) error {
 		sn := snap.(*snapshot)
-		words := testWords(probes[0].title, probes[0].body)
+		words, _ := testWords(probes[0].title, probes[0].body)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		_, err := sn.NearWordOverlaps(ctx, []string{bench.RealProject, "general"}, words, "", testWords, near)
@@ -219,7 +219,8 @@ func BenchmarkNearWordOverlaps(b *testing.B) {
 	var words [][]uint64
 	for range 24 {
 		m := gen.Memory()
-		words = append(words, testWords(m.Title, m.Body))
+		ws, _ := testWords(m.Title, m.Body)
+		words = append(words, ws)
 	}
 	projects := []string{bench.RealProject, "general"}
 	for _, mode := range []string{"every list", "near"} {

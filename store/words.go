@@ -36,8 +36,9 @@ import (
 // than the index search it replaces, so the word sets are kept, per
 // project, in files of the vault's state folder:
 //   - <project>.words: each note's path, the hash of the bytes its word set
-//     was made from (the catalog record's Hash) and the set, for the notes
-//     of the catalog's base;
+//     was made from (the catalog record's Hash), the set and the note's
+//     keys (its numbers and code tokens, dedup.Keys), for the notes of the
+//     catalog's base;
 //   - <project>.recent: the same, for notes changed since the base was
 //     written (appended to by the saves that read them);
 //   - <project>.index: the word index a save reads (wordindex.go): for each
@@ -50,7 +51,9 @@ import (
 // wordsProbe) are ignored and rewritten.
 
 // wordsHeader starts a word-set file, then the probe's hash (8 bytes).
-const wordsHeader = "cortex dedup words 1\n"
+// Version 1 files held no keys: they are of another header, read as empty
+// and rewritten.
+const wordsHeader = "cortex dedup words 2\n"
 
 // wordsProbe is a text whose word set changes when the fingerprint's words
 // do (stemming, synonyms, stop words, Chinese and Japanese pairs): a file
@@ -69,10 +72,12 @@ var probeHash = sync.OnceValue(func() uint64 {
 	return uint64(crc32.ChecksumIEEE(b))<<32 | uint64(len(b))
 })
 
-// wordEntry is one note's word set, made from bytes with this hash.
+// wordEntry is one note's word set and keys, made from bytes with this
+// hash.
 type wordEntry struct {
 	hash  uint64
 	words []uint64
+	keys  dedup.Keys
 }
 
 // wordFile is one project's word sets as its file holds them.
@@ -107,6 +112,52 @@ func (s *Store) wordIndexPath(project string) string {
 type overlapRefs struct {
 	cat    *index.Catalog
 	extras []memories.Entry
+	// keys are the keys the word indexes keep of some of the base's
+	// memories (the possible duplicates), by base number: where in hashes
+	// they were copied.
+	keys   map[int]keySpan
+	hashes []uint64
+}
+
+// keySpan is a memory's keys in overlapRefs.hashes: numbers [from, mid),
+// code tokens [mid, to), made from bytes with hash.
+type keySpan struct {
+	hash          uint64
+	from, mid, to int
+}
+
+// addKeys copies the keys of memory s of ix, base number ref, out of the
+// index (whose bytes are released once WordOverlaps returns); a memory
+// whose keys do not read (keysRead) has none.
+func (r *overlapRefs) addKeys(ix *wordIndex, s, ref int) {
+	if !ix.keysRead(s) {
+		return
+	}
+	at := ix.keyStrt + 8*s
+	from, mid, to := le32(ix.data, at), le32(ix.data, at+4), le32(ix.data, at+8)
+	start := len(r.hashes)
+	for p := from; p < to; p++ {
+		r.hashes = append(r.hashes, ix.key(le32(ix.data, ix.refsAt+4*p)))
+	}
+	if r.keys == nil {
+		r.keys = map[int]keySpan{}
+	}
+	r.keys[ref] = keySpan{hash: ix.hash(s), from: start, mid: start + mid - from, to: start + to - from}
+}
+
+// known is the keys of memory ref as its word index keeps them, nil when
+// they were not copied out (WordOverlaps.Keys). It is asked once
+// WordOverlaps has returned, when hashes grows no more.
+func (r *overlapRefs) known(ref int) *memories.KnownKeys {
+	sp, ok := r.keys[ref]
+	if !ok {
+		return nil
+	}
+	k, ok := dedup.KeysFrom(r.hashes[sp.from:sp.mid:sp.mid], r.hashes[sp.mid:sp.to:sp.to])
+	if !ok {
+		return nil
+	}
+	return &memories.KnownKeys{Keys: k, Hash: sp.hash}
 }
 
 func (r *overlapRefs) entry(ref int) (memories.Entry, error) {
@@ -132,7 +183,7 @@ func (r *overlapRefs) entry(ref int) (memories.Entry, error) {
 // was made, are compared one by one, from the sets kept in the project's
 // recent file while their notes keep their bytes. A project whose index is
 // missing, damaged or made for another base gets it made again first.
-func (sn *snapshot) WordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64) (memories.WordOverlaps, error) {
+func (sn *snapshot) WordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) ([]uint64, dedup.Keys)) (memories.WordOverlaps, error) {
 	return sn.wordOverlaps(ctx, projects, words, except, build, nil)
 }
 
@@ -140,15 +191,15 @@ func (sn *snapshot) WordOverlaps(ctx context.Context, projects []string, words [
 // proven unable to matter to a duplicate check (near; memories'
 // nearOverlapper): the lists of the new memory's commonest words are not
 // walked whole (wordIndex.countNear).
-func (sn *snapshot) NearWordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64, near memories.NearWords) (memories.WordOverlaps, error) {
+func (sn *snapshot) NearWordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) ([]uint64, dedup.Keys), near memories.NearWords) (memories.WordOverlaps, error) {
 	return sn.wordOverlaps(ctx, projects, words, except, build, &near)
 }
 
 // wordOverlaps is WordOverlaps, or NearWordOverlaps when near is not nil.
-func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) []uint64, near *memories.NearWords) (memories.WordOverlaps, error) {
+func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words []uint64, except string, build func(title, body string) ([]uint64, dedup.Keys), near *memories.NearWords) (memories.WordOverlaps, error) {
 	cat := sn.cat
 	refs := &overlapRefs{cat: cat}
-	out := memories.WordOverlaps{Entry: refs.entry}
+	out := memories.WordOverlaps{Entry: refs.entry, Keys: refs.known}
 	var uniq []string
 	for _, p := range projects {
 		if !slices.Contains(uniq, p) {
@@ -185,6 +236,11 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 			for _, s := range ix.countNear(words, counts, *near, skip, &floor) {
 				i, n := ix.set(s)
 				out.All = append(out.All, memories.WordOverlap{Ref: i, Common: int(counts[s]), Len: n})
+				// The keys of the possible duplicates, copied out of the
+				// index (whose bytes are released on return).
+				if w, _ := dedup.OverlapOf(len(words), int(counts[s]), n); near.Keys && w >= near.Duplicate {
+					refs.addKeys(ix, s, i)
+				}
 			}
 		} else {
 			ix.count(words, counts)
@@ -232,7 +288,8 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 			ws := rc.m[e.Path].words
 			if we, ok := rc.m[e.Path]; !ok || we.hash != hashes[j] {
 				var cached bool
-				ws, cached, err = sn.noteWords(ctx, e, hashes[j], build)
+				var ks dedup.Keys
+				ws, ks, cached, err = sn.noteWords(ctx, e, hashes[j], build)
 				if errors.Is(err, fs.ErrNotExist) {
 					continue
 				}
@@ -240,7 +297,7 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 					return out, err
 				}
 				if cached {
-					rc.m[e.Path] = wordEntry{hash: hashes[j], words: ws}
+					rc.m[e.Path] = wordEntry{hash: hashes[j], words: ws, keys: ks}
 					added = append(added, e.Path)
 				}
 			}
@@ -270,7 +327,7 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 // reads its notes (and general's), not the vault's. The indexes read are
 // mapped into memory until release is called (a resident store keeps them
 // mapped while their files are unchanged: keptIndexes).
-func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build func(title, body string) []uint64) (_ []*wordIndex, release func(), _ error) {
+func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build func(title, body string) ([]uint64, dedup.Keys)) (_ []*wordIndex, release func(), _ error) {
 	base, baseLen := sn.cat.BaseID(), sn.cat.BaseLen()
 	out := make([]*wordIndex, len(projects))
 	var releases []func()
@@ -308,7 +365,7 @@ func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build fu
 // makeWordIndexes makes again the word indexes of projects whose places
 // are stale, into out (see wordIndexes), from the index each had before
 // (prev, nil when none) where it can.
-func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out []*wordIndex, stale []int, prev []*wordIndex, build func(title, body string) []uint64) ([]*wordIndex, error) {
+func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out []*wordIndex, stale []int, prev []*wordIndex, build func(title, body string) ([]uint64, dedup.Keys)) ([]*wordIndex, error) {
 	base, baseLen := sn.cat.BaseID(), sn.cat.BaseLen()
 	// Many notes may be read and their sets held: a heap like a
 	// rebuild's, collected as a rebuild's is (a save runs with the
@@ -395,12 +452,13 @@ type baseGroup struct {
 // notes and its recent file left with the sets of the notes changed since.
 // Each note's set is taken from those files while the note has the bytes
 // it was made from, else made from the note, on every core.
-func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint64, group *baseGroup, build func(title, body string) []uint64) (*wordIndex, error) {
+func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint64, group *baseGroup, build func(title, body string) ([]uint64, dedup.Keys)) (*wordIndex, error) {
 	bases, entries, hashes := group.bases, group.entries, group.hashes
 	wordSetsRead.Add(1)
 	wf := readWords(sn.s.wordsPath(project))
 	rc := sn.s.recent.read(sn.s.recentPath(project))
 	sets := make([][]uint64, len(entries))
+	keys := make([]dedup.Keys, len(entries))
 	kept := make([]bool, len(entries))
 	// added are the sets the word file lacks: from the recent file (notes
 	// the new base took from the journal) or made now.
@@ -409,16 +467,16 @@ func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint
 	for j := range entries {
 		p := entries[j].Path
 		if we, ok := wf.m[p]; ok && we.hash == hashes[j] {
-			sets[j], kept[j] = we.words, true
+			sets[j], keys[j], kept[j] = we.words, we.keys, true
 		} else if we, ok := rc.m[p]; ok && we.hash == hashes[j] {
-			sets[j], kept[j] = we.words, true
+			sets[j], keys[j], kept[j] = we.words, we.keys, true
 			wf.m[p] = we
 			added = append(added, p)
 		} else {
 			todo = append(todo, j)
 		}
 	}
-	if err := sn.readSets(ctx, group, todo, build, sets, kept); err != nil {
+	if err := sn.readSets(ctx, group, todo, build, sets, keys, kept); err != nil {
 		return nil, err
 	}
 	// The word file gets the sets it lacked, appended; it is rewritten
@@ -428,7 +486,7 @@ func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint
 	var stale []int
 	for _, j := range todo {
 		if kept[j] {
-			wf.m[entries[j].Path] = wordEntry{hash: hashes[j], words: sets[j]}
+			wf.m[entries[j].Path] = wordEntry{hash: hashes[j], words: sets[j], keys: keys[j]}
 			added = append(added, entries[j].Path)
 		}
 	}
@@ -440,7 +498,7 @@ func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint
 			sets[j] = nil
 		}
 	}
-	data := encodeWordIndex(base, bases, hashes, sets, kept, stale)
+	data := encodeWordIndex(base, bases, hashes, sets, keys, kept, stale)
 	ix, ok := parseWordIndex(data)
 	if !ok {
 		return nil, fmt.Errorf("word index of %s: made one that does not read back", project)
@@ -467,7 +525,7 @@ func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint
 // twice what prev holds; nil, with no error, leaves it to makeWordIndex.
 // The index is the one makeWordIndex makes, byte for byte: a set is build
 // of the note's bytes, whichever file it is taken from.
-func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uint64, group *baseGroup, prev *wordIndex, build func(title, body string) []uint64) (*wordIndex, error) {
+func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uint64, group *baseGroup, prev *wordIndex, build func(title, body string) ([]uint64, dedup.Keys)) (*wordIndex, error) {
 	fi, err := os.Stat(sn.s.wordsPath(project))
 	if err != nil || fi.Size() > 2*(8*int64(prev.nPost)+128*int64(prev.nSets))+1<<20 {
 		return nil, nil
@@ -483,36 +541,41 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 	rc := sn.s.recent.read(sn.s.recentPath(project))
 	sets := make([][]uint64, len(entries))
 	from := make([][]uint32, len(entries))
+	keys := make([]dedup.Keys, len(entries))
+	keysFrom := make([]int, len(entries))
 	kept := make([]bool, len(entries))
 	var todo []int
 	added := map[string]wordEntry{}
 	for j := range entries {
 		p := entries[j].Path
-		if s, ok := have[hashes[j]]; ok {
-			from[j], kept[j] = places[at[s]:at[s+1]:at[s+1]], true
-		} else if we, ok := rc.m[p]; ok && we.hash == hashes[j] {
-			sets[j], kept[j] = we.words, true
+		keysFrom[j] = -1
+		if s, ok := have[hashes[j]]; ok && prev.keysRead(s) {
+			from[j], keysFrom[j], kept[j] = places[at[s]:at[s+1]:at[s+1]], s, true
+			continue
+		}
+		if we, ok := rc.m[p]; ok && we.hash == hashes[j] {
+			sets[j], keys[j], kept[j] = we.words, we.keys, true
 			added[p] = we
 		} else {
 			todo = append(todo, j)
 		}
 	}
-	if err := sn.readSets(ctx, group, todo, build, sets, kept); err != nil {
+	if err := sn.readSets(ctx, group, todo, build, sets, keys, kept); err != nil {
 		return nil, err
 	}
 	var stale []int
 	for _, j := range todo {
 		if kept[j] {
-			added[entries[j].Path] = wordEntry{hash: hashes[j], words: sets[j]}
+			added[entries[j].Path] = wordEntry{hash: hashes[j], words: sets[j], keys: keys[j]}
 		}
 	}
 	for j := range entries {
 		if !kept[j] {
 			stale = append(stale, bases[j])
-			sets[j], from[j] = nil, nil
+			sets[j], from[j], keysFrom[j] = nil, nil, -1
 		}
 	}
-	data := encodeCarriedWordIndex(base, bases, hashes, sets, from, kept, stale, prev)
+	data := encodeCarriedWordIndex(base, bases, hashes, sets, from, keys, keysFrom, kept, stale, prev)
 	ix, ok := parseWordIndex(data)
 	if !ok {
 		return nil, fmt.Errorf("word index of %s: made one that does not read back", project)
@@ -578,19 +641,19 @@ func (sn *snapshot) pruneRecent(project string, rc *wordFile) error {
 	return sn.s.saveWords(sn.s.recentPath(project), &wordFile{m: rc.m, torn: true}, nil, keep)
 }
 
-// readSets makes the word sets of the memories of group that todo numbers
-// from their notes, on every core, into sets and kept (see noteWords); a
-// note gone since the catalog was read keeps none.
-func (sn *snapshot) readSets(ctx context.Context, group *baseGroup, todo []int, build func(title, body string) []uint64, sets [][]uint64, kept []bool) error {
+// readSets makes the word sets and keys of the memories of group that todo
+// numbers from their notes, on every core, into sets, keys and kept (see
+// noteWords); a note gone since the catalog was read keeps none.
+func (sn *snapshot) readSets(ctx context.Context, group *baseGroup, todo []int, build func(title, body string) ([]uint64, dedup.Keys), sets [][]uint64, keys []dedup.Keys, kept []bool) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, j := range todo {
 		g.Go(func() error {
-			ws, cached, err := sn.noteWords(gctx, &group.entries[j], group.hashes[j], build)
+			ws, ks, cached, err := sn.noteWords(gctx, &group.entries[j], group.hashes[j], build)
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
 			}
-			sets[j], kept[j] = ws, cached
+			sets[j], keys[j], kept[j] = ws, ks, cached
 			return err
 		})
 	}
@@ -599,19 +662,21 @@ func (sn *snapshot) readSets(ctx context.Context, group *baseGroup, todo []int, 
 
 // noteWords is build of the note of e as LoadText reads it, and whether it
 // was made from bytes with the record's hash (only then is it kept).
-func (sn *snapshot) noteWords(ctx context.Context, e *memories.Entry, recHash uint64, build func(title, body string) []uint64) ([]uint64, bool, error) {
+func (sn *snapshot) noteWords(ctx context.Context, e *memories.Entry, recHash uint64, build func(title, body string) ([]uint64, dedup.Keys)) ([]uint64, dedup.Keys, bool, error) {
 	sn.s.wordReads.Add(1)
 	data, st, err := sn.s.v.ReadRaw(e.Path)
 	if err == nil && st.Symlink == "" && hash(data) == recHash {
 		if body, ok := vault.NoteBody(data); ok {
-			return build(e.Title, string(body)), true, nil
+			ws, ks := build(e.Title, string(body))
+			return ws, ks, true, nil
 		}
 	}
 	title, body, err := sn.LoadText(ctx, e.Path)
 	if err != nil {
-		return nil, false, err
+		return nil, dedup.Keys{}, false, err
 	}
-	return build(title, body), false, nil
+	ws, ks := build(title, body)
+	return ws, ks, false, nil
 }
 
 // wordFilesRead counts the word-set files read, and wordSetsRead the
@@ -687,7 +752,29 @@ func decodeWords(b []byte, m map[string]wordEntry) (int, bool) {
 			all = append(all, binary.LittleEndian.Uint64(b[8*i:]))
 		}
 		b = b[8*n:]
-		m[path] = wordEntry{hash: h, words: all[start:len(all):len(all)]}
+		e := wordEntry{hash: h, words: all[start:len(all):len(all)]}
+		// The keys: numbers, then code tokens, each a count and hashes.
+		var lists [2][]uint64
+		for i := range lists {
+			n, k := binary.Uvarint(b)
+			if k <= 0 || n > uint64(len(b)-k)/8 || n > uint64(cap(all)-len(all)) {
+				return 0, false
+			}
+			b = b[k:]
+			start := len(all)
+			for i := 0; i < int(n); i++ {
+				all = append(all, binary.LittleEndian.Uint64(b[8*i:]))
+			}
+			b = b[8*n:]
+			if n > 0 {
+				lists[i] = all[start:len(all):len(all)]
+			}
+		}
+		var ok bool
+		if e.keys, ok = dedup.KeysFrom(lists[0], lists[1]); !ok {
+			return 0, false
+		}
+		m[path] = e
 		recs++
 	}
 	return recs, true
@@ -702,9 +789,11 @@ func encodeWords(b []byte, m map[string]wordEntry, paths []string) []byte {
 		b = binary.AppendUvarint(b, uint64(len(p)))
 		b = append(b, p...)
 		b = binary.LittleEndian.AppendUint64(b, e.hash)
-		b = binary.AppendUvarint(b, uint64(len(e.words)))
-		for _, w := range e.words {
-			b = binary.LittleEndian.AppendUint64(b, w)
+		for _, list := range [][]uint64{e.words, e.keys.Numbers(), e.keys.Codes()} {
+			b = binary.AppendUvarint(b, uint64(len(list)))
+			for _, w := range list {
+				b = binary.LittleEndian.AppendUint64(b, w)
+			}
 		}
 	}
 	binary.LittleEndian.PutUint32(b[start:], uint32(len(b)-start-8))

@@ -9,12 +9,26 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cortexmem/cortex/dedup"
 )
+
+// testKeys are keys for the four memories the word index fuzz starts from.
+var testKeys = []dedup.Keys{mustKeys([]uint64{4, 8}, []uint64{5}), mustKeys(nil, []uint64{8, 11}), {}, mustKeys([]uint64{1}, nil)}
+
+// mustKeys is dedup.KeysFrom of sets known to increase.
+func mustKeys(numbers, codes []uint64) dedup.Keys {
+	k, ok := dedup.KeysFrom(numbers, codes)
+	if !ok {
+		panic("keys that do not increase")
+	}
+	return k
+}
 
 // FuzzReadWords: a word-set file of any bytes is read without a panic, and
 // what is read of it is written back as the same sets.
 func FuzzReadWords(f *testing.F) {
-	m := map[string]wordEntry{"a.md": {hash: 1, words: []uint64{2, 3}}, "b/c.md": {hash: 4}}
+	m := map[string]wordEntry{"a.md": {hash: 1, words: []uint64{2, 3}, keys: mustKeys([]uint64{6}, []uint64{7, 9})}, "b/c.md": {hash: 4}}
 	head := append([]byte(wordsHeader), make([]byte, 8)...)
 	whole := encodeWords(append([]byte(nil), head...), m, []string{"a.md", "b/c.md"})
 	f.Add(whole)
@@ -43,7 +57,7 @@ func FuzzReadWords(f *testing.F) {
 		if _, ok := decodeWords(encodeWords(nil, wf.m, paths)[8:], again); !ok {
 			t.Fatal("the sets read do not decode once written")
 		}
-		if diff := cmp.Diff(wf.m, again, cmp.AllowUnexported(wordEntry{})); diff != "" {
+		if diff := cmp.Diff(wf.m, again, cmp.AllowUnexported(wordEntry{}, dedup.Keys{})); diff != "" {
 			t.Errorf("written and read again (-read +again):\n%s", diff)
 		}
 	})
@@ -55,11 +69,11 @@ func FuzzReadWords(f *testing.F) {
 // offsets, the words' order, postings) is tried too.
 func FuzzWordIndex(f *testing.F) {
 	sets := [][]uint64{{2, 3, 9}, {3}, {1, 2, 3, 4, 9}, nil}
-	whole := encodeWordIndex(7, []int{0, 2, 5, 6}, []uint64{1, 2, 3, 4}, sets, []bool{true, true, true, false}, []int{6})
+	whole := encodeWordIndex(7, []int{0, 2, 5, 6}, []uint64{1, 2, 3, 4}, sets, testKeys, []bool{true, true, true, false}, []int{6})
 	f.Add(whole, uint64(3))
 	f.Add(whole[:len(whole)-5], uint64(9))
 	f.Add([]byte(wordIndexHeader), uint64(0))
-	f.Add(encodeWordIndex(1, nil, nil, nil, nil, nil), uint64(1))
+	f.Add(encodeWordIndex(1, nil, nil, nil, nil, nil, nil), uint64(1))
 	f.Fuzz(func(t *testing.T, data []byte, word uint64) {
 		data = slices.Clone(data)
 		if len(data) >= wordIndexFixed+4 {
@@ -73,6 +87,33 @@ func FuzzWordIndex(f *testing.F) {
 		}
 		_ = ix.fits(1<<20, func(int) uint64 { return 0 })
 		_ = ix.staleList()
+		// A memory's keys are given only as keys of the file, each kind
+		// increasing, its refs in their range.
+		for s := range ix.nSets {
+			k, ok := ix.keysOf(s)
+			if !ok {
+				continue
+			}
+			at := ix.keyStrt + 8*s
+			from, mid, to := le32(ix.data, at), le32(ix.data, at+4), le32(ix.data, at+8)
+			if len(k.Numbers()) != mid-from || len(k.Codes()) != to-mid {
+				t.Fatalf("memory %d: keys %v %v from refs %d, %d, %d", s, k.Numbers(), k.Codes(), from, mid, to)
+			}
+			for _, list := range [][]uint64{k.Numbers(), k.Codes()} {
+				for i, h := range list {
+					if i > 0 && h <= list[i-1] {
+						t.Fatalf("memory %d: keys %v do not increase", s, list)
+					}
+					held := false
+					for kk := range ix.nKeys {
+						held = held || ix.key(kk) == h
+					}
+					if !held {
+						t.Fatalf("memory %d: key %x is not in the file's keys", s, h)
+					}
+				}
+			}
+		}
 		// The sets the lists make up, and their counts for words.
 		made := make([][]uint64, ix.nSets)
 		for w := 0; w < ix.nWords; w++ {
@@ -128,7 +169,7 @@ func FuzzWordIndex(f *testing.F) {
 // it numbers is in the base with the bytes its set was made from, whatever
 // the base's id says.
 func TestWordIndexFitsOnlyItsBase(t *testing.T) {
-	ix, ok := parseWordIndex(encodeWordIndex(7, []int{0, 4}, []uint64{10, 14}, [][]uint64{{1, 2}, {2}}, []bool{true, true}, []int{3}))
+	ix, ok := parseWordIndex(encodeWordIndex(7, []int{0, 4}, []uint64{10, 14}, [][]uint64{{1, 2}, {2}}, nil, []bool{true, true}, []int{3}))
 	if !ok {
 		t.Fatal("an index made does not read back")
 	}
@@ -146,5 +187,32 @@ func TestWordIndexFitsOnlyItsBase(t *testing.T) {
 		if got := ix.fits(tc.baseLen, func(i int) uint64 { return tc.hashes[i] }); got != tc.want {
 			t.Errorf("%s: fits %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestVersion1WordFilesAreNotRead: word files of version 1, which hold no
+// keys, are never read as version 2 ones, however well formed: a word index
+// is refused (and made again), and a word-set file reads as empty and torn
+// (rewritten, its notes read again).
+func TestVersion1WordFilesAreNotRead(t *testing.T) {
+	sets := [][]uint64{{2, 3, 9}, {3}}
+	data := encodeWordIndex(7, []int{0, 2}, []uint64{1, 2}, sets, testKeys[:2], []bool{true, true}, nil)
+	if _, ok := parseWordIndex(data); !ok {
+		t.Fatal("a version 2 index does not read")
+	}
+	old := slices.Clone(data)
+	copy(old, "cortex dedup index 1\n")
+	binary.LittleEndian.PutUint32(old[len(old)-4:], crc32.ChecksumIEEE(old[:len(old)-4]))
+	if _, ok := parseWordIndex(old); ok {
+		t.Fatal("a version 1 header read as a version 2 index")
+	}
+	m := map[string]wordEntry{"a.md": {hash: 1, words: []uint64{2, 3}, keys: testKeys[0]}}
+	head := append([]byte("cortex dedup words 1\n"), probeBytes()...)
+	p := filepath.Join(t.TempDir(), "x.words")
+	if err := os.WriteFile(p, encodeWords(head, m, []string{"a.md"}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if wf := readWords(p); len(wf.m) != 0 || !wf.torn {
+		t.Fatalf("a version 1 word-set file read as %d sets (torn %v), want none, torn", len(wf.m), wf.torn)
 	}
 }
