@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -215,4 +216,19 @@ func TestNewSharesNoBuffer(t *testing.T) {
 			t.Errorf("text %d's fingerprint changed as others were made:\n%s", i, diff)
 		}
 	}
+	// An import fingerprints on every core: goroutines making them at once
+	// share no buffer.
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for r := range 20 {
+				i := (g + r) % len(texts)
+				if got := New(texts[i]); !cmp.Equal(first[i], got, opts) {
+					t.Errorf("text %d made beside others differs", i)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
