@@ -77,11 +77,24 @@ const negationScope = 2
 var hashCan, hashT, hashInstead, hashOf = hashString("can"), hashString("t"), hashString("instead"), hashString("of")
 
 func build(text string, keepStop bool) *Fingerprint {
-	// About one token per six bytes of English; a guess, not a limit.
-	est := len(text)/6 + 1
-	h := hasher{keepStop: keepStop, word: make([]byte, 0, 64), start: true}
-	h.f.words = make([]uint64, 0, est)
-	h.f.bigrams = make([]uint64, 0, est)
+	// The sets are gathered in buffers kept between texts, and each is
+	// copied out at its size once sorted: a text's sets grew by doubling,
+	// and were copied again when their guessed capacity was too large.
+	scratch := sortScratchPool.Get().(*sortScratch)
+	defer sortScratchPool.Put(scratch)
+	g := &scratch.sets
+	if g.word == nil {
+		// Words' forms are made in these (64 bytes hold any word).
+		g.word, g.buf = make([]byte, 0, 64), make([]byte, 0, 64)
+	}
+	h := hasher{keepStop: keepStop, word: g.word[:0], start: true}
+	h.f.words, h.f.bigrams, h.f.title = g.words[:0], g.bigrams[:0], g.title[:0]
+	h.f.negated, h.f.denied, h.f.names = g.negated[:0], g.denied[:0], g.names[:0]
+	h.f.polar, h.sentence = g.polar[:0], g.sentence[:0]
+	// The buffers as grown, kept for the next text, however this one ends.
+	defer func() {
+		g.word, g.sentence = h.word, h.sentence
+	}()
 	var buf [64]byte
 	// The first line on its own, to know its words; the new line that
 	// follows breaks the line, so n-grams come out the same.
@@ -93,8 +106,7 @@ func build(text string, keepStop bool) *Fingerprint {
 	scan(firstLine, buf[:0], h.add)
 	h.endSentence()
 	titlePolar := len(h.f.polar)
-	scratch := sortScratchPool.Get().(*sortScratch)
-	defer sortScratchPool.Put(scratch)
+	g.title = h.f.title
 	h.f.title = sortSet(h.f.title, scratch)
 	h.said = make([]int32, len(h.f.title))
 	h.title = false
@@ -104,7 +116,9 @@ func build(text string, keepStop bool) *Fingerprint {
 	if !lead(firstLine, text[len(firstLine):]) {
 		h.f.salient = h.subject()
 	}
-	h.f.titlePolar = sortPolar(slices.Clone(h.f.polar[:titlePolar]))
+	g.polar, g.words, g.bigrams = h.f.polar, h.f.words, h.f.bigrams
+	g.negated, g.denied, g.names = h.f.negated, h.f.denied, h.f.names
+	h.f.titlePolar = sortPolar(slices.Clone(h.f.polar[:titlePolar])) // not in place: polar is sorted next
 	h.f.polar = sortPolar(h.f.polar)
 	h.f.words = sortSet(h.f.words, scratch)
 	h.f.bigrams = sortSet(h.f.bigrams, scratch)
@@ -112,8 +126,10 @@ func build(text string, keepStop bool) *Fingerprint {
 	h.f.denied = sortSet(h.f.denied, scratch)
 	h.f.names = sortSet(h.f.names, scratch)
 
-	k := keyScanner{buf: make([]byte, 0, 64), scratch: h.word}
+	k := keyScanner{buf: g.buf[:0], scratch: h.word}
+	k.numbers, k.codes, k.codeWords, k.codeBigrams = g.numbers[:0], g.codes[:0], g.codeWords[:0], g.codeBigrams[:0]
 	k.scanKeys(text)
+	g.buf, g.numbers, g.codes, g.codeWords, g.codeBigrams = k.buf, k.numbers, k.codes, k.codeWords, k.codeBigrams
 	h.f.numbers = sortSet(k.numbers, scratch)
 	h.f.codes = sortSet(k.codes, scratch)
 	h.f.codeWords = sortSet(k.codeWords, scratch)
@@ -121,12 +137,14 @@ func build(text string, keepStop bool) *Fingerprint {
 	return &h.f
 }
 
+// sortPolar is p sorted and free of repeats, in a slice of its own (p is
+// a buffer kept between texts), nil when empty. p is sorted in place.
 func sortPolar(p []polarWord) []polarWord {
 	slices.SortFunc(p, comparePolar)
 	if len(p) == 0 {
 		return nil
 	}
-	return slices.Clip(slices.Compact(p))
+	return slices.Clone(slices.Compact(p))
 }
 
 func (h *hasher) add(tok []byte, b brk) {
@@ -252,7 +270,9 @@ func (h *hasher) subject() []uint64 {
 // be the subject.
 const subjectRepeats = 1
 
-// sortSet sorts s and removes repeats. scratch is reused between calls.
+// sortSet is s sorted and free of repeats, in a slice of its size (a pool
+// keeps fingerprints for a whole import), nil when empty. s, a buffer kept
+// between texts, is sorted in place. scratch is reused between calls.
 // Below a few hundred values a comparison sort is as fast as bucketSort and
 // needs no scratch memory.
 func sortSet(s []uint64, scratch *sortScratch) []uint64 {
@@ -264,23 +284,27 @@ func sortSet(s []uint64, scratch *sortScratch) []uint64 {
 	if len(s) == 0 {
 		return nil
 	}
-	s = slices.Compact(s)
-	if cap(s) > 2*len(s) {
-		// The capacity was a guess from the text's length; a pool keeps
-		// fingerprints for a whole import, so keep only what is used.
-		return slices.Clone(s)
-	}
-	return slices.Clip(s)
+	return slices.Clone(slices.Compact(s))
 }
 
 // sortScratchPool keeps the working memory of bucketSort between the
 // fingerprints of an import.
 var sortScratchPool = sync.Pool{New: func() any { return new(sortScratch) }}
 
-// sortScratch is the working memory of bucketSort.
+// sortScratch is the working memory of bucketSort, and the buffers build
+// gathers a text's sets in.
 type sortScratch struct {
 	counts []int32
 	out    []uint64
+	sets   setBuffers
+}
+
+// setBuffers are the buffers a fingerprint's sets are gathered in.
+type setBuffers struct {
+	words, bigrams, title, negated, denied, names, sentence []uint64
+	numbers, codes, codeWords, codeBigrams                  []uint64
+	polar                                                   []polarWord
+	word, buf                                               []byte
 }
 
 // bucketSort sorts s, whose values are hashes and so spread evenly, by

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -176,4 +177,58 @@ func TestSortSet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNewSharesNoBuffer: the sets of a text are gathered in buffers kept
+// between texts: a fingerprint holds none of them (making others leaves it
+// as it was), and what texts made before leave in them changes nothing.
+func TestNewSharesNoBuffer(t *testing.T) {
+	opts := cmp.AllowUnexported(Fingerprint{}, polarWord{})
+	texts := []string{
+		longText(3, 6000),
+		"Turn autolock off. Do not enable the cache on Linux: version 2.4, `make build`, port 8080.\nThe cache is not warm, the Cache is cold.",
+		"数据库 カタカナ the cache",
+		"the of and",
+		"",
+		longText(11, 300),
+		"Log in, then switch the light on.\nDisable the old option and open the door: it is not closed.",
+	}
+	var first []*Fingerprint
+	for _, s := range texts {
+		first = append(first, New(s))
+	}
+	copies := make([]*Fingerprint, len(first))
+	for i, f := range first {
+		var c Fingerprint
+		if err := c.DecodeInto(f.AppendBinary(nil)); err != nil {
+			t.Fatal(err)
+		}
+		copies[i] = &c
+	}
+	// Every text again, in another order, after the longest.
+	for i := len(texts) - 1; i >= 0; i-- {
+		if diff := cmp.Diff(first[i], New(texts[i]), opts); diff != "" {
+			t.Errorf("text %d made again after others differs:\n%s", i, diff)
+		}
+	}
+	for i := range first {
+		if diff := cmp.Diff(copies[i].AppendBinary(nil), first[i].AppendBinary(nil)); diff != "" {
+			t.Errorf("text %d's fingerprint changed as others were made:\n%s", i, diff)
+		}
+	}
+	// An import fingerprints on every core: goroutines making them at once
+	// share no buffer.
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for r := range 20 {
+				i := (g + r) % len(texts)
+				if got := New(texts[i]); !cmp.Equal(first[i], got, opts) {
+					t.Errorf("text %d made beside others differs", i)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
