@@ -112,32 +112,7 @@ func TestTranscriptTextAnalyzerMatchesBleve(t *testing.T) {
 	}
 	// Every line of the real transcripts, notes and documents of the
 	// fixtures.
-	lines := 0
-	err := filepath.WalkDir(filepath.Join("..", "fixtures"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
-			return err
-		}
-		switch filepath.Ext(p) {
-		case ".jsonl", ".json", ".md", ".txt":
-		default:
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		for _, line := range strings.Split(string(data), "\n") {
-			compareTextAnalysis(t, want, line)
-			lines++
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lines < 1000 {
-		t.Fatalf("compared %d lines of fixtures, want at least 1000", lines)
-	}
+	eachFixtureLine(t, func(line string) { compareTextAnalysis(t, want, line) })
 }
 
 func FuzzTranscriptTextAnalyzer(f *testing.F) {
@@ -239,8 +214,24 @@ func TestUnicodeWordsAsBleve(t *testing.T) {
 		}
 		compareUnicodeWords(t, a, b.String())
 	}
-	// Every line of the real transcripts, notes and documents of the
-	// fixtures.
+	eachFixtureLine(t, func(line string) { compareUnicodeWords(t, a, line) })
+}
+
+func FuzzUnicodeWords(f *testing.F) {
+	for _, s := range analysisCases {
+		f.Add(s)
+	}
+	f.Add(string(unicodeAlphabet))
+	a := cortexTextAnalyzer(f).(*transcriptText)
+	f.Fuzz(func(t *testing.T, text string) {
+		compareUnicodeWords(t, a, text)
+	})
+}
+
+// eachFixtureLine calls fn with every line of the real transcripts, notes
+// and documents of the fixtures, and fails when they are fewer than 1,000.
+func eachFixtureLine(t *testing.T, fn func(line string)) {
+	t.Helper()
 	lines := 0
 	err := filepath.WalkDir(filepath.Join("..", "fixtures"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
@@ -256,7 +247,7 @@ func TestUnicodeWordsAsBleve(t *testing.T) {
 			return err
 		}
 		for _, line := range strings.Split(string(data), "\n") {
-			compareUnicodeWords(t, a, line)
+			fn(line)
 			lines++
 		}
 		return nil
@@ -267,15 +258,4 @@ func TestUnicodeWordsAsBleve(t *testing.T) {
 	if lines < 1000 {
 		t.Fatalf("compared %d lines of fixtures, want at least 1000", lines)
 	}
-}
-
-func FuzzUnicodeWords(f *testing.F) {
-	for _, s := range analysisCases {
-		f.Add(s)
-	}
-	f.Add(string(unicodeAlphabet))
-	a := cortexTextAnalyzer(f).(*transcriptText)
-	f.Fuzz(func(t *testing.T, text string) {
-		compareUnicodeWords(t, a, text)
-	})
 }

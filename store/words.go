@@ -742,35 +742,22 @@ func decodeWords(b []byte, m map[string]wordEntry) (int, bool) {
 		}
 		h := binary.LittleEndian.Uint64(b)
 		b = b[8:]
-		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(b)-k)/8 || n > uint64(cap(all)-len(all)) {
+		var words []uint64
+		var ok bool
+		if words, b, all, ok = readHashes(b, all); !ok {
 			return 0, false
 		}
-		b = b[k:]
-		start := len(all)
-		for i := 0; i < int(n); i++ {
-			all = append(all, binary.LittleEndian.Uint64(b[8*i:]))
-		}
-		b = b[8*n:]
-		e := wordEntry{hash: h, words: all[start:len(all):len(all)]}
+		e := wordEntry{hash: h, words: words}
 		// The keys: numbers, then code tokens, each a count and hashes.
 		var lists [2][]uint64
 		for i := range lists {
-			n, k := binary.Uvarint(b)
-			if k <= 0 || n > uint64(len(b)-k)/8 || n > uint64(cap(all)-len(all)) {
+			if lists[i], b, all, ok = readHashes(b, all); !ok {
 				return 0, false
 			}
-			b = b[k:]
-			start := len(all)
-			for i := 0; i < int(n); i++ {
-				all = append(all, binary.LittleEndian.Uint64(b[8*i:]))
-			}
-			b = b[8*n:]
-			if n > 0 {
-				lists[i] = all[start:len(all):len(all)]
+			if len(lists[i]) == 0 {
+				lists[i] = nil
 			}
 		}
-		var ok bool
 		if e.keys, ok = dedup.KeysFrom(lists[0], lists[1]); !ok {
 			return 0, false
 		}
@@ -778,6 +765,22 @@ func decodeWords(b []byte, m map[string]wordEntry) (int, bool) {
 		recs++
 	}
 	return recs, true
+}
+
+// readHashes reads a count and that many hashes from the front of b into
+// all, whose capacity bounds them, and returns them (capped at their
+// length), the rest of b and all.
+func readHashes(b []byte, all []uint64) (list []uint64, rest []byte, grown []uint64, ok bool) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k)/8 || n > uint64(cap(all)-len(all)) {
+		return nil, b, all, false
+	}
+	b = b[k:]
+	start := len(all)
+	for i := 0; i < int(n); i++ {
+		all = append(all, binary.LittleEndian.Uint64(b[8*i:]))
+	}
+	return all[start:len(all):len(all)], b[8*n:], all, true
 }
 
 // encodeWords appends a block of the records of paths to b.
