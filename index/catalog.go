@@ -302,7 +302,7 @@ func (c *Catalog) IDsWithPrefix(prefix string, limit int) ([]string, error) {
 		ids, err := c.base.idsWithPrefix(prefix, func(i int) bool {
 			_, shadowed := c.over[c.base.path(i)]
 			return !shadowed
-		})
+		}, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -322,18 +322,19 @@ func (c *Catalog) ShortID(id string) (string, error) {
 	if len(id) <= n {
 		return id, nil
 	}
-	// Only ids sharing the first MinPrefix characters can force a longer prefix.
-	ids, err := c.IDsWithPrefix(id[:n], 0)
-	if err != nil {
-		return "", err
-	}
-	for _, other := range ids {
-		if other == id {
-			continue
+	// An id is told apart from another by one character more than they share.
+	for other := range c.overIDs {
+		if other != id {
+			n = max(n, sharedPrefix(id, other)+1)
 		}
-		l := 0
-		for l < len(id) && l < len(other) && id[l] == other[l] {
-			l++
+	}
+	if c.base != nil {
+		l, err := c.base.longestShared(id, func(i int) bool {
+			_, shadowed := c.over[c.base.path(i)]
+			return !shadowed
+		})
+		if err != nil {
+			return "", err
 		}
 		n = max(n, l+1)
 	}

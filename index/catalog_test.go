@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path"
 	"path/filepath"
@@ -799,6 +800,105 @@ func TestShortID(t *testing.T) {
 				t.Errorf("ShortID(%q) = %q, want %q", tc.id, got, tc.want)
 			}
 		})
+	}
+}
+
+// shortIDByPrefix is ShortID as it was written first: the longest prefix
+// id shares with any other id of those that share its first MinPrefix
+// characters, plus one.
+func shortIDByPrefix(t *testing.T, c *Catalog, id string) string {
+	t.Helper()
+	n := memories.MinPrefix
+	if len(id) <= n {
+		return id
+	}
+	ids, err := c.IDsWithPrefix(id[:n], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, other := range ids {
+		if other != id {
+			n = max(n, sharedPrefix(id, other)+1)
+		}
+	}
+	return id[:min(n, len(id))]
+}
+
+// TestShortIDAsByPrefix: ShortID looks only at an id's nearest neighbours
+// in the catalog's order, and gives what comparing it with every id of its
+// first MinPrefix characters gives, for ids in the catalog and not, over a
+// base whose ids share long prefixes (as an import's, minted within a
+// second, do) and a journal that removes, replaces and adds some.
+func TestShortIDAsByPrefix(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 7))
+	const alphabet = "0123456789abcdefghjkmnpqrstvwxyz"
+	newID := func() string {
+		// Few characters after a shared start, so neighbours share a lot.
+		b := []byte("01kx7c")
+		for range 20 {
+			if r.IntN(3) == 0 {
+				b = append(b, alphabet[r.IntN(len(alphabet))])
+			} else {
+				b = append(b, alphabet[r.IntN(2)])
+			}
+		}
+		return string(b)
+	}
+	var recs []*Record
+	for i := range 400 {
+		recs = append(recs, rec(fmt.Sprintf("proj/n%03d.md", i), newID(), "note"))
+	}
+	dir := writeBase(t, recs, fixtureDirs)
+	changes := map[string]*Record{}
+	for i := range 60 {
+		p := recs[r.IntN(len(recs))].Path
+		switch i % 3 {
+		case 0:
+			changes[p] = nil
+		case 1:
+			changes[p] = rec(p, newID(), "replaced")
+		default:
+			p = fmt.Sprintf("proj/new%02d.md", i)
+			changes[p] = rec(p, newID(), "added")
+		}
+	}
+	base := load(t, dir)
+	var ids []string
+	for _, r := range recs {
+		ids = append(ids, r.ID, r.ID[:len(r.ID)-1], r.ID+"0")
+	}
+	for _, r := range changes {
+		if r != nil {
+			ids = append(ids, r.ID)
+		}
+	}
+	ids = append(ids, newID(), "01kx7c", "")
+	check := func(name string, c *Catalog) {
+		for _, id := range ids {
+			got, err := c.ShortID(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := shortIDByPrefix(t, c, id); got != want {
+				t.Errorf("%s: ShortID(%q) = %q, want %q", name, id, got, want)
+			}
+		}
+	}
+	check("base", base)
+	if err := base.Commit(dir, changes, nil, observed.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	check("journal", load(t, dir))
+	for name, c := range idCatalogs(t) {
+		ids = ids[:0]
+		all, err := c.IDsWithPrefix("", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range all {
+			ids = append(ids, id, id[:len(id)-1], id+"0")
+		}
+		check(name, c)
 	}
 }
 

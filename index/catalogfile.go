@@ -391,7 +391,10 @@ func (b *baseFile) findID(id string) (int, error) {
 	return -1, nil
 }
 
-func (b *baseFile) idsWithPrefix(prefix string, keep func(file int) bool) ([]string, error) {
+// idsWithPrefix lists, in order, the ids that start with prefix of the files
+// keep accepts: the first limit of them when limit is above 0 (an import's
+// ids share their first eight characters by the thousand), else all.
+func (b *baseFile) idsWithPrefix(prefix string, keep func(file int) bool, limit int) ([]string, error) {
 	if err := b.loadIdx(); err != nil {
 		return nil, err
 	}
@@ -404,9 +407,48 @@ func (b *baseFile) idsWithPrefix(prefix string, keep func(file int) bool) ([]str
 		}
 		if keep(file) {
 			out = append(out, strings.Clone(s))
+			if len(out) == limit {
+				break
+			}
 		}
 	}
 	return out, nil
+}
+
+// longestShared is the longest prefix id shares with an id of the index
+// other than itself, of a file keep accepts: in the index's sorted order,
+// the nearest such id on either side shares the longest. It looks at those
+// two (and the entries it skips on the way), not at every id that shares
+// a prefix: an import mints thousands of ids within a second, which share
+// their first eight characters.
+func (b *baseFile) longestShared(id string, keep func(file int) bool) (int, error) {
+	if err := b.loadIdx(); err != nil {
+		return 0, err
+	}
+	k := sort.Search(b.idxCount, func(k int) bool { s, _ := b.idAt(k); return s >= id })
+	most := 0
+	for j := k - 1; j >= 0; j-- {
+		if s, file := b.idAt(j); keep(file) {
+			most = sharedPrefix(id, s)
+			break
+		}
+	}
+	for j := k; j < b.idxCount; j++ {
+		if s, file := b.idAt(j); s != id && keep(file) {
+			most = max(most, sharedPrefix(id, s))
+			break
+		}
+	}
+	return most, nil
+}
+
+// sharedPrefix is the length of the longest prefix a and b share.
+func sharedPrefix(a, b string) int {
+	l := 0
+	for l < len(a) && l < len(b) && a[l] == b[l] {
+		l++
+	}
+	return l
 }
 
 // encodeBase serialises records (any order) and the folders a scan saw.
