@@ -124,6 +124,7 @@ func TestRealShape(t *testing.T) {
 	var sizes []int
 	scripts := map[string]bool{}
 	marks := map[string]int{}
+	prefixes := map[string]int{} // memories by their id's first MinPrefix characters
 	for i := 0; i < n; i++ {
 		m := g.Memory()
 		if m.Project != RealProject {
@@ -136,6 +137,7 @@ func TestRealShape(t *testing.T) {
 			t.Fatalf("memory %d: %v", i, err)
 		}
 		sizes = append(sizes, len(m.Body))
+		prefixes[m.ID[:memories.MinPrefix]]++
 		for _, r := range m.Body {
 			for name, tab := range map[string]*unicode.RangeTable{"Latin": unicode.Latin, "Han": unicode.Han, "Cyrillic": unicode.Cyrillic,
 				"Arabic": unicode.Arabic, "Hangul": unicode.Hangul, "Devanagari": unicode.Devanagari, "Thai": unicode.Thai} {
@@ -152,6 +154,11 @@ func TestRealShape(t *testing.T) {
 	}
 	if len(scripts) < 7 {
 		t.Errorf("scripts seen: %v, want all seven", scripts)
+	}
+	// The ids an import mints, within a second: they share their first
+	// MinPrefix characters by the hundred.
+	if len(prefixes) > n/50 {
+		t.Errorf("%d memories' ids begin %d ways, want at most %d: ids minted as an import mints them", n, len(prefixes), n/50)
 	}
 	sort.Ints(sizes)
 	if p50 := sizes[n/2]; p50 < 1500 || p50 > 5000 {

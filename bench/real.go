@@ -52,13 +52,21 @@ type RealGenerator struct {
 	cum    []int // cumulative shares of langs
 	zipf   *rand.Zipf
 	titles []string // note titles so far, for links
+	// minted is the time of the last id: a person's notes get their ids
+	// when cortex import writes them, about 0.65 ms apart, so an import's
+	// ids share their first eight characters by the hundred (see
+	// index.Catalog.ShortID), however old the notes are.
+	minted time.Time
 }
+
+// mintStep is the time between two ids minted by an import.
+const mintStep = 650 * time.Microsecond
 
 // NewRealGenerator returns a real-shaped generator over c whose dates fall in
 // the three years before end.
 func NewRealGenerator(c *Corpus, seed uint64, end time.Time) *RealGenerator {
 	r := rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909))
-	g := &RealGenerator{r: r, c: c, start: end.AddDate(-3, 0, 0), zipf: rand.NewZipf(r, 1.1, 2, 1<<22)}
+	g := &RealGenerator{r: r, c: c, start: end.AddDate(-3, 0, 0), zipf: rand.NewZipf(r, 1.1, 2, 1<<22), minted: end.Add(-time.Hour)}
 	total := 0
 	for _, l := range c.Langs {
 		share, ok := langShare[l]
@@ -147,8 +155,9 @@ func (g *RealGenerator) memory() *memories.Memory {
 		tags = tags[:6]
 	}
 	g.titles = append(g.titles, title)
+	g.minted = g.minted.Add(mintStep)
 	return &memories.Memory{
-		ID:         newID(g.r, created),
+		ID:         newID(g.r, g.minted),
 		Title:      title,
 		Type:       memories.TypeNote,
 		Project:    RealProject,
