@@ -1000,11 +1000,7 @@ func handlerRecalls(e *env, qs []string) (took []time.Duration, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if serr := stop(); err == nil {
-			err = serr
-		}
-	}()
+	defer stopInto(stop, &err)
 	for _, q := range qs {
 		if _, err := c.Service.Recall(ctx, memories.RecallRequest{Query: q}); err != nil {
 			return nil, err
@@ -1035,11 +1031,7 @@ func handlerSaves(e *env, gen bench.Source) (took []time.Duration, err error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if serr := stop(); err == nil {
-			err = serr
-		}
-	}()
+	defer stopInto(stop, &err)
 	for i := 0; i < handlerSaveCalls; i++ {
 		m := gen.Memory()
 		start := time.Now()
@@ -1064,6 +1056,14 @@ const handlerSaveCalls = 40
 // openFollowed opens a resident store of e followed by the watcher the MCP
 // server runs (wiring.FollowVault), once it follows the vault. stop ends the
 // watcher and reports what it warned of.
+// stopInto calls stop and keeps its error in *err unless *err already holds
+// one: the deferred end of openFollowed's store.
+func stopInto(stop func() error, err *error) {
+	if serr := stop(); *err == nil {
+		*err = serr
+	}
+}
+
 func openFollowed(e *env) (c *wiring.Cortex, stop func() error, err error) {
 	if c, err = e.open(wiring.Options{Resident: true}); err != nil {
 		return nil, nil, err
@@ -1109,11 +1109,7 @@ func pacedRecalls(e *env, svc *memories.Service, qs []string, pacedFor time.Dura
 	if err != nil {
 		return nil, nil, err
 	}
-	defer func() {
-		if serr := stop(); err == nil {
-			err = serr
-		}
-	}()
+	defer stopInto(stop, &err)
 	if _, err := c.Service.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
 		return nil, nil, err // the first call loads the catalog: not timed
 	}
