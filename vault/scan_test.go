@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -625,11 +626,14 @@ func TestKnownNamesFind(t *testing.T) {
 // folder (KnownNotes), and counts the folders it was asked to list.
 type notesKnown struct {
 	*fakeKnown
+	mu     sync.Mutex // Scan lists folders on several goroutines
 	listed map[string]int
 }
 
 func (k *notesKnown) Files(dir string) []KnownFile {
+	k.mu.Lock()
 	k.listed[dir]++
+	k.mu.Unlock()
 	return k.fakeKnown.Files(dir)
 }
 
