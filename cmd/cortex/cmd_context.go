@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -59,7 +60,7 @@ the deterministic briefing is printed with a line saying why.`,
 	return cmd
 }
 
-func runContext(ctx context.Context, a *app, o contextOptions, query string) error {
+func runContext(ctx context.Context, a *app, o contextOptions, query string) (err error) {
 	// The flag defaults to 1,500, so a 0 here was typed: refused, not
 	// taken as the default the service gives 0.
 	if err := memories.CheckRange("budget", o.budget, briefing.MinBudget, briefing.MaxBudget); err != nil {
@@ -69,6 +70,14 @@ func runContext(ctx context.Context, a *app, o contextOptions, query string) err
 	// waits until the heap is large (shortLivedGC) rather than run three times
 	// (about a tenth of the command's CPU at 10,000 notes).
 	defer shortLivedGC(a.getenv)()
+	// It reads the entries of a project and general from the index catalog
+	// (the playbook's conventions and decisions): the catalog is mapped
+	// rather than copied into memory, as recall does (at 10,000 notes the
+	// copy was a tenth of the briefing's CPU). A fault reading the mapping
+	// (the file truncated by hand meanwhile) is an error, not a crash.
+	mapCatalogs()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer catalogFault(&err)
 	svc, err := a.open()
 	if err != nil {
 		return err

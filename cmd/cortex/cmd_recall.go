@@ -56,9 +56,9 @@ importance; --tags, --type or --since alone recall from every project.`,
 	return cmd
 }
 
-// recallMapCatalogs is index.MapCatalogs (a variable for the test that checks
-// recall asks for it).
-var recallMapCatalogs = index.MapCatalogs
+// mapCatalogs is index.MapCatalogs (a variable for the test that checks
+// recall and context ask for it).
+var mapCatalogs = index.MapCatalogs
 
 func runRecall(ctx context.Context, a *app, o recallOptions, query string) (err error) {
 	// The flag defaults to 10, so a 0 here was typed: refused, not taken as
@@ -75,7 +75,7 @@ func runRecall(ctx context.Context, a *app, o recallOptions, query string) (err 
 	// recall after start-up), as list and save do. A fault reading the
 	// mapping (the file truncated by hand meanwhile) is an error, not a
 	// crash.
-	recallMapCatalogs()
+	mapCatalogs()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer catalogFault(&err)
 	svc, err := a.open()

@@ -11,9 +11,9 @@ import (
 	"github.com/cortexmem/cortex/bench"
 )
 
-// TestRecallMapsTheCatalog: a recall maps the index catalog rather than
-// copying it into memory (a megabyte at 10,000 notes, about a tenth of a
-// recall's own time), as list and save do, and still answers.
+// TestRecallMapsTheCatalog: a recall and a briefing map the index catalog
+// rather than copying it into memory (a megabyte at 10,000 notes, about a
+// tenth of a recall's own time), as list and save do, and still answer.
 func TestRecallMapsTheCatalog(t *testing.T) {
 	dir := t.TempDir()
 	env := map[string]string{"CORTEX_VAULT": filepath.Join(dir, "vault"), "CORTEX_HOME": filepath.Join(dir, "state"), "HOME": dir}
@@ -27,8 +27,8 @@ func TestRecallMapsTheCatalog(t *testing.T) {
 		t.Fatalf("reindex: exit %d: %s", code, stderr.String())
 	}
 	mapped := 0
-	defer func(f func()) { recallMapCatalogs = f }(recallMapCatalogs)
-	recallMapCatalogs = func() { mapped++ }
+	defer func(f func()) { mapCatalogs = f }(mapCatalogs)
+	mapCatalogs = func() { mapped++ }
 	var out strings.Builder
 	a := &app{stdin: strings.NewReader(""), stdout: &out, stderr: &stderr, getenv: getenv}
 	if err := runRecall(ctx, a, recallOptions{limit: 10}, "retry timeout"); err != nil {
@@ -39,5 +39,15 @@ func TestRecallMapsTheCatalog(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "→ ") {
 		t.Errorf("recall printed no memory:\n%s", out.String())
+	}
+	out.Reset()
+	if err := runContext(ctx, a, contextOptions{project: "billing", budget: 1500}, "retry timeout"); err != nil {
+		t.Fatalf("context: %v (%s)", err, stderr.String())
+	}
+	if mapped != 2 {
+		t.Errorf("recall and context asked for mapped catalogs %d times, want twice", mapped)
+	}
+	if !strings.Contains(out.String(), "# Briefing: retry timeout") || !strings.Contains(out.String(), "[") {
+		t.Errorf("context printed no briefing:\n%s", out.String())
 	}
 }
