@@ -189,88 +189,123 @@ type trie struct {
 	// walk would start lead nowhere after one byte, and the walk's calls
 	// and child lookups were most of a scan of long prose.
 	pairs *[256 * 256 / 64]uint64
-
-	// while building: children per node
-	build [][]edge
 }
 
-type edge struct {
-	b   byte
-	kid int32
+// trigger is a trigger of a trie and the row it leads to.
+type trigger struct {
+	s   string
+	row int
 }
 
-func newTrie() trie {
+// newTrie builds the trie of triggers (each of two bytes at least). The
+// triggers are sorted, so that the triggers below a node are a run of
+// them: each node's children are laid out together in the flat tables
+// before any of them is built, and no list of children is kept per node.
+// Building it is paid by every process that scans a text (each save, each
+// capture); with a list per node, grown an edge at a time, it took about
+// half the table's making.
+func newTrie(ts []trigger) trie {
 	var t trie
 	for i := range t.root {
 		t.root[i] = -1
 	}
-	return t
-}
-
-func (t *trie) node() int32 {
-	t.build = append(t.build, nil)
-	t.rows = append(t.rows, nil)
-	return int32(len(t.build) - 1)
-}
-
-func (t *trie) add(s string, row int) {
-	n := t.root[s[0]]
-	if n < 0 {
-		n = t.node()
-		t.root[s[0]] = n
-	}
-	for i := 1; i < len(s); i++ {
-		k := int32(-1)
-		for _, e := range t.build[n] {
-			if e.b == s[i] {
-				k = e.kid
-				break
+	slices.SortFunc(ts, func(a, b trigger) int {
+		if c := strings.Compare(a.s, b.s); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.row, b.row)
+	})
+	ts = slices.Compact(ts)
+	// A trigger adds a node for each byte past what it shares with the one
+	// before it: the tables are made at their size.
+	nodes := 0
+	for i, tr := range ts {
+		shared := 0
+		if i > 0 {
+			p := ts[i-1].s
+			for shared < len(p) && shared < len(tr.s) && p[shared] == tr.s[shared] {
+				shared++
 			}
 		}
-		if k < 0 {
-			k = t.node()
-			t.build[n] = append(t.build[n], edge{s[i], k})
+		nodes += len(tr.s) - shared
+	}
+	t.first, t.count = make([]int32, 0, nodes), make([]uint8, 0, nodes)
+	t.labels, t.kids = make([]byte, 0, nodes), make([]int32, 0, nodes)
+	t.rows = make([][]int, 0, nodes)
+	rows := make([]int, 0, len(ts)) // every node's rows, in node order
+	for i := 0; i < len(ts); {
+		j := i + 1
+		for j < len(ts) && ts[j].s[0] == ts[i].s[0] {
+			j++
 		}
-		n = k
+		n := t.node()
+		t.root[ts[i].s[0]] = n
+		rows = t.fill(n, ts[i:j], 1, rows)
+		i = j
 	}
-	if rs := t.rows[n]; len(rs) == 0 || rs[len(rs)-1] != row {
-		t.rows[n] = append(t.rows[n], row)
-	}
-}
-
-// freeze flattens the children lists.
-func (t *trie) freeze() {
 	t.pairs = new([256 * 256 / 64]uint64)
 	for c0, n := range t.root {
 		if n < 0 {
 			continue
 		}
-		space := false
-		for _, e := range t.build[n] {
-			t.setPair(byte(c0), e.b)
-			space = space || e.b == ' '
-		}
-		if space {
-			for c1, g := range gapStart {
-				if g {
-					t.setPair(byte(c0), byte(c1))
+		f := t.first[n]
+		for _, c1 := range t.labels[f : f+int32(t.count[n])] {
+			t.setPair(byte(c0), c1)
+			if c1 == ' ' {
+				for c, g := range gapStart {
+					if g {
+						t.setPair(byte(c0), byte(c))
+					}
 				}
 			}
 		}
 	}
-	t.first = make([]int32, len(t.build))
-	t.count = make([]uint8, len(t.build))
-	for n, es := range t.build {
-		if len(es) > 255 {
-			panic("security: trie fan-out over 255")
-		}
-		t.first[n], t.count[n] = int32(len(t.labels)), uint8(len(es))
-		for _, e := range es {
-			t.labels = append(t.labels, e.b)
-			t.kids = append(t.kids, e.kid)
+	return t
+}
+
+func (t *trie) node() int32 {
+	t.first = append(t.first, 0)
+	t.count = append(t.count, 0)
+	t.rows = append(t.rows, nil)
+	return int32(len(t.first) - 1)
+}
+
+// fill lays out node n, whose triggers ts (sorted, each once) share their
+// first d bytes: its rows (those of the triggers d bytes long), then its
+// children, then each child's own. It returns rows with n's and its
+// descendants' appended (n's rows are a window of it).
+func (t *trie) fill(n int32, ts []trigger, d int, rows []int) []int {
+	i, at := 0, len(rows)
+	for ; i < len(ts) && len(ts[i].s) == d; i++ {
+		rows = append(rows, ts[i].row)
+	}
+	if len(rows) > at {
+		t.rows[n] = rows[at:len(rows):len(rows)]
+	}
+	ts = ts[i:]
+	first := int32(len(t.labels))
+	for j := range ts {
+		if j == 0 || ts[j].s[d] != ts[j-1].s[d] {
+			t.labels = append(t.labels, ts[j].s[d])
+			t.kids = append(t.kids, -1)
 		}
 	}
-	t.build = nil
+	count := int32(len(t.labels)) - first
+	if count > 255 {
+		panic("security: trie fan-out over 255")
+	}
+	t.first[n], t.count[n] = first, uint8(count)
+	for k, j := first, 0; j < len(ts); k++ {
+		e := j + 1
+		for e < len(ts) && ts[e].s[d] == ts[j].s[d] {
+			e++
+		}
+		kid := t.node()
+		t.kids[k] = kid
+		rows = t.fill(kid, ts[j:e], d+1, rows)
+		j = e
+	}
+	return rows
 }
 
 func (t *trie) setPair(a, b byte) {
@@ -410,7 +445,8 @@ func (l *lazy[T]) get() T {
 }
 
 func buildTable(rules []*rule) *ruleTable {
-	t := &ruleTable{rules: rules, atWord: newTrie(), anywhere: newTrie()}
+	t := &ruleTable{rules: rules}
+	var atWord, anywhere []trigger
 	for _, r := range rules {
 		if r.maxLen == 0 {
 			r.maxLen = defaultMaxLen
@@ -433,15 +469,14 @@ func buildTable(rules []*rule) *ruleTable {
 				// there too.
 				s = unleetString(s)
 				if isAlnum(s[0]) {
-					t.atWord.add(s, ri)
+					atWord = append(atWord, trigger{s, ri})
 				} else {
-					t.anywhere.add(s, ri)
+					anywhere = append(anywhere, trigger{s, ri})
 				}
 			}
 		}
 	}
-	t.atWord.freeze()
-	t.anywhere.freeze()
+	t.atWord, t.anywhere = newTrie(atWord), newTrie(anywhere)
 	return t
 }
 
