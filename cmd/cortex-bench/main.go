@@ -869,6 +869,7 @@ func seedAccesses(e *env, ids []string, end time.Time) error {
 func mcpStdio(b *benchRun, qs []string, gen bench.Source) error {
 	ctx := context.Background()
 	sessions := make([]*sdk.ClientSession, len(b.envs))
+	cmds := make([]*exec.Cmd, len(b.envs))
 	for k, e := range b.envs {
 		cmd := e.cmd("mcp")
 		cmd.Stdin = nil
@@ -876,8 +877,12 @@ func mcpStdio(b *benchRun, qs []string, gen bench.Source) error {
 		if err != nil {
 			return err
 		}
-		defer cs.Close()
-		sessions[k] = cs
+		defer func() {
+			if sessions[k] != nil {
+				_ = sessions[k].Close()
+			}
+		}()
+		sessions[k], cmds[k] = cs, cmd
 	}
 	call := func(cs *sdk.ClientSession, tool string, args map[string]any) (time.Duration, error) {
 		start := time.Now()
@@ -916,11 +921,32 @@ func mcpStdio(b *benchRun, qs []string, gen bench.Source) error {
 			saves[k] = append(saves[k], d)
 		}
 	}
+	// The server's peak memory over the session, once it has exited: the
+	// figure SPEC §8 bounds at 100,000 notes.
+	rss := make([]float64, len(b.envs))
+	for k, cs := range sessions {
+		sessions[k] = nil
+		if err := cs.Close(); err != nil {
+			return fmt.Errorf("cortex mcp (%s): %w", b.envs[k].name, err)
+		}
+		if cmds[k].ProcessState != nil {
+			rss[k] = maxRSS(cmds[k].ProcessState)
+		}
+	}
 	for k, e := range b.envs {
-		b.add(e, "recall (MCP over stdio, round trip)", target{}, recalls[k], nil)
+		b.add(e, "recall (MCP over stdio, round trip)", mcpServerTarget(b.n), recalls[k], rss[k:k+1])
 		b.add(e, "save (MCP over stdio, round trip)", mcpSaveTarget(b.n), saves[k], nil)
 	}
 	return nil
+}
+
+// mcpServerTarget: the MCP server's peak memory at 100,000 notes, over a
+// session of recalls and saves.
+func mcpServerTarget(n int) target {
+	if n == 100000 {
+		return target{text: "server ≤ 150 MB RSS", rss: 150}
+	}
+	return target{}
 }
 
 // mcpServer times recall and save as the MCP server runs them: the service

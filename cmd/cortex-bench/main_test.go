@@ -146,6 +146,10 @@ func TestBothShapesTwoBinaries(t *testing.T) {
 		if r.P50ms <= 0 {
 			t.Errorf("%+v: no time", r)
 		}
+		// The MCP server's peak memory is reported with its recalls.
+		if r.Op == "recall (MCP over stdio, round trip)" && r.MaxRSS <= 0 {
+			t.Errorf("%+v: no peak RSS of the server", r)
+		}
 		// A series of whole-process runs reports their CPU time too.
 		if strings.HasSuffix(r.Op, "(process)") && !strings.HasPrefix(r.Op, "import") && !strings.HasPrefix(r.Op, "normalize") && r.CPUms <= 0 {
 			t.Errorf("%+v: no CPU time", r)
