@@ -380,10 +380,16 @@ const checkedFile = "checked"
 // full check is recorded for the commands that follow. A writer (holding the
 // write lock, its catalog the latest) trusts the folders this process
 // follows (see dirWatch) instead of listing them again.
-func (s *Store) scan(gen string, cat *index.Catalog, full, writer bool) (*check, error) {
+//
+// named, when not nil, are the notes a watcher saw change (SyncChanged): the
+// check is then of the folders and of those notes only, whatever the
+// freshness window.
+func (s *Store) scan(gen string, cat *index.Catalog, full, writer bool, named ...string) (*check, error) {
 	start := s.now()
 	stamp := filepath.Join(gen, checkedFile)
-	if !full && !s.followed.Load() && !s.followedElsewhere(start) {
+	if named != nil {
+		full = false
+	} else if !full && !s.followed.Load() && !s.followedElsewhere(start) {
 		fi, err := os.Stat(stamp)
 		full = s.freshness <= 0 || err != nil || start.Sub(fi.ModTime()) >= s.freshness || s.gitIndexChanged(fi.ModTime())
 	}
@@ -397,6 +403,11 @@ func (s *Store) scan(gen string, cat *index.Catalog, full, writer bool) (*check,
 	res, err := s.v.Scan(cat, opts)
 	if err != nil {
 		return nil, err
+	}
+	if named != nil {
+		if err := s.statNamed(cat, res, named); err != nil {
+			return nil, err
+		}
 	}
 	for _, f := range res.Suspect {
 		r, err := cat.Get(f.Path)
@@ -660,11 +671,12 @@ type writeState struct {
 }
 
 // begin brings the index up to date under the write lock, the first step of
-// every writer; full checks every note regardless of the freshness window.
-// A lazy writer may leave the full-text index behind the catalog (see
+// every writer; full checks every note regardless of the freshness window,
+// and named, when not nil, checks the folders and those notes only (see
+// scan). A lazy writer may leave the full-text index behind the catalog (see
 // commit); any other brings it up to date, the work deferred before
 // included. The caller closes the state's catalog.
-func (s *Store) begin(ctx context.Context, full, lazy bool) (*writeState, error) {
+func (s *Store) begin(ctx context.Context, full, lazy bool, named ...string) (*writeState, error) {
 	gen, cat, err := s.writerCatalog()
 	if err != nil {
 		if !needsRebuild(err) {
@@ -678,7 +690,7 @@ func (s *Store) begin(ctx context.Context, full, lazy bool) (*writeState, error)
 	s.cleanIndexIfIdle(gen, true)
 	s.removeLegacy()
 	observed := s.now()
-	scan, err := s.scan(gen, cat, full, true)
+	scan, err := s.scan(gen, cat, full, true, named...)
 	if err != nil {
 		_ = cat.Close()
 		return nil, err

@@ -61,18 +61,33 @@ func note(t *testing.T, root, rel, title string) {
 // save by rename too) and deleted while the watcher runs are indexed as a
 // fresh rebuild of the vault indexes them, within the debounce window; a
 // watcher stopped and started again catches up with what changed while it
-// was not running.
+// was not running. The job syncs with Sync every time, or, as the MCP
+// server's and cortex watch's do, with SyncChanged after its first run:
+// the notes its events name and the folders are enough.
 func TestIndexFollowsTheVault(t *testing.T) {
+	t.Run("Sync", func(t *testing.T) { indexFollowsTheVault(t, false) })
+	t.Run("SyncChanged", func(t *testing.T) { indexFollowsTheVault(t, true) })
+}
+
+func indexFollowsTheVault(t *testing.T, changed bool) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "vault")
 	note(t, root, "memories/web/a.md", "Alpha")
 	st := openStore(t, root, filepath.Join(dir, "state"))
-	var runs atomic.Int64
+	var runs, runsChanged atomic.Int64
 	job := watch.Job{Name: "index", Dirs: []string{filepath.Join(root, "cortex")}, Run: func(ctx context.Context) error {
 		defer runs.Add(1)
 		_, err := st.Sync(ctx)
 		return err
 	}}
+	if changed {
+		job.RunChanged = func(ctx context.Context, paths []string) error {
+			defer runs.Add(1)
+			runsChanged.Add(1)
+			_, err := st.SyncChanged(ctx, paths)
+			return err
+		}
+	}
 	// caughtUp syncs once more: nothing is left to take in when the watcher
 	// did it, and the index is what a rebuild of the vault gives.
 	caughtUp := func(what string) {
@@ -127,4 +142,7 @@ func TestIndexFollowsTheVault(t *testing.T) {
 	caughtUp("restart")
 	cancel()
 	<-done
+	if changed && runsChanged.Load() == 0 {
+		t.Error("SyncChanged never ran")
+	}
 }

@@ -29,8 +29,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -52,6 +54,13 @@ type Job struct {
 	// change.
 	Match func(path string, op fsnotify.Op) bool
 	Run   func(ctx context.Context) error
+	// RunChanged, when set, runs instead of Run when the watcher knows
+	// every path that changed since the job last ran: the paths of the
+	// events that concern the job, each once, sorted. Run still runs
+	// first, after events were lost, once a folder appears or goes (what
+	// it holds changed too), past maxChanged paths, after a run that
+	// failed, and while the watcher polls.
+	RunChanged func(ctx context.Context, paths []string) error
 	// Settled, when set, is told whether the job's folders are known to be
 	// as its last run left them: true after a run that succeeded while
 	// fsnotify follows the folders (the watcher does not poll) with no
@@ -89,10 +98,14 @@ type Watcher struct {
 	// not exist yet, watched through an ancestor.
 	watched map[string]bool
 	polling bool
-	// dirty are the jobs to run when the debounce fires.
-	dirty map[int]bool
-	runs  map[string]int
-	mu    sync.Mutex
+	// dirty are the jobs to run when the debounce fires; for each, changed
+	// holds the paths its events named, unless whole says it must look at
+	// all its folders.
+	dirty   map[int]bool
+	changed map[int]map[string]bool
+	whole   map[int]bool
+	runs    map[string]int
+	mu      sync.Mutex
 }
 
 // New returns a watcher; Run starts it.
@@ -106,7 +119,7 @@ func New(o Options) *Watcher {
 	if o.Log == nil {
 		o.Log = func(string) {}
 	}
-	return &Watcher{o: o, watched: map[string]bool{}, dirty: map[int]bool{}, runs: map[string]int{}}
+	return &Watcher{o: o, watched: map[string]bool{}, dirty: map[int]bool{}, changed: map[int]map[string]bool{}, whole: map[int]bool{}, runs: map[string]int{}}
 }
 
 // Runs says how often each job ran, by name: for tests and the report at
@@ -243,8 +256,12 @@ func (w *Watcher) startPolling(why error) {
 // handle marks the jobs an event concerns and watches new folders; it
 // reports whether a job became dirty.
 func (w *Watcher) handle(ev fsnotify.Event) bool {
+	// A folder that appears, goes or moves changes what it holds too: the
+	// jobs look at all their folders then.
+	folder := false
 	if ev.Op.Has(fsnotify.Create) {
 		if fi, err := os.Lstat(ev.Name); err == nil && fi.IsDir() && !hidden(filepath.Base(ev.Name)) {
+			folder = true
 			switch {
 			case w.inRoots(ev.Name):
 				// A folder appeared in a root (or a root was created):
@@ -266,6 +283,7 @@ func (w *Watcher) handle(ev fsnotify.Event) bool {
 	if ev.Op.Has(fsnotify.Remove) || ev.Op.Has(fsnotify.Rename) {
 		if w.watched[ev.Name] {
 			delete(w.watched, ev.Name)
+			folder = true
 		}
 	}
 	if hidden(filepath.Base(ev.Name)) && !ev.Op.Has(fsnotify.Rename) {
@@ -281,11 +299,20 @@ func (w *Watcher) handle(ev fsnotify.Event) bool {
 		if j.Match != nil && !j.Match(ev.Name, ev.Op) {
 			continue
 		}
-		w.markDirty(i)
+		if folder {
+			w.markDirty(i)
+		} else {
+			w.markChanged(i, ev.Name)
+		}
 		any = true
 	}
 	return any
 }
+
+// maxChanged bounds the paths kept for a job's next run: past it, the job
+// looks at all its folders (Run), which costs less than going through that
+// many paths one by one.
+const maxChanged = 4096
 
 // rearm watches again the roots that were deleted and have come back, or
 // their nearest existing parent until they do; it returns the jobs whose
@@ -375,8 +402,21 @@ func (w *Watcher) runDirty(ctx context.Context) {
 			continue
 		}
 		delete(w.dirty, i)
+		paths, whole := slices.Sorted(maps.Keys(w.changed[i])), w.whole[i]
+		delete(w.changed, i)
+		delete(w.whole, i)
 		start := time.Now()
-		err := j.Run(ctx)
+		var err error
+		if j.RunChanged != nil && !whole {
+			err = j.RunChanged(ctx, paths)
+		} else {
+			err = j.Run(ctx)
+		}
+		if err != nil {
+			// What the failed run was to look at is not lost: the next
+			// one looks at all the folders.
+			w.whole[i] = true
+		}
 		w.mu.Lock()
 		w.runs[j.Name]++
 		w.mu.Unlock()
@@ -391,10 +431,29 @@ func (w *Watcher) runDirty(ctx context.Context) {
 	}
 }
 
-// markDirty marks job i to run when the debounce fires, and tells it at
-// once that its folders changed.
+// markDirty marks job i to run when the debounce fires, over all its
+// folders, and tells it at once that its folders changed.
 func (w *Watcher) markDirty(i int) {
 	w.dirty[i] = true
+	w.whole[i] = true
+	delete(w.changed, i)
+	if s := w.o.Jobs[i].Settled; s != nil {
+		s(false)
+	}
+}
+
+// markChanged marks job i to run when the debounce fires because path
+// changed, and tells it at once that its folders changed.
+func (w *Watcher) markChanged(i int, path string) {
+	if w.whole[i] || len(w.changed[i]) >= maxChanged {
+		w.markDirty(i)
+		return
+	}
+	w.dirty[i] = true
+	if w.changed[i] == nil {
+		w.changed[i] = map[string]bool{}
+	}
+	w.changed[i][path] = true
 	if s := w.o.Jobs[i].Settled; s != nil {
 		s(false)
 	}

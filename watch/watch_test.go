@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -254,5 +255,143 @@ func TestFailingJob(t *testing.T) {
 	defer mu.Unlock()
 	if len(logs) < 3 || logs[0] != "watching 1 folder" || logs[1] != "index failed: disk full" {
 		t.Errorf("logs %q", logs)
+	}
+}
+
+// changes is a job with RunChanged that records each run: "all" for Run,
+// else the paths, relative to dir.
+type changes struct {
+	mu       sync.Mutex
+	runs     []string
+	fail     bool // the next RunChanged fails
+	failedAt int  // the run that failed, -1 before
+}
+
+func (c *changes) job(dir string) watch.Job {
+	return watch.Job{Name: "index", Dirs: []string{dir},
+		Run: func(context.Context) error { c.add("all"); return nil },
+		RunChanged: func(_ context.Context, paths []string) error {
+			var rel []string
+			for _, p := range paths {
+				r, err := filepath.Rel(dir, p)
+				if err != nil {
+					return err
+				}
+				rel = append(rel, filepath.ToSlash(r))
+			}
+			c.add(fmt.Sprint(rel))
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.fail {
+				c.fail, c.failedAt = false, len(c.runs)-1
+				return errors.New("disk full")
+			}
+			return nil
+		}}
+}
+
+func (c *changes) add(run string) {
+	c.mu.Lock()
+	c.runs = append(c.runs, run)
+	c.mu.Unlock()
+}
+
+func (c *changes) last(n int) []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.runs) < n {
+		return nil
+	}
+	return slices.Clone(c.runs[len(c.runs)-n:])
+}
+
+func (c *changes) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.runs)
+}
+
+// TestRunChangedGetsThePaths: after its first run, a job with RunChanged
+// is given the paths of the files that changed, each once and sorted —
+// edits, a save by rename (the temp file's name too), a delete — and runs
+// whole (Run) when a folder appears or goes, and after a RunChanged that
+// failed.
+func TestRunChangedGetsThePaths(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.md"), "a")
+	write(t, filepath.Join(dir, "b.md"), "b")
+	write(t, filepath.Join(dir, "old", "x.md"), "x")
+	c := &changes{failedAt: -1}
+	running(t, watch.Options{Jobs: []watch.Job{c.job(dir)}})
+	eventually(t, "the first run", func() bool { return c.count() == 1 })
+	if got := c.last(1); got[0] != "all" {
+		t.Fatalf("the first run was %q, want Run", got)
+	}
+	steps := []struct {
+		name string
+		do   func()
+		want string
+	}{
+		{"two edits", func() {
+			write(t, filepath.Join(dir, "b.md"), "b2")
+			write(t, filepath.Join(dir, "a.md"), "a2")
+		}, "[a.md b.md]"},
+		{"a save by rename", func() {
+			write(t, filepath.Join(dir, ".a.md.tmp"), "a3")
+			if err := os.Rename(filepath.Join(dir, ".a.md.tmp"), filepath.Join(dir, "a.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, "[.a.md.tmp a.md]"},
+		{"a delete", func() {
+			if err := os.Remove(filepath.Join(dir, "b.md")); err != nil {
+				t.Fatal(err)
+			}
+		}, "[b.md]"},
+		{"a new folder", func() { write(t, filepath.Join(dir, "sub", "c.md"), "c") }, "all"},
+		{"in the new folder", func() { write(t, filepath.Join(dir, "sub", "c.md"), "c2") }, "[sub/c.md]"},
+		{"a folder removed", func() {
+			if err := os.RemoveAll(filepath.Join(dir, "old")); err != nil {
+				t.Fatal(err)
+			}
+		}, "all"},
+	}
+	// quiet waits until the job has not run for a few debounce windows
+	// (events of a step may come late on a busy machine).
+	quiet := func() int {
+		last := c.count()
+		for {
+			time.Sleep(4 * debounce)
+			if now := c.count(); now == last {
+				return now
+			} else {
+				last = now
+			}
+		}
+	}
+	for _, s := range steps {
+		before := quiet()
+		s.do()
+		eventually(t, s.name+" to run the job", func() bool { return c.count() > before })
+		got := c.last(quiet() - before)
+		if !slices.Contains(got, s.want) {
+			t.Errorf("%s: runs %q, want one %s", s.name, got, s.want)
+		}
+	}
+	quiet()
+	c.mu.Lock()
+	c.fail = true
+	c.mu.Unlock()
+	write(t, filepath.Join(dir, "a.md"), "a4")
+	eventually(t, "the failing run", func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.failedAt >= 0 })
+	c.mu.Lock()
+	failed := c.failedAt
+	c.mu.Unlock()
+	write(t, filepath.Join(dir, "a.md"), "a5")
+	eventually(t, "the run after it", func() bool { return c.count() > failed+1 })
+	c.mu.Lock()
+	next := c.runs[failed+1]
+	c.mu.Unlock()
+	if next != "all" {
+		t.Errorf("the run after a failed RunChanged was %q, want all", next)
 	}
 }

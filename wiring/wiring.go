@@ -228,6 +228,12 @@ func (c *Cortex) FollowVault(ctx context.Context, warn func(string)) <-chan stru
 				_, err := st.Sync(ctx)
 				return err
 			},
+			// After the first run, the events say which notes to look at:
+			// the server's own saves need no stat of every note.
+			RunChanged: func(ctx context.Context, paths []string) error {
+				_, err := st.SyncChanged(ctx, paths)
+				return err
+			},
 			Settled: st.Followed}},
 		Debounce: c.Settings.Watch.Debounce, Poll: c.Settings.Watch.Poll,
 		Log: func(msg string) {

@@ -137,8 +137,12 @@ func (a *app) watchJobs(log func(string)) ([]watch.Job, error) {
 		// Settled: while the index holds every change the watcher saw,
 		// commands of every process skip stat'ing every note (the store's
 		// heartbeat, which runWatch keeps).
+		// After the first run, the events say which notes to look at.
 		{Name: "index", Dirs: []string{a.store.Vault().Dir}, Run: func(ctx context.Context) error {
 			_, err := a.store.Sync(ctx)
+			return err
+		}, RunChanged: func(ctx context.Context, paths []string) error {
+			_, err := a.store.SyncChanged(ctx, paths)
 			return err
 		}, Settled: a.store.Followed},
 		{Name: "normalize", Dirs: []string{a.inbox.Pending()},

@@ -1,0 +1,98 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cortexmem/cortex/index"
+	"github.com/cortexmem/cortex/vault"
+)
+
+// SyncChanged is Sync for a caller that knows which files may have changed
+// since the index last looked at the vault — a watcher, from its events:
+// paths, absolute. The folders are checked as every command checks them
+// (a note created, deleted or renamed changes its folder's time), and of
+// the notes the index knows only those paths name are stat'ed, where Sync
+// stats every note. The MCP server's watcher runs it after every change it
+// sees, its own saves' included: at 100,000 notes Sync's stat of every note
+// held the write lock for about a second of CPU each time, and saves waited
+// behind it.
+//
+// It is only as complete as the paths: a caller that may have missed a
+// change (lost events, a folder that appeared before it was watched) syncs
+// with Sync instead.
+func (s *Store) SyncChanged(ctx context.Context, paths []string) (rep *SyncReport, err error) {
+	named := make([]string, 0, len(paths))
+	for _, p := range paths {
+		rel, err := filepath.Rel(s.v.Dir, p)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			continue // not in the cortex folder
+		}
+		named = append(named, filepath.ToSlash(rel))
+	}
+	wl, err := s.lockWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release(wl, &err)
+	st, err := s.begin(ctx, false, false, named...)
+	if err != nil {
+		return nil, err
+	}
+	defer closeCatalog(st.cat, &err)
+	if st.report.Notes, err = st.cat.Readable(); err != nil {
+		return nil, err
+	}
+	return st.report, nil
+}
+
+// statNamed adds to res what stat'ing the named notes the catalog knows
+// finds, as a scan that stats every note would (vault.ScanOptions.StatNotes):
+// a note gone (or no longer a file) is removed, one whose size or time
+// differs from its record changed, one too recent to trust on its time
+// suspect. Names the catalog does not know — new notes, folders, temporary
+// and other files — are left to the folders' check, as are notes the scan
+// reported already.
+func (s *Store) statNamed(cat *index.Catalog, res *vault.ScanResult, named []string) error {
+	seen := make(map[string]bool, len(res.Changed)+len(res.Suspect)+len(res.Removed))
+	for _, f := range res.Changed {
+		seen[f.Path] = true
+	}
+	for _, f := range res.Suspect {
+		seen[f.Path] = true
+	}
+	for _, p := range res.Removed {
+		seen[p] = true
+	}
+	racyAfter := cat.RacyAfter(racyWindow)
+	for _, p := range named {
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		r, err := cat.Get(p)
+		if err != nil {
+			return err
+		}
+		if r == nil {
+			continue
+		}
+		fi, err := os.Stat(s.v.Abs(p))
+		switch {
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			res.Problems = append(res.Problems, fmt.Errorf("stat %s: %w", p, err))
+		case err != nil || !fi.Mode().IsRegular():
+			res.Removed = append(res.Removed, p)
+		case fi.Size() != r.Size || fi.ModTime().UnixNano() != r.MTime:
+			res.Changed = append(res.Changed, vault.FileStat{Path: p, Size: fi.Size(), MTime: fi.ModTime().UnixNano()})
+		case fi.ModTime().UnixNano() >= racyAfter:
+			res.Suspect = append(res.Suspect, vault.FileStat{Path: p, Size: fi.Size(), MTime: fi.ModTime().UnixNano()})
+		}
+	}
+	return nil
+}
