@@ -234,7 +234,7 @@ func (db *docBuilder) memoryDocument(b *Bleve, id string, m *memories.Memory) *d
 	db.pairsField(doc, [2]string{title, m.Body}, [2]analysis.TokenStream{db.title, db.body})
 	db.other = db.text(doc, fieldJoined, nil, []byte(joinedOf(title, m.Body)), db.other[:0])
 	if p := b.pathOnlyIn([]string{title, m.Body}, []analysis.TokenStream{db.title, db.body}); p != "" {
-		doc.AddField(document.NewTextFieldCustom(fieldPathOnly, nil, []byte(p), db.defs.options[fieldPathOnly], db.defs.pairs))
+		db.pathOnlyField(doc, p)
 	}
 	db.keyword(doc, fieldProject, nil, m.Project)
 	db.keyword(doc, fieldType, nil, string(m.Type))
@@ -387,6 +387,41 @@ func (db *docBuilder) pairsField(doc *document.Document, texts [2]string, toks [
 		start = end
 	}
 	doc.AddField(&builtField{name: fieldPairs, options: options, value: value, length: len(freqs), freqs: freqs})
+}
+
+// pathOnlyField adds the pathonly field of p, the text pathOnlyIn makes:
+// its terms, each once and each followed by a space. The mapping splits
+// that text at white space (pairsAnalyzer); so do these terms when none of
+// them holds white space or a character that does not decode (plainTerm),
+// so the field's terms are the text's words, each once, and its length
+// their number, counted here as pairsField counts its pairs. Otherwise the
+// text is left to that analyzer. Left to it always, the field took a
+// tokenizer's token slab, a map and a term frequency per term from Bleve's
+// analysis of every document with a path (a tenth of a real-shaped
+// rebuild's allocations went to the pathonly and pairs fields).
+func (db *docBuilder) pathOnlyField(doc *document.Document, p string) {
+	options := db.defs.options[fieldPathOnly]
+	value := []byte(p)
+	n := 0
+	for start, i := 0, 0; i < len(value); i++ {
+		if value[i] != ' ' {
+			continue
+		}
+		if !plainTerm(value[start:i]) {
+			doc.AddField(document.NewTextFieldCustom(fieldPathOnly, nil, value, options, db.defs.pairs))
+			return
+		}
+		n++
+		start = i + 1
+	}
+	freqs := make(bindex.TokenFrequencies, n)
+	for start, i := 0, 0; i < len(value); i++ {
+		if value[i] == ' ' {
+			freqs[p[start:i]] = db.tf(value[start:i], n-len(freqs))
+			start = i + 1
+		}
+	}
+	doc.AddField(&builtField{name: fieldPathOnly, options: options, value: value, length: n, freqs: freqs})
 }
 
 // eachPair calls fn with each pair of neighbouring tokens pairsIn lists.

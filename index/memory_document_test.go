@@ -14,6 +14,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
+	bindex "github.com/blevesearch/bleve_index_api"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -322,5 +323,47 @@ func TestBuilderRemembersWordsBounded(t *testing.T) {
 	}
 	if len(db.words) != builderWords {
 		t.Errorf("builder remembers %d words, want %d", len(db.words), builderWords)
+	}
+}
+
+// TestPathOnlyFieldAllocations: the pathonly field of a memory whose
+// path-only words are plain is built with its terms counted, as the pairs
+// field is, not left to Bleve's analysis, which took a token slab, a map
+// entry and a term frequency of its own for each term. Building and
+// analysing (as a batch does) the documents of memories of 82 path-only
+// words each (all of them new words) makes about 12 objects a path-only
+// word, where it made about 15.
+func TestPathOnlyFieldAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes what is allocated")
+	}
+	var ms []*memories.Memory
+	for i := range 300 {
+		var sb strings.Builder
+		sb.WriteString("Words outside the paths, then the paths:")
+		for j := range 40 {
+			fmt.Fprintf(&sb, " src/mod%dx%d/file%dy%d.go", i, j, j, i)
+		}
+		ms = append(ms, mem(fmt.Sprintf("p%03d", i), "Paths", sb.String(), "alpha", memories.TypeNote, i%30))
+	}
+	b := newTestBleve(t)
+	p := b.pathOnly(ms[0].Title, ms[0].Body)
+	words := strings.Count(p, " ")
+	if words < 80 {
+		t.Fatalf("%d path-only words in the first memory (%q), want at least 80", words, p)
+	}
+	db, err := newDocBuilder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for _, m := range ms {
+		doc := db.memoryDocument(b, m.ID, m)
+		doc.VisitFields(func(f bindex.Field) { f.Analyze() })
+	}
+	runtime.ReadMemStats(&after)
+	if got := float64(after.Mallocs-before.Mallocs) / float64(len(ms)*words); got > 13 {
+		t.Errorf("building the documents made %.2f objects per path-only word, want at most 13", got)
 	}
 }

@@ -180,6 +180,24 @@ func TestRebuildGCRestores(t *testing.T) {
 	}
 }
 
+// TestRebuildHeapLimitNearLive: the heap limit a rebuild sets is what
+// bounds its peak memory (the collector lets the heap grow to four times
+// what is live until then), so it stays within half again of the most a
+// real-shaped rebuild holds live, about 300 MB at 10,000 notes with two
+// batches in flight. At 640 MB the limit, not the work, made a 73 MB
+// vault's rebuild peak at 707 MB of RSS.
+func TestRebuildHeapLimitNearLive(t *testing.T) {
+	const live = 300 << 20
+	if rebuildHeapLimit > live*3/2 {
+		t.Errorf("rebuild heap limit %d MB, want at most %d MB (half again of the %d MB a rebuild holds live)",
+			rebuildHeapLimit>>20, live*3/2>>20, live>>20)
+	}
+	if rebuildHeapLimit < live {
+		t.Errorf("rebuild heap limit %d MB, want at least the %d MB a rebuild holds live: the collector would run without pause",
+			rebuildHeapLimit>>20, live>>20)
+	}
+}
+
 // TestReadAllHoldsNoBodies checks that a rebuild's first read of every note
 // keeps only the notes' properties: the bodies, the bulk of a vault, are let
 // go as each note is read (they are read again batch by batch), so the heap

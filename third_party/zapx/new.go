@@ -70,13 +70,13 @@ func (z *ZapPlugin) newWithChunkMode(results []index.Document,
 			NewSegmentBufferNumResultsFactor)
 		estimateNumResults := int(float64(len(results)+NewSegmentBufferNumResultsBump) *
 			NewSegmentBufferAvgBytesPerDocFactor)
-		br.Grow(estimateAvgBytesPerDoc * estimateNumResults)
+		br.Grow(estimateAvgBytesPerDoc * estimateNumResults * segmentBufferMargin / 4)
 	} else if perDoc := lastBytesPerDoc.Load(); perDoc > 0 && len(results) > NewSegmentBufferNumResultsBump {
 		// A fresh interim (the pool's are dropped by collections) given
 		// a large batch takes the estimate from the last segment made by
 		// any (cortex patch 0004): the buffer was otherwise grown by
 		// doubling, each time cleared and copied.
-		br.Grow(int(perDoc) * len(results))
+		br.Grow(int(perDoc) * len(results) * segmentBufferMargin / 4)
 	}
 
 	atomic.AddUint64(&s.stats.TotNewRootDocsProcessed, uint64(len(results)))
@@ -110,6 +110,14 @@ func (z *ZapPlugin) newWithChunkMode(results []index.Document,
 
 	return sb, uint64(len(br.Bytes())), err
 }
+
+// segmentBufferMargin is the estimate of a new segment's size, in quarters,
+// that its buffer is made with (cortex patch 0005). Batches of notes of
+// real length differ in size per document by a fifth either way, and a
+// buffer made at the estimate outgrew it in half of a rebuild's segments:
+// it then doubled, cleared and copied, and the segment kept the doubled
+// buffer until it was written out.
+const segmentBufferMargin = 5
 
 // lastBytesPerDoc is the size per document of the last segment made, the
 // estimate of a fresh interim's buffer (cortex patch 0004).
