@@ -64,8 +64,9 @@ type ULIDGen struct {
 }
 
 // countedMillis bounds the milliseconds a ULIDGen counts ids in: a server
-// saving for days mints in a new millisecond each time.
-const countedMillis = 1 << 16
+// saving for days mints in a new millisecond each time, and 16,384 counts
+// take a few hundred kilobytes.
+const countedMillis = 1 << 14
 
 // NewULIDGen returns a generator reading randomness from crypto/rand,
 // with counted milliseconds, when r is nil. A reader r given instead

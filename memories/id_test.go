@@ -433,3 +433,32 @@ func TestULIDGenCodesCount(t *testing.T) {
 		t.Errorf("600 ids have %d distinct random tails", len(tails))
 	}
 }
+
+// TestULIDGenForgetsCounts: a generator counts ids in countedMillis
+// milliseconds at most; past them it starts again, and ids of a millisecond
+// minted before and after still differ.
+func TestULIDGenForgetsCounts(t *testing.T) {
+	at := time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)
+	g := NewULIDGen(nil)
+	seen := map[string]bool{}
+	mint := func(ts time.Time) {
+		id := g.NewID(ts)
+		checkULID(t, id, ts)
+		if seen[id] {
+			t.Fatalf("id %s minted twice", id)
+		}
+		seen[id] = true
+	}
+	for range 3 {
+		mint(at)
+	}
+	for i := range countedMillis + 1 {
+		mint(at.Add(time.Duration(i+1) * time.Millisecond))
+	}
+	if len(g.minted) > countedMillis {
+		t.Errorf("the generator counts %d milliseconds, want at most %d", len(g.minted), countedMillis)
+	}
+	for range 3 {
+		mint(at)
+	}
+}
