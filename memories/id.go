@@ -19,9 +19,10 @@ import (
 // creation time in milliseconds, the rest 80 bits that set ids of one
 // millisecond apart. They sort by time, and two machines sharing a vault
 // (synced, or clones of one git repository) never mint the same one in
-// practice: at least 75 of those bits come from crypto/rand, fresh for each
-// id, so ids minted apart never depend on a clock, a machine name or a
-// counter another machine could share.
+// practice: the bits after a short count (below) come from crypto/rand,
+// fresh for each id (75 bits for the first four ids of a millisecond, 65 up
+// to 10,756), so ids minted apart never share more than a clock's
+// millisecond and a count.
 //
 // Within one process the ids of one millisecond sort in the order they were
 // minted and stay short to tell apart. An import dates its memories from their
