@@ -107,7 +107,7 @@ func build(text string, keepStop bool) *Fingerprint {
 	h.endSentence()
 	titlePolar := len(h.f.polar)
 	g.title = h.f.title
-	h.f.title = sortSet(h.f.title, scratch)
+	h.f.title = sortInPlace(h.f.title, scratch)
 	h.said = make([]int32, len(h.f.title))
 	h.title = false
 	scan(text[len(firstLine):], buf[:0], h.add)
@@ -120,21 +120,44 @@ func build(text string, keepStop bool) *Fingerprint {
 	g.negated, g.denied, g.names = h.f.negated, h.f.denied, h.f.names
 	h.f.titlePolar = sortPolar(slices.Clone(h.f.polar[:titlePolar])) // not in place: polar is sorted next
 	h.f.polar = sortPolar(h.f.polar)
-	h.f.words = sortSet(h.f.words, scratch)
-	h.f.bigrams = sortSet(h.f.bigrams, scratch)
-	h.f.negated = sortSet(h.f.negated, scratch)
-	h.f.denied = sortSet(h.f.denied, scratch)
-	h.f.names = sortSet(h.f.names, scratch)
+	h.f.words = sortInPlace(h.f.words, scratch)
+	h.f.bigrams = sortInPlace(h.f.bigrams, scratch)
+	h.f.negated = sortInPlace(h.f.negated, scratch)
+	h.f.denied = sortInPlace(h.f.denied, scratch)
+	h.f.names = sortInPlace(h.f.names, scratch)
 
 	k := keyScanner{buf: g.buf[:0], scratch: h.word}
 	k.numbers, k.codes, k.codeWords, k.codeBigrams = g.numbers[:0], g.codes[:0], g.codeWords[:0], g.codeBigrams[:0]
 	k.scanKeys(text)
 	g.buf, g.numbers, g.codes, g.codeWords, g.codeBigrams = k.buf, k.numbers, k.codes, k.codeWords, k.codeBigrams
-	h.f.numbers = sortSet(k.numbers, scratch)
-	h.f.codes = sortSet(k.codes, scratch)
-	h.f.codeWords = sortSet(k.codeWords, scratch)
-	h.f.codeBigrams = sortSet(k.codeBigrams, scratch)
+	h.f.numbers = sortInPlace(k.numbers, scratch)
+	h.f.codes = sortInPlace(k.codes, scratch)
+	h.f.codeWords = sortInPlace(k.codeWords, scratch)
+	h.f.codeBigrams = sortInPlace(k.codeBigrams, scratch)
+	h.f.copyOut()
 	return &h.f
+}
+
+// copyOut moves the fingerprint's sets, sorted in the buffers they were
+// gathered in, to one slice of their total size: one allocation a text
+// instead of one a set. Each set's capacity is its length, so that an
+// append to one never writes over the next.
+func (f *Fingerprint) copyOut() {
+	sets := [...]*[]uint64{&f.title, &f.words, &f.bigrams, &f.negated, &f.denied, &f.names,
+		&f.numbers, &f.codes, &f.codeWords, &f.codeBigrams}
+	total := 0
+	for _, s := range sets {
+		total += len(*s)
+	}
+	all := make([]uint64, total)
+	for _, s := range sets {
+		if len(*s) == 0 {
+			*s = nil
+			continue
+		}
+		n := copy(all, *s)
+		*s, all = all[:n:n], all[n:]
+	}
 }
 
 // sortPolar is p sorted and free of repeats, in a slice of its own (p is
@@ -276,6 +299,12 @@ const subjectRepeats = 1
 // Below a few hundred values a comparison sort is as fast as bucketSort and
 // needs no scratch memory.
 func sortSet(s []uint64, scratch *sortScratch) []uint64 {
+	return slices.Clone(sortInPlace(s, scratch))
+}
+
+// sortInPlace is s sorted and free of repeats, in s's own memory; nil when
+// empty.
+func sortInPlace(s []uint64, scratch *sortScratch) []uint64 {
 	if len(s) < 128 {
 		slices.Sort(s)
 	} else {
@@ -284,7 +313,7 @@ func sortSet(s []uint64, scratch *sortScratch) []uint64 {
 	if len(s) == 0 {
 		return nil
 	}
-	return slices.Clone(slices.Compact(s))
+	return slices.Compact(s)
 }
 
 // sortScratchPool keeps the working memory of bucketSort between the

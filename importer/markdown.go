@@ -50,7 +50,10 @@ func readNote(path string, data []byte) (*note, *Skip) {
 	if bytes.IndexByte(data, 0) >= 0 {
 		return nil, &Skip{Source: path, Reason: "a binary file (it holds a NUL byte)"}
 	}
-	n, err := vault.ParseNote(data)
+	// The note is only read: one in the plain shape cortex writes is split
+	// without the YAML decoder, to the same memory and properties
+	// (vault.FuzzParseWritten).
+	n, err := vault.ParseWritten(data)
 	if err != nil {
 		return nil, &Skip{Source: path, Reason: "the frontmatter does not parse: " + parseMessage(err)}
 	}
@@ -242,7 +245,54 @@ var atxHeading = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 // one, the note's title), its H2 and itself. Each section's content is a part
 // of body as written, blank lines around it left out.
 func sections(body []byte, noteTitle string) []section {
+	if !mayHaveHeading(body) {
+		return []section{{content: trimBlank(string(body))}} // as sectionsBy finds it
+	}
 	return sectionsBy(mdBlocks(), body, noteTitle)
+}
+
+// mayHaveHeading reports whether a line of body could make a heading of the
+// document, whose blocks then need parsing to know. An ATX heading's line
+// starts, after up to three spaces, with "#"; a setext heading's underline is,
+// after up to three spaces, a run of "=" or "-" and then only spaces and
+// tabs. A tab before either makes an indent of four columns at least: code,
+// or a paragraph's continuation. Lines start after "\n" and after "\r", and a
+// body that starts with a byte order mark is parsed, whatever a parser
+// makes of it. A note with none of these lines (many have no heading) is one
+// section, found without parsing it.
+func mayHaveHeading(body []byte) bool {
+	if bytes.HasPrefix(body, []byte("\xef\xbb\xbf")) {
+		return true
+	}
+	for i := 0; i < len(body); {
+		j := i
+		for j < len(body) && j-i < 3 && body[j] == ' ' {
+			j++
+		}
+		if j < len(body) {
+			switch c := body[j]; c {
+			case '#':
+				return true
+			case '=', '-':
+				k := j
+				for k < len(body) && body[k] == c {
+					k++
+				}
+				for k < len(body) && (body[k] == ' ' || body[k] == '\t') {
+					k++
+				}
+				if k == len(body) || body[k] == '\n' || body[k] == '\r' {
+					return true
+				}
+			}
+		}
+		next := bytes.IndexAny(body[j:], "\r\n")
+		if next < 0 {
+			return false
+		}
+		i = j + next + 1
+	}
+	return false
 }
 
 // sectionsBy is sections, its blocks parsed by md.

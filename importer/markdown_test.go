@@ -471,6 +471,9 @@ func FuzzSectionsOfBlocks(f *testing.F) {
 	for _, s := range append(markdownSeeds,
 		"[foo]: /url\n===\n", "[foo]: /url\nbar\n===\n", "`code\n# not a span`\n", "<div>\n# html\n</div>\n# after\n",
 		"> # quoted\n# top\n", "- # item\n\n# top\ntext\n", "*a\n---\n", "[x\n# y](z)\n", "    # indented\n## h2\n",
+		// The lines mayHaveHeading tells apart.
+		"a\n- - -\n", "a\n= =\n", "a\n==  \t\n", "a\n   ---\n", "a\n    ---\n", "a\n \t#b\n", "a\r# b\r", "a\r\n===\r\n",
+		"\xef\xbb\xbf# a\n", "a\n-- b\n", "  #\n", "a\n\t===\n", "- a\n- b\n\n* c\n", "a\n=\n", "a\n-",
 	) {
 		f.Add([]byte(s))
 	}
@@ -487,3 +490,32 @@ var (
 	ignoreLinks   = cmpopts.IgnoreFields(Item{}, "LinkName", "Anchors")
 	ignoreAnchors = cmpopts.IgnoreFields(section{}, "heading", "deeper")
 )
+
+// TestMayHaveHeading: the lines that could make a heading are told apart
+// from those that cannot, and a note without them is one section, as the
+// parser finds it.
+func TestMayHaveHeading(t *testing.T) {
+	for body, want := range map[string]bool{
+		"plain text\nmore text\n":          false,
+		"- a list\n- of items\n\n* more\n": false,
+		"a\n- - -\n":                       false, // a thematic break
+		"a\n    ===\n":                     false, // indented: the paragraph goes on
+		"a\n\t# b\n":                       false, // code
+		"see #tag and a = b - c\n":         false,
+		"":                                 false,
+		"# Title\n":                        true,
+		"a\n   ## b\n":                     true,
+		"a\n===\n":                         true,
+		"a\n--- \t\n":                      true,
+		"a\r# b":                           true,
+		"\xef\xbb\xbfa\n":                  true,
+		"a\n-":                             true,
+	} {
+		if got := mayHaveHeading([]byte(body)); got != want {
+			t.Errorf("mayHaveHeading(%q) = %v, want %v", body, got, want)
+		}
+		if diff := cmp.Diff(sectionsBy(md(), []byte(body), "Note"), sections([]byte(body), "Note"), cmp.AllowUnexported(section{})); diff != "" {
+			t.Errorf("sections of %q (-full parser +sections):\n%s", body, diff)
+		}
+	}
+}

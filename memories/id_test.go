@@ -1,6 +1,7 @@
 package memories
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -282,5 +283,182 @@ func TestResolveIDListerError(t *testing.T) {
 	_, err := ResolveID(idList{err: boom}, "01hx4k2m")
 	if !errors.Is(err, boom) {
 		t.Errorf("got %v, want the lister's error", err)
+	}
+}
+
+// shortIDs is each id's shortest unique prefix of at least MinPrefix
+// characters among ids, as people are shown it: in sorted order, the id
+// sharing the longest prefix with one is a neighbour of it.
+func shortIDs(ids []string) map[string]string {
+	sorted := slices.Clone(ids)
+	slices.Sort(sorted)
+	shared := func(a, b string) int {
+		n := 0
+		for n < len(a) && n < len(b) && a[n] == b[n] {
+			n++
+		}
+		return n
+	}
+	out := make(map[string]string, len(ids))
+	for i, id := range sorted {
+		n := 0
+		if i > 0 {
+			n = shared(id, sorted[i-1])
+		}
+		if i+1 < len(sorted) {
+			n = max(n, shared(id, sorted[i+1]))
+		}
+		out[id] = id[:min(len(id), max(MinPrefix, n+1))]
+	}
+	return out
+}
+
+// TestImportIDsAreShort: an import dates its memories from their sources, to
+// the second, so a folder copied at once gives thousands of ids of one
+// millisecond. Their short ids stay within the ten time characters and the
+// count's code (three characters up to 10,756 ids of one millisecond), where
+// ids monotonic by a random increment left 18 to 21; they are unique, and
+// sort in the order the import minted them. Ids of other seconds, minted in
+// between, count apart.
+func TestImportIDsAreShort(t *testing.T) {
+	second := time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)
+	cands := boundCandidates(3000)
+	for i := range cands {
+		created := second
+		if i%10 == 9 { // a few files of other seconds, in between
+			created = second.Add(time.Duration(1+i%3) * time.Second)
+		}
+		cands[i].Request.Created = created
+	}
+	svc := NewService(newFake(t), WithClock(func() time.Time { return testNow }),
+		WithImporter(&fakeImporter{set: &ImportSet{Candidates: cands}}))
+	res, err := svc.Import(context.Background(), ImportRequest{Path: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Imported < 2000 {
+		t.Fatalf("imported %d of %d: the test did not test", res.Imported, len(cands))
+	}
+	var ids []string
+	for _, m := range res.Memories {
+		ids = append(ids, m.ID)
+	}
+	short := shortIDs(ids)
+	if len(short) != len(ids) {
+		t.Fatalf("%d ids, %d distinct", len(ids), len(short))
+	}
+	longest := 0
+	for _, id := range ids {
+		longest = max(longest, len(short[id]))
+	}
+	// 2,700 ids share the first second's millisecond: their code has three
+	// characters at most, and the others' fewer.
+	if longest > 13 {
+		t.Errorf("the longest short id has %d characters, want at most 13 (10 of time, 3 of count)", longest)
+	}
+	byMs := map[string][]string{}
+	for _, id := range ids { // in the order they were minted
+		byMs[id[:10]] = append(byMs[id[:10]], id)
+	}
+	for ms, in := range byMs {
+		if !slices.IsSorted(in) {
+			t.Errorf("the ids of millisecond %s do not sort in the order they were minted", ms)
+		}
+	}
+	if len(byMs) != 4 {
+		t.Errorf("ids of %d milliseconds, want 4", len(byMs))
+	}
+}
+
+// TestCountCode: codes sort as their counts, none is the prefix of another,
+// and their lengths are the classes'.
+func TestCountCode(t *testing.T) {
+	lengths := map[uint64]int{0: 1, 3: 1, 4: 2, 515: 2, 516: 3, 10_755: 3, 10_756: 4, 43_523: 4, 43_524: 8, 43_524 + 1<<35 - 1: 8}
+	for k, n := range lengths {
+		code, ok := countCode(k)
+		if !ok || len(code) != n {
+			t.Errorf("countCode(%d) = %v, %v: want %d characters", k, code, ok, n)
+		}
+	}
+	if code, ok := countCode(43_524 + 1<<35); ok {
+		t.Errorf("countCode past the last class = %v, want none", code)
+	}
+	str := func(c []byte) string {
+		b := make([]byte, len(c))
+		for i, v := range c {
+			if v > 31 {
+				t.Fatalf("code %v has a character past 31", c)
+			}
+			b[i] = "0123456789abcdefghjkmnpqrstvwxyz"[v]
+		}
+		return string(b)
+	}
+	var prev string
+	check := func(k uint64) {
+		code, ok := countCode(k)
+		if !ok {
+			t.Fatalf("countCode(%d) has no code", k)
+		}
+		s := str(code)
+		if k > 0 && (s <= prev || strings.HasPrefix(s, prev)) {
+			t.Fatalf("code of %d %q does not follow the code of %d %q", k, s, k-1, prev)
+		}
+		prev = s
+	}
+	for k := range uint64(50_000) {
+		check(k)
+	}
+	prev, _ = func() (string, bool) { c, ok := countCode(1<<34 - 1); return str(c), ok }()
+	check(1 << 34)
+}
+
+// TestULIDGenCodesCount: an id's random part starts with its count's code,
+// and the rest is random.
+func TestULIDGenCodesCount(t *testing.T) {
+	at := time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)
+	g := NewULIDGen(nil)
+	tails := map[string]bool{}
+	for k := range uint64(600) {
+		id := g.NewID(at)
+		checkULID(t, id, at)
+		code, _ := countCode(k)
+		for i, c := range code {
+			if got := id[10+i]; got != "0123456789abcdefghjkmnpqrstvwxyz"[c] {
+				t.Fatalf("id %d %q: character %d is %c, want the count's %d", k, id, 10+i, got, c)
+			}
+		}
+		tails[id[10+len(code):]] = true
+	}
+	if len(tails) != 600 {
+		t.Errorf("600 ids have %d distinct random tails", len(tails))
+	}
+}
+
+// TestULIDGenForgetsCounts: a generator counts ids in countedMillis
+// milliseconds at most; past them it starts again, and ids of a millisecond
+// minted before and after still differ.
+func TestULIDGenForgetsCounts(t *testing.T) {
+	at := time.Date(2025, 3, 14, 15, 9, 26, 0, time.UTC)
+	g := NewULIDGen(nil)
+	seen := map[string]bool{}
+	mint := func(ts time.Time) {
+		id := g.NewID(ts)
+		checkULID(t, id, ts)
+		if seen[id] {
+			t.Fatalf("id %s minted twice", id)
+		}
+		seen[id] = true
+	}
+	for range 3 {
+		mint(at)
+	}
+	for i := range countedMillis + 1 {
+		mint(at.Add(time.Duration(i+1) * time.Millisecond))
+	}
+	if len(g.minted) > countedMillis {
+		t.Errorf("the generator counts %d milliseconds, want at most %d", len(g.minted), countedMillis)
+	}
+	for range 3 {
+		mint(at)
 	}
 }

@@ -2,6 +2,7 @@ package memories
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -96,9 +97,9 @@ func TestImportBreaksTiesByCandidateOrder(t *testing.T) {
 }
 
 // TestImportDryRunRepeats: a dry run's JSON is the same on every run, with
-// ids random in their millisecond and candidates dated two ways in turn (so
-// that no two ids of one millisecond are minted one after the other, which
-// would order them), on a set with many duplicates and ties.
+// ids random in their millisecond (read whole from crypto/rand: the system's
+// generator would count them, in the order they are minted) and candidates
+// dated two ways in turn, on a set with many duplicates and ties.
 func TestImportDryRunRepeats(t *testing.T) {
 	cands := exactImportSet(7)
 	cands = append(cands, tiedImportSet()...)
@@ -107,7 +108,7 @@ func TestImportDryRunRepeats(t *testing.T) {
 	}
 	var first []byte
 	for run := range 6 {
-		svc := NewService(newFake(t), WithClock(func() time.Time { return testNow }), WithIDGen(NewULIDGen(nil)),
+		svc := NewService(newFake(t), WithClock(func() time.Time { return testNow }), WithIDGen(NewULIDGen(rand.Reader)),
 			WithImporter(&fakeImporter{set: &ImportSet{Candidates: cands}}))
 		res, err := svc.Import(context.Background(), ImportRequest{Path: "x", DryRun: true, batch: 50})
 		if err != nil {
