@@ -612,12 +612,17 @@ type SyncReport struct {
 // Sync brings the index up to date with the vault, rebuilding it when it is
 // missing, corrupt or of an older schema.
 func (s *Store) Sync(ctx context.Context) (rep *SyncReport, err error) {
+	return s.sync(ctx, true)
+}
+
+// sync is Sync with begin's full and named (see SyncChanged).
+func (s *Store) sync(ctx context.Context, full bool, named ...string) (rep *SyncReport, err error) {
 	wl, err := s.lockWrite(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release(wl, &err)
-	st, err := s.begin(ctx, true, false)
+	st, err := s.begin(ctx, full, false, named...)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ import (
 // It is only as complete as the paths: a caller that may have missed a
 // change (lost events, a folder that appeared before it was watched) syncs
 // with Sync instead.
-func (s *Store) SyncChanged(ctx context.Context, paths []string) (rep *SyncReport, err error) {
+func (s *Store) SyncChanged(ctx context.Context, paths []string) (*SyncReport, error) {
 	named := make([]string, 0, len(paths))
 	for _, p := range paths {
 		rel, err := filepath.Rel(s.v.Dir, p)
@@ -35,20 +35,7 @@ func (s *Store) SyncChanged(ctx context.Context, paths []string) (rep *SyncRepor
 		}
 		named = append(named, filepath.ToSlash(rel))
 	}
-	wl, err := s.lockWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer release(wl, &err)
-	st, err := s.begin(ctx, false, false, named...)
-	if err != nil {
-		return nil, err
-	}
-	defer closeCatalog(st.cat, &err)
-	if st.report.Notes, err = st.cat.Readable(); err != nil {
-		return nil, err
-	}
-	return st.report, nil
+	return s.sync(ctx, false, named...)
 }
 
 // statNamed adds to res what stat'ing the named notes the catalog knows

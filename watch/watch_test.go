@@ -68,11 +68,15 @@ func eventually(t *testing.T, what string, cond func() bool) {
 
 // settle waits until n has not changed for a few debounce windows, and
 // returns it.
-func settle(n *atomic.Int64) int64 {
-	last := n.Load()
+func settle(n *atomic.Int64) int64 { return settled(n.Load) }
+
+// settled waits until count has not changed for a few debounce windows
+// (events may come late on a busy machine), and returns it.
+func settled[N comparable](count func() N) N {
+	last := count()
 	for {
 		time.Sleep(4 * debounce)
-		if now := n.Load(); now == last {
+		if now := count(); now == last {
 			return now
 		} else {
 			last = now
@@ -355,19 +359,7 @@ func TestRunChangedGetsThePaths(t *testing.T) {
 			}
 		}, "all"},
 	}
-	// quiet waits until the job has not run for a few debounce windows
-	// (events of a step may come late on a busy machine).
-	quiet := func() int {
-		last := c.count()
-		for {
-			time.Sleep(4 * debounce)
-			if now := c.count(); now == last {
-				return now
-			} else {
-				last = now
-			}
-		}
-	}
+	quiet := func() int { return settled(c.count) }
 	for _, s := range steps {
 		before := quiet()
 		s.do()
