@@ -118,6 +118,19 @@ func WriteDerived(path string, data []byte) error {
 // that matches fs.ErrExist when path already exists: a new file never
 // replaces another.
 func Create(path string, data []byte) error {
+	if err := CreateUnlisted(path, data); err != nil {
+		return err
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
+// CreateUnlisted is Create but for the sync of path's folder: the file's
+// bytes are on the disk before its name is, as Create has them, but the
+// name becomes durable only once the caller has synced the folder
+// (SyncDir), which it must do before it counts the file as written. A
+// caller with other files to sync can then wait for the disk once for
+// them all, the folder's sync beside the others.
+func CreateUnlisted(path string, data []byte) error {
 	tmp, err := writeTemp(path, data, FilePerm, true)
 	if err != nil {
 		return err
@@ -133,7 +146,7 @@ func Create(path string, data []byte) error {
 	if err := os.Remove(tmp); err != nil {
 		return fmt.Errorf("create %s: remove temporary file: %w", path, err)
 	}
-	return SyncDir(filepath.Dir(path))
+	return nil
 }
 
 // linkPlace links tmp to path, failing when path exists, then removes tmp.

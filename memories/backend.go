@@ -3,6 +3,8 @@ package memories
 import (
 	"context"
 	"time"
+
+	"github.com/cortexmem/cortex/dedup"
 )
 
 // Backend is the storage the services work on: the vault, which is the truth,
@@ -28,6 +30,15 @@ type Backend interface {
 // do not depend on when the index last caught up.
 type DeferredIndexer interface {
 	UpdateDeferred(ctx context.Context, fn func(Tx) error) error
+}
+
+// CheckPreparer is a Backend that can make ahead of the first save what
+// its duplicate check reads (PrepareChecks): a store's word indexes, which
+// the first save after a rebuild otherwise makes before it answers.
+type CheckPreparer interface {
+	// PrepareWordOverlaps makes what WordOverlaps reads for every project,
+	// build being the word set and keys of a memory (memoryWordsAndKeys).
+	PrepareWordOverlaps(ctx context.Context, build func(title, body string) ([]uint64, dedup.Keys)) error
 }
 
 // Snapshot reads the store.

@@ -693,3 +693,18 @@ func (s *Service) refuseDuplicateAt(tx recorder, snap idShortener, m *Memory, du
 	}
 	return &RejectedError{Existing: &e, ShortID: short, Score: dup.score, InBatch: dup.mem != nil}
 }
+
+// PrepareChecks makes ahead of the first save what the duplicate check
+// reads, when the backend can (CheckPreparer) and the check is on: after a
+// rebuild the first save would otherwise make every project's word index
+// before it answers, seconds at 10,000 notes. A long-running process (the
+// MCP server) calls it once when it starts, beside its first calls; a save
+// meanwhile waits for it (it holds the store's write lock) rather than
+// making the indexes a second time.
+func (s *Service) PrepareChecks(ctx context.Context) error {
+	p, ok := s.backend.(CheckPreparer)
+	if !ok || !s.checks.Dedup {
+		return nil
+	}
+	return p.PrepareWordOverlaps(ctx, memoryWordsAndKeys)
+}

@@ -184,6 +184,9 @@ type Store struct {
 	// failIndex, when set (by tests), makes every write to the full-text
 	// index fail with its error first.
 	failIndex func() error
+	// syncDir, when set (by tests), syncs a folder of the vault (relative
+	// to the cortex folder) in place of vault.SyncFolder.
+	syncDir func(dir string) error
 	// gitIndex is the index file of the git repository holding the vault
 	// ("" when none), found once (see gitIndexChanged).
 	gitOnce  sync.Once
@@ -1133,6 +1136,14 @@ func (s *Store) indexWithBodies(b *index.Bleve, docs []index.Doc, recs map[strin
 		}
 	}
 	return b.Apply(full)
+}
+
+// syncFolder makes the names written in the vault's folder dir durable.
+func (s *Store) syncFolder(dir string) error {
+	if s.syncDir != nil {
+		return s.syncDir(dir)
+	}
+	return s.v.SyncFolder(dir)
 }
 
 // compact folds a long catalog journal into a new base.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sync"
 	"time"
 
@@ -305,6 +306,21 @@ type tx struct {
 	keep    *dirKeep
 	watched bool // the first Create asked for keep
 	st      *writeState
+	// unsynced are the folders (relative to the cortex folder) Create
+	// wrote notes into whose names are not yet durable: synced by finish
+	// beside the writer's other files, and before the writer returns in
+	// any case (syncFolders).
+	unsynced []string
+}
+
+// syncFolders makes the names of the notes t created durable, once.
+func (t *tx) syncFolders() error {
+	var errs []error
+	for _, d := range t.unsynced {
+		errs = append(errs, t.s.syncFolder(d))
+	}
+	t.unsynced = nil
+	return errors.Join(errs...)
 }
 
 var (
@@ -342,6 +358,13 @@ func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy boo
 		st:       st,
 	}
 	defer func() { t.keep.close() }() // keep is set by fn's first Create
+	// A note written is made durable even when the writer fails after it;
+	// finish, which does it beside its own writes, leaves nothing to do.
+	defer func() {
+		if serr := t.syncFolders(); serr != nil {
+			err = errors.Join(err, serr)
+		}
+	}()
 	ferr := fn(t)
 	t.snapshot.close(&err)
 	if err != nil {
@@ -353,25 +376,30 @@ func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy boo
 			return errors.Join(ferr, err)
 		}
 	}
-	if err := errors.Join(ferr, s.finish(ctx, st, t.ch, t.events)); err != nil {
+	if err := errors.Join(ferr, s.finish(ctx, st, t.ch, t.events, t.syncFolders)); err != nil {
 		return err
 	}
 	s.keepDir(st, t.keep)
 	return nil
 }
 
-// finish makes a writer's work durable: the index batch and the catalog, the map
-// of contents and the audit log. The three are independent files, each written
-// atomically, so they are written at the same time: a save waits for the slowest
-// disk flush, not for the sum of them. A crash between them leaves the index
-// behind the vault, which the next command repairs.
-func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, events []memories.Event) error {
+// finish makes a writer's work durable: the names of the notes it created
+// (syncFolders, the sync of their folders), the index batch and the catalog,
+// the map of contents and the audit log. The four are independent files, each
+// written atomically, so they are written at the same time: a save waits for
+// the slowest disk flush, not for the sum of them (on ext4 the folder's sync
+// and the audit log's commit to the file system's journal together). A crash
+// between them leaves the index behind the vault, which the next command
+// repairs; a power loss before the folder's sync is done can leave the audit
+// log's line of a save that never returned and whose note is not there, as a
+// crash before the audit log's sync can leave a note without its line.
+func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, events []memories.Event, syncFolders func() error) error {
 	docs, recs, err := ch.result()
 	if err != nil {
 		return err
 	}
 	var wg sync.WaitGroup
-	var errs [3]error
+	var errs [4]error
 	run := func(i int, f func() error) {
 		wg.Add(1)
 		go func() { defer wg.Done(); errs[i] = f() }()
@@ -417,6 +445,7 @@ func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, event
 		run(1, func() error { return s.writeMap(before, recs) })
 	}
 	run(2, func() error { return appendEvents(s.EventLog(), s.stamp(events)) })
+	run(3, syncFolders)
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {
 		return err
@@ -430,7 +459,11 @@ func (t *tx) Create(_ context.Context, m *memories.Memory) error {
 	if first {
 		t.watched, t.keep = true, t.s.watchDir(t.st, vault.MemoryDir(m.Project))
 	}
-	if err := t.s.v.Create(m); err != nil {
+	err := t.s.v.CreateUnlisted(m)
+	if err == nil && !slices.Contains(t.unsynced, path.Dir(m.Path)) {
+		t.unsynced = append(t.unsynced, path.Dir(m.Path))
+	}
+	if err != nil {
 		if first {
 			t.keep.settle(t.s, nil)
 		}

@@ -320,6 +320,44 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 	return out, nil
 }
 
+var _ memories.CheckPreparer = (*Store)(nil)
+
+// PrepareWordOverlaps makes the word index of every project of the
+// catalog's base that has none made for that base (see wordIndexes), under
+// the write lock, as a save would: the first save after a rebuild, or after
+// a compaction that a command in another process made, then finds them made
+// (memories.CheckPreparer). A project whose index is current costs the
+// read of its index.
+func (s *Store) PrepareWordOverlaps(ctx context.Context, build func(title, body string) ([]uint64, dedup.Keys)) (err error) {
+	wl, err := s.lockWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer release(wl, &err)
+	st, err := s.begin(ctx, false, true)
+	if err != nil {
+		return err
+	}
+	defer s.keepWritten(st, &err)
+	sn := &snapshot{s: s, cat: st.cat.Clone(), gen: st.gen, needLock: true}
+	defer sn.close(&err)
+	seen := map[string]bool{memories.DefaultProject: true} // every check reads it
+	err = sn.cat.BaseEntriesWhere(func(p, _, _ string) bool {
+		seen[p] = true
+		return false
+	}, func(int, *memories.Entry, uint64) error { return nil })
+	if err != nil {
+		return fmt.Errorf("prepare the duplicate check: %w", err)
+	}
+	projects := slices.Sorted(maps.Keys(seen))
+	_, done, err := sn.wordIndexes(ctx, projects, build)
+	if err != nil {
+		return fmt.Errorf("prepare the duplicate check: %w", err)
+	}
+	done()
+	return nil
+}
+
 // wordIndexes reads the word index of each of projects, making again
 // (makeWordIndex) those that are missing, damaged, or made for another
 // base of the catalog. A project is made from the sets its files keep and

@@ -182,6 +182,23 @@ func MemoryDir(project string) string { return path.Join("memories", project) }
 // file name is the title's slug and the id's first eight characters, more of the
 // id when that name is taken.
 func (v *Vault) Create(m *memories.Memory) error {
+	if err := v.CreateUnlisted(m); err != nil {
+		return err
+	}
+	return v.SyncFolder(path.Dir(m.Path))
+}
+
+// SyncFolder makes the names written in the folder dir (relative to the
+// cortex folder) durable: see CreateUnlisted.
+func (v *Vault) SyncFolder(dir string) error {
+	return atomicfile.SyncDir(v.Abs(dir))
+}
+
+// CreateUnlisted is Create but for the sync of the note's folder, which the
+// caller makes (SyncFolder of path.Dir(m.Path)) before it counts the note
+// as written: the note's bytes are durable, its name not yet
+// (atomicfile.CreateUnlisted).
+func (v *Vault) CreateUnlisted(m *memories.Memory) error {
 	n, err := v.NewNote(m)
 	if err != nil {
 		return err
@@ -200,7 +217,7 @@ func (v *Vault) Create(m *memories.Memory) error {
 			k = len(m.ID)
 		}
 		rel := path.Join(dir, slug+"-"+m.ID[:k]+".md")
-		err := atomicfile.Create(v.Abs(rel), data)
+		err := atomicfile.CreateUnlisted(v.Abs(rel), data)
 		if err == nil {
 			m.Path = rel
 			return nil

@@ -101,10 +101,21 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 	// Saves leave the full-text index behind; the server catches it up
 	// between calls rather than in the next recall.
 	caught := a.store.CatchUpInBackground(ctx, warn)
+	// The first save after a rebuild would make the duplicate check's word
+	// indexes before it answers (seconds at 10,000 notes): made now,
+	// beside the first calls.
+	prepared := make(chan struct{})
+	go func() {
+		defer close(prepared)
+		if err := svc.PrepareChecks(ctx); err != nil && ctx.Err() == nil {
+			warn(fmt.Sprintf("the duplicate check's word indexes are left to the first save: %v", err))
+		}
+	}()
 	defer func() {
 		stop()
 		<-followed
 		<-caught
+		<-prepared
 	}()
 	ts, err := a.transcripts()
 	if err != nil {
