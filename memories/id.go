@@ -71,8 +71,10 @@ const countedMillis = 1 << 14
 
 // NewULIDGen returns a generator reading randomness from crypto/rand,
 // with counted milliseconds, when r is nil. A reader r given instead
-// (deterministic tests, the evaluation's reproducible vaults) is read as it
-// is: each id's random part is the reader's next ten bytes.
+// (deterministic tests, the evaluation's reproducible vaults) is read as
+// ulid.New reads it: each id's random part is the reader's next ten bytes,
+// or, from a ulid.MonotonicReader, the last one's plus an increment within
+// a millisecond.
 func NewULIDGen(r io.Reader) *ULIDGen {
 	return &ULIDGen{entropy: r}
 }
@@ -84,15 +86,14 @@ func (g *ULIDGen) NewID(t time.Time) string {
 	g.n++
 	ms := ulid.Timestamp(t)
 	var id ulid.ULID
-	err := id.SetTime(ms)
-	if err == nil {
+	var err error
+	if g.entropy != nil {
+		// As ulid reads it: a monotonic reader (the evaluation's) keeps
+		// the ids of one millisecond in minting order.
+		id, err = ulid.New(ms, g.entropy)
+	} else if err = id.SetTime(ms); err == nil {
 		var entropy [10]byte
-		if g.entropy != nil {
-			_, err = io.ReadFull(g.entropy, entropy[:])
-		} else {
-			err = g.counted(ms, &entropy)
-		}
-		if err == nil {
+		if err = g.counted(ms, &entropy); err == nil {
 			err = id.SetEntropy(entropy[:])
 		}
 	}
