@@ -618,7 +618,8 @@ func (s *Store) Sync(ctx context.Context) (rep *SyncReport, err error) {
 	return s.sync(ctx, true)
 }
 
-// sync is Sync with begin's full and named (see SyncChanged).
+// sync is Sync with begin's full and named (see SyncChanged); with named,
+// the report's Notes is not counted.
 func (s *Store) sync(ctx context.Context, full bool, named ...string) (rep *SyncReport, err error) {
 	wl, err := s.lockWrite(ctx)
 	if err != nil {
@@ -630,6 +631,9 @@ func (s *Store) sync(ctx context.Context, full bool, named ...string) (rep *Sync
 		return nil, err
 	}
 	defer closeCatalog(st.cat, &err)
+	if named != nil {
+		return st.report, nil
+	}
 	if st.report.Notes, err = st.cat.Readable(); err != nil {
 		return nil, err
 	}

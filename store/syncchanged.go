@@ -23,6 +23,10 @@ import (
 // held the write lock for about a second of CPU each time, and saves waited
 // behind it.
 //
+// Its report leaves Notes at 0: counting the readable notes is a pass over
+// the catalog (55 ms at 100,000 notes) that its caller, a watcher, does not
+// need.
+//
 // It is only as complete as the paths: a caller that may have missed a
 // change (lost events, a folder that appeared before it was watched) syncs
 // with Sync instead.
