@@ -42,6 +42,14 @@ func (s *Store) Followed(clean bool) {
 	}
 }
 
+// Watching is told by a watcher in this process that it runs (true) and
+// that it stopped (false): one that re-indexes whatever it sees change, at
+// once or after events were lost. While it runs, this process's background
+// catch-up (CatchUpInBackground) leaves the check of every note to it, even
+// while it is not settled (Followed false, its re-index of the latest
+// change to come).
+func (s *Store) Watching(on bool) { s.watching.Store(on) }
+
 // IsFollowed reports what a watcher last told Followed: for tests and the
 // benchmark, which wait for the watcher's first re-index.
 func (s *Store) IsFollowed() bool { return s.followed.Load() }

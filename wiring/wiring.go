@@ -257,10 +257,12 @@ func (c *Cortex) FollowVault(ctx context.Context, warn func(string)) <-chan stru
 		defer close(heart)
 		st.Heartbeat(ctx)
 	}()
+	st.Watching(true)
 	go func() {
 		defer close(done)
 		defer func() { <-heart }()
 		defer stop()
+		defer st.Watching(false)
 		if err := w.Run(ctx); err != nil {
 			warn("following the vault: " + err.Error())
 		}

@@ -1,0 +1,70 @@
+package store
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCatchUpLeavesTheCheckToAWatcher: while a watcher in the process runs
+// (Watching), the catch-up after a save — the MCP server's, in the
+// background — does the owed index work and looks at the folders only, even
+// with the watcher unsettled by the save's own events: a note edited in
+// place meanwhile is left to the watcher, whose re-index the edit's event
+// names. Without a watcher, the catch-up past the freshness window stats
+// every note and takes the edit in.
+func TestCatchUpLeavesTheCheckToAWatcher(t *testing.T) {
+	for _, watching := range []bool{true, false} {
+		e := newOwedEnv(t)
+		_, svc := e.open()
+		first := save(t, svc, "A first memory so that the index exists, about the reptile house")
+		st, svc := e.open()
+		st.freshness = 0 // a check not told otherwise stats every note
+		st.Watching(watching)
+
+		abs := st.v.Abs(first.Path)
+		dir, err := os.Stat(filepath.Dir(abs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := []byte(strings.Replace(string(data), "reptile house", "reptile house and the aviary", 1))
+		if err := os.WriteFile(abs, edited, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(filepath.Dir(abs), dir.ModTime(), dir.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+
+		st.Followed(true) // the save trusts the watcher
+		save(t, svc, "The lemur island ropes are checked for fraying weekly")
+		st.Followed(false) // the save's own events unsettle it
+		if e.owed().Empty() {
+			t.Fatal("setup: the save left no index work owed")
+		}
+		if err := st.catchUp(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if !e.owed().Empty() {
+			t.Errorf("watching %v: the catch-up left index work owed", watching)
+		}
+		_, cat, err := st.load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := cat.Get(first.Path)
+		cat.Close()
+		if err != nil || r == nil {
+			t.Fatalf("the first note's record: %v, %v", r, err)
+		}
+		if took := r.Hash == hash(edited); took == watching {
+			t.Errorf("watching %v: the catch-up took the edit made in place in: %v, want %v", watching, took, !watching)
+		}
+		st.Watching(false)
+	}
+}
