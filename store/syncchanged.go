@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/vault"
@@ -33,11 +31,9 @@ import (
 func (s *Store) SyncChanged(ctx context.Context, paths []string) (*SyncReport, error) {
 	named := make([]string, 0, len(paths))
 	for _, p := range paths {
-		rel, err := filepath.Rel(s.v.Dir, p)
-		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-			continue // not in the cortex folder
+		if rel, ok := s.v.Rel(p); ok {
+			named = append(named, rel)
 		}
-		named = append(named, filepath.ToSlash(rel))
 	}
 	return s.sync(ctx, false, named...)
 }

@@ -64,6 +64,20 @@ func New(root, folder string) (*Vault, error) {
 // Abs is the absolute path of a note path.
 func (v *Vault) Abs(rel string) string { return filepath.Join(v.Dir, filepath.FromSlash(rel)) }
 
+// Rel is the note path (relative to the cortex folder, with forward
+// slashes) of abs, a clean absolute path; false when abs is not below the
+// cortex folder. It is Abs the other way.
+func (v *Vault) Rel(abs string) (string, bool) {
+	if abs == v.Dir || !within(v.Dir, abs) {
+		return "", false
+	}
+	rel, err := filepath.Rel(v.Dir, abs)
+	if err != nil {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
 // VaultPath is a note path relative to the vault root, as Obsidian shows it.
 func (v *Vault) VaultPath(rel string) string {
 	p, err := filepath.Rel(v.Root, v.Abs(rel))
