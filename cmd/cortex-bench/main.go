@@ -124,7 +124,7 @@ func run(args []string, out io.Writer) error {
 	fs.BoolVar(&o.hooks, "hooks", true, "time the hooks and capture too")
 	fs.IntVar(&o.rebuilds, "rebuilds", 0, "timed full rebuilds per binary (0: three, one above 20,000 notes)")
 	fs.IntVar(&o.normalizeN, "normalize", 200, "events to put in the inbox for one timed normalize (0: none)")
-	fs.DurationVar(&o.paced, "paced", 10*time.Second, "how long each series of recalls an agent's pace apart runs in the server")
+	fs.DurationVar(&o.paced, "paced", 10*time.Second, "how long each series of recalls, and of saves, an agent's pace apart runs in the server")
 	fs.StringVar(&o.jsonOut, "json", "", "also write the results as JSON to this file")
 	fs.StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile of the in-process runs to this file")
 	fs.StringVar(&o.profile, "profile", "", "write CPU and heap profiles of one whole-process run of each operation into this folder")
@@ -998,6 +998,10 @@ func mcpServer(e *env, qs []string, gen bench.Source, pacedFor time.Duration) ([
 	if saves, err = handlerSaves(e, gen); err != nil {
 		return nil, err
 	}
+	pacedSaved, err := pacedSaves(e, gen, pacedFor)
+	if err != nil {
+		return nil, err
+	}
 	row := func(op string, ds []time.Duration, t string) result {
 		return result{Op: op, Runs: len(ds), P50ms: ms(pct(ds, 50)), P99ms: ms(pct(ds, 99)), Target: t}
 	}
@@ -1006,6 +1010,7 @@ func mcpServer(e *env, qs []string, gen bench.Source, pacedFor time.Duration) ([
 		row(fmt.Sprintf("recall every %s, %s (MCP server)", pace, pacedFor), paced, "mcp-recall"),
 		row(fmt.Sprintf("recall every %s, %s, with the watcher (MCP server)", pace, pacedFor), followed, "mcp-recall"),
 		row("save (MCP server, in the handler)", saves, "mcp-save"),
+		row(fmt.Sprintf("save every %s, %s, with the watcher (MCP server)", savePace, pacedFor), pacedSaved, "mcp-save"),
 		row("recall (MCP, in-memory transport)", memCalls, ""),
 	}, nil
 }
@@ -1078,6 +1083,35 @@ func handlerSaves(e *env, gen bench.Source) (took []time.Duration, err error) {
 
 // handlerSaveCalls is how many saves the in-handler row times.
 const handlerSaveCalls = 40
+
+// savePace is how far apart pacedSaves saves: far enough for what the
+// server does after a save (its watcher's sync of the save's own files, the
+// catch-up of the index) to run between two.
+const savePace = 500 * time.Millisecond
+
+// pacedSaves times saves in the handler of a resident store followed by the
+// watcher, one every savePace for pacedFor, as an agent's come: unlike
+// handlerSaves' saves back to back, each meets what the watcher and the
+// catch-up did after the one before (a catalog read again, a folder
+// listed), which is what a save in the server costs.
+func pacedSaves(e *env, gen bench.Source, pacedFor time.Duration) (took []time.Duration, err error) {
+	ctx := context.Background()
+	c, stop, err := openFollowed(e)
+	if err != nil {
+		return nil, err
+	}
+	defer stopInto(stop, &err)
+	for end := time.Now().Add(pacedFor); time.Now().Before(end); {
+		m := gen.Memory()
+		start := time.Now()
+		if _, err := c.Service.Save(ctx, memories.SaveRequest{Content: m.Body, Title: m.Title, Project: m.Project}); err != nil && !isDuplicate(err) {
+			return nil, err
+		}
+		took = append(took, time.Since(start))
+		time.Sleep(savePace)
+	}
+	return took, nil
+}
 
 // openFollowed opens a resident store of e followed by the watcher the MCP
 // server runs (wiring.FollowVault), once it follows the vault. stop ends the

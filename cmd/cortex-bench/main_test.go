@@ -141,6 +141,7 @@ func TestBothShapesTwoBinaries(t *testing.T) {
 	if err := json.Unmarshal(data, &rs); err != nil {
 		t.Fatal(err)
 	}
+	pacedSaveRow := "save every 500ms, 1s, with the watcher (MCP server)"
 	got := map[string]int{}
 	for _, r := range rs {
 		if r.P50ms <= 0 {
@@ -155,7 +156,7 @@ func TestBothShapesTwoBinaries(t *testing.T) {
 			t.Errorf("%+v: no CPU time", r)
 		}
 		for _, op := range []string{"rebuild (process)", "recall (process)", "list (process)", "save (process, 2 in a row)",
-			"save (MCP over stdio, round trip)", "save (MCP server, in the handler)", "import 10 memories into the empty vault (process)"} {
+			"save (MCP over stdio, round trip)", "save (MCP server, in the handler)", pacedSaveRow, "import 10 memories into the empty vault (process)"} {
 			if r.Op == op {
 				got[r.Shape+" "+r.Bin+" "+op]++
 			}
@@ -170,6 +171,7 @@ func TestBothShapesTwoBinaries(t *testing.T) {
 			}
 		}
 		want[shape+" harness save (MCP server, in the handler)"] = 1
+		want[shape+" harness "+pacedSaveRow] = 1
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("operations measured (-want +got):\n%s", diff)
