@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/cortexmem/cortex/atomicfile"
@@ -31,6 +33,13 @@ import (
 func (s *Store) Followed(clean bool) {
 	s.followMu.Lock()
 	defer s.followMu.Unlock()
+	// Settled, nothing is pending; unsettled, what is is not known.
+	s.pending = pendingNotes{known: clean}
+	s.follow(clean)
+}
+
+// follow sets the flag and the heartbeat; the caller holds followMu.
+func (s *Store) follow(clean bool) {
 	s.followed.Store(clean)
 	if clean {
 		s.touchHeartbeat()
@@ -40,6 +49,58 @@ func (s *Store) Followed(clean bool) {
 		// is trusted for heartbeatLife at most).
 		s.warn("cannot remove the watcher's heartbeat: " + err.Error())
 	}
+}
+
+// Named is told by a watcher in this process, instead of Followed(false),
+// the path of a change it saw and is about to take in (its SyncChanged
+// gets it): until it says Followed(true), this process's reads and writes
+// look at the folders and at the notes named so far, not at every note,
+// once the freshness window is past. After a save of the MCP server, its
+// watcher waits out a debounce window for the save's own files: a second
+// save within it, as an agent makes when it saves what it learned one
+// memory at a time, stat'ed every note (a tenth of a second at 10,000
+// notes). A note edited in place that the watcher has not been told of
+// yet is missed, as it is while the watcher says Followed(true); the
+// watcher takes it in a debounce window later. What a watcher cannot name
+// (events lost, a folder made or removed, a run that failed) it says with
+// Followed(false), and the checks are made as without a watcher.
+//
+// path is absolute; a path outside the cortex folder is none of the
+// index's.
+func (s *Store) Named(path string) {
+	s.followMu.Lock()
+	defer s.followMu.Unlock()
+	if s.pending.known {
+		if rel, ok := s.v.Rel(path); ok {
+			if s.pending.notes == nil {
+				s.pending.notes = map[string]bool{}
+			}
+			s.pending.notes[rel] = true
+		}
+	}
+	s.follow(false)
+}
+
+// pendingNotes are the notes a watcher in this process named since it was
+// last settled; known is false when it cannot say (see Named).
+type pendingNotes struct {
+	known bool
+	notes map[string]bool
+}
+
+// pendingNamed returns the notes a watcher running in this process named
+// since it was last settled, sorted, and whether they are all that may have
+// changed in place (see Named).
+func (s *Store) pendingNamed() ([]string, bool) {
+	if !s.watching.Load() {
+		return nil, false
+	}
+	s.followMu.Lock()
+	defer s.followMu.Unlock()
+	if !s.pending.known {
+		return nil, false
+	}
+	return slices.Sorted(maps.Keys(s.pending.notes)), true
 }
 
 // Watching is told by a watcher in this process that it runs (true) and

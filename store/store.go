@@ -179,8 +179,12 @@ type Store struct {
 	// watching: a watcher in this process follows the vault, settled or
 	// not (see Watching).
 	watching atomic.Bool
-	// followMu orders the flag's changes with the heartbeat's (Followed).
+	// followMu orders the flag's changes with the heartbeat's (Followed),
+	// and guards pending.
 	followMu sync.Mutex
+	// pending are the notes a watcher in this process named since it last
+	// said it was settled (see Named); unknown until it says so.
+	pending pendingNotes
 	// owed, while a background catch-up runs (CatchUpInBackground), is
 	// the channel that tells it a save left index work owed.
 	owed atomic.Pointer[chan struct{}]
@@ -396,15 +400,21 @@ const checkedFile = "checked"
 //
 // named, when not nil, are the notes a watcher saw change (SyncChanged): the
 // check is then of the folders and of those notes only, whatever the
-// freshness window.
+// freshness window. So it is, while a watcher in this process is about to
+// take in the notes its events named, of the folders and those notes (see
+// Named).
 func (s *Store) scan(gen string, cat *index.Catalog, full, writer bool, named ...string) (*check, error) {
 	start := s.now()
 	stamp := filepath.Join(gen, checkedFile)
 	if named != nil {
 		full = false
 	} else if !full && !s.followed.Load() && !s.followedElsewhere(start) {
-		fi, err := os.Stat(stamp)
-		full = s.freshness <= 0 || err != nil || start.Sub(fi.ModTime()) >= s.freshness || s.gitIndexChanged(fi.ModTime())
+		if p, ok := s.pendingNamed(); ok {
+			named = p
+		} else {
+			fi, err := os.Stat(stamp)
+			full = s.freshness <= 0 || err != nil || start.Sub(fi.ModTime()) >= s.freshness || s.gitIndexChanged(fi.ModTime())
+		}
 	}
 	opts := vault.ScanOptions{RacyAfter: cat.RacyAfter(racyWindow), StatNotes: full}
 	if s.fineWindow > 0 {

@@ -69,6 +69,14 @@ type Job struct {
 	// process that reads what the job keeps up to date (the MCP server's
 	// index) may skip its own checks while the job is settled.
 	Settled func(bool)
+	// Named, when set beside RunChanged and Settled, is told instead of
+	// Settled(false) the path of an event concerning the job that its next
+	// RunChanged will get: the job is not settled, but only those paths
+	// changed. Settled(false) still says when the paths are not known (the
+	// next run is Run) and Settled(true) that every path named was taken
+	// in. A process that reads what the job keeps up to date may then look
+	// at the paths named instead of all its files.
+	Named func(path string)
 }
 
 // Options configure a watcher.
@@ -414,8 +422,12 @@ func (w *Watcher) runDirty(ctx context.Context) {
 		}
 		if err != nil {
 			// What the failed run was to look at is not lost: the next
-			// one looks at all the folders.
+			// one looks at all the folders, and until then no path named
+			// is known to be all that changed.
 			w.whole[i] = true
+			if j.Settled != nil {
+				j.Settled(false)
+			}
 		}
 		w.mu.Lock()
 		w.runs[j.Name]++
@@ -454,8 +466,12 @@ func (w *Watcher) markChanged(i int, path string) {
 		w.changed[i] = map[string]bool{}
 	}
 	w.changed[i][path] = true
-	if s := w.o.Jobs[i].Settled; s != nil {
-		s(false)
+	j := w.o.Jobs[i]
+	switch {
+	case j.Named != nil && j.RunChanged != nil:
+		j.Named(path)
+	case j.Settled != nil:
+		j.Settled(false)
 	}
 }
 

@@ -387,3 +387,69 @@ func TestRunChangedGetsThePaths(t *testing.T) {
 		t.Errorf("the run after a failed RunChanged was %q, want all", next)
 	}
 }
+
+// TestNamedTellsThePaths: a job with Named is told the path of each event
+// its next RunChanged will get instead of Settled(false), and Settled(true)
+// once the run took them in; what the watcher cannot name — a folder made,
+// a RunChanged that failed — is still Settled(false).
+func TestNamedTellsThePaths(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.md"), "a")
+	c := &changes{failedAt: -1}
+	var mu sync.Mutex
+	var told []string
+	j := c.job(dir)
+	j.Settled = func(clean bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		told = append(told, fmt.Sprint("settled ", clean))
+	}
+	j.Named = func(path string) {
+		mu.Lock()
+		defer mu.Unlock()
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			t.Error(err)
+		}
+		told = append(told, "named "+filepath.ToSlash(rel))
+	}
+	since := func() func() []string {
+		mu.Lock()
+		n := len(told)
+		mu.Unlock()
+		return func() []string {
+			mu.Lock()
+			defer mu.Unlock()
+			return slices.Clone(told[n:])
+		}
+	}
+	running(t, watch.Options{Jobs: []watch.Job{j}})
+	eventually(t, "the first run", func() bool { return c.count() == 1 })
+	settled(c.count)
+
+	got := since()
+	write(t, filepath.Join(dir, "a.md"), "a2")
+	eventually(t, "the edit's run", func() bool { return slices.Contains(got(), "settled true") })
+	if g := slices.Compact(got()); !slices.Equal(g, []string{"named a.md", "settled true"}) {
+		t.Errorf("an edit told %q, want it named, then settled", g)
+	}
+
+	got = since()
+	write(t, filepath.Join(dir, "sub", "b.md"), "b")
+	eventually(t, "the new folder's run", func() bool { return slices.Contains(got(), "settled true") })
+	if g := got(); len(g) == 0 || g[0] != "settled false" {
+		t.Errorf("a new folder told %q, want settled false first", g)
+	}
+	settled(c.count)
+
+	got = since()
+	c.mu.Lock()
+	c.fail = true
+	c.mu.Unlock()
+	write(t, filepath.Join(dir, "a.md"), "a3")
+	eventually(t, "the failing run", func() bool { c.mu.Lock(); defer c.mu.Unlock(); return c.failedAt >= 0 })
+	settled(c.count)
+	if g := got(); !slices.Contains(g, "settled false") || slices.Contains(g, "settled true") {
+		t.Errorf("a failed RunChanged told %q, want settled false and not settled true", g)
+	}
+}

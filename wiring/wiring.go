@@ -234,7 +234,10 @@ func (c *Cortex) FollowVault(ctx context.Context, warn func(string)) <-chan stru
 				_, err := st.SyncChanged(ctx, paths)
 				return err
 			},
-			Settled: st.Followed}},
+			Settled: st.Followed,
+			// While it waits to take in the notes its events named, calls
+			// look at those notes instead of stat'ing every one.
+			Named: st.Named}},
 		Debounce: c.Settings.Watch.Debounce, Poll: c.Settings.Watch.Poll,
 		Log: func(msg string) {
 			// Only what changes how calls work is worth a warning: the
