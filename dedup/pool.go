@@ -52,6 +52,14 @@ type Pool struct {
 	rebalanceAt int
 	moved       int // slots given to another word
 
+	// looked are the words of the text Near looked up last (lookedUp), as
+	// their indexes in infos, -1 for a word the pool did not hold then. An
+	// import adds a text it accepts right after looking it up: Add then
+	// finds the words held already here, not in the map a second time (the
+	// index of a word held never changes).
+	lookedUp []uint64
+	looked   []int32
+
 	// Scratch of Near: the words each pooled text shares with the one looked
 	// up.
 	counts []int32
@@ -127,8 +135,18 @@ func (p *Pool) Add(fp *Fingerprint, group int32) int {
 	for w := range p.planes {
 		p.planes[w] = append(p.planes[w], 0)
 	}
-	for _, w := range fp.Words() {
-		k, ok := p.words[w]
+	var looked []int32
+	if slices.Equal(fp.Words(), p.lookedUp) {
+		looked = p.looked
+	}
+	for j, w := range fp.Words() {
+		var k int32
+		ok := false
+		if looked != nil && looked[j] >= 0 {
+			k, ok = looked[j], true
+		} else {
+			k, ok = p.words[w]
+		}
 		if !ok {
 			k = int32(len(p.infos))
 			p.infos = append(p.infos, poolWord{slot: -1})
@@ -285,11 +303,14 @@ func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best 
 	counts := p.counts[:p.n]
 	clear(counts)
 	var q [poolBitWords]uint64
+	looked := p.looked[:0]
 	for _, w := range fp.words {
 		x, ok := p.words[w]
 		if !ok {
+			looked = append(looked, -1)
 			continue
 		}
+		looked = append(looked, x)
 		info := &p.infos[x]
 		if info.slot >= 0 {
 			q[info.slot/64] |= 1 << (info.slot % 64)
@@ -299,6 +320,7 @@ func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best 
 			counts[j]++
 		}
 	}
+	p.looked, p.lookedUp = looked, append(p.lookedUp[:0], fp.words...)
 	addShared(counts, &p.planes, &q)
 	// Every text is in the groups looked in (one project, say): no text's
 	// group needs looking at.
