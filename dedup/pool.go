@@ -28,12 +28,17 @@ import (
 // bit is given, the bits of the words held by the fewest texts go to words
 // held by many more (see rebalance).
 type Pool struct {
-	n     int
-	fps   []*Fingerprint // nil with a store
-	store PoolStore      // where the fingerprints are, when not in fps
-	err   error          // the store's first error
-	enc   []byte         // scratch of the store's encodings
-	older Fingerprint    // scratch: a fingerprint read back from the store
+	n int
+	// fps are the first fingerprints: every one without a store, and with
+	// one those that fit in hold bytes (held so far); the store has the
+	// others, the first of them as its 0th.
+	fps   []*Fingerprint
+	store PoolStore // where the fingerprints are, when not in fps
+	hold  int
+	held  int
+	err   error       // the store's first error
+	enc   []byte      // scratch of the store's encodings
+	older Fingerprint // scratch: a fingerprint read back from the store
 
 	groups []int32 // each text's group (a project, say)
 	// grouped counts the texts of each group, to know when every text is in
@@ -111,6 +116,15 @@ func NewStoredPool(st PoolStore) *Pool {
 	return &Pool{words: map[uint64]int32{}, grouped: map[int32]int{}, store: st}
 }
 
+// HoldInMemory keeps the fingerprints of a pool with a store in memory
+// until they take n bytes, the first n bytes' worth: only those added after
+// go to the store. An import of a few thousand notes then pays nothing for
+// its store (encoding each fingerprint, copying it in and out, decoding the
+// ones it scores: a tenth of the CPU of a real-shaped dry run, most of it on
+// the one core its comparisons run on), and a large one holds at most n
+// bytes more. Call it before the first Add.
+func (p *Pool) HoldInMemory(n int) { p.hold = n }
+
 // Err is the first error of the pool's store, nil if none (and without one).
 func (p *Pool) Err() error { return p.err }
 
@@ -122,11 +136,15 @@ func (p *Pool) Len() int { return p.n }
 func (p *Pool) Add(fp *Fingerprint, group int32) int {
 	i := p.n
 	p.n++
-	if p.store == nil {
+	switch {
+	case p.store == nil:
 		p.fps = append(p.fps, fp)
-	} else if p.err == nil {
+	case len(p.fps) == i && p.held+fp.memSize() <= p.hold:
+		p.fps = append(p.fps, fp)
+		p.held += fp.memSize()
+	case p.err == nil:
 		p.enc = fp.AppendBinary(p.enc[:0])
-		p.err = p.store.Put(i, p.enc)
+		p.err = p.store.Put(i-len(p.fps), p.enc)
 	}
 	p.groups = append(p.groups, group)
 	p.grouped[group]++
@@ -453,11 +471,11 @@ func (p *Pool) compare(fp *Fingerprint, i int32, words float64) (float64, error)
 	if words <= conflictCap {
 		return words, nil
 	}
-	if p.store == nil {
+	if int(i) < len(p.fps) {
 		return scoreGiven(fp, p.fps[i], words), nil
 	}
 	var err error
-	if p.enc, err = p.store.Get(int(i), p.enc[:0]); err != nil {
+	if p.enc, err = p.store.Get(int(i)-len(p.fps), p.enc[:0]); err != nil {
 		return 0, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
 	}
 	if err := p.older.DecodeInto(p.enc); err != nil {
