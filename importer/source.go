@@ -18,10 +18,11 @@ var _ memories.Importer = (*Source)(nil)
 // save request whose provenance names its source and fingerprints it, with
 // its wikilinks resolved to the other items (see links.go).
 //
-// The text of each item without links is set aside in a scratch file as
-// soon as its file is parsed, and read back when the import needs it
-// (ImportCandidate.Text): what a large import holds does not grow with the
-// text it reads. Where no scratch file can be made, the texts stay in memory.
+// Once the texts kept take textsHeld bytes, the text of each further item
+// without links is set aside in a scratch file as soon as its file is
+// parsed, and read back when the import needs it (ImportCandidate.Text):
+// what a large import holds does not grow with the text it reads. Where no
+// scratch file can be made, the texts stay in memory.
 func (s *Source) Read(ctx context.Context, path string, progress func(done, total int)) (*memories.ImportSet, error) {
 	o := s.Options
 	o.Progress = progress
