@@ -3,6 +3,7 @@ package dedup
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -118,6 +119,56 @@ func TestStoredPoolAgrees(t *testing.T) {
 	if stored.Len() != plain.Len() || len(stored.fps) != 0 || len(st.encs) != len(texts) || st.gets == 0 {
 		t.Errorf("stored pool: Len %d (plain %d), %d fingerprints in memory, %d in the store, %d read back",
 			stored.Len(), plain.Len(), len(stored.fps), len(st.encs), st.gets)
+	}
+}
+
+// TestStoredPoolHoldsInMemory: a pool with a store holding n bytes in
+// memory keeps the first fingerprints that fit there, puts every later one
+// in the store (its first as the store's 0th), and finds and scores as a
+// pool keeping them all in memory; with room for all, the store gets none.
+func TestStoredPoolHoldsInMemory(t *testing.T) {
+	texts := poolTexts(t)
+	fps := make([]*Fingerprint, len(texts))
+	total := 0
+	for i, s := range texts {
+		fps[i] = New(s)
+		total += fps[i].memSize()
+	}
+	for _, hold := range []int{total / 3, total} {
+		plain, st := NewPool(), &memStore{}
+		stored := NewStoredPool(st)
+		stored.HoldInMemory(hold)
+		th := DefaultThresholds()
+		for i, fp := range fps {
+			if diff := cmp.Diff(plain.Near(fp, []int32{0}, th, 4), stored.Near(fp, []int32{0}, th, 4)); diff != "" {
+				t.Fatalf("holding %d of %d bytes, text %d (-plain +stored):\n%s", hold, total, i, diff)
+			}
+			plain.Add(fp, 0)
+			stored.Add(fp, 0)
+		}
+		if err := stored.Err(); err != nil {
+			t.Fatal(err)
+		}
+		held := 0
+		for _, fp := range fps[:len(stored.fps)] {
+			held += fp.memSize()
+		}
+		switch {
+		case stored.Len() != len(fps) || len(stored.fps)+len(st.encs) != len(fps):
+			t.Errorf("holding %d bytes: Len %d, %d in memory, %d in the store, of %d", hold, stored.Len(), len(stored.fps), len(st.encs), len(fps))
+		case held > hold || len(stored.fps) < len(fps) && held+fps[len(stored.fps)].memSize() <= hold:
+			t.Errorf("holding %d bytes: the first %d fingerprints held, %d bytes", hold, len(stored.fps), held)
+		case hold < total && (len(stored.fps) == 0 || len(st.encs) == 0 || st.gets == 0):
+			t.Errorf("holding a third: %d in memory, %d in the store, %d read back: the test did not test", len(stored.fps), len(st.encs), st.gets)
+		case hold == total && (len(st.encs) != 0 || st.gets != 0):
+			t.Errorf("room for all: %d put in the store, %d read back", len(st.encs), st.gets)
+		}
+		for i, enc := range st.encs {
+			var want []byte
+			if want = fps[len(stored.fps)+i].AppendBinary(nil); !slices.Equal(enc, want) {
+				t.Fatalf("holding %d bytes: the store's %d is not fingerprint %d", hold, i, len(stored.fps)+i)
+			}
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Fingerprint holds what is compared of a text: its words (stemmed,
@@ -158,6 +159,15 @@ func (f *Fingerprint) copyOut() {
 		n := copy(all, *s)
 		*s, all = all[:n:n], all[n:]
 	}
+}
+
+// memSize is about how many bytes f holds: its sets and itself.
+func (f *Fingerprint) memSize() int {
+	n := int(unsafe.Sizeof(*f)) + 16*(cap(f.polar)+cap(f.titlePolar))
+	for _, s := range [...][]uint64{f.title, f.words, f.bigrams, f.negated, f.denied, f.names, f.numbers, f.codes, f.codeWords, f.codeBigrams, f.salient} {
+		n += 8 * cap(s)
+	}
+	return n
 }
 
 // sortPolar is p sorted and free of repeats, in a slice of its own (p is

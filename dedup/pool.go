@@ -28,12 +28,17 @@ import (
 // bit is given, the bits of the words held by the fewest texts go to words
 // held by many more (see rebalance).
 type Pool struct {
-	n     int
-	fps   []*Fingerprint // nil with a store
-	store PoolStore      // where the fingerprints are, when not in fps
-	err   error          // the store's first error
-	enc   []byte         // scratch of the store's encodings
-	older Fingerprint    // scratch: a fingerprint read back from the store
+	n int
+	// fps are the first fingerprints: every one without a store, and with
+	// one those that fit in hold bytes (held so far); the store has the
+	// others, the first of them as its 0th.
+	fps   []*Fingerprint
+	store PoolStore // where the fingerprints are, when not in fps
+	hold  int
+	held  int
+	err   error       // the store's first error
+	enc   []byte      // scratch of the store's encodings
+	older Fingerprint // scratch: a fingerprint read back from the store
 
 	groups []int32 // each text's group (a project, say)
 	// grouped counts the texts of each group, to know when every text is in
@@ -51,6 +56,14 @@ type Pool struct {
 	owners      []int32
 	rebalanceAt int
 	moved       int // slots given to another word
+
+	// looked are the words of the text Near looked up last (lookedUp), as
+	// their indexes in infos, -1 for a word the pool did not hold then. An
+	// import adds a text it accepts right after looking it up: Add then
+	// finds the words held already here, not in the map a second time (the
+	// index of a word held never changes).
+	lookedUp []uint64
+	looked   []int32
 
 	// Scratch of Near: the words each pooled text shares with the one looked
 	// up.
@@ -103,6 +116,15 @@ func NewStoredPool(st PoolStore) *Pool {
 	return &Pool{words: map[uint64]int32{}, grouped: map[int32]int{}, store: st}
 }
 
+// HoldInMemory keeps the fingerprints of a pool with a store in memory
+// until they take n bytes, the first n bytes' worth: only those added after
+// go to the store. An import of a few thousand notes then pays nothing for
+// its store (encoding each fingerprint, copying it in and out, decoding the
+// ones it scores: a tenth of the CPU of a real-shaped dry run, most of it on
+// the one core its comparisons run on), and a large one holds at most n
+// bytes more. Call it before the first Add.
+func (p *Pool) HoldInMemory(n int) { p.hold = n }
+
 // Err is the first error of the pool's store, nil if none (and without one).
 func (p *Pool) Err() error { return p.err }
 
@@ -114,11 +136,15 @@ func (p *Pool) Len() int { return p.n }
 func (p *Pool) Add(fp *Fingerprint, group int32) int {
 	i := p.n
 	p.n++
-	if p.store == nil {
+	switch {
+	case p.store == nil:
 		p.fps = append(p.fps, fp)
-	} else if p.err == nil {
+	case len(p.fps) == i && p.held+fp.memSize() <= p.hold:
+		p.fps = append(p.fps, fp)
+		p.held += fp.memSize()
+	case p.err == nil:
 		p.enc = fp.AppendBinary(p.enc[:0])
-		p.err = p.store.Put(i, p.enc)
+		p.err = p.store.Put(i-len(p.fps), p.enc)
 	}
 	p.groups = append(p.groups, group)
 	p.grouped[group]++
@@ -127,8 +153,18 @@ func (p *Pool) Add(fp *Fingerprint, group int32) int {
 	for w := range p.planes {
 		p.planes[w] = append(p.planes[w], 0)
 	}
-	for _, w := range fp.Words() {
-		k, ok := p.words[w]
+	var looked []int32
+	if slices.Equal(fp.Words(), p.lookedUp) {
+		looked = p.looked
+	}
+	for j, w := range fp.Words() {
+		var k int32
+		ok := false
+		if looked != nil && looked[j] >= 0 {
+			k, ok = looked[j], true
+		} else {
+			k, ok = p.words[w]
+		}
 		if !ok {
 			k = int32(len(p.infos))
 			p.infos = append(p.infos, poolWord{slot: -1})
@@ -285,11 +321,14 @@ func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best 
 	counts := p.counts[:p.n]
 	clear(counts)
 	var q [poolBitWords]uint64
+	looked := p.looked[:0]
 	for _, w := range fp.words {
 		x, ok := p.words[w]
 		if !ok {
+			looked = append(looked, -1)
 			continue
 		}
+		looked = append(looked, x)
 		info := &p.infos[x]
 		if info.slot >= 0 {
 			q[info.slot/64] |= 1 << (info.slot % 64)
@@ -299,6 +338,7 @@ func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best 
 			counts[j]++
 		}
 	}
+	p.looked, p.lookedUp = looked, append(p.lookedUp[:0], fp.words...)
 	addShared(counts, &p.planes, &q)
 	// Every text is in the groups looked in (one project, say): no text's
 	// group needs looking at.
@@ -431,11 +471,11 @@ func (p *Pool) compare(fp *Fingerprint, i int32, words float64) (float64, error)
 	if words <= conflictCap {
 		return words, nil
 	}
-	if p.store == nil {
+	if int(i) < len(p.fps) {
 		return scoreGiven(fp, p.fps[i], words), nil
 	}
 	var err error
-	if p.enc, err = p.store.Get(int(i), p.enc[:0]); err != nil {
+	if p.enc, err = p.store.Get(int(i)-len(p.fps), p.enc[:0]); err != nil {
 		return 0, fmt.Errorf("read pooled fingerprint %d: %w", i, err)
 	}
 	if err := p.older.DecodeInto(p.enc); err != nil {

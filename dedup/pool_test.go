@@ -293,3 +293,66 @@ func TestAddSharedAsPlaneByPlane(t *testing.T) {
 		}
 	}
 }
+
+// TestPoolAddReusesTheLookup: Add of the text Near looked up last finds the
+// words the pool held then where Near found them, not in the map again, and
+// leaves the pool as an Add without the lookup does; any other text, or the
+// same one changed since, is looked up in the map.
+func TestPoolAddReusesTheLookup(t *testing.T) {
+	texts := poolCorpus(7, 300, 200, 1)
+	looked, plain := NewPool(), NewPool()
+	for i, s := range texts {
+		fp := New(s)
+		looked.Near(fp, []int32{0}, DefaultThresholds(), 4)
+		looked.Add(fp, 0)
+		plain.Add(fp, 0)
+		if i%50 == 0 {
+			// A text other than the one looked up.
+			other := New(texts[(i+7)%len(texts)] + " zebra")
+			looked.Add(other, 0)
+			plain.Add(other, 0)
+		}
+	}
+	if diff := gocmp.Diff(plain.words, looked.words); diff != "" {
+		t.Fatalf("words differ (-without lookups +with):\n%s", diff)
+	}
+	if diff := gocmp.Diff(plain.infos, looked.infos, gocmp.AllowUnexported(poolWord{})); diff != "" {
+		t.Fatalf("word infos differ (-without lookups +with):\n%s", diff)
+	}
+	if !slices.EqualFunc(plain.planes[:], looked.planes[:], slices.Equal) || !slices.Equal(plain.sizes, looked.sizes) {
+		t.Fatal("bit planes or sizes differ")
+	}
+
+	// The map is not read for the words Near found: with every word taken
+	// out of it after the lookup, Add still counts the text on the words
+	// held, and adds only the one the pool did not hold.
+	fp, fresh := New(texts[3]), New(texts[3]+" quagga")
+	looked.Near(fresh, []int32{0}, DefaultThresholds(), 4)
+	held := map[uint64]int32{}
+	for _, w := range fresh.Words() {
+		if k, ok := looked.words[w]; ok {
+			held[w] = k
+		}
+	}
+	if len(held) == 0 || len(held) == len(fresh.Words()) {
+		t.Fatalf("%d of %d words held: want some, not all", len(held), len(fresh.Words()))
+	}
+	words, infos := looked.words, len(looked.infos)
+	looked.words = map[uint64]int32{}
+	looked.Add(fresh, 0)
+	if got, want := len(looked.infos), infos+len(fresh.Words())-len(held); got != want {
+		t.Errorf("%d word infos after adding the text looked up, want %d: the words held were looked up again", got, want)
+	}
+	for w, k := range held {
+		if _, ok := looked.words[w]; ok {
+			t.Errorf("word %x (info %d) put in the map again", w, k)
+		}
+	}
+	// A text not looked up reads the map.
+	looked.words = words
+	before := len(looked.infos)
+	looked.Add(fp, 0)
+	if len(looked.infos) != before {
+		t.Errorf("adding a text whose words are all held made %d word infos", len(looked.infos)-before)
+	}
+}

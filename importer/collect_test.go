@@ -825,3 +825,43 @@ func TestCollectStartsAWorkerPerCore(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinParsedSizesOnce: the files' items, asides and skips are joined in
+// file order, each kind in one slice made at its size (joining ten thousand
+// items by appending copied each several times), and a kind no file has
+// stays nil.
+func TestJoinParsedSizesOnce(t *testing.T) {
+	var outs []parsedOut
+	var want parsedOut
+	for f := range 400 {
+		var o parsedOut
+		for k := range f % 4 {
+			it := Item{Title: fmt.Sprintf("file %d item %d", f, k)}
+			a := aside{hash: it.Title}
+			o.items, o.asides = append(o.items, it), append(o.asides, a)
+			want.items, want.asides = append(want.items, it), append(want.asides, a)
+		}
+		if f%7 == 0 {
+			sk := Skip{Source: fmt.Sprintf("file %d", f), Reason: "unreadable"}
+			o.skips, want.skips = append(o.skips, sk), append(want.skips, sk)
+		}
+		outs = append(outs, o)
+	}
+	items, asides, skips := joinParsed(outs)
+	if diff := cmp.Diff(want, parsedOut{items, asides, skips}, cmp.AllowUnexported(parsedOut{}, aside{})); diff != "" {
+		t.Errorf("joined (-want +got):\n%s", diff)
+	}
+	if cap(items) != len(items) || cap(asides) != len(asides) || cap(skips) != len(skips) {
+		t.Errorf("capacities %d, %d, %d for %d items, %d asides, %d skips: want each slice made at its size",
+			cap(items), cap(asides), cap(skips), len(items), len(asides), len(skips))
+	}
+	if !raceEnabled {
+		if allocs := testing.AllocsPerRun(20, func() { joinParsed(outs) }); allocs != 3 {
+			t.Errorf("%v allocations, want 3: one slice of each kind", allocs)
+		}
+	}
+	noAsides := []parsedOut{{items: []Item{{Title: "a"}}}, {}}
+	if items, asides, skips := joinParsed(noAsides); len(items) != 1 || asides != nil || skips != nil {
+		t.Errorf("without asides or skips: %d items, asides %v, skips %v; want 1 item and nil", len(items), asides, skips)
+	}
+}

@@ -133,6 +133,7 @@ func TestTextsAsideWithoutCopies(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
+	holdTexts(t, 0)
 	src := &Source{Options: Options{ScratchDir: t.TempDir()}}
 	tx, err := src.newTexts()
 	if err != nil {
@@ -170,17 +171,33 @@ func TestScratchNoFolder(t *testing.T) {
 	}
 }
 
+// holdTexts sets textsHeld for a test.
+func holdTexts(t *testing.T, n int) {
+	t.Helper()
+	was := textsHeld
+	textsHeld = n
+	t.Cleanup(func() { textsHeld = was })
+}
+
 // TestReadSetsTextsAside: Source.Read gives each candidate the text Collect
-// reads — in memory for those whose links are rendered from it, read back
-// from the scratch file for the others — and the same fingerprint and links
-// as without a scratch file; closing the set removes the file.
+// reads — in memory for those whose links are rendered from it and for the
+// first textsHeld bytes of the others, read back from the scratch file for
+// the rest — and the same fingerprint and links as without a scratch file;
+// closing the set removes the file. An import whose texts fit in textsHeld
+// (the fixtures, at its default) sets none aside.
 func TestReadSetsTextsAside(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", "fixtures", "import"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"vault", "vitepress", "mcp"} {
-		t.Run(dir, func(t *testing.T) {
+	all := textsHeld // the default
+	for _, c := range []struct {
+		dir  string
+		hold int
+	}{{"vault", 0}, {"vitepress", 0}, {"mcp", 0}, {"vault", 2 << 10}, {"vitepress", 8 << 10}, {"vitepress", all}} {
+		dir := c.dir
+		t.Run(fmt.Sprintf("%s holding %d", dir, c.hold), func(t *testing.T) {
+			holdTexts(t, c.hold)
 			scratchDir := t.TempDir()
 			path := filepath.Join(root, dir)
 			want, err := Collect(context.Background(), path, Options{Home: root})
@@ -195,7 +212,7 @@ func TestReadSetsTextsAside(t *testing.T) {
 			if len(set.Candidates) != len(want.Items) || set.Close == nil {
 				t.Fatalf("%d candidates, %d items; Close set %v", len(set.Candidates), len(want.Items), set.Close != nil)
 			}
-			aside, linked := 0, 0
+			aside, linked, kept := 0, 0, 0
 			for i, c := range set.Candidates {
 				it := want.Items[i]
 				text := c.Request.Content
@@ -211,14 +228,21 @@ func TestReadSetsTextsAside(t *testing.T) {
 				case c.Links != nil:
 					linked++
 				default:
-					t.Errorf("%s: neither set aside nor linked", c.Source)
+					kept++
 				}
 				if text != it.Content || c.Request.Provenance.SourceHash != it.Hash() {
 					t.Errorf("%s: text %q, hash %s; want %q, %s", c.Source, text, c.Request.Provenance.SourceHash, it.Content, it.Hash())
 				}
 			}
-			if aside == 0 && dir != "mcp" { // every entity of the graph links to another
+			switch {
+			case c.hold == 0 && kept > 0:
+				t.Errorf("%d texts neither set aside nor linked", kept)
+			case c.hold == 0 && aside == 0 && dir != "mcp": // every entity of the graph links to another
 				t.Error("no text set aside")
+			case c.hold == all && aside > 0:
+				t.Errorf("%d texts set aside, %d kept: want all kept", aside, kept)
+			case c.hold > 0 && c.hold < all && (aside == 0 || kept == 0):
+				t.Errorf("holding %d bytes: %d texts set aside, %d kept; want some of each", c.hold, aside, kept)
 			}
 			if dir == "vault" && linked == 0 {
 				t.Error("the vault fixture gave no linked candidate")

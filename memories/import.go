@@ -83,9 +83,9 @@ type Importer interface {
 }
 
 // ImportScratch keeps the fingerprints a large import compares its
-// candidates with out of memory (in a temporary file, say), so that what an
-// import holds does not grow with every candidate it has seen. Close lets go
-// of it.
+// candidates with out of memory (in a temporary file, say), once those it
+// holds take importPoolHold bytes, so that what an import holds does not
+// grow with every candidate it has seen. Close lets go of it.
 type ImportScratch interface {
 	dedup.PoolStore
 	Close() error

@@ -81,6 +81,7 @@ func boundCandidates(n int) []ImportCandidate {
 // given a scratch keeps the fingerprints it compares with there, not in
 // memory: what it holds does not grow with the texts it has decided.
 func TestImportHoldsNoDecidedTexts(t *testing.T) {
+	holdInPool(t, 0) // as a large import, past what it holds
 	cands := boundCandidates(preloadAbove + 200)
 	im := &scratchImporter{fakeImporter: fakeImporter{set: &ImportSet{Candidates: cands}}}
 	svc, _ := newTestService(newFake(t), WithImporter(im))
@@ -132,16 +133,24 @@ func TestImportScratchSameDecisions(t *testing.T) {
 		return res
 	}
 	plain := run(&fakeImporter{set: &ImportSet{Candidates: cands}}, len(cands))
-	scratched := &scratchImporter{fakeImporter: fakeImporter{set: &ImportSet{Candidates: cands}}}
-	got := run(scratched, 30)
-	if scratched.st == nil || len(scratched.st.encs) == 0 {
-		t.Fatal("the import used no scratch")
-	}
 	if plain.Duplicates < 50 || plain.Imported < 100 || !strings.Contains(fmt.Sprint(plain.Rejected), "earlier in this import") {
 		t.Fatalf("the candidates test little: %s", plain.Message())
 	}
-	if diff := cmp.Diff(plain, got); diff != "" {
-		t.Errorf("in memory, one batch (-) and with a scratch, batches of 30 (+):\n%s", diff)
+	// Every fingerprint in the scratch, and the first 20 KB of them held in
+	// memory with the others in the scratch.
+	for _, hold := range []int{0, 20 << 10} {
+		holdInPool(t, hold)
+		scratched := &scratchImporter{fakeImporter: fakeImporter{set: &ImportSet{Candidates: cands}}}
+		got := run(scratched, 30)
+		if scratched.st == nil || len(scratched.st.encs) == 0 || scratched.st.gets == 0 {
+			t.Fatalf("holding %d bytes: the import used no scratch", hold)
+		}
+		if n := len(scratched.st.encs); hold > 0 && n >= plain.Imported {
+			t.Fatalf("holding %d bytes: %d fingerprints in the scratch, of %d memories and those they repeat: none held", hold, n, plain.Imported)
+		}
+		if diff := cmp.Diff(plain, got); diff != "" {
+			t.Errorf("in memory, one batch (-) and with a scratch holding %d bytes, batches of 30 (+):\n%s", hold, diff)
+		}
 	}
 	// No scratch to be had: the import warns and keeps them in memory.
 	var warned []string
@@ -156,6 +165,42 @@ func TestImportScratchSameDecisions(t *testing.T) {
 	}
 	if len(warned) != 1 || !strings.Contains(warned[0], "read-only file system") {
 		t.Errorf("warned %q, want the scratch's error", warned)
+	}
+}
+
+// holdInPool sets importPoolHold for a test.
+func holdInPool(t *testing.T, n int) {
+	t.Helper()
+	was := importPoolHold
+	importPoolHold = n
+	t.Cleanup(func() { importPoolHold = was })
+}
+
+// TestImportPoolHoldsASmallImport: an import whose fingerprints fit in
+// importPoolHold keeps them all in memory, its scratch given none (storing
+// them was a tenth of a real-shaped dry run's CPU), and decides as without
+// a scratch.
+func TestImportPoolHoldsASmallImport(t *testing.T) {
+	cands := boundCandidates(preloadAbove + 200)
+	plainSvc, _ := newTestService(newFake(t), WithImporter(&fakeImporter{set: &ImportSet{Candidates: cands}}))
+	plain, err := plainSvc.Import(context.Background(), ImportRequest{Path: "x", DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := &scratchImporter{fakeImporter: fakeImporter{set: &ImportSet{Candidates: cands}}}
+	svc, _ := newTestService(newFake(t), WithImporter(im))
+	got, err := svc.Import(context.Background(), ImportRequest{Path: "x", DryRun: true, batch: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if im.st == nil || !im.st.closed {
+		t.Fatal("no scratch given, or not closed: the test did not test")
+	}
+	if n := len(im.st.encs); n > 0 || im.st.gets > 0 {
+		t.Errorf("%d fingerprints put in the scratch and %d read back, want none held elsewhere than in memory", n, im.st.gets)
+	}
+	if diff := cmp.Diff(plain, got); diff != "" {
+		t.Errorf("without a scratch (-) and with one (+):\n%s", diff)
 	}
 }
 
