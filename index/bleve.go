@@ -1382,7 +1382,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		// a word in its title, so the bound is seldom cleared and the
 		// first pass would be work added.
 		if prune && req.Size > 0 && len(terms) < maxPrefiltered && (!req.AnyTerm || len(terms) == 1) {
-			many, err := b.worthPruning(ctx, terms, req.AnyTerm)
+			many, err := b.worthPruning(ctx, terms)
 			if err != nil {
 				return nil, fmt.Errorf("search: %w", err)
 			}

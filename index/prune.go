@@ -31,10 +31,10 @@ import (
 // breaks ties of score by the order it visits notes, which the filter keeps).
 // Otherwise the whole search runs as before.
 
-// pruneMinPostings is how many body postings the words of a search must have
-// together before pruning is tried: below it the whole search is cheap, and
-// the first pass, which may not find a full page, would be work added.
-var pruneMinPostings uint64 = 10000
+// pruneMinPostings is how many body postings the rarest word of a search
+// must have before pruning is tried: below it the whole search is cheap,
+// and the first pass, which may not find a full page, would be work added.
+var pruneMinPostings uint64 = 2000
 
 // pruneMargin widens the bound for rounding: Bleve computes a score in a
 // dozen floating-point steps, each within a relative 2⁻⁵³ of exact, and the
@@ -146,16 +146,19 @@ func (b *boundQuery) Searcher(ctx context.Context, r bindex.IndexReader, m mappi
 }
 
 // worthPruning says whether the whole search would score enough notes for
-// pruning to pay. A search for any word, or for one, scores every body
-// posting of its words: pruneMinPostings or more pay. A search for every
-// word scores the notes that have them all, at most its rarest word's body
-// postings (and the notes that have the word elsewhere only, which are
-// few): a fifth of pruneMinPostings pays, since two words common enough for
-// that share many notes, and the first pass's filter is their intersection.
-// Counted in the term dictionaries, which the search reads anyway. The count is made on a reader of its own, so it
-// may be a change behind the search's; it only chooses the plan, never the
-// results.
-func (b *Bleve) worthPruning(ctx context.Context, terms []string, anyTerm bool) (bool, error) {
+// pruning to pay (Search prunes a search for every word, or for one). It
+// scores at least its rarest word's body postings (a search for one word,
+// each of them) and the notes that have a word elsewhere only, which are
+// few: pruneMinPostings pays. Two words that common share many notes, and
+// the first pass's filter is their intersection; for one word the first
+// pass scores only the notes with it in a title, tags or another spelling,
+// and when they are fewer than a page it ends before scoring any
+// (errTooFew). (A word had to have five times as many before: at 10,000
+// notes the whole search of a common word was most of a recall.) Counted
+// in the term dictionaries, which the search reads anyway. The count is
+// made on a reader of its own, so it may be a change behind the search's;
+// it only chooses the plan, never the results.
+func (b *Bleve) worthPruning(ctx context.Context, terms []string) (bool, error) {
 	adv, err := b.idx.Advanced()
 	if err != nil {
 		return false, err
@@ -165,7 +168,6 @@ func (b *Bleve) worthPruning(ctx context.Context, terms []string, anyTerm bool) 
 		return false, err
 	}
 	defer r.Close()
-	var sum uint64
 	least := uint64(math.MaxUint64)
 	for _, t := range terms {
 		tfr, err := r.TermFieldReader(ctx, []byte(t), fieldBody, false, false, false)
@@ -176,11 +178,7 @@ func (b *Bleve) worthPruning(ctx context.Context, terms []string, anyTerm bool) 
 		if err := tfr.Close(); err != nil {
 			return false, err
 		}
-		sum += n
 		least = min(least, n)
 	}
-	if anyTerm || len(terms) == 1 {
-		return sum >= pruneMinPostings, nil
-	}
-	return least >= pruneMinPostings/5, nil
+	return least >= pruneMinPostings, nil
 }

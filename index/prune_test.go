@@ -217,3 +217,28 @@ func TestScoreBound(t *testing.T) {
 		}
 	}
 }
+
+// TestWorthPruningOneCommonWord: a search for one word found in 3,000 notes'
+// bodies is pruned, as one for several words whose rarest is that common
+// is; a word of a few notes is not. (One word needed 10,000 postings
+// before, five times what the rarest of several needed.)
+func TestWorthPruningOneCommonWord(t *testing.T) {
+	b := advanceCorpus(t)
+	for _, tt := range []struct {
+		terms []string
+		want  bool
+	}{
+		{[]string{"common"}, true},
+		{[]string{"common", "common"}, true},
+		{[]string{"filler7"}, false},
+		{[]string{"common", "filler7"}, false},
+	} {
+		got, err := b.worthPruning(t.Context(), tt.terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("worthPruning(%q) = %v, want %v", tt.terms, got, tt.want)
+		}
+	}
+}

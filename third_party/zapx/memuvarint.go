@@ -92,6 +92,33 @@ func (r *memUvarintReader) SkipUvarint() {
 	}
 }
 
+// skipFreqNorms skips count freq-norm entries: each a uvarint of the
+// frequency and the has-locations bit, and, when the frequency is not 0,
+// a uvarint of the norm (see PostingsIterator.skipFreqNormReadHasLocs).
+// As reading does, it stops at the end of the bytes.
+func (r *memUvarintReader) skipFreqNorms(count uint64) {
+	C, S := r.C, r.S
+	for ; count > 0 && C < len(S); count-- {
+		b := S[C]
+		C++
+		if b < 0x80 && b>>1 == 0 {
+			continue // a frequency of 0 has no norm
+		}
+		for b >= 0x80 && C < len(S) {
+			b = S[C]
+			C++
+		}
+		for C < len(S) {
+			b = S[C]
+			C++
+			if b < 0x80 {
+				break
+			}
+		}
+	}
+	r.C = C
+}
+
 // SkipBytes skips a count number of bytes.
 func (r *memUvarintReader) SkipBytes(count int) {
 	r.C = r.C + count

@@ -343,6 +343,10 @@ type PostingsIterator struct {
 	docNum1Hit   uint64
 	normBits1Hit uint64
 
+	// taken is how many postings of Actual were taken, counted where
+	// freq-norms are read from a clean list (nextDocNumAtOrAfterClean).
+	taken uint64
+
 	buf []byte
 
 	includeFreqNorm bool
@@ -749,44 +753,99 @@ func (i *PostingsIterator) nextDocNumAtOrAfterClean(
 		return 0, false, ErrChunkSizeZero
 	}
 
-	// freq-norm's needed, so maintain freq-norm chunk reader
-	sameChunkNexts := 0 // # of times we called Next() in the same chunk
-	n := i.Actual.Next()
-	nChunk := n / uint32(i.postings.chunkSize)
-
-	for uint64(n) < atOrAfter && i.Actual.HasNext() {
+	// freq-norm's needed, so maintain freq-norm chunk reader. A near
+	// posting is reached by stepping through the bitmap, a far one by a
+	// jump, and the freq-norm reader passes the entries of the postings
+	// stepped or jumped over in the found posting's chunk, counted by
+	// the postings taken so far and, after a jump, by the bitmap's rank:
+	// walking the bitmap a posting at a time made an advance cost every
+	// posting before it (a conjunction advancing a common term to a rare
+	// one's documents walked the whole list).
+	chunkSize := uint32(i.postings.chunkSize)
+	start, startRank := i.Actual.PeekNext(), i.taken
+	var n uint32
+	if uint64(start) >= atOrAfter {
 		n = i.Actual.Next()
-
-		nChunkPrev := nChunk
-		nChunk = n / uint32(i.postings.chunkSize)
-
-		if nChunk != nChunkPrev {
-			sameChunkNexts = 0
+		i.taken++
+	} else {
+		steps := uint64(1)
+		i.Actual.Next() // start
+		for steps < advanceSteps && i.Actual.HasNext() && uint64(i.Actual.PeekNext()) < atOrAfter {
+			i.Actual.Next()
+			steps++
+		}
+		i.taken += steps
+		if !i.Actual.HasNext() {
+			return 0, false, nil // couldn't find anything
+		}
+		if uint64(i.Actual.PeekNext()) < atOrAfter {
+			if atOrAfter > math.MaxUint32 {
+				return 0, false, nil // couldn't find anything
+			}
+			i.Actual.AdvanceIfNeeded(uint32(atOrAfter))
+			if !i.Actual.HasNext() {
+				return 0, false, nil // couldn't find anything
+			}
+			n = i.Actual.Next()
+			i.taken = i.ActualBM.Rank(n)
 		} else {
-			sameChunkNexts += 1
+			n = i.Actual.Next()
+			i.taken++
 		}
 	}
+	nRank := i.taken - 1 // the postings before n
 
-	if uint64(n) < atOrAfter {
-		// couldn't find anything
-		return 0, false, nil
-	}
-
-	for j := 0; j < sameChunkNexts; j++ {
-		err := i.currChunkNext(nChunk)
-		if err != nil {
-			return 0, false, fmt.Errorf("error optimized currChunkNext: %v", err)
-		}
-	}
-
-	if i.currChunk != nChunk || i.freqNormReader.isNil() {
+	// The reader is at start's entry when start's chunk is loaded;
+	// otherwise start is the first posting of its chunk, where a chunk
+	// loads.
+	nChunk := n / chunkSize
+	skip := nRank - startRank
+	if nChunk != start/chunkSize || i.currChunk != nChunk || i.freqNormReader.isNil() {
 		err := i.loadChunk(int(nChunk))
 		if err != nil {
 			return 0, false, fmt.Errorf("error loading chunk: %v", err)
 		}
+		if first := nChunk * chunkSize; start < first {
+			skip = nRank - i.ActualBM.Rank(first-1)
+		}
+	}
+	err := i.skipEntries(skip)
+	if err != nil {
+		return 0, false, fmt.Errorf("error optimized currChunkNext: %v", err)
 	}
 
 	return uint64(n), true, nil
+}
+
+// advanceSteps is how many postings an advance steps over before it
+// jumps: a jump costs the bitmap's rank, about what stepping over a few
+// postings does.
+const advanceSteps = 8
+
+// skipEntries passes the freq-norm entries (and locations) of the next
+// count postings of the loaded chunk, as count calls of currChunkNext
+// would.
+func (i *PostingsIterator) skipEntries(count uint64) error {
+	if !i.includeLocs {
+		if i.normBits1Hit == 0 {
+			i.freqNormReader.r.skipFreqNorms(count)
+		}
+		return nil
+	}
+	for ; count > 0; count-- {
+		hasLocs, err := i.skipFreqNormReadHasLocs()
+		if err != nil {
+			return err
+		}
+		if hasLocs {
+			numLocsBytes, err := i.locReader.readUvarint()
+			if err != nil {
+				return fmt.Errorf("error reading location numLocsBytes: %v", err)
+			}
+			i.locReader.SkipBytes(int(numLocsBytes))
+		}
+	}
+	return nil
 }
 
 func (i *PostingsIterator) currChunkNext(nChunk uint32) error {
