@@ -1483,6 +1483,11 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		}
 		return bq
 	}
+	if req.ByID && req.Text != "" {
+		// Equal scores in id order: Bleve's own order of them is the
+		// documents' order in the segments.
+		sr.SortBy([]string{"-_score", "_id"})
+	}
 	var res *bleve.SearchResult
 	if pr != nil {
 		sr.Query = whole(prText, prShould)
