@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/dedup"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
@@ -22,6 +24,12 @@ import (
 // note: a copy of the kept note is refused, and a note changed since keeps
 // nothing.
 func TestSaveKeepsItsWordsForTheNextSave(t *testing.T) {
+	for _, resident := range []bool{false, true} {
+		t.Run(fmt.Sprintf("resident=%v", resident), func(t *testing.T) { testSaveKeepsItsWords(t, resident) })
+	}
+}
+
+func testSaveKeepsItsWords(t *testing.T, resident bool) {
 	ctx := context.Background()
 	e := newOwedEnv(t)
 	for i := range 12 {
@@ -35,6 +43,9 @@ func TestSaveKeepsItsWordsForTheNextSave(t *testing.T) {
 		}
 	}
 	st, svc := e.open()
+	if resident {
+		st, svc = openResident(t, e)
+	}
 	if _, err := st.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -110,4 +121,19 @@ func TestKeepWordsOnlyOfTheNoteAsWritten(t *testing.T) {
 			t.Errorf("title %q, body %q: kept %d sets, want none", c.title, c.body, len(rc.m))
 		}
 	}
+}
+
+// openResident opens e's vault as a long-running process (the MCP server)
+// does.
+func openResident(t *testing.T, e *owedEnv) (*Store, *memories.Service) {
+	t.Helper()
+	v, err := vault.New(e.root, "cortex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := Open(Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 30 * time.Second, Freshness: time.Second, Resident: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, memories.NewService(st)
 }

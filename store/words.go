@@ -924,11 +924,28 @@ func (t *tx) KeepWords(_ context.Context, m *memories.Memory, words []uint64, ke
 		return
 	}
 	p := t.s.recentPath(m.Project)
+	e := wordEntry{hash: rec.Hash, words: words, keys: keys}
+	if t.s.recent == nil {
+		// A store that keeps nothing between calls (one command): the set
+		// is appended to the file unread, as one block; a file that is not
+		// there is made.
+		one := map[string]wordEntry{m.Path: e}
+		err := appendWords(p, one)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err = atomicfile.MkdirAll(filepath.Dir(p)); err == nil {
+				err = t.s.saveWords(p, &wordFile{m: one}, []string{m.Path}, nil)
+			}
+		}
+		if err != nil {
+			t.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+		}
+		return
+	}
 	rc := t.s.recent.read(p)
 	if we, ok := rc.m[m.Path]; ok && we.hash == rec.Hash {
 		return
 	}
-	rc.m[m.Path] = wordEntry{hash: rec.Hash, words: words, keys: keys}
+	rc.m[m.Path] = e
 	if err := t.s.saveWords(p, rc, []string{m.Path}, nil); err != nil {
 		t.s.recent.drop(p)
 		t.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
