@@ -131,12 +131,18 @@ func Create(path string, data []byte) error {
 // caller with other files to sync can then wait for the disk once for
 // them all, the folder's sync beside the others.
 func CreateUnlisted(path string, data []byte) error {
+	// Where the file system can, the bytes go to a file without a name
+	// (linkUnnamed): no temporary name is made in the folder and removed
+	// again, nor left behind by a crash.
+	if done, err := linkUnnamed(path, data); done {
+		return err
+	}
 	tmp, err := writeTemp(path, data, FilePerm, true)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp)
 	if err := os.Link(tmp, path); err != nil {
+		_ = os.Remove(tmp)
 		var le *os.LinkError
 		if errors.As(err, &le) && errors.Is(le.Err, fs.ErrExist) {
 			return fmt.Errorf("create %s: %w", path, fs.ErrExist)

@@ -41,6 +41,15 @@ func KeysOf(text string) Keys {
 	return Keys{numbers: sortSet(k.numbers, &scratch), codes: sortSet(k.codes, &scratch)}
 }
 
+// Keys are f's keys: KeysOf of the text f was made of, to the bit, without
+// scanning it again. They share f's memory, which must not be changed.
+func (f *Fingerprint) Keys() Keys {
+	if f == nil {
+		return Keys{}
+	}
+	return Keys{numbers: f.numbers, codes: f.codes}
+}
+
 // Lack reports whether newer has a number or a code token that k, the
 // keys of an older text, lacks: KeysConflict(newer, older) for k =
 // KeysOf(older) (the same conditions on newer and older apply).

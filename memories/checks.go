@@ -174,8 +174,15 @@ func (c scored) path() string {
 // duplicates, if any, and the related ones to link. except names a memory left
 // out (the one a replacement supersedes).
 func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except string) (*scored, []scored, error) {
+	dup, related, _, err := s.compareFP(ctx, snap, m, except)
+	return dup, related, err
+}
+
+// compareFP is compare that also gives the fingerprint m was compared by
+// (nil when the check is off).
+func (s *Service) compareFP(ctx context.Context, snap Snapshot, m *Memory, except string) (*scored, []scored, *dedup.Fingerprint, error) {
 	if !s.checks.Dedup {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	fp := memoryFingerprint(m.Title, m.Body)
 	var all []scored
@@ -186,10 +193,28 @@ func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except 
 		all, err = s.similarInIndex(ctx, snap, m, fp, except)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	dup, related := pick(s.checks.Thresholds, all)
-	return dup, related, nil
+	return dup, related, fp, nil
+}
+
+// wordKeeper is a Tx that keeps the word sets its wordOverlapper reads
+// (memoryWordsAndKeys of a note's title and body): told the word set and
+// keys of a memory it has just created, it keeps them for the next save's
+// check, which would otherwise read the new note and make them again. It
+// keeps them only while the note as written has m's title and body.
+type wordKeeper interface {
+	KeepWords(ctx context.Context, m *Memory, words []uint64, keys dedup.Keys)
+}
+
+// keepWords tells tx, when it keeps word sets, the word set and keys of m,
+// created, from fp, its fingerprint (memoryWordsAndKeys of its title and
+// body, to the bit).
+func keepWords(ctx context.Context, tx Tx, m *Memory, fp *dedup.Fingerprint) {
+	if wk, ok := tx.(wordKeeper); ok && fp != nil {
+		wk.KeepWords(ctx, m, fp.Words(), fp.Keys())
+	}
 }
 
 // finder is what the similarity checks read: the memories the index proposes

@@ -97,7 +97,7 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 		}
 		// Compared under the write lock, so that two saves of one text at
 		// once cannot both pass.
-		dup, related, err := s.compare(ctx, tx, m, "")
+		dup, related, fp, err := s.compareFP(ctx, tx, m, "")
 		if serr := screened(); serr != nil {
 			return serr
 		}
@@ -111,6 +111,7 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 		if err := tx.Create(ctx, m); err != nil {
 			return err
 		}
+		keepWords(ctx, tx, m, fp)
 		op := OpSave
 		if m.Source == SourceCapture {
 			op = OpNormalize // captured memories come only through normalize

@@ -894,3 +894,62 @@ func (s *Store) saveWords(path string, wf *wordFile, added []string, live map[st
 	wf.records, wf.size, wf.torn = len(paths), int64(len(b)), false
 	return nil
 }
+
+var _ interface {
+	KeepWords(context.Context, *memories.Memory, []uint64, dedup.Keys)
+} = (*tx)(nil)
+
+// KeepWords keeps in m's project's recent file the word set and keys of
+// m, a note the transaction created (memories' wordKeeper): the next
+// save's check compares the notes saved since the catalog's base one by
+// one, and would otherwise read this one and make its set again. They are
+// kept only when the note is as the check would read it (noteWords): its
+// bytes have the record's hash and its title and body are m's, of which
+// words and keys were made. The file is a cache: what cannot be written is
+// warned of and left to the next save to make.
+func (t *tx) KeepWords(_ context.Context, m *memories.Memory, words []uint64, keys dedup.Keys) {
+	rec, err := t.cat.Get(m.Path)
+	if err != nil || rec == nil || rec.Broken != "" || rec.Title != m.Title || rec.Project != m.Project {
+		return
+	}
+	data, st, err := t.s.v.ReadRaw(m.Path)
+	if err != nil || st.Symlink != "" || hash(data) != rec.Hash {
+		return
+	}
+	// A note's body is written after a blank line and ends with a line
+	// feed: its word set and keys are those of m's body, whose lines they
+	// are (dedup.Words and KeysOf read a blank line after the title as
+	// they read a line break, and nothing of a last line feed).
+	if body, ok := vault.NoteBody(data); !ok || string(body) != m.Body && string(body) != "\n"+m.Body+"\n" {
+		return
+	}
+	p := t.s.recentPath(m.Project)
+	e := wordEntry{hash: rec.Hash, words: words, keys: keys}
+	if t.s.recent == nil {
+		// A store that keeps nothing between calls (one command): the set
+		// is appended to the file unread, as one block; a file that is not
+		// there is made.
+		one := map[string]wordEntry{m.Path: e}
+		err := appendWords(p, one)
+		if errors.Is(err, fs.ErrNotExist) {
+			if err = atomicfile.MkdirAll(filepath.Dir(p)); err == nil {
+				err = t.s.saveWords(p, &wordFile{m: one}, []string{m.Path}, nil)
+			}
+		}
+		if err != nil {
+			t.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+		}
+		return
+	}
+	rc := t.s.recent.read(p)
+	if we, ok := rc.m[m.Path]; ok && we.hash == rec.Hash {
+		return
+	}
+	rc.m[m.Path] = e
+	if err := t.s.saveWords(p, rc, []string{m.Path}, nil); err != nil {
+		t.s.recent.drop(p)
+		t.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+		return
+	}
+	t.s.recent.wrote(p, rc)
+}

@@ -1,0 +1,60 @@
+//go:build linux
+
+package atomicfile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestCreateUnlistedWithoutAName: on a file system with unnamed files,
+// CreateUnlisted writes the file without a temporary name (none is made
+// and removed in the folder), with Create's content, permissions and
+// refusal of an existing name; where the folder refuses them it goes the
+// named way, with the same results and no temporary file left.
+func TestCreateUnlistedWithoutAName(t *testing.T) {
+	for _, named := range []bool{false, true} {
+		dir := t.TempDir()
+		if named {
+			unnamedRefused.Store(dir, true)
+			t.Cleanup(func() { unnamedRefused.Delete(dir) })
+		}
+		path := filepath.Join(dir, "note.md")
+		before := unnamedFiles.Load()
+		if err := CreateUnlisted(path, []byte("original")); err != nil {
+			t.Fatalf("named %v: CreateUnlisted: %v", named, err)
+		}
+		if _, refused := unnamedRefused.Load(dir); !refused {
+			if n := unnamedFiles.Load() - before; n != 1 {
+				t.Errorf("named %v: %d files put in place without a name, want 1", named, n)
+			}
+		} else if !named {
+			t.Logf("the file system of %s has no unnamed files: the named way was taken", dir)
+		}
+		if named && unnamedFiles.Load() != before {
+			t.Errorf("a folder that refused unnamed files got one")
+		}
+		err := CreateUnlisted(path, []byte("replacement"))
+		if !errors.Is(err, fs.ErrExist) {
+			t.Errorf("named %v: CreateUnlisted over an existing file: got %v, want fs.ErrExist", named, err)
+		}
+		checkContent(t, path, "original")
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if perm := fi.Mode().Perm(); perm&^FilePerm != 0 {
+			t.Errorf("named %v: permissions %v, want at most %v", named, perm, FilePerm)
+		}
+		if got := dirNames(t, dir); !slices.Equal(got, []string{"note.md"}) {
+			t.Errorf("named %v: folder holds %q, want only note.md", named, got)
+		}
+		if err := CreateUnlisted(filepath.Join(dir, "missing", "x.md"), []byte("x")); err == nil || errors.Is(err, fs.ErrExist) {
+			t.Errorf("named %v: into a missing folder: got %v, want an error other than fs.ErrExist", named, err)
+		}
+	}
+}
