@@ -12,10 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/memories"
-	"github.com/cortexmem/cortex/store"
-	"github.com/cortexmem/cortex/vault"
 )
 
 // TestReadsReuseTheCatalog: the reads of one command (a briefing makes
@@ -132,18 +129,7 @@ func TestSyncKeepsTheCatalog(t *testing.T) {
 	for _, resident := range []bool{false, true} {
 		for _, changed := range []bool{false, true} {
 			t.Run(fmt.Sprintf("resident=%v,changed=%v", resident, changed), func(t *testing.T) {
-				dir := t.TempDir()
-				e := &env{t: t, root: filepath.Join(dir, "vault"), home: filepath.Join(dir, "state")}
-				v, err := vault.New(e.root, "cortex")
-				if err != nil {
-					t.Fatal(err)
-				}
-				e.st, err = store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 10 * time.Second,
-					Freshness: time.Minute, Resident: resident})
-				if err != nil {
-					t.Fatal(err)
-				}
-				e.svc = memories.NewService(e.st)
+				e, v := newKeptEnv(t, resident)
 				first := e.save("The staging pool holds 20 connections per pod.", "api")
 
 				// An edit in place, as Obsidian makes one, that the sync is told of.

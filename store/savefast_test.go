@@ -99,6 +99,26 @@ func TestCoarseTimesKeepTheMargin(t *testing.T) {
 	}
 }
 
+// newKeptEnv opens a store on a new vault with a freshness window of a
+// minute, resident (as the MCP server's) or not, as the tests of kept
+// catalogs use it.
+func newKeptEnv(t *testing.T, resident bool) (*env, *vault.Vault) {
+	t.Helper()
+	dir := t.TempDir()
+	e := &env{t: t, root: filepath.Join(dir, "vault"), home: filepath.Join(dir, "state")}
+	v, err := vault.New(e.root, "cortex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.st, err = store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 10 * time.Second,
+		Freshness: time.Minute, Resident: resident})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.svc = memories.NewService(e.st)
+	return e, v
+}
+
 // TestSavesReuseTheCatalog: saves in a row in one process — the MCP
 // server's, or the CLI's import of several — load the catalog once: each
 // save's writer takes the catalog the last one kept when its files are
@@ -106,18 +126,7 @@ func TestCoarseTimesKeepTheMargin(t *testing.T) {
 func TestSavesReuseTheCatalog(t *testing.T) {
 	for _, resident := range []bool{false, true} {
 		t.Run(fmt.Sprintf("resident=%v", resident), func(t *testing.T) {
-			dir := t.TempDir()
-			e := &env{t: t, root: filepath.Join(dir, "vault"), home: filepath.Join(dir, "state")}
-			v, err := vault.New(e.root, "cortex")
-			if err != nil {
-				t.Fatal(err)
-			}
-			e.st, err = store.Open(store.Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 10 * time.Second,
-				Freshness: time.Minute, Resident: resident})
-			if err != nil {
-				t.Fatal(err)
-			}
-			e.svc = memories.NewService(e.st)
+			e, _ := newKeptEnv(t, resident)
 			e.save("The staging pool holds 20 connections per pod.", "api")
 			before := e.st.CatalogLoads()
 			var ids []string
