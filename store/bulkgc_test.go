@@ -107,3 +107,38 @@ func TestWordSetsCollectAsARebuild(t *testing.T) {
 		t.Errorf("collector while the word sets were made: %v, want %v", during, want)
 	}
 }
+
+// TestWordSetsHoldOneProjectAtATime: making every project's word index
+// (the MCP server's first step, after a rebuild) holds the entries of one
+// project at a time, not the vault's: at 100,000 notes those were most of
+// the server's peak memory.
+func TestWordSetsHoldOneProjectAtATime(t *testing.T) {
+	e := newOwedEnv(t)
+	for p, n := range map[string]int{"zoo": 6, "farm": 3, "aquarium": 2} {
+		dir := filepath.Join(e.root, "cortex", "memories", p)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			body := fmt.Sprintf("---\ntitle: %s note %d\nproject: %s\n---\nThe %s keeper %d feeds the animals at noon and checks the water.\n", p, i, p, p, i)
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("note-%d.md", i)), []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	st, svc := e.open()
+	if _, err := st.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.PrepareChecks(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"zoo", "farm", "aquarium"} {
+		if _, err := os.Stat(st.wordIndexPath(p)); err != nil {
+			t.Errorf("no word index of %s: %v", p, err)
+		}
+	}
+	if got := st.wordGroupPeak.Load(); got != 6 {
+		t.Errorf("entries held at once while making the word indexes: %d, want 6 (the largest project's)", got)
+	}
+}

@@ -179,6 +179,9 @@ type Store struct {
 	// watching: a watcher in this process follows the vault, settled or
 	// not (see Watching).
 	watching atomic.Bool
+	// wordGroupPeak is the most entries the making of word indexes held
+	// at once (one project's), for tests.
+	wordGroupPeak atomic.Int64
 	// followMu orders the flag's changes with the heartbeat's (Followed),
 	// and guards pending.
 	followMu sync.Mutex
