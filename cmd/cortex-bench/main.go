@@ -1064,12 +1064,11 @@ func handlerSaves(e *env, gen bench.Source) (took []time.Duration, err error) {
 	}
 	defer stopInto(stop, &err)
 	for i := 0; i < handlerSaveCalls; i++ {
-		m := gen.Memory()
-		start := time.Now()
-		if _, err := c.Service.Save(ctx, memories.SaveRequest{Content: m.Body, Title: m.Title, Project: m.Project}); err != nil && !isDuplicate(err) {
+		d, err := timedSave(ctx, c.Service, gen)
+		if err != nil {
 			return nil, err
 		}
-		took = append(took, time.Since(start))
+		took = append(took, d)
 	}
 	// A save into a new folder has the watcher follow it afresh; it must
 	// be following again soon after, as the server's is.
@@ -1102,15 +1101,25 @@ func pacedSaves(e *env, gen bench.Source, pacedFor time.Duration) (took []time.D
 	}
 	defer stopInto(stop, &err)
 	for end := time.Now().Add(pacedFor); time.Now().Before(end); {
-		m := gen.Memory()
-		start := time.Now()
-		if _, err := c.Service.Save(ctx, memories.SaveRequest{Content: m.Body, Title: m.Title, Project: m.Project}); err != nil && !isDuplicate(err) {
+		d, err := timedSave(ctx, c.Service, gen)
+		if err != nil {
 			return nil, err
 		}
-		took = append(took, time.Since(start))
+		took = append(took, d)
 		time.Sleep(savePace)
 	}
 	return took, nil
+}
+
+// timedSave saves gen's next memory through svc and says how long it took;
+// a save refused as a duplicate is timed like any other.
+func timedSave(ctx context.Context, svc *memories.Service, gen bench.Source) (time.Duration, error) {
+	m := gen.Memory()
+	start := time.Now()
+	if _, err := svc.Save(ctx, memories.SaveRequest{Content: m.Body, Title: m.Title, Project: m.Project}); err != nil && !isDuplicate(err) {
+		return 0, err
+	}
+	return time.Since(start), nil
 }
 
 // openFollowed opens a resident store of e followed by the watcher the MCP
