@@ -131,28 +131,42 @@ func Create(path string, data []byte) error {
 // caller with other files to sync can then wait for the disk once for
 // them all, the folder's sync beside the others.
 func CreateUnlisted(path string, data []byte) error {
+	_, err := CreateUnlistedStat(path, data)
+	return err
+}
+
+// CreateUnlistedStat is CreateUnlisted that also returns what the file
+// system says of the file it wrote (its size and modification time), taken
+// from the file before it got its name: a caller that keeps a record of the
+// file need not read it back.
+func CreateUnlistedStat(path string, data []byte) (fs.FileInfo, error) {
 	// Where the file system can, the bytes go to a file without a name
 	// (linkUnnamed): no temporary name is made in the folder and removed
 	// again, nor left behind by a crash.
-	if done, err := linkUnnamed(path, data); done {
-		return err
+	if fi, done, err := linkUnnamed(path, data); done {
+		return fi, err
 	}
 	tmp, err := writeTemp(path, data, FilePerm, true)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	fi, err := os.Stat(tmp)
+	if err != nil {
+		_ = os.Remove(tmp)
+		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
 	if err := os.Link(tmp, path); err != nil {
 		_ = os.Remove(tmp)
 		var le *os.LinkError
 		if errors.As(err, &le) && errors.Is(le.Err, fs.ErrExist) {
-			return fmt.Errorf("create %s: %w", path, fs.ErrExist)
+			return nil, fmt.Errorf("create %s: %w", path, fs.ErrExist)
 		}
-		return fmt.Errorf("create %s: %w", path, err)
+		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
 	if err := os.Remove(tmp); err != nil {
-		return fmt.Errorf("create %s: remove temporary file: %w", path, err)
+		return nil, fmt.Errorf("create %s: remove temporary file: %w", path, err)
 	}
-	return nil
+	return fi, nil
 }
 
 // linkPlace links tmp to path, failing when path exists, then removes tmp.

@@ -23,28 +23,34 @@ var unnamedRefused sync.Map
 // unnamedFiles counts the files linkUnnamed put in place, for tests.
 var unnamedFiles atomic.Int64
 
-// linkUnnamed is CreateUnlisted through a file without a name: the bytes
-// are written to an O_TMPFILE file in path's folder and synced, then the
-// file is linked at path, failing when path exists (fs.ErrExist), as the
-// named way does. done is false, with nothing written at path, where the
-// folder's file system cannot (the caller then goes the named way, which
-// also words any error the folder gives, a missing one for instance).
-func linkUnnamed(path string, data []byte) (done bool, _ error) {
+// linkUnnamed is CreateUnlistedStat through a file without a name: the
+// bytes are written to an O_TMPFILE file in path's folder and synced, then
+// the file is linked at path, failing when path exists (fs.ErrExist), as
+// the named way does. done is false, with nothing written at path, where
+// the folder's file system cannot (the caller then goes the named way,
+// which also words any error the folder gives, a missing one for
+// instance). fi is the file's stat, taken once it is synced.
+func linkUnnamed(path string, data []byte) (fi fs.FileInfo, done bool, _ error) {
 	dir := filepath.Dir(path)
 	if _, no := unnamedRefused.Load(dir); no {
-		return false, nil
+		return nil, false, nil
 	}
 	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_WRONLY|unix.O_CLOEXEC, uint32(FilePerm))
 	if err != nil {
 		if errors.Is(err, unix.EOPNOTSUPP) || errors.Is(err, unix.EISDIR) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) {
 			unnamedRefused.Store(dir, true)
 		}
-		return false, nil
+		return nil, false, nil
 	}
 	f := os.NewFile(uintptr(fd), path)
 	_, err = f.Write(data)
 	if err == nil {
 		err = f.Sync()
+	}
+	if err == nil {
+		// Linking changes the file's change time, not its size or
+		// modification time.
+		fi, err = f.Stat()
 	}
 	if err == nil {
 		// Linked through /proc, which needs no privilege (AT_EMPTY_PATH
@@ -56,15 +62,15 @@ func linkUnnamed(path string, data []byte) (done bool, _ error) {
 		case err != nil:
 			unnamedRefused.Store(dir, true)
 			_ = f.Close()
-			return false, nil
+			return nil, false, nil
 		}
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return true, fmt.Errorf("create %s: %w", path, err)
+		return nil, true, fmt.Errorf("create %s: %w", path, err)
 	}
 	unnamedFiles.Add(1)
-	return true, nil
+	return fi, true, nil
 }

@@ -2,6 +2,8 @@
 
 package atomicfile
 
+import "io/fs"
+
 // linkUnnamed writes nothing where files without a name cannot be made:
-// CreateUnlisted goes the named way.
-func linkUnnamed(string, []byte) (bool, error) { return false, nil }
+// CreateUnlistedStat goes the named way.
+func linkUnnamed(string, []byte) (fs.FileInfo, bool, error) { return nil, false, nil }

@@ -934,8 +934,16 @@ func (t *tx) KeepWords(_ context.Context, m *memories.Memory, words []uint64, ke
 	if err != nil || rec == nil || rec.Broken != "" || rec.Title != m.Title || rec.Project != m.Project {
 		return
 	}
-	data, st, err := t.s.v.ReadRaw(m.Path)
-	if err != nil || st.Symlink != "" || hash(data) != rec.Hash {
+	// The bytes this transaction wrote, as its record was made of them;
+	// a note it did not write is read.
+	data, ok := t.wrote[m.Path]
+	if !ok {
+		var st vault.FileStat
+		if data, st, err = t.s.v.ReadRaw(m.Path); err != nil || st.Symlink != "" {
+			return
+		}
+	}
+	if hash(data) != rec.Hash {
 		return
 	}
 	// A note's body is written after a blank line and ends with a line

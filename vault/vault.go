@@ -213,17 +213,25 @@ func (v *Vault) SyncFolder(dir string) error {
 // as written: the note's bytes are durable, its name not yet
 // (atomicfile.CreateUnlisted).
 func (v *Vault) CreateUnlisted(m *memories.Memory) error {
+	_, err := v.CreateUnlistedWritten(m)
+	return err
+}
+
+// CreateUnlistedWritten is CreateUnlisted that returns what it wrote: the
+// note's bytes and their size and time on disk, as ReadRaw would read them
+// back but for a change made to the file since by another program.
+func (v *Vault) CreateUnlistedWritten(m *memories.Memory) (Written, error) {
 	n, err := v.NewNote(m)
 	if err != nil {
-		return err
+		return Written{}, err
 	}
 	data, err := n.Bytes()
 	if err != nil {
-		return err
+		return Written{}, err
 	}
 	dir := MemoryDir(m.Project)
 	if err := atomicfile.MkdirAll(v.Abs(dir)); err != nil {
-		return err
+		return Written{}, err
 	}
 	slug := Slug(m.Title)
 	for _, k := range []int{memories.MinPrefix, 12, len(m.ID)} {
@@ -231,16 +239,16 @@ func (v *Vault) CreateUnlisted(m *memories.Memory) error {
 			k = len(m.ID)
 		}
 		rel := path.Join(dir, slug+"-"+m.ID[:k]+".md")
-		err := atomicfile.CreateUnlisted(v.Abs(rel), data)
+		fi, err := atomicfile.CreateUnlistedStat(v.Abs(rel), data)
 		if err == nil {
 			m.Path = rel
-			return nil
+			return Written{Data: data, Stat: FileStat{Path: rel, Size: fi.Size(), MTime: fi.ModTime().UnixNano()}}, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
-			return err
+			return Written{}, err
 		}
 	}
-	return fmt.Errorf("create note for %s: every file name is taken", m.ID)
+	return Written{}, fmt.Errorf("create note for %s: every file name is taken", m.ID)
 }
 
 // AssignPaths gives each memory without a Path the name Create would give it,
