@@ -395,8 +395,8 @@ func (t *tx) appendEvents() error {
 }
 
 var (
-	_ memories.Tx              = (*tx)(nil)
-	_ memories.DeferredIndexer = (*Store)(nil)
+	_ memories.Tx               = (*tx)(nil)
+	_ memories.DeferredIndexer  = (*Store)(nil)
 	_ interface{ FlushAhead() } = (*tx)(nil)
 )
 
