@@ -58,3 +58,31 @@ func TestCreateUnlistedWithoutAName(t *testing.T) {
 		}
 	}
 }
+
+// TestCreateUnlistedStatIsTheFilesStat: the stat CreateUnlistedStat gives
+// of the file it wrote is the one the file has once named (its size and
+// modification time), the unnamed way and the named way.
+func TestCreateUnlistedStatIsTheFilesStat(t *testing.T) {
+	for _, named := range []bool{false, true} {
+		dir := t.TempDir()
+		if named {
+			unnamedRefused.Store(dir, true)
+			t.Cleanup(func() { unnamedRefused.Delete(dir) })
+		}
+		path := filepath.Join(dir, "note.md")
+		got, err := CreateUnlistedStat(path, []byte("twelve bytes"))
+		if err != nil {
+			t.Fatalf("named %v: %v", named, err)
+		}
+		want, err := os.Lstat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Size() != want.Size() || !got.ModTime().Equal(want.ModTime()) {
+			t.Errorf("named %v: stat %d bytes at %v, the file has %d bytes at %v", named, got.Size(), got.ModTime(), want.Size(), want.ModTime())
+		}
+		if _, err := CreateUnlistedStat(path, []byte("x")); !errors.Is(err, fs.ErrExist) {
+			t.Errorf("named %v: over an existing file: got %v, want fs.ErrExist", named, err)
+		}
+	}
+}

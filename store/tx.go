@@ -469,6 +469,11 @@ func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy boo
 // repairs; a power loss before the folder's sync is done can leave the audit
 // log's line of a save that never returned and whose note is not there, as a
 // crash before the audit log's sync can leave a note without its line.
+// appendLog appends the audit log's lines and syncFolders syncs the
+// folders: both wait for what FlushAhead started, when a save started it
+// (its folder's sync and its line then run beside the rest of the save,
+// and a line is in the log whenever its note was written, even when the
+// index work after failed).
 func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, appendLog, syncFolders func() error) error {
 	docs, recs, err := ch.result()
 	if err != nil {

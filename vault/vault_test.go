@@ -435,3 +435,28 @@ func checkContent(t *testing.T, path, want string) {
 		t.Errorf("%s holds %q, want %q", filepath.Base(path), got, want)
 	}
 }
+
+// TestCreateUnlistedWrittenIsWhatAReadGives: what CreateUnlistedWritten
+// returns of a note (its bytes, size and modification time) is what
+// ReadRaw reads of it, so that a writer can index it without reading it
+// back; a name taken takes more of the id, as Create does.
+func TestCreateUnlistedWrittenIsWhatAReadGives(t *testing.T) {
+	v := newVault(t)
+	for _, want := range []string{"memories/infra/deploy-it-01hv4x8k.md", "memories/infra/deploy-it-01hv4x8k2m3n.md"} {
+		m := &memories.Memory{ID: "01hv4x8k2m3n4p5q6r7s8t9v0w", Title: "Deploy it!", Project: "infra", Body: "Tag, then deploy."}
+		w, err := v.CreateUnlistedWritten(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Path != want || w.Stat.Path != want {
+			t.Errorf("written at %s (stat of %s), want %s", m.Path, w.Stat.Path, want)
+		}
+		data, st, err := v.ReadRaw(m.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(data) != string(w.Data) || st != w.Stat {
+			t.Errorf("written %+v %q, read %+v %q", w.Stat, w.Data, st, data)
+		}
+	}
+}
