@@ -112,17 +112,12 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 		if err := tx.Create(ctx, m); err != nil {
 			return err
 		}
+		keepWords(ctx, tx, m, fp)
 		op := OpSave
 		if m.Source == SourceCapture {
 			op = OpNormalize // captured memories come only through normalize
 		}
 		tx.Record(Event{Time: at, Op: op, ID: m.ID, Path: m.Path, Title: m.Title})
-		// Nothing more is written: the disk's flushes start now, beside
-		// what is left to do.
-		if f, ok := tx.(aheadFlusher); ok {
-			f.FlushAhead()
-		}
-		keepWords(ctx, tx, m, fp)
 		res = &SaveResult{ID: m.ID, ShortID: tx.ShortID(m.ID), Title: m.Title, Project: m.Project, Path: m.Path}
 		return nil
 	})
@@ -135,16 +130,6 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 		return nil, err
 	}
 	return res, nil
-}
-
-// aheadFlusher is a Tx that can start making durable what it has written
-// and recorded so far while the writer goes on with what writes nothing
-// (a store's tx: the sync of its notes' folders and the audit log's synced
-// append). The Tx still waits for that work before it returns and fails
-// with its errors, as when it did it last; a writer calls it once it has
-// nothing more to write.
-type aheadFlusher interface {
-	FlushAhead()
 }
 
 // screenAside starts screen of title and content on its own goroutine and

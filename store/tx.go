@@ -313,20 +313,11 @@ type tx struct {
 	unsynced []string
 	// wrote holds the bytes Create wrote, by path.
 	wrote map[string][]byte
-	// ahead is what FlushAhead started, nil until it is called.
-	ahead *flushAhead
 }
 
-// syncFolders makes the names of the notes t created durable, once: it
-// waits for the syncs FlushAhead started and makes those of the folders
-// written since.
+// syncFolders makes the names of the notes t created durable, once.
 func (t *tx) syncFolders() error {
 	var errs []error
-	if t.ahead != nil {
-		<-t.ahead.done
-		errs = append(errs, t.ahead.dirsErr)
-		t.ahead.dirsErr = nil
-	}
 	for _, d := range t.unsynced {
 		errs = append(errs, t.s.syncFolder(d))
 	}
@@ -334,70 +325,9 @@ func (t *tx) syncFolders() error {
 	return errors.Join(errs...)
 }
 
-// flushAhead is the work FlushAhead started: the syncs of the folders of
-// the notes created so far and the append of the events recorded so far.
-type flushAhead struct {
-	done    chan struct{} // closed once both are done
-	events  int           // how many of the transaction's events it appends
-	logErr  error
-	dirsErr error
-}
-
-// FlushAhead starts making durable, on other goroutines, what the
-// transaction has written and recorded so far: the names of the notes it
-// created (the sync of their folders) and its events (their append to the
-// audit log, synced). A save calls it once its note is written and its
-// event recorded, when it has nothing more to write: the disk's flushes
-// then run beside the rest of its work (the index records, the catalog's
-// append) instead of after it. The transaction still waits for both before
-// it returns, and fails with their errors as it would have: syncFolders
-// and appendEvents wait for them and give their errors once. It does
-// nothing the second time.
-func (t *tx) FlushAhead() {
-	if t.ahead != nil {
-		return
-	}
-	a := &flushAhead{done: make(chan struct{}), events: len(t.events)}
-	t.ahead = a
-	events := t.s.stamp(slices.Clone(t.events))
-	dirs := t.unsynced
-	t.unsynced = nil
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		a.logErr = appendEvents(t.s.EventLog(), events)
-	}()
-	go func() {
-		defer wg.Done()
-		var errs []error
-		for _, d := range dirs {
-			errs = append(errs, t.s.syncFolder(d))
-		}
-		a.dirsErr = errors.Join(errs...)
-	}()
-	go func() {
-		wg.Wait()
-		close(a.done)
-	}()
-}
-
-// appendEvents appends the events the transaction recorded to the audit
-// log, after those FlushAhead appended (whose error it gives, once).
-func (t *tx) appendEvents() error {
-	events, err := t.events, error(nil)
-	if t.ahead != nil {
-		<-t.ahead.done
-		events, err = t.events[t.ahead.events:], t.ahead.logErr
-		t.ahead.logErr = nil
-	}
-	return errors.Join(err, appendEvents(t.s.EventLog(), t.s.stamp(events)))
-}
-
 var (
-	_ memories.Tx               = (*tx)(nil)
-	_ memories.DeferredIndexer  = (*Store)(nil)
-	_ interface{ FlushAhead() } = (*tx)(nil)
+	_ memories.Tx              = (*tx)(nil)
+	_ memories.DeferredIndexer = (*Store)(nil)
 )
 
 // Update implements memories.Backend. It brings the full-text index up to
@@ -432,13 +362,9 @@ func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy boo
 	defer func() { t.keep.close() }() // keep is set by fn's first Create
 	// A note written is made durable even when the writer fails after it;
 	// finish, which does it beside its own writes, leaves nothing to do.
-	// The same for what FlushAhead started: waited for, its errors kept.
 	defer func() {
 		if serr := t.syncFolders(); serr != nil {
 			err = errors.Join(err, serr)
-		}
-		if t.ahead != nil {
-			err = errors.Join(err, t.ahead.logErr)
 		}
 	}()
 	ferr := fn(t)
@@ -452,7 +378,7 @@ func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy boo
 			return errors.Join(ferr, err)
 		}
 	}
-	if err := errors.Join(ferr, s.finish(ctx, st, t.ch, t.appendEvents, t.syncFolders)); err != nil {
+	if err := errors.Join(ferr, s.finish(ctx, st, t.ch, t.events, t.syncFolders)); err != nil {
 		return err
 	}
 	s.keepDir(st, t.keep)
@@ -469,12 +395,7 @@ func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy boo
 // repairs; a power loss before the folder's sync is done can leave the audit
 // log's line of a save that never returned and whose note is not there, as a
 // crash before the audit log's sync can leave a note without its line.
-// appendLog appends the audit log's lines and syncFolders syncs the
-// folders: both wait for what FlushAhead started, when a save started it
-// (its folder's sync and its line then run beside the rest of the save,
-// and a line is in the log whenever its note was written, even when the
-// index work after failed).
-func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, appendLog, syncFolders func() error) error {
+func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, events []memories.Event, syncFolders func() error) error {
 	docs, recs, err := ch.result()
 	if err != nil {
 		return err
@@ -525,7 +446,7 @@ func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, appen
 	if before != nil {
 		run(1, func() error { return s.writeMap(before, recs) })
 	}
-	run(2, appendLog)
+	run(2, func() error { return appendEvents(s.EventLog(), s.stamp(events)) })
 	run(3, syncFolders)
 	wg.Wait()
 	if err := errors.Join(errs[:]...); err != nil {

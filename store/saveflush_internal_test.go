@@ -13,12 +13,11 @@ import (
 	"github.com/cortexmem/cortex/memories"
 )
 
-// TestSaveWaitsForWhatItFlushedAhead: a save starts its folder's sync and
-// its audit line's append once its event is recorded (FlushAhead), beside
-// the rest of its work, and returns only once both are done: the folder's
-// sync, slowed here, has finished and the line is in the log when Save
-// returns.
-func TestSaveWaitsForWhatItFlushedAhead(t *testing.T) {
+// TestSaveWaitsForItsFlushes: a save syncs its folder and appends its
+// audit line beside the rest of its work, and returns only once both are
+// done: the folder's sync, slowed here, has finished and the line is in
+// the log when Save returns.
+func TestSaveWaitsForItsFlushes(t *testing.T) {
 	e := newOwedEnv(t)
 	st, svc := e.open()
 	save(t, svc, "The first note makes the project's folder before the one timed.")
@@ -39,11 +38,10 @@ func TestSaveWaitsForWhatItFlushedAhead(t *testing.T) {
 	}
 }
 
-// TestSaveFailsWhenItsAuditLineCannotBeWritten: the audit log's append,
-// started ahead of the rest of the save, fails the save as it did when it
-// ran last, with its error; the note, written and its folder synced
-// before, is then a whole note the next save finds (refused as its
-// duplicate), and no temporary file is left in its folder.
+// TestSaveFailsWhenItsAuditLineCannotBeWritten: the audit log's append
+// fails the save with its error; the note, written and its folder synced,
+// is then a whole note the next save finds (refused as its duplicate), and
+// no temporary file is left in its folder.
 func TestSaveFailsWhenItsAuditLineCannotBeWritten(t *testing.T) {
 	e := newOwedEnv(t)
 	st, svc := e.open()
@@ -94,43 +92,5 @@ func TestSaveFailsWhenItsAuditLineCannotBeWritten(t *testing.T) {
 	var rej *memories.RejectedError
 	if !errors.As(err, &rej) {
 		t.Errorf("saving the same text again: err = %v, want a refusal as a duplicate of the note written", err)
-	}
-}
-
-// TestFlushAheadAppendsEachEventOnceInOrder: the events a writer records
-// after FlushAhead are appended after those it appended ahead, and none
-// twice.
-func TestFlushAheadAppendsEachEventOnceInOrder(t *testing.T) {
-	e := newOwedEnv(t)
-	st, svc := e.open()
-	save(t, svc, "The first note makes the audit log.")
-	lines := eventLines(t, st.EventLog())
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	err := st.Update(context.Background(), func(tx memories.Tx) error {
-		tx.Record(memories.Event{Time: at, Op: memories.OpSave, ID: "first"})
-		tx.(interface{ FlushAhead() }).FlushAhead()
-		tx.Record(memories.Event{Time: at, Op: memories.OpSave, ID: "second"})
-		tx.(interface{ FlushAhead() }).FlushAhead() // does nothing
-		tx.Record(memories.Event{Time: at, Op: memories.OpSave, ID: "third"})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(st.EventLog())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")[lines:]
-	var ids []string
-	for _, l := range got {
-		for _, id := range []string{"first", "second", "third"} {
-			if strings.Contains(l, `"`+id+`"`) {
-				ids = append(ids, id)
-			}
-		}
-	}
-	if strings.Join(ids, " ") != "first second third" || len(got) != 3 {
-		t.Errorf("the audit log's new lines name %q (%d lines), want first second third, once each", ids, len(got))
 	}
 }
