@@ -174,24 +174,17 @@ func (c scored) path() string {
 // duplicates, if any, and the related ones to link. except names a memory left
 // out (the one a replacement supersedes).
 func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except string) (*scored, []scored, error) {
-	dup, related, _, err := s.compareFP(ctx, snap, m, except, nil)
+	dup, related, _, err := s.compareFP(ctx, snap, m, except)
 	return dup, related, err
 }
 
 // compareFP is compare that also gives the fingerprint m was compared by
-// (nil when the check is off). fingerprint, when not nil, gives m's
-// fingerprint (memoryFingerprint of its title and body) made beforehand
-// (fingerprintAside); otherwise it is made here.
-func (s *Service) compareFP(ctx context.Context, snap Snapshot, m *Memory, except string, fingerprint func() *dedup.Fingerprint) (*scored, []scored, *dedup.Fingerprint, error) {
+// (nil when the check is off).
+func (s *Service) compareFP(ctx context.Context, snap Snapshot, m *Memory, except string) (*scored, []scored, *dedup.Fingerprint, error) {
 	if !s.checks.Dedup {
 		return nil, nil, nil, nil
 	}
-	var fp *dedup.Fingerprint
-	if fingerprint != nil {
-		fp = fingerprint()
-	} else {
-		fp = memoryFingerprint(m.Title, m.Body)
-	}
+	fp := memoryFingerprint(m.Title, m.Body)
 	var all []scored
 	var err error
 	if wo, ok := snap.(wordOverlapper); ok {
@@ -288,27 +281,6 @@ type KnownKeys struct {
 // memoryKeys are the keys (dedup.KeysOf) of a memory's fingerprint.
 func memoryKeys(title, body string) dedup.Keys {
 	return dedup.KeysOf(title + "\n" + body)
-}
-
-// fingerprintAside starts memoryFingerprint of title and body on its own
-// goroutine when the duplicate check is on, and returns what waits for it
-// (any number of times): a save makes it beside the store's work before
-// the comparison (the write lock, the vault's check), which does not need
-// it, rather than after.
-func (s *Service) fingerprintAside(title, body string) func() *dedup.Fingerprint {
-	if !s.checks.Dedup {
-		return func() *dedup.Fingerprint { return nil }
-	}
-	done := make(chan struct{})
-	var fp *dedup.Fingerprint
-	go func() {
-		defer close(done)
-		fp = memoryFingerprint(title, body)
-	}()
-	return func() *dedup.Fingerprint {
-		<-done
-		return fp
-	}
 }
 
 // memoryFingerprint is the fingerprint a memory is compared by.

@@ -78,7 +78,6 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	screened := s.screenAside(ctx, cancel, m.Title, m.Body)
-	fingerprint := s.fingerprintAside(m.Title, m.Body)
 	// The time of the change: the memory's creation, unless the request
 	// dates it.
 	at := m.Created
@@ -98,7 +97,7 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 		}
 		// Compared under the write lock, so that two saves of one text at
 		// once cannot both pass.
-		dup, related, fp, err := s.compareFP(ctx, tx, m, "", fingerprint)
+		dup, related, fp, err := s.compareFP(ctx, tx, m, "")
 		if serr := screened(); serr != nil {
 			return serr
 		}
