@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -151,7 +150,7 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 			out[i].Score = best * (out[i].Score/best + passage[i]/bestPassage) / 2
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	sortByScore(out)
 	return out, nil
 }
 
