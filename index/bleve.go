@@ -1330,6 +1330,12 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 				perTerm[i] = bleve.NewDisjunctionQuery(clauses...)
 				plain[i] = plainOf(boosted)
 			}
+			// ofWords is how many essential clauses are the words' own
+			// (the rest are pairs).
+			ofWords := 0
+			if pr != nil {
+				ofWords = len(pr.essential)
+			}
 			if req.Phrases {
 				// The query's pairs of neighbouring terms add to the score of
 				// the memories that have them too; they are not required.
@@ -1370,7 +1376,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 					text = bleve.NewConjunctionQuery(append([]query.Query{cands}, perTerm...)...)
 				}
 				if pr != nil {
-					cands := &candidatesQuery{q: bleve.NewConjunctionQuery(append(plain, essential)...), atLeast: req.Size}
+					cands := &candidatesQuery{q: firstPassFilter(plain, essential, len(pr.essential) == ofWords), atLeast: req.Size}
 					return bleve.NewConjunctionQuery(append([]query.Query{cands}, perTerm...)...), should
 				}
 			}

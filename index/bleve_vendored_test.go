@@ -13,6 +13,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/whitespace"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -149,5 +150,25 @@ func TestWhitespaceTokenizerReadsAll(t *testing.T) {
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("tokens of %q (-want +got):\n%s", tc.in, diff)
 		}
+	}
+}
+
+// TestLoadAllFieldsOfAPlainHitAllocatesNothing checks patch 0007: a hit
+// without nested documents, and no stored fields or highlights asked for,
+// is loaded without a match made for nested documents it does not have
+// (v2.6.1 made one for every hit of every search).
+func TestLoadAllFieldsOfAPlainHitAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	req := bleve.NewSearchRequest(bleve.NewMatchAllQuery())
+	hit := &bsearch.DocumentMatch{ID: "m1"}
+	allocs := testing.AllocsPerRun(100, func() {
+		if err, _ := bleve.LoadAndHighlightAllFields(hit, req, "", nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("loading a plain hit: %v allocations, want 0", allocs)
 	}
 }

@@ -51,6 +51,33 @@ func (x *Index) Current() (string, error) {
 	return filepath.Join(x.Dir, name), nil
 }
 
+// Pointer is the live generation as CurrentSince last read it, with the
+// look at the pointer file taken before that read.
+type Pointer struct {
+	gen  string
+	seen os.FileInfo
+}
+
+// CurrentSince is Current, reading the pointer file only when it is not the
+// file p saw (the same file, size and time): the pointer is replaced by
+// renaming a new file over it (Publish), so a stat tells a reader that
+// answers call after call whether the generation it read is still live.
+// The file is looked at before it is read, so what p keeps is never newer
+// than what it saw: a change in between is read again at the next call.
+func (x *Index) CurrentSince(p *Pointer) (string, error) {
+	fi, err := os.Stat(filepath.Join(x.Dir, currentFile))
+	if err == nil && p.seen != nil && os.SameFile(fi, p.seen) && fi.Size() == p.seen.Size() && fi.ModTime().Equal(p.seen.ModTime()) {
+		return p.gen, nil
+	}
+	gen, cerr := x.Current()
+	if cerr != nil || err != nil {
+		*p = Pointer{}
+		return gen, cerr
+	}
+	*p = Pointer{gen: gen, seen: fi}
+	return gen, nil
+}
+
 // NewGeneration creates an empty generation folder with a new Bleve index in it.
 // It is not live until Publish.
 func (x *Index) NewGeneration(now time.Time) (string, *Bleve, error) {

@@ -272,3 +272,66 @@ func TestStale(t *testing.T) {
 		t.Errorf("Stale after RemoveOthers = %v, %v", stale, err)
 	}
 }
+
+// TestCurrentSinceReadsAChangedPointer checks that CurrentSince answers from
+// what it read while the pointer file is the one it saw, reads it again once
+// another file is renamed over it (as Publish does), and forgets it when it
+// is gone.
+func TestCurrentSinceReadsAChangedPointer(t *testing.T) {
+	x := New(t.TempDir(), "notes")
+	path := filepath.Join(x.Dir, currentFile)
+	var p Pointer
+	if _, err := x.CurrentSince(&p); !errors.Is(err, ErrNoCatalog) {
+		t.Fatalf("no pointer: err = %v, want ErrNoCatalog", err)
+	}
+	publish := func(name string) {
+		t.Helper()
+		tmp := path + ".tmp"
+		if err := os.WriteFile(tmp, []byte(name+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := func(name string) {
+		t.Helper()
+		got, err := x.CurrentSince(&p)
+		if err != nil || got != filepath.Join(x.Dir, name) {
+			t.Fatalf("CurrentSince = %q, %v; want %q", got, err, filepath.Join(x.Dir, name))
+		}
+	}
+	publish("gen-1-aaaa")
+	want("gen-1-aaaa")
+	// The same file, its size and time kept: not read again. (Nothing
+	// writes the pointer in place; this shows that the file is not read.)
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("gen-2-bbbb\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	want("gen-1-aaaa")
+	if got, err := x.Current(); err != nil || got != filepath.Join(x.Dir, "gen-2-bbbb") {
+		t.Fatalf("Current = %q, %v; want gen-2-bbbb", got, err)
+	}
+	// Another file renamed over it, even with the same size and time.
+	publish("gen-3-cccc")
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	want("gen-3-cccc")
+	want("gen-3-cccc")
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.CurrentSince(&p); !errors.Is(err, ErrNoCatalog) {
+		t.Fatalf("pointer removed: err = %v, want ErrNoCatalog", err)
+	}
+	publish("gen-1-aaaa")
+	want("gen-1-aaaa")
+}

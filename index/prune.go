@@ -101,6 +101,20 @@ func plainOf(clauses []*query.TermQuery) query.Query {
 	return query.NewDisjunctionQuery(qs)
 }
 
+// firstPassFilter is what a note must match to be scored in the first pass
+// of a search for every word: each word's plain disjunction (plain) and an
+// essential clause. For one word whose essential clauses are all its own
+// (wordsOnly: no pair of words among them) that is the essential clauses
+// alone: each is a clause of the word's plain disjunction, so they match no
+// note it does not, and it need not be made (its body's postings are most
+// of the filter's work).
+func firstPassFilter(plain []query.Query, essential query.Query, wordsOnly bool) query.Query {
+	if len(plain) == 1 && wordsOnly {
+		return essential
+	}
+	return query.NewConjunctionQuery(append(slices.Clip(plain), essential))
+}
+
 // limit is the most a note matching no essential clause can score: for
 // each word the sum of its bounded clauses' bounds times the coord of
 // matching all of them and nothing else, summed over the words (a

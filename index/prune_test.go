@@ -293,3 +293,32 @@ func TestSearchByIDTiesInIDOrder(t *testing.T) {
 		t.Logf("without ByID both layouts gave %v (the test's layouts no longer differ)", tops["forward byID=false"])
 	}
 }
+
+// TestFirstPassFilterOfOneWord checks the first pass's filter: for one
+// word whose essential clauses are its own, the essential clauses alone
+// (the word's plain disjunction, with its body's postings, is not made);
+// with a pair of words among them, or for several words, the conjunction
+// of the plain disjunctions and the essential clauses.
+func TestFirstPassFilterOfOneWord(t *testing.T) {
+	title, body := query.NewTermQuery("bug"), query.NewTermQuery("bug")
+	title.SetField(fieldTitle)
+	body.SetField(fieldBody)
+	plain := []query.Query{plainOf([]*query.TermQuery{title, body})}
+	essential := query.NewDisjunctionQuery([]query.Query{title})
+	if got := firstPassFilter(plain, essential, true); got != query.Query(essential) {
+		t.Errorf("one word: filter %#v, want its essential clauses alone", got)
+	}
+	for _, tt := range []struct {
+		name      string
+		plain     []query.Query
+		wordsOnly bool
+	}{
+		{"one word and a pair", plain, false},
+		{"two words", []query.Query{plain[0], plain[0]}, true},
+	} {
+		got, ok := firstPassFilter(tt.plain, essential, tt.wordsOnly).(*query.ConjunctionQuery)
+		if !ok || len(got.Conjuncts) != len(tt.plain)+1 || got.Conjuncts[len(tt.plain)] != query.Query(essential) {
+			t.Errorf("%s: filter %#v, want the plain disjunctions and the essential clauses", tt.name, got)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -151,7 +150,7 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 			out[i].Score = best * (out[i].Score/best + passage[i]/bestPassage) / 2
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	sortByScore(out)
 	return out, nil
 }
 
@@ -232,7 +231,7 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 				continue
 			}
 		}
-		start, may := i, false
+		start, may, ascii := i, false, true
 		for i < len(text) {
 			c := text[i]
 			if c < utf8.RuneSelf {
@@ -243,6 +242,7 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 				i++
 				continue
 			}
+			ascii = false
 			if !spaceLead[c] && (may || !wide) {
 				// Not white space, and its rune need not be known: its
 				// continuation bytes are passed the same way.
@@ -255,6 +255,12 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 			}
 			may = may || q.starts.anyWide || slices.Contains(q.starts.wide, r)
 			i += size
+		}
+		if may && ascii && !q.starts.holdsPrefix(text[start:i]) {
+			// A word of ASCII letters lowers byte by byte: when no term's
+			// start is in it in either case, mayHave of its lower case is
+			// false, and it need not be lowered nor looked up.
+			may = false
 		}
 		if may {
 			w := text[start:i]
@@ -373,12 +379,44 @@ type starts struct {
 	// anyWide: every rune from U+0080 may lower to a start, when a term's
 	// start is less than a whole rune (a term of one rune of several bytes).
 	anyWide bool
+	// prefixes are the terms' starts that mayHave looks for (all but a
+	// term's last byte) made only of ASCII: the only ones a word of ASCII
+	// can hold.
+	prefixes []string
+}
+
+// holdsPrefix reports whether w, a word of ASCII, holds one of prefixes
+// once lowered (byte by byte, as appendLower lowers ASCII): mayHave of its
+// lower case can be true only then.
+func (s *starts) holdsPrefix(w string) bool {
+	for _, p := range s.prefixes {
+		for i := 0; i+len(p) <= len(w); i++ {
+			j := 0
+			for j < len(p) && lowerASCII(w[i+j]) == p[j] {
+				j++
+			}
+			if j == len(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 func newStarts(terms []string) *starts {
 	s := &starts{}
 	for _, t := range terms {
 		p := t[:max(len(t)-1, 1)]
+		if isASCII(p) && !slices.Contains(s.prefixes, p) {
+			s.prefixes = append(s.prefixes, p)
+		}
 		r0, size := utf8.DecodeRuneInString(p)
 		if r0 == utf8.RuneError && size <= 1 {
 			s.anyWide = true
@@ -396,6 +434,15 @@ func newStarts(terms []string) *starts {
 		}
 	}
 	return s
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // lowersTo is every rune that unicode.ToLower maps to r.

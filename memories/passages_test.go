@@ -463,3 +463,27 @@ func TestScanAllocatesPerNewWord(t *testing.T) {
 		t.Errorf("a first scan of 500 distinct words in lower case: %v allocations, want at most 60", allocs)
 	}
 }
+
+// TestScanPassesASCIIWordsWithoutAStart checks that a word of ASCII with a
+// letter a term starts with, but not the term's start itself, is neither
+// lowered nor remembered: in English text most words have such a letter,
+// and looking each up was most of a long note's scan.
+func TestScanPassesASCIIWordsWithoutAStart(t *testing.T) {
+	q := &passageQuery{tc: wordTerms{}, terms: []string{"task", "abc"}, memo: map[string][]int{}}
+	n, found, err := q.scan("The test Task at a table, TASK. to abc-ide; a-b Ta.sk ätask tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 13 || len(found) != 3 {
+		t.Fatalf("scan = %d words, %v; want 13 words and 3 terms found", n, found)
+	}
+	var kept []string
+	for w := range q.memo {
+		kept = append(kept, w)
+	}
+	slices.Sort(kept)
+	// "ätask" is not ASCII: it is tested as before.
+	if want := []string{"abc-ide;", "table,", "task", "task.", "tasks", "ätask"}; !slices.Equal(kept, want) {
+		t.Errorf("scan remembered %q, want %q", kept, want)
+	}
+}

@@ -534,12 +534,60 @@ func lendAround(ctx context.Context, snap Snapshot, q SearchRequest, hits []Hit,
 
 // lend adds to each hit what it is lent, best first.
 func lend(hits []Hit, lent map[string]float64) []Hit {
+	if len(lent) == 0 && inScoreOrder(hits) {
+		return hits
+	}
 	out := slices.Clone(hits)
 	for i := range out {
 		out[i].Score += lent[out[i].ID]
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	sortByScore(out)
 	return out
+}
+
+// inScoreOrder reports whether no hit scores more than the one before it.
+func inScoreOrder(hits []Hit) bool {
+	for i := 1; i < len(hits); i++ {
+		if hits[i].Score > hits[i-1].Score {
+			return false
+		}
+	}
+	return true
+}
+
+// sortByScore sorts hits best first, equal scores in their order, in
+// place: what sort.SliceStable makes of them by score, with each hit moved
+// once rather than swapped over and over (a Hit is a whole catalog entry).
+func sortByScore(hits []Hit) {
+	if inScoreOrder(hits) {
+		return
+	}
+	order := make([]int, len(hits))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return hits[order[i]].Score > hits[order[j]].Score })
+	permute(hits, order)
+}
+
+// permute puts s[order[i]] at i for every i, in place, moving each element
+// once (along the cycles of order, which it uses up).
+func permute[T any](s []T, order []int) {
+	for i := range order {
+		if order[i] < 0 {
+			continue
+		}
+		held, j := s[i], i
+		for {
+			k := order[j]
+			order[j] = -1
+			if k == i {
+				s[j] = held
+				break
+			}
+			s[j], j = s[k], k
+		}
+	}
 }
 
 // mayLend reports whether lendNeighbours could lend anything to hits: a
@@ -550,12 +598,17 @@ func lend(hits []Hit, lent map[string]float64) []Hit {
 // candidate scoring below 0, which a memory not found would outscore, says
 // yes.
 func mayLend(hits []Hit) bool {
-	byTime := make([]Hit, 0, len(hits))
+	// Only the project and time of each are sorted, not whole hits.
+	type when struct {
+		Project string
+		Created time.Time
+	}
+	byTime := make([]when, 0, len(hits))
 	for _, h := range hits {
 		if h.Score < 0 {
 			return true
 		}
-		byTime = append(byTime, h)
+		byTime = append(byTime, when{h.Project, h.Created})
 	}
 	sort.Slice(byTime, func(i, j int) bool {
 		a, b := byTime[i], byTime[j]
@@ -847,16 +900,20 @@ func (s *Service) rank(hits []Hit, stats map[string]AccessStat, hasQuery bool) [
 	for _, h := range hits {
 		best = max(best, h.Score)
 	}
-	out := make([]ranked, len(hits))
+	all := make([]ranked, len(hits))
+	order := make([]int, len(hits))
 	for i, h := range hits {
 		sig := s.signals(h.Entry, stats, now)
 		if hasQuery && best > 0 {
 			sig.Relevance = h.Score / best
 		}
-		out[i] = ranked{hit: h, signals: sig, score: s.ranking.Score(sig, hasQuery)}
+		all[i] = ranked{hit: h, signals: sig, score: s.ranking.Score(sig, hasQuery)}
+		order[i] = i
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
+	// The order is sorted and each ranked hit then moved once: sorting
+	// them in place swaps whole catalog entries over and over.
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := &all[order[i]], &all[order[j]]
 		if a.score != b.score {
 			return a.score > b.score
 		}
@@ -865,7 +922,8 @@ func (s *Service) rank(hits []Hit, stats map[string]AccessStat, hasQuery bool) [
 		}
 		return a.hit.ID < b.hit.ID
 	})
-	return out
+	permute(all, order)
+	return all
 }
 
 // Search is plain full-text search, the baseline recall is measured against:

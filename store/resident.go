@@ -29,6 +29,8 @@ type resident struct {
 	mu    sync.Mutex
 	gen   string
 	stamp index.Stamp
+	// ptr is the index's pointer file as the last read saw it.
+	ptr   index.Pointer
 	cat   *index.Catalog
 	lock  *filelock.Lock // the shared index lock, while lingering
 	b     *index.Bleve   // open under lock
@@ -69,7 +71,7 @@ func (s *Store) viewResidentLocked(ctx context.Context, fn func(memories.Snapsho
 			return true, err
 		}
 	}
-	gen, err := s.idx.Current()
+	gen, err := s.idx.CurrentSince(&r.ptr)
 	if err != nil {
 		r.dropLocked()
 		return false, nil
@@ -217,7 +219,7 @@ func (r *resident) dropLocked() {
 		_ = r.cat.Close()
 		r.cat = nil
 	}
-	r.gen, r.stamp = "", index.Stamp{}
+	r.gen, r.stamp, r.ptr = "", index.Stamp{}, index.Pointer{}
 }
 
 // closeIndexLocked closes the open index and releases the shared lock.

@@ -1206,6 +1206,11 @@ func LoadAndHighlightAllFields(
 	if err != nil {
 		return err, totalStoredFieldsBytes
 	}
+	if len(root.Descendants) == 0 {
+		// No nested documents: nothing more to load, and no match to
+		// make for them (cortex patch 0007).
+		return nil, totalStoredFieldsBytes
+	}
 	// collect all descendant documents
 	nestedDocs := make([]*search.NestedDocumentMatch, 0, len(root.Descendants))
 	// create a dummy desc DocumentMatch to reuse LoadAndHighlightFields
