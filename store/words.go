@@ -515,6 +515,9 @@ func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out 
 		if err != nil {
 			return err
 		}
+		if madeHook != nil {
+			madeHook(ix)
+		}
 		if hold {
 			out[k] = ix
 		}
@@ -539,12 +542,19 @@ func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out 
 		if len(g.paths) == 0 {
 			continue // every memory of it superseded: nothing to compare with
 		}
-		if _, err := sn.makeWordIndex(ctx, p, base, g, build); err != nil {
+		ix, err := sn.makeWordIndex(ctx, p, base, g, build)
+		if err != nil {
 			return err
+		}
+		if madeHook != nil {
+			madeHook(ix)
 		}
 	}
 	return nil
 }
+
+// madeHook, when set (by tests), is told of each word index made.
+var madeHook func(*wordIndex)
 
 // baseGroup is the base's readable memories of a project that are not
 // superseded: base numbers, paths, titles and hashes (what making their
