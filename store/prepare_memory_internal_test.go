@@ -273,3 +273,51 @@ func TestPreparedWordFilesAsFromTheNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareOverANewBaseKeepsNoOldIndex: once the checks are prepared over
+// a new base (after a rebuild), a resident store keeps none of the indexes
+// made for the old one mapped, where it kept every project's until a save
+// into it read the new one.
+func TestPrepareOverANewBaseKeepsNoOldIndex(t *testing.T) {
+	ctx := context.Background()
+	e := newOwedEnv(t)
+	writeProjects(t, e)
+	st, svc := openResident(t, e)
+	kept := func() []string {
+		st.words.mu.Lock()
+		defer st.words.mu.Unlock()
+		var out []string
+		for p := range st.words.m {
+			out = append(out, filepath.Base(p))
+		}
+		slices.Sort(out)
+		return out
+	}
+	for range 2 { // made, then read (and kept) as made
+		if err := svc.PrepareChecks(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := kept(); len(got) != 4 {
+		t.Fatalf("indexes kept once read: %v, want the 4 projects'", got)
+	}
+	if _, err := st.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	made := 0
+	madeHook = func(*wordIndex) { made++ }
+	defer func() { madeHook = nil }()
+	if err := svc.PrepareChecks(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if made != 4 {
+		t.Fatalf("preparing over the new base made %d indexes, want 4", made)
+	}
+	if got := kept(); len(got) != 0 {
+		t.Errorf("indexes kept once the checks were prepared over a new base: %v, want none", got)
+	}
+	save(t, svc, "The okapi enclosure is cleaned on Mondays before opening.")
+	if got := kept(); !slices.Equal(got, []string{"general.index", "zoo.index"}) {
+		t.Errorf("indexes kept after a save into zoo: %v, want general's and zoo's", got)
+	}
+}

@@ -118,8 +118,12 @@ func (k *keptIndexes) releaser(e *keptIndex) func() {
 	}
 }
 
-// drop forgets the index kept for path, if any.
+// drop forgets the index kept for path, if any (none when k is nil: a
+// store that is not resident keeps none).
 func (k *keptIndexes) drop(path string) {
+	if k == nil {
+		return
+	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if e := k.m[path]; e != nil {
