@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"maps"
@@ -319,5 +320,35 @@ func TestPrepareOverANewBaseKeepsNoOldIndex(t *testing.T) {
 	save(t, svc, "The okapi enclosure is cleaned on Mondays before opening.")
 	if got := kept(); !slices.Equal(got, []string{"general.index", "zoo.index"}) {
 		t.Errorf("indexes kept after a save into zoo: %v, want general's and zoo's", got)
+	}
+}
+
+// TestPrepareLetsGoOfTheIndexesItRead: preparing the checks over indexes
+// made already reads each (its checksum, all of its pages) and keeps it
+// mapped for the saves, but lets go of its pages: they are read again
+// where a save needs them, and the save decides as before (a copy of a
+// note is refused).
+func TestPrepareLetsGoOfTheIndexesItRead(t *testing.T) {
+	ctx := context.Background()
+	e := newOwedEnv(t)
+	writeProjects(t, e)
+	st, svc := openResident(t, e)
+	if err := svc.PrepareChecks(ctx); err != nil { // made: none read, none kept
+		t.Fatal(err)
+	}
+	if st.words.dropped != 0 {
+		t.Fatalf("pages let go after the indexes were made: %d, want 0", st.words.dropped)
+	}
+	if err := svc.PrepareChecks(ctx); err != nil { // read, kept
+		t.Fatal(err)
+	}
+	if len(st.words.m) != 4 || st.words.dropped != 4 {
+		t.Errorf("%d indexes kept, %d let go of, want 4 and 4", len(st.words.m), st.words.dropped)
+	}
+	text := "The pool of service 8 talks to the cache on port 8008; retries back off after 400 ms (ERR_cache_8)."
+	_, err := svc.Save(ctx, memories.SaveRequest{Content: text, Title: "The pool of service 8", Project: "zoo"})
+	var rej *memories.RejectedError
+	if !errors.As(err, &rej) {
+		t.Errorf("saving a copy of a note of zoo after the pages were let go: err = %v, want a refusal as a duplicate", err)
 	}
 }

@@ -328,12 +328,14 @@ var _ memories.CheckPreparer = (*Store)(nil)
 // the write lock, as a save would: the first save after a rebuild, or after
 // a compaction that a command in another process made, then finds them made
 // (memories.CheckPreparer). A project whose index is current costs the
-// read of its index. The indexes made are written, not held; once the lock
+// read of its index, whose pages are then let go (keptIndexes.dropResident).
+// The indexes made are written, not held; once the lock
 // is released, the memory that making them took is given back to the
 // system (returnMemory): the process that prepares is a server that lives
 // on with a heap a fraction of the one the making needed.
 func (s *Store) PrepareWordOverlaps(ctx context.Context, build func(title, body string) ([]uint64, dedup.Keys)) error {
 	made, err := s.prepareWordOverlaps(ctx, build)
+	s.words.dropResident()
 	if made {
 		returnMemory()
 	}
