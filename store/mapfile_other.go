@@ -5,10 +5,13 @@ package store
 import "os"
 
 // readMapped reads the file at path (see mapfile_unix.go).
-func readMapped(path string) ([]byte, func(), error) {
+func readMapped(path string) (_ []byte, release func(), mapped bool, _ error) {
 	data, err := os.ReadFile(path)
-	return data, func() {}, err
+	return data, func() {}, false, err
 }
+
+// dropResident does nothing: nothing is mapped here.
+func dropResident([]byte) {}
 
 // fileNumbers is the device and inode of the file fi describes: none here,
 // where a file is told by its size and time alone.

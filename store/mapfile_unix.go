@@ -14,24 +14,33 @@ import (
 // quarter of a one-shot save. Files it maps are only ever replaced whole
 // (atomicfile.WriteDerived renames a new file over the old one), so the
 // mapping keeps showing the file as opened. An empty file, or one that
-// cannot be mapped, is read.
-func readMapped(path string) ([]byte, func(), error) {
+// cannot be mapped, is read (mapped is false).
+func readMapped(path string) (_ []byte, release func(), mapped bool, _ error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
 	if size := fi.Size(); size > 0 && int64(int(size)) == size {
 		if data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED); err == nil {
-			return data, func() { _ = syscall.Munmap(data) }, nil
+			return data, func() { _ = syscall.Munmap(data) }, true, nil
 		}
 	}
 	data, err := os.ReadFile(path)
-	return data, func() {}, err
+	return data, func() {}, false, err
+}
+
+// dropResident takes the pages of data, a read-only mapping of a file that
+// readMapped made, out of the process's resident memory: they stay in the
+// page cache, and are mapped again, from it, where they are next read. A
+// file's large pages are mapped whole on a read (a megabyte at a time),
+// so that one check of a word index left all of it resident.
+func dropResident(data []byte) {
+	_ = syscall.Madvise(data, syscall.MADV_DONTNEED)
 }
 
 // fileNumbers is the device and inode of the file fi describes.

@@ -18,19 +18,21 @@ import (
 type keptIndexes struct {
 	mu sync.Mutex
 	m  map[string]*keptIndex
-	// parses counts the index files read and checked, for tests.
-	parses int
+	// parses counts the index files read and checked, and dropped the
+	// times a mapped index's pages were dropped (drop), for tests.
+	parses, dropped int
 }
 
 // keptIndex is a word index as read from a file with identity id; refs
 // counts the readers using it, and its bytes are released (unmap) once
 // the last of them is done after it is dropped (dead).
 type keptIndex struct {
-	id    fileIdentity
-	ix    *wordIndex
-	unmap func()
-	refs  int
-	dead  bool
+	id     fileIdentity
+	ix     *wordIndex
+	unmap  func()
+	mapped bool
+	refs   int
+	dead   bool
 }
 
 // fileIdentity tells a file from one that replaced it or was changed.
@@ -53,7 +55,7 @@ func identify(fi os.FileInfo) fileIdentity {
 // A resident store's keeps it while the file is unchanged.
 func (k *keptIndexes) read(path string) (*wordIndex, func(), bool) {
 	if k == nil {
-		data, done, err := readMapped(path)
+		data, done, _, err := readMapped(path)
 		if err != nil {
 			return nil, nil, false
 		}
@@ -77,7 +79,7 @@ func (k *keptIndexes) read(path string) (*wordIndex, func(), bool) {
 		return e.ix, k.releaser(e), true
 	}
 	k.mu.Unlock()
-	data, done, err := readMapped(path)
+	data, done, mapped, err := readMapped(path)
 	if err != nil {
 		k.drop(path)
 		return nil, nil, false
@@ -95,7 +97,7 @@ func (k *keptIndexes) read(path string) (*wordIndex, func(), bool) {
 	}
 	// The identity taken before the read: a file replaced in between has
 	// another one, and is read again next time.
-	e := &keptIndex{id: id, ix: ix, unmap: done, refs: 1}
+	e := &keptIndex{id: id, ix: ix, unmap: done, mapped: mapped, refs: 1}
 	if k.m == nil {
 		k.m = map[string]*keptIndex{}
 	}
@@ -118,8 +120,12 @@ func (k *keptIndexes) releaser(e *keptIndex) func() {
 	}
 }
 
-// drop forgets the index kept for path, if any.
+// drop forgets the index kept for path, if any (none when k is nil: a
+// store that is not resident keeps none).
 func (k *keptIndexes) drop(path string) {
+	if k == nil {
+		return
+	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if e := k.m[path]; e != nil {
@@ -134,5 +140,25 @@ func (k *keptIndexes) kill(path string, e *keptIndex) {
 	e.dead = true
 	if e.refs == 0 {
 		e.unmap()
+	}
+}
+
+// dropResident takes the pages of every index k keeps mapped out of the
+// process's resident memory (see the function dropResident): they are read
+// again from the page cache, a large page at a time, where a save next
+// reads them. Preparing the checks reads every project's index, all of it
+// (its checksum), and left 2 MB a project resident at 100,000 notes, where
+// a save reads its project's and general's.
+func (k *keptIndexes) dropResident() {
+	if k == nil {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, e := range k.m {
+		if e.mapped {
+			dropResident(e.ix.data)
+			k.dropped++
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -289,7 +290,7 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 			if we, ok := rc.m[e.Path]; !ok || we.hash != hashes[j] {
 				var cached bool
 				var ks dedup.Keys
-				ws, ks, cached, err = sn.noteWords(ctx, e, hashes[j], build)
+				ws, ks, cached, err = sn.noteWords(ctx, e.Path, e.Title, hashes[j], build)
 				if errors.Is(err, fs.ErrNotExist) {
 					continue
 				}
@@ -327,16 +328,38 @@ var _ memories.CheckPreparer = (*Store)(nil)
 // the write lock, as a save would: the first save after a rebuild, or after
 // a compaction that a command in another process made, then finds them made
 // (memories.CheckPreparer). A project whose index is current costs the
-// read of its index.
-func (s *Store) PrepareWordOverlaps(ctx context.Context, build func(title, body string) ([]uint64, dedup.Keys)) (err error) {
+// read of its index, whose pages are then let go (keptIndexes.dropResident).
+// The indexes made are written, not held; once the lock
+// is released, the memory that making them took is given back to the
+// system (returnMemory): the process that prepares is a server that lives
+// on with a heap a fraction of the one the making needed.
+func (s *Store) PrepareWordOverlaps(ctx context.Context, build func(title, body string) ([]uint64, dedup.Keys)) error {
+	made, err := s.prepareWordOverlaps(ctx, build)
+	s.words.dropResident()
+	if made {
+		returnMemory()
+	}
+	return err
+}
+
+// returnMemory collects the garbage and gives back to the system the
+// memory the heap no longer uses (debug.FreeOSMemory): after the word
+// indexes of a vault were made, the collector's target stays twice the
+// heap the making held, and the pages of its garbage stay resident, until
+// the next collections. Tests count the calls.
+var returnMemory = debug.FreeOSMemory
+
+// prepareWordOverlaps is PrepareWordOverlaps under the write lock, and
+// whether it made any index.
+func (s *Store) prepareWordOverlaps(ctx context.Context, build func(title, body string) ([]uint64, dedup.Keys)) (made bool, err error) {
 	wl, err := s.lockWrite(ctx)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer release(wl, &err)
 	st, err := s.begin(ctx, false, true)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer s.keepWritten(st, &err)
 	sn := &snapshot{s: s, cat: st.cat.Clone(), gen: st.gen, needLock: true}
@@ -347,15 +370,18 @@ func (s *Store) PrepareWordOverlaps(ctx context.Context, build func(title, body 
 		return false
 	}, func(int, *memories.Entry, uint64) error { return nil })
 	if err != nil {
-		return fmt.Errorf("prepare the duplicate check: %w", err)
+		return false, fmt.Errorf("prepare the duplicate check: %w", err)
 	}
 	projects := slices.Sorted(maps.Keys(seen))
-	_, done, err := sn.wordIndexes(ctx, projects, build)
-	if err != nil {
-		return fmt.Errorf("prepare the duplicate check: %w", err)
+	out, stale, prev, done := sn.readWordIndexes(projects)
+	defer done()
+	if len(stale) == 0 {
+		return false, nil
 	}
-	done()
-	return nil
+	if err := sn.makeWordIndexes(ctx, projects, out, stale, prev, false, build); err != nil {
+		return true, fmt.Errorf("prepare the duplicate check: %w", err)
+	}
+	return true, nil
 }
 
 // wordIndexes reads the word index of each of projects, making again
@@ -366,18 +392,32 @@ func (s *Store) PrepareWordOverlaps(ctx context.Context, build func(title, body 
 // mapped into memory until release is called (a resident store keeps them
 // mapped while their files are unchanged: keptIndexes).
 func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build func(title, body string) ([]uint64, dedup.Keys)) (_ []*wordIndex, release func(), _ error) {
+	out, stale, prev, release := sn.readWordIndexes(projects)
+	if len(stale) == 0 {
+		return out, release, nil
+	}
+	if err := sn.makeWordIndexes(ctx, projects, out, stale, prev, true, build); err != nil {
+		release()
+		return nil, nil, err
+	}
+	return out, release, nil
+}
+
+// readWordIndexes reads the word index of each of projects into out: the
+// places in projects of those missing, damaged or made for another base
+// are stale, and prev has the index each of those had for another base
+// (before a compaction or a rebuild), nil when none. What was read stays
+// mapped until release is called.
+func (sn *snapshot) readWordIndexes(projects []string) (out []*wordIndex, stale []int, prev []*wordIndex, release func()) {
 	base, baseLen := sn.cat.BaseID(), sn.cat.BaseLen()
-	out := make([]*wordIndex, len(projects))
+	out = make([]*wordIndex, len(projects))
+	prev = make([]*wordIndex, len(projects))
 	var releases []func()
 	release = func() {
 		for _, r := range releases {
 			r()
 		}
 	}
-	var stale []int
-	// prev are the indexes made for another base (before a compaction or
-	// a rebuild): the sets they hold are carried into the new ones.
-	prev := make([]*wordIndex, len(projects))
 	for k, p := range projects {
 		if ix, done, ok := sn.s.words.read(sn.s.wordIndexPath(p)); ok {
 			releases = append(releases, done)
@@ -389,27 +429,26 @@ func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build fu
 		}
 		stale = append(stale, k)
 	}
-	if len(stale) == 0 {
-		return out, release, nil
-	}
-	ixs, err := sn.makeWordIndexes(ctx, projects, out, stale, prev, build)
-	if err != nil {
-		release()
-		return nil, nil, err
-	}
-	return ixs, release, nil
+	return out, stale, prev, release
 }
 
 // makeWordIndexes makes again the word indexes of projects whose places
-// are stale, into out (see wordIndexes), from the index each had before
-// (prev, nil when none) where it can.
-func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out []*wordIndex, stale []int, prev []*wordIndex, build func(title, body string) ([]uint64, dedup.Keys)) ([]*wordIndex, error) {
+// are stale (see wordIndexes), from the index each had before (prev, nil
+// when none) where it can; into out when hold is set, else only written
+// (PrepareWordOverlaps: each index made is then garbage once written, not
+// held while the next ones are made).
+func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out []*wordIndex, stale []int, prev []*wordIndex, hold bool, build func(title, body string) ([]uint64, dedup.Keys)) error {
 	base, baseLen := sn.cat.BaseID(), sn.cat.BaseLen()
 	// Many notes may be read and their sets held: a heap like a
 	// rebuild's, collected as a rebuild's is (a save runs with the
 	// collector off up to a small limit, above which it would collect
-	// without pause).
-	defer rebuildGC()()
+	// without pause). A resident store keeps its process's collector
+	// (the MCP server's, wiring.ServerGC): a rebuild's lets the heap grow
+	// to four times what it holds, and the server made the indexes of
+	// 100,000 notes with a heap past its memory budget.
+	if sn.s.res == nil {
+		defer rebuildGC()()
+	}
 	if applyHook != nil {
 		applyHook()
 	}
@@ -425,23 +464,39 @@ func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out 
 			cold = true
 		}
 	}
+	// How many memories each project has in the base (superseded ones
+	// included), when every project's index is made: counted in one pass
+	// that decodes no entry, they size each group below, whose growth by
+	// appends was a tenth of what the making allocated.
+	var counts map[string]int
+	if cold {
+		counts = map[string]int{}
+		err := sn.cat.BaseEntriesWhere(func(p, _, _ string) bool {
+			counts[p]++
+			return false
+		}, func(int, *memories.Entry, uint64) error { return nil })
+		if err != nil {
+			return fmt.Errorf("word sets: %w", err)
+		}
+	}
 	// The base's memories of one project at a time, each in a pass over
 	// the catalog: the entries of every project at once were most of the
 	// MCP server's memory when it made the sets at start-up (about 80 MB
 	// at 100,000 notes), where one project's are a few.
 	group := func(project string) (*baseGroup, error) {
-		g := &baseGroup{}
+		n := counts[project]
+		g := &baseGroup{bases: make([]int, 0, n), paths: make([]string, 0, n), titles: make([]string, 0, n), hashes: make([]uint64, 0, n)}
 		err := sn.cat.BaseEntriesWhere(func(p, _, _ string) bool { return p == project }, func(i int, e *memories.Entry, h uint64) error {
 			if e.Status == memories.StatusSuperseded {
 				return nil
 			}
-			g.bases, g.entries, g.hashes = append(g.bases, i), append(g.entries, *e), append(g.hashes, h)
+			g.bases, g.paths, g.titles, g.hashes = append(g.bases, i), append(g.paths, e.Path), append(g.titles, e.Title), append(g.hashes, h)
 			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("word sets: %w", err)
 		}
-		if n := int64(len(g.entries)); n > sn.s.wordGroupPeak.Load() {
+		if n := int64(len(g.paths)); n > sn.s.wordGroupPeak.Load() {
 			sn.s.wordGroupPeak.Store(n)
 		}
 		return g, nil
@@ -450,7 +505,7 @@ func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out 
 	for _, k := range stale {
 		g, err := group(projects[k])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		var ix *wordIndex
 		if !cold && prev[k] != nil {
@@ -460,25 +515,23 @@ func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out 
 			ix, err = sn.makeWordIndex(ctx, projects[k], base, g, build)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out[k] = ix
+		if madeHook != nil {
+			madeHook(ix)
+		}
+		if hold {
+			out[k] = ix
+		}
 		made[projects[k]] = true
 	}
 	if !cold {
-		return out, nil
+		return nil
 	}
-	others := map[string]bool{}
-	err := sn.cat.BaseEntriesWhere(func(p, _, _ string) bool {
-		if !made[p] {
-			others[p] = true
+	for _, p := range slices.Sorted(maps.Keys(counts)) {
+		if made[p] {
+			continue
 		}
-		return false
-	}, func(int, *memories.Entry, uint64) error { return nil })
-	if err != nil {
-		return nil, fmt.Errorf("word sets: %w", err)
-	}
-	for _, p := range slices.Sorted(maps.Keys(others)) {
 		if data, err := os.ReadFile(sn.s.wordIndexPath(p)); err == nil {
 			if ix, ok := parseWordIndex(data); ok && ix.base == base && ix.fits(baseLen, sn.cat.BaseHash) {
 				continue // made already
@@ -486,24 +539,32 @@ func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out 
 		}
 		g, err := group(p)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if len(g.entries) == 0 {
+		if len(g.paths) == 0 {
 			continue // every memory of it superseded: nothing to compare with
 		}
-		if _, err := sn.makeWordIndex(ctx, p, base, g, build); err != nil {
-			return nil, err
+		ix, err := sn.makeWordIndex(ctx, p, base, g, build)
+		if err != nil {
+			return err
+		}
+		if madeHook != nil {
+			madeHook(ix)
 		}
 	}
-	return out, nil
+	return nil
 }
 
+// madeHook, when set (by tests), is told of each word index made.
+var madeHook func(*wordIndex)
+
 // baseGroup is the base's readable memories of a project that are not
-// superseded: base numbers, entries and hashes.
+// superseded: base numbers, paths, titles and hashes (what making their
+// word sets reads of their entries).
 type baseGroup struct {
-	bases   []int
-	entries []memories.Entry
-	hashes  []uint64
+	bases         []int
+	paths, titles []string
+	hashes        []uint64
 }
 
 // makeWordIndex makes project's word index for the catalog's base (whose
@@ -513,19 +574,19 @@ type baseGroup struct {
 // Each note's set is taken from those files while the note has the bytes
 // it was made from, else made from the note, on every core.
 func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint64, group *baseGroup, build func(title, body string) ([]uint64, dedup.Keys)) (*wordIndex, error) {
-	bases, entries, hashes := group.bases, group.entries, group.hashes
+	bases, paths, hashes := group.bases, group.paths, group.hashes
 	wordSetsRead.Add(1)
 	wf := readWords(sn.s.wordsPath(project))
 	rc := sn.s.recent.read(sn.s.recentPath(project))
-	sets := make([][]uint64, len(entries))
-	keys := make([]dedup.Keys, len(entries))
-	kept := make([]bool, len(entries))
+	sets := make([][]uint64, len(paths))
+	keys := make([]dedup.Keys, len(paths))
+	kept := make([]bool, len(paths))
 	// added are the sets the word file lacks: from the recent file (notes
 	// the new base took from the journal) or made now.
 	var todo []int
 	var added []string
-	for j := range entries {
-		p := entries[j].Path
+	for j := range paths {
+		p := paths[j]
 		if we, ok := wf.m[p]; ok && we.hash == hashes[j] {
 			sets[j], keys[j], kept[j] = we.words, we.keys, true
 		} else if we, ok := rc.m[p]; ok && we.hash == hashes[j] {
@@ -542,17 +603,17 @@ func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint
 	// The word file gets the sets it lacked, appended; it is rewritten
 	// with the base's notes' alone once it holds too many of notes since
 	// changed or gone (saveWords).
-	live := make(map[string]bool, len(entries))
+	live := make(map[string]bool, len(paths))
 	var stale []int
 	for _, j := range todo {
 		if kept[j] {
-			wf.m[entries[j].Path] = wordEntry{hash: hashes[j], words: sets[j], keys: keys[j]}
-			added = append(added, entries[j].Path)
+			wf.m[paths[j]] = wordEntry{hash: hashes[j], words: sets[j], keys: keys[j]}
+			added = append(added, paths[j])
 		}
 	}
-	for j := range entries {
+	for j := range paths {
 		if kept[j] {
-			live[entries[j].Path] = true
+			live[paths[j]] = true
 		} else {
 			stale = append(stale, bases[j])
 			sets[j] = nil
@@ -590,7 +651,7 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 	if err != nil || fi.Size() > 2*(8*int64(prev.nPost)+128*int64(prev.nSets))+1<<20 {
 		return nil, nil
 	}
-	bases, entries, hashes := group.bases, group.entries, group.hashes
+	bases, paths, hashes := group.bases, group.paths, group.hashes
 	places, at, bad := prev.setPlaces()
 	have := make(map[uint64]int, prev.nSets)
 	for s := range prev.nSets {
@@ -599,15 +660,15 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 		}
 	}
 	rc := sn.s.recent.read(sn.s.recentPath(project))
-	sets := make([][]uint64, len(entries))
-	from := make([][]uint32, len(entries))
-	keys := make([]dedup.Keys, len(entries))
-	keysFrom := make([]int, len(entries))
-	kept := make([]bool, len(entries))
+	sets := make([][]uint64, len(paths))
+	from := make([][]uint32, len(paths))
+	keys := make([]dedup.Keys, len(paths))
+	keysFrom := make([]int, len(paths))
+	kept := make([]bool, len(paths))
 	var todo []int
 	added := map[string]wordEntry{}
-	for j := range entries {
-		p := entries[j].Path
+	for j := range paths {
+		p := paths[j]
 		keysFrom[j] = -1
 		if s, ok := have[hashes[j]]; ok && prev.keysRead(s) {
 			from[j], keysFrom[j], kept[j] = places[at[s]:at[s+1]:at[s+1]], s, true
@@ -626,10 +687,10 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 	var stale []int
 	for _, j := range todo {
 		if kept[j] {
-			added[entries[j].Path] = wordEntry{hash: hashes[j], words: sets[j], keys: keys[j]}
+			added[paths[j]] = wordEntry{hash: hashes[j], words: sets[j], keys: keys[j]}
 		}
 	}
-	for j := range entries {
+	for j := range paths {
 		if !kept[j] {
 			stale = append(stale, bases[j])
 			sets[j], from[j], keysFrom[j] = nil, nil, -1
@@ -654,6 +715,12 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 // how that went). The files only spare work: what cannot be written is
 // warned of, and the next save makes the index again.
 func (sn *snapshot) keepWordIndex(project string, data []byte, rc *wordFile, werr error) {
+	// The index a resident store keeps of the file (one made for another
+	// base) is done with: its bytes are released once its readers are,
+	// rather than when a save next reads the project's index. Preparing
+	// the checks after a rebuild otherwise left every project's old index
+	// mapped and resident (2 MB each at 100,000 notes).
+	sn.s.words.drop(sn.s.wordIndexPath(project))
 	if werr != nil {
 		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", werr))
 	} else if err := atomicfile.WriteDerived(sn.s.wordIndexPath(project), data); err != nil {
@@ -709,7 +776,7 @@ func (sn *snapshot) readSets(ctx context.Context, group *baseGroup, todo []int, 
 	g.SetLimit(runtime.GOMAXPROCS(0))
 	for _, j := range todo {
 		g.Go(func() error {
-			ws, ks, cached, err := sn.noteWords(gctx, &group.entries[j], group.hashes[j], build)
+			ws, ks, cached, err := sn.noteWords(gctx, group.paths[j], group.titles[j], group.hashes[j], build)
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
 			}
@@ -720,18 +787,19 @@ func (sn *snapshot) readSets(ctx context.Context, group *baseGroup, todo []int, 
 	return g.Wait()
 }
 
-// noteWords is build of the note of e as LoadText reads it, and whether it
-// was made from bytes with the record's hash (only then is it kept).
-func (sn *snapshot) noteWords(ctx context.Context, e *memories.Entry, recHash uint64, build func(title, body string) ([]uint64, dedup.Keys)) ([]uint64, dedup.Keys, bool, error) {
+// noteWords is build of the note at path (whose catalog title is title) as
+// LoadText reads it, and whether it was made from bytes with the record's
+// hash (only then is it kept).
+func (sn *snapshot) noteWords(ctx context.Context, path, title string, recHash uint64, build func(title, body string) ([]uint64, dedup.Keys)) ([]uint64, dedup.Keys, bool, error) {
 	sn.s.wordReads.Add(1)
-	data, st, err := sn.s.v.ReadRaw(e.Path)
+	data, st, err := sn.s.v.ReadRaw(path)
 	if err == nil && st.Symlink == "" && hash(data) == recHash {
 		if body, ok := vault.NoteBody(data); ok {
-			ws, ks := build(e.Title, string(body))
+			ws, ks := build(title, string(body))
 			return ws, ks, true, nil
 		}
 	}
-	title, body, err := sn.LoadText(ctx, e.Path)
+	title, body, err := sn.LoadText(ctx, path)
 	if err != nil {
 		return nil, dedup.Keys{}, false, err
 	}
@@ -845,6 +913,18 @@ func readHashes(b []byte, all []uint64) (list []uint64, rest []byte, grown []uin
 
 // encodeWords appends a block of the records of paths to b.
 func encodeWords(b []byte, m map[string]wordEntry, paths []string) []byte {
+	// The block's size first, so that it is allocated once: a project's
+	// file is megabytes (4.5 MB at 8,000 synthetic notes), and growing it
+	// by appends allocated about five times that.
+	size := 8
+	for _, p := range paths {
+		e := m[p]
+		size += uvarintLen(len(p)) + len(p) + 8
+		for _, list := range [][]uint64{e.words, e.keys.Numbers(), e.keys.Codes()} {
+			size += uvarintLen(len(list)) + 8*len(list)
+		}
+	}
+	b = slices.Grow(b, size)
 	start := len(b)
 	b = append(b, make([]byte, 8)...)
 	for _, p := range paths {
@@ -862,6 +942,15 @@ func encodeWords(b []byte, m map[string]wordEntry, paths []string) []byte {
 	binary.LittleEndian.PutUint32(b[start:], uint32(len(b)-start-8))
 	binary.LittleEndian.PutUint32(b[start+4:], crc32.ChecksumIEEE(b[start+8:]))
 	return b
+}
+
+// uvarintLen is the length of n as binary.AppendUvarint writes it.
+func uvarintLen(n int) int {
+	l := 1
+	for ; n >= 0x80; n >>= 7 {
+		l++
+	}
+	return l
 }
 
 // saveWords records the sets of added in project's file: appended as a
