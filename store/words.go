@@ -916,15 +916,7 @@ func encodeWords(b []byte, m map[string]wordEntry, paths []string) []byte {
 	// The block's size first, so that it is allocated once: a project's
 	// file is megabytes (4.5 MB at 8,000 synthetic notes), and growing it
 	// by appends allocated about five times that.
-	size := 8
-	for _, p := range paths {
-		e := m[p]
-		size += uvarintLen(len(p)) + len(p) + 8
-		for _, list := range [][]uint64{e.words, e.keys.Numbers(), e.keys.Codes()} {
-			size += uvarintLen(len(list)) + 8*len(list)
-		}
-	}
-	b = slices.Grow(b, size)
+	b = slices.Grow(b, wordsBlockSize(m, paths))
 	start := len(b)
 	b = append(b, make([]byte, 8)...)
 	for _, p := range paths {
@@ -942,6 +934,19 @@ func encodeWords(b []byte, m map[string]wordEntry, paths []string) []byte {
 	binary.LittleEndian.PutUint32(b[start:], uint32(len(b)-start-8))
 	binary.LittleEndian.PutUint32(b[start+4:], crc32.ChecksumIEEE(b[start+8:]))
 	return b
+}
+
+// wordsBlockSize is the length of the block encodeWords makes of paths.
+func wordsBlockSize(m map[string]wordEntry, paths []string) int {
+	size := 8
+	for _, p := range paths {
+		e := m[p]
+		size += uvarintLen(len(p)) + len(p) + 8
+		for _, list := range [][]uint64{e.words, e.keys.Numbers(), e.keys.Codes()} {
+			size += uvarintLen(len(list)) + 8*len(list)
+		}
+	}
+	return size
 }
 
 // uvarintLen is the length of n as binary.AppendUvarint writes it.
