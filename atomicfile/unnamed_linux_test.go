@@ -11,6 +11,17 @@ import (
 	"testing"
 )
 
+// testFolder is a new folder for the test; with named set, one that
+// refuses unnamed files, as a file system without them does.
+func testFolder(t *testing.T, named bool) string {
+	dir := t.TempDir()
+	if named {
+		unnamedRefused.Store(dir, true)
+		t.Cleanup(func() { unnamedRefused.Delete(dir) })
+	}
+	return dir
+}
+
 // TestCreateUnlistedWithoutAName: on a file system with unnamed files,
 // CreateUnlisted writes the file without a temporary name (none is made
 // and removed in the folder), with Create's content, permissions and
@@ -18,11 +29,7 @@ import (
 // named way, with the same results and no temporary file left.
 func TestCreateUnlistedWithoutAName(t *testing.T) {
 	for _, named := range []bool{false, true} {
-		dir := t.TempDir()
-		if named {
-			unnamedRefused.Store(dir, true)
-			t.Cleanup(func() { unnamedRefused.Delete(dir) })
-		}
+		dir := testFolder(t, named)
 		path := filepath.Join(dir, "note.md")
 		before := unnamedFiles.Load()
 		if err := CreateUnlisted(path, []byte("original")); err != nil {
@@ -64,11 +71,7 @@ func TestCreateUnlistedWithoutAName(t *testing.T) {
 // modification time), the unnamed way and the named way.
 func TestCreateUnlistedStatIsTheFilesStat(t *testing.T) {
 	for _, named := range []bool{false, true} {
-		dir := t.TempDir()
-		if named {
-			unnamedRefused.Store(dir, true)
-			t.Cleanup(func() { unnamedRefused.Delete(dir) })
-		}
+		dir := testFolder(t, named)
 		path := filepath.Join(dir, "note.md")
 		got, err := CreateUnlistedStat(path, []byte("twelve bytes"))
 		if err != nil {

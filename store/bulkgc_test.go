@@ -9,21 +9,33 @@ import (
 	"testing"
 )
 
+// shortLivedCollector sets the collector as a short-lived command does
+// (off up to 256 MB, no GOGC or GOMEMLIMIT in the environment) for the
+// test, restoring it after, and returns what reads the settings: GOGC and
+// the memory limit.
+func shortLivedCollector(t *testing.T) func() [2]int64 {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	percent := debug.SetGCPercent(-1)
+	limit := debug.SetMemoryLimit(256 << 20)
+	t.Cleanup(func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+	return func() [2]int64 {
+		p := debug.SetGCPercent(0)
+		debug.SetGCPercent(p)
+		return [2]int64{int64(p), debug.SetMemoryLimit(-1)}
+	}
+}
+
 // TestBulkChangesCollectAsARebuild: applying hundreds of notes changed
 // outside cortex (a pull, a sync) sets the collector as a rebuild does; a
 // short-lived command's "off up to a small limit" would otherwise make it
 // collect without pause once the heap passes that limit. A few changed
 // notes leave the settings alone.
 func TestBulkChangesCollectAsARebuild(t *testing.T) {
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(256 << 20))
-	settings := func() [2]int64 {
-		p := debug.SetGCPercent(0)
-		debug.SetGCPercent(p)
-		return [2]int64{int64(p), debug.SetMemoryLimit(-1)}
-	}
+	settings := shortLivedCollector(t)
 	before := settings()
 	e := newOwedEnv(t)
 	_, svc := e.open()
@@ -74,10 +86,7 @@ func TestBulkChangesCollectAsARebuild(t *testing.T) {
 // TestWordSetsCollectAsARebuild: the first save, which makes every note's
 // word set, sets the collector as a rebuild does (see above).
 func TestWordSetsCollectAsARebuild(t *testing.T) {
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(256 << 20))
+	settings := shortLivedCollector(t)
 	e := newOwedEnv(t)
 	dir := filepath.Join(e.root, "cortex", "memories", "zoo")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -94,11 +103,7 @@ func TestWordSetsCollectAsARebuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	var during [][2]int64
-	applyHook = func() {
-		p := debug.SetGCPercent(0)
-		debug.SetGCPercent(p)
-		during = append(during, [2]int64{int64(p), debug.SetMemoryLimit(-1)})
-	}
+	applyHook = func() { during = append(during, settings()) }
 	defer func() { applyHook = nil }()
 	_, svc := e.open()
 	save(t, svc, "The okapi enclosure is cleaned on Mondays before opening.")

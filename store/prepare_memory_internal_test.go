@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"testing"
 	"weak"
@@ -57,15 +56,7 @@ func writeProjects(t *testing.T, e *owedEnv) {
 // short-lived save's): with GOGC 300 the server's heap grew to four times
 // what the making held, past its memory budget at 100,000 notes.
 func TestResidentWordIndexesKeepTheServersCollector(t *testing.T) {
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(256 << 20))
-	settings := func() [2]int64 {
-		p := debug.SetGCPercent(0)
-		debug.SetGCPercent(p)
-		return [2]int64{int64(p), debug.SetMemoryLimit(-1)}
-	}
+	settings := shortLivedCollector(t)
 	before := settings()
 	e := newOwedEnv(t)
 	writeProjects(t, e)
