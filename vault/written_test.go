@@ -109,6 +109,33 @@ func writtenNotes(t testing.TB) [][]byte {
 		"---\nid: a1\ntitle: \"a\tb\"\n---\n",
 		"---\nid: a1\ntitle: \"open\n---\n",
 		"---\nid: a1\ntitle: 'single'\n---\n",
+		"---\nid: a1\ntitle: ar › سجل القرارات\n---\nbody\n",
+		"---\nid: a1\ntitle: Расширения Markdown\nrelated:\n  - \"[[расширения-01m7141k]]\"\n---\n",
+		"---\nid: a1\ntitle: 日本語のタイトル 🙂\n---\n",
+		"---\nid: a1\ntitle: \"été: à Paris\"\n---\n",
+		"---\nid: a1\ntitle: a\u2028b\n---\n",
+		"---\nid: a1\ntitle: a\u2029b\n---\n",
+		"---\nid: a1\ntitle: a\u0085b\n---\n",
+		"---\nid: a1\ntitle: \"a\u0085b\"\n---\n",
+		"---\nid: a1\ntitle: \ufeffa\n---\n",
+		"---\nid: a1\ntitle: a\u0080b\n---\n",
+		"---\nid: a1\ntitle: a\xffb\n---\n",
+		"---\nid: a1\ntitle: a\u00a0\n---\n",
+		"---\nid: a1\ntitle: \u00a0a\n---\n",
+		"---\nid: a1\ntitle: \u3000a\n---\n",
+		"---\nid: a1\nprovenance:\n  source_path: docs/en/Advanced/About Advanced.md\n  source_hash: 7d94fc1e7e155608\n---\nbody\n",
+		"---\nid: a1\nprovenance:\n  event_ids:\n    - e1\n    - e2\n  source_session: s-1\n---\n",
+		"---\nid: a1\nprovenance:\n  event_ids:\n  source_session: s-1\n---\n",
+		"---\nid: a1\nprovenance:\n  event_ids:\n---\n",
+		"---\nid: a1\nprovenance:\n  source_hash: a\n  source_hash: b\n---\n",
+		"---\nid: a1\nprovenance:\n  source_hash: a\n  - b\n---\n",
+		"---\nid: a1\ntags:\n  - a\n  source_hash: b\n---\n",
+		"---\nid: a1\nprovenance:\n  inner:\n    deeper: x\n---\n",
+		"---\nid: a1\nprovenance:\n   source_hash: a\n---\n",
+		"---\nid: a1\nprovenance:\n  Source: a\n---\n",
+		"---\nid: a1\ntags:\n    - a\n---\n",
+		"---\nid: a1\n  source_hash: a\n---\n",
+		"---\nprovenance:\n  source_path: x\n---\n",
 	} {
 		out = append(out, []byte(s))
 	}
@@ -156,8 +183,14 @@ func TestParseWritten(t *testing.T) {
 		}
 	}
 	// The first written note is a usual memory, as a save writes it; the
-	// second one links to others, as cortex writes related links.
-	for _, data := range [][]byte{written[0], []byte("---\nid: a1\nrelated:\n  - \"[[note-one-01kzsdkg]]\"\n  - \"[[two|alias: #x]]\"\n---\nbody\n")} {
+	// second one links to others, as cortex writes related links; the
+	// third was imported (its provenance nested, its title in another
+	// language and script), and the fourth saved from an agent's session.
+	for _, data := range [][]byte{written[0], []byte("---\nid: a1\nrelated:\n  - \"[[note-one-01kzsdkg]]\"\n  - \"[[two|alias: #x]]\"\n---\nbody\n"),
+		[]byte("---\nid: 01ksqdg0wrdv1sgdadmt6jmba8\ntitle: ar › سجل القرارات\ntype: note\nproject: handbook\nsource: import\nstatus: active\nimportance: 3\n" +
+			"created: 2026-05-28T13:48:31Z\nupdated: 2026-05-28T13:48:31Z\nrelated:\n  - \"[[расширения-markdown-01m7141k]]\"\n" +
+			"provenance:\n  source_path: docs/ar/ar.txt\n  source_hash: 02bb205464969fb8\n---\n\nقررنا استخدام المنفذ 8080\n"),
+		[]byte("---\nid: a1\ntitle: Use pgx\nprovenance:\n  event_ids:\n    - e1\n    - e2\n  source_session: s-1\n  source_tool: claude-code\n---\nbody\n")} {
 		if _, ok := parseWritten(data); !ok {
 			t.Errorf("a usual written note is not read by the fast path:\n%s", data)
 		}
