@@ -488,8 +488,12 @@ var postingsRead atomic.Int64
 // with the count), kept across the projects of one check.
 func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.NearWords, skip func(s int) bool, floor *float64) []int {
 	type list struct{ from, to int }
-	var lists []list
-	ix.lists(words, func(from, to int) { lists = append(lists, list{from, to}) })
+	lists := make([]list, 0, len(words))
+	walk := 0
+	ix.lists(words, func(from, to int) {
+		lists = append(lists, list{from, to})
+		walk += to - from
+	})
 	slices.SortStableFunc(lists, func(a, b list) int { return cmp.Compare(a.to-a.from, b.to-b.from) })
 	n := len(words)
 	// olen is memory s's set size; upper its count's upper bound with rem
@@ -516,16 +520,39 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 	for c := range most {
 		_, most[c] = dedup.OverlapOf(n, c, c)
 	}
+	// cut is the least count that can matter (n+1 when none can), for
+	// the floor as it is: a memory whose count can reach no more than
+	// cut-1 is neither a duplicate nor, its Related being at most most of
+	// that count, among the related. Related and most grow with the count
+	// (a correctly rounded quotient does not fall as its dividend grows
+	// or its divisor shrinks), so comparing a count's bound with cut
+	// decides as matters does, with no look-up of the memory's size and
+	// no division, for the thousands that cannot matter.
+	cut := 0
+	setCut := func() {
+		cut = sort.Search(n+1, func(c int) bool { return c >= dupAt || most[c] > near.Related && most[c] >= *floor })
+	}
+	setCut()
+	// mayMatter is matters of memory s with rem lists left: false at once
+	// when its count cannot reach cut.
+	mayMatter := func(s, rem int) bool {
+		if c := int(counts[s]) + rem; c < cut && c <= n {
+			return false
+		}
+		return matters(upper(s, rem), olen(s))
+	}
 	// raise lifts floor to the near.Top-th best Related among memories of
 	// cands that cannot be duplicates, counted so far (a lower bound: a
 	// memory left out for its count alone, in a damaged file whose counts
-	// pass a set's size, only leaves it lower).
+	// pass a set's size, only leaves it lower). Only a Related above the
+	// floor can lift it: the floor is the bar from the start.
+	best := make([]float64, 0, near.Top+1) // decreasing
 	raise := func(cands []int, rem int) {
 		if near.Top <= 0 {
 			return
 		}
-		best := make([]float64, 0, near.Top+1) // decreasing
-		bar := near.Related
+		best = best[:0]
+		bar := max(near.Related, *floor)
 		for _, s := range cands {
 			c := int(counts[s])
 			if c < len(most) && most[c] <= bar {
@@ -536,7 +563,7 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 				continue
 			}
 			_, r := dedup.OverlapOf(n, c, l)
-			if r <= near.Related || len(best) == near.Top && r <= best[near.Top-1] {
+			if r <= bar {
 				continue
 			}
 			i, _ := slices.BinarySearchFunc(best, r, func(a, b float64) int { return cmp.Compare(b, a) })
@@ -550,9 +577,12 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 		}
 		if len(best) == near.Top && best[near.Top-1] > *floor {
 			*floor = best[near.Top-1]
+			setCut()
 		}
 	}
-	var seen []int
+	// Every memory met is in seen once: room for all of them at once (a
+	// slice grown by appends to thousands was a fifth of the walk).
+	seen := make([]int, 0, min(walk, len(counts)))
 	read, since := 0, 0
 	rem := len(lists)
 	closed := false
@@ -561,8 +591,9 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 			break
 		}
 		prev := -1
-		for p := ix.postsAt + 4*l.from; p < ix.postsAt+4*l.to; p += 4 {
-			if s := le32(ix.data, p); s > prev && s < len(counts) {
+		post := ix.data[ix.postsAt+4*l.from : ix.postsAt+4*l.to]
+		for k := 0; k+4 <= len(post); k += 4 {
+			if s := int(binary.LittleEndian.Uint32(post[k:])); s > prev && s < len(counts) {
 				if counts[s] == 0 {
 					seen = append(seen, s)
 				}
@@ -584,11 +615,12 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 	}
 	live := seen[:0]
 	for _, s := range seen {
-		if !skip(s) && (!closed || matters(upper(s, rem), olen(s))) {
+		if (!closed || mayMatter(s, rem)) && !skip(s) {
 			live = append(live, s)
 		}
 	}
 	slices.Sort(live)
+	drop := func(s int) bool { return !mayMatter(s, rem) }
 	for _, l := range lists[len(lists)-rem:] {
 		// Both the list and live increase: the list is walked beside
 		// live when that reads less than searching it for each.
@@ -606,13 +638,23 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 			read += at - l.from
 			rem--
 			raise(live, rem)
-			live = slices.DeleteFunc(live, func(s int) bool { return !matters(upper(s, rem), olen(s)) })
+			live = slices.DeleteFunc(live, drop)
 			continue
 		}
-		// Each search starts past the last one's place.
+		// Each search starts past the last one's place, and gallops from
+		// there: live's memories are spread over the list, each a short
+		// way past the one before.
 		at := l.from
 		for _, s := range live {
-			i, j := at, l.to
+			i, j := at, at+1
+			for step := 1; j < l.to; step *= 2 {
+				read++
+				if le32(ix.data, ix.postsAt+4*(j-1)) >= s {
+					break
+				}
+				i, j = j, j+step
+			}
+			j = min(j, l.to)
 			for i < j {
 				h := int(uint(i+j) >> 1)
 				read++
@@ -630,7 +672,7 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 		}
 		rem--
 		raise(live, rem)
-		live = slices.DeleteFunc(live, func(s int) bool { return !matters(upper(s, rem), olen(s)) })
+		live = slices.DeleteFunc(live, drop)
 	}
 	postingsRead.Add(int64(read))
 	return live
