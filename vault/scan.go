@@ -246,8 +246,9 @@ func (s *scanner) run() {
 	_ = s.g.Wait() // problems are collected in the result
 }
 
-// dirsPerChecker is how many known folders a scan gives each goroutine
-// checking them: below twice as many, the calling goroutine checks them all.
+// dirsPerChecker is how many known folders a scan checks per goroutine: up
+// to that many, the calling goroutine checks them all, and each further
+// dirsPerChecker adds one, up to GOMAXPROCS in all.
 const dirsPerChecker = 64
 
 // visit checks a folder found inside another, on a goroutine of its own when
