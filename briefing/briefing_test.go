@@ -396,3 +396,37 @@ func (s *listingSnapshot) EntriesNamed(keep func(name string) bool) ([]memories.
 		EntriesNamed(keep func(name string) bool) ([]memories.Entry, error)
 	}).EntriesNamed(keep)
 }
+
+// searchingNotes is listingNotes over a snapshot that can also answer
+// searches without text itself (memories.EntrySearcher), as the store's can.
+type searchingNotes struct{ listingNotes }
+
+func (c *searchingNotes) View(ctx context.Context, fn func(memories.Snapshot) error) error {
+	return c.notes.View(ctx, func(snap memories.Snapshot) error {
+		return fn(&searchingSnapshot{listingSnapshot{Snapshot: snap, c: &c.listingNotes}})
+	})
+}
+
+type searchingSnapshot struct{ listingSnapshot }
+
+func (s *searchingSnapshot) SearchEntriesWhere(keep func(project, area, name string) bool, reqs []memories.SearchRequest) ([][]memories.Hit, error) {
+	return s.Snapshot.(memories.EntrySearcher).SearchEntriesWhere(keep, reqs)
+}
+
+// TestPlaybookDecodesNoListing: over a snapshot that answers searches
+// without text itself, the playbook's recalls of conventions and decisions
+// decode no listing of the project's entries (only the few they keep), and
+// the briefing is its golden file still.
+func TestPlaybookDecodesNoListing(t *testing.T) {
+	f := newFixture(t)
+	notes := &searchingNotes{listingNotes{notes: f.svc.Notes, listed: map[string]int{}}}
+	f.svc.Notes = notes
+	b, err := f.svc.Assemble(context.Background(), briefing.Request{Query: "auth flow fails on staging jwt", Project: "web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join("testdata", "default.md"), []byte(b.Markdown))
+	if len(notes.listed) > 0 {
+		t.Errorf("the briefing decoded a listing of %d entries: %v", len(notes.listed), notes.listed)
+	}
+}

@@ -79,6 +79,28 @@ func (c *selectingCache) EntriesWhere(keep func(project, area, name string) bool
 	return es, nil
 }
 
+// SearchEntriesWhere answers through the snapshot's own EntrySearcher when
+// it is one: that decodes only the entries the searches keep (the
+// playbook's conventions and decisions, a few dozen of a project's
+// thousands), where a listing decodes every entry keep accepts. Else the
+// searches are made over the listing, which EntriesWhere keeps.
+func (c *selectingCache) SearchEntriesWhere(keep func(project, area, name string) bool, reqs []memories.SearchRequest) ([][]memories.Hit, error) {
+	if s, ok := c.sel.(memories.EntrySearcher); ok {
+		return s.SearchEntriesWhere(keep, reqs)
+	}
+	es, err := c.EntriesWhere(keep)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]memories.Hit, len(reqs))
+	for i, req := range reqs {
+		if out[i], err = memories.SearchEntries(es, req); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 func (l *listing) answer(i int) bool { return l.answers[i/64]&(1<<(i%64)) != 0 }
 
 // entryNamer is a snapshot that can list the entries of notes by file name

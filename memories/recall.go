@@ -423,14 +423,17 @@ func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest
 		// Without text the index orders by date alone: the catalog's
 		// entries of the projects or area asked for answer the same, without
 		// opening the index (the score of a hit is not used without text).
-		es, err := EntriesWhere(snap, func(p, a, _ string) bool {
+		// Through an EntrySearcher, only the entries kept are decoded:
+		// the playbook's recalls of a project's conventions and decisions
+		// keep a few dozen of its thousands of memories.
+		hits, err := SearchEntriesWhere(snap, func(p, a, _ string) bool {
 			return (q.Project == "" || p == q.Project) && (len(q.Projects) == 0 || containsString(q.Projects, p)) &&
 				(q.Area == "" || a == q.Area)
-		})
+		}, []SearchRequest{q})
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
-		return SearchEntries(es, q)
+		return hits[0], nil
 	}
 	enough := q.Size
 	if !s.ranking.On(FeatureAnyTerm) {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -207,22 +208,48 @@ func (s *scanner) abs(rel string) string {
 }
 
 func (s *scanner) run() {
-	s.g.SetLimit(runtime.GOMAXPROCS(0))
-	seen := map[string]bool{}
+	procs := runtime.GOMAXPROCS(0)
+	s.g.SetLimit(procs)
 	// Every known folder is checked, so a note added to a folder deep down is
-	// found even when the folders above it did not change. The known folders
-	// wait here for a free goroutine; the folders found below them are
-	// checked on one, or by the goroutine that found them when all are busy
+	// found even when the folders above it did not change. The calling
+	// goroutine checks them, helped by others only when there are many: a
+	// check of an unchanged folder is one stat, cheaper than starting and
+	// waking a goroutine for it, and a resident store checks its folders
+	// on every read. The folders found below them are checked on a goroutine
+	// of their own when one is free, or by the goroutine that found them
 	// (waiting there for another could wait forever).
+	type dir struct {
+		rel   string
+		fresh bool
+	}
+	dirs := make([]dir, 0, len(s.known)+1)
 	for p := range s.known {
-		seen[p] = true
-		s.g.Go(func() error { s.checkDir(p, false); return nil })
+		dirs = append(dirs, dir{rel: p})
 	}
-	if !seen[""] {
-		s.g.Go(func() error { s.checkDir("", true); return nil })
+	if _, ok := s.known[""]; !ok {
+		dirs = append(dirs, dir{rel: "", fresh: true})
 	}
+	var next atomic.Int64
+	work := func() {
+		for {
+			i := int(next.Add(1)) - 1
+			if i >= len(dirs) {
+				return
+			}
+			s.checkDir(dirs[i].rel, dirs[i].fresh)
+		}
+	}
+	for range min(procs-1, (len(dirs)-1)/dirsPerChecker) {
+		s.g.Go(func() error { work(); return nil })
+	}
+	work()
 	_ = s.g.Wait() // problems are collected in the result
 }
+
+// dirsPerChecker is how many known folders a scan checks per goroutine: up
+// to that many, the calling goroutine checks them all, and each further
+// dirsPerChecker adds one, up to GOMAXPROCS in all.
+const dirsPerChecker = 64
 
 // visit checks a folder found inside another, on a goroutine of its own when
 // one is free. fresh means the folder is newly found: it must be read, and its

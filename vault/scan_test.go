@@ -57,7 +57,7 @@ var (
 
 // writeTree writes files (slash paths under root, contents) and stamps every
 // file and folder under root with t0.
-func writeTree(t *testing.T, root string, files map[string]string) {
+func writeTree(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for p, content := range files {
 		writeAt(t, filepath.Join(root, filepath.FromSlash(p)), content, t0)
@@ -74,7 +74,7 @@ func writeTree(t *testing.T, root string, files map[string]string) {
 }
 
 // writeAt writes a file, making its folders, and gives it time at.
-func writeAt(t *testing.T, path, content string, at time.Time) {
+func writeAt(t testing.TB, path, content string, at time.Time) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func writeAt(t *testing.T, path, content string, at time.Time) {
 	stamp(t, path, at)
 }
 
-func stamp(t *testing.T, path string, at time.Time) {
+func stamp(t testing.TB, path string, at time.Time) {
 	t.Helper()
 	if err := os.Chtimes(path, at, at); err != nil {
 		t.Fatal(err)
@@ -712,5 +712,71 @@ func TestUnchangedAsksNotesOneByOne(t *testing.T) {
 	}
 	if want := []bool{true, true, false, false}; !slices.Equal(answers, want) {
 		t.Errorf("from the listing, known answered %v, want %v", answers, want)
+	}
+}
+
+// A vault with more folders than one goroutine checks (see dirsPerChecker)
+// shares them out: every change in any of them is still found, once, with
+// each folder listed in Dirs once.
+func TestScanManyFolders(t *testing.T) {
+	const n = 3*dirsPerChecker + 5
+	root := t.TempDir()
+	files := map[string]string{}
+	for i := range n {
+		files[fmt.Sprintf("memories/p%03d/note.md", i)] = "note"
+	}
+	writeTree(t, root, files)
+	known := remember(scan(t, root, NoKnown{}, ScanOptions{RacyAfter: racyAfter, StatNotes: true}))
+	var want scanSummary
+	for _, i := range []int{0, dirsPerChecker, 2*dirsPerChecker + 1, n - 1} {
+		dir := filepath.Join(root, "memories", fmt.Sprintf("p%03d", i))
+		writeAt(t, filepath.Join(dir, "new.md"), "new", t1)
+		stamp(t, dir, t1)
+		want.Changed = append(want.Changed, fmt.Sprintf("memories/p%03d/new.md", i))
+	}
+	gone := fmt.Sprintf("memories/p%03d", dirsPerChecker+7)
+	if err := os.RemoveAll(filepath.Join(root, gone)); err != nil {
+		t.Fatal(err)
+	}
+	stamp(t, filepath.Join(root, "memories"), t1)
+	want.Removed = []string{gone + "/note.md"}
+	for range 3 {
+		res := scan(t, root, known, ScanOptions{RacyAfter: racyAfter})
+		if diff := cmp.Diff(want, summarize(res), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		if len(res.Dirs) != n+1 { // the root and memories, less the one removed
+			t.Errorf("%d folders in Dirs, want %d", len(res.Dirs), n+1)
+		}
+		for i := 1; i < len(res.Dirs); i++ {
+			if res.Dirs[i-1].Path >= res.Dirs[i].Path {
+				t.Errorf("Dirs not sorted or repeated at %q, %q", res.Dirs[i-1].Path, res.Dirs[i].Path)
+			}
+		}
+	}
+}
+
+// BenchmarkScanUnchangedFolders is the check a resident store makes before
+// every read: 28 known folders, none changed, so each is one stat.
+func BenchmarkScanUnchangedFolders(b *testing.B) {
+	root := b.TempDir()
+	files := map[string]string{}
+	for p := range 26 {
+		files[fmt.Sprintf("memories/project-%02d/note.md", p)] = "note"
+	}
+	writeTree(b, root, files)
+	opts := ScanOptions{RacyAfter: racyAfter}
+	res, err := Scan(root, NoKnown{}, ScanOptions{RacyAfter: racyAfter, StatNotes: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	known := remember(res)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		res, err := Scan(root, known, opts)
+		if err != nil || !res.Clean() || len(res.Dirs) != 28 || len(res.Read) != 0 {
+			b.Fatalf("scan: %v, %+v", err, res)
+		}
 	}
 }

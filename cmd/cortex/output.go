@@ -17,14 +17,28 @@ func (a *app) printJSON(v any) error {
 	return enc.Encode(v)
 }
 
-// excerpt shortens text to about n characters, on a word boundary.
+// excerpt shortens text to about n characters, on a word boundary. It reads
+// no further into s than the n characters it keeps: a recall shows the
+// start of notes many times that long.
 func excerpt(s string, n int) string {
 	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) <= n {
+	end := 0 // the byte after s's first n characters
+	for k := 0; k < n; k++ {
+		if end >= len(s) {
+			return s
+		}
+		_, size := utf8.DecodeRuneInString(s[end:])
+		end += size
+	}
+	if end >= len(s) {
 		return s
 	}
-	r := []rune(s)[:n]
-	cut := string(r)
+	cut := s[:end]
+	if !utf8.ValidString(cut) {
+		// Each byte that is not UTF-8 counts as a character and is shown as
+		// U+FFFD, as converting the text to runes does.
+		cut = string([]rune(cut))
+	}
 	if i := strings.LastIndexAny(cut, " \n"); i > n/2 {
 		cut = cut[:i]
 	}
