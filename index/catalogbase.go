@@ -213,3 +213,14 @@ func (b *baseFile) eachMeta(fn func(i int, m string) error) error {
 func (c *Catalog) HoldsMetadata() bool {
 	return c.base != nil && c.base.mapped == nil && c.base.meta != ""
 }
+
+// DropMetadata lets go of the base's metadata section when the catalog
+// holds it (HoldsMetadata): records decoded from it keep what they share
+// of it, and later lookups read their records from the file. The caller
+// must be the catalog's only user meanwhile (a writer, under the write
+// lock, with a catalog it took: see store's writerCatalog).
+func (c *Catalog) DropMetadata() {
+	if c.HoldsMetadata() {
+		c.base.meta = ""
+	}
+}

@@ -322,8 +322,9 @@ func TestPrepareLetsGoOfTheIndexesItRead(t *testing.T) {
 	}
 }
 
-// TestServerStartHoldsNoMetadata: a server started over made word indexes
-// prepares the checks (listing the base's projects) and syncs (the
+// TestServerStartHoldsNoMetadata: a server that makes the word indexes
+// lets go of the metadata the making read, and one started over made
+// word indexes prepares the checks (listing the base's projects) and syncs (the
 // watcher's first look, which counts the readable notes) without loading
 // the catalog's metadata section, which the catalog it keeps would then
 // hold for the server's life (15 MB at 100,000 notes). A listing still
@@ -331,10 +332,15 @@ func TestPrepareLetsGoOfTheIndexesItRead(t *testing.T) {
 func TestServerStartHoldsNoMetadata(t *testing.T) {
 	e := newOwedEnv(t)
 	writeProjects(t, e)
-	_, svc := openResident(t, e)
-	if err := svc.PrepareChecks(context.Background()); err != nil {
+	first, svc := openResident(t, e)
+	if err := svc.PrepareChecks(context.Background()); err != nil { // makes them
 		t.Fatal(err)
 	}
+	first.res.mu.Lock()
+	if first.res.cat == nil || first.res.cat.HoldsMetadata() {
+		t.Errorf("after making the word indexes, the server keeps no catalog (%v) or one that holds its metadata", first.res.cat == nil)
+	}
+	first.res.mu.Unlock()
 	st, svc := openResident(t, e) // a server started later
 	if err := svc.PrepareChecks(context.Background()); err != nil {
 		t.Fatal(err)

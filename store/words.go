@@ -378,8 +378,14 @@ func (s *Store) prepareWordOverlaps(ctx context.Context, build func(title, body 
 	if len(stale) == 0 {
 		return false, nil
 	}
+	held := sn.cat.HoldsMetadata()
 	if err := sn.makeWordIndexes(ctx, projects, out, stale, prev, false, build); err != nil {
 		return true, fmt.Errorf("prepare the duplicate check: %w", err)
+	}
+	if !held {
+		// Making them read the whole section (BaseEntriesWhere); the
+		// server keeps this catalog for hours and would hold it.
+		sn.cat.DropMetadata()
 	}
 	return true, nil
 }
