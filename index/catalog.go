@@ -400,10 +400,18 @@ func (c *Catalog) Readable() (int, error) {
 	all := func(_, _, _ string) bool { return true }
 	n := 0
 	if c.base != nil {
-		if err := c.base.loadMeta(); err != nil {
-			return 0, err
-		}
-		err := c.baseKept(all, func(i int, _ [11]string, _ [3]int64) error {
+		// Streamed when the metadata is not loaded (eachMeta): the
+		// watcher of a server that lives for hours counts them once,
+		// and loading the section would hold it (15 MB at 100,000
+		// notes) for as long as the server keeps the catalog.
+		err := c.base.eachMeta(func(i int, m string) error {
+			s, _, err := splitMeta(m)
+			if err != nil {
+				return corrupt("file %d: %v", i, err)
+			}
+			if s[metaBroken] != "" {
+				return nil
+			}
 			if len(c.over) > 0 {
 				if _, shadowed := c.over[c.base.path(i)]; shadowed {
 					return nil

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strings"
+	"unsafe"
 
 	"github.com/cortexmem/cortex/memories"
 )
@@ -127,4 +129,98 @@ func (c *Catalog) OverlayEntriesWhere(keep func(project, area, name string) bool
 		}
 	}
 	return nil
+}
+
+// metaWindow is how much of the metadata section BaseProjects reads at a
+// time when the section is not loaded.
+var metaWindow = 256 << 10
+
+// BaseProjects lists, sorted, the projects of the base's readable records
+// (those BaseEntriesWhere calls fn with), whether the journal replaced them
+// since or not. Where the metadata section is not loaded already, it reads
+// the section a window at a time and keeps none of it: a long-running
+// process (the MCP server lists the projects once at start-up, see
+// store.PrepareWordOverlaps) would otherwise hold the whole section (about
+// 15 MB at 100,000 notes) for as long as it holds the catalog, to no use.
+func (c *Catalog) BaseProjects() ([]string, error) {
+	if c.base == nil {
+		return nil, nil
+	}
+	seen := map[string]bool{}
+	err := c.base.eachMeta(func(i int, m string) error {
+		s, _, err := splitMeta(m)
+		if err != nil {
+			return corrupt("file %d: %v", i, err)
+		}
+		if s[metaBroken] == "" && !seen[s[metaProject]] {
+			seen[strings.Clone(s[metaProject])] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return slices.Sorted(maps.Keys(seen)), nil
+}
+
+// eachMeta calls fn with every file's metadata record, in file order. The
+// record shares the loaded section's memory when it is loaded (or mapped);
+// otherwise it is read into a window reused for the records that follow,
+// and is only valid during the call.
+func (b *baseFile) eachMeta(fn func(i int, m string) error) error {
+	if b.mapped != nil {
+		_ = b.loadMeta() // a view of the mapping: nothing is read
+	}
+	le := binary.LittleEndian
+	if b.meta != "" || b.metaLen == 0 {
+		for i := 0; i < b.nFiles; i++ {
+			e := b.fileEntry(i)
+			off, n := int(le.Uint32(e[32:])), int(le.Uint32(e[36:]))
+			if err := fn(i, b.meta[off:off+n]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var buf []byte
+	at := 0 // the section offset of buf[0]
+	for i := 0; i < b.nFiles; i++ {
+		e := b.fileEntry(i)
+		off, n := int(le.Uint32(e[32:])), int(le.Uint32(e[36:]))
+		if off < at || off+n > at+len(buf) {
+			// Records are written in file order, so this reads the
+			// section once; any other order is read right, only slower.
+			size := min(max(metaWindow, n), b.metaLen-off)
+			if cap(buf) < size {
+				buf = make([]byte, size)
+			}
+			buf = buf[:size]
+			if _, err := b.f.ReadAt(buf, b.metaAt+int64(off)); err != nil {
+				return corrupt("short metadata read: %v", err)
+			}
+			at = off
+		}
+		if err := fn(i, unsafe.String(unsafe.SliceData(buf[off-at:]), n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// HoldsMetadata reports whether the catalog holds its base's metadata
+// section in memory, read whole for a listing or a search of every note
+// (a mapped base's is a view of the file, not held).
+func (c *Catalog) HoldsMetadata() bool {
+	return c.base != nil && c.base.mapped == nil && c.base.meta != ""
+}
+
+// DropMetadata lets go of the base's metadata section when the catalog
+// holds it (HoldsMetadata): records decoded from it keep what they share
+// of it, and later lookups read their records from the file. The caller
+// must be the catalog's only user meanwhile (a writer, under the write
+// lock, with a catalog it took: see store's writerCatalog).
+func (c *Catalog) DropMetadata() {
+	if c.HoldsMetadata() {
+		c.base.meta = ""
+	}
 }

@@ -87,6 +87,13 @@ func overwrite(t testing.TB, name string, data []byte) {
 // exercise calls every query of c, as commands would on a catalog they loaded,
 // and returns the first error.
 func exercise(c *Catalog) error {
+	// First, while the metadata is not loaded: streamed (eachMeta).
+	if _, err := c.BaseProjects(); err != nil {
+		return err
+	}
+	if _, err := c.Readable(); err != nil {
+		return err
+	}
 	var recs []*Record
 	if err := c.Records(func(r *Record) error { recs = append(recs, r); return nil }); err != nil {
 		return err

@@ -321,3 +321,52 @@ func TestPrepareLetsGoOfTheIndexesItRead(t *testing.T) {
 		t.Errorf("saving a copy of a note of zoo after the pages were let go: err = %v, want a refusal as a duplicate", err)
 	}
 }
+
+// TestServerStartHoldsNoMetadata: a server that makes the word indexes
+// lets go of the metadata the making read, and one started over made
+// word indexes prepares the checks (listing the base's projects) and syncs (the
+// watcher's first look, which counts the readable notes) without loading
+// the catalog's metadata section, which the catalog it keeps would then
+// hold for the server's life (15 MB at 100,000 notes). A listing still
+// loads it (which shows that the test sees it held).
+func TestServerStartHoldsNoMetadata(t *testing.T) {
+	e := newOwedEnv(t)
+	writeProjects(t, e)
+	first, svc := openResident(t, e)
+	if err := svc.PrepareChecks(context.Background()); err != nil { // makes them
+		t.Fatal(err)
+	}
+	first.res.mu.Lock()
+	if first.res.cat == nil || first.res.cat.HoldsMetadata() {
+		t.Errorf("after making the word indexes, the server keeps no catalog (%v) or one that holds its metadata", first.res.cat == nil)
+	}
+	first.res.mu.Unlock()
+	st, svc := openResident(t, e) // a server started later
+	if err := svc.PrepareChecks(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := st.Sync(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Notes != 28 {
+		t.Errorf("sync counted %d notes, want 28", rep.Notes)
+	}
+	held := func() bool {
+		st.res.mu.Lock()
+		defer st.res.mu.Unlock()
+		if st.res.cat == nil {
+			t.Fatal("the server keeps no catalog")
+		}
+		return st.res.cat.HoldsMetadata()
+	}
+	if held() {
+		t.Error("the catalog the server keeps holds its metadata after start-up")
+	}
+	if _, err := svc.List(context.Background(), memories.ListRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	if !held() {
+		t.Error("after a listing the catalog does not hold its metadata: the test sees nothing")
+	}
+}

@@ -364,22 +364,28 @@ func (s *Store) prepareWordOverlaps(ctx context.Context, build func(title, body 
 	defer s.keepWritten(st, &err)
 	sn := &snapshot{s: s, cat: st.cat.Clone(), gen: st.gen, needLock: true}
 	defer sn.close(&err)
-	seen := map[string]bool{memories.DefaultProject: true} // every check reads it
-	err = sn.cat.BaseEntriesWhere(func(p, _, _ string) bool {
-		seen[p] = true
-		return false
-	}, func(int, *memories.Entry, uint64) error { return nil })
+	// Listed without loading the catalog's metadata, which the catalog
+	// would hold for as long as the server keeps it (BaseProjects).
+	projects, err := sn.cat.BaseProjects()
 	if err != nil {
 		return false, fmt.Errorf("prepare the duplicate check: %w", err)
 	}
-	projects := slices.Sorted(maps.Keys(seen))
+	if i, found := slices.BinarySearch(projects, memories.DefaultProject); !found { // every check reads it
+		projects = slices.Insert(projects, i, memories.DefaultProject)
+	}
 	out, stale, prev, done := sn.readWordIndexes(projects)
 	defer done()
 	if len(stale) == 0 {
 		return false, nil
 	}
+	held := sn.cat.HoldsMetadata()
 	if err := sn.makeWordIndexes(ctx, projects, out, stale, prev, false, build); err != nil {
 		return true, fmt.Errorf("prepare the duplicate check: %w", err)
+	}
+	if !held {
+		// Making them read the whole section (BaseEntriesWhere); the
+		// server keeps this catalog for hours and would hold it.
+		sn.cat.DropMetadata()
 	}
 	return true, nil
 }
