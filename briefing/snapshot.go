@@ -92,13 +92,7 @@ func (c *selectingCache) SearchEntriesWhere(keep func(project, area, name string
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]memories.Hit, len(reqs))
-	for i, req := range reqs {
-		if out[i], err = memories.SearchEntries(es, req); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return memories.SearchEntriesEach(es, reqs)
 }
 
 func (l *listing) answer(i int) bool { return l.answers[i/64]&(1<<(i%64)) != 0 }

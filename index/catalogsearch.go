@@ -28,13 +28,7 @@ func (c *Catalog) SearchEntriesWhere(keep func(project, area, name string) bool,
 		if err != nil {
 			return nil, err
 		}
-		out := make([][]memories.Hit, len(reqs))
-		for i, req := range reqs {
-			if out[i], err = memories.SearchEntries(es, req); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
+		return memories.SearchEntriesEach(es, reqs)
 	}
 	tops := make([]entryTop, len(reqs))
 	tags := false

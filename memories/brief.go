@@ -413,8 +413,14 @@ func SearchEntriesWhere(snap Snapshot, keep func(project, area, name string) boo
 	if err != nil {
 		return nil, err
 	}
+	return SearchEntriesEach(entries, reqs)
+}
+
+// SearchEntriesEach is SearchEntries over entries for each of reqs.
+func SearchEntriesEach(entries []Entry, reqs []SearchRequest) ([][]Hit, error) {
 	out := make([][]Hit, len(reqs))
 	for i, req := range reqs {
+		var err error
 		if out[i], err = SearchEntries(entries, req); err != nil {
 			return nil, err
 		}
