@@ -200,14 +200,14 @@ func (l *Log) recorded(buf []byte, size int64, fi os.FileInfo) {
 // first when there is none, and returns the log's size and file after.
 func (l *Log) append(buf []byte) (int64, os.FileInfo, error) {
 	p := l.o.State.AccessLog()
-	f, err := openAppend(p)
+	f, err := atomicfile.Open(p, os.O_WRONLY|os.O_APPEND)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Created whole, with its header, or not at all: another writer may
 		// be creating it at the same moment.
 		if err := atomicfile.Create(p, header(newToken())); err != nil && !errors.Is(err, fs.ErrExist) {
 			return 0, nil, fmt.Errorf("access log: %w", err)
 		}
-		f, err = openAppend(p)
+		f, err = atomicfile.Open(p, os.O_WRONLY|os.O_APPEND)
 	}
 	if err != nil {
 		return 0, nil, fmt.Errorf("access log: %w", err)

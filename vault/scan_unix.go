@@ -10,6 +10,8 @@ import (
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/cortexmem/cortex/atomicfile"
 )
 
 // statSplit is the number of notes in one folder above which their stats are
@@ -110,21 +112,14 @@ type dirent struct {
 }
 
 // openNoFollow opens path for reading unless it is a symbolic link (then
-// errIsLink), in one system call for the common case of a plain file. The
-// file is not offered to the runtime's poller: os.OpenFile makes a regular
-// file non-blocking, has the poller refuse it and makes it blocking again,
-// four system calls more for every note a save compares or a command
-// reads (os.NewFile asks only whether it is non-blocking). Its errors are
+// errIsLink), in one system call for the common case of a plain file, and
+// without the runtime's poller (atomicfile.Open). Its errors are
 // os.OpenFile's: *fs.PathError of the open.
 func openNoFollow(path string) (*os.File, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	for errors.Is(err, unix.EINTR) {
-		fd, err = unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	}
+	f, err := atomicfile.Open(path, os.O_RDONLY|unix.O_NOFOLLOW)
 	if err == nil {
-		return os.NewFile(uintptr(fd), path), nil
+		return f, nil
 	}
-	err = &fs.PathError{Op: "open", Path: path, Err: err}
 	// Linux and macOS say ELOOP, FreeBSD EMLINK; a link in a folder above
 	// gives ELOOP too, which Lstat tells apart.
 	if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EMLINK) {
