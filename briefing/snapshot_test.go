@@ -16,9 +16,13 @@ type fakeSelector struct {
 	memories.Snapshot
 	entries []memories.Entry
 	decoded int
+	err     error // what listing fails with, if set
 }
 
 func (f *fakeSelector) EntriesWhere(keep func(project, area, name string) bool) ([]memories.Entry, error) {
+	if f.err != nil {
+		return nil, f.err
+	}
 	var out []memories.Entry
 	for _, e := range f.entries {
 		if keep(e.Project, e.Area, path.Base(e.Path)) {
@@ -73,6 +77,36 @@ func TestListingAnsweredAgain(t *testing.T) {
 		if f.decoded != tt.decoded {
 			t.Errorf("%d %s: %d entries decoded in all, want %d", i, tt.name, f.decoded, tt.decoded)
 		}
+	}
+}
+
+// TestSearchOverAListing: over a snapshot that can only list, the cache's
+// searches without text are SearchEntries over its listing, and a listing
+// that fails fails them.
+func TestSearchOverAListing(t *testing.T) {
+	f := &fakeSelector{entries: []memories.Entry{
+		{ID: "1", Path: "memories/web/a.md", Project: "web", Type: memories.TypeConvention},
+		{ID: "2", Path: "memories/web/b.md", Project: "web", Type: memories.TypeDecision},
+		{ID: "3", Path: "memories/api/c.md", Project: "api", Type: memories.TypeConvention},
+	}}
+	snap := withLoadCache(f).(memories.EntrySearcher)
+	web := func(p, _, _ string) bool { return p == "web" }
+	reqs := []memories.SearchRequest{{Type: memories.TypeConvention, Size: 5}, {Type: memories.TypeDecision, Size: 5}}
+	got, err := snap.SearchEntriesWhere(web, reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := memories.SearchEntriesEach(f.entries[:2], reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got); d != "" || len(got) != 2 || len(got[0]) != 1 || got[0][0].ID != "1" {
+		t.Errorf("searches (-want +got):\n%s", d)
+	}
+	f.err = fmt.Errorf("the catalog is unreadable")
+	withErr := withLoadCache(f).(memories.EntrySearcher)
+	if _, err := withErr.SearchEntriesWhere(web, reqs); err == nil || err.Error() != "the catalog is unreadable" {
+		t.Errorf("a failing listing: %v, want its error", err)
 	}
 }
 
