@@ -404,14 +404,7 @@ func (c *Catalog) Readable() (int, error) {
 		// watcher of a server that lives for hours counts them once,
 		// and loading the section would hold it (15 MB at 100,000
 		// notes) for as long as the server keeps the catalog.
-		err := c.base.eachMeta(func(i int, m string) error {
-			s, _, err := splitMeta(m)
-			if err != nil {
-				return corrupt("file %d: %v", i, err)
-			}
-			if s[metaBroken] != "" {
-				return nil
-			}
+		err := c.baseKept(all, func(i int, _ [11]string, _ [3]int64) error {
 			if len(c.over) > 0 {
 				if _, shadowed := c.over[c.base.path(i)]; shadowed {
 					return nil
@@ -537,27 +530,23 @@ func (c *Catalog) entriesHashedWhere(out []memories.Entry, keep func(project, ar
 
 // baseKept calls fn, in file order, with each file of the base whose note
 // is readable and whose project, area and file name keep accepts, and the
-// file's metadata as splitMeta splits it; the caller has loaded the
-// metadata (loadMeta). The filtered walk of the listings (entriesWhere)
-// and of the briefing's searches (SearchEntriesWhere).
+// file's metadata as splitMeta splits it. The filtered walk of the
+// listings (entriesWhere), of the briefing's searches (SearchEntriesWhere),
+// and of the counts that must not hold the section (BaseProjects,
+// Readable). The strings share the metadata section when it is loaded
+// (loadMeta), as the callers that keep them have it; otherwise they are
+// valid only during fn's call (eachMeta).
 func (c *Catalog) baseKept(keep func(project, area, name string) bool, fn func(i int, s [11]string, nums [3]int64) error) error {
-	for i := 0; i < c.base.nFiles; i++ {
-		m, err := c.base.metaRecord(i)
-		if err != nil {
-			return err
-		}
+	return c.base.eachMeta(func(i int, m string) error {
 		s, nums, err := splitMeta(m)
 		if err != nil {
 			return corrupt("file %d: %v", i, err)
 		}
 		if s[metaBroken] != "" || !keep(s[metaProject], s[metaArea], c.base.name(i)) {
-			continue
+			return nil
 		}
-		if err := fn(i, s, nums); err != nil {
-			return err
-		}
-	}
-	return nil
+		return fn(i, s, nums)
+	})
 }
 
 // overKept lists, in path order, the overlay's records of readable notes

@@ -147,13 +147,10 @@ func (c *Catalog) BaseProjects() ([]string, error) {
 		return nil, nil
 	}
 	seen := map[string]bool{}
-	err := c.base.eachMeta(func(i int, m string) error {
-		s, _, err := splitMeta(m)
-		if err != nil {
-			return corrupt("file %d: %v", i, err)
-		}
-		if s[metaBroken] == "" && !seen[s[metaProject]] {
-			seen[strings.Clone(s[metaProject])] = true
+	all := func(_, _, _ string) bool { return true }
+	err := c.baseKept(all, func(_ int, s [11]string, _ [3]int64) error {
+		if !seen[s[metaProject]] {
+			seen[strings.Clone(s[metaProject])] = true // s is the window's (eachMeta)
 		}
 		return nil
 	})
