@@ -74,12 +74,31 @@ func AcquireAhead(ctx context.Context, path string, timeout time.Duration) (*Loc
 	if ok {
 		return &Lock{f: f}, nil
 	}
+	// The intent is taken again at every try until it is held: a reader's
+	// WriterWaiting holds it exclusively for a moment to look, and a writer
+	// that gave up on its first refusal waited unseen behind readers that
+	// never paused, until its timeout.
 	intent := flock.New(intentPath(path), flock.SetPermissions(atomicfile.FilePerm))
-	if ok, err := intent.TryRLock(); err == nil && ok {
-		// Without it (an unwritable folder) the writer only waits as before.
-		defer intent.Close()
-	}
-	return wait(ctx, f, path, timeout, f.TryLockContext)
+	defer intent.Close()
+	signal := true
+	return wait(ctx, f, path, timeout, func(ctx context.Context, retry time.Duration) (bool, error) {
+		for {
+			if signal {
+				ok, err := intent.TryRLock()
+				// Once held it stays held; without it (an unwritable
+				// folder) the writer only waits as before.
+				signal = err == nil && !ok
+			}
+			if ok, err := f.TryLock(); ok || err != nil {
+				return ok, err
+			}
+			select {
+			case <-ctx.Done():
+				return false, ctx.Err()
+			case <-time.After(retry):
+			}
+		}
+	})
 }
 
 // WriterWaiting reports whether a writer waits for the lock on path

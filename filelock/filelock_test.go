@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofrs/flock"
+
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -255,4 +257,38 @@ func TestTryAcquireSharedPassesAWaitingWriter(t *testing.T) {
 		t.Errorf("TryAcquireShared while a writer holds the lock = %v, %v; want nil, nil", l, err)
 	}
 	release(t, w)
+}
+
+// TestWriterSignalsPastAProbe: a reader's WriterWaiting holds the intent
+// file exclusively for a moment. A writer that begins to wait in that moment
+// must still say it waits once the moment is over: it used to give up on
+// the intent and wait unseen behind readers that never paused.
+func TestWriterSignalsPastAProbe(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	reader := takeLock(t, path, true)
+	probe := flock.New(intentPath(path))
+	if ok, err := probe.TryLock(); err != nil || !ok {
+		t.Fatalf("hold the intent as a probe does: %v, %v", ok, err)
+	}
+	writer := make(chan error, 1)
+	go func() {
+		l, err := AcquireAhead(context.Background(), path, 5*time.Second)
+		if err == nil {
+			err = l.Release()
+		}
+		writer <- err
+	}()
+	time.Sleep(20 * time.Millisecond) // the writer's first try meets the probe
+	if err := probe.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(2 * time.Second); !WriterWaiting(path); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the writer never said it waits once the probe let the intent go")
+		}
+	}
+	release(t, reader)
+	if err := <-writer; err != nil {
+		t.Fatalf("the writer, once the reader let go: %v", err)
+	}
 }
