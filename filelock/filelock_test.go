@@ -282,7 +282,7 @@ func TestWriterSignalsPastAProbe(t *testing.T) {
 	if err := probe.Close(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(2 * time.Second); !WriterWaiting(path); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); !WriterWaiting(path); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the writer never said it waits once the probe let the intent go")
 		}
