@@ -435,6 +435,46 @@ func (c *Catalog) Entries() ([]memories.Entry, error) {
 	return out, nil
 }
 
+// EachEntry calls fn with each entry Entries lists, in the same order,
+// without listing them: the entry, and its strings when the metadata is
+// not loaded, are valid only during fn's call. Rendering the map of
+// contents of 100,000 notes from Entries held 38 MB of entries, and kept
+// them with the catalog.
+func (c *Catalog) EachEntry(fn func(*memories.Entry) error) error {
+	if c.entries != nil {
+		for i := range c.entries {
+			e := c.entries[i]
+			if err := fn(&e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var e memories.Entry
+	if c.base != nil {
+		all := func(_, _, _ string) bool { return true }
+		err := c.baseKept(all, func(i int, s [11]string, nums [3]int64) error {
+			p := c.base.path(i)
+			if _, shadowed := c.over[p]; shadowed {
+				return nil
+			}
+			e = memories.Entry{Path: p}
+			fillEntry(&e, &s, &nums)
+			return fn(&e)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for _, r := range c.overKept(func(_, _, _ string) bool { return true }) {
+		e = r.Entry
+		if err := fn(&e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // EntriesWhere lists the entries Entries lists whose project, area and file
 // name keep accepts, in the same order. It decodes only those: a briefing
 // needs the memories of one project, its areas and general, or a few notes

@@ -1,10 +1,14 @@
 package index
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/memories"
 )
@@ -94,6 +98,65 @@ func TestBaseProjectsAndReadableKeepNoMetadata(t *testing.T) {
 		// With the section loaded, the same answers from it.
 		if again, err := c.BaseProjects(); err != nil || !slices.Equal(again, projects) {
 			t.Errorf("window %d: BaseProjects with the section loaded = %q, %v; want %q", window, again, err, projects)
+		}
+	}
+}
+
+// TestEachEntryAsEntries: EachEntry gives the entries Entries lists, in the
+// same order, reading the metadata section a window at a time and keeping
+// none of it, and the same again once Entries has listed them. An error of
+// fn ends the walk and is EachEntry's.
+func TestEachEntryAsEntries(t *testing.T) {
+	defer func(w int) { metaWindow = w }(metaWindow)
+	for _, window := range []int{1, 100, 4096, 1 << 20} {
+		metaWindow = window
+		c := streamedCatalog(t, 300)
+		var got []memories.Entry
+		each := func(e *memories.Entry) error {
+			c := *e
+			// Copied: the strings share a window the walk reuses.
+			c.ID, c.Path, c.Title, c.Project = strings.Clone(c.ID), strings.Clone(c.Path), strings.Clone(c.Title), strings.Clone(c.Project)
+			c.Area, c.SupersededBy = strings.Clone(c.Area), strings.Clone(c.SupersededBy)
+			c.Type = memories.Type(strings.Clone(string(c.Type)))
+			c.Source = memories.Source(strings.Clone(string(c.Source)))
+			c.Status = memories.Status(strings.Clone(string(c.Status)))
+			c.Tags = slices.Clone(c.Tags)
+			for i := range c.Tags {
+				c.Tags[i] = strings.Clone(c.Tags[i])
+			}
+			got = append(got, c)
+			return nil
+		}
+		if err := c.EachEntry(each); err != nil {
+			t.Fatal(err)
+		}
+		if c.base.meta != "" || c.entries != nil {
+			t.Fatalf("window %d: EachEntry kept the metadata section or the entries", window)
+		}
+		want, err := c.Entries()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("window %d: EachEntry (-Entries +EachEntry):\n%s", window, diff)
+		}
+		got = nil
+		if err := c.EachEntry(each); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("window %d: EachEntry once listed (-Entries +EachEntry):\n%s", window, diff)
+		}
+		stop := errors.New("stop")
+		n := 0
+		err = c.EachEntry(func(*memories.Entry) error {
+			if n++; n == 3 {
+				return stop
+			}
+			return nil
+		})
+		if err != stop || n != 3 {
+			t.Errorf("window %d: EachEntry whose fn fails at the third = %v after %d calls", window, err, n)
 		}
 	}
 }

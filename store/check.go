@@ -145,12 +145,11 @@ func (s *Store) check(ctx context.Context, rep *SyncReport) (h *Health, err erro
 	if h.Leftovers, h.Forks, err = s.leftovers(cat); err != nil {
 		return nil, err
 	}
-	entries, err := cat.Entries()
+	want, notes, err := s.renderMap(cat)
+	h.Notes = notes
 	if err != nil {
 		return nil, err
 	}
-	h.Notes = len(entries)
-	want := s.v.RenderMap(entries)
 	if h.Mismatched == 0 && s.hasFolder() && !s.v.MapMatches(want) {
 		if err := s.v.WriteMap(want, true); err != nil {
 			return nil, err

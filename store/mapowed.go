@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/cortexmem/cortex/index"
-	"github.com/cortexmem/cortex/memories"
+	"github.com/cortexmem/cortex/vault"
 )
 
 // mapOwedFile, in the vault's state folder, says that the map of contents
@@ -108,9 +108,9 @@ func (s *Store) settleMap(cat *index.Catalog) error {
 		before.Put(gone)
 		err = s.spliceMap(before, recs)
 	} else if s.hasFolder() {
-		var entries []memories.Entry
-		if entries, err = cat.Entries(); err == nil {
-			err = s.writeIndexFile(s.v.RenderMap(entries))
+		var files []vault.MapFile
+		if files, _, err = s.renderMap(cat); err == nil {
+			err = s.writeIndexFile(files)
 		}
 	}
 	if err != nil {

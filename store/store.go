@@ -1243,11 +1243,23 @@ func (s *Store) spliceMap(cat *index.Catalog, recs map[string]*index.Record) err
 	}
 	after := cat.Clone()
 	after.Put(recs)
-	entries, err := after.Entries()
+	files, _, err := s.renderMap(after)
 	if err != nil {
 		return err
 	}
-	return s.writeIndexFile(s.v.RenderMap(entries))
+	return s.writeIndexFile(files)
+}
+
+// renderMap renders every file of the map of contents from cat's readable
+// notes, given one at a time (Catalog.EachEntry), and counts them.
+func (s *Store) renderMap(cat *index.Catalog) (files []vault.MapFile, notes int, err error) {
+	files, err = s.v.RenderMapFrom(func(fn func(*memories.Entry) error) error {
+		return cat.EachEntry(func(e *memories.Entry) error {
+			notes++
+			return fn(e)
+		})
+	})
+	return files, notes, err
 }
 
 // hasFolder reports whether the vault's cortex folder exists. The map of
@@ -1429,21 +1441,22 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 	}
 	err = s.idx.Publish(gen)
 	release(il, &err)
-	var entries []memories.Entry
+	var files []vault.MapFile
+	var notes int
 	if err == nil {
-		entries, err = cat.Entries()
+		files, notes, err = s.renderMap(cat)
 	}
 	if err != nil {
 		_ = cat.Close()
 		return nil, err
 	}
-	if err := s.writeIndexFile(s.v.RenderMap(entries)); err != nil {
+	if err := s.writeIndexFile(files); err != nil {
 		s.warn(fmt.Sprintf("map of contents not updated: %v", err))
 	}
 	s.markChecked(filepath.Join(gen, checkedFile), observed)
 	s.removeLegacy()
 	rep.Added = len(recs)
-	rep.Notes = len(entries)
+	rep.Notes = notes
 	return &writeState{gen: gen, cat: cat, dirs: scan.Dirs, observed: observed, report: rep}, nil
 }
 

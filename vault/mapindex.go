@@ -130,34 +130,11 @@ func renderIndex(folder string, entries []memories.Entry) []byte {
 // indexSections sorts the entries into the map's sections, in order, and
 // counts the episodes, which no section lists.
 func indexSections(folder string, entries []memories.Entry) ([]indexSection, int) {
-	bySection := map[string][]*memories.Entry{}
-	episodes := 0
+	m := newMapLines(folder)
 	for i := range entries {
-		e := &entries[i]
-		if sec := IndexSection(e); sec != "" {
-			bySection[sec] = append(bySection[sec], e)
-		} else {
-			episodes++
-		}
+		_ = m.add(&entries[i]) // never fails
 	}
-	var byID map[string]*memories.Entry
-	if len(bySection[SupersededSection]) > 0 {
-		byID = make(map[string]*memories.Entry, len(entries))
-		for i := range entries {
-			byID[entries[i].ID] = &entries[i]
-		}
-	}
-	sections := make([]indexSection, 0, len(bySection))
-	for sec, list := range bySection {
-		sort.Slice(list, func(i, j int) bool { return listedBefore(sec, list[i], list[j]) })
-		lines := make([]string, len(list))
-		for i, e := range list {
-			lines[i] = indexLine(folder, e, byID[e.SupersededBy])
-		}
-		sections = append(sections, indexSection{name: sec, lines: lines})
-	}
-	sort.Slice(sections, func(i, j int) bool { return sectionLess(sections[i].name, sections[j].name) })
-	return sections, episodes
+	return m.sections()
 }
 
 // writeSections renders the map from its sections and the number of
@@ -248,30 +225,47 @@ func parseTotals(line string, sections []sectionCount) (episodes int, ok bool) {
 // then its tags — or, for a superseded memory, what replaced it: succ, the
 // entry of the memory e.SupersededBy names (nil when the vault has none).
 func indexLine(folder string, e, succ *memories.Entry) string {
-	var b strings.Builder
-	b.WriteString("- ")
-	b.WriteString(noteLink(folder, e.Path, e.Title))
-	if !e.Live() {
-		switch {
-		case e.SupersededBy == "":
-			b.WriteString(" (retired, no replacement)")
-		case succ != nil:
-			b.WriteString(" → ")
-			b.WriteString(noteLink(folder, succ.Path, succ.Title))
-		case memories.ValidIDChars(e.SupersededBy) && len(e.SupersededBy) <= maxIDLen:
-			b.WriteString(" → ")
-			b.WriteString(e.SupersededBy)
-			b.WriteString(missingSuffix)
-		default:
-			b.WriteString(" → a memory" + missingSuffix)
-		}
-		return b.String()
+	link := noteLink(folder, e.Path, e.Title)
+	if e.Live() {
+		return liveLine(link, e.Tags)
 	}
-	for _, t := range e.Tags {
+	succLink := ""
+	if succ != nil {
+		succLink = noteLink(folder, succ.Path, succ.Title)
+	}
+	return supersededLine(link, e.SupersededBy, succLink, succ != nil)
+}
+
+// liveLine is the line of a live memory whose link is link.
+func liveLine(link string, tags []string) string {
+	n := 2 + len(link)
+	for _, t := range tags {
+		n += 2 + len(t)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString("- ")
+	b.WriteString(link)
+	for _, t := range tags {
 		b.WriteString(" #")
 		b.WriteString(t)
 	}
 	return b.String()
+}
+
+// supersededLine is the line of a superseded memory whose link is link and
+// whose superseded_by is by: succ is the link of the memory by names, when
+// the vault holds it (found).
+func supersededLine(link, by, succ string, found bool) string {
+	switch {
+	case by == "":
+		return "- " + link + " (retired, no replacement)"
+	case found:
+		return "- " + link + " → " + succ
+	case memories.ValidIDChars(by) && len(by) <= maxIDLen:
+		return "- " + link + " → " + by + missingSuffix
+	}
+	return "- " + link + " → a memory" + missingSuffix
 }
 
 // missingSuffix ends the line of a memory superseded by one the vault does

@@ -173,8 +173,26 @@ var pageHeaderRe = sync.OnceValue(func() *regexp.Regexp {
 // RenderMap renders every file of the map of contents from every entry:
 // _index.md first, then in a split map the pages by name.
 func (v *Vault) RenderMap(entries []memories.Entry) []MapFile {
+	return v.renderMap(indexSections(v.linkFolder(), entries))
+}
+
+// RenderMapFrom is RenderMap of the entries each gives, in order, one call
+// of its argument each. It keeps none of them (an entry may be reused once
+// the call returns), only the lines the map lists: a catalog of 100,000
+// notes gives its entries one at a time rather than as a slice that holds
+// them all (Catalog.EachEntry). Its error is each's.
+func (v *Vault) RenderMapFrom(each func(func(*memories.Entry) error) error) ([]MapFile, error) {
+	m := newMapLines(v.linkFolder())
+	if err := each(m.add); err != nil {
+		return nil, err
+	}
+	return v.renderMap(m.sections()), nil
+}
+
+// renderMap renders every file of the map from its sections and the number
+// of episodes.
+func (v *Vault) renderMap(sections []indexSection, episodes int) []MapFile {
 	folder := v.linkFolder()
-	sections, episodes := indexSections(folder, entries)
 	if listedLines(sections) <= PagedAbove {
 		return []MapFile{{Rel: IndexFile, Data: writeSections(sections, episodes)}}
 	}
