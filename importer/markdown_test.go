@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -426,6 +427,15 @@ func FuzzParseMarkdown(f *testing.F) {
 		for i, it := range items {
 			if i > 0 && it.Aliases != nil {
 				t.Errorf("item %d (%s) has aliases %q; only the first item of a note has them", i, it.Title, it.Aliases)
+			}
+		}
+		// readNote reads the properties from the note without its body:
+		// what the whole note's memory says of them.
+		if n, skip := readNote("fuzz/input.md", data); skip == nil {
+			m := n.raw.Memory("fuzz/input.md", time.Time{})
+			if !slices.Equal(n.tags, m.Tags) || !slices.Equal(n.aliases, m.Aliases) || n.raw.Has("created") && !n.created.Equal(m.Created) ||
+				n.typ != "" && n.typ != m.Type || string(n.body) != m.Body {
+				t.Errorf("readNote: tags %q, aliases %q, created %v, type %q; the memory's %q, %q, %v, %q", n.tags, n.aliases, n.created, n.typ, m.Tags, m.Aliases, m.Created, m.Type)
 			}
 		}
 	})
