@@ -865,3 +865,36 @@ func TestJoinParsedSizesOnce(t *testing.T) {
 		t.Errorf("without asides or skips: %d items, asides %v, skips %v; want 1 item and nil", len(items), asides, skips)
 	}
 }
+
+// TestReadFileAsOsReadFile: readFile gives os.ReadFile's bytes and errors,
+// whatever size the walk saw (the file may have changed since).
+func TestReadFileAsOsReadFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{0, 1, 511, 512, 513, 4096, 100_000} {
+		p := filepath.Join(dir, fmt.Sprintf("note-%d.md", n))
+		data := []byte(strings.Repeat("é and x\n", n/9+1)[:n])
+		if err := os.WriteFile(p, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range []int64{int64(n), 0, int64(n) / 2, int64(n) + 7, -1} {
+			got, err := readFile(p, size)
+			if err != nil {
+				t.Fatalf("%d bytes, size %d: %v", n, size, err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("%d bytes, size %d: read %d bytes, want %d", n, size, len(got), len(want))
+			}
+		}
+	}
+	for _, p := range []string{filepath.Join(dir, "missing.md"), dir} {
+		_, want := os.ReadFile(p)
+		_, got := readFile(p, 10)
+		if want == nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: error %v, want %v", p, got, want)
+		}
+	}
+}

@@ -30,6 +30,7 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/cortexmem/cortex/memories"
 )
@@ -93,8 +94,10 @@ type aside struct {
 // memory's provenance as source_hash.
 func (it *Item) Hash() string {
 	h := sha256.New()
-	for _, s := range []string{string(it.Kind), it.Title, it.Content} {
-		h.Write([]byte(s))
+	for _, s := range [...]string{string(it.Kind), it.Title, it.Content} {
+		// The string's own bytes: the hash only reads them, and a
+		// conversion copied each content (a real-shaped import's 18 MB).
+		h.Write(unsafe.Slice(unsafe.StringData(s), len(s)))
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil)[:12])

@@ -57,7 +57,11 @@ func readNote(path string, data []byte) (*note, *Skip) {
 	if err != nil {
 		return nil, &Skip{Source: path, Reason: "the frontmatter does not parse: " + parseMessage(err)}
 	}
-	m := n.Memory(path, time.Time{})
+	// Memory reads the properties; its copy of the body, a string of the
+	// whole note, was thrown away: the sections cut their own.
+	head := *n
+	head.Body = nil
+	m := head.Memory(path, time.Time{})
 	out := &note{title: cleanTitle(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))), tags: m.Tags, aliases: m.Aliases, body: n.Body, raw: n}
 	if t := cleanTitle(n.String("title")); t != "" {
 		out.title = t

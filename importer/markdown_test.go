@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -427,6 +429,15 @@ func FuzzParseMarkdown(f *testing.F) {
 				t.Errorf("item %d (%s) has aliases %q; only the first item of a note has them", i, it.Title, it.Aliases)
 			}
 		}
+		// readNote reads the properties from the note without its body:
+		// what the whole note's memory says of them.
+		if n, skip := readNote("fuzz/input.md", data); skip == nil {
+			m := n.raw.Memory("fuzz/input.md", time.Time{})
+			if !slices.Equal(n.tags, m.Tags) || !slices.Equal(n.aliases, m.Aliases) || n.raw.Has("created") && !n.created.Equal(m.Created) ||
+				n.typ != "" && n.typ != m.Type || string(n.body) != m.Body {
+				t.Errorf("readNote: tags %q, aliases %q, created %v, type %q; the memory's %q, %q, %v, %q", n.tags, n.aliases, n.created, n.typ, m.Tags, m.Aliases, m.Created, m.Type)
+			}
+		}
 	})
 }
 
@@ -517,5 +528,28 @@ func TestMayHaveHeading(t *testing.T) {
 		if diff := cmp.Diff(sectionsBy(md(), []byte(body), "Note"), sections([]byte(body), "Note"), cmp.AllowUnexported(section{})); diff != "" {
 			t.Errorf("sections of %q (-full parser +sections):\n%s", body, diff)
 		}
+	}
+}
+
+// TestReadNoteCopiesNoBody: reading a note's properties does not copy its
+// body (the sections cut their own): a note of a megabyte is read with a
+// few kilobytes of allocations.
+func TestReadNoteCopiesNoBody(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	data := []byte("---\ntitle: \"Big\"\ntags: [a, b]\ncreated: 2026-05-28\n---\n\n" + strings.Repeat("Some text of the note.\n", 1<<16))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const runs = 10
+	for range runs {
+		n, skip := readNote("big.md", data)
+		if skip != nil || n.title != "Big" || len(n.tags) != 2 || n.created.IsZero() || len(n.body) < 1<<20 {
+			t.Fatalf("readNote: %+v, %v", n, skip)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / runs; per > 64<<10 {
+		t.Errorf("readNote of a %d-byte note allocated %d bytes, want at most 64 KB", len(data), per)
 	}
 }

@@ -418,8 +418,13 @@ var timeLayouts = []string{
 }
 
 // timeOf parses the date and time forms people and tools write; zero when none
-// fits. Times without a zone are read as UTC.
+// fits. Times without a zone are read as UTC. A property a note does not
+// have is "": no layout fits it, and failing each of them made an error
+// apiece, four times for a note without dates (most imported ones).
 func timeOf(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
 	for _, l := range timeLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			return t.UTC()

@@ -507,3 +507,22 @@ Body.
 		}
 	}
 }
+
+// TestTimeOfMissingAllocatesNothing: a date a note does not have costs no
+// failed parse (each made an error value).
+func TestTimeOfMissingAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	if got := timeOf(""); !got.IsZero() {
+		t.Fatalf("timeOf(\"\") = %v, want the zero time", got)
+	}
+	if a := testing.AllocsPerRun(100, func() { _ = timeOf("") }); a != 0 {
+		t.Errorf("timeOf(\"\") made %.0f allocations, want none", a)
+	}
+	for _, s := range []string{"2026-05-28T13:48:31Z", "2026-05-28", "2026-05-28 13:48"} {
+		if timeOf(s).IsZero() {
+			t.Errorf("timeOf(%q) is zero", s)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package vault
 
 import (
 	"bytes"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -11,8 +13,8 @@ import (
 // memory, id and properties), never rewrites it: a note in the plain shape
 // cortex writes — properties of one line each, "key: value", lists of
 // "  - item" lines, and one level of nested properties ("provenance:" and
-// its "  key: value" lines, lists of "    - item" lines under them), in
-// printable text with nothing YAML would read another way, values plain or
+// its "  key: value" lines, lists of "    - item" lines under them), lists
+// on one line ("[a, b]", flowList), in printable text with nothing YAML would read another way, values plain or
 // double-quoted without escapes — is split without the YAML decoder, which
 // was most of a rebuild's reading. Any other note is parsed by ParseNote.
 // Both give the same memory, id and properties (FuzzParseWritten); the
@@ -128,11 +130,62 @@ func property(l []byte, line, column int) (k, v *yaml.Node, ok bool) {
 	if !ok {
 		return nil, nil, false
 	}
+	if len(val) > 0 && val[0] == '[' {
+		v, ok = flowList(val, line, column+len(key)+2)
+		return k, v, ok
+	}
 	s, style, ok := writtenValue(val)
 	if !ok {
 		return nil, nil, false
 	}
 	return k, &yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: "!!str", Value: s, Line: line, Column: column + len(key) + 2}, true
+}
+
+// flowList reads v, a list on one line in YAML's flow style whose "[" is at
+// column of line: "[]", or "[a, b]" — items that are plain values
+// (plainValue) of letters, digits and a few signs (flowItem), separated by a comma and one space, "[" and "]"
+// tight around them. That is how tags are often written by hand ("tags:
+// [deploy, infra]"), and YAML reads each item as the text it is.
+func flowList(v []byte, line, column int) (*yaml.Node, bool) {
+	if len(v) < 2 || v[len(v)-1] != ']' {
+		return nil, false
+	}
+	list := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Tag: "!!seq", Line: line, Column: column}
+	in := v[1 : len(v)-1]
+	if len(in) == 0 {
+		return list, true
+	}
+	at := column + 1
+	for {
+		item, rest, more := bytes.Cut(in, []byte(", "))
+		if !plainValue(item) || !flowItem(item) {
+			return nil, false
+		}
+		list.Content = append(list.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: string(item), Line: line, Column: at})
+		if !more {
+			return list, true
+		}
+		at += utf8.RuneCount(item) + 2 // YAML counts columns in characters
+		in = rest
+	}
+}
+
+// flowItem reports whether an item of a flow list holds only letters,
+// digits and marks, and of ASCII "-", "_", ".", "/", "+" and spaces: nothing
+// that ends a plain value in a flow list ("?", ",", a bracket or brace, a
+// colon) or would start a comment.
+func flowItem(item []byte) bool {
+	for _, r := range string(item) {
+		switch {
+		case r < utf8.RuneSelf:
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+ ", r)) {
+				return false
+			}
+		case !unicode.In(r, unicode.Letter, unicode.Digit, unicode.Mark):
+			return false
+		}
+	}
+	return true
 }
 
 // addItem adds item, read on line with its "-" at column, to list, which

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/cortexmem/cortex/memories"
 )
@@ -25,6 +26,30 @@ type noteView struct {
 	Body     string
 	Values   map[string][]string
 	Lists    map[string]bool
+	// Tree is the frontmatter's nodes, their YAML tags aside (the fast
+	// path does not resolve them).
+	Tree *treeNode
+}
+
+// treeNode is a YAML node as a reader sees it: where it is, its kind, style
+// and text.
+type treeNode struct {
+	Kind         yaml.Kind
+	Style        yaml.Style
+	Value        string
+	Line, Column int
+	Content      []*treeNode
+}
+
+func treeOf(n *yaml.Node) *treeNode {
+	if n == nil {
+		return nil
+	}
+	t := &treeNode{Kind: n.Kind, Style: n.Style, Value: n.Value, Line: n.Line, Column: n.Column}
+	for _, c := range n.Content {
+		t.Content = append(t.Content, treeOf(c))
+	}
+	return t
 }
 
 func viewOf(n *Note) noteView {
@@ -32,6 +57,7 @@ func viewOf(n *Note) noteView {
 		Memory: n.Memory("proj/note.md", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)),
 		ID:     n.ID(), Has: n.HasFrontmatter(), Keys: n.Keys(), KeyLines: n.keyLines,
 		Text: string(n.text), Body: string(n.Body), Values: map[string][]string{}, Lists: map[string]bool{},
+		Tree: treeOf(n.fm),
 	}
 	for _, k := range v.Keys {
 		v.Values[k] = append([]string{n.String(k)}, n.Strings(k)...)
@@ -136,6 +162,37 @@ func writtenNotes(t testing.TB) [][]byte {
 		"---\nid: a1\ntags:\n    - a\n---\n",
 		"---\nid: a1\n  source_hash: a\n---\n",
 		"---\nprovenance:\n  source_path: x\n---\n",
+		"---\ntitle: \"Account can keep\"\ntags: [incident]\n---\n\nbody\n",
+		"---\ntitle: \"x\"\ntags: []\n---\nbody\n",
+		"---\nid: a1\ntags: [deploy, infra, ci-cd, été, 日本語, C++, a/b, 3, true]\naliases: [other name]\n---\n",
+		"---\nid: a1\nprovenance:\n  event_ids: [e1, e2]\n---\n",
+		"---\nid: a1\ntags: [a,b]\n---\n",
+		"---\nid: a1\ntags: [a,  b]\n---\n",
+		"---\nid: a1\ntags: [a, b,]\n---\n",
+		"---\nid: a1\ntags: [a, , b]\n---\n",
+		"---\nid: a1\ntags: [ a]\n---\n",
+		"---\nid: a1\ntags: [a ]\n---\n",
+		"---\nid: a1\ntags: [a: b]\n---\n",
+		"---\nid: a1\ntags: [a:b]\n---\n",
+		"---\nid: a1\ntags: [a #b]\n---\n",
+		"---\nid: a1\ntags: [C#]\n---\n",
+		"---\nid: a1\ntags: [a, [b]]\n---\n",
+		"---\nid: a1\ntags: [{a: b}]\n---\n",
+		"---\nid: a1\ntags: [\"a\", 'b']\n---\n",
+		"---\nid: a1\ntags: [null, Null, ~]\n---\n",
+		"---\nid: a1\ntags: [a]]\n---\n",
+		"---\nid: a1\ntags: [a] # c\n---\n",
+		"---\nid: a1\ntags: [a]b\n---\n",
+		"---\nid: a1\ntags: [a\n---\n",
+		"---\nid: a1\ntags: [a,\n  b]\n---\n",
+		"---\nid: a1\ntags: [-a, ?b]\n---\n",
+		"---\nid: a1\ntags: [0?]\n---\n",
+		"---\nid: a1\ntags: [a?b, a!b, a%b, a*b, a&b, a@b, a=b, a~b, a`b]\n---\n",
+		"---\nid: a1\ntags: [a\u2028b]\n---\n",
+		"---\nid: a1\ntags: [a\tb]\n---\n",
+		"---\nid: a1\ntags: [a  b, c d]\n---\n",
+		"---\nid: a1\ntags: []]\n---\n",
+		"---\nid: a1\ntags: [\u00a0a, b\u00a0]\n---\n",
 	} {
 		out = append(out, []byte(s))
 	}
@@ -190,7 +247,11 @@ func TestParseWritten(t *testing.T) {
 		[]byte("---\nid: 01ksqdg0wrdv1sgdadmt6jmba8\ntitle: ar › سجل القرارات\ntype: note\nproject: handbook\nsource: import\nstatus: active\nimportance: 3\n" +
 			"created: 2026-05-28T13:48:31Z\nupdated: 2026-05-28T13:48:31Z\nrelated:\n  - \"[[расширения-markdown-01m7141k]]\"\n" +
 			"provenance:\n  source_path: docs/ar/ar.txt\n  source_hash: 02bb205464969fb8\n---\n\nقررنا استخدام المنفذ 8080\n"),
-		[]byte("---\nid: a1\ntitle: Use pgx\nprovenance:\n  event_ids:\n    - e1\n    - e2\n  source_session: s-1\n  source_tool: claude-code\n---\nbody\n")} {
+		[]byte("---\nid: a1\ntitle: Use pgx\nprovenance:\n  event_ids:\n    - e1\n    - e2\n  source_session: s-1\n  source_tool: claude-code\n---\nbody\n"),
+		// Notes written by hand, their tags on one line.
+		[]byte("---\ntitle: \"Account can keep and used packet panic when ENOSPC\"\ntags: [infra, monitoring, deploy]\n---\n\nbody\n"),
+		[]byte("---\ntitle: \"Account\"\ntags: []\n---\n\nbody\n"),
+		[]byte("---\ntitle: été\ntags: [été, 日本語, a]\n---\n\nbody\n")} {
 		if _, ok := parseWritten(data); !ok {
 			t.Errorf("a usual written note is not read by the fast path:\n%s", data)
 		}
