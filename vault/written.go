@@ -16,8 +16,8 @@ import (
 // its "  key: value" lines, lists of "    - item" lines under them), lists
 // on one line ("[a, b]", flowList), in printable text with nothing YAML
 // would read another way, values plain or double-quoted without escapes —
-// is split without the YAML decoder, which
-// was most of a rebuild's reading. Any other note is parsed by ParseNote.
+// is split without the YAML decoder, which was most of a rebuild's
+// reading. Any other note is parsed by ParseNote.
 // Both give the same memory, id and properties (FuzzParseWritten); the
 // scalars' YAML tags are not resolved, which only a rewrite would look at.
 func ParseWritten(data []byte) (*Note, error) {
@@ -145,8 +145,9 @@ func property(l []byte, line, column int) (k, v *yaml.Node, ok bool) {
 // flowList reads v, a list on one line in YAML's flow style whose "[" is at
 // column of line: "[]", or "[a, b]" — items that are plain values
 // (plainValue) of letters, digits and a few signs (flowItem), separated by
-// a comma and one space, "[" and "]" tight around them. That is how tags are often written by hand ("tags:
-// [deploy, infra]"), and YAML reads each item as the text it is.
+// a comma and one space, "[" and "]" tight around them. That is how tags
+// are often written by hand ("tags: [deploy, infra]"), and YAML reads each
+// item as the text it is.
 func flowList(v []byte, line, column int) (*yaml.Node, bool) {
 	if len(v) < 2 || v[len(v)-1] != ']' {
 		return nil, false
