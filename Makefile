@@ -11,7 +11,7 @@ FUZZTIME ?= 30s
 FUZZMINIMIZE ?= 5s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build demo test test-short race bench bench-100k bench-transcripts timing bulk fuzz lint bleve-check clean
+.PHONY: all build demo test test-short race bench bench-100k bench-transcripts timing bulk eval-stable fuzz lint bleve-check clean
 
 all: build
 
@@ -61,6 +61,15 @@ timing:
 # three indexes of 10,000 notes are built).
 bulk:
 	CORTEX_BULK=1 $(GO) test -count=1 -run 'TestPullSeenByTheNextCommand' ./store
+
+# cortex eval's per-query answers are a function of the dataset: two runs
+# over the conversations' dev set must print the same bytes (each run builds
+# its own index, whose segments fall as its batches and merges do).
+EVAL_SET ?= fixtures/eval/conversations/dev-turns.json
+eval-stable: build
+	./$(BIN) eval --json --per-query $(EVAL_SET) > bin/eval-1.json
+	./$(BIN) eval --json --per-query $(EVAL_SET) > bin/eval-2.json
+	cmp bin/eval-1.json bin/eval-2.json
 
 bench-100k: build
 	$(GO) run ./cmd/cortex-bench -bin ./$(BIN) -sizes 100000 -shape $(SHAPES) -runs 20 -saves 50

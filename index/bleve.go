@@ -1489,10 +1489,11 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		}
 		return bq
 	}
-	if req.ByID && req.Text != "" {
-		// Equal scores in id order: Bleve's own order of them is the
-		// documents' order in the segments.
-		sr.SortBy([]string{"-_score", "_id"})
+	if req.Text != "" || len(req.CreatedIn) > 0 {
+		// Sorted by score alone: of the hits scoring the same at the cut,
+		// those of least id, not those Bleve met first (the documents'
+		// order in the segments).
+		ctx = withTiesByID(ctx, req.Size)
 	}
 	var res *bleve.SearchResult
 	if pr != nil {

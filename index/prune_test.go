@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -241,56 +240,6 @@ func TestWorthPruningOneCommonWord(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("worthPruning(%q) = %v, want %v", tt.terms, got, tt.want)
 		}
-	}
-}
-
-// TestSearchByIDTiesInIDOrder: with ByID, which of equally scored memories
-// make the first Size is the same however the index's segments are laid
-// out — here, the same notes indexed in opposite orders, one batch or one
-// note at a time — and is the lowest ids (the plain BM25 baseline of eval
-// cuts its top there, and its output changed from run to run).
-func TestSearchByIDTiesInIDOrder(t *testing.T) {
-	var ms []*memories.Memory
-	for i := range 12 {
-		ms = append(ms, mem(fmt.Sprintf("t%02d", i), "Same note", "the tied words are here", "alpha", memories.TypeNote, 1))
-	}
-	tops := map[string][]string{}
-	for _, layout := range []string{"forward", "reverse, one at a time"} {
-		b, err := createBleve(t.TempDir() + "/bleve")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if layout == "forward" {
-			err = b.Apply(docs(ms))
-		} else {
-			for i := len(ms) - 1; i >= 0 && err == nil; i-- {
-				err = b.Apply(docs(ms[i : i+1]))
-			}
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, byID := range []bool{true, false} {
-			hits, err := b.Search(t.Context(), memories.SearchRequest{Text: "tied words", AnyTerm: true, Size: 4, ByID: byID})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for _, h := range hits {
-				ids = append(ids, h.ID)
-			}
-			tops[fmt.Sprint(layout, " byID=", byID)] = ids
-		}
-		_ = b.Close()
-	}
-	want := []string{"t00", "t01", "t02", "t03"}
-	for _, layout := range []string{"forward", "reverse, one at a time"} {
-		if got := tops[layout+" byID=true"]; !slices.Equal(got, want) {
-			t.Errorf("%s: top 4 of 12 tied = %v, want %v", layout, got, want)
-		}
-	}
-	if slices.Equal(tops["forward byID=false"], tops["reverse, one at a time byID=false"]) {
-		t.Logf("without ByID both layouts gave %v (the test's layouts no longer differ)", tops["forward byID=false"])
 	}
 }
 

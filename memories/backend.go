@@ -111,10 +111,6 @@ type SearchRequest struct {
 	// K1 and B, when K1 is above 0, are BM25's parameters for this search
 	// instead of the index's (1.2 and 0.75, the usual ones).
 	K1, B float64
-	// ByID breaks ties of score by id, so that which of equally scored
-	// memories make the first Size does not depend on how the index's
-	// segments happen to be laid out. It costs reading every match's id.
-	ByID bool
 
 	Project string
 	// Projects, when set, keeps memories of any of these projects.

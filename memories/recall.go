@@ -950,7 +950,6 @@ func (s *Service) Search(ctx context.Context, req RecallRequest) (*RecallResult,
 		}
 		q := p.search
 		q.AnyTerm, q.Size, q.Synonyms, q.Phrases, q.Compounds, q.K1, q.B = true, p.limit, nil, false, false, 0, 0
-		q.ByID = true // its top is cut at Size as Bleve returns it: ties must not depend on the index's layout
 		hits, err := snap.Search(ctx, q)
 		if err != nil {
 			return fmt.Errorf("search: %w", err)

@@ -174,6 +174,19 @@ func (s *DisjunctionHeapSearcher) updateMatches() error {
 			matchingCurrs = append(matchingCurrs, next)
 			matchingIdxs = append(matchingIdxs, next.matchingIdx)
 		}
+		// In the order of the searchers, not of the heap: the scorer adds
+		// the matches' scores in this order, and the heap's order of
+		// searchers on the same document depends on the documents each
+		// met before, so the same document's score differed in its last
+		// bits from one layout of the index's segments to another
+		// (cortex patch 0008).
+		for i := 1; i < len(matchingIdxs); i++ {
+			for j := i; j > 0 && matchingIdxs[j] < matchingIdxs[j-1]; j-- {
+				matching[j], matching[j-1] = matching[j-1], matching[j]
+				matchingCurrs[j], matchingCurrs[j-1] = matchingCurrs[j-1], matchingCurrs[j]
+				matchingIdxs[j], matchingIdxs[j-1] = matchingIdxs[j-1], matchingIdxs[j]
+			}
+		}
 	}
 
 	s.matching = matching
