@@ -307,53 +307,19 @@ type tx struct {
 	watched bool // the first Create asked for keep
 	st      *writeState
 	// unsynced are the folders (relative to the cortex folder) Create
-	// wrote notes into whose names are not yet known durable: each is
-	// synced on its own goroutine from the moment its first note is
-	// linked, beside the rest of the writer's work (the catalog's records,
-	// the word sets, the index batch), and waited for by finish beside
-	// the writer's other files, and before the writer returns in any case
-	// (syncFolders).
-	unsynced []*folderSync
+	// wrote notes into whose names are not yet durable: synced by finish
+	// beside the writer's other files, and before the writer returns in
+	// any case (syncFolders).
+	unsynced []string
 	// wrote holds the bytes Create wrote, by path.
 	wrote map[string][]byte
 }
 
-// folderSync is the sync of one folder, under way until done is closed;
-// again says a name was linked in the folder after it started.
-type folderSync struct {
-	dir   string
-	done  chan struct{}
-	err   error
-	again bool
-}
-
-// syncAside starts the sync of folder dir, where a note was just linked:
-// it makes every name linked there before it durable. A folder whose sync
-// this transaction started already is synced again once that one is done
-// (syncFolders).
-func (t *tx) syncAside(dir string) {
-	if i := slices.IndexFunc(t.unsynced, func(f *folderSync) bool { return f.dir == dir }); i >= 0 {
-		t.unsynced[i].again = true
-		return
-	}
-	f := &folderSync{dir: dir, done: make(chan struct{})}
-	t.unsynced = append(t.unsynced, f)
-	go func() {
-		defer close(f.done)
-		f.err = t.s.syncFolder(dir)
-	}()
-}
-
-// syncFolders waits for the syncs of the folders t created notes in: their
-// names are then durable.
+// syncFolders makes the names of the notes t created durable, once.
 func (t *tx) syncFolders() error {
 	var errs []error
-	for _, f := range t.unsynced {
-		<-f.done
-		if f.err == nil && f.again {
-			f.err = t.s.syncFolder(f.dir)
-		}
-		errs = append(errs, f.err)
+	for _, d := range t.unsynced {
+		errs = append(errs, t.s.syncFolder(d))
 	}
 	t.unsynced = nil
 	return errors.Join(errs...)
@@ -428,10 +394,7 @@ func (s *Store) update(ctx context.Context, fn func(memories.Tx) error, lazy boo
 // between them leaves the index behind the vault, which the next command
 // repairs; a power loss before the folder's sync is done can leave the audit
 // log's line of a save that never returned and whose note is not there, as a
-// crash before the audit log's sync can leave a note without its line. The
-// folders' syncs were started by Create as each note was linked (syncAside):
-// syncFolders waits for them, and they ran beside what the writer did after
-// its notes were written (their records, the word sets, the steps above).
+// crash before the audit log's sync can leave a note without its line.
 func (s *Store) finish(ctx context.Context, st *writeState, ch *changeSet, events []memories.Event, syncFolders func() error) error {
 	docs, recs, err := ch.result()
 	if err != nil {
@@ -499,8 +462,8 @@ func (t *tx) Create(_ context.Context, m *memories.Memory) error {
 		t.watched, t.keep = true, t.s.watchDir(t.st, vault.MemoryDir(m.Project))
 	}
 	w, err := t.s.v.CreateUnlistedWritten(m)
-	if err == nil {
-		t.syncAside(path.Dir(m.Path))
+	if err == nil && !slices.Contains(t.unsynced, path.Dir(m.Path)) {
+		t.unsynced = append(t.unsynced, path.Dir(m.Path))
 	}
 	if err != nil {
 		if first {
