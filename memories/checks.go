@@ -174,17 +174,24 @@ func (c scored) path() string {
 // duplicates, if any, and the related ones to link. except names a memory left
 // out (the one a replacement supersedes).
 func (s *Service) compare(ctx context.Context, snap Snapshot, m *Memory, except string) (*scored, []scored, error) {
-	dup, related, _, err := s.compareFP(ctx, snap, m, except)
+	dup, related, _, err := s.compareFP(ctx, snap, m, nil, except)
 	return dup, related, err
 }
 
 // compareFP is compare that also gives the fingerprint m was compared by
-// (nil when the check is off).
-func (s *Service) compareFP(ctx context.Context, snap Snapshot, m *Memory, except string) (*scored, []scored, *dedup.Fingerprint, error) {
+// (nil when the check is off). made, when not nil, gives that fingerprint,
+// made already (fingerprintAside); else it is made here.
+func (s *Service) compareFP(ctx context.Context, snap Snapshot, m *Memory, made func() *dedup.Fingerprint, except string) (*scored, []scored, *dedup.Fingerprint, error) {
 	if !s.checks.Dedup {
 		return nil, nil, nil, nil
 	}
-	fp := memoryFingerprint(m.Title, m.Body)
+	var fp *dedup.Fingerprint
+	if made != nil {
+		fp = made()
+	}
+	if fp == nil {
+		fp = memoryFingerprint(m.Title, m.Body)
+	}
 	var all []scored
 	var err error
 	if wo, ok := snap.(wordOverlapper); ok {
@@ -281,6 +288,29 @@ type KnownKeys struct {
 // memoryKeys are the keys (dedup.KeysOf) of a memory's fingerprint.
 func memoryKeys(title, body string) dedup.Keys {
 	return dedup.KeysOf(title + "\n" + body)
+}
+
+// fingerprintAside makes the fingerprint of a memory's title and body
+// (memoryFingerprint) on its own goroutine, and returns what waits for it
+// (any number of times); nil when the duplicate check is off. A save
+// starts it before it takes the write lock: the store's work up to the
+// comparison (the lock, the catalog, the vault's check) then runs beside
+// it, where a long note's fingerprint was a tenth of a save in the MCP
+// server.
+func (s *Service) fingerprintAside(title, body string) func() *dedup.Fingerprint {
+	if !s.checks.Dedup {
+		return nil
+	}
+	done := make(chan struct{})
+	var fp *dedup.Fingerprint
+	go func() {
+		defer close(done)
+		fp = memoryFingerprint(title, body)
+	}()
+	return func() *dedup.Fingerprint {
+		<-done
+		return fp
+	}
 }
 
 // memoryFingerprint is the fingerprint a memory is compared by.

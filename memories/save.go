@@ -78,6 +78,8 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	screened := s.screenAside(ctx, cancel, m.Title, m.Body)
+	// So does the memory's fingerprint, which the comparison needs first.
+	fingerprint := s.fingerprintAside(m.Title, m.Body)
 	// The time of the change: the memory's creation, unless the request
 	// dates it.
 	at := m.Created
@@ -97,7 +99,7 @@ func (s *Service) Save(ctx context.Context, req SaveRequest) (*SaveResult, error
 		}
 		// Compared under the write lock, so that two saves of one text at
 		// once cannot both pass.
-		dup, related, fp, err := s.compareFP(ctx, tx, m, "")
+		dup, related, fp, err := s.compareFP(ctx, tx, m, fingerprint, "")
 		if serr := screened(); serr != nil {
 			return serr
 		}
