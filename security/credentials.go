@@ -242,6 +242,7 @@ func credentialRules() []*rule {
 		case "credential.url_credentials":
 			r.on, r.before, r.after = folded, anyByte, anyByte
 			r.check = checkURLPassword(false)
+			r.forms = []form{{triggers: r.triggers, pattern: r.pattern, pre: userThenColon}}
 		case "credential.database_url":
 			r.on, r.before, r.after = folded, anyByte, anyByte
 			r.check = checkURLPassword(true)
@@ -623,6 +624,18 @@ func nameThen(next string) func(string, int) bool {
 		}
 		return i < len(text) && strings.IndexByte(next, text[i]) >= 0
 	}
+}
+
+// userThenColon is url_credentials' pre: after the "://" at i, a user name
+// (one byte or more outside [\s:@/?#"'<>]) and then a colon. Most URLs have
+// none, and this turns them away at their first "/" without running the
+// expression.
+func userThenColon(text string, i int) bool {
+	j := i + len("://")
+	for j < len(text) && strings.IndexByte(" \t\n\f\r:@/?#\"'<>", text[j]) < 0 {
+		j++
+	}
+	return j > i+len("://") && j < len(text) && text[j] == ':'
 }
 
 // atLeast builds a check that drops a value shorter than n bytes.

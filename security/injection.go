@@ -745,10 +745,12 @@ func fakeMarkerForms() []form {
 			triggers: []string{"##", "# ", "#s", "#i", "#a", "#r", "#h"},
 			pattern:  `#{1,6}[ \t]*(?:system|instruction|assistant|response|human)[ \t]*:`,
 			at:       atLineStart,
+			pre:      markerThen(1, 6, "siarh"),
 		},
 		{
 			// [SYSTEM]: … / [[SYSTEM MESSAGE]]
 			triggers: []string{"[[", "[s", "[a", "[d", "[o", "[r", "[ "},
+			pre:      markerThen(1, 2, "sador"),
 			pattern:  `\[\[[ \t]*` + role + `(?:[ \t]+(?:message|prompt|note|notice|override|instructions?))?[ \t]*\]\]|\[[ \t]*` + role + `(?:[ \t]+(?:message|prompt|note|notice|override|instructions?))?[ \t]*\][ \t]*:`,
 			at:       atLineStart,
 		},
@@ -756,6 +758,7 @@ func fakeMarkerForms() []form {
 			// === SYSTEM OVERRIDE === / -----BEGIN SYSTEM INSTRUCTIONS-----
 			triggers: []string{"==", "---"},
 			notInRun: true,
+			pre:      markerThen(2, -1, "bsador"),
 			pattern:  `(?:={2,}|-{3,})[ \t]*(?:(?:begin|start)[ \t]+)?` + role + `(?:[ \t]+[a-z]+)?[ \t]+(?:override|message|instructions?|prompt)[ \t]*(?:={2,}|-{3,})`,
 		},
 		{
@@ -816,6 +819,40 @@ func fakeMarkerForms() []form {
 // blockquote marks, list bullets) precedes i on its line: forms that must
 // open their line (elsewhere "system:" is a key or a label) have it as their
 // at.
+// markerThen builds a form's pre for an expression that starts with a run
+// of one sign (#{1,6}, \[\[?, ={2,}) and [ \t]*, then a word that starts
+// with one of the letters of first (in lower case): the run at i, from min
+// to max bytes long (no bound when max < 0), then the blanks, then such a
+// letter. Markdown's rules, headings, wikilinks and task boxes (---, ##,
+// [[note]], [ ]) are most of where the triggers of these forms occur, and
+// this test turns them away without running the expression. A run longer
+// than max is turned away too: the expression takes at most max of its
+// signs, and what follows them is another sign, neither a blank nor a
+// letter. Only ASCII letters are looked for: a folded letter is ASCII only
+// where the original is (folding keeps lengths).
+func markerThen(min, max int, first string) func(string, int) bool {
+	return func(text string, i int) bool {
+		c, j := text[i], i
+		for j < len(text) && text[j] == c {
+			j++
+		}
+		if j-i < min || max >= 0 && j-i > max {
+			return false
+		}
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+		if j == len(text) {
+			return false
+		}
+		l := text[j]
+		if 'A' <= l && l <= 'Z' {
+			l += 'a' - 'A'
+		}
+		return strings.IndexByte(first, l) >= 0
+	}
+}
+
 func atLineStart(text string, i int) bool {
 	return onlyBefore(text, i, " \t>-*+0123456789.)") < 0
 }

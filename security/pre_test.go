@@ -1,0 +1,115 @@
+package security
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// checkPres checks that no form's pre turns away a place where its
+// expression matches: pre is a cheaper test run first, and must be one
+// that every match passes. Every offset of text is tried, not only those
+// where a trigger is.
+func checkPres(t *testing.T, text string) {
+	t.Helper()
+	var v texts
+	v[original] = text
+	v[folded], v[unleet] = foldTexts(text)
+	for _, row := range table().rows {
+		r, f := row.rule, row.form
+		if f.pre == nil {
+			continue
+		}
+		if f.afterTrigger {
+			t.Fatalf("%s %q: a pre on a form matched from the end of its trigger", r.id, f.triggers)
+		}
+		src := v[r.on]
+		for i := 0; i < len(text); i++ {
+			if !utf8.RuneStart(text[i]) || f.pre(text, i) {
+				continue
+			}
+			if loc := f.re.get().FindStringIndex(src[i:alignEnd(src, i+r.maxLen)]); loc != nil {
+				t.Fatalf("%s %q: pre turns away %q at %d, where the expression matches %q",
+					r.id, f.triggers, text, i, src[i:i+loc[1]])
+			}
+		}
+	}
+}
+
+// TestPresAreNecessary runs checkPres over the corpus and over random texts
+// made of the forms' triggers, the signs and words their expressions read,
+// and blanks.
+func TestPresAreNecessary(t *testing.T) {
+	for _, s := range fuzzSeeds(t) {
+		checkPres(t, s)
+	}
+	alphabet := []string{"=", "==", "-", "---", "#", "##", "[", "[[", "]", "]]", " ", "\t", "\n", ":", "@", "/", "://",
+		"system", "SYSTEM", "begin ", "Start ", "admin", "assistant", "instruction", "override", "message", "prompt",
+		"root", "operator", "developer", "human", "response", "user", "pa55word", "example.com", "é", "\u00a0"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		var sb strings.Builder
+		for range 1 + rng.IntN(14) {
+			sb.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		checkPres(t, sb.String())
+	}
+}
+
+// TestFolderPres runs checkPres over the notes of the folders named by
+// SECURITY_BENCH_DIRS, when set.
+func TestFolderPres(t *testing.T) {
+	for _, s := range folderTexts(t, 50) {
+		checkPres(t, s)
+	}
+}
+
+func FuzzPres(f *testing.F) {
+	for _, s := range fuzzSeeds(&testing.T{}) {
+		f.Add(s)
+	}
+	f.Fuzz(checkPres)
+}
+
+// TestMarkdownSkipsExpressions: the markdown that most often holds the
+// triggers of the fake_marker and url_credentials forms (rules, headings,
+// wikilinks, task boxes, URLs) is turned away by their pre, before the
+// expression runs.
+func TestMarkdownSkipsExpressions(t *testing.T) {
+	cases := []struct {
+		rule, trigger, text string
+	}{
+		{"prompt_injection.fake_marker", "---", "---\ntitle: Notes\n---"},
+		{"prompt_injection.fake_marker", "==", "x == y"},
+		{"prompt_injection.fake_marker", "##", "## Notes"},
+		{"prompt_injection.fake_marker", "# ", "# Meeting notes"},
+		{"prompt_injection.fake_marker", "[[", "[[Project plan]]"},
+		{"prompt_injection.fake_marker", "[ ", "[ ] buy milk"},
+		{"credential.url_credentials", "://", "https://example.com/a:b@c"},
+	}
+	for _, c := range cases {
+		n := 0
+		for _, row := range table().rows {
+			if row.rule.id != c.rule || !contains(row.form.triggers, c.trigger) {
+				continue
+			}
+			n++
+			if row.form.pre == nil || row.form.pre(c.text, strings.Index(c.text, strings.TrimSpace(c.trigger))) {
+				t.Errorf("%s %q: %q is not turned away before the expression", c.rule, row.form.triggers, c.text)
+			}
+		}
+		if n == 0 {
+			t.Errorf("no form of %s has the trigger %q", c.rule, c.trigger)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
