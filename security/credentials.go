@@ -605,10 +605,28 @@ func assignmentForms(triggers []string, name string, minLen int) []form {
 	long := atLeast(minLen)
 	return []form{
 		{triggers: triggers, pre: nameThen("\"'`:=?| \t\n\r\f\v"), pattern: name + assign + value, check: long},
-		{triggers: []string{"--"}, need: triggers, needWithin: 48, pattern: `--` + name + `\s+` + value, check: long},
+		{triggers: []string{"--"}, pre: flagName, need: triggers, needWithin: 48, pattern: `--` + name + `\s+` + value, check: long},
 		// <apiToken>…</apiToken> in XML: the element names the secret.
 		{triggers: triggers, pre: nameThen(">"), pattern: name + `>\s*([^<\s]+)\s*</`, check: allOf(long, xmlElement)},
 	}
+}
+
+// flagName is the pre of an assignment form's flag (--name value): from
+// the dashes, a run of letters, digits, _ . and - (all the name can be)
+// that holds a letter (its keyword has some) and is followed by a blank.
+// Markdown's rules, table rows (|---|---|) and arrows turn away here,
+// without the search for the name's keywords the form needs.
+func flagName(text string, i int) bool {
+	letter := false
+	for ; i < len(text); i++ {
+		c := text[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+			letter = true
+		} else if !isAlnum(c) && c != '_' && c != '.' && c != '-' {
+			break
+		}
+	}
+	return letter && i < len(text) && strings.IndexByte(" \t\n\f\r", text[i]) >= 0
 }
 
 // nameThen builds the pre of an assignment form: the run of letters,

@@ -44,9 +44,9 @@ func TestPresAreNecessary(t *testing.T) {
 	for _, s := range fuzzSeeds(t) {
 		checkPres(t, s)
 	}
-	alphabet := []string{"=", "==", "-", "---", "#", "##", "[", "[[", "]", "]]", " ", "\t", "\n", ":", "@", "/", "://",
+	alphabet := []string{"=", "==", "-", "---", "#", "##", "######", "[ ", " [", "[", "[[", "]", "]]", " ", "\t", "\n", ":", "@", "/", "://",
 		"system", "SYSTEM", "begin ", "Start ", "admin", "assistant", "instruction", "override", "message", "prompt",
-		"root", "operator", "developer", "human", "response", "user", "pa55word", "example.com", "é", "\u00a0"}
+		"root", "operator", "developer", "human", "response", "user", "=== admin override ===", "-----BEGIN ASSISTANT INSTRUCTIONS-----", "== Operator prompt ==", "---- root message ----", "[[ developer message ]]", "[Operator]:", "[root]:", "## Human:", "#Instruction:", "https://u:pa55w0rd@host", "pa55word", "password", "--password", "secret", "_", ".", "|", "hunter22", "\"", "Token", "example.com", "é", "\u00a0"}
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 20000 {
 		var sb strings.Builder
@@ -87,6 +87,9 @@ func TestMarkdownSkipsExpressions(t *testing.T) {
 		{"prompt_injection.fake_marker", "[[", "[[Project plan]]"},
 		{"prompt_injection.fake_marker", "[ ", "[ ] buy milk"},
 		{"credential.url_credentials", "://", "https://example.com/a:b@c"},
+		{"credential.password_assignment", "--", "|---|---|\n| pass | word |"},
+		{"credential.secret_assignment", "--", "---\ntitle: token\n---"},
+		{"credential.secret_assignment", "--", "a --> token: b"},
 	}
 	for _, c := range cases {
 		n := 0
