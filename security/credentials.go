@@ -617,8 +617,8 @@ func assignmentForms(triggers []string, name string, minLen int) []form {
 // Markdown's rules, table rows (|---|---|) and arrows turn away here,
 // without the search for the name's keywords the form needs.
 func flagName(text string, i int) bool {
-	letter := false
-	for ; i < len(text); i++ {
+	letter, limit := false, min(len(text), i+preLimit)
+	for ; i < limit; i++ {
 		c := text[i]
 		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
 			letter = true
@@ -626,7 +626,10 @@ func flagName(text string, i int) bool {
 			break
 		}
 	}
-	return letter && i < len(text) && strings.IndexByte(" \t\n\f\r", text[i]) >= 0
+	if i == limit {
+		return limit < len(text) // too long to read here: the expression decides
+	}
+	return letter && strings.IndexByte(" \t\n\f\r", text[i]) >= 0
 }
 
 // nameThen builds the pre of an assignment form: the run of letters,
@@ -649,11 +652,14 @@ func nameThen(next string) func(string, int) bool {
 // none, and this turns them away at their first "/" without running the
 // expression.
 func userThenColon(text string, i int) bool {
-	j := i + len("://")
-	for j < len(text) && strings.IndexByte(" \t\n\f\r:@/?#\"'<>", text[j]) < 0 {
+	j, limit := i+len("://"), min(len(text), i+preLimit)
+	for j < limit && strings.IndexByte(" \t\n\f\r:@/?#\"'<>", text[j]) < 0 {
 		j++
 	}
-	return j > i+len("://") && j < len(text) && text[j] == ':'
+	if j == limit {
+		return limit < len(text) // too long to read here: the expression decides
+	}
+	return j > i+len("://") && text[j] == ':'
 }
 
 // atLeast builds a check that drops a value shorter than n bytes.

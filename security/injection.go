@@ -830,20 +830,28 @@ func fakeMarkerForms() []form {
 // signs, and what follows them is another sign, neither a blank nor a
 // letter. Only ASCII letters are looked for: a folded letter is ASCII only
 // where the original is (folding keeps lengths).
+// preLimit bounds what a pre reads: past it, the pre lets the expression
+// decide. Without a bound, a run of signs read again from each of its
+// triggers would cost the square of its length.
+const preLimit = 256
+
 func markerThen(min, max int, first string) func(string, int) bool {
 	return func(text string, i int) bool {
-		c, j := text[i], i
-		for j < len(text) && text[j] == c {
+		c, j, limit := text[i], i, len(text)
+		if i+preLimit < limit {
+			limit = i + preLimit
+		}
+		for j < limit && text[j] == c && (max < 0 || j-i <= max) {
 			j++
 		}
 		if j-i < min || max >= 0 && j-i > max {
 			return false
 		}
-		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+		for j < limit && (text[j] == ' ' || text[j] == '\t') {
 			j++
 		}
-		if j == len(text) {
-			return false
+		if j == limit {
+			return limit < len(text) // too long to read here: the expression decides
 		}
 		l := text[j]
 		if 'A' <= l && l <= 'Z' {
