@@ -605,31 +605,33 @@ func assignmentForms(triggers []string, name string, minLen int) []form {
 	long := atLeast(minLen)
 	return []form{
 		{triggers: triggers, pre: nameThen("\"'`:=?| \t\n\r\f\v"), pattern: name + assign + value, check: long},
-		{triggers: []string{"--"}, pre: flagName, need: triggers, needWithin: 48, pattern: `--` + name + `\s+` + value, check: long},
+		{triggers: []string{"--"}, pre: flagName, need: triggers, needWithin: flagWithin, pattern: `--` + name + `\s+` + value, check: long},
 		// <apiToken>…</apiToken> in XML: the element names the secret.
 		{triggers: triggers, pre: nameThen(">"), pattern: name + `>\s*([^<\s]+)\s*</`, check: allOf(long, xmlElement)},
 	}
 }
 
-// flagName is the pre of an assignment form's flag (--name value): from
-// the dashes, a run of letters, digits, _ . and - (all the name can be)
-// that holds a letter (its keyword has some) and is followed by a blank.
-// Markdown's rules, table rows (|---|---|) and arrows turn away here,
-// without the search for the name's keywords the form needs.
+// flagWithin is how far past its dashes a flag's name must hold one of
+// its keywords.
+const flagWithin = 48
+
+// flagName is the pre of an assignment form's flag (--name value): a
+// letter within the run of letters, digits, _ . and - (all a name can be)
+// that starts at the dashes, and within flagWithin bytes, since the
+// keywords the form needs there are words. Markdown's rules, front matter,
+// table rows (|---|---|) and arrows turn away here, without the search
+// for the keywords. It reads no more than that search would.
 func flagName(text string, i int) bool {
-	letter, limit := false, min(len(text), i+preLimit)
-	for ; i < limit; i++ {
-		c := text[i]
+	for j := i; j < len(text) && j < i+flagWithin; j++ {
+		c := text[j]
 		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
-			letter = true
-		} else if !isAlnum(c) && c != '_' && c != '.' && c != '-' {
-			break
+			return true
+		}
+		if !isAlnum(c) && c != '_' && c != '.' && c != '-' {
+			return false
 		}
 	}
-	if i == limit {
-		return limit < len(text) // too long to read here: the expression decides
-	}
-	return letter && strings.IndexByte(" \t\n\f\r", text[i]) >= 0
+	return false
 }
 
 // nameThen builds the pre of an assignment form: the run of letters,

@@ -8,9 +8,9 @@ import (
 )
 
 // checkPres checks that no form's pre turns away a place where its
-// expression matches: pre is a cheaper test run first, and must be one
-// that every match passes. Every offset of text is tried, not only those
-// where a trigger is.
+// expression matches and the keywords it needs are found: pre is a cheaper
+// test run first, and must be one that every match passes. Every offset of
+// text is tried, not only those where a trigger is.
 func checkPres(t *testing.T, text string) {
 	t.Helper()
 	var v texts
@@ -29,7 +29,14 @@ func checkPres(t *testing.T, text string) {
 			if !utf8.RuneStart(text[i]) || f.pre(text, i) {
 				continue
 			}
-			if loc := f.re.get().FindStringIndex(src[i:alignEnd(src, i+r.maxLen)]); loc != nil {
+			end := alignEnd(src, i+r.maxLen)
+			if f.needSet != nil {
+				we := needEnd(src, i, end, f.needWithin)
+				if !f.needSet.in(src[i:we]) || f.need2Set != nil && !f.need2Set.in(src[i:we]) {
+					continue
+				}
+			}
+			if loc := f.re.get().FindStringIndex(src[i:end]); loc != nil {
 				t.Fatalf("%s %q: pre turns away %q at %d, where the expression matches %q",
 					r.id, f.triggers, text, i, src[i:i+loc[1]])
 			}
@@ -46,7 +53,7 @@ func TestPresAreNecessary(t *testing.T) {
 	}
 	alphabet := []string{"=", "==", "-", "---", "#", "##", "######", "[ ", " [", "[", "[[", "]", "]]", " ", "\t", "\n", ":", "@", "/", "://",
 		"system", "SYSTEM", "begin ", "Start ", "admin", "assistant", "instruction", "override", "message", "prompt",
-		"root", "operator", "developer", "human", "response", "user", "=== admin override ===", "-----BEGIN ASSISTANT INSTRUCTIONS-----", "== Operator prompt ==", "---- root message ----", "[[ developer message ]]", "[Operator]:", "[root]:", "## Human:", "#Instruction:", "https://u:pa55w0rd@host", "pa55word", "password", "--password", "secret", "_", ".", "|", "hunter22", "\"", "Token", "example.com", "é", "\u00a0"}
+		"root", "operator", "developer", "human", "response", "user", "=== admin override ===", "-----BEGIN ASSISTANT INSTRUCTIONS-----", "== Operator prompt ==", "---- root message ----", "[[ developer message ]]", "[Operator]:", "[root]:", "## Human:", "#Instruction:", "https://u:pa55w0rd@host", "--0123456789-0123456789_0123456789.012345678", "--db-password ", "--TOKEN\t", "pa55word", "password", "--password", "secret", "_", ".", "|", "hunter22", "\"", "Token", "example.com", "é", "\u00a0"}
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 20000 {
 		var sb strings.Builder
