@@ -622,6 +622,11 @@ type keywordSet struct {
 	sorted []string // the keywords ordered by first byte
 	// lo and hi bound, for each byte, the keywords that start with it
 	lo, hi [256]uint8
+	// second has, for each byte, a bit for the low six bits of the second
+	// byte of each keyword that starts with it (all of them for a keyword
+	// of one byte): in prose most letters start a keyword, and the byte
+	// after them turns away most of those places without comparing.
+	second [256]uint64
 }
 
 // newKeywordSet indexes keywords, or returns nil for none.
@@ -643,6 +648,11 @@ func newKeywordSet(keywords []string) *keywordSet {
 			k.lo[c] = uint8(i)
 		}
 		k.hi[c] = uint8(i + 1)
+		if len(w) < 2 {
+			k.second[c] = ^uint64(0)
+		} else {
+			k.second[c] |= 1 << (w[1] & 63)
+		}
 	}
 	return k
 }
@@ -651,6 +661,10 @@ func newKeywordSet(keywords []string) *keywordSet {
 func (k *keywordSet) in(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		m := k.second[c]
+		if m == 0 || i+1 < len(s) && m&(1<<(s[i+1]&63)) == 0 {
+			continue
+		}
 		for _, w := range k.sorted[k.lo[c]:k.hi[c]] {
 			if strings.HasPrefix(s[i:], w) {
 				return true
