@@ -246,6 +246,11 @@ func credentialRules() []*rule {
 		case "credential.database_url":
 			r.on, r.before, r.after = folded, anyByte, anyByte
 			r.check = checkURLPassword(true)
+			// jdbc: and the longest scheme are 16 bytes: :// follows soon
+			// after the trigger, where "redis" or "postgres" in prose has none.
+			r.forms = []form{{triggers: r.triggers, pattern: r.pattern, pre: func(text string, i int) bool {
+				return strings.Contains(text[i:min(len(text), i+len("jdbc:cockroachdb://"))], "://")
+			}}}
 		case "credential.private_key":
 			// The check reads the body past the window, up to maxPEMBody.
 			r.before, r.after, r.maxLen = anyByte, anyByte, 256
