@@ -53,7 +53,7 @@ func TestPresAreNecessary(t *testing.T) {
 	}
 	alphabet := []string{"=", "==", "-", "---", "#", "##", "######", "[ ", " [", "[", "[[", "]", "]]", " ", "\t", "\n", ":", "@", "/", "://",
 		"system", "SYSTEM", "begin ", "Start ", "admin", "assistant", "instruction", "override", "message", "prompt",
-		"root", "operator", "developer", "human", "response", "user", "=== admin override ===", "-----BEGIN ASSISTANT INSTRUCTIONS-----", "== Operator prompt ==", "---- root message ----", "[[ developer message ]]", "[Operator]:", "[root]:", "## Human:", "#Instruction:", "https://u:pa55w0rd@host", "--0123456789-0123456789_0123456789.012345678", "--db-password ", "--TOKEN\t", "curl ", "Http\n", "/dev/tcp/", "nc\t", "ncat ", "https://", "postgres://u:p4ssw0rd@db", "jdbc:cockroachdb://a:b@c", "mongodb+srv://x:y@z", "redis", "pat", "pat0123456789ABcd.", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "pa55word", "password", "--password", "secret", "_", ".", "|", "hunter22", "\"", "Token", "example.com", "é", "\u00a0"}
+		"root", "operator", "developer", "human", "response", "user", "=== admin override ===", "-----BEGIN ASSISTANT INSTRUCTIONS-----", "== Operator prompt ==", "---- root message ----", "[[ developer message ]]", "[Operator]:", "[root]:", "[Operator note:", "[ admin update:", "[developer alert:", "[System notice:", "## Human:", "#Instruction:", "https://u:pa55w0rd@host", "--0123456789-0123456789_0123456789.012345678", "--db-password ", "--TOKEN\t", "curl ", "Http\n", "/dev/tcp/", "nc\t", "ncat ", "https://", "postgres://u:p4ssw0rd@db", "jdbc:cockroachdb://a:b@c", "mongodb+srv://x:y@z", "redis", "pat", "pat0123456789ABcd.", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "pa55word", "password", "--password", "secret", "_", ".", "|", "hunter22", "\"", "Token", "example.com", "é", "\u00a0"}
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 20000 {
 		var sb strings.Builder
@@ -93,6 +93,7 @@ func TestMarkdownSkipsExpressions(t *testing.T) {
 		{"prompt_injection.fake_marker", "# ", "# Meeting notes"},
 		{"prompt_injection.fake_marker", "[[", "[[Project plan]]"},
 		{"prompt_injection.fake_marker", "[ ", "[ ] buy milk"},
+		{"prompt_injection.fake_marker", "[s", "[see the docs](https://example.com)"},
 		{"credential.url_credentials", "://", "https://example.com/a:b@c"},
 		{"exfiltration.secret_variable", "http", "see https://example.com"},
 		{"credential.database_url", "postgres", "we moved to postgres last year"},
