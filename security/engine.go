@@ -930,28 +930,33 @@ func foldTexts(s string) (string, string) {
 	}
 	buf := make([]byte, 2*len(s))
 	f, u := buf[:len(s):len(s)], buf[len(s):]
-	copy(f, s[:i])
-	copy(u, s[:i])
+	// Both start as copies, and only the bytes that change are written:
+	// in a script without case most runes change in neither.
+	copy(f, s)
+	copy(u, s)
 	folded, leet := false, false
 	for i < len(s) {
-		if i+8 <= len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf && i+8 <= len(s) {
+			// Not tried at a byte of a longer rune: in a script other
+			// than Latin the word would rarely be ASCII.
 			if w := load64(s, i); w&hiBits == 0 {
 				l := lowerASCII(w)
-				folded = folded || l != w
-				binary.LittleEndian.PutUint64(f[i:], l)
+				if l != w {
+					binary.LittleEndian.PutUint64(f[i:], l)
+					binary.LittleEndian.PutUint64(u[i:], l)
+					folded = true
+				}
 				if hasLeet(l) {
 					for j := i; j < i+8; j++ {
 						u[j] = unleetByte[f[j]]
 					}
 					leet = true
-				} else {
-					binary.LittleEndian.PutUint64(u[i:], l)
 				}
 				i += 8
 				continue
 			}
 		}
-		c := s[i]
 		if c < utf8.RuneSelf {
 			l := c
 			if 'A' <= c && c <= 'Z' {
@@ -973,13 +978,9 @@ func foldTexts(s string) (string, string) {
 					utf8.EncodeRune(f[i:], l)
 					copy(u[i:i+n], f[i:i+n])
 					folded = true
-					i += n
-					continue
 				}
 			}
 		}
-		copy(f[i:i+n], s[i:i+n])
-		copy(u[i:i+n], s[i:i+n])
 		i += n
 	}
 	// Neither is written again: the strings share their bytes, where a
