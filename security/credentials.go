@@ -242,9 +242,15 @@ func credentialRules() []*rule {
 		case "credential.url_credentials":
 			r.on, r.before, r.after = folded, anyByte, anyByte
 			r.check = checkURLPassword(false)
+			r.forms = []form{{triggers: r.triggers, pattern: r.pattern, pre: userThenColon}}
 		case "credential.database_url":
 			r.on, r.before, r.after = folded, anyByte, anyByte
 			r.check = checkURLPassword(true)
+			// jdbc: and the longest scheme are 16 bytes: :// follows soon
+			// after the trigger, where "redis" or "postgres" in prose has none.
+			r.forms = []form{{triggers: r.triggers, pattern: r.pattern, pre: func(text string, i int) bool {
+				return strings.Contains(text[i:min(len(text), i+len("jdbc:cockroachdb://"))], "://")
+			}}}
 		case "credential.private_key":
 			// The check reads the body past the window, up to maxPEMBody.
 			r.before, r.after, r.maxLen = anyByte, anyByte, 256
@@ -604,10 +610,33 @@ func assignmentForms(triggers []string, name string, minLen int) []form {
 	long := atLeast(minLen)
 	return []form{
 		{triggers: triggers, pre: nameThen("\"'`:=?| \t\n\r\f\v"), pattern: name + assign + value, check: long},
-		{triggers: []string{"--"}, need: triggers, needWithin: 48, pattern: `--` + name + `\s+` + value, check: long},
+		{triggers: []string{"--"}, pre: flagName, need: triggers, needWithin: flagWithin, pattern: `--` + name + `\s+` + value, check: long},
 		// <apiToken>…</apiToken> in XML: the element names the secret.
 		{triggers: triggers, pre: nameThen(">"), pattern: name + `>\s*([^<\s]+)\s*</`, check: allOf(long, xmlElement)},
 	}
+}
+
+// flagWithin is how far past its dashes a flag's name must hold one of
+// its keywords.
+const flagWithin = 48
+
+// flagName is the pre of an assignment form's flag (--name value): a
+// letter within the run of letters, digits, _ . and - (all a name can be)
+// that starts at the dashes, and within flagWithin bytes, since the
+// keywords the form needs there are words. Markdown's rules, front matter,
+// table rows (|---|---|) and arrows turn away here, without the search
+// for the keywords. It reads no more than that search would.
+func flagName(text string, i int) bool {
+	for j := i; j < len(text) && j < i+flagWithin; j++ {
+		c := text[j]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+			return true
+		}
+		if !isAlnum(c) && c != '_' && c != '.' && c != '-' {
+			return false
+		}
+	}
+	return false
 }
 
 // nameThen builds the pre of an assignment form: the run of letters,
@@ -623,6 +652,21 @@ func nameThen(next string) func(string, int) bool {
 		}
 		return i < len(text) && strings.IndexByte(next, text[i]) >= 0
 	}
+}
+
+// userThenColon is url_credentials' pre: after the "://" at i, a user name
+// (one byte or more outside [\s:@/?#"'<>]) and then a colon. Most URLs have
+// none, and this turns them away at their first "/" without running the
+// expression.
+func userThenColon(text string, i int) bool {
+	j, limit := i+len("://"), min(len(text), i+preLimit)
+	for j < limit && strings.IndexByte(" \t\n\f\r:@/?#\"'<>", text[j]) < 0 {
+		j++
+	}
+	if j == limit {
+		return limit < len(text) // too long to read here: the expression decides
+	}
+	return j > i+len("://") && text[j] == ':'
 }
 
 // atLeast builds a check that drops a value shorter than n bytes.

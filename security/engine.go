@@ -2,6 +2,7 @@ package security
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"strings"
 	"sync"
@@ -621,6 +622,11 @@ type keywordSet struct {
 	sorted []string // the keywords ordered by first byte
 	// lo and hi bound, for each byte, the keywords that start with it
 	lo, hi [256]uint8
+	// second has, for each byte, a bit for the low six bits of the second
+	// byte of each keyword that starts with it (all of them for a keyword
+	// of one byte): in prose most letters start a keyword, and the byte
+	// after them turns away most of those places without comparing.
+	second [256]uint64
 }
 
 // newKeywordSet indexes keywords, or returns nil for none.
@@ -642,6 +648,11 @@ func newKeywordSet(keywords []string) *keywordSet {
 			k.lo[c] = uint8(i)
 		}
 		k.hi[c] = uint8(i + 1)
+		if len(w) < 2 {
+			k.second[c] = ^uint64(0)
+		} else {
+			k.second[c] |= 1 << (w[1] & 63)
+		}
 	}
 	return k
 }
@@ -650,6 +661,10 @@ func newKeywordSet(keywords []string) *keywordSet {
 func (k *keywordSet) in(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		m := k.second[c]
+		if m == 0 || i+1 < len(s) && m&(1<<(s[i+1]&63)) == 0 {
+			continue
+		}
 		for _, w := range k.sorted[k.lo[c]:k.hi[c]] {
 			if strings.HasPrefix(s[i:], w) {
 				return true
@@ -892,23 +907,127 @@ func finish(text string, found []Finding) []Finding {
 // at the same bytes of the original. The unleet text also reads the digits and
 // signs that stand in for letters as those letters (0→o 1→i 3→e 4→a 5→s 7→t
 // @→a $→s), one byte for one byte.
+//
+// Both are made in one pass over the text, into one allocation, eight bytes
+// at a time where the bytes are ASCII: folding and then unleeting the folded
+// copy read the text twice a byte at a time, and that was a quarter of a
+// scan of real notes. TestFoldTexts and FuzzPrefilters check it against
+// foldStringByRune and unleetString.
 func foldTexts(s string) (string, string) {
-	f := foldString(s)
 	i := 0
-	for i < len(f) && unleetByte[f[i]] == f[i] {
+	for i+8 <= len(s) {
+		w := load64(s, i)
+		if w&hiBits != 0 || lowerASCII(w) != w || hasLeet(w) {
+			break
+		}
+		i += 8
+	}
+	for i < len(s) && s[i] < utf8.RuneSelf && (s[i] < 'A' || s[i] > 'Z') && unleetByte[s[i]] == s[i] {
 		i++
 	}
-	if i == len(f) {
-		return f, f
+	if i == len(s) {
+		return s, s
 	}
-	u := make([]byte, len(f))
-	copy(u, f[:i])
-	for ; i < len(f); i++ {
-		u[i] = unleetByte[f[i]]
+	buf := make([]byte, 2*len(s))
+	f, u := buf[:len(s):len(s)], buf[len(s):]
+	// Both start as copies, and only the bytes that change are written:
+	// in a script without case most runes change in neither.
+	copy(f, s)
+	copy(u, s)
+	folded, leet := false, false
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf && i+8 <= len(s) {
+			// Not tried at a byte of a longer rune: in a script other
+			// than Latin the word would rarely be ASCII.
+			if w := load64(s, i); w&hiBits == 0 {
+				l := lowerASCII(w)
+				if l != w {
+					binary.LittleEndian.PutUint64(f[i:], l)
+					binary.LittleEndian.PutUint64(u[i:], l)
+					folded = true
+				}
+				if hasLeet(l) {
+					for j := i; j < i+8; j++ {
+						u[j] = unleetByte[f[j]]
+					}
+					leet = true
+				}
+				i += 8
+				continue
+			}
+		}
+		if c < utf8.RuneSelf {
+			l := c
+			if 'A' <= c && c <= 'Z' {
+				l = c + 'a' - 'A'
+				folded = true
+			}
+			f[i], u[i] = l, unleetByte[l]
+			leet = leet || u[i] != l
+			i++
+			continue
+		}
+		// Not ASCII: folded as foldString does; unleet leaves it as it is.
+		n := int(caselessLead[c])
+		if n == 0 || !continued(s, i, n) {
+			var r rune
+			r, n = utf8.DecodeRuneInString(s[i:])
+			if !caseless(r) {
+				if l := unicode.ToLower(r); l != r && utf8.RuneLen(l) == n {
+					utf8.EncodeRune(f[i:], l)
+					copy(u[i:i+n], f[i:i+n])
+					folded = true
+				}
+			}
+		}
+		i += n
 	}
-	// u is not written again: the string shares its bytes, where a
+	// Neither is written again: the strings share their bytes, where a
 	// conversion would copy the whole text once more.
-	return f, unsafe.String(unsafe.SliceData(u), len(u))
+	fs := s
+	if folded {
+		fs = unsafe.String(unsafe.SliceData(f), len(f))
+	}
+	if !leet {
+		return fs, fs
+	}
+	return fs, unsafe.String(unsafe.SliceData(u), len(u))
+}
+
+const (
+	loBits = 0x0101010101010101
+	hiBits = 0x8080808080808080
+)
+
+// load64 returns s[i:i+8] as a little-endian word.
+func load64(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+// lowerASCII lowers the letters of w, eight ASCII bytes: a byte from 'A'
+// to 'Z' gets its 0x20 bit. No byte carries into the next (each is below
+// 0x80, and 0x7f+0x3f < 0x100).
+func lowerASCII(w uint64) uint64 {
+	geA := w + 0x3f*loBits // high bit set where the byte is at least 'A'
+	gtZ := w + 0x25*loBits // high bit set where the byte is past 'Z'
+	return w | (geA&^gtZ&hiBits)>>2
+}
+
+// hasLeet reports whether w, eight ASCII bytes, holds a byte that unleet
+// changes: a digit from '0' to '7', '@' or '$' (2 and 6 are reported too,
+// and then mapped to themselves).
+func hasLeet(w uint64) bool {
+	digit := (w + 0x50*loBits) &^ (w + 0x48*loBits) & hiBits // '0' <= byte < '8'
+	return digit != 0 || hasByte(w, '@') || hasByte(w, '$')
+}
+
+// hasByte reports whether w, eight ASCII bytes, holds c.
+func hasByte(w uint64, c byte) bool {
+	x := w ^ uint64(c)*loBits
+	return (x-loBits)&^x&hiBits != 0
 }
 
 var unleetByte = func() (m [256]byte) {

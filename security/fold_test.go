@@ -178,7 +178,13 @@ func checkPrefilters(t *testing.T, text string) {
 	if got, want := foldString(text), foldStringByRune(text); got != want {
 		t.Fatalf("foldString(%q) = %q, want %q", text, got, want)
 	}
-	_, u := foldTexts(text)
+	f, u := foldTexts(text)
+	if want := foldStringByRune(text); f != want {
+		t.Fatalf("foldTexts(%q) folded = %q, want %q", text, f, want)
+	}
+	if want := unleetString(foldStringByRune(text)); u != want {
+		t.Fatalf("foldTexts(%q) unleet = %q, want %q", text, u, want)
+	}
 	var got, want []triggerHit
 	tb := table()
 	tb.triggered(text, u, func(rows []int, at, n int) { got = append(got, triggerHit{rows, at, n}) })
@@ -225,4 +231,44 @@ func FuzzPrefilters(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(checkPrefilters)
+}
+
+// TestFoldTextsEveryASCIIByte puts each ASCII byte at each place of the
+// eight-byte words foldTexts reads at once, among letters of both cases,
+// digits and a non-ASCII rune, and checks it against the byte-at-a-time
+// definition.
+func TestFoldTextsEveryASCIIByte(t *testing.T) {
+	fills := []string{"xxxxxxxxxxxxxxxxxx", "XyZaBcDeFgHiJkLmNo", "0123456789@$zZ!~`^", "ab\u00c9cd\u0416ef"}
+	for c := range 128 {
+		for _, fill := range fills {
+			for at := 0; at < 17; at++ {
+				b := []byte(fill)
+				if at >= len(b) || !utf8.RuneStart(b[at]) || at+1 < len(b) && !utf8.RuneStart(b[at+1]) {
+					continue
+				}
+				b[at] = byte(c)
+				for _, s := range []string{string(b), string(b[:at+1])} {
+					f, u := foldTexts(s)
+					if want := foldStringByRune(s); f != want {
+						t.Fatalf("foldTexts(%q) folded = %q, want %q", s, f, want)
+					}
+					if want := unleetString(foldStringByRune(s)); u != want {
+						t.Fatalf("foldTexts(%q) unleet = %q, want %q", s, u, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestFoldTextsAllocatesOnce: a text with capitals and digits gets its
+// folded and unleet copies from one allocation.
+func TestFoldTextsAllocatesOnce(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under the race detector")
+	}
+	text := strings.Repeat("Deploy build 7 to Staging at 10:30; ", 20)
+	if n := testing.AllocsPerRun(100, func() { foldTexts(text) }); n != 1 {
+		t.Errorf("foldTexts allocated %v times, want 1", n)
+	}
 }

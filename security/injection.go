@@ -716,7 +716,8 @@ func notTemplateTurn(sc *scanner, s, e int) (int, int, bool) {
 
 func fakeMarkerForms() []form {
 	w := words
-	role := alt(`system`, `assistant`, `developer`, `admin`, `administrator`, `operator`, `root`)
+	roles := []string{"system", "assistant", "developer", "admin", "administrator", "operator", "root"}
+	role := alt(roles...)
 	return []form{
 		{
 			// chat template tokens, anywhere
@@ -745,10 +746,12 @@ func fakeMarkerForms() []form {
 			triggers: []string{"##", "# ", "#s", "#i", "#a", "#r", "#h"},
 			pattern:  `#{1,6}[ \t]*(?:system|instruction|assistant|response|human)[ \t]*:`,
 			at:       atLineStart,
+			pre:      markerThen(1, 6, "system", "instruction", "assistant", "response", "human"),
 		},
 		{
 			// [SYSTEM]: … / [[SYSTEM MESSAGE]]
 			triggers: []string{"[[", "[s", "[a", "[d", "[o", "[r", "[ "},
+			pre:      markerThen(1, 2, roles...),
 			pattern:  `\[\[[ \t]*` + role + `(?:[ \t]+(?:message|prompt|note|notice|override|instructions?))?[ \t]*\]\]|\[[ \t]*` + role + `(?:[ \t]+(?:message|prompt|note|notice|override|instructions?))?[ \t]*\][ \t]*:`,
 			at:       atLineStart,
 		},
@@ -756,6 +759,7 @@ func fakeMarkerForms() []form {
 			// === SYSTEM OVERRIDE === / -----BEGIN SYSTEM INSTRUCTIONS-----
 			triggers: []string{"==", "---"},
 			notInRun: true,
+			pre:      markerThen(2, -1, append([]string{"begin", "start"}, roles...)...),
 			pattern:  `(?:={2,}|-{3,})[ \t]*(?:(?:begin|start)[ \t]+)?` + role + `(?:[ \t]+[a-z]+)?[ \t]+(?:override|message|instructions?|prompt)[ \t]*(?:={2,}|-{3,})`,
 		},
 		{
@@ -768,6 +772,7 @@ func fakeMarkerForms() []form {
 		{
 			// [System note: …]
 			triggers: []string{"[s", "[a", "[d", "[o"},
+			pre:      markerThen(1, 1, "system", "admin", "developer", "operator"),
 			pattern:  `\[[ \t]*(?:system|admin|developer|operator)[ \t]+(?:note|message|notice|instruction|override|update|alert)[ \t]*:`,
 		},
 		{
@@ -816,6 +821,67 @@ func fakeMarkerForms() []form {
 // blockquote marks, list bullets) precedes i on its line: forms that must
 // open their line (elsewhere "system:" is a key or a label) have it as their
 // at.
+// markerThen builds a form's pre for an expression that starts with a run
+// of one sign (#{1,6}, \[\[?, ={2,}) and [ \t]*, then one of words: the
+// run at i, from min to max bytes long (no bound when max < 0), then the
+// blanks, then one of the words in any case. Markdown's rules, headings,
+// wikilinks, links and task boxes (---, ##, [[note]], [see], [ ]) are most
+// of where the triggers of these forms occur, and this test turns them
+// away without running the expression. A run longer than max is turned
+// away too: the expression takes at most max of its signs, and what
+// follows them is another sign, neither a blank nor a letter. The words
+// are compared in ASCII: a folded letter is ASCII only where the original
+// is (folding keeps lengths).
+func markerThen(min, max int, words ...string) func(string, int) bool {
+	return func(text string, i int) bool {
+		c, j, limit := text[i], i, len(text)
+		if i+preLimit < limit {
+			limit = i + preLimit
+		}
+		for j < limit && text[j] == c && (max < 0 || j-i <= max) {
+			j++
+		}
+		if j-i < min || max >= 0 && j-i > max {
+			return false
+		}
+		for j < limit && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+		if j == limit {
+			return limit < len(text) // too long to read here: the expression decides
+		}
+		for _, w := range words {
+			if hasPrefixASCIIFold(text[j:], w) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// hasPrefixASCIIFold reports whether s starts with w (lower case) when the
+// ASCII letters of s are lowered.
+func hasPrefixASCIIFold(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		c := s[k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// preLimit bounds what a pre reads: past it, the pre lets the expression
+// decide. Without a bound, a run of signs read again from each of its
+// triggers would cost the square of its length.
+const preLimit = 256
+
 func atLineStart(text string, i int) bool {
 	return onlyBefore(text, i, " \t>-*+0123456789.)") < 0
 }

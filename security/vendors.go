@@ -8,6 +8,7 @@ import "strings"
 // Test-mode keys (shippo_test_, duffel_test_, FLWSECK_TEST-, EZTK…) are keys:
 // they open a real account.
 func vendorForms() []form {
+	withPre := func(f form, pre func(string, int) bool) form { f.pre = pre; return f }
 	v := func(triggers []string, pattern string) form { return form{triggers: triggers, pattern: pattern} }
 	return []form{
 		v([]string{"pul-"}, `pul-[a-f0-9]{40}`),                                                                                                                 // Pulumi
@@ -41,10 +42,10 @@ func vendorForms() []form {
 		v([]string{"ico-"}, `ico-[a-zA-Z0-9]{32}`),                                                                                                              // Infracost
 		v([]string{"bedrock-api-key-", "absk"}, `bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]*|ABSK[A-Za-z0-9+/]{109,269}={0,2}`),                 // Amazon Bedrock
 		v([]string{"sc_", "ext_", "scauth_", "authress_"}, `(?:sc|ext|scauth|authress)_[a-zA-Z0-9]{5,30}\.[a-zA-Z0-9]{4,6}\.acc[_-][a-zA-Z0-9-]{10,32}\.[a-zA-Z0-9+/_=-]{30,120}`), // Authress
-		v([]string{"pat"}, `pat[a-zA-Z0-9]{14}\.[a-f0-9]{64}`),                                                            // Airtable personal access token
-		v([]string{"a3-"}, `A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}`), // 1Password secret key
-		v([]string{"ops_eyj"}, `ops_eyJ[a-zA-Z0-9+/]{250,}={0,3}`),                                                        // 1Password service account
-		v([]string{"tk-us-"}, `tk-us-[\w-]{48}`),                                                                          // Scalingo
+		withPre(v([]string{"pat"}, `pat[a-zA-Z0-9]{14}\.[a-f0-9]{64}`), alnumThen(len("pat"), 14, '.')),                                                                            // Airtable personal access token
+		v([]string{"a3-"}, `A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}`),                                                          // 1Password secret key
+		v([]string{"ops_eyj"}, `ops_eyJ[a-zA-Z0-9+/]{250,}={0,3}`),                                                                                                                 // 1Password service account
+		v([]string{"tk-us-"}, `tk-us-[\w-]{48}`), // Scalingo
 		v([]string{"access-sandbox-", "access-development-", "access-production-"}, `access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`), // Plaid
 		v([]string{"eaam", "eaac"}, `EAA[MC][a-zA-Z0-9]{100,}`),                 // Facebook page access token
 		v([]string{"ltai"}, `LTAI[a-zA-Z0-9]{20}`),                              // Alibaba Cloud access key ID
@@ -204,3 +205,21 @@ func k8sSecretValue(v string, plain bool) bool {
 }
 
 func utf8RuneStart(s string, i int) bool { return i >= len(s) || s[i] < 0x80 || s[i] >= 0xc0 }
+
+// alnumThen builds a pre for an expression that reads skip bytes, then n
+// letters or digits, then the byte then ("pat" in prose turns away at its
+// first byte past the trigger, without running the expression).
+func alnumThen(skip, n int, then byte) func(string, int) bool {
+	return func(text string, i int) bool {
+		i += skip
+		if i+n >= len(text) || text[i+n] != then {
+			return false
+		}
+		for _, c := range []byte(text[i : i+n]) {
+			if !isAlnum(c) {
+				return false
+			}
+		}
+		return true
+	}
+}
