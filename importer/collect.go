@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -603,22 +602,7 @@ func readFile(path string, size int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	// One byte more than the size, so that the read finding the end needs
-	// no larger buffer.
-	data := make([]byte, 0, max(size, 0)+1)
-	for {
-		n, err := f.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				return data, nil
-			}
-			return nil, err
-		}
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-	}
+	return atomicfile.ReadSized(f, size, 0)
 }
 
 // decodeText makes data UTF-8 text without a byte order mark, or says why it

@@ -147,28 +147,12 @@ func (v *Vault) ReadRaw(rel string) ([]byte, FileStat, error) {
 	return data, st, nil
 }
 
-// readSized reads f to its end, at most MaxNoteBytes+1 bytes, into a buffer
-// of the size it had (plus one byte, to see the end without growing): one
-// allocation, where io.ReadAll grew its buffer from 512 bytes, copying and
-// clearing it each time, which was most of what reading a rebuild's notes
-// cost beside the system calls. A file that grew since is read to its end
-// all the same.
+// readSized reads f, a note of size bytes when it was opened, to its end,
+// at most MaxNoteBytes+1 bytes (atomicfile.ReadSized): reading a rebuild's
+// notes with io.ReadAll's growing buffer was most of what it cost beside
+// the system calls.
 func readSized(f io.Reader, size int64) ([]byte, error) {
-	data := make([]byte, 0, min(max(size, 0), MaxNoteBytes)+1)
-	for int64(len(data)) <= MaxNoteBytes {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		n, err := f.Read(data[len(data):min(cap(data), MaxNoteBytes+1)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return data, nil
+	return atomicfile.ReadSized(f, size, MaxNoteBytes)
 }
 
 // ErrTooLarge marks a note over MaxNoteBytes.
