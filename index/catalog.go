@@ -451,8 +451,8 @@ func (c *Catalog) EachEntry(fn func(*memories.Entry) error) error {
 		return nil
 	}
 	var e memories.Entry
+	all := func(_, _, _ string) bool { return true }
 	if c.base != nil {
-		all := func(_, _, _ string) bool { return true }
 		err := c.baseKept(all, func(i int, s [11]string, nums [3]int64) error {
 			p := c.base.path(i)
 			if _, shadowed := c.over[p]; shadowed {
@@ -466,7 +466,7 @@ func (c *Catalog) EachEntry(fn func(*memories.Entry) error) error {
 			return err
 		}
 	}
-	for _, r := range c.overKept(func(_, _, _ string) bool { return true }) {
+	for _, r := range c.overKept(all) {
 		e = r.Entry
 		if err := fn(&e); err != nil {
 			return err
