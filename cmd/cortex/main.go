@@ -12,6 +12,7 @@ import (
 )
 
 func main() {
+	prepareHeap(os.Args[1:], os.Getenv)
 	ctx, stop := interrupts(os.Args[1:], loneArmDelay)
 	stopProfiles := startProfiles(os.Getenv)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)

@@ -1,0 +1,162 @@
+//go:build linux
+
+package hugeheap
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// vma is one mapping of /proc/self/smaps: its range and whether it is
+// advised for huge pages ("hg" in its VmFlags).
+type vma struct {
+	lo, hi uintptr
+	hg     bool
+}
+
+func mappings(t *testing.T) []vma {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skipf("no /proc/self/smaps: %v", err)
+	}
+	defer f.Close()
+	var out []vma
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if fields := strings.Fields(line); len(fields) > 0 && strings.Contains(fields[0], "-") && !strings.HasSuffix(fields[0], ":") {
+			a, b, _ := strings.Cut(fields[0], "-")
+			lo, err1 := strconv.ParseUint(a, 16, 64)
+			hi, err2 := strconv.ParseUint(b, 16, 64)
+			if err1 == nil && err2 == nil {
+				out = append(out, vma{lo: uintptr(lo), hi: uintptr(hi)})
+			}
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "VmFlags:"); ok && len(out) > 0 {
+			for _, fl := range strings.Fields(rest) {
+				if fl == "hg" {
+					out[len(out)-1].hg = true
+				}
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// advised says whether the mapping holding addr is advised for huge pages.
+func advised(vmas []vma, addr uintptr) (found, hg bool) {
+	for _, m := range vmas {
+		if m.lo <= addr && addr < m.hi {
+			return true, m.hg
+		}
+	}
+	return false, false
+}
+
+func prepare(t *testing.T, reserve int64) Advice {
+	t.Helper()
+	adv, err := Prepare(reserve)
+	if errors.Is(err, unix.EINVAL) {
+		t.Skipf("the kernel takes no huge page advice: %v", err)
+	}
+	// ENOMEM: part of a range was not mapped, which the advice skips.
+	if err != nil && !errors.Is(err, unix.ENOMEM) {
+		t.Fatal(err)
+	}
+	return adv
+}
+
+// TestPrepareAdvisesTheHeap: every mapped page of the ranges Prepare names
+// is advised, and the chunk the heap allocates from is among them.
+func TestPrepareAdvisesTheHeap(t *testing.T) {
+	adv := prepare(t, 0)
+	if len(adv.Ranges) != 1 {
+		t.Fatalf("Prepare(0) advised %d ranges, want the heap's chunk", len(adv.Ranges))
+	}
+	vmas := mappings(t)
+	checkAdvised(t, vmas, adv.Ranges)
+	r := adv.Ranges[0]
+	if r[1]-r[0] != chunk || r[0]%chunk != 0 {
+		t.Errorf("range %#x-%#x is not one aligned chunk", r[0], r[1])
+	}
+}
+
+// checkAdvised requires every mapped page of ranges to be in an advised
+// mapping, and at least one to be mapped.
+func checkAdvised(t *testing.T, vmas []vma, ranges [][2]uintptr) {
+	t.Helper()
+	for _, r := range ranges {
+		mapped := 0
+		for a := r[0]; a < r[1]; a += 4096 {
+			found, hg := advised(vmas, a)
+			if !found {
+				continue
+			}
+			mapped++
+			if !hg {
+				t.Fatalf("page %#x of advised range %#x-%#x is in a mapping without huge page advice", a, r[0], r[1])
+			}
+		}
+		if mapped == 0 {
+			t.Errorf("nothing of range %#x-%#x is mapped", r[0], r[1])
+		}
+	}
+}
+
+// TestPrepareReservesRoomItFrees: with a reserve, the room is advised, no
+// longer held once Prepare returns, and what is allocated next goes into
+// advised memory.
+func TestPrepareReservesRoomItFrees(t *testing.T) {
+	const reserve = 64 << 20
+	if memory()/4 < reserve {
+		t.Skip("too little memory for the reserve")
+	}
+	adv := prepare(t, reserve)
+	if len(adv.Ranges) != 2 {
+		t.Fatalf("Prepare(%d) advised %d ranges, want the chunk and the room", reserve, len(adv.Ranges))
+	}
+	if r := adv.Ranges[1]; r[1]-r[0] < reserve {
+		t.Errorf("room %#x-%#x is smaller than %d bytes", r[0], r[1], reserve)
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if ms.HeapAlloc >= reserve {
+		t.Errorf("%d bytes of heap in use after Prepare: the room is still held", ms.HeapAlloc)
+	}
+	vmas := mappings(t)
+	checkAdvised(t, vmas, adv.Ranges)
+	// A large allocation takes free pages of the heap, which are now the
+	// advised ones.
+	next := make([]byte, 8<<20)
+	addr := uintptr(unsafe.Pointer(unsafe.SliceData(next)))
+	if found, hg := advised(mappings(t), addr); !found || !hg {
+		t.Errorf("an 8 MiB allocation after Prepare is at %#x, not in advised memory (mapped %v)", addr, found)
+	}
+	runtime.KeepAlive(next)
+}
+
+// TestCapReserve: the room is at most a quarter of the memory.
+func TestCapReserve(t *testing.T) {
+	for _, c := range []struct{ reserve, mem, want int64 }{
+		{512 << 20, 16 << 30, 512 << 20},
+		{512 << 20, 1 << 30, 256 << 20},
+		{0, 1 << 30, 0},
+	} {
+		if got := capReserve(c.reserve, c.mem); got != c.want {
+			t.Errorf("capReserve(%d, %d) = %d, want %d", c.reserve, c.mem, got, c.want)
+		}
+	}
+}
