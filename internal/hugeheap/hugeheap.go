@@ -23,9 +23,14 @@
 // nothing changes, and where they are always on it changes nothing either.
 package hugeheap
 
-// chunk is how much heap the Go runtime maps at a time (its palloc chunk),
-// and the alignment of every such mapping.
+// chunk is how much heap the Go runtime maps at a time (its palloc chunk).
 const chunk = 4 << 20
+
+// arena is the size and alignment of the runtime's heap arenas on 64-bit
+// Linux: the address space it reserves for the heap and maps chunk by
+// chunk. Advice for a whole arena touches no other mapping; the part not
+// yet mapped keeps none of it once mapped.
+const arena = 64 << 20
 
 // Advice is what Prepare asked of the kernel: the address ranges it
 // advised. It is empty where the platform has no such advice.

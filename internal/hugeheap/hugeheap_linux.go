@@ -19,7 +19,7 @@ const hugePage = 2 << 20
 // sink keeps the probe allocation on the heap.
 var sink *[64]byte
 
-// Prepare advises the heap chunk the runtime is allocating from and, when
+// Prepare advises the heap arena the runtime is allocating from and, when
 // reserve is at least a chunk, maps about reserve bytes more of heap and
 // advises them too, then frees them with a garbage collection (a few
 // milliseconds where page faults are slow: worth it only for a command that
@@ -32,8 +32,8 @@ func Prepare(reserve int64) (Advice, error) {
 	sink = new([64]byte)
 	p := uintptr(unsafe.Pointer(sink))
 	sink = nil
-	lo := p &^ (chunk - 1)
-	ranges := [][2]uintptr{{lo, lo + chunk}}
+	lo := p &^ (arena - 1)
+	ranges := [][2]uintptr{{lo, lo + arena}}
 	reserve = capReserve(reserve, memory())
 	if reserve >= chunk {
 		ranges = append(ranges, mapRoom(reserve))

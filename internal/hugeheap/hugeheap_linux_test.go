@@ -84,13 +84,17 @@ func prepare(t *testing.T, reserve int64) Advice {
 func TestPrepareAdvisesTheHeap(t *testing.T) {
 	adv := prepare(t, 0)
 	if len(adv.Ranges) != 1 {
-		t.Fatalf("Prepare(0) advised %d ranges, want the heap's chunk", len(adv.Ranges))
+		t.Fatalf("Prepare(0) advised %d ranges, want the heap's arena", len(adv.Ranges))
 	}
 	vmas := mappings(t)
 	checkAdvised(t, vmas, adv.Ranges)
 	r := adv.Ranges[0]
-	if r[1]-r[0] != chunk || r[0]%chunk != 0 {
-		t.Errorf("range %#x-%#x is not one aligned chunk", r[0], r[1])
+	if r[1]-r[0] != arena || r[0]%arena != 0 {
+		t.Errorf("range %#x-%#x is not one aligned arena", r[0], r[1])
+	}
+	p := uintptr(unsafe.Pointer(new([64]byte)))
+	if p < r[0] || p >= r[1] {
+		t.Errorf("a new allocation at %#x is outside the advised arena %#x-%#x", p, r[0], r[1])
 	}
 }
 
