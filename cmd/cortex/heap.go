@@ -30,10 +30,25 @@ var heapRoom = map[string]int64{
 // of a rebuild. Only a hint to the kernel: an error changes nothing, and is
 // not worth a word.
 func prepareHeap(args []string, getenv func(string) string) {
-	if strings.EqualFold(getenv(envHugePages), "off") {
+	if !hugePages(getenv) {
 		return
 	}
 	_, _ = hugeheap.Prepare(heapRoom[commandName(args)])
+}
+
+// hugePages says whether the environment lets the heap ask for huge pages:
+// not with CORTEX_HUGEPAGES=off, nor with the Go runtime's own
+// GODEBUG=disablethp=1.
+func hugePages(getenv func(string) string) bool {
+	if strings.EqualFold(strings.TrimSpace(getenv(envHugePages)), "off") {
+		return false
+	}
+	for _, kv := range strings.Split(getenv("GODEBUG"), ",") {
+		if strings.TrimSpace(kv) == "disablethp=1" {
+			return false
+		}
+	}
+	return true
 }
 
 // commandName is the command args run: the first that is neither a flag nor
