@@ -38,7 +38,7 @@ import (
 
 // Schema names the mapping below. Changing the mapping or the analyzers must
 // change it: an index built under another schema is rebuilt on first use.
-const Schema = "memories-10"
+const Schema = "memories-11"
 
 // Field names.
 const (
@@ -189,7 +189,13 @@ type Bleve struct {
 	// order, with their positions and byte offsets.
 	analyzer func(string) []string
 	tokens   func(string) analysis.TokenStream
+	// lengths is BM25's average length of each field (see fieldLengths).
+	lengths lengthsCache
 }
+
+// scoredFields are the fields whose lengths a memory's document keeps
+// (fieldLengths): those a search scores.
+var scoredFields = []string{fieldTitle, fieldBody, fieldTags, fieldPairs, fieldJoined}
 
 // openBleve opens the Bleve index in dir. The caller holds the index lock: shared
 // for read-only, exclusive otherwise.
@@ -1231,6 +1237,10 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 	var pr *pruning
 	if req.K1 > 0 {
 		ctx = context.WithValue(ctx, bsearch.BM25ParamsKey, bsearch.BM25Params{K1: req.K1, B: req.B})
+	}
+	ctx, err := b.lengths.withLengths(ctx, b.idx)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
 	}
 	if req.Text != "" {
 		terms := b.analyzer(req.Text)

@@ -13,7 +13,8 @@ import (
 
 // The index holds only fields some query reads: no creation date, importance
 // or source (each date or number is sixteen terms a memory in the rebuild's
-// dictionaries) and no "_all" composite.
+// dictionaries) and no "_all" composite; and the fields' lengths, for BM25
+// (fieldLengths).
 func TestMappingIndexesOnlyQueriedFields(t *testing.T) {
 	b := newTestBleve(t)
 	got, err := b.idx.Fields()
@@ -21,7 +22,7 @@ func TestMappingIndexesOnlyQueriedFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Sort(got)
-	want := []string{"_id", fieldArea, fieldBody, fieldHour, fieldJoined, fieldPairs, fieldPathOnly, fieldProject,
+	want := []string{"_id", fieldArea, fieldBody, fieldHour, fieldJoined, fieldLengths, fieldPairs, fieldPathOnly, fieldProject,
 		fieldSourceHash, fieldStatus, fieldTag, fieldTags, fieldTitle, fieldType, fieldUpdated}
 	slices.Sort(want)
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -256,6 +256,7 @@ func (db *docBuilder) memoryDocument(b *Bleve, id string, m *memories.Memory) *d
 	if f, err := document.NewDateTimeFieldWithIndexingOptions(fieldUpdated, nil, m.Updated, time.RFC3339, db.defs.options[fieldUpdated]); err == nil {
 		doc.AddField(f)
 	}
+	addLengths(doc, scoredFields)
 	doc.SetIndexed()
 	return doc
 }

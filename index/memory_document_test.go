@@ -82,6 +82,7 @@ func compareMemoryDocument(t *testing.T, im mapping.IndexMapping, b *Bleve, db *
 	if err := im.MapDocument(want, memoryFields(b, m)); err != nil {
 		t.Fatal(err)
 	}
+	addLengths(want, scoredFields)
 	got := db.memoryDocument(b, m.ID, m)
 	if diff := cmp.Diff(analysedDoc(want), analysedDoc(got), cmpopts.EquateEmpty()); diff != "" {
 		t.Fatalf("document %s (%q / %q / %q) (-mapping +built):\n%s", m.ID, m.Title, m.Body, m.Tags, diff)

@@ -17,8 +17,8 @@ import (
 // Bleve keeps the ones it met first, which is the documents' order in the
 // segments: how a rebuild's batches and merges fell, or when each note was
 // saved. With it which notes make a recall's candidates is a function of
-// the notes' scores (which depend on the layout only through the field
-// statistics BM25 sums over the segments: see Bleve.merge). Ids are read
+// the notes' scores, which are a function of the notes (BM25's statistics
+// are the live documents', see fieldLengths). Ids are read
 // only for the hits tied at the cut, and only when the search meets more
 // of them than it keeps; a sort of "-_score", "_id" reads the id of every
 // match.

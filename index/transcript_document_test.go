@@ -101,6 +101,7 @@ func compareTranscriptDocument(t *testing.T, m mapping.IndexMapping, d *Transcri
 	if err := m.MapDocument(want, mappedFields(t, d)); err != nil {
 		t.Fatal(err)
 	}
+	addLengths(want, transcriptScored)
 	got, err := transcriptDocument(d)
 	if err != nil {
 		t.Fatal(err)

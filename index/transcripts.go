@@ -44,7 +44,7 @@ import (
 // TranscriptSchema names the transcript mapping. Changing the mapping, the
 // analyzers or what the fields hold must change it: an index built under
 // another schema is rebuilt on first use.
-const TranscriptSchema = "transcripts-5"
+const TranscriptSchema = "transcripts-6"
 
 // Transcript field names.
 const (
@@ -217,7 +217,13 @@ type TranscriptIndex struct {
 	// closed. An index updated in place merges only its small segments,
 	// so that an update never rewrites the whole index.
 	building bool
+	// lengths is BM25's average length of each field (see fieldLengths).
+	lengths lengthsCache
 }
+
+// transcriptScored are the fields whose lengths a document keeps
+// (fieldLengths): those a search scores.
+var transcriptScored = []string{tfAll, tfUser, tfTools, tfPaths, tfExact}
 
 // CreateTranscriptIndex makes a new, empty transcript index in dir.
 func CreateTranscriptIndex(dir string) (*TranscriptIndex, error) {
@@ -521,6 +527,7 @@ func transcriptDocument(d *TranscriptDoc) (*document.Document, error) {
 			doc.AddField(f)
 		}
 	}
+	addLengths(doc, transcriptScored)
 	return doc, nil
 }
 
@@ -783,6 +790,10 @@ func (t *TranscriptIndex) Search(ctx context.Context, q TranscriptQuery) ([]Tran
 	sr.Fields = storedFields
 	if q.MetaOnly {
 		sr.Fields = []string{tfMeta}
+	}
+	ctx, err := t.lengths.withLengths(ctx, t.idx)
+	if err != nil {
+		return nil, fmt.Errorf("search transcripts: %w", err)
 	}
 	res, err := t.idx.SearchInContext(ctx, sr)
 	if err != nil {

@@ -297,6 +297,17 @@ type BM25Params struct {
 	B  float64
 }
 
+// BM25FieldLengthsKey, in a search's context, holds the BM25FieldLengths its
+// term scorers use for a field's average length instead of the index's own
+// statistic (a field's distinct terms summed over the segments, divided by the
+// document count and rounded up, which depends on how the segments are laid
+// out). A field it does not name is scored as without it.
+const BM25FieldLengthsKey ContextKey = "_bm25_field_lengths_key"
+
+// BM25FieldLengths is the average length of each field, over the documents of
+// the index, for one search (see BM25FieldLengthsKey).
+type BM25FieldLengths map[string]float64
+
 type BM25Stats struct {
 	DocCount         float64        `json:"doc_count"`
 	FieldCardinality map[string]int `json:"field_cardinality"`

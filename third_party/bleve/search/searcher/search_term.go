@@ -92,6 +92,11 @@ func bm25ScoreMetrics(ctx context.Context, field string,
 		if err != nil {
 			return 0, 0, err
 		}
+		if lengths, ok := ctx.Value(search.BM25FieldLengthsKey).(search.BM25FieldLengths); ok {
+			if avg, ok := lengths[field]; ok {
+				return count, avg, nil
+			}
+		}
 		if bm25Reader, ok := indexReader.(index.BM25Reader); ok {
 			fieldCardinality, err = bm25Reader.FieldCardinality(field)
 			if err != nil {
