@@ -48,6 +48,7 @@ import (
 
 	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/config"
+	"github.com/cortexmem/cortex/internal/hugeheap"
 	cmcp "github.com/cortexmem/cortex/mcp"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/security"
@@ -55,6 +56,11 @@ import (
 )
 
 func main() {
+	// The rows marked (handler) run the server's code in this process: its
+	// heap is prepared as `cortex mcp` prepares its own.
+	if hugeheap.Allowed(os.Getenv) {
+		_, _ = hugeheap.Prepare(hugeheap.ServerRoom)
+	}
 	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "cortex-bench: %v\n", err)
 		os.Exit(1)

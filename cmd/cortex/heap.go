@@ -6,10 +6,6 @@ import (
 	"github.com/cortexmem/cortex/internal/hugeheap"
 )
 
-// envHugePages set to "off" keeps the heap on the kernel's default pages
-// (see prepareHeap).
-const envHugePages = "CORTEX_HUGEPAGES"
-
 // heapRoom is the heap, in bytes, a command that grows a large one is given
 // room for up front: a rebuild of 10,000 real-shaped notes peaks near
 // 500 MB, an import somewhat lower, a server at 100,000 notes near 130 MB.
@@ -20,8 +16,8 @@ var heapRoom = map[string]int64{
 	"eval":    512 << 20,
 	"demo":    256 << 20,
 	"scribe":  256 << 20,
-	"mcp":     128 << 20,
-	"watch":   128 << 20,
+	"mcp":     hugeheap.ServerRoom,
+	"watch":   hugeheap.ServerRoom,
 }
 
 // prepareHeap asks for huge pages for the heap (internal/hugeheap) with the
@@ -30,25 +26,10 @@ var heapRoom = map[string]int64{
 // of a rebuild. Only a hint to the kernel: an error changes nothing, and is
 // not worth a word.
 func prepareHeap(args []string, getenv func(string) string) {
-	if !hugePages(getenv) {
+	if !hugeheap.Allowed(getenv) {
 		return
 	}
 	_, _ = hugeheap.Prepare(heapRoom[commandName(args)])
-}
-
-// hugePages says whether the environment lets the heap ask for huge pages:
-// not with CORTEX_HUGEPAGES=off, nor with the Go runtime's own
-// GODEBUG=disablethp=1.
-func hugePages(getenv func(string) string) bool {
-	if strings.EqualFold(strings.TrimSpace(getenv(envHugePages)), "off") {
-		return false
-	}
-	for _, kv := range strings.Split(getenv("GODEBUG"), ",") {
-		if strings.TrimSpace(kv) == "disablethp=1" {
-			return false
-		}
-	}
-	return true
 }
 
 // commandName is the command args run: the first that is neither a flag nor

@@ -36,21 +36,3 @@ func TestHeapRoomNamesCommands(t *testing.T) {
 		}
 	}
 }
-
-func TestHugePagesFromEnvironment(t *testing.T) {
-	for _, c := range []struct {
-		env  map[string]string
-		want bool
-	}{
-		{nil, true},
-		{map[string]string{"CORTEX_HUGEPAGES": "on"}, true},
-		{map[string]string{"CORTEX_HUGEPAGES": "off"}, false},
-		{map[string]string{"CORTEX_HUGEPAGES": " OFF "}, false},
-		{map[string]string{"GODEBUG": "gctrace=1,disablethp=1"}, false},
-		{map[string]string{"GODEBUG": "disablethp=0"}, true},
-	} {
-		if got := hugePages(func(k string) string { return c.env[k] }); got != c.want {
-			t.Errorf("hugePages(%v) = %v, want %v", c.env, got, c.want)
-		}
-	}
-}

@@ -23,6 +23,8 @@
 // nothing changes, and where they are always on it changes nothing either.
 package hugeheap
 
+import "strings"
+
 // chunk is how much heap the Go runtime maps at a time (its palloc chunk).
 const chunk = 4 << 20
 
@@ -31,6 +33,29 @@ const chunk = 4 << 20
 // chunk. Advice for a whole arena touches no other mapping; the part not
 // yet mapped keeps none of it once mapped.
 const arena = 64 << 20
+
+// ServerRoom is the room a cortex process that serves prepares (`cortex
+// mcp`, `cortex watch`; cortex-bench for its rows that run the server's code
+// in its own process): a server at 100,000 notes peaks near 130 MB.
+const ServerRoom = 128 << 20
+
+// EnvHugePages set to "off" keeps the heap on the kernel's default pages.
+const EnvHugePages = "CORTEX_HUGEPAGES"
+
+// Allowed says whether the environment lets the heap ask for huge pages:
+// not with CORTEX_HUGEPAGES=off, nor with the Go runtime's own
+// GODEBUG=disablethp=1.
+func Allowed(getenv func(string) string) bool {
+	if strings.EqualFold(strings.TrimSpace(getenv(EnvHugePages)), "off") {
+		return false
+	}
+	for _, kv := range strings.Split(getenv("GODEBUG"), ",") {
+		if strings.TrimSpace(kv) == "disablethp=1" {
+			return false
+		}
+	}
+	return true
+}
 
 // Advice is what Prepare asked of the kernel: the address ranges it
 // advised. It is empty where the platform has no such advice.
