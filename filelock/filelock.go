@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -104,21 +103,11 @@ func AcquireAhead(ctx context.Context, path string, timeout time.Duration) (*Loc
 // WriterWaiting reports whether a writer waits for the lock on path
 // (AcquireAhead): a reader that holds it shared, and would go on holding it,
 // lets it go instead.
+//
+// A resident reader asks after every call (store's linger), so it is made
+// of as few system calls as the platform allows (intentHeld).
 func WriterWaiting(path string) bool {
-	p := intentPath(path)
-	if _, err := os.Stat(p); err != nil {
-		return false // no writer ever waited for it
-	}
-	f := flock.New(p, flock.SetPermissions(atomicfile.FilePerm))
-	ok, err := f.TryLock()
-	if err != nil {
-		return false
-	}
-	if ok {
-		_ = f.Close()
-		return false
-	}
-	return true
+	return intentHeld(intentPath(path))
 }
 
 // intentPath is the file a writer waiting for the lock on path holds shared.

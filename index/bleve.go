@@ -966,17 +966,16 @@ func (b *Bleve) existing(ctx context.Context, terms []string, joined, split map[
 	// segment's dictionary until a merge.
 	dicts := map[string]bindex.FieldDictContains{}
 	inDict := func(term []byte, field string) (bool, error) {
-		rc, ok := r.(bindex.IndexReaderContains)
-		if !ok {
-			return true, nil
-		}
 		d, ok := dicts[field]
 		if !ok {
 			var err error
-			if d, err = rc.FieldDictContains(field); err != nil {
+			if d, err = fieldDictContains(r, field); err != nil {
 				return false, fmt.Errorf("search: %w", err)
 			}
 			dicts[field] = d
+		}
+		if d == nil {
+			return true, nil
 		}
 		return d.Contains(term)
 	}
@@ -1033,6 +1032,48 @@ func (b *Bleve) existing(ctx context.Context, terms []string, joined, split map[
 	}
 	return joined, split, hyphened, nil
 }
+
+// fieldDictContains is field's dictionary of every segment of r, to ask
+// whether any holds a term; nil when r cannot say (every term is then taken
+// as held). Each segment's dictionary is opened on the calling goroutine:
+// Bleve's own (FieldDictContains) starts a goroutine per segment, and
+// handing each to another thread, and waiting for it, cost a recall more
+// than the lookups when the server had been idle (the other thread asleep).
+func fieldDictContains(r bindex.IndexReader, field string) (bindex.FieldDictContains, error) {
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		rc, ok := r.(bindex.IndexReaderContains)
+		if !ok {
+			return nil, nil
+		}
+		return rc.FieldDictContains(field)
+	}
+	segs := snap.Segments()
+	d := make(segmentDicts, 0, len(segs))
+	for _, s := range segs {
+		dict, err := s.Segment().Dictionary(field)
+		if err != nil {
+			return nil, err
+		}
+		d = append(d, dict)
+	}
+	return d, nil
+}
+
+// segmentDicts holds a term when one of its dictionaries does, as Bleve's
+// FieldDictContains over the same segments.
+type segmentDicts []segment.TermDictionary
+
+func (d segmentDicts) Contains(key []byte) (bool, error) {
+	for _, dict := range d {
+		if found, err := dict.Contains(key); err != nil || found {
+			return found, err
+		}
+	}
+	return false, nil
+}
+
+func (d segmentDicts) BytesRead() uint64 { return 0 }
 
 // rawWord is a run of letters, as compounds reads the query.
 var rawWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\pL+`) })

@@ -3,8 +3,11 @@ package index
 import (
 	"context"
 	"fmt"
+	"math"
+	"runtime/metrics"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/memories"
@@ -101,5 +104,37 @@ func TestExistingAsksDictionariesFirst(t *testing.T) {
 	// About 200 with the dictionaries first, 570 with a term reader each.
 	if allocs > 300 {
 		t.Errorf("existing of 40 absent spellings in 2 fields: %v allocations, want at most 300", allocs)
+	}
+}
+
+// TestExistingStartsNoGoroutine: existing opens each segment's dictionary
+// on the calling goroutine. Bleve's FieldDictContains starts one goroutine
+// per segment and waits for them, which hands work to a sleeping thread in a
+// server that had been idle.
+func TestExistingStartsNoGoroutine(t *testing.T) {
+	b := newBleveOf(t, mem("a", "Plans", "Booked the roadtrip for June.", "p", memories.TypeNote, 0))
+	if err := b.Apply(docs([]*memories.Memory{mem("b", "Health", "Annual check-up at the clinic.", "p", memories.TypeNote, 0)})); err != nil {
+		t.Fatal(err)
+	}
+	snap, ok := indexReaderOf(t, b).(*scorch.IndexSnapshot)
+	if !ok || len(snap.Segments()) < 2 {
+		t.Fatal("the test needs an index of at least two segments")
+	}
+	joined := map[string][]string{"road": {"roadtrip", "roadmap"}}
+	split := map[string][]string{"checkup": {"check" + pairSep + "up"}}
+	ctx := context.Background()
+	created := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	fewest := uint64(math.MaxUint64)
+	for range 5 {
+		metrics.Read(created)
+		before := created[0].Value.Uint64()
+		if _, _, _, err := b.existing(ctx, []string{"road", "checkup"}, joined, split); err != nil {
+			t.Fatal(err)
+		}
+		metrics.Read(created)
+		fewest = min(fewest, created[0].Value.Uint64()-before)
+	}
+	if fewest != 0 {
+		t.Errorf("existing over %d segments started %d goroutines, want none", len(snap.Segments()), fewest)
 	}
 }

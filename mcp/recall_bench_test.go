@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/metrics"
 	"slices"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,18 +28,7 @@ import (
 // the queries are the harness's for a real-shaped vault.
 func BenchmarkServerRecall(b *testing.B) {
 	sb := setUpSaveBench(b)
-	var gen bench.Source = bench.NewGenerator(10001, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
-	if os.Getenv("SAVE_BENCH_SHAPE") == "real" {
-		c, err := bench.LoadCorpus(filepath.Join("..", "fixtures"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		gen = bench.NewRealGenerator(c, 10001, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
-	}
-	qs := make([]string, 30)
-	for i := range qs {
-		qs[i] = gen.Query()
-	}
+	qs := recallBenchQueries(b)
 	if q := os.Getenv("RECALL_BENCH_ONLY"); q != "" {
 		qs = []string{q}
 	}
@@ -73,4 +64,100 @@ func BenchmarkServerRecall(b *testing.B) {
 	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
 	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+// recallBenchQueries is the benchmark harness's queries for the save
+// benchmarks' vault (the real shape's with SAVE_BENCH_SHAPE=real).
+func recallBenchQueries(b *testing.B) []string {
+	b.Helper()
+	var gen bench.Source = bench.NewGenerator(10001, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	if os.Getenv("SAVE_BENCH_SHAPE") == "real" {
+		c, err := bench.LoadCorpus(filepath.Join("..", "fixtures"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		gen = bench.NewRealGenerator(c, 10001, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	}
+	qs := make([]string, 30)
+	for i := range qs {
+		qs[i] = gen.Query()
+	}
+	return qs
+}
+
+// BenchmarkServerRecallPaced is BenchmarkServerRecall as an agent's calls
+// come: each operation waits RECALL_BENCH_PACE (default 20ms, the harness's
+// paced row) with the timer stopped, then times two recalls back to back,
+// the first after the wait and the second warm, so that both meet the same
+// machine. Besides their medians and their CPU time it reports, per call,
+// what the process did that a call after a wait pays more for: minor page
+// faults, voluntary context switches (a thread put to sleep) and goroutines
+// started (each may wake another thread).
+func BenchmarkServerRecallPaced(b *testing.B) {
+	sb := setUpSaveBench(b)
+	pace := 20 * time.Millisecond
+	if v := os.Getenv("RECALL_BENCH_PACE"); v != "" {
+		var err error
+		if pace, err = time.ParseDuration(v); err != nil || pace < 0 {
+			b.Fatalf("RECALL_BENCH_PACE=%q: want a duration of at least 0", v)
+		}
+	}
+	qs := recallBenchQueries(b)
+	ctx := context.Background()
+	svc := sb.srv.svc
+	for _, q := range qs { // every query once, as the harness warms up
+		if _, err := svc.Recall(ctx, memories.RecallRequest{Query: q}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var took [2][]time.Duration
+	var cpu [2]time.Duration
+	var faults, switches, started int64
+	created := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		time.Sleep(pace)
+		b.StartTimer()
+		for k := range 2 {
+			metrics.Read(created)
+			g0 := created[0].Value.Uint64()
+			u0 := usage()
+			start := time.Now()
+			if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[(i+k)%len(qs)]}); err != nil {
+				b.Fatal(err)
+			}
+			took[k] = append(took[k], time.Since(start))
+			u1 := usage()
+			metrics.Read(created)
+			started += int64(created[0].Value.Uint64() - g0)
+			cpu[k] += u1.cpu - u0.cpu
+			faults += u1.faults - u0.faults
+			switches += u1.switches - u0.switches
+		}
+	}
+	b.StopTimer()
+	calls := float64(2 * b.N)
+	for k, name := range [2]string{"first", "warm"} {
+		slices.Sort(took[k])
+		b.ReportMetric(float64(took[k][len(took[k])/2].Microseconds())/1000, "p50-"+name+"-ms")
+		b.ReportMetric(float64(cpu[k].Microseconds())/1000/float64(b.N), "cpu-"+name+"-ms")
+	}
+	b.ReportMetric(float64(faults)/calls, "minflt/call")
+	b.ReportMetric(float64(switches)/calls, "vcsw/call")
+	b.ReportMetric(float64(started)/calls, "goroutines/call")
+}
+
+// rusage is what getrusage says of the whole process.
+type rusage struct {
+	cpu              time.Duration
+	faults, switches int64
+}
+
+func usage() rusage {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return rusage{}
+	}
+	return rusage{cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), faults: ru.Minflt, switches: ru.Nvcsw}
 }
