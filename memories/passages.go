@@ -89,7 +89,9 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 			return nil, err
 		}
 		texts[i] = candidateText{title: title, body: body, read: true}
-		if texts[i].words = countWords(body, passageWords+1); texts[i].words > passageWords {
+		// Once one is long, every candidate is scanned below, which counts
+		// its words again: they need not be counted here.
+		if !anyLong && countWords(body, passageWords+1) > passageWords {
 			anyLong = true
 		}
 	}
@@ -154,11 +156,9 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 	return out, nil
 }
 
-// candidateText is a candidate's title and body as read for its passages,
-// and (up to one more than passageWords) how many words its body has.
+// candidateText is a candidate's title and body as read for its passages.
 type candidateText struct {
 	title, body string
-	words       int
 	read        bool
 }
 

@@ -99,6 +99,11 @@ func TitleFrom(content string) string {
 			break
 		}
 	}
+	// Only the line's first DefaultTitleLen+1 characters can be in the
+	// title or decide its cut: a long first line (a paragraph, an imported
+	// transcript's turn) is not mapped nor counted whole. Each character,
+	// an invalid byte too, maps to one, so cutting first changes nothing.
+	line = firstRunes(line, DefaultTitleLen+1)
 	line = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return ' '
@@ -118,6 +123,19 @@ func TitleFrom(content string) string {
 		}
 	}
 	return strings.TrimRight(cut, " ,.;:-") + "…"
+}
+
+// firstRunes is s up to its first n characters (an invalid byte counts as
+// one, as ranging over s counts it).
+func firstRunes(s string, n int) string {
+	k := 0
+	for i := range s {
+		if k == n {
+			return s[:i]
+		}
+		k++
+	}
+	return s
 }
 
 // stripLineMarks removes the markdown that starts a line — heading marks, quote

@@ -2,8 +2,10 @@ package memories
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -316,5 +318,57 @@ func TestCheckImportance(t *testing.T) {
 				t.Errorf("got %d, want %d", got, tt.want)
 			}
 		})
+	}
+}
+
+// titleFromWhole is TitleFrom as it was before it cut the first line to the
+// characters that matter: mapping and counting the whole line.
+func titleFromWhole(content string) string {
+	line := ""
+	for l := range strings.SplitSeq(content, "\n") {
+		if l = stripLineMarks(l); l != "" {
+			line = l
+			break
+		}
+	}
+	line = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, line)
+	if utf8.RuneCountInString(line) <= DefaultTitleLen {
+		return line
+	}
+	runes := []rune(line)
+	cut := string(runes[:DefaultTitleLen])
+	if runes[DefaultTitleLen] != ' ' {
+		if i := strings.LastIndexByte(cut, ' '); i >= 0 && utf8.RuneCountInString(cut[:i]) > DefaultTitleLen/2 {
+			cut = cut[:i]
+		}
+	}
+	return strings.TrimRight(cut, " ,.;:-") + "…"
+}
+
+// TestTitleFromCutsAsWhole: TitleFrom, which maps and counts only the first
+// line's first characters, gives what mapping and counting the whole line
+// gives, for lines around the title's length of spaces, punctuation,
+// control characters, letters of several bytes and bytes that are not UTF-8.
+func TestTitleFromCutsAsWhole(t *testing.T) {
+	parts := []string{"a", "b", " ", ",", ".", "-", "\x07", "\u0085", "ж", "漢", "\xff", "\xe6\xbc", "#", "> ", "\n", "\t", "\u00a0"}
+	rng := rand.New(rand.NewPCG(17, 1))
+	for range 20000 {
+		var b strings.Builder
+		n := DefaultTitleLen - 10 + rng.IntN(30)
+		if rng.IntN(10) == 0 {
+			n = rng.IntN(3 * DefaultTitleLen)
+		}
+		for range n {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		content := b.String()
+		if got, want := TitleFrom(content), titleFromWhole(content); got != want {
+			t.Fatalf("TitleFrom(%q) = %q, whole line gives %q", content, got, want)
+		}
 	}
 }
