@@ -189,6 +189,8 @@ type Bleve struct {
 	// order, with their positions and byte offsets.
 	analyzer func(string) []string
 	tokens   func(string) analysis.TokenStream
+	// builders are the document builders idle between batches.
+	builders docBuilders
 }
 
 // openBleve opens the Bleve index in dir. The caller holds the index lock: shared

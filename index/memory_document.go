@@ -271,16 +271,17 @@ func (b *Bleve) memoryDocuments(docs []Doc) ([]*document.Document, error) {
 	out := make([]*document.Document, len(docs))
 	workers := min(runtime.GOMAXPROCS(0), len(docs)/docChunk)
 	if workers < 2 {
-		db, err := newDocBuilder()
+		db, err := b.builders.get()
 		if err != nil {
 			return nil, err
 		}
 		db.buildRun(b, docs, out)
+		b.builders.put(db)
 		return out, nil
 	}
 	builders := make([]*docBuilder, workers)
 	for i := range builders {
-		db, err := newDocBuilder()
+		db, err := b.builders.get()
 		if err != nil {
 			return nil, err
 		}
@@ -301,7 +302,52 @@ func (b *Bleve) memoryDocuments(docs []Doc) ([]*document.Document, error) {
 		})
 	}
 	wg.Wait()
+	for _, db := range builders {
+		b.builders.put(db)
+	}
 	return out, nil
+}
+
+// docBuilders keeps an index's idle document builders, so that the words
+// a builder remembers (filterWord) serve every batch of a rebuild rather
+// than one: made afresh for each batch, the builders of a 10,000-note
+// real-shaped rebuild learned and remembered most of the vault's words
+// again twenty times. At most maxIdleBuilders are kept; they go with the
+// index.
+type docBuilders struct {
+	mu   sync.Mutex
+	idle []*docBuilder
+}
+
+// maxIdleBuilders bounds the builders an index keeps idle: the batches a
+// rebuild indexes at once (one a core) times the builders each uses (one a
+// core).
+func maxIdleBuilders() int {
+	n := runtime.GOMAXPROCS(0)
+	return n * n
+}
+
+// get is an idle builder, or a new one.
+func (p *docBuilders) get() (*docBuilder, error) {
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		db := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return db, nil
+	}
+	p.mu.Unlock()
+	return newDocBuilder()
+}
+
+// put keeps db for the next batch, when fewer than maxIdleBuilders are
+// kept.
+func (p *docBuilders) put(db *docBuilder) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.idle) < maxIdleBuilders() {
+		p.idle = append(p.idle, db)
+	}
 }
 
 // docChunk is how many documents a goroutine of memoryDocuments takes at a
