@@ -437,8 +437,14 @@ func (p *docBuilders) get() (*docBuilder, error) {
 }
 
 // put keeps db for the next batch, when fewer than maxIdleBuilders are
-// kept.
+// kept, with the words it remembers and nothing of the batch: its buffers
+// point into the batch's documents (a token's term into a body, a term
+// list into a document's pairs), which kept alive until the next batch
+// would double what a batch holds.
 func (p *docBuilders) put(db *docBuilder) {
+	db.slab, db.title, db.body, db.other = nil, nil, nil, nil
+	db.terms, db.counts, db.ends = nil, nil, nil
+	db.set = termSet{}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.idle) < maxIdleBuilders() {
