@@ -191,6 +191,8 @@ type Bleve struct {
 	tokens   func(string) analysis.TokenStream
 	// lengths is BM25's average length of each field (see fieldLengths).
 	lengths lengthsCache
+	// builders are the document builders idle between batches.
+	builders docBuilders
 }
 
 // scoredFields are the fields whose lengths a memory's document keeps

@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"hash/maphash"
 	"runtime"
 	"strings"
 	"sync"
@@ -76,7 +77,7 @@ var memoryDefs = sync.OnceValues(func() (*memoryFieldDefs, error) {
 })
 
 // docBuilder builds the documents of one batch. It reuses its token buffers
-// from one document to the next, and gives out the term frequencies of the
+// from one document to the next, and gives out the term lists of the
 // batch's documents from shared chunks: they are all kept until the
 // batch's segment is built, and collected together after. It is used by one
 // goroutine at a time.
@@ -87,8 +88,12 @@ type docBuilder struct {
 	// the joined words.
 	slab               []analysis.Token
 	title, body, other analysis.TokenStream
-	// freqs is the chunk term frequencies are taken from.
-	freqs []bindex.TokenFreq
+	// terms and counts are the chunks the fields' term lists are taken
+	// from (lists).
+	terms  []string
+	counts []int32
+	// set finds a term already in the field being built.
+	set termSet
 	// ends is where each pair ends in the pairs field's text.
 	ends []int
 	// words is what the filters made of the words this builder has
@@ -124,31 +129,41 @@ func newDocBuilder() (*docBuilder, error) {
 	return &docBuilder{defs: defs}, nil
 }
 
-// freqChunk is how many term frequencies a chunk holds at most.
-const freqChunk = 4096
+// termChunk is how many terms a chunk of term lists holds at least.
+const termChunk = 4096
 
-// tf is a new term frequency of term, with a frequency of 1; expect is
-// about how many more will be wanted for the document being built.
-func (db *docBuilder) tf(term []byte, expect int) *bindex.TokenFreq {
-	if len(db.freqs) == cap(db.freqs) {
-		db.freqs = make([]bindex.TokenFreq, 0, min(freqChunk, max(expect, 64)))
+// lists is an empty term list and count list with room for n terms, cut
+// from the builder's chunks; used gives out what the field filled of them.
+// A field's terms were a map of its own (Bleve's TokenFrequencies), made
+// for every field of every document and walked again by the segment: a
+// tenth of a real-shaped rebuild's CPU went to making, filling and walking
+// those maps.
+func (db *docBuilder) lists(n int) ([]string, []int32) {
+	if cap(db.terms)-len(db.terms) < n {
+		db.terms = make([]string, 0, max(termChunk, n))
+		db.counts = make([]int32, 0, max(termChunk, n))
 	}
-	db.freqs = append(db.freqs, bindex.TokenFreq{Term: term})
-	tf := &db.freqs[len(db.freqs)-1]
-	tf.SetFrequency(1)
-	return tf
+	l := len(db.terms)
+	return db.terms[l : l : l+n], db.counts[l : l : l+n]
+}
+
+// used gives out the first n terms of the lists last taken.
+func (db *docBuilder) used(n int) {
+	db.terms = db.terms[:len(db.terms)+n]
+	db.counts = db.counts[:len(db.counts)+n]
 }
 
 // analyse analyses input as the text analyzer does, appending its tokens to
 // out, and counts its terms as Bleve does for a field without term vectors:
-// the field's length (its number of tokens) and each term's frequency.
-func (db *docBuilder) analyse(input []byte, out analysis.TokenStream) (analysis.TokenStream, int, bindex.TokenFrequencies) {
+// the field's length (its number of tokens), and its distinct terms, in the
+// order first found, with how often each occurs.
+func (db *docBuilder) analyse(input []byte, out analysis.TokenStream) (analysis.TokenStream, int, []string, []int32) {
 	text := db.defs.text
 	from := len(out)
 	out = text.tokenizeAppend(input, out, &db.slab)
 	toks := out[from:]
-	// About two thirds of a text's tokens are distinct terms.
-	freqs := make(bindex.TokenFrequencies, len(toks)*2/3+1)
+	terms, counts := db.lists(len(toks))
+	db.set.reset(len(toks))
 	kept := toks[:0]
 	for _, t := range toks {
 		w := db.filterWord(t.Term)
@@ -163,13 +178,69 @@ func (db *docBuilder) analyse(input []byte, out analysis.TokenStream) (analysis.
 		if key == "" { // not remembered
 			key = string(w.term)
 		}
-		if tf, ok := freqs[key]; ok {
-			tf.SetFrequency(tf.Frequency() + 1)
+		if at, found := db.set.index(key, int32(len(terms))); found {
+			counts[at]++
 			continue
 		}
-		freqs[key] = db.tf(w.term, len(toks)-len(kept))
+		terms = append(terms, key)
+		counts = append(counts, 1)
 	}
-	return out[:from+len(kept)], len(kept), freqs
+	db.used(len(terms))
+	return out[:from+len(kept)], len(kept), terms, counts
+}
+
+// termSet gives each term of a field its place in the field's term list,
+// one field at a time. It is a hash table whose slots are stamped with the
+// field they were filled for, so that starting the next field (reset)
+// costs nothing however large the table has grown: a map cleared for each
+// field costs its whole size, and a map made for each field an allocation.
+type termSet struct {
+	seed  maphash.Seed
+	slots []termSlot
+	mask  int
+	field uint32
+}
+
+type termSlot struct {
+	field uint32
+	at    int32
+	key   string
+}
+
+// reset empties the set for a field of at most n terms.
+func (s *termSet) reset(n int) {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	if size > len(s.slots) {
+		if s.slots == nil {
+			s.seed = maphash.MakeSeed()
+		}
+		s.slots = make([]termSlot, size)
+		s.field = 0
+	}
+	s.mask = size - 1
+	if s.field++; s.field == 0 { // wrapped: stamps of old fields could match
+		clear(s.slots)
+		s.field = 1
+	}
+}
+
+// index is key's place in the field's list and true when it is there
+// already; otherwise it puts it there at at and returns at, false. The
+// set holds at most the n terms reset was given.
+func (s *termSet) index(key string, at int32) (int32, bool) {
+	for i := int(maphash.String(s.seed, key)) & s.mask; ; i = (i + 1) & s.mask {
+		sl := &s.slots[i]
+		if sl.field != s.field {
+			*sl = termSlot{field: s.field, at: at, key: key}
+			return at, false
+		}
+		if sl.key == key {
+			return sl.at, true
+		}
+	}
 }
 
 // builtField is a field whose terms are counted when the document is built:
@@ -180,41 +251,66 @@ type builtField struct {
 	options  bindex.FieldIndexingOptions
 	value    []byte
 	length   int
-	freqs    bindex.TokenFrequencies
+	// terms are the field's distinct terms, counts how often each
+	// occurs: what zapx reads (TermFrequencies, cortex's zapx patch 0007).
+	terms  []string
+	counts []int32
+	// freqs is the same as Bleve's map, made when first asked for.
+	freqs bindex.TokenFrequencies
 }
 
 var _ document.Field = (*builtField)(nil)
 
-func (f *builtField) Name() string                                      { return f.name }
-func (f *builtField) ArrayPositions() []uint64                          { return f.arrayPos }
-func (f *builtField) Options() bindex.FieldIndexingOptions              { return f.options }
-func (f *builtField) Value() []byte                                     { return f.value }
-func (f *builtField) NumPlainTextBytes() uint64                         { return uint64(len(f.value)) }
-func (f *builtField) EncodedFieldType() byte                            { return 't' }
-func (f *builtField) AnalyzedLength() int                               { return f.length }
-func (f *builtField) AnalyzedTokenFrequencies() bindex.TokenFrequencies { return f.freqs }
-func (f *builtField) Analyze()                                          {}
+func (f *builtField) Name() string                         { return f.name }
+func (f *builtField) ArrayPositions() []uint64             { return f.arrayPos }
+func (f *builtField) Options() bindex.FieldIndexingOptions { return f.options }
+func (f *builtField) Value() []byte                        { return f.value }
+func (f *builtField) NumPlainTextBytes() uint64            { return uint64(len(f.value)) }
+func (f *builtField) EncodedFieldType() byte               { return 't' }
+func (f *builtField) AnalyzedLength() int                  { return f.length }
+func (f *builtField) Analyze()                             {}
+
+// TermFrequencies lists the field's distinct terms and how often each
+// occurs; the field has no term locations. zapx reads a new segment's
+// fields through it when they have it (cortex's zapx patch 0007).
+func (f *builtField) TermFrequencies() ([]string, []int32) { return f.terms, f.counts }
+
+// AnalyzedTokenFrequencies is the field's terms as Bleve's map, made from
+// its term list when first asked for.
+func (f *builtField) AnalyzedTokenFrequencies() bindex.TokenFrequencies {
+	if f.freqs == nil {
+		f.freqs = make(bindex.TokenFrequencies, len(f.terms))
+		for i, term := range f.terms {
+			tf := &bindex.TokenFreq{Term: []byte(term)}
+			tf.SetFrequency(int(f.counts[i]))
+			f.freqs[term] = tf
+		}
+	}
+	return f.freqs
+}
 
 // Size is what Bleve counts of a batch's memory for the field, for its
 // statistics only: estimated from the number of terms rather than summed
 // over them (a text field walks its whole map for it).
 func (f *builtField) Size() int {
 	const perTerm = 96 // a map entry, a TokenFreq and a short term
-	return 64 + len(f.name) + len(f.value) + perTerm*len(f.freqs)
+	return 64 + len(f.name) + len(f.value) + perTerm*len(f.terms)
 }
 
 // text adds a text field of the text analyzer's.
 func (db *docBuilder) text(doc *document.Document, name string, arrayPos []uint64, value []byte, out analysis.TokenStream) analysis.TokenStream {
-	out, n, freqs := db.analyse(value, out)
-	doc.AddField(&builtField{name: name, arrayPos: arrayPos, options: db.defs.options[name], value: value, length: n, freqs: freqs})
+	out, n, terms, counts := db.analyse(value, out)
+	doc.AddField(&builtField{name: name, arrayPos: arrayPos, options: db.defs.options[name], value: value, length: n, terms: terms, counts: counts})
 	return out
 }
 
 // keyword adds a keyword field: the value is its one term.
 func (db *docBuilder) keyword(doc *document.Document, name string, arrayPos []uint64, value string) {
-	v := []byte(value)
-	doc.AddField(&builtField{name: name, arrayPos: arrayPos, options: db.defs.options[name], value: v, length: 1,
-		freqs: bindex.TokenFrequencies{value: db.tf(v, 1)}})
+	terms, counts := db.lists(1)
+	terms, counts = append(terms, value), append(counts, 1)
+	db.used(1)
+	doc.AddField(&builtField{name: name, arrayPos: arrayPos, options: db.defs.options[name], value: []byte(value), length: 1,
+		terms: terms, counts: counts})
 }
 
 // memoryDocument is the Bleve document of memory m: the one the mapping
@@ -272,16 +368,17 @@ func (b *Bleve) memoryDocuments(docs []Doc) ([]*document.Document, error) {
 	out := make([]*document.Document, len(docs))
 	workers := min(runtime.GOMAXPROCS(0), len(docs)/docChunk)
 	if workers < 2 {
-		db, err := newDocBuilder()
+		db, err := b.builders.get()
 		if err != nil {
 			return nil, err
 		}
 		db.buildRun(b, docs, out)
+		b.builders.put(db)
 		return out, nil
 	}
 	builders := make([]*docBuilder, workers)
 	for i := range builders {
-		db, err := newDocBuilder()
+		db, err := b.builders.get()
 		if err != nil {
 			return nil, err
 		}
@@ -302,7 +399,58 @@ func (b *Bleve) memoryDocuments(docs []Doc) ([]*document.Document, error) {
 		})
 	}
 	wg.Wait()
+	for _, db := range builders {
+		b.builders.put(db)
+	}
 	return out, nil
+}
+
+// docBuilders keeps an index's idle document builders, so that the words
+// a builder remembers (filterWord) serve every batch of a rebuild rather
+// than one: made afresh for each batch, the builders of a 10,000-note
+// real-shaped rebuild learned and remembered most of the vault's words
+// again twenty times. At most maxIdleBuilders are kept; they go with the
+// index.
+type docBuilders struct {
+	mu   sync.Mutex
+	idle []*docBuilder
+}
+
+// maxIdleBuilders bounds the builders an index keeps idle: the batches a
+// rebuild indexes at once (one a core) times the builders each uses (one a
+// core).
+func maxIdleBuilders() int {
+	n := runtime.GOMAXPROCS(0)
+	return n * n
+}
+
+// get is an idle builder, or a new one.
+func (p *docBuilders) get() (*docBuilder, error) {
+	p.mu.Lock()
+	if n := len(p.idle); n > 0 {
+		db := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		p.mu.Unlock()
+		return db, nil
+	}
+	p.mu.Unlock()
+	return newDocBuilder()
+}
+
+// put keeps db for the next batch, when fewer than maxIdleBuilders are
+// kept, with the words it remembers and nothing of the batch: its buffers
+// point into the batch's documents (a token's term into a body, a term
+// list into a document's pairs), which kept alive until the next batch
+// would double what a batch holds.
+func (p *docBuilders) put(db *docBuilder) {
+	db.slab, db.title, db.body, db.other = nil, nil, nil, nil
+	db.terms, db.counts, db.ends = nil, nil, nil
+	db.set = termSet{}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.idle) < maxIdleBuilders() {
+		p.idle = append(p.idle, db)
+	}
 }
 
 // docChunk is how many documents a goroutine of memoryDocuments takes at a
@@ -368,11 +516,12 @@ func (db *docBuilder) pairsField(doc *document.Document, texts [2]string, toks [
 	}
 	db.ends = ends
 	keys := string(raw)
-	freqs := make(bindex.TokenFrequencies, len(ends))
+	terms, counts := db.lists(len(ends))
+	db.set.reset(len(ends))
 	value, start, dups := raw, 0, false
-	for k, end := range ends {
+	for _, end := range ends {
 		key := keys[start : end-1]
-		if _, ok := freqs[key]; ok {
+		if _, found := db.set.index(key, int32(len(terms))); found {
 			if !dups {
 				// The text holds each pair once: from here on it is
 				// copied without the pairs seen before.
@@ -380,14 +529,15 @@ func (db *docBuilder) pairsField(doc *document.Document, texts [2]string, toks [
 				value = append(make([]byte, 0, len(raw)), raw[:start]...)
 			}
 		} else {
-			freqs[key] = db.tf(raw[start:end-1], len(ends)-k)
+			terms, counts = append(terms, key), append(counts, 1)
 			if dups {
 				value = append(value, raw[start:end]...)
 			}
 		}
 		start = end
 	}
-	doc.AddField(&builtField{name: fieldPairs, options: options, value: value, length: len(freqs), freqs: freqs})
+	db.used(len(terms))
+	doc.AddField(&builtField{name: fieldPairs, options: options, value: value, length: len(terms), terms: terms, counts: counts})
 }
 
 // pathOnlyField adds the pathonly field of p, the text pathOnlyIn makes:
@@ -415,14 +565,15 @@ func (db *docBuilder) pathOnlyField(doc *document.Document, p string) {
 		n++
 		start = i + 1
 	}
-	freqs := make(bindex.TokenFrequencies, n)
+	terms, counts := db.lists(n)
 	for start, i := 0, 0; i < len(value); i++ {
 		if value[i] == ' ' {
-			freqs[p[start:i]] = db.tf(value[start:i], n-len(freqs))
+			terms, counts = append(terms, p[start:i]), append(counts, 1)
 			start = i + 1
 		}
 	}
-	doc.AddField(&builtField{name: fieldPathOnly, options: options, value: value, length: n, freqs: freqs})
+	db.used(n)
+	doc.AddField(&builtField{name: fieldPathOnly, options: options, value: value, length: n, terms: terms, counts: counts})
 }
 
 // eachPair calls fn with each pair of neighbouring tokens pairsIn lists.

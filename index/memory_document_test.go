@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -367,4 +368,63 @@ func TestPathOnlyFieldAllocations(t *testing.T) {
 	if got := float64(after.Mallocs-before.Mallocs) / float64(len(ms)*words); got > 13 {
 		t.Errorf("building the documents made %.2f objects per path-only word, want at most 13", got)
 	}
+}
+
+// TestBuildersKeptBetweenBatches: the builders of one batch's documents are
+// kept by the index and build the next batch's, with the words they
+// remember, and make the same documents as new builders do.
+func TestBuildersKeptBetweenBatches(t *testing.T) {
+	corpus, err := bench.LoadCorpus(filepath.Join("..", "fixtures"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := bench.NewRealGenerator(corpus, 43, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	ms := make([]*memories.Memory, 4*docChunk)
+	for i := range ms {
+		ms[i] = gen.Memory()
+	}
+	b := newTestBleve(t)
+	b.builders = docBuilders{}
+	if _, err := b.memoryDocuments(docs(ms)); err != nil {
+		t.Fatal(err)
+	}
+	kept := slices.Clone(b.builders.idle)
+	if len(kept) == 0 || len(kept) > maxIdleBuilders() {
+		t.Fatalf("%d builders kept after a batch, want 1 to %d", len(kept), maxIdleBuilders())
+	}
+	for _, db := range kept {
+		if len(db.words) == 0 {
+			t.Fatal("a kept builder remembers no words")
+		}
+	}
+	got, err := b.memoryDocuments(docs(ms))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameSet(b.builders.idle, kept) {
+		t.Fatalf("the second batch's builders are not the first's")
+	}
+	fresh, err := newDocBuilder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range ms {
+		want := fresh.memoryDocument(b, m.ID, m)
+		if diff := cmp.Diff(analysedDoc(want), analysedDoc(got[i]), cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("document %s from a kept builder (-new builder +kept):\n%s", m.ID, diff)
+		}
+	}
+}
+
+// sameSet reports whether a and b hold the same builders in any order.
+func sameSet(a, b []*docBuilder) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, db := range a {
+		if !slices.Contains(b, db) {
+			return false
+		}
+	}
+	return true
 }

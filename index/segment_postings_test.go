@@ -2,6 +2,8 @@ package index
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -130,4 +132,99 @@ func bleveIndexPostings(t *testing.T, b *Bleve) map[string]map[string][]string {
 		out[field] = terms
 	}
 	return out
+}
+
+// mapOnly is a field without its term lists: zapx reads its terms from
+// AnalyzedTokenFrequencies, as it reads any field not built here.
+type mapOnly struct{ document.Field }
+
+// TestSegmentFromTermListsAsFromMaps covers zapx patch 0007: a segment
+// built from documents whose fields give their terms as lists
+// (builtField.TermFrequencies) holds the same postings, frequencies and
+// norms as one built from the same fields read through Bleve's maps.
+func TestSegmentFromTermListsAsFromMaps(t *testing.T) {
+	ms := memoryDocumentCases()
+	for i := range 40 {
+		m := mem(fmt.Sprintf("t%02d", i), fmt.Sprintf("Go tools %d", i%7),
+			fmt.Sprintf("The go tools and go tests of run %d run again; tools tools. src/go/tools /var/lib", i%5), "alpha", memories.TypeFact, i)
+		m.Tags = []string{"go", "go tools", fmt.Sprintf("tools-%d go", i%3), "Go"}[:1+i%4]
+		ms = append(ms, m)
+	}
+	build := func(lists bool) map[string]map[string][]string {
+		b, err := createBleve(filepath.Join(t.TempDir(), "bleve"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = b.Close() }()
+		built, err := b.memoryDocuments(docs(ms))
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch := b.idx.NewBatch()
+		for _, d := range built {
+			if !lists {
+				plain := document.NewDocument(d.ID())
+				n := 0
+				d.VisitFields(func(f bindex.Field) {
+					if _, ok := f.(*builtField); ok {
+						n++
+					}
+				})
+				if n == 0 {
+					t.Fatalf("document %s has no field with term lists", d.ID())
+				}
+				for _, f := range d.Fields {
+					plain.AddField(mapOnly{f})
+				}
+				plain.SetIndexed()
+				d = plain
+			}
+			if err := batch.IndexAdvanced(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := b.idx.Batch(batch); err != nil {
+			t.Fatal(err)
+		}
+		return bleveIndexPostings(t, b)
+	}
+	got, want := build(true), build(false)
+	if len(got[fieldPairs]) < 10 || len(got[fieldBody]) < 10 || len(got[fieldPathOnly]) < 2 {
+		t.Fatalf("index has %d pairs, %d body terms and %d path-only terms: not the memories",
+			len(got[fieldPairs]), len(got[fieldBody]), len(got[fieldPathOnly]))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("postings (-read from maps +from term lists):\n%s", diff)
+	}
+}
+
+// TestTermSetAsAMap: a term set gives each field's terms the places a map
+// made for the field would, reused over fields of any size and past the
+// wrap of its field stamps.
+func TestTermSetAsAMap(t *testing.T) {
+	var s termSet
+	r := rand.New(rand.NewPCG(7, 8))
+	for field := range 3000 {
+		if field == 1500 {
+			s.field = math.MaxUint32 - 3
+		}
+		n := r.IntN(300)
+		if field%100 == 0 {
+			n = 5000
+		}
+		s.reset(n)
+		want := map[string]int32{}
+		for range n {
+			key := fmt.Sprintf("k%d", r.IntN(n+1))
+			at, found := s.index(key, int32(len(want)))
+			w, ok := want[key]
+			if !ok {
+				want[key] = int32(len(want))
+				w = want[key]
+			}
+			if found != ok || at != w {
+				t.Fatalf("field %d, key %s: at %d found %v, want %d %v", field, key, at, found, w, ok)
+			}
+		}
+	}
 }

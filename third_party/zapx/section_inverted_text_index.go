@@ -787,6 +787,23 @@ func (io *invertedIndexOpaque) process(field index.Field, fieldID uint16, docNum
 	}
 }
 
+// termLister is a field that lists its distinct terms, and how often each
+// occurs, in two slices of the same length, rather than in a map of
+// TokenFreqs made for it: a field without term locations (cortex patch
+// 0007). Its AnalyzedTokenFrequencies must hold the same terms.
+type termLister interface {
+	TermFrequencies() (terms []string, freqs []int32)
+}
+
+// numTerms is how many distinct terms field has.
+func numTerms(field index.Field) int {
+	if l, ok := field.(termLister); ok {
+		terms, _ := l.TermFrequencies()
+		return len(terms)
+	}
+	return len(field.AnalyzedTokenFrequencies())
+}
+
 // docTerm is a term of a document's field, as its postings list will hold
 // it (see invertedIndexOpaque.docTerms).
 type docTerm struct {
@@ -860,8 +877,7 @@ func (i *invertedIndexOpaque) realloc() {
 		dictKeys := i.DictKeys[fieldID]
 		keep := !isFieldExcludedFromInvertedTextIndexSection(field)
 
-		tfs := field.AnalyzedTokenFrequencies()
-		for term, tf := range tfs {
+		visitTerm := func(term string, freq, locs int) {
 			pidPlus1, exists := dict[term]
 			if !exists {
 				pidNext++
@@ -878,21 +894,35 @@ func (i *invertedIndexOpaque) realloc() {
 			pid := pidPlus1 - 1
 
 			i.numTermsPerPostingsList[pid] += 1
-			i.numLocsPerPostingsList[pid] += len(tf.Locations)
+			i.numLocsPerPostingsList[pid] += locs
 
-			totLocs += len(tf.Locations)
+			totLocs += locs
 
 			if keep {
 				if seen := &i.docTermLast[pid]; seen.doc == uint32(docNum)+1 {
-					i.docTerms[seen.at].freq += uint32(tf.Frequency())
+					i.docTerms[seen.at].freq += uint32(freq)
 				} else {
 					*seen = docTermSeen{doc: uint32(docNum) + 1, at: uint32(len(i.docTerms))}
-					i.docTerms = append(i.docTerms, docTerm{pid: uint32(pid), fid: fieldID, freq: uint32(tf.Frequency())})
+					i.docTerms = append(i.docTerms, docTerm{pid: uint32(pid), fid: fieldID, freq: uint32(freq)})
 				}
 			}
 		}
 
-		totTFs += len(tfs)
+		// A field that lists its terms is read from its lists, not from
+		// a map made for it (cortex patch 0007).
+		if l, ok := field.(termLister); ok {
+			terms, freqs := l.TermFrequencies()
+			for k, term := range terms {
+				visitTerm(term, int(freqs[k]), 0)
+			}
+			totTFs += len(terms)
+		} else {
+			tfs := field.AnalyzedTokenFrequencies()
+			for term, tf := range tfs {
+				visitTerm(term, tf.Frequency(), len(tf.Locations))
+			}
+			totTFs += len(tfs)
+		}
 
 		i.DictKeys[fieldID] = dictKeys
 		if field.Options().IncludeDocValues() {
@@ -926,7 +956,7 @@ func (i *invertedIndexOpaque) realloc() {
 			termsBound += len(field.AnalyzedTokenFrequencies())
 		})
 		result.VisitFields(func(field index.Field) {
-			termsBound += len(field.AnalyzedTokenFrequencies())
+			termsBound += numTerms(field)
 		})
 	}
 	if cap(i.docTerms) < termsBound {
