@@ -293,12 +293,10 @@ func (b *Bleve) Close() error {
 // merge is a rebuild's merge: every segment may take part. A rebuild of
 // no more than mergeAbove batches (10,000 short notes on two cores: eight)
 // is merged into one segment. Left as its batches' segments it was a
-// quarter slower to search (every term is looked up in every segment), and
-// it scored differently from the same notes rebuilt in other batches:
-// Bleve's BM25 takes a field's average length from its distinct terms
-// summed over the segments, so the scores depended on how many cores cut
-// the batches. A rebuild whose segments were merged while it built
-// (MergeWhileBuilding) is left as those merges left it.
+// quarter slower to search (every term is looked up in every segment).
+// Scores do not depend on the layout (see fieldLengths). A rebuild whose
+// segments were merged while it built (MergeWhileBuilding) is left as those
+// merges left it.
 func (b *Bleve) merge() error {
 	if b.mergedWhileBuilding {
 		return mergeBuilt(b.idx)
@@ -349,8 +347,7 @@ type BuildMerger struct {
 // at Close used to merge them, and once all are built the ones left are
 // merged into one when the index has more than mergeAbove segments. The
 // index has the segments it had when Close merged them all (at 100,000
-// notes in 40 batches, of 16, 16 and 8 batches), so BM25, whose average
-// length Bleve sums over the segments' dictionaries, scores alike. It is nil
+// notes in 40 batches, of 16, 16 and 8 batches). It is nil
 // when the batches make no more than mergeAbove segments. Call Built after
 // each batch and Finish after the last.
 func (b *Bleve) MergeWhileBuilding(ctx context.Context, batches, maxDocs int) *BuildMerger {
