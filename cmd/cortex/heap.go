@@ -8,8 +8,11 @@ import (
 
 // heapRoom is the heap, in bytes, a command that grows a large one is given
 // room for up front: a rebuild of 10,000 real-shaped notes peaks near
-// 500 MB, an import somewhat lower, a server at 100,000 notes near 130 MB.
-// The room is address space, not memory: what is not used is never touched.
+// 500 MB, an import somewhat lower, a server at 100,000 notes near 130 MB;
+// list and status decode every entry (megabytes at 10,000 notes). The room
+// is address space, not memory: what is not used is never touched. Its one
+// garbage collection costs more than it saves in a command of a few
+// megabytes of heap (recall, save and context measured slower with it).
 var heapRoom = map[string]int64{
 	"reindex": 512 << 20,
 	"import":  512 << 20,
@@ -18,6 +21,8 @@ var heapRoom = map[string]int64{
 	"scribe":  256 << 20,
 	"mcp":     hugeheap.ServerRoom,
 	"watch":   hugeheap.ServerRoom,
+	"list":    64 << 20,
+	"status":  64 << 20,
 }
 
 // prepareHeap asks for huge pages for the heap (internal/hugeheap) with the
