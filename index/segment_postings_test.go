@@ -24,39 +24,15 @@ import (
 // The memories repeat words across tags, where a document's values of one
 // field are merged into one posting, and across fields.
 func TestSegmentPostingsWithoutLocationsAsWith(t *testing.T) {
-	ms := corpus()
-	for i := range 40 {
-		m := mem(fmt.Sprintf("t%02d", i), fmt.Sprintf("Go tools %d", i%7),
-			fmt.Sprintf("The go tools and go tests of run %d run again; tools tools.", i%5), "alpha", memories.TypeFact, i)
-		m.Tags = []string{"go", "go tools", fmt.Sprintf("tools-%d go", i%3), "Go"}[:1+i%4]
-		ms = append(ms, m)
-	}
-	build := func(withLocations bool) map[string]map[string][]string {
-		b, err := createBleve(filepath.Join(t.TempDir(), "bleve"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = b.Close() }()
-		built, err := b.memoryDocuments(docs(ms))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if withLocations {
-			built[3].AddField(document.NewTextFieldWithIndexingOptions("located", nil, []byte("go tools"),
+	ms := withRepeatedWords(corpus(), "")
+	got := indexedPostings(t, ms, nil)
+	want := indexedPostings(t, ms, func(i int, d *document.Document) *document.Document {
+		if i == 3 {
+			d.AddField(document.NewTextFieldWithIndexingOptions("located", nil, []byte("go tools"),
 				bindex.IndexField|bindex.IncludeTermVectors))
 		}
-		batch := b.idx.NewBatch()
-		for _, d := range built {
-			if err := batch.IndexAdvanced(d); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := b.idx.Batch(batch); err != nil {
-			t.Fatal(err)
-		}
-		return bleveIndexPostings(t, b)
-	}
-	got, want := build(false), build(true)
+		return d
+	})
 	delete(want, "located")
 	if len(got[fieldTags]) < 3 || len(got[fieldBody]) < 10 {
 		t.Fatalf("index has %d tag terms and %d body terms: not the memories", len(got[fieldTags]), len(got[fieldBody]))
@@ -143,52 +119,25 @@ type mapOnly struct{ document.Field }
 // (builtField.TermFrequencies) holds the same postings, frequencies and
 // norms as one built from the same fields read through Bleve's maps.
 func TestSegmentFromTermListsAsFromMaps(t *testing.T) {
-	ms := memoryDocumentCases()
-	for i := range 40 {
-		m := mem(fmt.Sprintf("t%02d", i), fmt.Sprintf("Go tools %d", i%7),
-			fmt.Sprintf("The go tools and go tests of run %d run again; tools tools. src/go/tools /var/lib", i%5), "alpha", memories.TypeFact, i)
-		m.Tags = []string{"go", "go tools", fmt.Sprintf("tools-%d go", i%3), "Go"}[:1+i%4]
-		ms = append(ms, m)
-	}
-	build := func(lists bool) map[string]map[string][]string {
-		b, err := createBleve(filepath.Join(t.TempDir(), "bleve"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = b.Close() }()
-		built, err := b.memoryDocuments(docs(ms))
-		if err != nil {
-			t.Fatal(err)
-		}
-		batch := b.idx.NewBatch()
-		for _, d := range built {
-			if !lists {
-				plain := document.NewDocument(d.ID())
-				n := 0
-				d.VisitFields(func(f bindex.Field) {
-					if _, ok := f.(*builtField); ok {
-						n++
-					}
-				})
-				if n == 0 {
-					t.Fatalf("document %s has no field with term lists", d.ID())
-				}
-				for _, f := range d.Fields {
-					plain.AddField(mapOnly{f})
-				}
-				plain.SetIndexed()
-				d = plain
+	ms := withRepeatedWords(memoryDocumentCases(), " src/go/tools /var/lib")
+	got := indexedPostings(t, ms, nil)
+	want := indexedPostings(t, ms, func(_ int, d *document.Document) *document.Document {
+		plain := document.NewDocument(d.ID())
+		n := 0
+		d.VisitFields(func(f bindex.Field) {
+			if _, ok := f.(*builtField); ok {
+				n++
 			}
-			if err := batch.IndexAdvanced(d); err != nil {
-				t.Fatal(err)
-			}
+		})
+		if n == 0 {
+			t.Fatalf("document %s has no field with term lists", d.ID())
 		}
-		if err := b.idx.Batch(batch); err != nil {
-			t.Fatal(err)
+		for _, f := range d.Fields {
+			plain.AddField(mapOnly{f})
 		}
-		return bleveIndexPostings(t, b)
-	}
-	got, want := build(true), build(false)
+		plain.SetIndexed()
+		return plain
+	})
 	if len(got[fieldPairs]) < 10 || len(got[fieldBody]) < 10 || len(got[fieldPathOnly]) < 2 {
 		t.Fatalf("index has %d pairs, %d body terms and %d path-only terms: not the memories",
 			len(got[fieldPairs]), len(got[fieldBody]), len(got[fieldPathOnly]))
@@ -227,4 +176,45 @@ func TestTermSetAsAMap(t *testing.T) {
 			}
 		}
 	}
+}
+
+// withRepeatedWords is ms and 40 memories that repeat words across their
+// title, body (ending in tail) and tags, where a document's values of one
+// field are merged into one posting.
+func withRepeatedWords(ms []*memories.Memory, tail string) []*memories.Memory {
+	for i := range 40 {
+		m := mem(fmt.Sprintf("t%02d", i), fmt.Sprintf("Go tools %d", i%7),
+			fmt.Sprintf("The go tools and go tests of run %d run again; tools tools.%s", i%5, tail), "alpha", memories.TypeFact, i)
+		m.Tags = []string{"go", "go tools", fmt.Sprintf("tools-%d go", i%3), "Go"}[:1+i%4]
+		ms = append(ms, m)
+	}
+	return ms
+}
+
+// indexedPostings indexes the documents of ms, each as change (when not
+// nil) makes it, in a new index, and returns that index's postings.
+func indexedPostings(t *testing.T, ms []*memories.Memory, change func(int, *document.Document) *document.Document) map[string]map[string][]string {
+	t.Helper()
+	b, err := createBleve(filepath.Join(t.TempDir(), "bleve"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = b.Close() }()
+	built, err := b.memoryDocuments(docs(ms))
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := b.idx.NewBatch()
+	for i, d := range built {
+		if change != nil {
+			d = change(i, d)
+		}
+		if err := batch.IndexAdvanced(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.idx.Batch(batch); err != nil {
+		t.Fatal(err)
+	}
+	return bleveIndexPostings(t, b)
 }
