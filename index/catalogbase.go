@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"unsafe"
+	"weak"
 
 	"github.com/cortexmem/cortex/memories"
 )
@@ -43,6 +44,21 @@ func (c *Catalog) BaseID() uint64 {
 	_, _ = f.Write(h[:])
 	_, _ = f.Write([]byte(c.base.schema))
 	return max(f.Sum64(), 1)
+}
+
+// BaseToken stands for the catalog's base in memory: catalogs whose tokens
+// are equal share one base, whose bytes never change (a writer replaces the
+// file whole, and a catalog that reads the new one has another base). A
+// cache of what was checked against a base can keep its token without
+// keeping the base alive. The zero token is that of a catalog without one.
+type BaseToken struct{ p weak.Pointer[baseFile] }
+
+// BaseToken is the catalog's base's token.
+func (c *Catalog) BaseToken() BaseToken {
+	if c.base == nil {
+		return BaseToken{}
+	}
+	return BaseToken{weak.Make(c.base)}
 }
 
 // BaseLen is how many files the base numbers (0 to BaseLen-1).

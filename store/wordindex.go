@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/cortexmem/cortex/dedup"
+	"github.com/cortexmem/cortex/index"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -67,6 +68,10 @@ type wordIndex struct {
 	postsAt                        int
 	nKeys, nRefs                   int
 	keysAt, keyStrt, refsAt        int
+	// fitted is the base fits last held for (fitsBase): a resident store
+	// keeps the index while its file is unchanged, and asked it again on
+	// every save, a look-up of every memory's hash in the catalog.
+	fitted atomic.Pointer[index.BaseToken]
 }
 
 func le32(b []byte, at int) int { return int(binary.LittleEndian.Uint32(b[at:])) }
@@ -142,6 +147,20 @@ func (ix *wordIndex) fits(baseLen int, hash func(i int) uint64) bool {
 			return false
 		}
 	}
+	return true
+}
+
+// fitsBase is fits for the catalog base tok (whose length and hashes are
+// baseLen and hash), remembered for that base: a base never changes, so
+// an index that fits it fits it still.
+func (ix *wordIndex) fitsBase(tok index.BaseToken, baseLen int, hash func(i int) uint64) bool {
+	if t := ix.fitted.Load(); t != nil && *t == tok && tok != (index.BaseToken{}) {
+		return true
+	}
+	if !ix.fits(baseLen, hash) {
+		return false
+	}
+	ix.fitted.Store(&tok)
 	return true
 }
 

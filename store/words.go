@@ -226,9 +226,23 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 	}
 	shadowed := cat.Shadowed()
 	isShadowed := func(i int) bool { _, ok := slices.BinarySearch(shadowed, i); return ok }
+	// The extras of every project (the memories compared one by one) are
+	// counted on another core while the word indexes' lists are walked
+	// here: neither needs the other, and with the journal of a hundred
+	// saves since the base, the extras were a fifth of the check. The
+	// index walk reads nothing of the catalog (the shadowed memories are
+	// listed above), so the two share only what neither writes; what each
+	// finds is joined below in the order it was found before: each
+	// project's memories of the index, then its extras.
+	extras := make([][]extraOverlap, len(uniq))
+	extrasDone := make(chan error, 1)
+	go func() {
+		extrasDone <- sn.extraOverlaps(ctx, uniq, ixs, words, exceptPath, exceptBase, isShadowed, build, extras)
+	}()
+	byIndex := make([][]memories.WordOverlap, len(uniq))
 	var counts []uint32
 	floor := math.Inf(-1)
-	for k, p := range uniq {
+	for k := range uniq {
 		ix := ixs[k]
 		counts = slices.Grow(counts[:0], ix.nSets)[:ix.nSets]
 		clear(counts)
@@ -236,7 +250,7 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 			skip := func(s int) bool { i, _ := ix.set(s); return i == exceptBase || isShadowed(i) }
 			for _, s := range ix.countNear(words, counts, *near, skip, &floor) {
 				i, n := ix.set(s)
-				out.All = append(out.All, memories.WordOverlap{Ref: i, Common: int(counts[s]), Len: n})
+				byIndex[k] = append(byIndex[k], memories.WordOverlap{Ref: i, Common: int(counts[s]), Len: n})
 				// The keys of the possible duplicates, copied out of the
 				// index (whose bytes are released on return).
 				if w, _ := dedup.OverlapOf(len(words), int(counts[s]), n); near.Keys && w >= near.Duplicate {
@@ -253,11 +267,42 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 				if i == exceptBase || isShadowed(i) {
 					continue
 				}
-				out.All = append(out.All, memories.WordOverlap{Ref: i, Common: int(c), Len: n})
+				byIndex[k] = append(byIndex[k], memories.WordOverlap{Ref: i, Common: int(c), Len: n})
 			}
 		}
-		// The extras: the notes the journal added or replaced, and those
-		// the index could not hold.
+	}
+	if err := <-extrasDone; err != nil {
+		return out, err
+	}
+	for k := range uniq {
+		out.All = append(out.All, byIndex[k]...)
+		for _, x := range extras[k] {
+			refs.extras = append(refs.extras, x.e)
+			out.All = append(out.All, memories.WordOverlap{Ref: -len(refs.extras), Common: x.common, Len: x.len})
+		}
+	}
+	return out, nil
+}
+
+// extraOverlap is a memory compared one by one with the new memory's words
+// (wordOverlaps' extras): its entry, how many of the words its set holds,
+// and its set's size.
+type extraOverlap struct {
+	e           memories.Entry
+	common, len int
+}
+
+// extraOverlaps finds, for each of projects (whose word indexes are ixs),
+// the memories that the index does not count and that share a word with
+// words, into out: the notes the journal added or replaced since the base,
+// and those the index could not hold, but the one at exceptPath (base
+// number exceptBase) and the shadowed ones. Their sets come from the
+// project's recent file while their notes keep the bytes it was made from,
+// else from the notes, and are then kept in that file.
+func (sn *snapshot) extraOverlaps(ctx context.Context, projects []string, ixs []*wordIndex, words []uint64, exceptPath string, exceptBase int, isShadowed func(int) bool, build func(title, body string) ([]uint64, dedup.Keys), out [][]extraOverlap) error {
+	cat := sn.cat
+	for k, p := range projects {
+		ix := ixs[k]
 		var extras []memories.Entry
 		var hashes []uint64
 		err := cat.OverlayEntriesWhere(func(project, _, _ string) bool { return project == p }, func(e *memories.Entry, h uint64) error {
@@ -267,7 +312,7 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 			return nil
 		})
 		if err != nil {
-			return out, fmt.Errorf("word overlaps: %w", err)
+			return fmt.Errorf("word overlaps: %w", err)
 		}
 		for _, i := range ix.staleList() {
 			if i == exceptBase || isShadowed(i) {
@@ -275,7 +320,7 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 			}
 			e, h, err := cat.BaseEntry(i)
 			if err != nil {
-				return out, fmt.Errorf("word overlaps: %w", err)
+				return fmt.Errorf("word overlaps: %w", err)
 			}
 			extras, hashes = append(extras, e), append(hashes, h)
 		}
@@ -295,7 +340,7 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 					continue
 				}
 				if err != nil {
-					return out, err
+					return err
 				}
 				if cached {
 					rc.m[e.Path] = wordEntry{hash: hashes[j], words: ws, keys: ks}
@@ -303,8 +348,7 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 				}
 			}
 			if c := dedup.Intersect(words, ws); c > 0 {
-				refs.extras = append(refs.extras, *e)
-				out.All = append(out.All, memories.WordOverlap{Ref: -len(refs.extras), Common: c, Len: len(ws)})
+				out[k] = append(out[k], extraOverlap{e: *e, common: c, len: len(ws)})
 			}
 		}
 		if len(added) > 0 || rc.torn {
@@ -318,7 +362,7 @@ func (sn *snapshot) wordOverlaps(ctx context.Context, projects []string, words [
 			}
 		}
 	}
-	return out, nil
+	return nil
 }
 
 var _ memories.CheckPreparer = (*Store)(nil)
@@ -427,7 +471,7 @@ func (sn *snapshot) readWordIndexes(projects []string) (out []*wordIndex, stale 
 	for k, p := range projects {
 		if ix, done, ok := sn.s.words.read(sn.s.wordIndexPath(p)); ok {
 			releases = append(releases, done)
-			if ix.base == base && ix.fits(baseLen, sn.cat.BaseHash) {
+			if ix.base == base && ix.fitsBase(sn.cat.BaseToken(), baseLen, sn.cat.BaseHash) {
 				out[k] = ix
 				continue
 			}

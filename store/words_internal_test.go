@@ -2,15 +2,19 @@ package store
 
 import (
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/cortexmem/cortex/dedup"
+	"github.com/cortexmem/cortex/index"
+	"github.com/cortexmem/cortex/memories"
 )
 
 // testKeys are keys for the four memories the word index fuzz starts from.
@@ -214,5 +218,53 @@ func TestVersion1WordFilesAreNotRead(t *testing.T) {
 	}
 	if wf := readWords(p); len(wf.m) != 0 || !wf.torn {
 		t.Fatalf("a version 1 word-set file read as %d sets (torn %v), want none, torn", len(wf.m), wf.torn)
+	}
+}
+
+// TestWordIndexFitsBaseRemembered: a kept index checked against one base is
+// not checked again against it (no hash of the base is looked up), and is
+// checked against any other base, whose hashes decide.
+func TestWordIndexFitsBaseRemembered(t *testing.T) {
+	ix, ok := parseWordIndex(encodeWordIndex(7, []int{0, 1}, []uint64{10, 14}, [][]uint64{{1, 2}, {2}}, nil, []bool{true, true}, nil))
+	if !ok {
+		t.Fatal("an index made does not read back")
+	}
+	// A catalog whose base holds two notes with these hashes, written
+	// to and read back from a folder of its own.
+	base := func(hashes ...uint64) *index.Catalog {
+		dir := t.TempDir()
+		c := index.NewCatalog(index.Schema)
+		recs := map[string]*index.Record{}
+		for i, h := range hashes {
+			p := fmt.Sprintf("memories/p/n%d.md", i)
+			recs[p] = &index.Record{Entry: memories.Entry{Path: p, ID: fmt.Sprintf("id%d", i), Project: "p", Title: "t"}, Hash: h}
+		}
+		c.Put(recs)
+		if err := c.Write(dir, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := index.LoadCatalog(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = loaded.Close() })
+		return loaded
+	}
+	fitsBase := func(c *index.Catalog) (fits bool, looked int) {
+		fits = ix.fitsBase(c.BaseToken(), c.BaseLen(), func(i int) uint64 { looked++; return c.BaseHash(i) })
+		return fits, looked
+	}
+	a, other := base(10, 14), base(10, 15)
+	if fits, looked := fitsBase(a); !fits || looked != 2 {
+		t.Fatalf("first check against its base: fits %v after %d look-ups; want true after 2", fits, looked)
+	}
+	if fits, looked := fitsBase(a); !fits || looked != 0 {
+		t.Fatalf("second check against the same base: fits %v after %d look-ups; want true, remembered", fits, looked)
+	}
+	if fits, looked := fitsBase(other); fits || looked == 0 {
+		t.Fatalf("check against a base with a note of other bytes: fits %v after %d look-ups; want false, checked", fits, looked)
+	}
+	if fits, looked := fitsBase(base(10, 14)); !fits || looked != 2 {
+		t.Fatalf("check against another base with the same hashes: fits %v after %d look-ups; want true, checked", fits, looked)
 	}
 }
