@@ -202,7 +202,7 @@ func yamlError(err error, text []byte) *ParseError {
 	msg := err.Error()
 	if m := yamlLineRe().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		if yamlParserProblems[m[2]] {
+		if yamlParserProblems()[m[2]] {
 			line++
 		}
 		last := 0
@@ -218,19 +218,22 @@ func yamlError(err error, text []byte) *ParseError {
 
 // yamlParserProblems are the messages of YAML's parser errors, as opposed to its
 // scanner's: yaml.v3 counts the parser's lines from 0 and the scanner's from 1.
-var yamlParserProblems = map[string]bool{
-	"did not find expected ',' or ']'":       true,
-	"did not find expected ',' or '}'":       true,
-	"did not find expected '-' indicator":    true,
-	"did not find expected <document start>": true,
-	"did not find expected <stream-start>":   true,
-	"did not find expected key":              true,
-	"did not find expected node content":     true,
-	"found duplicate %TAG directive":         true,
-	"found duplicate %YAML directive":        true,
-	"found incompatible YAML document":       true,
-	"found undefined tag handle":             true,
-}
+// Made on first use, not as every command starts.
+var yamlParserProblems = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"did not find expected ',' or ']'":       true,
+		"did not find expected ',' or '}'":       true,
+		"did not find expected '-' indicator":    true,
+		"did not find expected <document start>": true,
+		"did not find expected <stream-start>":   true,
+		"did not find expected key":              true,
+		"did not find expected node content":     true,
+		"found duplicate %TAG directive":         true,
+		"found duplicate %YAML directive":        true,
+		"found incompatible YAML document":       true,
+		"found undefined tag handle":             true,
+	}
+})
 
 // checkKeys rejects mappings whose keys are not plain scalars, or repeat: such a
 // note cannot be rewritten without guessing.

@@ -29,8 +29,6 @@ var initBudgetExceptions = map[string]int{
 	cortexModule + "/security": 64 << 10,
 	// A crc64 table (32 KiB) built when the package loads.
 	cortexModule + "/adapters/gemini": 40 << 10,
-	// A regular expression and a map of tool names.
-	cortexModule + "/adapters/cline": 12 << 10,
 }
 
 // notLinked are packages cortex must not link: their initialisation is
