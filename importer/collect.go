@@ -308,13 +308,16 @@ func (w *walker) dir(path, real string) {
 	}
 }
 
-// attachments are extensions of files a vault holds beside its notes.
-var attachments = map[string]bool{
-	".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".svg": true, ".bmp": true, ".ico": true,
-	".heic": true, ".tif": true, ".tiff": true, ".pdf": true, ".mp3": true, ".mp4": true, ".m4a": true, ".wav": true,
-	".ogg": true, ".mov": true, ".webm": true, ".zip": true, ".gz": true, ".tar": true, ".7z": true, ".docx": true,
-	".xlsx": true, ".pptx": true, ".canvas": true, ".excalidraw": true, ".base": true,
-}
+// attachments are extensions of files a vault holds beside its notes (a
+// table made on first use, not as every command starts).
+var attachments = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true, ".svg": true, ".bmp": true, ".ico": true,
+		".heic": true, ".tif": true, ".tiff": true, ".pdf": true, ".mp3": true, ".mp4": true, ".m4a": true, ".wav": true,
+		".ogg": true, ".mov": true, ".webm": true, ".zip": true, ".gz": true, ".tar": true, ".7z": true, ".docx": true,
+		".xlsx": true, ".pptx": true, ".canvas": true, ".excalidraw": true, ".base": true,
+	}
+})
 
 // noteExts are read when found in a folder: notes, and the JSON that may be
 // one of the formats known by their content (the MCP memory server's graph,
@@ -449,7 +452,7 @@ func (w *walker) file(path, real string, fi fs.FileInfo, named bool) {
 	}
 	ext := strings.ToLower(filepath.Ext(path))
 	switch {
-	case attachments[ext]:
+	case attachments()[ext]:
 		w.skipKind(path, KindAttachment, "an attachment (%s), not a note", ext)
 		return
 	case !named && !noteExts[ext]:

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/transcript/rawjson"
@@ -11,26 +12,23 @@ import (
 
 // toolNames are the tools of Cline, Roo Code and Kilo Code, whose calls the
 // extensions' XML tool calling writes as <name><param>…</param></name> in
-// the assistant's text.
-var toolNames = map[string]bool{
-	"execute_command": true, "read_file": true, "write_to_file": true, "replace_in_file": true, "apply_diff": true,
-	"insert_content": true, "search_and_replace": true, "search_files": true, "list_files": true,
-	"list_code_definition_names": true, "browser_action": true, "use_mcp_tool": true, "access_mcp_resource": true,
-	"ask_followup_question": true, "attempt_completion": true, "plan_mode_respond": true, "act_mode_respond": true,
-	"new_task": true, "load_mcp_documentation": true, "summarize_task": true, "condense": true, "new_rule": true,
-	"report_bug": true, "web_fetch": true, "web_search": true, "switch_mode": true, "codebase_search": true,
-	"update_todo_list": true, "fetch_instructions": true, "edit": true, "edit_file": true, "search_replace": true,
-	"apply_patch": true, "focus_chain": true, "use_skill": true, "run_slash_command": true, "generate_image": true,
-}
-
-// maxToolName is the length of the longest of toolNames.
-var maxToolName = func() int {
-	n := 0
-	for k := range toolNames {
-		n = max(n, len(k))
+// the assistant's text. Made on first use, not as every command starts.
+var toolNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"execute_command": true, "read_file": true, "write_to_file": true, "replace_in_file": true, "apply_diff": true,
+		"insert_content": true, "search_and_replace": true, "search_files": true, "list_files": true,
+		"list_code_definition_names": true, "browser_action": true, "use_mcp_tool": true, "access_mcp_resource": true,
+		"ask_followup_question": true, "attempt_completion": true, "plan_mode_respond": true, "act_mode_respond": true,
+		"new_task": true, "load_mcp_documentation": true, "summarize_task": true, "condense": true, "new_rule": true,
+		"report_bug": true, "web_fetch": true, "web_search": true, "switch_mode": true, "codebase_search": true,
+		"update_todo_list": true, "fetch_instructions": true, "edit": true, "edit_file": true, "search_replace": true,
+		"apply_patch": true, "focus_chain": true, "use_skill": true, "run_slash_command": true, "generate_image": true,
 	}
-	return n
-}()
+})
+
+// maxToolName is the length of the longest of toolNames (TestMaxToolName):
+// a constant, so that the table is made only when a parse first needs it.
+const maxToolName = len("list_code_definition_names")
 
 // spoken are the tools through which the model talks to the person: the
 // parameter holding its words joins the answer's text.
@@ -100,7 +98,7 @@ func firstTag(s string) (int, string) {
 		// A name longer than any tool's is none (and is not hashed: the
 		// next '>' may be far off in a file's content).
 		name := s[i+1 : i+j]
-		if len(name) <= maxToolName && (name == "thinking" || toolNames[name]) {
+		if len(name) <= maxToolName && (name == "thinking" || toolNames()[name]) {
 			return i, name
 		}
 		k := strings.IndexByte(s[i+1:], '<')

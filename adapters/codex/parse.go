@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cortexmem/cortex/transcript"
@@ -98,38 +99,43 @@ type parser struct {
 }
 
 // The record types Codex writes that have no event kind: kept as unknown
-// (unmapped).
+// (unmapped). The larger tables are made on first use, not as every command
+// starts.
 var (
 	metaRecords = map[string]bool{
 		"turn_context": true, "world_state": true, "token_usage_record": true,
 		"inter_agent_communication": true, "inter_agent_communication_metadata": true,
 	}
-	metaEvents = map[string]bool{
-		"task_started": true, "turn_started": true, "task_complete": true, "turn_complete": true,
-		"turn_aborted": true, "token_count": true, "exec_command_begin": true, "exec_command_end": true,
-		"exec_command_output_delta": true, "mcp_tool_call_begin": true, "mcp_tool_call_end": true,
-		"web_search_begin": true, "web_search_end": true, "image_generation_begin": true,
-		"image_generation_end": true, "patch_apply_begin": true, "view_image_tool_call": true,
-		"thread_settings_applied": true, "entered_review_mode": true, "exited_review_mode": true,
-		"thread_goal_updated": true, "thread_name_updated": true, "item_started": true,
-		"guardian_assessment": true, "undo_started": true, "undo_completed": true, "error": true,
-		"warning": true, "stream_error": true, "background_event": true, "dynamic_tool_call_request": true,
-		"dynamic_tool_call_response": true, "sub_agent_activity": true, "plan_update": true,
-		"turn_diff": true, "session_configured": true, "shutdown_complete": true,
-		"deprecation_notice": true, "agent_reasoning_section_break": true, "agent_message_delta": true,
-		"agent_reasoning_delta": true, "request_user_input": true, "elicitation_request": true,
-	}
+	metaEvents = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{
+			"task_started": true, "turn_started": true, "task_complete": true, "turn_complete": true,
+			"turn_aborted": true, "token_count": true, "exec_command_begin": true, "exec_command_end": true,
+			"exec_command_output_delta": true, "mcp_tool_call_begin": true, "mcp_tool_call_end": true,
+			"web_search_begin": true, "web_search_end": true, "image_generation_begin": true,
+			"image_generation_end": true, "patch_apply_begin": true, "view_image_tool_call": true,
+			"thread_settings_applied": true, "entered_review_mode": true, "exited_review_mode": true,
+			"thread_goal_updated": true, "thread_name_updated": true, "item_started": true,
+			"guardian_assessment": true, "undo_started": true, "undo_completed": true, "error": true,
+			"warning": true, "stream_error": true, "background_event": true, "dynamic_tool_call_request": true,
+			"dynamic_tool_call_response": true, "sub_agent_activity": true, "plan_update": true,
+			"turn_diff": true, "session_configured": true, "shutdown_complete": true,
+			"deprecation_notice": true, "agent_reasoning_section_break": true, "agent_message_delta": true,
+			"agent_reasoning_delta": true, "request_user_input": true, "elicitation_request": true,
+		}
+	})
 	metaItems = map[string]bool{
 		"ghost_snapshot": true, "agent_message": true, "other": true, "additional_tools": true,
 		"compaction_trigger": true,
 	}
 	// turnItems are the item types of item_completed (paginated rollouts).
-	turnItems = map[string]bool{
-		"UserMessage": true, "AgentMessage": true, "Reasoning": true, "FileChange": true,
-		"CommandExecution": true, "McpToolCall": true, "WebSearch": true, "ImageGeneration": true,
-		"ContextCompaction": true, "Plan": true, "Sleep": true, "Extension": true, "TodoList": true,
-		"CollabAgentToolCall": true, "HookPrompt": true,
-	}
+	turnItems = sync.OnceValue(func() map[string]bool {
+		return map[string]bool{
+			"UserMessage": true, "AgentMessage": true, "Reasoning": true, "FileChange": true,
+			"CommandExecution": true, "McpToolCall": true, "WebSearch": true, "ImageGeneration": true,
+			"ContextCompaction": true, "Plan": true, "Sleep": true, "Extension": true, "TodoList": true,
+			"CollabAgentToolCall": true, "HookPrompt": true,
+		}
+	})
 )
 
 func (p *parser) parse() []transcript.Event {
@@ -488,7 +494,7 @@ func (p *parser) eventMsg() {
 		p.out = p.unknown(p.rawType(), transcript.ReasonUnmapped)
 	default:
 		reason := transcript.ReasonUnrecognized
-		if metaEvents[p.sub] || strings.HasPrefix(p.sub, "collab_") {
+		if metaEvents()[p.sub] || strings.HasPrefix(p.sub, "collab_") {
 			reason = transcript.ReasonUnmapped
 		}
 		p.out = p.unknown(p.rawType(), reason)
@@ -542,7 +548,7 @@ func (p *parser) completed() {
 	default:
 		p.item = nil
 		reason := transcript.ReasonUnrecognized
-		if turnItems[t] {
+		if turnItems()[t] {
 			reason = transcript.ReasonUnmapped
 		}
 		p.out = p.unknown(p.rawType(), reason)

@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/transcript/rawjson"
@@ -81,43 +82,46 @@ type parser struct {
 // unmapped are the event types the log holds that have no event kind:
 // kept as unknown (unmapped). The list is the Copilot SDK's session event
 // types (github/copilot-sdk, nodejs/src/generated/session-events.ts); the
-// ones mapped to events are handled before it is looked at.
-var unmapped = map[string]bool{
-	"session.remote_steerable_changed": true, "session.error": true, "session.idle": true,
-	"session.title_changed": true, "session.schedule_created": true, "session.schedule_cancelled": true,
-	"session.schedule_rearmed": true, "session.autopilot_objective_changed": true, "session.info": true,
-	"session.warning": true, "session.model_change": true, "session.mode_changed": true,
-	"session.session_limits_changed": true, "session.permissions_changed": true, "session.plan_changed": true,
-	"session.todos_changed": true, "session.workspace_file_changed": true, "session.handoff": true,
-	"session.usage_checkpoint": true, "session.context_changed": true, "session.usage_info": true,
-	"session.context_cleared": true, "session.compaction_start": true, "session.task_complete": true,
-	"pending_messages.modified": true, "assistant.turn_start": true, "assistant.intent": true,
-	"assistant.server_tool_progress": true, "assistant.reasoning_delta": true, "assistant.tool_call_delta": true,
-	"assistant.streaming_delta": true, "assistant.message_start": true, "assistant.message_delta": true,
-	"assistant.turn_end": true, "assistant.idle": true, "assistant.usage": true, "model.call_failure": true,
-	"tool.execution_partial_result": true, "tool.execution_progress": true, "tool_search.activated": true,
-	"skill.invoked": true, "subagent.started": true, "subagent.completed": true, "subagent.failed": true,
-	"subagent.selected": true, "subagent.deselected": true, "hook.start": true, "hook.end": true,
-	"hook.progress": true, "session.binary_asset": true, "system.message": true, "system.notification": true,
-	"permission.requested": true, "permission.completed": true, "user_input.requested": true,
-	"user_input.completed": true, "elicitation.requested": true, "elicitation.completed": true,
-	"sampling.requested": true, "sampling.completed": true, "mcp.oauth_required": true,
-	"mcp.oauth_completed": true, "mcp.headers_refresh_required": true, "mcp.headers_refresh_completed": true,
-	"session.custom_notification": true, "ui.ephemeral_query": true, "external_tool.requested": true,
-	"external_tool.completed": true, "command.queued": true, "command.execute": true, "command.completed": true,
-	"auto_mode_switch.requested": true, "auto_mode_switch.completed": true,
-	"session_limits_exhausted.requested": true, "session_limits_exhausted.completed": true,
-	"session.auto_mode_resolved": true, "session.managed_settings_resolved": true,
-	"session.managed_settings_enforced": true, "commands.changed": true, "capabilities.changed": true,
-	"exit_plan_mode.requested": true, "exit_plan_mode.completed": true, "session.tools_updated": true,
-	"session.background_tasks_changed": true, "factory.run_updated": true, "factory.run_started": true,
-	"factory.run_settled": true, "session.skills_loaded": true, "session.custom_agents_updated": true,
-	"session.mcp_servers_loaded": true, "session.mcp_server_status_changed": true, "mcp.tools.list_changed": true,
-	"mcp.resources.list_changed": true, "mcp.prompts.list_changed": true, "session.extensions_loaded": true,
-	"session.canvas.opened": true, "session.canvas.registry_changed": true, "session.canvas.closed": true,
-	"session.canvas.unavailable": true, "session.canvas.recorded": true, "session.canvas.removed": true,
-	"session.extensions.attachments_pushed": true, "session.compaction_failed": true,
-}
+// ones mapped to events are handled before it is looked at. The table is
+// made on first use, not as every command starts.
+var unmapped = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"session.remote_steerable_changed": true, "session.error": true, "session.idle": true,
+		"session.title_changed": true, "session.schedule_created": true, "session.schedule_cancelled": true,
+		"session.schedule_rearmed": true, "session.autopilot_objective_changed": true, "session.info": true,
+		"session.warning": true, "session.model_change": true, "session.mode_changed": true,
+		"session.session_limits_changed": true, "session.permissions_changed": true, "session.plan_changed": true,
+		"session.todos_changed": true, "session.workspace_file_changed": true, "session.handoff": true,
+		"session.usage_checkpoint": true, "session.context_changed": true, "session.usage_info": true,
+		"session.context_cleared": true, "session.compaction_start": true, "session.task_complete": true,
+		"pending_messages.modified": true, "assistant.turn_start": true, "assistant.intent": true,
+		"assistant.server_tool_progress": true, "assistant.reasoning_delta": true, "assistant.tool_call_delta": true,
+		"assistant.streaming_delta": true, "assistant.message_start": true, "assistant.message_delta": true,
+		"assistant.turn_end": true, "assistant.idle": true, "assistant.usage": true, "model.call_failure": true,
+		"tool.execution_partial_result": true, "tool.execution_progress": true, "tool_search.activated": true,
+		"skill.invoked": true, "subagent.started": true, "subagent.completed": true, "subagent.failed": true,
+		"subagent.selected": true, "subagent.deselected": true, "hook.start": true, "hook.end": true,
+		"hook.progress": true, "session.binary_asset": true, "system.message": true, "system.notification": true,
+		"permission.requested": true, "permission.completed": true, "user_input.requested": true,
+		"user_input.completed": true, "elicitation.requested": true, "elicitation.completed": true,
+		"sampling.requested": true, "sampling.completed": true, "mcp.oauth_required": true,
+		"mcp.oauth_completed": true, "mcp.headers_refresh_required": true, "mcp.headers_refresh_completed": true,
+		"session.custom_notification": true, "ui.ephemeral_query": true, "external_tool.requested": true,
+		"external_tool.completed": true, "command.queued": true, "command.execute": true, "command.completed": true,
+		"auto_mode_switch.requested": true, "auto_mode_switch.completed": true,
+		"session_limits_exhausted.requested": true, "session_limits_exhausted.completed": true,
+		"session.auto_mode_resolved": true, "session.managed_settings_resolved": true,
+		"session.managed_settings_enforced": true, "commands.changed": true, "capabilities.changed": true,
+		"exit_plan_mode.requested": true, "exit_plan_mode.completed": true, "session.tools_updated": true,
+		"session.background_tasks_changed": true, "factory.run_updated": true, "factory.run_started": true,
+		"factory.run_settled": true, "session.skills_loaded": true, "session.custom_agents_updated": true,
+		"session.mcp_servers_loaded": true, "session.mcp_server_status_changed": true, "mcp.tools.list_changed": true,
+		"mcp.resources.list_changed": true, "mcp.prompts.list_changed": true, "session.extensions_loaded": true,
+		"session.canvas.opened": true, "session.canvas.registry_changed": true, "session.canvas.closed": true,
+		"session.canvas.unavailable": true, "session.canvas.recorded": true, "session.canvas.removed": true,
+		"session.extensions.attachments_pushed": true, "session.compaction_failed": true,
+	}
+})
 
 func (p *parser) parse() {
 	typ, hasType := rawjson.String(p.env.Get("type"))
@@ -202,7 +206,7 @@ func (p *parser) meta() {
 		p.ctx.SetProject(project(p.data))
 	}
 	reason := transcript.ReasonUnmapped
-	if !unmapped[p.typ] {
+	if !unmapped()[p.typ] {
 		reason = transcript.ReasonUnrecognized
 	}
 	p.unknown(p.typ, reason)

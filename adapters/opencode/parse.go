@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/cortexmem/cortex/transcript"
@@ -313,7 +314,7 @@ func (p *parser) session() {
 		switch {
 		case s.Root != "":
 			e.SessionStart.Trigger = "subagent"
-		case forkTitle.MatchString(rawjson.AsString(p.col("title", "title"))):
+		case forkTitle().MatchString(rawjson.AsString(p.col("title", "title"))):
 			// A fork has no parent_id; OpenCode titles it after the
 			// session it copies. Its copies are told by their times
 			// (see message).
@@ -359,8 +360,8 @@ func (p *parser) session() {
 }
 
 // forkTitle is the title OpenCode gives a fork: its session's, then
-// " (fork #<n>)".
-var forkTitle = regexp.MustCompile(` \(fork #\d+\)$`)
+// " (fork #<n>)". Compiled on first use, not as every command starts.
+var forkTitle = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` \(fork #\d+\)$`) })
 
 // modelName reads a session's model: {"id", "providerID"} or a string.
 func modelName(v []byte) string {

@@ -21,20 +21,26 @@ func main() {
 	os.Exit(code)
 }
 
-// loneArmDelay is how long a lone command (hook, capture) runs before Ctrl-C
+// loneArmDelay is how long a command of lateInterrupts runs before Ctrl-C
 // and SIGTERM cancel it rather than end the process.
 const loneArmDelay = 100 * time.Millisecond
 
+// lateInterrupts are the commands that ask for signals only once they have
+// run loneArmDelay: the hooks and capture, which agents run at every turn,
+// and recall and context, which read their words from the command line
+// (never from standard input) and are usually over in a few milliseconds.
+var lateInterrupts = map[string]bool{"hook": true, "capture": true, "recall": true, "context": true}
+
 // interrupts returns the context a command runs in: Ctrl-C (SIGINT) and
 // SIGTERM cancel it, so that a command stops cleanly (a server closes, a hook
-// logs that it gave up). A hook or a capture arms that only once it has run
-// for delay: asking the runtime for signals starts two threads, about 0.3 ms
-// of processor time, and a capture or a hook is usually over in a few
-// milliseconds. A signal before then ends it as a kill would, which both are
-// built to survive: a capture's event and a hook's receipt are written
-// atomically, and a torn access line is skipped by its readers.
+// logs that it gave up). A command of lateInterrupts arms that only once it
+// has run for delay: asking the runtime for signals starts two threads, about
+// 0.3 ms of processor time, and such a command is usually over in a few
+// milliseconds. A signal before then ends it as a kill would, which each is
+// built to survive: a capture's event, a hook's receipt and the index's files
+// are written atomically, and a torn access line is skipped by its readers.
 func interrupts(args []string, delay time.Duration) (context.Context, func()) {
-	if len(args) == 0 || args[0] != "hook" && args[0] != "capture" {
+	if len(args) == 0 || !lateInterrupts[args[0]] {
 		return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
