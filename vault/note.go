@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/adrg/frontmatter"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -60,7 +61,10 @@ func (e *ParseError) Error() string {
 }
 
 var (
-	utf8BOM    = []byte("\xef\xbb\xbf")
+	utf8BOM = []byte("\xef\xbb\xbf")
+	// yamlFormat makes adrg/frontmatter decode with YAML v3 (its default is v2),
+	// into a node tree, refusing a second document.
+	yamlFormat = frontmatter.NewFormat("---", "---", decodeFrontmatter)
 	yamlLineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 )
 
@@ -83,6 +87,17 @@ func decodeFrontmatter(text []byte, v any) error {
 		return &ParseError{Line: extra.Line + 1, Msg: "holds more than one YAML document"}
 	}
 	return nil
+}
+
+// hasIndentedDelimiter reports whether text holds a line that is "---" once its
+// spaces are trimmed but not at the line's start.
+func hasIndentedDelimiter(text []byte) bool {
+	for _, line := range bytes.Split(text, []byte("\n")) {
+		if string(bytes.TrimSpace(line)) == "---" && !isDelimiter(line) {
+			return true
+		}
+	}
+	return false
 }
 
 // frontmatterError words a decoding error as a ParseError with a file line.
@@ -144,8 +159,26 @@ func ParseNote(data []byte) (*Note, error) {
 	}
 	n.Body = body
 	var doc yaml.Node
-	if err := decodeFrontmatter(text, &doc); err != nil {
-		return nil, frontmatterError(err, text)
+	if hasIndentedDelimiter(text) {
+		// adrg/frontmatter would end the frontmatter at this line (it trims
+		// every line); Obsidian does not, and neither do we: decode the text
+		// ourselves rather than cut a property short.
+		if err := decodeFrontmatter(text, &doc); err != nil {
+			return nil, frontmatterError(err, text)
+		}
+	} else {
+		// Only the frontmatter and its closing line: adrg/frontmatter
+		// copies whatever follows into a growing buffer, and all that is
+		// asked of it is that it end the properties where cutFrontmatter
+		// did. It ends them at that line or before (it trims every line),
+		// so it agrees when it leaves nothing after them.
+		got, err := frontmatter.MustParse(bytes.NewReader(data[:len(data)-len(body)]), &doc, yamlFormat)
+		if err != nil {
+			return nil, frontmatterError(err, text)
+		}
+		if len(got) != 0 {
+			return nil, &ParseError{Line: 1, Msg: "cannot find where the properties end"}
+		}
 	}
 	switch {
 	case doc.Kind == 0: // empty frontmatter
@@ -174,11 +207,8 @@ func isDelimiter(line []byte) bool {
 
 // cutFrontmatter splits what follows the opening line at the closing one. As in
 // Obsidian, only a "---" at the start of a line closes the frontmatter: an
-// indented one is YAML text (a block scalar may hold a markdown rule). The
-// properties are decoded from text as it is: adrg/frontmatter, which cortex
-// once read them with, decoded the same bytes where it found the same end
-// (TestParseNoteAsAdrgFrontmatter) and made every command initialise YAML v2
-// and a TOML parser.
+// indented one is YAML text (a block scalar may hold a markdown rule). The split
+// is checked against adrg/frontmatter's, which reads the properties.
 func cutFrontmatter(rest []byte) (text, body []byte, ok bool) {
 	for pos := 0; pos < len(rest); {
 		line, _, found := bytes.Cut(rest[pos:], []byte("\n"))
