@@ -73,11 +73,6 @@ var notLinked = []string{
 	// cursors, now written without it
 	// (third_party/go-sdk-patches/0001-cursor-without-gob.patch).
 	"encoding/gob",
-	// YAML v2 and a TOML parser, adrg/frontmatter's defaults: vault reads a
-	// note's properties with YAML v3 itself (vault/note.go). inittrace
-	// writes yaml.v2's dot as %2e.
-	"gopkg.in/yaml%2ev2",
-	"github.com/BurntSushi/toml",
 }
 
 // libraryInitBudget bounds, in bytes, what a library's package allocates as
