@@ -275,6 +275,10 @@ func (rv *PostingsList) read(postingsOffset uint64, d *Dictionary) error {
 	if rv.postingsOffset&FSTValEncodingMask == FSTValEncoding1Hit {
 		return rv.init1Hit(postingsOffset)
 	}
+	// A list read again (a dictionary iterator's, for each term's count)
+	// may have been a 1-hit one: Count and the iterator take it as one
+	// while normBits1Hit is set.
+	rv.docNum1Hit, rv.normBits1Hit = 0, 0
 
 	// read the location of the freq/norm details
 	var n uint64
