@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io/fs"
 	"math"
 	"slices"
@@ -565,16 +566,17 @@ func (q *passageQuery) best(words int, found []found, shared []int) float64 {
 const (
 	// loweredMax is the longest text kept lowered.
 	loweredMax = 1 << 20
-	// loweredBytes bounds what the kept texts and their lowered forms
-	// hold; loweredSize how many texts are known. Both full, the texts
-	// are forgotten and met anew.
+	// loweredBytes bounds what the texts kept lowered and their lowered
+	// forms hold; loweredSize how many texts are known. Either full, the
+	// texts are forgotten and met anew.
 	loweredBytes = 16 << 20
-	loweredSize  = 4096
+	loweredSize  = 1 << 14
 )
 
-// lowered is a text's words lowered (appendLower), each followed by a space,
-// and where each starts.
+// lowered is a text's words lowered (appendLower), each followed by a
+// space, and where each starts; of is the text.
 type lowered struct {
+	of     string
 	text   string
 	starts []int32
 }
@@ -598,13 +600,19 @@ func (l *lowered) at(off int) int {
 	return i
 }
 
-// loweredTexts holds the texts met: nil for a text met once, its lowered
-// form for one met again.
+// loweredTexts holds the texts met, by their hash: metOnce for a text met
+// once (only its hash is kept), its lowered form for one met again. A
+// lowered form is used only for the text it was made of.
 var loweredTexts struct {
 	sync.Mutex
-	m     map[string]*lowered
+	m     map[uint64]*lowered
 	bytes int
 }
+
+var (
+	metOnce     = &lowered{}
+	loweredSeed = maphash.MakeSeed()
+)
 
 // lowerText is text's words lowered (see lowered), made on the second time
 // text is met; nil the first time, or for a text too long to keep.
@@ -612,43 +620,34 @@ func lowerText(text string) *lowered {
 	if len(text) > loweredMax {
 		return nil
 	}
+	h := maphash.String(loweredSeed, text)
 	c := &loweredTexts
 	c.Lock()
-	l, seen := c.m[text]
+	l := c.m[h]
 	c.Unlock()
 	switch {
-	case l != nil:
-		return l
-	case !seen:
-		keepLowered(text, nil)
+	case l == nil:
+		keepLowered(h, metOnce, 16)
 		return nil
+	case l != metOnce && l.of == text:
+		return l
+	case l != metOnce:
+		return nil // another text of the same hash: met anew
 	}
 	l = newLowered(text)
-	keepLowered(text, l)
+	keepLowered(h, l, len(text)+len(l.text)+4*len(l.starts)+64)
 	return l
 }
 
-// keepLowered keeps what is known of text: that it was met, or its lowered
-// form l.
-func keepLowered(text string, l *lowered) {
+// keepLowered keeps l under h; it costs about cost bytes.
+func keepLowered(h uint64, l *lowered, cost int) {
 	c := &loweredTexts
 	c.Lock()
 	defer c.Unlock()
-	// The text is counted once, when met: it is a note's, read whole.
-	cost := len(text) + 64
-	if l != nil {
-		cost = len(l.text) + 4*len(l.starts)
-		if _, ok := c.m[text]; !ok {
-			cost += len(text) + 64
-		}
-	}
 	if c.m == nil || len(c.m) >= loweredSize || c.bytes+cost > loweredBytes {
-		c.m, c.bytes = make(map[string]*lowered), 0
-		if l != nil {
-			cost = len(l.text) + 4*len(l.starts) + len(text) + 64
-		}
+		c.m, c.bytes = make(map[uint64]*lowered), 0
 	}
-	c.m[text] = l
+	c.m[h] = l
 	c.bytes += cost
 }
 
@@ -695,7 +694,7 @@ func newLowered(text string) *lowered {
 		b = appendLower(b, text[start:i])
 		b = append(b, ' ')
 	}
-	return &lowered{text: string(b), starts: starts}
+	return &lowered{of: text, text: string(b), starts: starts}
 }
 
 // scanKept is scan, over text's lowered form when text was met before (see
