@@ -70,6 +70,18 @@ func BenchmarkServerRecall(b *testing.B) {
 // benchmarks' vault (the real shape's with SAVE_BENCH_SHAPE=real).
 func recallBenchQueries(b *testing.B) []string {
 	b.Helper()
+	gen := recallBenchSource(b)
+	qs := make([]string, 30)
+	for i := range qs {
+		qs[i] = gen.Query()
+	}
+	return qs
+}
+
+// recallBenchSource is the benchmark harness's source of queries for the
+// save benchmarks' vault (the real shape's with SAVE_BENCH_SHAPE=real).
+func recallBenchSource(b *testing.B) bench.Source {
+	b.Helper()
 	var gen bench.Source = bench.NewGenerator(10001, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
 	if os.Getenv("SAVE_BENCH_SHAPE") == "real" {
 		c, err := bench.LoadCorpus(filepath.Join("..", "fixtures"))
@@ -78,11 +90,7 @@ func recallBenchQueries(b *testing.B) []string {
 		}
 		gen = bench.NewRealGenerator(c, 10001, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
 	}
-	qs := make([]string, 30)
-	for i := range qs {
-		qs[i] = gen.Query()
-	}
-	return qs
+	return gen
 }
 
 // BenchmarkServerRecallPaced is BenchmarkServerRecall as an agent's calls

@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io/fs"
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -115,7 +117,7 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 			continue
 		}
 		title, body := texts[i].title, texts[i].body
-		words, found, err := q.scan(body)
+		words, found, err := q.scanKept(body)
 		if err != nil {
 			return nil, err
 		}
@@ -550,4 +552,202 @@ func (q *passageQuery) best(words int, found []found, shared []int) float64 {
 			return best
 		}
 	}
+}
+
+// Lowered texts. A server answers recall after recall over the same notes:
+// the best candidates of one question are often those of the next, and
+// scan lowers and tests their words anew each time. A text met a second
+// time is therefore kept lowered (see lowered), and its scan looks for the
+// terms' starts in the lowered text (strings.Index, which passes the bytes
+// between the starts without looking at each) rather than testing the words
+// one by one: the same words found, tested by the same memo and mayHave, in
+// the same order. A text met once is scanned as before, so that a process
+// that recalls once does no more work than it did.
+const (
+	// loweredMax is the longest text kept lowered.
+	loweredMax = 1 << 20
+	// loweredBytes bounds what the texts kept lowered and their lowered
+	// forms hold; loweredSize how many texts are known. Either full, the
+	// texts are forgotten and met anew.
+	loweredBytes = 16 << 20
+	loweredSize  = 1 << 14
+)
+
+// lowered is a text's words lowered (appendLower), each followed by a
+// space, and where each starts; of is the text.
+type lowered struct {
+	of     string
+	text   string
+	starts []int32
+}
+
+// word is the lowered word i.
+func (l *lowered) word(i int) string {
+	end := len(l.text)
+	if i+1 < len(l.starts) {
+		end = int(l.starts[i+1])
+	}
+	return l.text[l.starts[i] : end-1]
+}
+
+// at is the index of the word the byte at off of the lowered text is in
+// (the space after a word counts as the word's).
+func (l *lowered) at(off int) int {
+	i, found := slices.BinarySearch(l.starts, int32(off))
+	if !found {
+		i--
+	}
+	return i
+}
+
+// loweredTexts holds the texts met, by their hash: metOnce for a text met
+// once (only its hash is kept), its lowered form for one met again. A
+// lowered form is used only for the text it was made of.
+var loweredTexts struct {
+	sync.Mutex
+	m     map[uint64]*lowered
+	bytes int
+}
+
+var (
+	metOnce     = &lowered{}
+	loweredSeed = maphash.MakeSeed()
+)
+
+// lowerText is text's words lowered (see lowered), made on the second time
+// text is met; nil the first time, or for a text too long to keep.
+func lowerText(text string) *lowered {
+	if len(text) > loweredMax {
+		return nil
+	}
+	h := maphash.String(loweredSeed, text)
+	c := &loweredTexts
+	c.Lock()
+	l := c.m[h]
+	c.Unlock()
+	switch {
+	case l == nil:
+		keepLowered(h, metOnce, 16)
+		return nil
+	case l != metOnce && l.of == text:
+		return l
+	case l != metOnce:
+		return nil // another text of the same hash: met anew
+	}
+	l = newLowered(text)
+	keepLowered(h, l, len(text)+len(l.text)+4*len(l.starts)+64)
+	return l
+}
+
+// keepLowered keeps l under h; it costs about cost bytes.
+func keepLowered(h uint64, l *lowered, cost int) {
+	c := &loweredTexts
+	c.Lock()
+	defer c.Unlock()
+	if c.m == nil || len(c.m) >= loweredSize || c.bytes+cost > loweredBytes {
+		c.m, c.bytes = make(map[uint64]*lowered), 0
+	}
+	c.m[h] = l
+	c.bytes += cost
+}
+
+// newLowered lowers text's words (the fields strings.Fields makes).
+func newLowered(text string) *lowered {
+	var b []byte
+	var starts []int32
+	for i := 0; i < len(text); {
+		if c := text[i]; c < utf8.RuneSelf {
+			if asciiSpace[c] {
+				i++
+				continue
+			}
+		} else if spaceLead[c] {
+			if r, size := utf8.DecodeRuneInString(text[i:]); unicode.IsSpace(r) {
+				i += size
+				continue
+			}
+		}
+		start := i
+		for i < len(text) {
+			c := text[i]
+			if c < utf8.RuneSelf {
+				if asciiSpace[c] {
+					break
+				}
+				i++
+				continue
+			}
+			if !spaceLead[c] {
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			i += size
+		}
+		if b == nil {
+			b = make([]byte, 0, len(text)+len(text)/8+1)
+		}
+		starts = append(starts, int32(len(b)))
+		b = appendLower(b, text[start:i])
+		b = append(b, ' ')
+	}
+	return &lowered{of: text, text: string(b), starts: starts}
+}
+
+// scanKept is scan, over text's lowered form when text was met before (see
+// lowered).
+func (q *passageQuery) scanKept(text string) (int, []found, error) {
+	l := lowerText(text)
+	if l == nil {
+		return q.scan(text)
+	}
+	return q.scanLowered(l)
+}
+
+// scanLowered is scan of the text l lowers. A word whose lower case holds no
+// term's start (all but its last byte, as mayHave looks for) has no term:
+// only the words the starts are found in are tested, in the text's order.
+// No start holds a space (a term is a token of the text's analysis), so
+// none is found across two words.
+func (q *passageQuery) scanLowered(l *lowered) (int, []found, error) {
+	var words []int32
+	for _, t := range q.terms {
+		p := t[:max(len(t)-1, 1)]
+		for off := 0; off < len(l.text); {
+			i := strings.Index(l.text[off:], p)
+			if i < 0 {
+				break
+			}
+			w := l.at(off + i)
+			words = append(words, int32(w))
+			// The word is tested whole: its other starts need not be found.
+			off = len(l.text)
+			if w+1 < len(l.starts) {
+				off = int(l.starts[w+1])
+			}
+		}
+	}
+	slices.Sort(words)
+	words = slices.Compact(words)
+	var out []found
+	for _, w := range words {
+		lw := l.word(int(w))
+		ts, ok := q.memo[lw]
+		if !ok {
+			if q.mayHave(lw) {
+				var err error
+				if ts, err = q.termsOf(lw); err != nil {
+					return 0, nil, err
+				}
+			}
+			q.memo[lw] = ts
+		}
+		for _, t := range ts {
+			out = append(out, found{int(w), t})
+		}
+	}
+	return len(l.starts), out, nil
 }

@@ -320,7 +320,7 @@ func TestScanAsByFields(t *testing.T) {
 		}
 		return b.String()
 	}
-	found := 0
+	nfound := 0
 	for trial := range 20000 {
 		terms := make([]string, 1+r.IntN(3))
 		for i := range terms {
@@ -334,7 +334,11 @@ func TestScanAsByFields(t *testing.T) {
 		// One query scans several texts, as it does a recall's
 		// candidates: what it keeps of one text must not change the next.
 		got := &passageQuery{tc: rawTerms{}, terms: terms, memo: map[string][]int{}}
-		for range 3 {
+		// The scan of a text kept lowered, and one that meets a text
+		// kept lowered and one not, as a server's recalls do.
+		low := &passageQuery{tc: rawTerms{}, terms: terms, memo: map[string][]int{}}
+		mixed := &passageQuery{tc: rawTerms{}, terms: terms, memo: map[string][]int{}}
+		for k := range 3 {
 			text := draw(pool, r.IntN(40))
 			wn, wf := scanByFields(want, text)
 			gn, gf, err := got.scan(text)
@@ -344,11 +348,59 @@ func TestScanAsByFields(t *testing.T) {
 			if gn != wn || !slices.Equal(gf, wf) {
 				t.Fatalf("trial %d: scan(%q) with terms %q = %d words, %v; want %d, %v", trial, text, terms, gn, gf, wn, wf)
 			}
-			found += len(wf)
+			ln, lf, err := low.scanLowered(newLowered(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ln != wn || !slices.Equal(lf, wf) {
+				t.Fatalf("trial %d: scanLowered(%q) with terms %q = %d words, %v; want %d, %v", trial, text, terms, ln, lf, wn, wf)
+			}
+			scan := mixed.scan
+			if (trial+k)%2 == 0 {
+				scan = func(text string) (int, []found, error) { return mixed.scanLowered(newLowered(text)) }
+			}
+			if mn, mf, err := scan(text); err != nil || mn != wn || !slices.Equal(mf, wf) {
+				t.Fatalf("trial %d: a scan of %q after others, with terms %q = %d words, %v, %v; want %d, %v", trial, text, terms, mn, mf, err, wn, wf)
+			}
+			nfound += len(wf)
 		}
 	}
-	if found < 10000 {
-		t.Errorf("only %d terms found in 20000 texts: the draw tests too little", found)
+	if nfound < 10000 {
+		t.Errorf("only %d terms found in 20000 texts: the draw tests too little", nfound)
+	}
+}
+
+// TestTextsLoweredWhenMetAgain checks that a text is kept lowered the
+// second time it is scanned, not the first (a process that recalls once
+// pays nothing for it), and that its scans then find what the scan of the
+// text finds.
+func TestTextsLoweredWhenMetAgain(t *testing.T) {
+	text := fmt.Sprintf("Going GOES gopher Über über go-to %d ", time.Now().UnixNano())
+	text = strings.Repeat(text, 50)
+	if l := lowerText(text); l != nil {
+		t.Fatal("a text met once is kept lowered")
+	}
+	l := lowerText(text)
+	if l == nil {
+		t.Fatal("a text met again is not kept lowered")
+	}
+	if again := lowerText(text); again != l {
+		t.Fatal("a text kept lowered is lowered again")
+	}
+	if l.word(1) != "goes" || len(l.starts) != 350 {
+		t.Fatalf("lowered: word 1 %q of %d, want goes of 350", l.word(1), len(l.starts))
+	}
+	for range 2 {
+		want := &passageQuery{tc: wordTerms{}, terms: []string{"go", "über"}, memo: map[string][]int{}}
+		got := &passageQuery{tc: wordTerms{}, terms: []string{"go", "über"}, memo: map[string][]int{}}
+		wn, wf, err := want.scan(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gn, gf, err := got.scanKept(text)
+		if err != nil || gn != wn || !slices.Equal(gf, wf) || len(gf) != 150 {
+			t.Fatalf("scanKept = %d words, %d found, %v; want %d, %d (150)", gn, len(gf), err, wn, len(wf))
+		}
 	}
 }
 
