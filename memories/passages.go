@@ -311,6 +311,22 @@ func appendLower(b []byte, s string) []byte {
 	return b
 }
 
+// spaceAt is the length of what starts at text[i] that a scan passes at
+// once, and whether it is white space: an ASCII byte, a byte of several that
+// cannot start white space (see spaceLead, passed without decoding its
+// rune), or a decoded rune. (scan, the hot loop, has it written out.)
+func spaceAt(text string, i int) (size int, space bool) {
+	c := text[i]
+	if c < utf8.RuneSelf {
+		return 1, asciiSpace[c]
+	}
+	if !spaceLead[c] {
+		return 1, false
+	}
+	r, size := utf8.DecodeRuneInString(text[i:])
+	return size, unicode.IsSpace(r)
+}
+
 // countWords is how many words (the fields strings.Fields makes) text has,
 // counted up to most. A byte of several that cannot start white space (see
 // spaceLead) is passed without decoding its rune.
@@ -656,33 +672,14 @@ func newLowered(text string) *lowered {
 	var b []byte
 	var starts []int32
 	for i := 0; i < len(text); {
-		if c := text[i]; c < utf8.RuneSelf {
-			if asciiSpace[c] {
-				i++
-				continue
-			}
-		} else if spaceLead[c] {
-			if r, size := utf8.DecodeRuneInString(text[i:]); unicode.IsSpace(r) {
-				i += size
-				continue
-			}
+		if size, space := spaceAt(text, i); space {
+			i += size
+			continue
 		}
 		start := i
 		for i < len(text) {
-			c := text[i]
-			if c < utf8.RuneSelf {
-				if asciiSpace[c] {
-					break
-				}
-				i++
-				continue
-			}
-			if !spaceLead[c] {
-				i++
-				continue
-			}
-			r, size := utf8.DecodeRuneInString(text[i:])
-			if unicode.IsSpace(r) {
+			size, space := spaceAt(text, i)
+			if space {
 				break
 			}
 			i += size
