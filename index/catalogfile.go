@@ -625,6 +625,13 @@ const (
 // is decoded.
 func splitMeta(m string) (s [11]string, nums [3]int64, err error) {
 	for i := range s {
+		// Most fields are shorter than 128 bytes: their length is one byte.
+		if len(m) > 0 && m[0] < 0x80 && int(m[0]) < len(m) {
+			n := int(m[0])
+			s[i] = m[1 : 1+n]
+			m = m[1+n:]
+			continue
+		}
 		n, k := uvarint(m)
 		if k <= 0 || n > uint64(len(m)-k) {
 			return s, nums, errShortMeta
