@@ -275,13 +275,10 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 				if string(q.lower) != w {
 					lw = string(q.lower)
 				}
-				if q.mayHave(lw) {
-					var err error
-					if ts, err = q.termsOf(lw); err != nil {
-						return 0, nil, err
-					}
+				var err error
+				if ts, err = q.remember(lw); err != nil {
+					return 0, nil, err
 				}
-				q.memo[lw] = ts
 			}
 			for _, t := range ts {
 				out = append(out, found{n, t})
@@ -290,6 +287,20 @@ func (q *passageQuery) scan(text string) (int, []found, error) {
 		n++
 	}
 	return n, out, nil
+}
+
+// remember is the query's terms the lowered word lw holds (none when
+// mayHave says it cannot hold one), kept in the memo.
+func (q *passageQuery) remember(lw string) ([]int, error) {
+	var ts []int
+	if q.mayHave(lw) {
+		var err error
+		if ts, err = q.termsOf(lw); err != nil {
+			return nil, err
+		}
+	}
+	q.memo[lw] = ts
+	return ts, nil
 }
 
 // appendLower appends s in lower case to b, as strings.ToLower makes it (a
@@ -734,13 +745,10 @@ func (q *passageQuery) scanLowered(l *lowered) (int, []found, error) {
 		lw := l.word(int(w))
 		ts, ok := q.memo[lw]
 		if !ok {
-			if q.mayHave(lw) {
-				var err error
-				if ts, err = q.termsOf(lw); err != nil {
-					return 0, nil, err
-				}
+			var err error
+			if ts, err = q.remember(lw); err != nil {
+				return 0, nil, err
 			}
-			q.memo[lw] = ts
 		}
 		for _, t := range ts {
 			out = append(out, found{int(w), t})
