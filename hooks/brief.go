@@ -2,7 +2,9 @@ package hooks
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -244,91 +246,9 @@ func excerpt(s string, n int) (string, bool) {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// hookTagNames are the tags Gemini CLI wraps hook context in, and similar
-// markup a note could use to close the wrapping early, in the order the
-// expression `(?i)<(/?)(hook_context|system|instructions?)\b` tries them.
-var hookTagNames = [...]string{"hook_context", "system", "instructions", "instruction"}
-
-// defuseTags turns the '<' of each such tag into '‹': what
-// regexp.MustCompile(`(?i)<(/?)(hook_context|system|instructions?)\b`).
-// ReplaceAllString(s, "‹$1$2") gives (TestDefuseTagsAsTheExpression),
-// without compiling the expression, which cost a session-start about
-// 0.06 ms.
-func defuseTags(s string) string {
-	var b strings.Builder
-	last := 0
-	for i := 0; ; {
-		j := strings.IndexByte(s[i:], '<')
-		if j < 0 {
-			break
-		}
-		i += j + 1
-		if n := hookTagAt(s[i:]); n > 0 {
-			b.WriteString(s[last : i-1])
-			b.WriteString("‹")
-			last = i
-			i += n
-		}
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
-
-// hookTagAt returns the length of `/?(hook_context|system|instructions?)\b`,
-// matched without regard to case as the expression matches it, at t's
-// start; 0 when there is none.
-func hookTagAt(t string) int {
-	n := 0
-	if strings.HasPrefix(t, "/") {
-		n = 1
-	}
-	for _, name := range hookTagNames {
-		if m, last, ok := foldedPrefix(t[n:], name); ok && isWordChar(last) != startsWithWordChar(t[n+m:]) {
-			return n + m
-		}
-	}
-	return 0
-}
-
-// foldedPrefix reports whether t starts with name (ASCII, lower case) under
-// Unicode simple case folding, as (?i) matches it ('ſ' is an 's', 'K' a
-// 'k'), with the bytes it takes and the last rune.
-func foldedPrefix(t, name string) (n int, last rune, ok bool) {
-	for k := 0; k < len(name); k++ {
-		r, size := utf8.DecodeRuneInString(t[n:])
-		if size == 0 || !foldsTo(r, rune(name[k])) {
-			return 0, 0, false
-		}
-		n += size
-		last = r
-	}
-	return n, last, true
-}
-
-// foldsTo reports whether r is c or in c's case-folding orbit.
-func foldsTo(r, c rune) bool {
-	for f := c; ; {
-		if f == r {
-			return true
-		}
-		if f = unicode.SimpleFold(f); f == c {
-			return false
-		}
-	}
-}
-
-// isWordChar is \b's notion of a word character: ASCII letters, digits and _.
-func isWordChar(r rune) bool {
-	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_'
-}
-
-func startsWithWordChar(s string) bool {
-	r, size := utf8.DecodeRuneInString(s)
-	return size > 0 && isWordChar(r)
-}
+// hookTag matches the tags Gemini CLI wraps hook context in, and similar
+// markup a note could use to close the wrapping early.
+var hookTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<(/?)(hook_context|system|instructions?)\b`) })
 
 // clean makes text of a note safe to quote: control and format characters
 // (zero-width and bidirectional marks among them) are dropped but for
@@ -344,5 +264,5 @@ func clean(s string) string {
 		}
 		return r
 	}, s)
-	return defuseTags(s)
+	return hookTag().ReplaceAllString(s, "‹$1$2")
 }
