@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -104,6 +105,25 @@ func WriteDerived(path string, data []byte) error {
 		return err
 	}
 	tmp, err := writeTemp(path, data, FilePerm, false)
+	if err != nil {
+		return err
+	}
+	if err := replace(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("replace %s: %w", path, err)
+	}
+	return nil
+}
+
+// WriteDerivedFrom is WriteDerived for content made in pieces by write,
+// which writes it to w: a file too large to be held whole in memory (a
+// vault's word sets are hundreds of megabytes at 100,000 notes). An error
+// from write leaves path as it was.
+func WriteDerivedFrom(path string, write func(w io.Writer) error) error {
+	if err := RefuseLink(path); err != nil {
+		return err
+	}
+	tmp, err := writeTempFrom(path, FilePerm, false, write)
 	if err != nil {
 		return err
 	}
@@ -204,6 +224,14 @@ func WriteTemp(tmp string, data []byte) (fs.FileInfo, error) {
 // writeTemp writes data to a new hidden file beside path with the permission
 // perm, and syncs it when sync is set.
 func writeTemp(path string, data []byte, perm fs.FileMode, sync bool) (string, error) {
+	return writeTempFrom(path, perm, sync, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeTempFrom is writeTemp of what write writes.
+func writeTempFrom(path string, perm fs.FileMode, sync bool, write func(w io.Writer) error) (string, error) {
 	var rnd [6]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
 		return "", err
@@ -213,7 +241,7 @@ func writeTemp(path string, data []byte, perm fs.FileMode, sync bool) (string, e
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
-	_, err = f.Write(data)
+	err = write(f)
 	if err == nil && perm != FilePerm {
 		err = f.Chmod(perm) // not through OpenFile: the umask would change it
 	}

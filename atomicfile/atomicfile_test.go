@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -177,6 +178,48 @@ func TestWriteDerived(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("files left: %v", entries)
+	}
+}
+
+// TestWriteDerivedFrom: content written in pieces lands whole; a write
+// that fails leaves the old file and no temporary one.
+func TestWriteDerivedFrom(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "words")
+	pieces := func(parts ...string) func(io.Writer) error {
+		return func(w io.Writer) error {
+			for _, s := range parts {
+				if _, err := io.WriteString(w, s); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	if err := WriteDerivedFrom(p, pieces("one, ", "two, ", "three")); err != nil {
+		t.Fatal(err)
+	}
+	broken := errors.New("made up")
+	err := WriteDerivedFrom(p, func(w io.Writer) error {
+		if err := pieces("half")(w); err != nil {
+			return err
+		}
+		return broken
+	})
+	if !errors.Is(err, broken) {
+		t.Errorf("a failing write returned %v, want %v", err, broken)
+	}
+	if got, err := os.ReadFile(p); err != nil || string(got) != "one, two, three" {
+		t.Errorf("after a failed write the file holds %q (%v), want the first content", got, err)
+	}
+	if names := dirNames(t, dir); !slices.Equal(names, []string{"words"}) {
+		t.Errorf("files left: %v", names)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(p, link); err == nil {
+		if err := WriteDerivedFrom(link, pieces("ours")); !errors.Is(err, ErrLink) {
+			t.Errorf("over a link: %v, want ErrLink", err)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"maps"
 	"math"
@@ -1038,8 +1039,6 @@ func (s *Store) saveWords(path string, wf *wordFile, added []string, live map[st
 	}
 	// Rewritten whole: the live sets only (those of notes gone or changed
 	// are dropped with the file they were in).
-	b := append([]byte(wordsHeader), make([]byte, 8)...)
-	binary.LittleEndian.PutUint64(b[len(wordsHeader):], probeHash())
 	paths := make([]string, 0, len(wf.m))
 	for p := range wf.m {
 		if live != nil && !live[p] {
@@ -1049,16 +1048,50 @@ func (s *Store) saveWords(path string, wf *wordFile, added []string, live map[st
 		paths = append(paths, p)
 	}
 	slices.Sort(paths)
-	b = encodeWords(b, wf.m, paths)
 	if err := atomicfile.MkdirAll(filepath.Dir(path)); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteDerived(path, b); err != nil {
+	var size int64
+	err := atomicfile.WriteDerivedFrom(path, func(w io.Writer) (err error) {
+		size, err = writeWordBlocks(w, wf.m, paths, wordsBlockBytes)
+		return err
+	})
+	if err != nil {
 		wf.torn = true
 		return err
 	}
-	wf.records, wf.size, wf.torn = len(paths), int64(len(b)), false
+	wf.records, wf.size, wf.torn = len(paths), size, false
 	return nil
+}
+
+// wordsBlockBytes bounds a block of a word file written whole: the file is
+// written a block at a time, not made in memory first (198 MB at 100,000
+// real-shaped notes, held beside the sets it was made of).
+const wordsBlockBytes = 1 << 20
+
+// writeWordBlocks writes to w a word file of the sets of paths (m's
+// entries): the header and the probe, then blocks of at most limit
+// bytes (a larger record alone), and returns the bytes written.
+func writeWordBlocks(w io.Writer, m map[string]wordEntry, paths []string, limit int) (int64, error) {
+	b := append([]byte(wordsHeader), make([]byte, 8)...)
+	binary.LittleEndian.PutUint64(b[len(wordsHeader):], probeHash())
+	n, err := w.Write(b)
+	size := int64(n)
+	for len(paths) > 0 && err == nil {
+		k, bytes := 0, 8
+		for k < len(paths) {
+			r := wordsBlockSize(m, paths[k:k+1]) - 8
+			if k > 0 && bytes+r > limit {
+				break
+			}
+			k, bytes = k+1, bytes+r
+		}
+		b = encodeWords(b[:0], m, paths[:k])
+		n, err = w.Write(b)
+		size += int64(n)
+		paths = paths[k:]
+	}
+	return size, err
 }
 
 var _ interface {

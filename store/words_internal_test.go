@@ -268,3 +268,88 @@ func TestWordIndexFitsBaseRemembered(t *testing.T) {
 		t.Fatalf("check against another base with the same hashes: fits %v after %d look-ups; want true, checked", fits, looked)
 	}
 }
+
+// TestWordFileWrittenInBlocks: a word file rewritten whole is written a
+// block at a time (writeWordBlocks), and reads back as the sets it was
+// written from; a tear in its last block loses that block's sets only.
+func TestWordFileWrittenInBlocks(t *testing.T) {
+	m := map[string]wordEntry{}
+	var paths []string
+	for i := range 300 {
+		p := fmt.Sprintf("project/note-%03d.md", i)
+		words := make([]uint64, i%40)
+		for k := range words {
+			words[k] = uint64(i*100 + k)
+		}
+		e := wordEntry{hash: uint64(i) * 7919, words: words}
+		if i%3 == 0 {
+			e.keys = mustKeys([]uint64{uint64(i)}, []uint64{uint64(i) + 1})
+		}
+		m[p] = e
+		paths = append(paths, p)
+	}
+	// One record is larger than the bound: it makes a block of its own.
+	big := make([]uint64, 1000)
+	for k := range big {
+		big[k] = uint64(k)
+	}
+	m["project/big.md"] = wordEntry{hash: 1, words: big}
+	paths = append(paths, "project/big.md")
+	slices.Sort(paths)
+
+	dir := t.TempDir()
+	p := filepath.Join(dir, "x.words")
+	var file []byte
+	for _, limit := range []int{1 << 20, 2048} {
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size, err := writeWordBlocks(f, m, paths, limit)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		wf := readWords(p)
+		if wf.torn || wf.size != size || wf.records != len(paths) {
+			t.Fatalf("limit %d: read torn=%v, %d of %d bytes, %d records; want %d", limit, wf.torn, wf.size, size, wf.records, len(paths))
+		}
+		if diff := cmp.Diff(m, wf.m, cmp.AllowUnexported(wordEntry{}, dedup.Keys{})); diff != "" {
+			t.Fatalf("limit %d: read back (-written +read):\n%s", limit, diff)
+		}
+		if file, err = os.ReadFile(p); err != nil {
+			t.Fatal(err)
+		}
+		blocks, over := 0, 0
+		for off := len(wordsHeader) + 8; off < len(file); off += 8 + int(binary.LittleEndian.Uint32(file[off:])) {
+			if 8+int(binary.LittleEndian.Uint32(file[off:])) > limit {
+				over++ // only the big record's own block may be
+			}
+			blocks++
+		}
+		if over > 1 {
+			t.Errorf("limit %d: %d blocks over it, want the big record's alone", limit, over)
+		}
+		if want := 1; limit == 1<<20 && blocks != want {
+			t.Errorf("limit %d: %d blocks, want %d", limit, blocks, want)
+		}
+		if limit == 2048 && blocks < 10 {
+			t.Errorf("limit %d: %d blocks, want many", limit, blocks)
+		}
+	}
+	// Torn in its last block: the blocks before it are read.
+	if err := os.WriteFile(p, file[:len(file)-5], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wf := readWords(p)
+	if !wf.torn || len(wf.m) == 0 || len(wf.m) >= len(paths) {
+		t.Errorf("a torn last block: torn=%v, %d of %d sets read", wf.torn, len(wf.m), len(paths))
+	}
+	for path, e := range wf.m {
+		if diff := cmp.Diff(m[path], e, cmp.AllowUnexported(wordEntry{}, dedup.Keys{})); diff != "" {
+			t.Errorf("%s read from a torn file (-written +read):\n%s", path, diff)
+		}
+	}
+}
