@@ -353,6 +353,14 @@ func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best 
 	if len(groups) > 1 {
 		g1 = groups[1]
 	}
+	// A text sharing fewer than unrelated words is not related, whatever
+	// its size: 2c < Related·n, so 2c/(n+size) < Related, and the rounded
+	// division cannot pass Related either (rounding is monotonic). The
+	// bound is two below the real one, against the product's rounding.
+	unrelated := int32(0)
+	if r := th.Related * float64(n) / 2; r > 2 && r < float64(n) {
+		unrelated = int32(r) - 1
+	}
 	top, dups := p.top[:0], p.dups[:0]
 	// cut is the k-th most related text once k are kept: a text less
 	// related than it is not kept.
@@ -369,7 +377,7 @@ func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best 
 		if c >= least {
 			dups = append(dups, nearText{int32(j), c, size})
 		}
-		if k <= 0 {
+		if k <= 0 || c < unrelated {
 			continue
 		}
 		t := nearText{int32(j), c, size}

@@ -158,6 +158,9 @@ func TestPoolNearIsExact(t *testing.T) {
 		{60, 1, Thresholds{Duplicate: 0.5, Related: 0.05}, 1, 0, false},
 		{300, 1, Thresholds{Duplicate: 0.9, Related: 0.3}, 2, 0, false},
 		{300, 1, DefaultThresholds(), 0, 0, false},
+		// Related high enough that Near's least-related bound leaves texts out.
+		{60, 1, Thresholds{Duplicate: 0.9, Related: 0.4}, 4, 0, false},
+		{300, 1, Thresholds{Duplicate: 0.9, Related: 0.6}, 3, 0, false},
 		{400, 6, DefaultThresholds(), 4, 0, false}, // slots taken back for later words
 		{60, 1, DefaultThresholds(), 4, 1, false},
 		{700, 1, DefaultThresholds(), 4, 1, false},
