@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"testing"
 	"weak"
@@ -69,6 +71,35 @@ func TestResidentWordIndexesKeepTheServersCollector(t *testing.T) {
 	}
 	if len(during) != 1 || during[0] != before {
 		t.Errorf("collector while a resident store made the word indexes: %v, want [%v] as before", during, before)
+	}
+}
+
+// TestResidentWordIndexesBoundTheHeap: with no memory limit set (the MCP
+// server's own), a resident store makes the word indexes under the
+// rebuild's limit, keeping its GOGC, and puts the limit back after; a
+// lower limit is kept.
+func TestResidentWordIndexesBoundTheHeap(t *testing.T) {
+	settings := shortLivedCollector(t)
+	for _, limit := range []int64{math.MaxInt64, rebuildHeapLimit / 2} {
+		debug.SetMemoryLimit(limit)
+		before := settings()
+		e := newOwedEnv(t)
+		writeProjects(t, e)
+		var during [][2]int64
+		applyHook = func() { during = append(during, settings()) }
+		_, svc := openResident(t, e)
+		err := svc.PrepareChecks(context.Background())
+		applyHook = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := [2]int64{before[0], min(limit, rebuildHeapLimit)}
+		if len(during) != 1 || during[0] != want {
+			t.Errorf("limit %d before: collector while a resident store made the word indexes %v, want [%v]", limit, during, want)
+		}
+		if after := settings(); after != before {
+			t.Errorf("limit %d before: collector after %v, want %v", limit, after, before)
+		}
 	}
 }
 

@@ -499,9 +499,12 @@ func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out 
 	// without pause). A resident store keeps its process's collector
 	// (the MCP server's, wiring.ServerGC): a rebuild's lets the heap grow
 	// to four times what it holds, and the server made the indexes of
-	// 100,000 notes with a heap past its memory budget.
+	// 100,000 notes with a heap past its memory budget. It only gets the
+	// rebuild's memory limit (boundedGC).
 	if sn.s.res == nil {
 		defer rebuildGC()()
+	} else {
+		defer boundedGC()()
 	}
 	if applyHook != nil {
 		applyHook()
