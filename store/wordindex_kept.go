@@ -84,7 +84,13 @@ func (k *keptIndexes) read(path string) (*wordIndex, func(), bool) {
 		k.drop(path)
 		return nil, nil, false
 	}
-	ix, ok := parseWordIndex(data)
+	var ix *wordIndex
+	var ok bool
+	if mapped {
+		ix, ok = parseKeptWordIndex(data)
+	} else {
+		ix, ok = parseWordIndex(data)
+	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.parses++
