@@ -101,18 +101,10 @@ func WriteMode(path string, data []byte, perm fs.FileMode) error {
 // process crash cannot tear and which the next change rewrites after a power
 // loss. Like Write it refuses to replace a symbolic link.
 func WriteDerived(path string, data []byte) error {
-	if err := RefuseLink(path); err != nil {
+	return WriteDerivedFrom(path, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	tmp, err := writeTemp(path, data, FilePerm, false)
-	if err != nil {
-		return err
-	}
-	if err := replace(tmp, path); err != nil {
-		_ = os.Remove(tmp)
-		return fmt.Errorf("replace %s: %w", path, err)
-	}
-	return nil
+	})
 }
 
 // WriteDerivedFrom is WriteDerived for content made in pieces by write,
