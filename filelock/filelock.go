@@ -100,6 +100,52 @@ func AcquireAhead(ctx context.Context, path string, timeout time.Duration) (*Loc
 	})
 }
 
+// AcquireUnless is Acquire for a process that waits for the lock only to
+// do work another process may do while it holds it: it stops waiting, and
+// returns a nil lock and no error, as soon as unless reports true, which it
+// is asked every unlessEvery while the lock is held by another. A reader
+// that needs the index caught up with the vault waits so: the writer that
+// holds the lock may publish that catch-up and go on with other work for
+// seconds.
+func AcquireUnless(ctx context.Context, path string, timeout time.Duration, unless func() bool) (*Lock, error) {
+	f := flock.New(path, flock.SetPermissions(atomicfile.FilePerm))
+	ok, err := f.TryLock()
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", path, err)
+	}
+	if ok {
+		return &Lock{f: f}, nil
+	}
+	gaveUp := false
+	l, err := wait(ctx, f, path, timeout, func(ctx context.Context, retry time.Duration) (bool, error) {
+		ask := time.Now().Add(unlessEvery)
+		for {
+			if ok, err := f.TryLock(); ok || err != nil {
+				return ok, err
+			}
+			if now := time.Now(); !now.Before(ask) {
+				if unless() {
+					gaveUp = true
+					return false, nil
+				}
+				ask = now.Add(unlessEvery)
+			}
+			select {
+			case <-ctx.Done():
+				return false, ctx.Err()
+			case <-time.After(retry):
+			}
+		}
+	})
+	if gaveUp {
+		return nil, nil
+	}
+	return l, err
+}
+
+// unlessEvery is how often AcquireUnless asks whether it may stop waiting.
+const unlessEvery = 20 * time.Millisecond
+
 // WriterWaiting reports whether a writer waits for the lock on path
 // (AcquireAhead): a reader that holds it shared, and would go on holding it,
 // lets it go instead.

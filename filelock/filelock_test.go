@@ -292,3 +292,60 @@ func TestWriterSignalsPastAProbe(t *testing.T) {
 		t.Fatalf("the writer, once the reader let go: %v", err)
 	}
 }
+
+// TestAcquireUnless: a free lock is taken at once; a held one is waited for
+// until unless says the wait is over (a nil lock, no error), until the
+// holder lets go (the lock), or until the time allowed runs out (busy).
+func TestAcquireUnless(t *testing.T) {
+	never := func() bool { return false }
+	t.Run("free", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "lock")
+		l, err := AcquireUnless(context.Background(), path, time.Second, func() bool {
+			t.Error("unless asked for a free lock")
+			return true
+		})
+		if err != nil || l == nil {
+			t.Fatalf("AcquireUnless of a free lock = %v, %v", l, err)
+		}
+		release(t, l)
+	})
+	t.Run("unless", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "lock")
+		takeLock(t, path, false)
+		var mu sync.Mutex
+		asked, done := 0, false
+		time.AfterFunc(60*time.Millisecond, func() { mu.Lock(); done = true; mu.Unlock() })
+		start := time.Now()
+		l, err := AcquireUnless(context.Background(), path, 10*time.Second, func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			asked++
+			return done
+		})
+		if l != nil || err != nil {
+			t.Fatalf("AcquireUnless once unless said so = %v, %v; want no lock and no error", l, err)
+		}
+		if waited := time.Since(start); waited > 5*time.Second {
+			t.Errorf("waited %v after unless said so", waited)
+		}
+		if asked < 2 {
+			t.Errorf("unless was asked %d times over 60 ms, want it asked while waiting", asked)
+		}
+	})
+	t.Run("released", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "lock")
+		held := takeLock(t, path, false)
+		time.AfterFunc(30*time.Millisecond, func() { held.Release() })
+		l, err := AcquireUnless(context.Background(), path, 10*time.Second, never)
+		if err != nil || l == nil {
+			t.Fatalf("AcquireUnless after the holder let go = %v, %v", l, err)
+		}
+		release(t, l)
+	})
+	t.Run("busy", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "lock")
+		takeLock(t, path, false)
+		_, err := AcquireUnless(context.Background(), path, shortWait, never)
+		checkBusy(t, err, path, shortWait)
+	})
+}

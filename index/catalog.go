@@ -1077,6 +1077,9 @@ func CatalogStamp(dir string) (Stamp, error) {
 	return s, nil
 }
 
+// IsZero reports whether the stamp is the zero Stamp, which saw no catalog.
+func (s Stamp) IsZero() bool { return s.base == nil }
+
 // Equal reports whether both stamps saw the same files.
 func (s Stamp) Equal(o Stamp) bool {
 	same := func(a, b os.FileInfo) bool {

@@ -310,6 +310,9 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 		}
 	}
 	synced, rebuilt := false, false
+	// A wait for another writer's catch-up (lockWriteUnlessPublished)
+	// that looks again still waits no longer in all than the lock timeout.
+	deadline := time.Now().Add(s.timeout)
 	for {
 		rl, err := s.lockIndex(ctx, true)
 		if err != nil {
@@ -371,22 +374,81 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 		if synced || err != nil && !needsRebuild(err) {
 			return err
 		}
-		if err == nil && scan.Clean() {
+		// The catch-up needs the write lock. A writer that holds it may
+		// do the catch-up itself and go on with other work (the MCP
+		// server's preparation makes the word indexes for seconds after
+		// indexing what changed): once it publishes, this looks again
+		// rather than waiting for the rest.
+		owedOnly := err == nil && scan.Clean()
+		wl, err := s.lockWriteUnlessPublished(ctx, deadline, gen, stamp)
+		if err == nil && wl == nil {
+			continue
+		}
+		if owedOnly {
 			// Only index work owed: done without the check of every note
-			// a sync makes. Failing that (a state folder that cannot be
-			// written), the answer matches the owed notes in memory.
-			if err := s.catchUp(ctx); err != nil {
+			// a sync makes. Failing that (a writer holding the lock past
+			// the timeout, a state folder that cannot be written), the
+			// answer matches the owed notes in memory.
+			if err == nil {
+				err = s.catchUpHeld(ctx)
+				release(wl, &err)
+			}
+			if err != nil {
 				if ctx.Err() != nil {
 					return err
 				}
 				s.warn(fmt.Sprintf("the full-text index is left behind the notes for now: %v", err))
 			}
-		} else if _, err := s.Sync(ctx); err != nil {
-			return err
+		} else {
+			if err != nil {
+				return err
+			}
+			_, err = s.syncHeld(ctx, true)
+			release(wl, &err)
+			if err != nil {
+				return err
+			}
 		}
 		synced = true
 	}
 }
+
+// lockWriteUnlessPublished is lockWrite for a reader that needs the index
+// caught up with the vault, waiting until deadline at most: it stops
+// waiting, and returns no lock, once a writer publishes a change to the
+// index since the reader read generation gen's catalog at stamp (another
+// generation, or its catalog written again; a zero stamp is taken as the
+// catalog is now), which may be the catch-up the reader needs: the reader
+// then looks again.
+func (s *Store) lockWriteUnlessPublished(ctx context.Context, deadline time.Time, gen string, stamp index.Stamp) (*filelock.Lock, error) {
+	if stamp.IsZero() {
+		var err error
+		if gen, err = s.idx.Current(); err != nil {
+			return s.lockWrite(ctx)
+		}
+		if stamp, err = index.CatalogStamp(gen); err != nil {
+			return s.lockWrite(ctx)
+		}
+	}
+	if writeWaitHook != nil {
+		writeWaitHook()
+	}
+	return filelock.AcquireUnless(ctx, s.vstate.WriteLock(), max(time.Until(deadline), 0), func() bool {
+		g, err := s.idx.Current()
+		if err != nil {
+			return false
+		}
+		if g != gen {
+			return true
+		}
+		now, err := index.CatalogStamp(g)
+		return err == nil && !now.Equal(stamp)
+	})
+}
+
+// writeWaitHook, when set (by tests), runs as a reader starts waiting for
+// the write lock to catch the index up.
+var writeWaitHook func()
 
 // checkedFile's modification time records the start of the last full check
 // of the vault against a generation's catalog.
@@ -642,6 +704,11 @@ func (s *Store) sync(ctx context.Context, full bool, named ...string) (rep *Sync
 		return nil, err
 	}
 	defer release(wl, &err)
+	return s.syncHeld(ctx, full, named...)
+}
+
+// syncHeld is sync for a caller that holds the write lock.
+func (s *Store) syncHeld(ctx context.Context, full bool, named ...string) (rep *SyncReport, err error) {
 	st, err := s.begin(ctx, full, false, named...)
 	if err != nil {
 		return nil, err
@@ -667,6 +734,11 @@ func (s *Store) catchUp(ctx context.Context) (err error) {
 		return err
 	}
 	defer release(wl, &err)
+	return s.catchUpHeld(ctx)
+}
+
+// catchUpHeld is catchUp for a caller that holds the write lock.
+func (s *Store) catchUpHeld(ctx context.Context) (err error) {
 	var named []string
 	if s.watching.Load() {
 		// A watcher in this process re-indexes whatever changed, notes
