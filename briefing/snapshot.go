@@ -15,6 +15,12 @@ type loadCache struct {
 	loaded map[string]*memories.Memory
 }
 
+// PeekByIDs is the snapshot's (memories.PeekByIDs): a loadCache caches the
+// notes it loads, not their entries.
+func (c *loadCache) PeekByIDs(ids []string, fn func(id string, e *memories.Entry) bool) error {
+	return memories.PeekByIDs(c.Snapshot, ids, fn)
+}
+
 // selectingCache is a loadCache over a snapshot that can list the entries of
 // some projects (memories.EntrySelector), which recall uses when it can.
 type selectingCache struct {

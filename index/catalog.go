@@ -211,6 +211,56 @@ func (c *Catalog) ByID(id string) (*Record, error) {
 	return r, nil
 }
 
+// PeekByIDs calls fn, in order, with the entry of the readable record
+// whose effective id is each of ids (as ByID finds it; ids it does not find
+// are passed over), until fn returns false. A base record's entry is
+// decoded in place, with no record made: its strings share the catalog's
+// memory, so it is valid only during the call, and its Path is not set.
+// For a caller that looks at many entries to keep a few (recall's most
+// activated memories, tested against a search's filters).
+func (c *Catalog) PeekByIDs(ids []string, fn func(id string, e *memories.Entry) bool) error {
+	for _, id := range ids {
+		if p, ok := c.overIDs[id]; ok {
+			if r := c.over[p]; r != nil {
+				e := r.Entry
+				if !fn(id, &e) {
+					return nil
+				}
+			}
+			continue
+		}
+		if c.base == nil {
+			continue
+		}
+		i, err := c.base.findID(id)
+		if err != nil {
+			return err
+		}
+		if i < 0 {
+			continue
+		}
+		if len(c.over) > 0 {
+			if _, shadowed := c.over[c.base.path(i)]; shadowed {
+				continue // replaced or removed since the base was written
+			}
+		}
+		m, err := c.base.metaRecord(i)
+		if err != nil {
+			return err
+		}
+		s, nums, err := splitMeta(m)
+		if err != nil {
+			return corrupt("file %d: %v", i, err)
+		}
+		var e memories.Entry
+		fillEntry(&e, &s, &nums)
+		if !fn(id, &e) {
+			return nil
+		}
+	}
+	return nil
+}
+
 // Holders lists the readable records whose frontmatter id is fid: the one that
 // holds it and any copies (which are indexed under ids derived from their paths).
 func (c *Catalog) Holders(fid string) ([]*Record, error) {

@@ -1217,3 +1217,66 @@ func TestEntriesNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestPeekByIDs: PeekByIDs gives, in the order asked, the entry ByID finds
+// for each id (its path aside), passes over the ids ByID finds nothing for
+// (unknown, removed, broken, replaced since the base), and stops when told;
+// from a base file read or mapped.
+func TestPeekByIDs(t *testing.T) {
+	type peeked struct {
+		ID    string
+		Entry memories.Entry
+	}
+	for _, mapped := range []bool{false, true} {
+		mapCatalogs.Store(mapped)
+		cats := idCatalogs(t)
+		mapCatalogs.Store(false)
+		for name, c := range cats {
+			all, err := c.Clone().Entries()
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids := []string{"01j9999999zzzzzzzzzzzzzzzz", idB, memories.DerivedID("j/broken.md")}
+			for i := len(all) - 1; i >= 0; i-- { // not in the catalog's order
+				ids = append(ids, all[i].ID, all[i].ID)
+			}
+			ids = append(ids, idA, idB, idC, idC2, idD, idD2)
+			var want []peeked
+			for _, id := range ids {
+				r, err := c.ByID(id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r != nil {
+					e := r.Entry
+					e.Path = ""
+					want = append(want, peeked{id, e})
+				}
+			}
+			var got []peeked
+			err = c.PeekByIDs(ids, func(id string, e *memories.Entry) bool {
+				cp := *e
+				cp.Path = ""
+				cp.Tags = slices.Clone(cp.Tags)
+				got = append(got, peeked{id, cp})
+				return true
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) < 4 {
+				t.Fatalf("%s: ByID finds %d of the ids: the test needs more", name, len(want))
+			}
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("%s (mapped %v): PeekByIDs (-ByID +got):\n%s", name, mapped, diff)
+			}
+			calls := 0
+			if err := c.PeekByIDs(ids, func(string, *memories.Entry) bool { calls++; return calls < 2 }); err != nil {
+				t.Fatal(err)
+			}
+			if calls != 2 {
+				t.Errorf("%s (mapped %v): fn was called %d times, want it stopped at the second", name, mapped, calls)
+			}
+		}
+	}
+}

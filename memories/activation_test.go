@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // fakeAccess is an in-memory access log.
@@ -231,6 +232,53 @@ func TestActivationSumOrderFixed(t *testing.T) {
 	for i := range 200 {
 		if got := a.Of(st, now); math.Float64bits(got) != math.Float64bits(want) {
 			t.Fatalf("run %d: Of = %.17g, want %.17g (the sources in name order)", i, got, want)
+		}
+	}
+}
+
+// TestRecallWithoutQueryActivatesBeyondTheListingOnly: without a query, the
+// most activated memories are added to the candidates, which a catalog lists
+// by date. When the listing holds every memory that passes the filters (a
+// project's few conventions), none is left to add, and the activated
+// memories of other types are not looked at one by one (the briefing's
+// playbook asks so twice, and looking was half of a briefing's time). When
+// it is cut short, an activated old memory still makes the results.
+func TestRecallWithoutQueryActivatesBeyondTheListingOnly(t *testing.T) {
+	var ms []*Memory
+	stats := map[string]AccessStat{}
+	for i := 1; i <= 80; i++ {
+		m := mem(numbered(i), "Note", "a note", updated(time.Duration(i)*time.Hour))
+		if i%20 == 0 {
+			m.Type = TypeConvention
+		}
+		ms = append(ms, m)
+		stats[m.ID] = AccessStat{Counts: map[string]int{AccessRecall: 1 + i%7}, Last: testNow.Add(-time.Hour)}
+	}
+	old := mem(numbered(100), "Old favourite", "old", updated(90*24*time.Hour), typ(TypeConvention))
+	ms = append(ms, old)
+	stats[old.ID] = AccessStat{Counts: map[string]int{AccessRecall: 30}, Last: testNow.Add(-time.Hour)}
+	for _, selects := range []bool{false, true} {
+		f := newFake(t, ms...)
+		f.selects = selects
+		svc, _ := newTestService(f, WithAccessLog(&fakeAccess{stats: stats}))
+		res, err := svc.Recall(context.Background(), RecallRequest{Project: "web", Type: string(TypeConvention), NoAccess: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{old.ID, numbered(20), numbered(40), numbered(60), numbered(80)}
+		if diff := cmp.Diff(want, recalledIDs(res), cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
+			t.Errorf("selects %v: conventions (-want +got):\n%s", selects, diff)
+		}
+		if selects && f.gets != 0 {
+			t.Errorf("the catalog listed every convention, and recall still looked up %d activated memories", f.gets)
+		}
+		// A listing cut short: the old favourite comes from its activation.
+		res, err = svc.Recall(context.Background(), RecallRequest{Project: "web", Limit: 10, NoAccess: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ids := recalledIDs(res); !slices.Contains(ids, old.ID) {
+			t.Errorf("selects %v: results %v, want the activated %s among them", selects, ids, old.ID)
 		}
 	}
 }

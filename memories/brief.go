@@ -464,6 +464,38 @@ func (s *Service) briefRanked(ctx context.Context, snap Snapshot, hits []Hit, st
 	return out, nil
 }
 
+// EntryPeeker is a Snapshot that can look at the entries of many ids
+// without decoding and copying each one whole.
+type EntryPeeker interface {
+	// PeekByIDs calls fn, in order, with the entry of each of ids the
+	// snapshot holds (it passes over the others), until fn returns false.
+	// The entry is valid only during the call (its strings may share the
+	// snapshot's memory), and its Path may be unset.
+	PeekByIDs(ids []string, fn func(id string, e *Entry) bool) error
+}
+
+// PeekByIDs looks at the entries of ids in snap as EntryPeeker does: through
+// it when snap is one, else by Get, one by one.
+func PeekByIDs(snap Snapshot, ids []string, fn func(id string, e *Entry) bool) error {
+	if p, ok := snap.(EntryPeeker); ok {
+		return p.PeekByIDs(ids, fn)
+	}
+	for _, id := range ids {
+		e, err := snap.Get(id)
+		var nf *NotFoundError
+		if errors.As(err, &nf) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if !fn(id, &e) {
+			return nil
+		}
+	}
+	return nil
+}
+
 // EntrySelector is a Snapshot that can list the entries of some projects,
 // areas or file names without decoding every entry of its catalog.
 type EntrySelector interface {

@@ -25,6 +25,8 @@ type fakeBackend struct {
 	ids map[string]string
 
 	views, updates int
+	// gets counts the calls of Get.
+	gets int
 	// entriesCalls counts the calls of Entries (every entry decoded), and
 	// selected lists the paths EntriesWhere returned.
 	entriesCalls int
@@ -181,6 +183,7 @@ func (x *selectingTx) EntriesWhere(keep func(project, area, name string) bool) (
 }
 
 func (x *fakeTx) Get(id string) (Entry, error) {
+	x.f.gets++
 	for _, m := range x.f.mems {
 		if e := x.entry(m); e.ID == id {
 			return e, nil

@@ -176,6 +176,7 @@ func (s *Service) startRecall(req *RecallRequest) (*recallPlan, *RecallResult, e
 func (s *Service) recall(ctx context.Context, snap Snapshot, p *recallPlan, res *RecallResult) error {
 	var hits []Hit
 	var err error
+	listedAll := false // hits are every memory that passes the filters
 	switch {
 	case p.meeting != "":
 		hits, err = meetingHits(ctx, snap, p)
@@ -185,7 +186,7 @@ func (s *Service) recall(ctx context.Context, snap Snapshot, p *recallPlan, res 
 		}
 		fallthrough
 	default:
-		hits, err = s.candidates(ctx, snap, p.search)
+		hits, listedAll, err = s.candidates(ctx, snap, p.search)
 	}
 	if err != nil {
 		return err
@@ -201,7 +202,10 @@ func (s *Service) recall(ctx context.Context, snap Snapshot, p *recallPlan, res 
 			return err
 		}
 	}
-	if !hasQuery && s.access != nil && p.meeting == "" {
+	// Every memory that passes the filters is a candidate already when
+	// the catalog listed them all: none the access log activates is left
+	// to add.
+	if !hasQuery && s.access != nil && p.meeting == "" && !listedAll {
 		if hits, err = s.addActivated(ctx, snap, p.search, hits); err != nil {
 			return err
 		}
@@ -418,7 +422,7 @@ func intersectProjects(have, scope []string) []string {
 // one would rank below them anyway. (Without FeatureAnyTerm the any-word
 // search is made only when every word finds fewer than a page of results,
 // which leaves out a memory missing one word as soon as ten have them all.)
-func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest) ([]Hit, error) {
+func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest) (_ []Hit, listedAll bool, _ error) {
 	if _, ok := snap.(EntrySelector); ok && catalogAnswers(q) {
 		// Without text the index orders by date alone: the catalog's
 		// entries of the projects or area asked for answer the same, without
@@ -431,9 +435,10 @@ func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest
 				(q.Area == "" || a == q.Area)
 		}, []SearchRequest{q})
 		if err != nil {
-			return nil, fmt.Errorf("search: %w", err)
+			return nil, false, fmt.Errorf("search: %w", err)
 		}
-		return hits[0], nil
+		// Fewer than asked for: every entry that passes the filters.
+		return hits[0], len(hits[0]) < q.Size, nil
 	}
 	enough := q.Size
 	if !s.ranking.On(FeatureAnyTerm) {
@@ -448,17 +453,17 @@ func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest
 	}
 	hits, err := snap.Search(ctx, every)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, false, fmt.Errorf("search: %w", err)
 	}
 	if !retry || len(hits) >= enough {
-		return hits, nil
+		return hits, false, nil
 	}
 	q.AnyTerm = true
 	relaxed, err := snap.Search(ctx, q)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, false, fmt.Errorf("search: %w", err)
 	}
-	return relaxed, nil
+	return relaxed, false, nil
 }
 
 // catalogAnswers says the catalog's entries answer q as the index does: no
@@ -730,15 +735,28 @@ func (s *Service) addActivated(ctx context.Context, snap Snapshot, q SearchReque
 	for _, h := range hits {
 		have[h.ID] = true
 	}
-	added := 0
+	// The filters are tested on entries looked at in place: with a
+	// selective one (the briefing's playbook asks for the conventions, then
+	// the decisions, of a project), every activated memory may be looked at
+	// to add a few, and decoding each was half of a briefing's time.
+	ids := make([]string, 0, len(acts))
 	for _, a := range acts {
-		if added == activeCandidates {
-			break
+		if !have[a.id] {
+			ids = append(ids, a.id)
 		}
-		if have[a.id] {
-			continue
+	}
+	var pass []string
+	err = PeekByIDs(snap, ids, func(id string, e *Entry) bool {
+		if passes(*e, q) {
+			pass = append(pass, id)
 		}
-		e, err := snap.Get(a.id)
+		return len(pass) < activeCandidates
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range pass {
+		e, err := snap.Get(id)
 		var nf *NotFoundError
 		if errors.As(err, &nf) {
 			continue // a memory gone from the vault
@@ -746,10 +764,7 @@ func (s *Service) addActivated(ctx context.Context, snap Snapshot, q SearchReque
 		if err != nil {
 			return nil, err
 		}
-		if passes(e, q) {
-			hits = append(hits, Hit{Entry: e})
-			added++
-		}
+		hits = append(hits, Hit{Entry: e})
 	}
 	return hits, nil
 }

@@ -74,6 +74,11 @@ func (sn *snapshot) Get(id string) (memories.Entry, error) {
 	return r.Entry, nil
 }
 
+// PeekByIDs implements memories.EntryPeeker.
+func (sn *snapshot) PeekByIDs(ids []string, fn func(id string, e *memories.Entry) bool) error {
+	return sn.cat.PeekByIDs(ids, fn)
+}
+
 func (sn *snapshot) ByPath(path string) (memories.Entry, bool, error) {
 	r, err := sn.cat.Get(path)
 	if err != nil || r == nil || r.Broken != "" {
