@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -190,12 +191,15 @@ func normalizeNewlines(b []byte) []byte {
 
 // joinTitle is a section's title: its heading path under the note's title,
 // unless the path starts with a top heading of its own, cut to the longest
-// title a memory may have.
+// title a memory may have. A heading that repeats the one above it (a
+// note's "# Setup" then "## Setup") is named once: "Setup › Setup" says
+// nothing more.
 func joinTitle(path []string, noteTitle string) string {
 	parts := path
 	if len(parts) == 0 {
 		parts = []string{noteTitle}
 	}
+	parts = slices.CompactFunc(slices.Clone(parts), func(a, b string) bool { return cleanTitle(a) == cleanTitle(b) })
 	t := cleanTitle(strings.Join(parts, titleSep))
 	if t == "" {
 		t = "Untitled"

@@ -376,10 +376,18 @@ func TestJoinTitle(t *testing.T) {
 		{[]string{"Note", "A", "B"}, "Note › A › B"},
 		{[]string{""}, "Untitled"},
 		{[]string{"  spaced \n out  "}, "spaced out"},
+		// A heading that repeats the one above it is named once.
+		{[]string{"Setup", "Setup", "Screenshot"}, "Setup › Screenshot"},
+		{[]string{"Setup", " Setup", "Setup"}, "Setup"},
+		{[]string{"Setup", "Usage", "Setup"}, "Setup › Usage › Setup"},
 	}
 	for _, tt := range tests {
+		path := slices.Clone(tt.path)
 		if got := joinTitle(tt.path, "Note"); got != tt.want {
 			t.Errorf("joinTitle(%q) = %q, want %q", tt.path, got, tt.want)
+		}
+		if !slices.Equal(path, tt.path) {
+			t.Errorf("joinTitle changed its path: %q, was %q", tt.path, path)
 		}
 	}
 }
