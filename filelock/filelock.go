@@ -65,13 +65,9 @@ func AcquireShared(ctx context.Context, path string, timeout time.Duration) (*Lo
 // the one moment no reader holds the lock for as long as they keep coming: a
 // server answering recalls back to back kept a save out for a minute.
 func AcquireAhead(ctx context.Context, path string, timeout time.Duration) (*Lock, error) {
-	f := flock.New(path, flock.SetPermissions(atomicfile.FilePerm))
-	ok, err := f.TryLock()
-	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	if ok {
-		return &Lock{f: f}, nil
+	f, l, err := tryLock(path)
+	if l != nil || err != nil {
+		return l, err
 	}
 	// The intent is taken again at every try until it is held: a reader's
 	// WriterWaiting holds it exclusively for a moment to look, and a writer
@@ -108,16 +104,12 @@ func AcquireAhead(ctx context.Context, path string, timeout time.Duration) (*Loc
 // holds the lock may publish that catch-up and go on with other work for
 // seconds.
 func AcquireUnless(ctx context.Context, path string, timeout time.Duration, unless func() bool) (*Lock, error) {
-	f := flock.New(path, flock.SetPermissions(atomicfile.FilePerm))
-	ok, err := f.TryLock()
-	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
-	}
-	if ok {
-		return &Lock{f: f}, nil
+	f, l, err := tryLock(path)
+	if l != nil || err != nil {
+		return l, err
 	}
 	gaveUp := false
-	l, err := wait(ctx, f, path, timeout, func(ctx context.Context, retry time.Duration) (bool, error) {
+	l, err = wait(ctx, f, path, timeout, func(ctx context.Context, retry time.Duration) (bool, error) {
 		ask := time.Now().Add(unlessEvery)
 		for {
 			if ok, err := f.TryLock(); ok || err != nil {
@@ -210,15 +202,22 @@ func wait(ctx context.Context, f *flock.Flock, path string, timeout time.Duratio
 // TryAcquire takes the lock on path if it is free, without waiting; nil when it
 // is not.
 func TryAcquire(path string) (*Lock, error) {
+	_, l, err := tryLock(path)
+	return l, err
+}
+
+// tryLock takes the lock on path exclusively if it is free, returning the
+// lock, or nil and the file lock to wait on.
+func tryLock(path string) (*flock.Flock, *Lock, error) {
 	f := flock.New(path, flock.SetPermissions(atomicfile.FilePerm))
 	ok, err := f.TryLock()
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", path, err)
+		return nil, nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	if !ok {
-		return nil, nil
+	if ok {
+		return f, &Lock{f: f}, nil
 	}
-	return &Lock{f: f}, nil
+	return f, nil, nil
 }
 
 // TryAcquireShared takes the lock on path shared if no one holds it
