@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -280,5 +281,84 @@ func TestRecallWithoutQueryActivatesBeyondTheListingOnly(t *testing.T) {
 		if ids := recalledIDs(res); !slices.Contains(ids, old.ID) {
 			t.Errorf("selects %v: results %v, want the activated %s among them", selects, ids, old.ID)
 		}
+	}
+}
+
+// TestAddActivatedIsTheOrderedWalk: addActivated picks the first activated
+// memories by a bounded heap and sorts the rest only when too few of those
+// pass: what it adds is, in order, what a walk of every activated memory
+// sorted (the highest first, ties by id) adds, whether the ones that pass
+// are among the first picked, past them, or both.
+func TestAddActivatedIsTheOrderedWalk(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		// convention says which of the n memories, in order of activation, pass
+		// the filter.
+		convention func(i int) bool
+	}{
+		{"all among the first", 400, func(i int) bool { return i%3 == 0 }},
+		{"all past the first", 400, func(i int) bool { return i >= activatedLooks+10 }},
+		{"a few, then past the first", 600, func(i int) bool { return i < 5 || i%50 == 7 && i > activatedLooks }},
+		{"none", 300, func(int) bool { return false }},
+		{"fewer than the heap holds", 40, func(i int) bool { return i%2 == 1 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ms []*Memory
+			stats := map[string]AccessStat{}
+			type act struct {
+				id string
+				a  float64
+			}
+			var acts []act
+			svc0, _ := newTestService(newFake(t))
+			for i := range tc.n {
+				m := mem(numbered(i+1), "Note", "a note")
+				if tc.convention(i) {
+					m.Type = TypeConvention
+				}
+				ms = append(ms, m)
+				// Ties of three: the order between them is by id.
+				st := AccessStat{Counts: map[string]int{AccessRecall: 1 + (tc.n-i)/3}, Last: testNow.Add(-time.Hour)}
+				stats[m.ID] = st
+				acts = append(acts, act{m.ID, svc0.ranking.Activation.Of(st, testNow)})
+			}
+			slices.SortFunc(acts, func(x, y act) int {
+				if x.a != y.a {
+					if x.a > y.a {
+						return -1
+					}
+					return 1
+				}
+				return strings.Compare(x.id, y.id)
+			})
+			f := newFake(t, ms...)
+			q := SearchRequest{Type: TypeConvention}
+			have := []Hit{{Entry: Entry{ID: acts[len(acts)-1].id}}} // a candidate already: not added again
+			var want []string
+			for _, a := range acts {
+				if len(want) == activeCandidates {
+					break
+				}
+				if e := f.mems[fakePath(&Memory{ID: a.id, Project: "web"})]; e.Type == TypeConvention && a.id != have[0].ID {
+					want = append(want, a.id)
+				}
+			}
+			svc, _ := newTestService(f, WithAccessLog(&fakeAccess{stats: stats}))
+			var got []string
+			err := f.View(context.Background(), func(snap Snapshot) error {
+				hits, err := svc.addActivated(context.Background(), snap, q, slices.Clone(have))
+				for _, h := range hits[1:] {
+					got = append(got, h.ID)
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("added (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

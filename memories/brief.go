@@ -709,16 +709,19 @@ func (t *activeTop) offer(x activeAct) {
 
 // sorted is what was kept, first first.
 func (t *activeTop) sorted() []activeAct {
-	slices.SortFunc(t.heap, func(x, y activeAct) int {
-		switch {
-		case x.before(y):
-			return -1
-		case y.before(x):
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(t.heap, compareActs)
 	return t.heap
+}
+
+// compareActs orders activations by activeAct.before.
+func compareActs(x, y activeAct) int {
+	switch {
+	case x.before(y):
+		return -1
+	case y.before(x):
+		return 1
+	}
+	return 0
 }
 
 // topAreas are the n areas named most often, ties by name.

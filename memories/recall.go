@@ -709,51 +709,57 @@ func containsString(ss []string, s string) bool {
 // activated memories that pass its filters: without a query the index orders
 // by date alone, and an old memory used every day must still be found.
 func (s *Service) addActivated(ctx context.Context, snap Snapshot, q SearchRequest, hits []Hit) ([]Hit, error) {
-	stats, err := s.access.Stats(ctx, nil)
-	if err != nil {
-		s.warn(fmt.Sprintf("access log: %v", err))
-		return hits, nil
-	}
 	now := s.now()
-	type act struct {
-		id string
-		a  float64
-	}
-	var acts []act
-	for id, st := range stats {
-		if a := s.ranking.Activation.Of(st, now); a > 0 {
-			acts = append(acts, act{id, a})
-		}
-	}
-	sort.Slice(acts, func(i, j int) bool {
-		if acts[i].a != acts[j].a {
-			return acts[i].a > acts[j].a
-		}
-		return acts[i].id < acts[j].id
-	})
 	have := make(map[string]bool, len(hits))
 	for _, h := range hits {
 		have[h.ID] = true
 	}
-	// The filters are tested on entries looked at in place: with a
-	// selective one (the briefing's playbook asks for the conventions, then
-	// the decisions, of a project), every activated memory may be looked at
-	// to add a few, and decoding each was half of a briefing's time.
-	ids := make([]string, 0, len(acts))
-	for _, a := range acts {
-		if !have[a.id] {
-			ids = append(ids, a.id)
+	// The activations are made as a briefing makes them (eachActivation:
+	// from the log's tallies when it has them, with no map for each
+	// memory), and a recall failing to read the log warns as it does.
+	b := &briefStats{s: s, asked: map[string]bool{}}
+	var acts []activeAct
+	b.eachActivation(ctx, now, func(id string, a float64) {
+		if a > 0 && !have[id] {
+			acts = append(acts, activeAct{id, a})
 		}
-	}
-	var pass []string
-	err = PeekByIDs(snap, ids, func(id string, e *Entry) bool {
-		if passes(*e, q) {
-			pass = append(pass, id)
-		}
-		return len(pass) < activeCandidates
 	})
-	if err != nil {
+	if b.failed {
+		return hits, nil
+	}
+	// The filters are tested on entries looked at in place, most activated
+	// first, until enough pass: with a selective filter every activated
+	// memory may be looked at to add a few, and decoding each was half of
+	// a briefing's time. The first activatedLooks are picked by a bounded
+	// heap; the others are sorted only when too few of those pass.
+	var pass []string
+	look := func(acts []activeAct) error {
+		ids := make([]string, len(acts))
+		for i, a := range acts {
+			ids[i] = a.id
+		}
+		return PeekByIDs(snap, ids, func(id string, e *Entry) bool {
+			if passes(*e, q) {
+				pass = append(pass, id)
+			}
+			return len(pass) < activeCandidates
+		})
+	}
+	top := activeTop{k: activatedLooks}
+	for _, a := range acts {
+		top.offer(a)
+	}
+	first := top.sorted()
+	if err := look(first); err != nil {
 		return nil, err
+	}
+	if len(pass) < activeCandidates && len(acts) > len(first) {
+		// The heap's are the first of the whole order (before is strict:
+		// ties go by id), so the rest follow them.
+		slices.SortFunc(acts, compareActs)
+		if err := look(acts[len(first):]); err != nil {
+			return nil, err
+		}
 	}
 	for _, id := range pass {
 		e, err := snap.Get(id)
@@ -768,6 +774,10 @@ func (s *Service) addActivated(ctx context.Context, snap Snapshot, q SearchReque
 	}
 	return hits, nil
 }
+
+// activatedLooks is how many of the most activated memories a recall without
+// a query picks before it sorts them all.
+const activatedLooks = 256
 
 // passes reports whether e passes the filters of q (all but the text).
 func passes(e Entry, q SearchRequest) bool {
