@@ -2,9 +2,7 @@ package hooks
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -246,9 +244,78 @@ func excerpt(s string, n int) (string, bool) {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// hookTag matches the tags Gemini CLI wraps hook context in, and similar
-// markup a note could use to close the wrapping early.
-var hookTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)<(/?)(hook_context|system|instructions?)\b`) })
+// hookTags are the tags Gemini CLI wraps hook context in, and similar markup
+// a note could use to close the wrapping early; "instructions" before
+// "instruction", as the pattern `(?i)<(/?)(hook_context|system|instructions?)\b`
+// tries them.
+var hookTags = [...]string{"hook_context", "system", "instructions", "instruction"}
+
+// defuseTags puts "‹" for the "<" of every hookTags tag in s, opening or
+// closing, in any case: what that pattern replaced by "‹$1$2" did, without
+// compiling it in every hook's process (about half a millisecond of a
+// session start). TestDefuseTagsIsThePattern compares the two.
+func defuseTags(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := strings.IndexByte(s, '<'); i >= 0; {
+		j := i + 1
+		if j < len(s) && s[j] == '/' {
+			j++
+		}
+		if hookTagAt(s[j:]) {
+			b.WriteString(s[last:i])
+			b.WriteString("‹")
+			last = i + 1
+		}
+		k := strings.IndexByte(s[i+1:], '<')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// hookTagAt reports whether s starts with one of hookTags, in any case, as
+// the pattern's (?i) folds it ("k" is also the Kelvin sign, "s" also the
+// long s), and then ends or goes on with a byte that is no ASCII letter,
+// digit or underscore (the pattern's \b).
+func hookTagAt(s string) bool {
+	for _, name := range hookTags {
+		if n, ok := foldedPrefix(s, name); ok && (n == len(s) || !isWordByte(s[n])) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldedPrefix matches name (lower-case ASCII) at the start of s under
+// simple case folding, returning the bytes of s it took.
+func foldedPrefix(s, name string) (int, bool) {
+	n := 0
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case n < len(s) && (s[n] == c || 'a' <= c && c <= 'z' && s[n] == c-'a'+'A'):
+			n++
+		case c == 'k' && strings.HasPrefix(s[n:], "\u212a"):
+			n += len("\u212a")
+		case c == 's' && strings.HasPrefix(s[n:], "\u017f"):
+			n += len("\u017f")
+		default:
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
 
 // clean makes text of a note safe to quote: control and format characters
 // (zero-width and bidirectional marks among them) are dropped but for
@@ -264,5 +331,5 @@ func clean(s string) string {
 		}
 		return r
 	}, s)
-	return hookTag().ReplaceAllString(s, "‹$1$2")
+	return defuseTags(s)
 }

@@ -1,9 +1,11 @@
 package hooks
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -136,4 +138,44 @@ func TestBudgetOf(t *testing.T) {
 	if got := BudgetOf(100, 6000, 12); got.Chars != 400 {
 		t.Errorf("tokens below max_chars: %+v", got)
 	}
+}
+
+// defusePattern is what defuseTags does, as the pattern it replaced.
+var defusePattern = regexp.MustCompile(`(?i)<(/?)(hook_context|system|instructions?)\b`)
+
+// tagSeeds are texts near the tags: every case and fold of their letters,
+// word and non-word bytes after them, and none.
+func tagSeeds() []string {
+	seeds := []string{"", "<", "</", "<<system>", "a<system", "<system_x>", "<system9>", "<systemé>", "<system-x>",
+		"<instructionsx>", "<instructions_>", "<instructionss>", "<instruction>", "</Instructions >", "<hook_context",
+		"</HOOK_CONTEXT>", "< system>", "<//system>", "<\u017fy\u017ftem>", "<hoo\u212a_context>", "<\u0131nstruction>",
+		"<\u0130NSTRUCTION>", "x</hook_context>y<system>z</instructions>", "<sys<system>", "\xff<system\xff"}
+	for _, name := range []string{"hook_context", "system", "instructions"} {
+		for _, r := range name {
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				seeds = append(seeds, "<"+strings.Replace(name, string(r), string(f), 1)+">")
+			}
+		}
+	}
+	return seeds
+}
+
+// TestDefuseTagsIsThePattern: defuseTags does what the pattern did.
+func TestDefuseTagsIsThePattern(t *testing.T) {
+	for _, s := range tagSeeds() {
+		if got, want := defuseTags(s), defusePattern.ReplaceAllString(s, "‹$1$2"); got != want {
+			t.Errorf("defuseTags(%q) = %q, the pattern gives %q", s, got, want)
+		}
+	}
+}
+
+func FuzzDefuseTags(f *testing.F) {
+	for _, s := range tagSeeds() {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := defuseTags(s), defusePattern.ReplaceAllString(s, "‹$1$2"); got != want {
+			t.Errorf("defuseTags(%q) = %q, the pattern gives %q", s, got, want)
+		}
+	})
 }

@@ -624,14 +624,34 @@ func (b *briefStats) activated(ctx context.Context, snap Snapshot, now time.Time
 		}
 	})
 	acts := top.sorted()
+	ids := make([]string, 0, min(len(acts), maxActivatedLooks))
+	for _, a := range acts[:min(len(acts), maxActivatedLooks)] {
+		ids = append(ids, a.id)
+	}
+	// Looked at in place (PeekByIDs): most are of other projects, and only
+	// those kept are read whole.
 	added := map[string]int{}
 	full := 0
-	var out []Hit
-	for i, a := range acts {
-		if i == maxActivatedLooks || full == len(projects) {
-			break
+	var keep []string
+	err := PeekByIDs(snap, ids, func(id string, e *Entry) bool {
+		if full == len(projects) {
+			return false
 		}
-		e, err := snap.Get(a.id)
+		if !e.Live() || !containsString(projects, e.Project) || added[e.Project] == activeCandidates {
+			return true
+		}
+		keep = append(keep, id)
+		if added[e.Project]++; added[e.Project] == activeCandidates {
+			full++
+		}
+		return full < len(projects)
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []Hit
+	for _, id := range keep {
+		e, err := snap.Get(id)
 		var nf *NotFoundError
 		if errors.As(err, &nf) {
 			continue
@@ -639,13 +659,7 @@ func (b *briefStats) activated(ctx context.Context, snap Snapshot, now time.Time
 		if err != nil {
 			return nil, err
 		}
-		if !e.Live() || !containsString(projects, e.Project) || added[e.Project] == activeCandidates {
-			continue
-		}
 		out = append(out, Hit{Entry: e})
-		if added[e.Project]++; added[e.Project] == activeCandidates {
-			full++
-		}
 	}
 	return out, nil
 }
