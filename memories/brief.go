@@ -481,13 +481,12 @@ func PeekByIDs(snap Snapshot, ids []string, fn func(id string, e *Entry) bool) e
 		return p.PeekByIDs(ids, fn)
 	}
 	for _, id := range ids {
-		e, err := snap.Get(id)
-		var nf *NotFoundError
-		if errors.As(err, &nf) {
-			continue
-		}
+		e, found, err := held(snap, id)
 		if err != nil {
 			return err
+		}
+		if !found {
+			continue
 		}
 		if !fn(id, &e) {
 			return nil
@@ -649,19 +648,33 @@ func (b *briefStats) activated(ctx context.Context, snap Snapshot, now time.Time
 	if err != nil {
 		return nil, err
 	}
-	var out []Hit
-	for _, id := range keep {
-		e, err := snap.Get(id)
-		var nf *NotFoundError
-		if errors.As(err, &nf) {
-			continue
-		}
+	return appendHits(snap, nil, keep)
+}
+
+// appendHits appends to hits those of ids snap holds, read whole (a memory
+// gone from the vault is passed over).
+func appendHits(snap Snapshot, hits []Hit, ids []string) ([]Hit, error) {
+	for _, id := range ids {
+		e, found, err := held(snap, id)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Hit{Entry: e})
+		if found {
+			hits = append(hits, Hit{Entry: e})
+		}
 	}
-	return out, nil
+	return hits, nil
+}
+
+// held is snap's entry of id; found is false for a memory gone from the
+// vault.
+func held(snap Snapshot, id string) (e Entry, found bool, err error) {
+	e, err = snap.Get(id)
+	var nf *NotFoundError
+	if errors.As(err, &nf) {
+		return Entry{}, false, nil
+	}
+	return e, err == nil, err
 }
 
 // activeAct is a memory's activation, as activated ranks it.

@@ -761,18 +761,7 @@ func (s *Service) addActivated(ctx context.Context, snap Snapshot, q SearchReque
 			return nil, err
 		}
 	}
-	for _, id := range pass {
-		e, err := snap.Get(id)
-		var nf *NotFoundError
-		if errors.As(err, &nf) {
-			continue // a memory gone from the vault
-		}
-		if err != nil {
-			return nil, err
-		}
-		hits = append(hits, Hit{Entry: e})
-	}
-	return hits, nil
+	return appendHits(snap, hits, pass)
 }
 
 // activatedLooks is how many of the most activated memories a recall without
