@@ -348,4 +348,15 @@ func TestAcquireUnless(t *testing.T) {
 		_, err := AcquireUnless(context.Background(), path, shortWait, never)
 		checkBusy(t, err, path, shortWait)
 	})
+	t.Run("cancelled", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "lock")
+		takeLock(t, path, false)
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(20*time.Millisecond, cancel)
+		_, err := AcquireUnless(ctx, path, 10*time.Second, never)
+		var le *LockError
+		if !errors.As(err, &le) || !errors.Is(le.Context, context.Canceled) {
+			t.Fatalf("got %v, want a *LockError for the cancelled wait", err)
+		}
+	})
 }

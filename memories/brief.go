@@ -622,17 +622,12 @@ func (b *briefStats) activated(ctx context.Context, snap Snapshot, now time.Time
 			top.offer(activeAct{id, a})
 		}
 	})
-	acts := top.sorted()
-	ids := make([]string, 0, min(len(acts), maxActivatedLooks))
-	for _, a := range acts[:min(len(acts), maxActivatedLooks)] {
-		ids = append(ids, a.id)
-	}
 	// Looked at in place (PeekByIDs): most are of other projects, and only
 	// those kept are read whole.
 	added := map[string]int{}
 	full := 0
 	var keep []string
-	err := PeekByIDs(snap, ids, func(id string, e *Entry) bool {
+	err := PeekByIDs(snap, idsOf(top.sorted()), func(id string, e *Entry) bool {
 		if full == len(projects) {
 			return false
 		}
@@ -738,6 +733,15 @@ func (t *activeTop) offer(x activeAct) {
 func (t *activeTop) sorted() []activeAct {
 	slices.SortFunc(t.heap, compareActs)
 	return t.heap
+}
+
+// idsOf is the ids of acts, in order.
+func idsOf(acts []activeAct) []string {
+	ids := make([]string, len(acts))
+	for i, a := range acts {
+		ids[i] = a.id
+	}
+	return ids
 }
 
 // compareActs orders activations by activeAct.before.

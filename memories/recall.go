@@ -717,7 +717,7 @@ func (s *Service) addActivated(ctx context.Context, snap Snapshot, q SearchReque
 	// The activations are made as a briefing makes them (eachActivation:
 	// from the log's tallies when it has them, with no map for each
 	// memory), and a recall failing to read the log warns as it does.
-	b := &briefStats{s: s, asked: map[string]bool{}}
+	b := &briefStats{s: s}
 	var acts []activeAct
 	b.eachActivation(ctx, now, func(id string, a float64) {
 		if a > 0 && !have[id] {
@@ -734,11 +734,7 @@ func (s *Service) addActivated(ctx context.Context, snap Snapshot, q SearchReque
 	// heap; the others are sorted only when too few of those pass.
 	var pass []string
 	look := func(acts []activeAct) error {
-		ids := make([]string, len(acts))
-		for i, a := range acts {
-			ids[i] = a.id
-		}
-		return PeekByIDs(snap, ids, func(id string, e *Entry) bool {
+		return PeekByIDs(snap, idsOf(acts), func(id string, e *Entry) bool {
 			if passes(*e, q) {
 				pass = append(pass, id)
 			}

@@ -78,11 +78,7 @@ func TestRecallDoesNotWaitForThePreparation(t *testing.T) {
 	e := newOwedEnv(t)
 	writeProjects(t, e)
 	// Written after the index: the server finds it when it starts.
-	path := filepath.Join(e.root, "cortex", "memories", "zoo", "late.md")
-	note := "---\nid: 01jmemory9999999999999999\ntitle: Walrus feeding rota\nproject: zoo\n---\nThe walrus is fed herring at noon by the keeper on duty.\n"
-	if err := os.WriteFile(path, []byte(note), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeLateNote(t, e)
 	making, done := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	madeHook = func(*wordIndex) { once.Do(func() { close(making); <-done }) }

@@ -421,19 +421,20 @@ func (s *Store) View(ctx context.Context, fn func(memories.Snapshot) error) (err
 // catalog is now), which may be the catch-up the reader needs: the reader
 // then looks again.
 func (s *Store) lockWriteUnlessPublished(ctx context.Context, deadline time.Time, gen string, stamp index.Stamp) (*filelock.Lock, error) {
+	wait := max(time.Until(deadline), 0)
 	if stamp.IsZero() {
 		var err error
-		if gen, err = s.idx.Current(); err != nil {
-			return s.lockWrite(ctx)
+		if gen, err = s.idx.Current(); err == nil {
+			stamp, err = index.CatalogStamp(gen)
 		}
-		if stamp, err = index.CatalogStamp(gen); err != nil {
-			return s.lockWrite(ctx)
+		if err != nil { // nothing to watch: the lock alone
+			return filelock.Acquire(ctx, s.vstate.WriteLock(), wait)
 		}
 	}
 	if writeWaitHook != nil {
 		writeWaitHook()
 	}
-	return filelock.AcquireUnless(ctx, s.vstate.WriteLock(), max(time.Until(deadline), 0), func() bool {
+	return filelock.AcquireUnless(ctx, s.vstate.WriteLock(), wait, func() bool {
 		g, err := s.idx.Current()
 		if err != nil {
 			return false

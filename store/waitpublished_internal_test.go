@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,17 +33,8 @@ func TestRecallTakesAnotherWritersCatchUp(t *testing.T) {
 			} else {
 				_, svc = e.open()
 			}
-			writer, _ := e.open()
-			wl, err := writer.lockWrite(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer wl.Release()
-			path := filepath.Join(e.root, "cortex", "memories", "zoo", "late.md")
-			note := "---\nid: 01jmemory9999999999999999\ntitle: Walrus feeding rota\nproject: zoo\n---\nThe walrus is fed herring at noon by the keeper on duty.\n"
-			if err := os.WriteFile(path, []byte(note), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writer := holdWriteLock(t, e)
+			writeLateNote(t, e)
 			waiting := make(chan struct{}, 8)
 			writeWaitHook = func() { waiting <- struct{}{} }
 			defer func() { writeWaitHook = nil }()
@@ -84,5 +76,51 @@ func TestRecallTakesAnotherWritersCatchUp(t *testing.T) {
 				t.Errorf("the recall found %d results, want the note written since the index first", len(a.res.Results))
 			}
 		})
+	}
+}
+
+// TestRecallGivesUpAtTheLockTimeout: a recall that finds a note changed,
+// while another writer holds the write lock and publishes nothing, waits no
+// longer than the lock timeout and says the lock is busy: it does not
+// answer from an index that lacks the change.
+func TestRecallGivesUpAtTheLockTimeout(t *testing.T) {
+	ctx := context.Background()
+	e := newOwedEnv(t)
+	writeProjects(t, e)
+	st, svc := e.open()
+	st.timeout = 150 * time.Millisecond
+	holdWriteLock(t, e)
+	writeLateNote(t, e)
+	start := time.Now()
+	_, err := svc.Recall(ctx, memories.RecallRequest{Query: "walrus herring"})
+	if !errors.Is(err, memories.ErrBusy) {
+		t.Fatalf("recall while another writer held the lock: %v, want an error matching memories.ErrBusy", err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the recall gave up after %v, with a lock timeout of 150 ms", took)
+	}
+}
+
+// holdWriteLock opens another store on e, as another process would, and
+// holds its write lock until the test ends.
+func holdWriteLock(t *testing.T, e *owedEnv) *Store {
+	t.Helper()
+	writer, _ := e.open()
+	wl, err := writer.lockWrite(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { wl.Release() })
+	return writer
+}
+
+// writeLateNote writes into e's vault, after its index, a note about the
+// walrus's herring (which no other note of writeProjects mentions).
+func writeLateNote(t *testing.T, e *owedEnv) {
+	t.Helper()
+	path := filepath.Join(e.root, "cortex", "memories", "zoo", "late.md")
+	note := "---\nid: 01jmemory9999999999999999\ntitle: Walrus feeding rota\nproject: zoo\n---\nThe walrus is fed herring at noon by the keeper on duty.\n"
+	if err := os.WriteFile(path, []byte(note), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

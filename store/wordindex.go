@@ -77,7 +77,9 @@ type wordIndex struct {
 func le32(b []byte, at int) int { return int(binary.LittleEndian.Uint32(b[at:])) }
 
 // parseWordIndex reads a word index file; false when it cannot be trusted.
-func parseWordIndex(data []byte) (*wordIndex, bool) { return parseWordIndexAs(data, false) }
+func parseWordIndex(data []byte) (*wordIndex, bool) {
+	return parseWordIndexSummed(data, crc32.ChecksumIEEE)
+}
 
 // parseKeptWordIndex is parseWordIndex of a file's mapping that a
 // long-lived process keeps: the pages its checks read are taken out of the
@@ -87,7 +89,7 @@ func parseWordIndex(data []byte) (*wordIndex, bool) { return parseWordIndexAs(da
 // 100,000-note project was all resident at once, two thirds of the MCP
 // server's peak.
 func parseKeptWordIndex(data []byte) (*wordIndex, bool) {
-	ix, ok := parseWordIndexAs(data, true)
+	ix, ok := parseWordIndexSummed(data, checksumDropping)
 	dropResident(data)
 	return ix, ok
 }
@@ -110,9 +112,9 @@ func checksumDropping(data []byte) uint32 {
 	return sum
 }
 
-// parseWordIndexAs is parseWordIndex, whose checksum drops the pages it
-// read when drop is set.
-func parseWordIndexAs(data []byte, drop bool) (*wordIndex, bool) {
+// parseWordIndexSummed is parseWordIndex with its checksum taken by sum
+// (crc32.ChecksumIEEE, or checksumDropping).
+func parseWordIndexSummed(data []byte, sum func([]byte) uint32) (*wordIndex, bool) {
 	if len(data) < wordIndexFixed+8 || string(data[:len(wordIndexHeader)]) != wordIndexHeader {
 		return nil, false
 	}
@@ -132,10 +134,6 @@ func parseWordIndexAs(data []byte, drop bool) (*wordIndex, bool) {
 		return nil, false
 	}
 	n := len(data) - 4
-	sum := crc32.ChecksumIEEE
-	if drop {
-		sum = checksumDropping
-	}
 	if sum(data[:n]) != binary.LittleEndian.Uint32(data[n:]) {
 		return nil, false
 	}

@@ -24,7 +24,7 @@ func mappingRSS(t *testing.T, at uintptr) int {
 	for sc.Scan() {
 		line := sc.Text()
 		var lo, hi uintptr
-		if n, _ := fmt.Sscanf(line, "%x-%x ", &lo, &hi); n == 2 && strings.Contains(line[:strings.IndexByte(line, ' ')], "-") {
+		if n, _ := fmt.Sscanf(line, "%x-%x ", &lo, &hi); n == 2 {
 			in = lo <= at && at < hi
 			continue
 		}

@@ -973,7 +973,13 @@ func encodeWords(b []byte, m map[string]wordEntry, paths []string) []byte {
 	// The block's size first, so that it is allocated once: a project's
 	// file is megabytes (4.5 MB at 8,000 synthetic notes), and growing it
 	// by appends allocated about five times that.
-	b = slices.Grow(b, wordsBlockSize(m, paths))
+	return encodeWordsSized(b, m, paths, wordsBlockSize(m, paths))
+}
+
+// encodeWordsSized is encodeWords of a block whose size (wordsBlockSize)
+// the caller has counted already.
+func encodeWordsSized(b []byte, m map[string]wordEntry, paths []string, size int) []byte {
+	b = slices.Grow(b, size)
 	start := len(b)
 	b = append(b, make([]byte, 8)...)
 	for _, p := range paths {
@@ -1092,7 +1098,7 @@ func writeWordBlocks(w io.Writer, m map[string]wordEntry, paths []string, limit 
 			}
 			k, bytes = k+1, bytes+r
 		}
-		b = encodeWords(b[:0], m, paths[:k])
+		b = encodeWordsSized(b[:0], m, paths[:k], bytes)
 		n, err = w.Write(b)
 		size += int64(n)
 		paths = paths[k:]
