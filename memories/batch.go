@@ -304,7 +304,7 @@ func (s *Service) decideBatch(ctx context.Context, p *preparedBatch, o batchOpti
 func (s *Service) writeDecided(ctx context.Context, p *preparedBatch, o batchOptions, d *decision) ([]BatchItem, error) {
 	s.logUnsafe(ctx, p)
 	err := s.backend.Update(ctx, func(tx Tx) error {
-		return s.write(ctx, tx, tx, p.mems, p.items, o, d)
+		return s.write(ctx, tx, tx, p.mems, p.items, withFingerprints(o, p), d)
 	})
 	return p.items, err
 }
@@ -431,12 +431,20 @@ func (s *Service) write(ctx context.Context, snap idShortener, tx batchWriter, m
 	for _, m := range accepted {
 		m.Related = noteNames(related[m])
 	}
+	// The texts the fingerprints were made of: beforeWrite may change a
+	// body (an import's links), and a memory whose text changed has no
+	// word set to keep.
+	texts := make([]fingerprinted, len(accepted))
+	for k, m := range accepted {
+		texts[k] = fingerprinted{m.Title, m.Body}
+	}
 	if o.beforeWrite != nil {
 		o.beforeWrite(mems, items)
 	}
 	if err := tx.CreateAll(ctx, accepted); err != nil {
 		return err
 	}
+	keepBatchWords(ctx, tx, accepted, texts, index, o)
 	for _, m := range accepted {
 		op := OpSave
 		switch m.Source {
@@ -453,6 +461,33 @@ func (s *Service) write(ctx context.Context, snap idShortener, tx batchWriter, m
 		items[index[m]].Result = r
 	}
 	return nil
+}
+
+// fingerprinted is the title and body a memory's fingerprint was made of.
+type fingerprinted struct{ title, body string }
+
+// keepBatchWords tells tx, when it keeps word sets, those of the accepted
+// memories a batch created, from the fingerprints the batch compared (an
+// import of thousands of notes then leaves the first save after it
+// nothing to read): each memory whose fingerprint was made (dedup on) of
+// the title and body it was created with (texts, by accepted memory).
+// index is each accepted memory's request.
+func keepBatchWords(ctx context.Context, tx batchWriter, accepted []*Memory, texts []fingerprinted, index map[*Memory]int, o batchOptions) {
+	wk, ok := tx.(wordKeeper)
+	if !ok || len(o.fps) == 0 {
+		return
+	}
+	kept := make([]KeptWords, 0, len(accepted))
+	for k, m := range accepted {
+		i, ok := index[m]
+		if !ok || i >= len(o.fps) || o.fps[i] == nil || m.Title != texts[k].title || m.Body != texts[k].body {
+			continue
+		}
+		kept = append(kept, KeptWords{Memory: m, Words: o.fps[i].Words(), Keys: o.fps[i].Keys()})
+	}
+	if len(kept) > 0 {
+		wk.KeepWords(ctx, kept)
+	}
 }
 
 // joinScored is a followed by b: b itself when a is empty (an import whose

@@ -207,12 +207,21 @@ func (s *Service) compareFP(ctx context.Context, snap Snapshot, m *Memory, made 
 }
 
 // wordKeeper is a Tx that keeps the word sets its wordOverlapper reads
-// (memoryWordsAndKeys of a note's title and body): told the word set and
-// keys of a memory it has just created, it keeps them for the next save's
-// check, which would otherwise read the new note and make them again. It
-// keeps them only while the note as written has m's title and body.
+// (memoryWordsAndKeys of a note's title and body): told the word sets and
+// keys of memories it has just created, it keeps them for the next save's
+// check, which would otherwise read the new notes and make them again. It
+// keeps each only while the note as written has its memory's title and
+// body.
 type wordKeeper interface {
-	KeepWords(ctx context.Context, m *Memory, words []uint64, keys dedup.Keys)
+	KeepWords(ctx context.Context, kept []KeptWords)
+}
+
+// KeptWords is a memory a transaction created, with the word set and keys
+// of its title and body (memoryWordsAndKeys, to the bit).
+type KeptWords struct {
+	Memory *Memory
+	Words  []uint64
+	Keys   dedup.Keys
 }
 
 // keepWords tells tx, when it keeps word sets, the word set and keys of m,
@@ -220,7 +229,7 @@ type wordKeeper interface {
 // body, to the bit).
 func keepWords(ctx context.Context, tx Tx, m *Memory, fp *dedup.Fingerprint) {
 	if wk, ok := tx.(wordKeeper); ok && fp != nil {
-		wk.KeepWords(ctx, m, fp.Words(), fp.Keys())
+		wk.KeepWords(ctx, []KeptWords{{Memory: m, Words: fp.Words(), Keys: fp.Keys()}})
 	}
 }
 

@@ -111,7 +111,7 @@ func TestKeepWordsOnlyOfTheNoteAsWritten(t *testing.T) {
 	} {
 		err := st.Update(ctx, func(mt memories.Tx) error {
 			m := &memories.Memory{ID: res.ID, Path: res.Path, Title: c.title, Project: "zoo", Body: c.body}
-			mt.(*tx).KeepWords(ctx, m, dedup.Words(c.title+"\n"+c.body), dedup.KeysOf(c.title+"\n"+c.body))
+			mt.(*tx).KeepWords(ctx, []memories.KeptWords{{Memory: m, Words: dedup.Words(c.title + "\n" + c.body), Keys: dedup.KeysOf(c.title + "\n" + c.body)}})
 			return nil
 		})
 		if err != nil {

@@ -318,6 +318,10 @@ type tx struct {
 	unsynced []string
 	// wrote holds the bytes Create wrote, by path.
 	wrote map[string][]byte
+	// created holds, by path, the hash of the bytes CreateAll wrote for a
+	// note whose body is its memory's (hasBody): what KeepWords checks of
+	// it, without the batch's bytes held.
+	created map[string]uint64
 }
 
 // syncFolders makes the names of the notes t created durable, once.
@@ -513,6 +517,12 @@ func (t *tx) CreateAll(_ context.Context, ms []*memories.Memory) error {
 		r := &index.Record{Entry: memories.EntryOf(m), Size: w.Stat.Size, MTime: w.Stat.MTime, Hash: hash(w.Data), FID: m.ID}
 		t.ch.put(r, m)
 		recs[w.Stat.Path] = r
+		if len(w.Data) <= vault.MaxNoteBytes && hasBody(w.Data, m.Body) {
+			if t.created == nil {
+				t.created = make(map[string]uint64, len(written))
+			}
+			t.created[w.Stat.Path] = r.Hash
+		}
 	}
 	t.cat.Put(recs)
 	return err

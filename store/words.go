@@ -1107,21 +1107,53 @@ func writeWordBlocks(w io.Writer, m map[string]wordEntry, paths []string, limit 
 }
 
 var _ interface {
-	KeepWords(context.Context, *memories.Memory, []uint64, dedup.Keys)
+	KeepWords(context.Context, []memories.KeptWords)
 } = (*tx)(nil)
 
-// KeepWords keeps in m's project's recent file the word set and keys of
-// m, a note the transaction created (memories' wordKeeper): the next
-// save's check compares the notes saved since the catalog's base one by
-// one, and would otherwise read this one and make its set again. They are
-// kept only when the note is as the check would read it (noteWords): its
-// bytes have the record's hash and its title and body are m's, of which
-// words and keys were made. The file is a cache: what cannot be written is
-// warned of and left to the next save to make.
-func (t *tx) KeepWords(_ context.Context, m *memories.Memory, words []uint64, keys dedup.Keys) {
+// KeepWords keeps in each project's recent file the word sets and keys of
+// notes the transaction created (memories' wordKeeper): the next save's
+// check compares the notes saved since the catalog's base one by one (and
+// makes a project's word index from the sets the files keep), and would
+// otherwise read each of these and make its set again; after an import of
+// thousands of notes, that was most of the first save's second (10,000
+// notes) or eighteen (100,000). A set is kept only when the note is as the
+// check would read it (noteWords): its bytes have the record's hash and
+// its title and body are its memory's, of which words and keys were made.
+// The files are a cache: what cannot be written is warned of and left to
+// the next save to make.
+func (t *tx) KeepWords(_ context.Context, kept []memories.KeptWords) {
+	byProject := map[string]map[string]wordEntry{}
+	for _, k := range kept {
+		m := k.Memory
+		h, ok := t.asWritten(m)
+		if !ok {
+			continue
+		}
+		if byProject[m.Project] == nil {
+			byProject[m.Project] = map[string]wordEntry{}
+		}
+		byProject[m.Project][m.Path] = wordEntry{hash: h, words: k.Words, keys: k.Keys}
+	}
+	for _, project := range slices.Sorted(maps.Keys(byProject)) {
+		t.keepRecent(t.s.recentPath(project), byProject[project])
+	}
+}
+
+// keptRecentMax is the most sets of one transaction a resident store adds
+// to its copy of a recent file (see keepRecent).
+const keptRecentMax = 64
+
+// asWritten is the hash of m's note when it is as the duplicate check
+// would read it (noteWords): the record's, of bytes whose title and body
+// are m's.
+func (t *tx) asWritten(m *memories.Memory) (uint64, bool) {
 	rec, err := t.cat.Get(m.Path)
 	if err != nil || rec == nil || rec.Broken != "" || rec.Title != m.Title || rec.Project != m.Project {
-		return
+		return 0, false
+	}
+	if h, ok := t.created[m.Path]; ok {
+		// Written by CreateAll, whose check of the body is made.
+		return h, h == rec.Hash
 	}
 	// The bytes this transaction wrote, as its record was made of them;
 	// a note it did not write is read.
@@ -1129,30 +1161,44 @@ func (t *tx) KeepWords(_ context.Context, m *memories.Memory, words []uint64, ke
 	if !ok {
 		var st vault.FileStat
 		if data, st, err = t.s.v.ReadRaw(m.Path); err != nil || st.Symlink != "" {
-			return
+			return 0, false
 		}
 	}
-	if hash(data) != rec.Hash {
-		return
+	if hash(data) != rec.Hash || !hasBody(data, m.Body) {
+		return 0, false
 	}
-	// A note's body is written after a blank line and ends with a line
-	// feed: its word set and keys are those of m's body, whose lines they
-	// are (dedup.Words and KeysOf read a blank line after the title as
-	// they read a line break, and nothing of a last line feed).
-	if body, ok := vault.NoteBody(data); !ok || string(body) != m.Body && string(body) != "\n"+m.Body+"\n" {
-		return
+	return rec.Hash, true
+}
+
+// hasBody reports whether data, a note, has body as its body, as a note's
+// body is written: after a blank line and ending with a line feed. The
+// word set and keys of either are those of body (dedup.Words and KeysOf
+// read a blank line after the title as they read a line break, and nothing
+// of a last line feed).
+func hasBody(data []byte, body string) bool {
+	b, ok := vault.NoteBody(data)
+	if !ok {
+		return false
 	}
-	p := t.s.recentPath(m.Project)
-	e := wordEntry{hash: rec.Hash, words: words, keys: keys}
-	if t.s.recent == nil {
-		// A store that keeps nothing between calls (one command): the set
-		// is appended to the file unread, as one block; a file that is not
-		// there is made.
-		one := map[string]wordEntry{m.Path: e}
-		err := appendWords(p, one)
+	if string(b) == body {
+		return true
+	}
+	n := len(b)
+	return n == len(body)+2 && b[0] == '\n' && b[n-1] == '\n' && string(b[1:n-1]) == body
+}
+
+// keepRecent adds sets, by path, to the recent file at p: appended unread
+// as one block by a store that keeps nothing between calls (one command),
+// or when they are many (an import: a resident store would otherwise hold
+// them all in its copy of the file), a file that is not there made; else
+// added to the file as the resident store keeps it.
+func (t *tx) keepRecent(p string, sets map[string]wordEntry) {
+	if t.s.recent == nil || len(sets) > keptRecentMax {
+		t.s.recent.drop(p)
+		err := appendWords(p, sets)
 		if errors.Is(err, fs.ErrNotExist) {
 			if err = atomicfile.MkdirAll(filepath.Dir(p)); err == nil {
-				err = t.s.saveWords(p, &wordFile{m: one}, []string{m.Path}, nil)
+				err = t.s.saveWords(p, &wordFile{m: sets}, slices.Sorted(maps.Keys(sets)), nil)
 			}
 		}
 		if err != nil {
@@ -1161,11 +1207,19 @@ func (t *tx) KeepWords(_ context.Context, m *memories.Memory, words []uint64, ke
 		return
 	}
 	rc := t.s.recent.read(p)
-	if we, ok := rc.m[m.Path]; ok && we.hash == rec.Hash {
+	var added []string
+	for _, path := range slices.Sorted(maps.Keys(sets)) {
+		e := sets[path]
+		if we, ok := rc.m[path]; ok && we.hash == e.hash {
+			continue
+		}
+		rc.m[path] = e
+		added = append(added, path)
+	}
+	if len(added) == 0 {
 		return
 	}
-	rc.m[m.Path] = e
-	if err := t.s.saveWords(p, rc, []string{m.Path}, nil); err != nil {
+	if err := t.s.saveWords(p, rc, added, nil); err != nil {
 		t.s.recent.drop(p)
 		t.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
 		return
