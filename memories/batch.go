@@ -467,24 +467,35 @@ func (s *Service) write(ctx context.Context, snap idShortener, tx batchWriter, m
 type fingerprinted struct{ title, body string }
 
 // keepBatchWords tells tx, when it keeps word sets, those of the accepted
-// memories a batch created, from the fingerprints the batch compared (an
-// import of thousands of notes then leaves the first save after it
-// nothing to read): each memory whose fingerprint was made (dedup on) of
-// the title and body it was created with (texts, by accepted memory).
-// index is each accepted memory's request.
+// memories a batch created (dedup on), so that the first save after an
+// import of thousands of notes has none of them to read: a memory's from
+// the fingerprint the batch compared when it was made of the title and
+// body the memory was created with (texts, by accepted memory), else (its
+// body changed since: an import pointed its links at other notes) made
+// again, on every core. index is each accepted memory's request.
 func keepBatchWords(ctx context.Context, tx batchWriter, accepted []*Memory, texts []fingerprinted, index map[*Memory]int, o batchOptions) {
 	wk, ok := tx.(wordKeeper)
 	if !ok || len(o.fps) == 0 {
 		return
 	}
 	kept := make([]KeptWords, 0, len(accepted))
+	var again []int // in kept
 	for k, m := range accepted {
 		i, ok := index[m]
-		if !ok || i >= len(o.fps) || o.fps[i] == nil || m.Title != texts[k].title || m.Body != texts[k].body {
+		if !ok || i >= len(o.fps) || o.fps[i] == nil {
+			continue
+		}
+		if m.Title != texts[k].title || m.Body != texts[k].body {
+			again = append(again, len(kept))
+			kept = append(kept, KeptWords{Memory: m})
 			continue
 		}
 		kept = append(kept, KeptWords{Memory: m, Words: o.fps[i].Words(), Keys: o.fps[i].Keys()})
 	}
+	parallel(len(again), func(j int) {
+		k := &kept[again[j]]
+		k.Words, k.Keys = memoryWordsAndKeys(k.Memory.Title, k.Memory.Body)
+	})
 	if len(kept) > 0 {
 		wk.KeepWords(ctx, kept)
 	}
