@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -178,6 +179,42 @@ func TestRebuildGCRestores(t *testing.T) {
 	if got := settings(); got != before {
 		t.Errorf("after both: %v, want %v", got, before)
 	}
+}
+
+// TestBoundedGCRaisesTheServersLimit: a resident store making word
+// indexes raises the memory limit to the rebuild's, whether none was set or
+// the server's own, lower one was (under it the making would collect
+// without pause), and puts it back after; within a rebuild's settings, or
+// with the person's GOMEMLIMIT, it changes nothing.
+func TestBoundedGCRaisesTheServersLimit(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	for _, before := range []int64{math.MaxInt64, 100 << 20} {
+		debug.SetMemoryLimit(before)
+		end := boundedGC()
+		if got := debug.SetMemoryLimit(-1); got != rebuildHeapLimit {
+			t.Errorf("limit %d before: %d while making, want %d", before, got, rebuildHeapLimit)
+		}
+		end()
+		if got := debug.SetMemoryLimit(-1); got != before {
+			t.Errorf("limit %d before: %d after, want it back", before, got)
+		}
+	}
+	endRebuild := rebuildGC()
+	end := boundedGC()
+	end()
+	if got := debug.SetMemoryLimit(-1); got != rebuildHeapLimit {
+		t.Errorf("within a rebuild: limit %d after a making, want the rebuild's %d", got, rebuildHeapLimit)
+	}
+	endRebuild()
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	debug.SetMemoryLimit(100 << 20)
+	end = boundedGC()
+	if got := debug.SetMemoryLimit(-1); got != 100<<20 {
+		t.Errorf("with GOMEMLIMIT: limit %d while making, want %d (left alone)", got, 100<<20)
+	}
+	end()
 }
 
 // TestRebuildHeapLimitNearLive: the heap limit a rebuild sets is what

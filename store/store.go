@@ -1563,9 +1563,11 @@ func rebuildGC() (restore func()) {
 // (the MCP server) making the word indexes of a large project with its
 // own GOGC: with no limit its heap grew to twice what the making held, 0.95–
 // 1.1 GB on a real-shaped 100,000-note project. The GOGC is kept (a
-// rebuild's would let the heap grow to four times what it holds); a lower
-// limit, or the person's GOGC or GOMEMLIMIT, is left alone. It returns what
-// puts the limit back.
+// rebuild's would let the heap grow to four times what it holds). The
+// server's own limit, lower (wiring.ServerGC), is raised to it meanwhile:
+// the making holds more than the server's budget, and under that limit
+// would collect without pause. A rebuild's limit, or the person's GOGC or
+// GOMEMLIMIT, is left alone. It returns what puts the limit back.
 func boundedGC() (restore func()) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
@@ -1573,7 +1575,7 @@ func boundedGC() (restore func()) {
 	gcTuning.Lock()
 	defer gcTuning.Unlock()
 	prev := debug.SetMemoryLimit(-1)
-	if prev <= rebuildHeapLimit {
+	if prev == rebuildHeapLimit {
 		return func() {}
 	}
 	debug.SetMemoryLimit(rebuildHeapLimit)

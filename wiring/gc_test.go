@@ -29,9 +29,54 @@ func TestServerGCPercent(t *testing.T) {
 	}
 }
 
+func TestServerMemoryLimit(t *testing.T) {
+	for _, tc := range []struct {
+		live uint64
+		want int64
+	}{
+		{0, serverMemoryBudget},
+		{17 << 20, serverMemoryBudget},                   // a 100k server: the budget
+		{100 << 20, serverMemoryBudget},                  // read at start-up, over the budget
+		{serverMemoryBudget * 5 / 4, serverMemoryBudget}, // the most that has the budget
+		{serverMemoryBudget*5/4 + 2, serverMemoryBudget*15/8 + 3},
+		{200 << 20, 300 << 20}, // a huge heap: half again of it
+	} {
+		if got := serverMemoryLimit(tc.live); got != tc.want {
+			t.Errorf("serverMemoryLimit(%d) = %d, want %d", tc.live, got, tc.want)
+		}
+	}
+}
+
+// TestServerGCFollowsCollections: the server's collector sets its GOGC and
+// its memory limit after every collection; a limit set by another (the
+// store's while it makes word indexes) is left alone, and the tuner takes
+// the limit up again once it is put back; restore puts back the settings
+// from before.
 func TestServerGCFollowsCollections(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(77))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(3 << 30))
 	restore := ServerGC(func(string) string { return "" })
+	if l := debug.SetMemoryLimit(-1); l < serverMemoryBudget || l >= 3<<30 {
+		t.Errorf("serving: memory limit %d, want serverMemoryLimit's (at least %d)", l, serverMemoryBudget)
+	}
+	collect := func() {
+		for range 3 {
+			runtime.GC()
+			time.Sleep(time.Millisecond) // the finalizer runs on its own goroutine
+		}
+	}
+	// Another's limit lasts past collections; once put back, the tuner's
+	// follows them again.
+	other := debug.SetMemoryLimit(448 << 20)
+	collect()
+	if l := debug.SetMemoryLimit(-1); l != 448<<20 {
+		t.Errorf("after collections the memory limit another set is %d, want %d (left alone)", l, 448<<20)
+	}
+	debug.SetMemoryLimit(other)
+	collect()
+	if l := debug.SetMemoryLimit(-1); l < serverMemoryBudget || l >= 3<<30 {
+		t.Errorf("after the other limit was put back and collections: memory limit %d, want serverMemoryLimit's", l)
+	}
 	// Every collection sets the percent again; one set by hand must not
 	// last past the next collection.
 	debug.SetGCPercent(55)
@@ -53,6 +98,9 @@ func TestServerGCFollowsCollections(t *testing.T) {
 	if p := debug.SetGCPercent(77); p != 77 {
 		t.Errorf("after restore: GC percent %d, want 77", p)
 	}
+	if l := debug.SetMemoryLimit(-1); l != 3<<30 {
+		t.Errorf("after restore: memory limit %d, want %d", l, 3<<30)
+	}
 	// Stopped: collections leave the percent alone.
 	debug.SetGCPercent(66)
 	for range 3 {
@@ -68,13 +116,14 @@ func TestServerGCLeavesThePersonsTuning(t *testing.T) {
 	for _, env := range []map[string]string{{"GOGC": "50"}, {"GOMEMLIMIT": "1GiB"}} {
 		func() {
 			defer debug.SetGCPercent(debug.SetGCPercent(77))
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(3 << 30))
 			restore := ServerGC(func(k string) string { return env[k] })
 			runtime.GC()
 			time.Sleep(time.Millisecond)
-			p := debug.SetGCPercent(77)
+			p, l := debug.SetGCPercent(77), debug.SetMemoryLimit(-1)
 			restore()
-			if p != 77 {
-				t.Errorf("with %v: GC percent %d while serving, want 77 (untouched)", env, p)
+			if p != 77 || l != 3<<30 {
+				t.Errorf("with %v: GC percent %d and memory limit %d while serving, want 77 and %d (untouched)", env, p, l, 3<<30)
 			}
 		}()
 	}
