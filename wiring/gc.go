@@ -41,17 +41,20 @@ func serverGCPercent(live uint64) int {
 // which the runtime also gives freed pages back to the system as it goes.
 // Without it, what the live heap left free stayed resident: a server
 // started on a real-shaped 100,000-note vault, asked to recall while it
-// checked its word indexes, peaked at 171–204 MB (its live heap about
-// 50 MB), and at 129–131 MB with the limit. The rest of the budget is what
+// checked its word indexes, peaked at 158–204 MB (its live heap 50–65 MB
+// then), and at 122–123 MB with the limit. The rest of the budget is what
 // the process holds outside the heap (the mapped index files, about
-// 35 MB there). The limit only bounds the garbage: once the heap after a
-// collection holds more than the budget and a quarter, the limit is half
-// again of it (serverMemoryLimit), so a huge vault's server collects at
-// most twice as often as Go's default would, never without pause. (That
-// heap is read when the tuner hears of the collection, with what was
-// allocated since: at start-up on the 100,000-note vault it read up to
-// 100 MB while 53–63 MB were live, and a limit of half again of it let the
-// server peak at 151–181 MB.)
+// 35 MB there). Once the heap after a collection holds more than the
+// budget and a quarter, the limit is half again of it (serverMemoryLimit),
+// so a huge vault's server collects at most twice as often as Go's
+// default would. That heap is read when the tuner hears of the
+// collection, with what was allocated since: at that start-up it read up
+// to 100 MB while 53–63 MB were live, and a limit of half again of what it
+// read let the server peak at 151–181 MB. Between the budget and a quarter
+// more, a live heap above the budget has the collector run more often than
+// the GOGC says (the runtime caps its share of the CPU at half); no vault
+// measured has come near it (a 100,000-note server's live heap is 17–32 MB
+// once started).
 const serverMemoryBudget = 90 << 20
 
 // serverMemoryLimit is the soft memory limit for a server whose heap holds
