@@ -434,9 +434,12 @@ func (s *Service) write(ctx context.Context, snap idShortener, tx batchWriter, m
 	// The texts the fingerprints were made of: beforeWrite may change a
 	// body (an import's links), and a memory whose text changed has no
 	// word set to keep.
-	texts := make([]fingerprinted, len(accepted))
-	for k, m := range accepted {
-		texts[k] = fingerprinted{m.Title, m.Body}
+	var texts []fingerprinted
+	if len(o.fps) > 0 {
+		texts = make([]fingerprinted, len(accepted))
+		for k, m := range accepted {
+			texts[k] = fingerprinted{m.Title, m.Body}
+		}
 	}
 	if o.beforeWrite != nil {
 		o.beforeWrite(mems, items)

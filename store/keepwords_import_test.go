@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
@@ -38,7 +41,9 @@ func testImportKeepsItsWords(t *testing.T, resident bool) {
 	if err := os.MkdirAll(src, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	const n = 40
+	// More than keptRecentMax: a resident store appends the batch's sets
+	// unread, as a one-shot one does.
+	const n = keptRecentMax + 6
 	for i := range n {
 		text := fmt.Sprintf("# Service %d\n\nThe queue of service %d retries on port %d after %d ms; its dashboard is `svc%d.grafana`.\n", i, i, 9000+i, 40*i+7, i)
 		if i == 0 {
@@ -101,5 +106,67 @@ func testImportKeepsItsWords(t *testing.T, resident bool) {
 	var rej *memories.RejectedError
 	if !errors.As(err, &rej) || rej.Existing == nil || rej.Existing.ID != dup.ID {
 		t.Errorf("saving a copy of imported %s: err = %v, want a refusal as its duplicate", dup.Path, err)
+	}
+}
+
+// TestKeepWordsWarnsWhenItCannotWrite: the recent file is a cache; one that
+// cannot be written (here a folder stands in its place) is warned of, the
+// import and the saves after it go on, and the next save reads the notes
+// for their sets instead.
+func TestKeepWordsWarnsWhenItCannotWrite(t *testing.T) {
+	for _, resident := range []bool{false, true} {
+		t.Run(fmt.Sprintf("resident=%v", resident), func(t *testing.T) {
+			ctx := context.Background()
+			e := newOwedEnv(t)
+			if err := os.MkdirAll(e.root, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			src := filepath.Join(t.TempDir(), "notes")
+			if err := os.MkdirAll(src, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			const n = 6
+			for i := range n {
+				text := fmt.Sprintf("# Service %d\n\nThe queue of service %d retries on port %d after %d ms.\n", i, i, 9100+i, 30*i+5)
+				if err := os.WriteFile(filepath.Join(src, fmt.Sprintf("note-%02d.md", i)), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st, _ := e.open()
+			if resident {
+				v, err := vault.New(e.root, "cortex")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if st, err = Open(Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 30 * time.Second, Freshness: time.Second, Resident: true,
+					Warn: func(s string) { e.mu.Lock(); e.warnings = append(e.warnings, s); e.mu.Unlock() }}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.MkdirAll(st.recentPath("zoo"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			svc := memories.NewService(st, memories.WithImporter(&importer.Source{Options: importer.Options{AllowedRoots: []string{src}}}))
+			res, err := svc.Import(ctx, memories.ImportRequest{Path: src, Project: "zoo"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Imported != n {
+				t.Fatalf("imported %d memories, want %d", res.Imported, n)
+			}
+			e.mu.Lock()
+			warned := slices.ContainsFunc(e.warnings, func(w string) bool { return strings.Contains(w, "could not keep the duplicate check's word sets") })
+			e.mu.Unlock()
+			if !warned {
+				t.Errorf("no warning of the sets not kept; warnings: %q", e.warnings)
+			}
+			reads := st.wordReads.Load()
+			if _, err := svc.Save(ctx, memories.SaveRequest{Content: "Deploys of the ledger wait for the nightly settlement to finish first.", Project: "zoo"}); err != nil {
+				t.Fatal(err)
+			}
+			if got := st.wordReads.Load() - reads; got != n {
+				t.Errorf("the first save read %d notes for their word sets, want the %d imported (none was kept)", got, n)
+			}
+		})
 	}
 }
