@@ -9,9 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/cortexmem/cortex/config"
 	"github.com/cortexmem/cortex/importer"
 	"github.com/cortexmem/cortex/memories"
 	"github.com/cortexmem/cortex/vault"
@@ -34,25 +32,16 @@ func TestImportKeepsItsWordsForTheFirstSave(t *testing.T) {
 func testImportKeepsItsWords(t *testing.T, resident bool) {
 	ctx := context.Background()
 	e := newOwedEnv(t)
-	if err := os.MkdirAll(e.root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	src := filepath.Join(t.TempDir(), "notes")
-	if err := os.MkdirAll(src, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	// More than keptRecentMax: a resident store appends the batch's sets
 	// unread, as a one-shot one does.
 	const n = keptRecentMax + 6
-	for i := range n {
+	src := writeSources(t, e, n, func(i int) string {
 		text := fmt.Sprintf("# Service %d\n\nThe queue of service %d retries on port %d after %d ms; its dashboard is `svc%d.grafana`.\n", i, i, 9000+i, 40*i+7, i)
 		if i == 0 {
 			text += "\nSee [[note-01]] for the retries.\n"
 		}
-		if err := os.WriteFile(filepath.Join(src, fmt.Sprintf("note-%02d.md", i)), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+		return text
+	})
 	st, _ := e.open()
 	if resident {
 		st, _ = openResident(t, e)
@@ -118,30 +107,13 @@ func TestKeepWordsWarnsWhenItCannotWrite(t *testing.T) {
 		t.Run(fmt.Sprintf("resident=%v", resident), func(t *testing.T) {
 			ctx := context.Background()
 			e := newOwedEnv(t)
-			if err := os.MkdirAll(e.root, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			src := filepath.Join(t.TempDir(), "notes")
-			if err := os.MkdirAll(src, 0o755); err != nil {
-				t.Fatal(err)
-			}
 			const n = 6
-			for i := range n {
-				text := fmt.Sprintf("# Service %d\n\nThe queue of service %d retries on port %d after %d ms.\n", i, i, 9100+i, 30*i+5)
-				if err := os.WriteFile(filepath.Join(src, fmt.Sprintf("note-%02d.md", i)), []byte(text), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			src := writeSources(t, e, n, func(i int) string {
+				return fmt.Sprintf("# Service %d\n\nThe queue of service %d retries on port %d after %d ms.\n", i, i, 9100+i, 30*i+5)
+			})
 			st, _ := e.open()
 			if resident {
-				v, err := vault.New(e.root, "cortex")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if st, err = Open(Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 30 * time.Second, Freshness: time.Second, Resident: true,
-					Warn: func(s string) { e.mu.Lock(); e.warnings = append(e.warnings, s); e.mu.Unlock() }}); err != nil {
-					t.Fatal(err)
-				}
+				st, _ = openResident(t, e)
 			}
 			if err := os.MkdirAll(st.recentPath("zoo"), 0o755); err != nil {
 				t.Fatal(err)
@@ -169,4 +141,23 @@ func TestKeepWordsWarnsWhenItCannotWrite(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeSources makes e's vault folder and, in a folder of its own, n
+// markdown notes to import, the i-th with text(i); it returns that folder.
+func writeSources(t *testing.T, e *owedEnv, n int, text func(i int) string) string {
+	t.Helper()
+	if err := os.MkdirAll(e.root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(t.TempDir(), "notes")
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if err := os.WriteFile(filepath.Join(src, fmt.Sprintf("note-%02d.md", i)), []byte(text(i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return src
 }

@@ -135,14 +135,15 @@ func keptAsRead(got wordEntry, title string, data []byte) error {
 }
 
 // openResident opens e's vault as a long-running process (the MCP server)
-// does.
+// does, its warnings kept in e.warnings as e.open keeps them.
 func openResident(t *testing.T, e *owedEnv) (*Store, *memories.Service) {
 	t.Helper()
 	v, err := vault.New(e.root, "cortex")
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := Open(Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 30 * time.Second, Freshness: time.Second, Resident: true})
+	st, err := Open(Options{Vault: v, State: config.State{Home: e.home}, LockTimeout: 30 * time.Second, Freshness: time.Second, Resident: true,
+		Warn: func(s string) { e.mu.Lock(); e.warnings = append(e.warnings, s); e.mu.Unlock() }})
 	if err != nil {
 		t.Fatal(err)
 	}
