@@ -392,9 +392,18 @@ func (n *Note) Bytes() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// encodeYAML renders a node as YAML with two-space indents.
+// encodeYAML renders a node as YAML with two-space indents: as yaml.v3
+// does, by fastYAML when it can.
 func encodeYAML(node *yaml.Node) ([]byte, error) {
 	foldedToLiteral(node)
+	if out, ok := fastYAML(node); ok {
+		return out, nil
+	}
+	return encodeYAMLv3(node)
+}
+
+// encodeYAMLv3 renders a node as YAML with two-space indents by yaml.v3.
+func encodeYAMLv3(node *yaml.Node) ([]byte, error) {
 	var y bytes.Buffer
 	enc := yaml.NewEncoder(&y)
 	enc.SetIndent(2)
