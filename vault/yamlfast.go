@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -260,38 +261,66 @@ const (
 	readsOther
 )
 
-// readsAs is what yaml.v3's resolve makes of the plain text v: another type
-// for its words of null and bool; a string for a text that starts with
-// neither a digit, a sign, a dot, a tilde nor '<', and for one that starts
-// with a digit or a sign but has a character no number has (a digit, a hex
-// digit, a base's letter, '_', '.', a sign or an exponent's 'e') and does
-// not start as a date does (four digits and '-'): an id, say. Other texts
-// it may read as a number, a time, null or a merge key: left to yaml.v3.
+// readsAs is what yaml.v3's resolve makes of the plain text v, found as it
+// finds it: its words of null, bool, infinity, "not a number" and merge
+// read as those; a text that starts with '.' as a float when strconv reads
+// it as one; one that starts with a digit or a sign as an integer when
+// strconv reads it as one (base prefixes and '_' allowed, as resolve allows
+// them), or as binary or octal with a prefix. Any other text is a string,
+// but for these, left to yaml.v3: texts that start with a digit or a sign
+// and start as a date does (four digits and '-') or have only the
+// characters of a float ("0123456789.+-eE"). So a hash ("43b083ce…"), an
+// id ("01m8g537…") or a template ("<% tp.file.title %>") is known to read
+// as a string.
 func readsAs(v string) reads {
+	switch v {
+	case "true", "True", "TRUE", "false", "False", "FALSE", "~", "null", "Null", "NULL",
+		".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
+		"-.inf", "-.Inf", "-.INF", "<<":
+		return readsOther // resolve's map
+	}
 	switch v[0] {
-	case '.', '~', '<':
-		return readsUnknown
+	case '.':
+		if _, err := strconv.ParseFloat(v, 64); err == nil {
+			return readsOther
+		}
+		return readsString
 	case '+', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		if len(v) >= 5 && isDigits(v[:4]) && v[4] == '-' {
 			return readsUnknown
 		}
-		for i := 0; i < len(v); i++ {
-			if !strings.ContainsRune(numberBytes, rune(v[i])) {
-				return readsString
+		plain := strings.ReplaceAll(v, "_", "")
+		if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
+			return readsOther
+		}
+		if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
+			return readsOther
+		}
+		if strings.Trim(plain, "0123456789.+-eE") == "" {
+			return readsUnknown
+		}
+		// Binary and octal with their prefixes, as resolve reads them.
+		for _, p := range []struct {
+			prefix string
+			base   int
+		}{{"0b", 2}, {"0o", 8}, {"-0b", 2}, {"-0o", 8}} {
+			digits, ok := strings.CutPrefix(plain, p.prefix)
+			if !ok {
+				continue
+			}
+			if p.prefix[0] == '-' {
+				digits = "-" + digits
+			}
+			_, errInt := strconv.ParseInt(digits, p.base, 64)
+			_, errUint := strconv.ParseUint(digits, p.base, 64)
+			if errInt == nil || errUint == nil {
+				return readsOther
 			}
 		}
-		return readsUnknown
-	}
-	switch v {
-	case "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL":
-		return readsOther
+		return readsString
 	}
 	return readsString
 }
-
-// numberBytes are the bytes of the numbers yaml.v3 reads (strconv's, with
-// base prefixes and '_').
-const numberBytes = "0123456789abcdefABCDEFxXoObB_.+-"
 
 func isDigits(s string) bool {
 	for i := 0; i < len(s); i++ {

@@ -46,7 +46,7 @@ func TestFastYAMLIsYAMLv3s(t *testing.T) {
 			Related: []string{"about-getting-started-basics-01m8g537zg9v", "它的-笔记"},
 			Provenance: memories.Provenance{SourceTool: "import:markdown",
 				SourcePath: "/notes/en/topic-33/note-00593.md#About Getting Started › More specialised facilities",
-				SourceHash: "e1c25d032f08f5c4bdd857d7"},
+				SourceHash: "43b083ce053d34c47b202195"},
 		},
 		{ID: "01m8g537zgmjqk0r4yw9t3hx2v", Title: "构建时数据加载 › 配置 › 主题接口", Type: "decision", Project: "web-app", Status: "active",
 			Importance: 5, Created: created, Updated: created},
@@ -75,7 +75,7 @@ func TestFastYAMLIsYAMLv3s(t *testing.T) {
 		"tRue", "false", "null", "Null", "NULL", "nul", "yes", "no", "on", "off", "y", "n", "~", "<<",
 		"1", "0x1f", "1_000", "1.5", ".5", ".inf", "+1", "-1", "2026-11-28", "2026-11-28T04:02:29Z",
 		"é", "état", "a›b", "中文", "a\u00a0b", "a\u2028b", "a\tb", "a\nb", "a\x7fb", "a\ufeffb", "😀",
-		"a\u0085b", "\xff", "", "01m8g53708pa4en7wjkmagkfab", "01abc", "0x1g", "1:20", "1 2", "-a", "+x", "12é", "2026-11-28 later", "1e5", "0b2", strings.Repeat("long ", 40),
+		"a\u0085b", "\xff", "", "01m8g53708pa4en7wjkmagkfab", "01abc", "0x1g", "1:20", "1 2", "-a", "+x", "12é", "2026-11-28 later", "1e5", "0b2", "<% tp.file.title %>", "<", "<<", "<<x", "~x", ".x", ".5", ".5e3", ".NaN", ".nan", ".Nan", "._5", ".inf", ".Infinity", "+.inf", "-.Inf", "+.INF", "+.iNf", "-inf", "+Infinity", "-nan", "0b101", "-0b101", "0b7e8e18c24fcc5bffcb3cfb", "-0o7", "0o8", "0o17", "0b", "-0o", "43b083ce053d34c47b202195", "1_0", "0x_1f", "99999999999999999999", "1.5.6", "+", "-", "1-2", "12:30", strings.Repeat("long ", 40),
 	}
 	styles := []yaml.Style{0, yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle, yaml.LiteralStyle}
 	tags := []string{"!!str", "", "!!int", "!!bool", "!!timestamp", "!!float"}
