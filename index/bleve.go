@@ -644,6 +644,7 @@ func (b *Bleve) pathOnlyIn(texts []string, toks []analysis.TokenStream) string {
 	// long text being put in a set (a twentieth of a rebuild's analysis).
 	var cand []*analysis.Token
 	blanked := make([]bool, len(texts))
+	runs := make([][][2]int, len(texts)) // each text's pathRuns
 	for i, text := range texts {
 		if !utf8.ValidString(text) {
 			// A stray byte can take the white space after it into its
@@ -653,13 +654,13 @@ func (b *Bleve) pathOnlyIn(texts []string, toks []analysis.TokenStream) string {
 			cand = append(cand, toks[i]...)
 			continue
 		}
-		runs := pathRuns(text)
+		runs[i] = pathRuns(text)
 		k := 0
 		for _, t := range toks[i] {
-			for k < len(runs) && runs[k][1] <= t.Start {
+			for k < len(runs[i]) && runs[i][k][1] <= t.Start {
 				k++
 			}
-			if k < len(runs) && t.Start >= runs[k][0] {
+			if k < len(runs[i]) && t.Start >= runs[i][k][0] {
 				cand = append(cand, t)
 			}
 		}
@@ -682,13 +683,12 @@ func (b *Bleve) pathOnlyIn(texts []string, toks []analysis.TokenStream) string {
 			}
 			continue
 		}
-		runs := pathRuns(text)
 		k := 0
 		for _, t := range toks[i] {
-			for k < len(runs) && runs[k][1] <= t.Start {
+			for k < len(runs[i]) && runs[i][k][1] <= t.Start {
 				k++
 			}
-			if k < len(runs) && t.Start >= runs[k][0] {
+			if k < len(runs[i]) && t.Start >= runs[i][k][0] {
 				continue // inside a path
 			}
 			if out, ok := outside[string(t.Term)]; ok && !out {
@@ -709,22 +709,38 @@ func (b *Bleve) pathOnlyIn(texts []string, toks []analysis.TokenStream) string {
 
 // pathRuns is where text's paths and URLs are, as [start, end) byte offsets
 // in order: the runs of characters other than ASCII white space that hold a
-// slash or a backslash, which dedup.OutsidePaths blanks.
+// slash or a backslash, which dedup.OutsidePaths blanks. The text is
+// searched for its slashes (strings.IndexByte), not walked byte by byte: a
+// long body has few, and the walk was 2% of a real-shaped rebuild's CPU.
+// TestPathRunsAsByWalk compares it with the walk.
 func pathRuns(text string) [][2]int {
 	var runs [][2]int
-	for i := 0; i < len(text); {
-		if isSpaceByte(text[i]) {
-			i++
-			continue
+	back := strings.IndexByte(text, '\\') // the next backslash, -1 when none
+	for from := 0; from < len(text); {
+		k := strings.IndexByte(text[from:], '/')
+		if k >= 0 {
+			k += from
 		}
-		j, path := i, false
-		for ; j < len(text) && !isSpaceByte(text[j]); j++ {
-			path = path || text[j] == '/' || text[j] == '\\'
+		if back >= 0 && back < from {
+			if back = strings.IndexByte(text[from:], '\\'); back >= 0 {
+				back += from
+			}
 		}
-		if path {
-			runs = append(runs, [2]int{i, j})
+		if back >= 0 && (k < 0 || back < k) {
+			k = back
 		}
-		i = j
+		if k < 0 {
+			break
+		}
+		i, j := k, k+1
+		for i > from && !isSpaceByte(text[i-1]) {
+			i--
+		}
+		for j < len(text) && !isSpaceByte(text[j]) {
+			j++
+		}
+		runs = append(runs, [2]int{i, j})
+		from = j
 	}
 	return runs
 }

@@ -1,8 +1,10 @@
 package index
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,4 +121,50 @@ func FuzzPathOnlyIn(f *testing.F) {
 			t.Errorf("pathOnlyIn(%q, %q) = %q, want %q", title, body, got, want)
 		}
 	})
+}
+
+// pathRunsByWalk is pathRuns as it was written first: every byte walked.
+func pathRunsByWalk(text string) [][2]int {
+	var runs [][2]int
+	for i := 0; i < len(text); {
+		if isSpaceByte(text[i]) {
+			i++
+			continue
+		}
+		j, path := i, false
+		for ; j < len(text) && !isSpaceByte(text[j]); j++ {
+			path = path || text[j] == '/' || text[j] == '\\'
+		}
+		if path {
+			runs = append(runs, [2]int{i, j})
+		}
+		i = j
+	}
+	return runs
+}
+
+// TestPathRunsAsByWalk compares pathRuns, which searches for the slashes,
+// with the walk of every byte, over random texts of slashes, backslashes,
+// white space of each kind and other bytes.
+func TestPathRunsAsByWalk(t *testing.T) {
+	pieces := []string{"/", "\\", " ", "\t", "\n", "\r", "\f", "\v", "a", "bc", "é", "\xff", ".", "//", "\\\\", "http://x"}
+	r := rand.New(rand.NewPCG(5, 9))
+	withRuns := 0
+	for trial := range 20000 {
+		var b strings.Builder
+		for range r.IntN(30) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		got, want := pathRuns(text), pathRunsByWalk(text)
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: pathRuns(%q) = %v; want %v", trial, text, got, want)
+		}
+		if len(want) > 1 {
+			withRuns++
+		}
+	}
+	if withRuns < 5000 {
+		t.Errorf("only %d texts had several runs: the draw tests too little", withRuns)
+	}
 }
