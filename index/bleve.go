@@ -777,10 +777,9 @@ func pairsIn(text string, toks analysis.TokenStream) []string {
 	var out []string
 	for i := 1; i < len(toks); i++ {
 		a, c := toks[i-1], toks[i]
-		if c.Position != a.Position+1 || a.End > c.Start || c.Start > len(text) || !joins(text[a.End:c.Start]) {
-			continue
+		if isPair(text, a, c) {
+			out = append(out, string(a.Term)+pairSep+string(c.Term))
 		}
-		out = append(out, string(a.Term)+pairSep+string(c.Term))
 	}
 	return out
 }
@@ -788,6 +787,9 @@ func pairsIn(text string, toks analysis.TokenStream) []string {
 // joins reports whether what stands between two words keeps them one phrase:
 // spaces and at most one line break, or one hyphen or slash.
 func joins(gap string) bool {
+	if gap == " " {
+		return true // most gaps
+	}
 	switch strings.TrimSpace(gap) {
 	case "":
 		return strings.Count(gap, "\n") <= 1

@@ -94,8 +94,10 @@ type docBuilder struct {
 	counts []int32
 	// set finds a term already in the field being built.
 	set termSet
-	// ends is where each pair ends in the pairs field's text.
-	ends []int
+	// ends is where each pair ends in the pairs field's text, pairRefs
+	// the pairs found.
+	ends     []int
+	pairRefs []pairRef
 	// words is what the filters made of the words this builder has
 	// analysed (filterWord), up to builderWords of them.
 	words map[string]filteredWord
@@ -444,7 +446,7 @@ func (p *docBuilders) get() (*docBuilder, error) {
 // would double what a batch holds.
 func (p *docBuilders) put(db *docBuilder) {
 	db.slab, db.title, db.body, db.other = nil, nil, nil, nil
-	db.terms, db.counts, db.ends = nil, nil, nil
+	db.terms, db.counts, db.ends, db.pairRefs = nil, nil, nil, nil
 	db.set = termSet{}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -486,13 +488,31 @@ func indexedTitle(m *memories.Memory) string {
 // left to that analyzer.
 func (db *docBuilder) pairsField(doc *document.Document, texts [2]string, toks [2]analysis.TokenStream) {
 	options := db.defs.options[fieldPairs]
+	// The pairs are found once (their texts and second tokens), and each
+	// token's term judged by plainTerm once, though most tokens are in two
+	// pairs.
+	refs := db.pairRefs[:0]
 	size, plain := 0, true
-	for i := range texts {
-		eachPair(texts[i], toks[i], func(a, c *analysis.Token) {
+	for ti := range texts {
+		text, ts := texts[ti], toks[ti]
+		judged := -1 // the last token plainTerm judged, while plain holds
+		for i := 1; i < len(ts); i++ {
+			a, c := ts[i-1], ts[i]
+			if !isPair(text, a, c) {
+				continue
+			}
+			refs = append(refs, pairRef{text: int8(ti), at: int32(i)})
 			size += len(a.Term) + len(pairSep) + len(c.Term) + 1
-			plain = plain && plainTerm(a.Term) && plainTerm(c.Term)
-		})
+			if plain {
+				if judged != i-1 {
+					plain = plainTerm(a.Term)
+				}
+				plain = plain && plainTerm(c.Term)
+				judged = i
+			}
+		}
 	}
+	db.pairRefs = refs
 	if !plain {
 		var lists [2][]string
 		for i := range texts {
@@ -505,14 +525,14 @@ func (db *docBuilder) pairsField(doc *document.Document, texts [2]string, toks [
 	// it, and their map keys slices of one string of it.
 	raw := make([]byte, 0, size)
 	ends := db.ends[:0]
-	for i := range texts {
-		eachPair(texts[i], toks[i], func(a, c *analysis.Token) {
-			raw = append(raw, a.Term...)
-			raw = append(raw, pairSep...)
-			raw = append(raw, c.Term...)
-			raw = append(raw, ' ')
-			ends = append(ends, len(raw))
-		})
+	for _, r := range refs {
+		ts := toks[r.text]
+		a, c := ts[r.at-1], ts[r.at]
+		raw = append(raw, a.Term...)
+		raw = append(raw, pairSep...)
+		raw = append(raw, c.Term...)
+		raw = append(raw, ' ')
+		ends = append(ends, len(raw))
 	}
 	db.ends = ends
 	keys := string(raw)
@@ -538,6 +558,13 @@ func (db *docBuilder) pairsField(doc *document.Document, texts [2]string, toks [
 	}
 	db.used(len(terms))
 	doc.AddField(&builtField{name: fieldPairs, options: options, value: value, length: len(terms), terms: terms, counts: counts})
+}
+
+// pairRef is a pair of neighbouring tokens pairsField found: the text
+// (title or body) and the index of its second token.
+type pairRef struct {
+	text int8
+	at   int32
 }
 
 // pathOnlyField adds the pathonly field of p, the text pathOnlyIn makes:
@@ -576,15 +603,10 @@ func (db *docBuilder) pathOnlyField(doc *document.Document, p string) {
 	doc.AddField(&builtField{name: fieldPathOnly, options: options, value: value, length: n, terms: terms, counts: counts})
 }
 
-// eachPair calls fn with each pair of neighbouring tokens pairsIn lists.
-func eachPair(text string, toks analysis.TokenStream, fn func(a, c *analysis.Token)) {
-	for i := 1; i < len(toks); i++ {
-		a, c := toks[i-1], toks[i]
-		if c.Position != a.Position+1 || a.End > c.Start || c.Start > len(text) || !joins(text[a.End:c.Start]) {
-			continue
-		}
-		fn(a, c)
-	}
+// isPair reports whether neighbouring tokens a and c of text make a pair
+// pairsIn lists.
+func isPair(text string, a, c *analysis.Token) bool {
+	return c.Position == a.Position+1 && a.End <= c.Start && c.Start <= len(text) && joins(text[a.End:c.Start])
 }
 
 // plainTerm reports whether Bleve's whitespace tokenizer reads term as one
