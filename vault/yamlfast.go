@@ -196,7 +196,10 @@ func fastStyle(n *yaml.Node) scalarStyle {
 // writtenAsIs reports whether every character of v is one yaml.v3 writes
 // as it is in any style: valid UTF-8 that its is_printable holds (printable
 // ASCII, and runes from U+00A0 of two and three bytes but U+FEFF, U+FFFE and
-// U+FFFF), and neither a tab nor a line break (U+2028, U+2029).
+// U+FFFF), and neither a tab nor a line break (U+2028, U+2029). It is
+// printable (written.go, what the reader takes as written) without the
+// runes of four bytes, which YAML reads as they are but yaml.v3's emitter
+// escapes, and without U+FFFD, left to yaml.v3.
 func writtenAsIs(v string) bool {
 	for i := 0; i < len(v); {
 		c := v[i]
@@ -286,17 +289,22 @@ func readsAs(v string) reads {
 		}
 		return readsString
 	case '+', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		if len(v) >= 5 && isDigits(v[:4]) && v[4] == '-' {
+		if len(v) >= 5 && onlyOf(v[:4], "0123456789") && v[4] == '-' {
 			return readsUnknown
 		}
 		plain := strings.ReplaceAll(v, "_", "")
+		if !onlyOf(plain, numberBytes) {
+			// A character no number has (an id's letters past f): the
+			// parses below would fail, each allocating its error.
+			return readsString
+		}
 		if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
 			return readsOther
 		}
 		if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
 			return readsOther
 		}
-		if strings.Trim(plain, "0123456789.+-eE") == "" {
+		if onlyOf(plain, "0123456789.+-eE") {
 			return readsUnknown
 		}
 		// Binary and octal with their prefixes, as resolve reads them.
@@ -322,9 +330,15 @@ func readsAs(v string) reads {
 	return readsString
 }
 
-func isDigits(s string) bool {
+// numberBytes are the bytes of every text yaml.v3 reads as an integer or a
+// float from a digit or a sign: digits, hex digits, base prefixes' letters,
+// '.', signs and the exponent's 'e' ('_' is taken out before).
+const numberBytes = "0123456789abcdefABCDEFxXoObB.+-"
+
+// onlyOf reports whether every byte of s is one of set's.
+func onlyOf(s, set string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
+		if strings.IndexByte(set, s[i]) < 0 {
 			return false
 		}
 	}

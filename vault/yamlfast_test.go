@@ -151,3 +151,21 @@ func FuzzFastYAML(f *testing.F) {
 		}
 	})
 }
+
+// TestReadsAsAllocatesNothingForAnID: an id or another digit-first text
+// with a letter no number has is known to read as a string without the
+// number parses, whose errors allocate (every note's id is one).
+func TestReadsAsAllocatesNothingForAnID(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector changes what is allocated")
+	}
+	for _, v := range []string{"01m8g53708pa4en7wjkmagkfab", "3 apples", "1:20"} {
+		var got reads
+		if n := testing.AllocsPerRun(100, func() { got = readsAs(v) }); n != 0 {
+			t.Errorf("readsAs(%q) made %v allocations; want none", v, n)
+		}
+		if got != readsString {
+			t.Errorf("readsAs(%q) = %v; want readsString", v, got)
+		}
+	}
+}
