@@ -22,7 +22,7 @@ import (
 // cortex whose mapping differed), the transcript index's, Bleve's own
 // metadata — is decoded as before. TestMemoryMappingDigest keeps the
 // digest in step with newMapping.
-const memoryMappingDigest = "9dc7c9960f3beb4c583c0ccbd7d37d79e69a9d970a5b91e9f652e277a7118cff"
+const memoryMappingDigest = "d7f479763f38d44922fb820a0eb22d0a590c72fb5d1d6091e3ad65d72eff405b"
 
 // mappingsBuilt counts the mappings given instead of decoded (for tests).
 var mappingsBuilt atomic.Int64

@@ -12,9 +12,9 @@ import (
 )
 
 // The index holds only fields some query reads: no creation date, importance
-// or source (each date or number is sixteen terms a memory in the rebuild's
-// dictionaries) and no "_all" composite; and the fields' lengths, for BM25
-// (fieldLengths).
+// or source, no date or number field at all (each is sixteen terms a memory
+// in the rebuild's dictionaries), and no "_all" composite; and the fields'
+// lengths, for BM25 (fieldLengths).
 func TestMappingIndexesOnlyQueriedFields(t *testing.T) {
 	b := newTestBleve(t)
 	got, err := b.idx.Fields()
@@ -23,7 +23,7 @@ func TestMappingIndexesOnlyQueriedFields(t *testing.T) {
 	}
 	slices.Sort(got)
 	want := []string{"_id", fieldArea, fieldBody, fieldHour, fieldJoined, fieldLengths, fieldPairs, fieldPathOnly, fieldProject,
-		fieldSourceHash, fieldStatus, fieldTag, fieldTags, fieldTitle, fieldType, fieldUpdated}
+		fieldSourceHash, fieldStatus, fieldTag, fieldTags, fieldTitle, fieldType, fieldUpdated, fieldUpdatedDay, fieldUpdatedMonth, fieldUpdatedYear}
 	slices.Sort(want)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("indexed fields (-want +got):\n%s", diff)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -349,11 +348,11 @@ func (db *docBuilder) memoryDocument(b *Bleve, id string, m *memories.Memory) *d
 		db.other = db.text(doc, fieldTags, at, []byte(tag), db.other[:0])
 		db.keyword(doc, fieldTag, at, tag)
 	}
-	// As the mapping does with a time.Time: a time it cannot represent is
-	// left out.
-	if f, err := document.NewDateTimeFieldWithIndexingOptions(fieldUpdated, nil, m.Updated, time.RFC3339, db.defs.options[fieldUpdated]); err == nil {
-		doc.AddField(f)
-	}
+	stamp := stampOf(m.Updated)
+	db.keyword(doc, fieldUpdated, nil, stamp)
+	db.keyword(doc, fieldUpdatedDay, nil, stamp[:8])
+	db.keyword(doc, fieldUpdatedMonth, nil, stamp[:6])
+	db.keyword(doc, fieldUpdatedYear, nil, stamp[:4])
 	addLengths(doc, scoredFields)
 	doc.SetIndexed()
 	return doc

@@ -54,7 +54,13 @@ func memoryFields(b *Bleve, m *memories.Memory) map[string]any {
 		fieldType:    string(m.Type),
 		fieldStatus:  string(m.Status),
 		fieldHour:    hourOf(m.Created),
-		fieldUpdated: m.Updated,
+		// The update time's four terms, as a time.Time's stamp (its
+		// own formatting, with the width a time outside years 0 to 9999
+		// is given).
+		fieldUpdated:      updatedStamp(m.Updated),
+		fieldUpdatedDay:   updatedStamp(m.Updated)[:8],
+		fieldUpdatedMonth: updatedStamp(m.Updated)[:6],
+		fieldUpdatedYear:  updatedStamp(m.Updated)[:4],
 	}
 	if p := pathOnlyByAnalysis(b, title, m.Body); p != "" {
 		d[fieldPathOnly] = p

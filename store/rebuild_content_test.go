@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/numeric"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 	"github.com/google/go-cmp/cmp"
 
@@ -117,9 +116,9 @@ func TestRebuildIndexesEveryNoteWhole(t *testing.T) {
 	// The one field with doc values, the time of the last update that
 	// listings sort by: each note's, as read whole. A segment writes a
 	// field's doc values apart from its postings, and merges copy them.
-	updated := map[string]int64{}
+	updated := map[string]string{}
 	for _, d := range docs {
-		updated[d.ID] = d.Memory.Updated.UnixNano()
+		updated[d.ID] = d.Memory.Updated.UTC().Format("20060102150405")
 	}
 	if diff := cmp.Diff(updated, indexUpdated(t, gen)); diff != "" {
 		t.Errorf("rebuilt index's update times (-notes read whole +rebuilt):\n%s", diff)
@@ -147,9 +146,9 @@ func indexReader(t *testing.T, gen string) bleveindex.IndexReader {
 	return r
 }
 
-// indexUpdated is each document's update time (Unix nanoseconds) as the doc
+// indexUpdated is each document's update stamp ("20061102150405", UTC) as the doc
 // values of the Bleve index of generation gen hold it, by document id.
-func indexUpdated(t *testing.T, gen string) map[string]int64 {
+func indexUpdated(t *testing.T, gen string) map[string]string {
 	t.Helper()
 	r := indexReader(t, gen)
 	dvr, err := r.DocValueReader([]string{"updated"})
@@ -161,7 +160,7 @@ func indexUpdated(t *testing.T, gen string) map[string]int64 {
 		t.Fatal(err)
 	}
 	defer all.Close()
-	out := map[string]int64{}
+	out := map[string]string{}
 	for {
 		in, err := all.Next()
 		if err != nil {
@@ -175,14 +174,10 @@ func indexUpdated(t *testing.T, gen string) map[string]int64 {
 			t.Fatal(err)
 		}
 		err = dvr.VisitDocValues(in, func(field string, term []byte) {
-			// The full-precision term of the time's prefix-coded terms.
-			if shift, err := numeric.PrefixCoded(term).Shift(); err == nil && shift == 0 {
-				v, err := numeric.PrefixCoded(term).Int64()
-				if err != nil {
-					t.Errorf("%s: %s term %x: %v", id, field, term, err)
-				}
-				out[id] = v
+			if _, dup := out[id]; dup {
+				t.Errorf("%s: a second %s term %q", id, field, term)
 			}
+			out[id] = string(term)
 		})
 		if err != nil {
 			t.Fatal(err)
