@@ -54,12 +54,8 @@ const (
 	// memory's neighbours are found by a few exact terms, where a date range
 	// on created costs hundreds of dictionary look-ups.
 	fieldHour = "hour"
-	// A memory's update time is four keyword terms, each a prefix of its
-	// stamp (UTC, "20061102150405", see stampOf): the second, sorted on
-	// and searched by range within a day; the day, within a month; the
-	// month, within a year; the year. UpdatedSince is a union of four term
-	// ranges (updatedSince). A date field cost sixteen terms a memory, most
-	// of them unique: 43% of a real-shaped vault's terms.
+	// A memory's update time is the four terms of its stamp (see
+	// timeterms.go): the second, sorted on, its day, month and year.
 	fieldUpdated      = "updated"
 	fieldUpdatedDay   = "updated_day"
 	fieldUpdatedMonth = "updated_month"
@@ -801,52 +797,6 @@ func joins(gap string) bool {
 		return len(gap) <= 3
 	}
 	return false
-}
-
-// stampOf is t in UTC as the fieldUpdated term: "20061102150405", whose
-// prefixes are the day's and the month's terms. A time before year 0 or
-// after 9999 is written as the first or last second of that span, so that
-// every stamp has the width that keeps the terms' order the times'.
-func stampOf(t time.Time) string {
-	t = t.UTC()
-	switch {
-	case t.Year() < 0:
-		return "00000101000000"
-	case t.Year() > 9999:
-		return "99991231235959"
-	}
-	return t.Format("20060102150405")
-}
-
-// updatedSince matches the memories updated at or after since, which the
-// index knows to the second, as notes and the catalog do: those whose
-// second is since's or later, rounded up. It is a union of term ranges on
-// the prefixes of since's stamp: the seconds from since to the end of its
-// day, the days after it to the end of its month, the months after it to
-// the end of its year, and the years after it. Each range holds at most
-// the distinct terms of a day, a month, a year or the vault's years (a
-// range over one term a second would hold one a memory), and most of the
-// memories a wide range matches are in the few terms of the coarsest.
-func updatedSince(since time.Time) query.Query {
-	if c := since.Truncate(time.Second); c.Before(since) {
-		since = c.Add(time.Second)
-	}
-	s := stampOf(since)
-	day, month, year := s[:8], s[:6], s[:4]
-	yes, no := true, false
-	ranges := []*query.TermRangeQuery{
-		bleve.NewTermRangeInclusiveQuery(s, day+"235959", &yes, &yes),
-		bleve.NewTermRangeInclusiveQuery(day, month+"99", &no, &yes),
-		bleve.NewTermRangeInclusiveQuery(month, year+"99", &no, &yes),
-		bleve.NewTermRangeInclusiveQuery(year, "9999", &no, &yes),
-	}
-	anyOf := make([]query.Query, len(ranges))
-	for i, f := range []string{fieldUpdated, fieldUpdatedDay, fieldUpdatedMonth, fieldUpdatedYear} {
-		ranges[i].SetField(f)
-		ranges[i].SetBoost(0)
-		anyOf[i] = ranges[i]
-	}
-	return bleve.NewDisjunctionQuery(anyOf...)
 }
 
 // hourOf is the fieldHour term of t.

@@ -348,11 +348,7 @@ func (db *docBuilder) memoryDocument(b *Bleve, id string, m *memories.Memory) *d
 		db.other = db.text(doc, fieldTags, at, []byte(tag), db.other[:0])
 		db.keyword(doc, fieldTag, at, tag)
 	}
-	stamp := stampOf(m.Updated)
-	db.keyword(doc, fieldUpdated, nil, stamp)
-	db.keyword(doc, fieldUpdatedDay, nil, stamp[:8])
-	db.keyword(doc, fieldUpdatedMonth, nil, stamp[:6])
-	db.keyword(doc, fieldUpdatedYear, nil, stamp[:4])
+	memoryUpdated.add(stampOf(m.Updated), func(field, term string) { db.keyword(doc, field, nil, term) })
 	addLengths(doc, scoredFields)
 	doc.SetIndexed()
 	return doc

@@ -46,7 +46,8 @@ func mappedFields(t *testing.T, d *TranscriptDoc) map[string]any {
 		f[tfDir] = d.Dirs
 	}
 	if !d.Time.IsZero() {
-		f[tfTime] = d.Time
+		stamp := nanoStamp(d.Time)
+		f[tfTime], f[tfTimeDay], f[tfTimeMonth], f[tfTimeYear] = stamp, stamp[:8], stamp[:6], stamp[:4]
 	}
 	return f
 }

@@ -44,7 +44,7 @@ import (
 // TranscriptSchema names the transcript mapping. Changing the mapping, the
 // analyzers or what the fields hold must change it: an index built under
 // another schema is rebuilt on first use.
-const TranscriptSchema = "transcripts-6"
+const TranscriptSchema = "transcripts-7"
 
 // Transcript field names.
 const (
@@ -75,8 +75,12 @@ const (
 	tfDir     = "dir"     // the working folder and repository root, for path filters
 	tfKind    = "kind"
 	tfFileKey = "filekey"
-	// tfTime is when the exchange began, for the since filter.
-	tfTime = "time"
+	// tfTime is when the exchange began, for the since filter: the four
+	// terms of its stamp to the nanosecond (see timeterms.go).
+	tfTime      = "time"
+	tfTimeDay   = "time_day"
+	tfTimeMonth = "time_month"
+	tfTimeYear  = "time_year"
 
 	transcriptTextAnalyzer  = "cortex_transcript_text"
 	transcriptWordsAnalyzer = "cortex_transcript_words"
@@ -184,12 +188,6 @@ func newTranscriptMapping() (mapping.IndexMapping, error) {
 		f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, false
 		return f
 	}
-	date := func(name string, index bool) *mapping.FieldMapping {
-		f := bleve.NewDateTimeFieldMapping()
-		f.Name, f.Index, f.Store = name, index, false
-		f.IncludeInAll, f.DocValues = false, false
-		return f
-	}
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(tfAll, text(tfAll, transcriptTextAnalyzer, false))
 	doc.AddFieldMappingsAt(tfUser, text(tfUser, transcriptTextAnalyzer, true))
@@ -198,10 +196,9 @@ func newTranscriptMapping() (mapping.IndexMapping, error) {
 	doc.AddFieldMappingsAt(tfExact, text(tfExact, transcriptExactAnalyzer, false))
 	doc.AddFieldMappingsAt(tfReply, stored(tfReply))
 	doc.AddFieldMappingsAt(tfMeta, stored(tfMeta))
-	for _, k := range []string{tfTool, tfSession, tfKind, tfFileKey, tfProject, tfDir} {
+	for _, k := range []string{tfTool, tfSession, tfKind, tfFileKey, tfProject, tfDir, tfTime, tfTimeDay, tfTimeMonth, tfTimeYear} {
 		doc.AddFieldMappingsAt(k, kw(k, false))
 	}
-	doc.AddFieldMappingsAt(tfTime, date(tfTime, true))
 	// No "_all" field: every query names its fields (and documents are
 	// built without it, transcriptDocument).
 	doc.AddSubDocumentMapping("_all", bleve.NewDocumentDisabledMapping())
@@ -521,11 +518,7 @@ func transcriptDocument(d *TranscriptDoc) (*document.Document, error) {
 		doc.AddField(document.NewTextFieldCustom(tfDir, []uint64{uint64(i)}, []byte(p), defs.options[tfDir], defs.keyword))
 	}
 	if !d.Time.IsZero() {
-		// As the mapping does with a time.Time: a time it cannot
-		// represent is left out.
-		if f, err := document.NewDateTimeFieldWithIndexingOptions(tfTime, nil, d.Time, time.RFC3339, defs.options[tfTime]); err == nil {
-			doc.AddField(f)
-		}
+		transcriptTime.add(nanoStampOf(d.Time), func(field, term string) { text(field, term, defs.keyword) })
 	}
 	addLengths(doc, transcriptScored)
 	return doc, nil
@@ -776,11 +769,7 @@ func (t *TranscriptIndex) Search(ctx context.Context, q TranscriptQuery) ([]Tran
 		bq.AddMust(bleve.NewDisjunctionQuery(anyOf...))
 	}
 	if !q.Since.IsZero() {
-		inclusive := true
-		dq := bleve.NewDateRangeInclusiveQuery(q.Since, time.Time{}, &inclusive, nil)
-		dq.SetField(tfTime)
-		dq.SetBoost(0)
-		bq.AddMust(dq)
+		bq.AddMust(transcriptTime.since(nanoStampOf(q.Since), "235959.999999999"))
 	}
 	size := q.Size
 	if size <= 0 {

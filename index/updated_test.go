@@ -26,6 +26,19 @@ func updatedStamp(t time.Time) string {
 	return fmt.Sprintf("%04d%02d%02d%02d%02d%02d", t.Year(), int(t.Month()), t.Day(), t.Hour(), t.Minute(), t.Second())
 }
 
+// nanoStamp is the tfTime term of t, written out field by field: what
+// nanoStampOf must give.
+func nanoStamp(t time.Time) string {
+	nanos := t.UTC().Nanosecond()
+	switch {
+	case t.UTC().Year() < 0:
+		nanos = 0
+	case t.UTC().Year() > 9999:
+		nanos = 999999999
+	}
+	return fmt.Sprintf("%s.%09d", updatedStamp(t), nanos)
+}
+
 func TestStampOf(t *testing.T) {
 	for _, tm := range []time.Time{
 		{}, time.Unix(0, 0), time.Date(2026, 11, 28, 19, 5, 7, 999999999, time.UTC),
@@ -35,6 +48,9 @@ func TestStampOf(t *testing.T) {
 	} {
 		if got, want := stampOf(tm), updatedStamp(tm); got != want || len(got) != 14 {
 			t.Errorf("stampOf(%v) = %q, want %q", tm, got, want)
+		}
+		if got, want := nanoStampOf(tm), nanoStamp(tm); got != want || len(got) != 24 {
+			t.Errorf("nanoStampOf(%v) = %q, want %q", tm, got, want)
 		}
 	}
 }
@@ -153,5 +169,63 @@ func TestUpdatedSinceAsTheNotesSay(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, ids); diff != "" {
 		t.Fatalf("order without text (-newest first +index):\n%s", diff)
+	}
+}
+
+// TestTranscriptSinceToTheNanosecond: a transcript search with Since finds
+// exactly the exchanges that began at or after it, to the nanosecond, at
+// every edge of the four term ranges; an exchange without a time is never
+// found by it.
+func TestTranscriptSinceToTheNanosecond(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 7))
+	times := updatedTimes(r, 300)
+	for i := range times {
+		if times[i].Year() > 9999 {
+			times[i] = time.Time{} // a transcript's times are JSON's, of years 0 to 9999
+		}
+		if i%2 == 0 && !times[i].IsZero() {
+			times[i] = times[i].Add(time.Duration(r.IntN(1e9))) // times finer than a second
+		}
+	}
+	var ds []TranscriptDoc
+	for i, tm := range times {
+		ds = append(ds, TranscriptDoc{ID: fmt.Sprintf("f/x%03d", i), Kind: KindExchange, Tool: "codex", Session: "s",
+			User: "a question", Reply: "an answer", File: "/t/a.jsonl", FileKey: "f", Line: i + 1, Time: tm})
+	}
+	dir := t.TempDir() + "/bleve"
+	idx, err := CreateTranscriptIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = idx.Close() })
+	if err := idx.Apply(ds, nil); err != nil {
+		t.Fatal(err)
+	}
+	lastSecond := time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
+	sinces := []time.Time{time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC)}
+	for _, tm := range times[:100] {
+		sinces = append(sinces, tm, tm.Add(-time.Nanosecond), tm.Add(time.Nanosecond), tm.Add(-time.Second))
+	}
+	for _, since := range sinces {
+		if since.IsZero() || since.After(lastSecond) {
+			continue
+		}
+		hits, err := idx.Search(context.Background(), TranscriptQuery{Since: since, Size: len(ds)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want, got []string
+		for _, d := range ds {
+			if !d.Time.IsZero() && !d.Time.Before(since) {
+				want = append(want, d.ID)
+			}
+		}
+		for _, h := range hits {
+			got = append(got, h.Doc.ID)
+		}
+		slices.Sort(got)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("Since %v (-times +index):\n%s", since, diff)
+		}
 	}
 }
