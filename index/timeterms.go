@@ -12,8 +12,8 @@ import (
 // its year, each in a field of its own. Bleve's date field is sixteen terms
 // a document, most of them unique: 43% of the terms of a real-shaped
 // vault's index. A range from a time on is a union of four term ranges
-// (sinceQuery), of at most the distinct terms of a day, a month, a year and
-// the index's years.
+// (timeFields.since), of at most the distinct terms of a day, a month, a
+// year and the index's years.
 
 // timeFields names the four fields of a time's terms.
 type timeFields struct{ stamp, day, month, year string }
@@ -53,7 +53,7 @@ func nanoStampOf(t time.Time) string {
 	return t.Format("20060102150405.000000000")
 }
 
-// add adds the terms of stamp s to doc through add (see docBuilder.keyword).
+// add gives add each of the four terms of stamp s with its field.
 func (f timeFields) add(s string, add func(field, term string)) {
 	add(f.stamp, s)
 	add(f.day, s[:8])
