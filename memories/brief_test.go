@@ -228,9 +228,9 @@ func TestBriefReadsOnlyItsEntries(t *testing.T) {
 }
 
 // TestRecallWithoutTextReadsTheCatalog: a recall without text (the playbook
-// of a briefing, `cortex recall --project p`) takes its candidates from the
-// catalog's entries of the projects asked for, not from an index search,
-// and finds what the search found, in the same order.
+// of a briefing, `cortex recall --project p`, `--since 7d`) takes its
+// candidates from the catalog's entries of the projects asked for, not
+// from an index search, and finds what the search found, in the same order.
 func TestRecallWithoutTextReadsTheCatalog(t *testing.T) {
 	day := 24 * time.Hour
 	newF := func() *fakeBackend {
@@ -247,6 +247,9 @@ func TestRecallWithoutTextReadsTheCatalog(t *testing.T) {
 		{Project: "web", Type: string(TypeConvention), NoAccess: true},
 		{Project: "web", NoAccess: true},
 		{Project: "general", NoAccess: true, Limit: 2},
+		{Project: "web", Since: "30d", NoAccess: true},
+		{Since: "7d", NoAccess: true},
+		{Project: "web", Scope: ScopeRecent, NoAccess: true},
 	} {
 		searched := newF()
 		svc, _ := newTestService(searched)

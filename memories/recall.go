@@ -467,9 +467,11 @@ func (s *Service) candidates(ctx context.Context, snap Snapshot, q SearchRequest
 }
 
 // catalogAnswers says the catalog's entries answer q as the index does: no
-// text, and only filters the catalog holds as the index matches them.
+// text, and only filters the catalog holds as the index matches them. The
+// update time is one: both hold it to the second (a scope of recent, a
+// --since).
 func catalogAnswers(q SearchRequest) bool {
-	return q.Text == "" && len(q.CreatedIn) == 0 && len(q.SourceHashes) == 0 && len(q.Tags) == 0 && q.UpdatedSince.IsZero()
+	return q.Text == "" && len(q.CreatedIn) == 0 && len(q.SourceHashes) == 0 && len(q.Tags) == 0
 }
 
 // lendNeighbours adds to a candidate's score neighbourShare of what the memory
