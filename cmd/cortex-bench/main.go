@@ -527,8 +527,13 @@ func benchSize(o options, shape string, corpus *bench.Corpus, n int, out io.Writ
 	if err := mcpStdio(b, qs, gen); err != nil {
 		return nil, err
 	}
-	// The services in this process: the code this harness was built from.
-	inproc, err := inProcess(b.envs[len(b.envs)-1], qs, gen, o.cpuProf, o.paced)
+	// The services in this process: the code this harness was built from,
+	// on a copy of the last binary's state folder (see harnessEnv).
+	he, err := harnessEnv(b.envs[len(b.envs)-1])
+	if err != nil {
+		return nil, err
+	}
+	inproc, err := inProcess(he, qs, gen, o.cpuProf, o.paced)
 	if err != nil {
 		return nil, err
 	}
