@@ -1530,7 +1530,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		filters = append(filters, bleve.NewDisjunctionQuery(anyOf...))
 	}
 	if !req.UpdatedSince.IsZero() {
-		filters = append(filters, updatedSince(req.UpdatedSince))
+		filters = append(filters, memoryUpdated.since(req.UpdatedSince))
 	}
 	var superseded query.Query
 	if !req.IncludeSuperseded {

@@ -348,7 +348,7 @@ func (db *docBuilder) memoryDocument(b *Bleve, id string, m *memories.Memory) *d
 		db.other = db.text(doc, fieldTags, at, []byte(tag), db.other[:0])
 		db.keyword(doc, fieldTag, at, tag)
 	}
-	memoryUpdated.add(stampOf(m.Updated), func(field, term string) { db.keyword(doc, field, nil, term) })
+	memoryUpdated.add(m.Updated, func(field, term string) { db.keyword(doc, field, nil, term) })
 	addLengths(doc, scoredFields)
 	doc.SetIndexed()
 	return doc

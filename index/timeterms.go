@@ -15,16 +15,20 @@ import (
 // (timeFields.since), of at most the distinct terms of a day, a month, a
 // year and the index's years.
 
-// timeFields names the four fields of a time's terms.
-type timeFields struct{ stamp, day, month, year string }
+// timeFields names the four fields of a time's terms; nanos says the stamp
+// is to the nanosecond (nanoStampOf), else to the second (stampOf).
+type timeFields struct {
+	stamp, day, month, year string
+	nanos                   bool
+}
 
 // memoryUpdated are the fields of a memory's update time, to the second
 // (notes hold seconds); the stamp's are sorted on.
-var memoryUpdated = timeFields{fieldUpdated, fieldUpdatedDay, fieldUpdatedMonth, fieldUpdatedYear}
+var memoryUpdated = timeFields{fieldUpdated, fieldUpdatedDay, fieldUpdatedMonth, fieldUpdatedYear, false}
 
 // transcriptTime are the fields of the time an exchange began, to the
 // nanosecond.
-var transcriptTime = timeFields{tfTime, tfTimeDay, tfTimeMonth, tfTimeYear}
+var transcriptTime = timeFields{tfTime, tfTimeDay, tfTimeMonth, tfTimeYear, true}
 
 // stampOf is t in UTC as "20061102150405". A time before year 0 or after
 // 9999 is written as the first or last second of that span, so that every
@@ -53,24 +57,43 @@ func nanoStampOf(t time.Time) string {
 	return t.Format("20060102150405.000000000")
 }
 
-// add gives add each of the four terms of stamp s with its field.
-func (f timeFields) add(s string, add func(field, term string)) {
+// stampOf is t's stamp as f's fields hold it.
+func (f timeFields) stampOf(t time.Time) string {
+	if f.nanos {
+		return nanoStampOf(t)
+	}
+	return stampOf(t)
+}
+
+// add gives add each of the four terms of t with its field.
+func (f timeFields) add(t time.Time, add func(field, term string)) {
+	s := f.stampOf(t)
 	add(f.stamp, s)
 	add(f.day, s[:8])
 	add(f.month, s[:6])
 	add(f.year, s[:4])
 }
 
-// since matches the documents whose stamp is s or later: the stamps from s
-// to the end of its day (whose last stamp is dayEnd's suffix after the
-// day), the days after it to the end of its month, the months after it to
-// the end of its year, and the years after it. Most of what a wide range
-// matches is in the few terms of its coarsest part.
-func (f timeFields) since(s, dayEnd string) query.Query {
+// since matches the documents whose time is at or after t. Held to the
+// second, a time is since t when its second is t's or later, rounded up (as
+// notes and the catalog compare them). It is a union of term ranges on the
+// prefixes of t's stamp: the stamps from t to the end of its day, the days
+// after it to the end of its month, the months after it to the end of its
+// year, and the years after it. Most of what a wide range matches is in the
+// few terms of its coarsest part.
+func (f timeFields) since(t time.Time) query.Query {
+	if c := t.Truncate(time.Second); !f.nanos && c.Before(t) {
+		t = c.Add(time.Second)
+	}
+	s := f.stampOf(t)
 	day, month, year := s[:8], s[:6], s[:4]
+	dayEnd := day + "235959" // the day's last stamp
+	if f.nanos {
+		dayEnd += ".999999999"
+	}
 	yes, no := true, false
 	ranges := []*query.TermRangeQuery{
-		bleve.NewTermRangeInclusiveQuery(s, day+dayEnd, &yes, &yes),
+		bleve.NewTermRangeInclusiveQuery(s, dayEnd, &yes, &yes),
 		bleve.NewTermRangeInclusiveQuery(day, month+"99", &no, &yes),
 		bleve.NewTermRangeInclusiveQuery(month, year+"99", &no, &yes),
 		bleve.NewTermRangeInclusiveQuery(year, "9999", &no, &yes),
@@ -82,14 +105,4 @@ func (f timeFields) since(s, dayEnd string) query.Query {
 		anyOf[i] = ranges[i]
 	}
 	return bleve.NewDisjunctionQuery(anyOf...)
-}
-
-// updatedSince matches the memories updated at or after since, which the
-// index knows to the second, as notes and the catalog do: those whose
-// second is since's or later, rounded up.
-func updatedSince(since time.Time) query.Query {
-	if c := since.Truncate(time.Second); c.Before(since) {
-		since = c.Add(time.Second)
-	}
-	return memoryUpdated.since(stampOf(since), "235959")
 }

@@ -518,7 +518,7 @@ func transcriptDocument(d *TranscriptDoc) (*document.Document, error) {
 		doc.AddField(document.NewTextFieldCustom(tfDir, []uint64{uint64(i)}, []byte(p), defs.options[tfDir], defs.keyword))
 	}
 	if !d.Time.IsZero() {
-		transcriptTime.add(nanoStampOf(d.Time), func(field, term string) { text(field, term, defs.keyword) })
+		transcriptTime.add(d.Time, func(field, term string) { text(field, term, defs.keyword) })
 	}
 	addLengths(doc, transcriptScored)
 	return doc, nil
@@ -769,7 +769,7 @@ func (t *TranscriptIndex) Search(ctx context.Context, q TranscriptQuery) ([]Tran
 		bq.AddMust(bleve.NewDisjunctionQuery(anyOf...))
 	}
 	if !q.Since.IsZero() {
-		bq.AddMust(transcriptTime.since(nanoStampOf(q.Since), "235959.999999999"))
+		bq.AddMust(transcriptTime.since(q.Since))
 	}
 	size := q.Size
 	if size <= 0 {

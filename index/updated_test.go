@@ -55,7 +55,7 @@ func TestStampOf(t *testing.T) {
 	}
 }
 
-// updatedTimes are update times that meet at the edges updatedSince cuts
+// updatedTimes are update times that meet at the edges timeFields.since cuts
 // at: seconds of one day, the ends of days, months and years, and times the
 // index clamps.
 func updatedTimes(r *rand.Rand, n int) []time.Time {

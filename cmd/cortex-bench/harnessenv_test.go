@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,5 +94,14 @@ func TestHarnessEnvCopiesTheState(t *testing.T) {
 		if diff := cmp.Diff(treeOf(t, src), treeOf(t, he.home)); diff != "" {
 			t.Errorf("copy (-state +copy):\n%s", diff)
 		}
+	}
+}
+
+// TestHarnessEnvWithoutState: a state folder that cannot be copied stops
+// the run with an error that says what was copied.
+func TestHarnessEnvWithoutState(t *testing.T) {
+	e := &env{bin: "/bin/cortex", vault: t.TempDir(), home: filepath.Join(t.TempDir(), "missing")}
+	if _, err := harnessEnv(e); err == nil || !strings.Contains(err.Error(), "copy the state folder") {
+		t.Fatalf("harnessEnv of a missing state folder: %v, want the copy's error", err)
 	}
 }
