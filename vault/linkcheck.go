@@ -89,6 +89,10 @@ func (v *Vault) CheckLinks() (*LinkCheck, error) {
 type vaultFileSet struct {
 	paths map[string]bool // lower-case paths from the root, with and without ".md"
 	names map[string]int  // lower-case file names, with and without ".md": how many files have them
+	// tails are the ends of paths that hold a folder: what follows each "/"
+	// of a path but its last, so that a link by the end of a path is one
+	// look-up, not a pass over the vault's files per link.
+	tails map[string]bool
 }
 
 // resolve counts the files a link target from a note in folder from names:
@@ -106,19 +110,31 @@ func (s *vaultFileSet) resolve(from, target string) int {
 			return 1
 		}
 		// Obsidian also takes the end of a path.
-		for p := range s.paths {
-			if strings.HasSuffix(p, "/"+t) {
-				return 1
-			}
+		if s.tails[t] {
+			return 1
 		}
 		return 0
 	}
 	return s.names[t]
 }
 
+// addPath adds a file's path (lower-case, from the root) and its tails.
+func (s *vaultFileSet) addPath(p string) {
+	s.paths[p] = true
+	last := strings.LastIndexByte(p, '/')
+	for i := strings.IndexByte(p, '/'); i >= 0 && i < last; {
+		s.tails[p[i+1:]] = true
+		j := strings.IndexByte(p[i+1:], '/')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+}
+
 // vaultFiles lists every file of the vault outside hidden folders.
 func (v *Vault) vaultFiles() (*vaultFileSet, error) {
-	s := &vaultFileSet{paths: map[string]bool{}, names: map[string]int{}}
+	s := &vaultFileSet{paths: map[string]bool{}, names: map[string]int{}, tails: map[string]bool{}}
 	err := filepath.WalkDir(v.Root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == v.Root && errors.Is(err, fs.ErrNotExist) {
@@ -142,10 +158,10 @@ func (v *Vault) vaultFiles() (*vaultFileSet, error) {
 		}
 		rel = strings.ToLower(filepath.ToSlash(rel))
 		name = strings.ToLower(name)
-		s.paths[rel] = true
+		s.addPath(rel)
 		s.names[name]++
 		if ext := path.Ext(name); ext == ".md" {
-			s.paths[strings.TrimSuffix(rel, ext)] = true
+			s.addPath(strings.TrimSuffix(rel, ext))
 			s.names[strings.TrimSuffix(name, ext)]++
 		}
 		return nil
@@ -181,7 +197,9 @@ var frontmatterKeyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.Must
 func NoteLinks(note string, data []byte) []NoteLink {
 	var out []NoteLink
 	sc := bufio.NewScanner(bytes.NewReader(bytes.TrimPrefix(data, utf8BOM)))
-	sc.Buffer(make([]byte, 64<<10), MaxNoteBytes+1)
+	// A buffer the note's size, not a fixed 64 KB: doctor reads every note,
+	// and most are a few KB.
+	sc.Buffer(make([]byte, min(len(data)+1, 64<<10)), MaxNoteBytes+1)
 	const (
 		start = iota
 		front

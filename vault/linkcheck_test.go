@@ -1,7 +1,9 @@
 package vault
 
 import (
+	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -139,4 +141,63 @@ func TestSymlinksReport(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Symlinks (-want +got):\n%s", diff)
 	}
+}
+
+// TestResolveByTheEndOfAPath: a link by the end of a path ([[p/a]] for
+// x/p/a.md) resolves exactly as a pass over every file's path would, in one
+// look-up.
+func TestResolveByTheEndOfAPath(t *testing.T) {
+	parts := []string{"a", "b", "p", "a.md", "", ".", "..", "x y"}
+	r := rand.New(rand.NewPCG(1, 2))
+	pathOf := func() string {
+		n := 1 + r.IntN(4)
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteByte('/')
+			}
+			b.WriteString(parts[r.IntN(len(parts))])
+		}
+		return b.String()
+	}
+	for round := 0; round < 200; round++ {
+		s := &vaultFileSet{paths: map[string]bool{}, names: map[string]int{}, tails: map[string]bool{}}
+		var all []string
+		for i := r.IntN(6); i > 0; i-- {
+			p := pathOf()
+			s.addPath(p)
+			all = append(all, p)
+		}
+		for i := 0; i < 50; i++ {
+			target := pathOf() + "/" + pathOf()
+			want := resolveByPass(s, all, "cortex", target)
+			if got := s.resolve("cortex", target); got != want {
+				t.Fatalf("paths %q: resolve(%q) = %d, want %d", all, target, got, want)
+			}
+		}
+	}
+}
+
+// resolveByPass is resolve as it was before tails: a pass over every path
+// for a link by the end of a path.
+func resolveByPass(s *vaultFileSet, all []string, from, target string) int {
+	t := strings.ToLower(strings.TrimSuffix(target, "/"))
+	switch {
+	case strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../"):
+		if s.paths[path.Join(strings.ToLower(from), t)] {
+			return 1
+		}
+		return 0
+	case strings.Contains(t, "/"):
+		if s.paths[strings.TrimPrefix(path.Clean(t), "/")] {
+			return 1
+		}
+		for _, p := range all {
+			if strings.HasSuffix(p, "/"+t) {
+				return 1
+			}
+		}
+		return 0
+	}
+	return s.names[t]
 }

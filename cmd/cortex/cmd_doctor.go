@@ -14,6 +14,7 @@ import (
 
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/transcripts"
+	"github.com/cortexmem/cortex/vault"
 )
 
 func newDoctorCmd(a *app) *cobra.Command {
@@ -72,11 +73,25 @@ func runDoctor(ctx context.Context, a *app, fix bool) error {
 	if _, err := a.open(); err != nil {
 		return err
 	}
+	// Both read every note: the link check runs beside the index's.
+	type linkCheck struct {
+		lc  *vault.LinkCheck
+		err error
+	}
+	checked := make(chan linkCheck, 1)
+	go func() {
+		lc, err := a.store.Vault().CheckLinks()
+		checked <- linkCheck{lc, err}
+	}()
 	h, err := a.store.Check(ctx)
+	lc := <-checked
 	if err != nil {
 		return err
 	}
-	links, err := checkVaultLinks(ctx, a, fix)
+	if lc.err != nil {
+		return fmt.Errorf("check links: %w", lc.err)
+	}
+	links, err := checkVaultLinks(ctx, a, lc.lc, fix)
 	if err != nil {
 		return err
 	}

@@ -52,14 +52,10 @@ type vaultLinksReport struct {
 	Symlinks []vault.LinkedNote `json:"symlinks"`
 }
 
-// checkVaultLinks checks the links of cortex's notes and, with fix, repairs
-// the ones cortex wrote.
-func checkVaultLinks(ctx context.Context, a *app, fix bool) (*vaultLinksReport, error) {
+// checkVaultLinks reports the links of cortex's notes that lc (CheckLinks)
+// found leading nowhere and, with fix, repairs the ones cortex wrote.
+func checkVaultLinks(ctx context.Context, a *app, lc *vault.LinkCheck, fix bool) (*vaultLinksReport, error) {
 	v := a.store.Vault()
-	lc, err := v.CheckLinks()
-	if err != nil {
-		return nil, fmt.Errorf("check links: %w", err)
-	}
 	syms, err := v.Symlinks()
 	if err != nil {
 		return nil, fmt.Errorf("list symbolic links: %w", err)
