@@ -5,9 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cortexmem/cortex/dedup"
+	"github.com/cortexmem/cortex/memories"
 )
 
 // mappingRSS is the resident size, in kB, of the mapping of this process
@@ -78,6 +84,103 @@ func TestKeptWordIndexLeavesNoPagesResident(t *testing.T) {
 			t.Errorf("a kept index of %d kB left %d kB resident", size, rss)
 		case !kept && rss < size/2:
 			t.Errorf("an index read whole left %d of %d kB resident: the test cannot see pages", rss, size)
+		}
+		done()
+	}
+}
+
+// TestKeptWordIndexWalksStayWithinBudget: the walks of a kept index leave
+// at most keptWalkBudget of its postings resident (and a large page more,
+// the kernel's unit), however many lists they read, and count as the
+// index read whole counts; an index not kept keeps what it read.
+func TestKeptWordIndexWalksStayWithinBudget(t *testing.T) {
+	defer func(b, c int) { keptWalkBudget, walkChunk = b, c }(keptWalkBudget, walkChunk)
+	walkChunk = 256 << 10
+	keptWalkBudget = 2 * walkChunk
+	const words = 1000
+	sets := make([][]uint64, 4000)
+	bases, hashes, kept := make([]int, len(sets)), make([]uint64, len(sets)), make([]bool, len(sets))
+	for j := range sets {
+		bases[j], hashes[j], kept[j] = j, uint64(j), true
+		for w := range words {
+			if (j+w)%4 != 0 {
+				sets[j] = append(sets[j], uint64(w))
+			}
+		}
+	}
+	data := encodeWordIndex(3, bases, hashes, sets, nil, kept, nil)
+	p := filepath.Join(t.TempDir(), "x.index")
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	all := make([]uint64, words)
+	for w := range all {
+		all[w] = uint64(w)
+	}
+	want := make([]uint32, len(sets))
+	for j := range sets {
+		want[j] = uint32(len(sets[j]))
+	}
+	// kB: the budget's chunks, each in a large page of the kernel's (up to
+	// 2 MB), and the rest of the file.
+	limit := (keptWalkBudget/walkChunk*(2<<20) + 1<<20) / 1024
+	if len(data) < 2*limit*1024 {
+		t.Fatalf("an index of %d bytes: want twice the %d kB it may leave resident", len(data), limit)
+	}
+	th := dedup.DefaultThresholds()
+	near := memories.NearWords{Duplicate: th.Duplicate, Related: th.Related, Top: 4}
+	// The near walk of a memory that has every word: the lists are walked
+	// whole, then searched for the memories that can still matter.
+	nearOf := func(ix *wordIndex) ([]int, []uint32) {
+		counts := make([]uint32, ix.nSets)
+		floor := th.Related
+		live := ix.countNear(all, counts, near, func(int) bool { return false }, &floor)
+		return live, counts
+	}
+	plain, ok := parseWordIndex(data)
+	if !ok {
+		t.Fatal("the index does not parse")
+	}
+	wantLive, wantNear := nearOf(plain)
+	for _, c := range []struct {
+		name       string
+		keep, near bool
+	}{{"count", false, false}, {"count", true, false}, {"near", false, true}, {"near", true, true}} {
+		keep := c.keep
+		mapped, done, ok, err := readMapped(p)
+		if err != nil || !ok {
+			t.Fatalf("not mapped: %v", err)
+		}
+		ix, parsed := parseKeptWordIndex(mapped)
+		if !parsed {
+			t.Fatal("the index does not parse")
+		}
+		if !keep {
+			ix.walks = nil // as a kept index read before this budget
+		}
+		if c.near {
+			live, counts := nearOf(ix)
+			if diff := cmp.Diff(wantNear, counts); diff != "" || !slices.Equal(live, wantLive) {
+				t.Errorf("%s, kept %v: near counts (-want +got):\n%s\nlive %v, want %v", c.name, keep, diff, live, wantLive)
+			}
+		} else {
+			counts := make([]uint32, ix.nSets)
+			ix.count(all, counts)
+			if diff := cmp.Diff(want, counts); diff != "" {
+				t.Errorf("%s, kept %v: counts (-want +got):\n%s", c.name, keep, diff)
+			}
+		}
+		// Every list is read, whole or in part: the postings' chunks are
+		// all noted, and the pages dropped once a budget's worth was.
+		if least := 4*ix.nPost/keptWalkBudget - 1; keep && ix.walks.drops < least {
+			t.Errorf("%s: the pages were dropped %d times over %d bytes of postings, want at least %d", c.name, ix.walks.drops, 4*ix.nPost, least)
+		}
+		rss := mappingRSS(t, uintptr(unsafe.Pointer(&mapped[0])))
+		switch {
+		case keep && rss > limit:
+			t.Errorf("%s: walks of a kept index of %d kB left %d kB resident, over %d", c.name, len(mapped)/1024, rss, limit)
+		case !keep && rss <= limit:
+			t.Errorf("%s: walks that drop nothing left %d kB of %d resident: the test cannot see pages", c.name, rss, len(mapped)/1024)
 		}
 		done()
 	}
