@@ -267,3 +267,45 @@ func TestStringList(t *testing.T) {
 		t.Errorf("an object: %v", err)
 	}
 }
+
+// TestAfterCallRunsAfterEachCall: Options.AfterCall runs once after each
+// tool call the server runs, one that fails too.
+func TestAfterCallRunsAfterEachCall(t *testing.T) {
+	root := t.TempDir()
+	after := make(chan struct{}, 10)
+	srv := newServer(t, root, Options{Version: "test", AfterCall: func() { after <- struct{}{} }})
+	ct, st2 := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	if _, err := srv.Connect(ctx, st2, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	e := &env{t: t, root: root, session: cs}
+	for i, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"memory_save", map[string]any{"content": "The staging database is in eu-west-1.", "project": "p"}},
+		{"memory_recall", map[string]any{"query": "staging database"}},
+		{"supersede", map[string]any{"id": "01nosuchmemory"}}, // fails: no such memory
+	} {
+		out := e.call(c.tool, c.args)
+		if failed := strings.HasPrefix(out, "isError: true"); failed != (i == 2) {
+			t.Fatalf("call %d (%s) failed %v:\n%s", i, c.tool, failed, out)
+		}
+		select {
+		case <-after:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("call %d (%s): AfterCall did not run", i, c.tool)
+		}
+	}
+	select {
+	case <-after:
+		t.Error("AfterCall ran more often than the calls")
+	case <-time.After(50 * time.Millisecond):
+	}
+}

@@ -16,6 +16,13 @@ import (
 // would beside the CLI.
 func (e *env) resident(t *testing.T) *memories.Service {
 	t.Helper()
+	_, svc := e.residentStore(t)
+	return svc
+}
+
+// residentStore is resident with its store.
+func (e *env) residentStore(t *testing.T) (*store.Store, *memories.Service) {
+	t.Helper()
 	v, err := vault.New(e.root, "cortex")
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +31,7 @@ func (e *env) resident(t *testing.T) *memories.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return memories.NewService(st)
+	return st, memories.NewService(st)
 }
 
 func recallTitles(t *testing.T, svc *memories.Service, q string) []string {
