@@ -11,7 +11,7 @@ FUZZTIME ?= 30s
 FUZZMINIMIZE ?= 5s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build demo test test-short race bench bench-100k bench-transcripts timing bulk eval-stable fuzz lint bleve-check clean
+.PHONY: all build demo test test-short race bench bench-100k bench-transcripts timing bulk eval-stable fuzz lint cross bleve-check clean
 
 all: build
 
@@ -96,10 +96,16 @@ fuzz:
 		done; \
 	done
 
-lint: bleve-check
+lint: bleve-check cross
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' | grep -v '^third_party/'))" || (gofmt -l $$(git ls-files '*.go' | grep -v '^third_party/'); exit 1)
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+
+# cortex is used on macOS and Windows too: the code and its tests must
+# build there (a syscall only Linux has broke the macOS build once).
+cross:
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./...
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/cortex
 
 # third_party/bleve must be the pinned release plus third_party/bleve-patches,
 # nothing else, and each other vendored module (third_party/NAME) its release

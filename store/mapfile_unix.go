@@ -5,6 +5,8 @@ package store
 import (
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // readMapped gives the bytes of the file at path, mapped read-only into
@@ -40,7 +42,7 @@ func readMapped(path string) (_ []byte, release func(), mapped bool, _ error) {
 // file's large pages are mapped whole on a read (a megabyte at a time),
 // so that one check of a word index left all of it resident.
 func dropResident(data []byte) {
-	_ = syscall.Madvise(data, syscall.MADV_DONTNEED)
+	_ = unix.Madvise(data, unix.MADV_DONTNEED) // syscall has no Madvise on macOS
 }
 
 // fileNumbers is the device and inode of the file fi describes.
