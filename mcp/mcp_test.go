@@ -45,8 +45,14 @@ func newEnv(t *testing.T) *env {
 // newEnvAs is newEnv with a client that names itself client.
 func newEnvAs(t *testing.T, client *mcp.Implementation) *env {
 	t.Helper()
+	return newEnvWith(t, client, Options{Version: "test"})
+}
+
+// newEnvWith is newEnvAs with a server of options o.
+func newEnvWith(t *testing.T, client *mcp.Implementation, o Options) *env {
+	t.Helper()
 	root := t.TempDir()
-	srv := newServer(t, root, Options{Version: "test"})
+	srv := newServer(t, root, o)
 	ct, st2 := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	if _, err := srv.Connect(ctx, st2, nil); err != nil {
@@ -271,20 +277,8 @@ func TestStringList(t *testing.T) {
 // TestAfterCallRunsAfterEachCall: Options.AfterCall runs once after each
 // tool call the server runs, one that fails too.
 func TestAfterCallRunsAfterEachCall(t *testing.T) {
-	root := t.TempDir()
 	after := make(chan struct{}, 10)
-	srv := newServer(t, root, Options{Version: "test", AfterCall: func() { after <- struct{}{} }})
-	ct, st2 := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	if _, err := srv.Connect(ctx, st2, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cs.Close() })
-	e := &env{t: t, root: root, session: cs}
+	e := newEnvWith(t, &mcp.Implementation{Name: "test", Version: "1"}, Options{Version: "test", AfterCall: func() { after <- struct{}{} }})
 	for i, c := range []struct {
 		tool string
 		args map[string]any

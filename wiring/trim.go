@@ -54,11 +54,11 @@ func (t *Trimmer) AfterCall() {
 		return
 	}
 	defer t.mu.Unlock()
-	if now := time.Now(); now.Sub(t.last) < trimInterval {
+	now := time.Now()
+	if now.Sub(t.last) < trimInterval {
 		return
-	} else {
-		t.last = now
 	}
+	t.last = now
 	rss, file, ok := t.resident()
 	if !ok || rss <= trimBudget || file <= trimFloor {
 		return
