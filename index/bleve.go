@@ -193,38 +193,9 @@ type Bleve struct {
 	lengths lengthsCache
 	// builders are the document builders idle between batches.
 	builders docBuilders
-}
-
-// DropResident takes the pages of the index's segment files out of the
-// process's resident memory (zap's Segment.DropResident): a search maps
-// the parts of the files it reads, a large page at a time, and a
-// long-lived process's open index kept all it had read. They stay in the
-// page cache, and the next search maps what it reads again from there.
-func (b *Bleve) DropResident() { dropResident(b.idx) }
-
-// dropResident is DropResident of the segments of idx's current snapshot,
-// which holds them open while their pages are dropped.
-func dropResident(idx bleve.Index) {
-	adv, err := idx.Advanced()
-	if err != nil {
-		return
-	}
-	s, ok := adv.(*scorch.Scorch)
-	if !ok {
-		return
-	}
-	r, err := s.Reader()
-	if err != nil {
-		return
-	}
-	defer r.Close()
-	if snap, ok := r.(*scorch.IndexSnapshot); ok {
-		for _, seg := range snap.Segments() {
-			if d, ok := seg.Segment().(interface{ DropResident() }); ok {
-				d.DropResident()
-			}
-		}
-	}
+	// life is held to read closed, and taken to set it (see DropResident).
+	life   sync.RWMutex
+	closed bool
 }
 
 // scoredFields are the fields whose lengths a memory's document keeps
@@ -295,6 +266,7 @@ func wrap(idx bleve.Index, readOnly bool) (*Bleve, error) {
 		}
 		return terms
 	}
+	opened(b)
 	return b, nil
 }
 
@@ -307,6 +279,7 @@ func wrap(idx bleve.Index, readOnly bool) (*Bleve, error) {
 // at 10,000 notes, paid by whichever save came next (the first update to
 // find more than mergeAbove segments after a rebuild of four did).
 func (b *Bleve) Close() error {
+	closing(b)
 	var err error
 	switch {
 	case b.readOnly:

@@ -25,8 +25,9 @@ func mappedKB(t *testing.T, dir string) int {
 }
 
 // TestDropResidentKeepsSearching: the pages searches mapped of an open
-// index's segment files are out of the process's resident memory once
-// DropResident is called, and the index answers as before.
+// index's segment files are out of the process's resident memory once its
+// DropResident, or the package's, is called, and the index answers as
+// before.
 func TestDropResidentKeepsSearching(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bleve")
 	b, err := createBleve(dir)
@@ -79,5 +80,14 @@ func TestDropResidentKeepsSearching(t *testing.T) {
 	}
 	if diff := cmp.Diff(before, answers()); diff != "" {
 		t.Errorf("answers after DropResident (-before +after):\n%s", diff)
+	}
+	// The searches mapped pages again; the package's DropResident drops
+	// those of every open index.
+	if kb := mappedKB(t, dir); kb < 256 {
+		t.Fatalf("the searches after the drop left %d kB resident", kb)
+	}
+	DropResident()
+	if kb := mappedKB(t, dir); kb > 16 {
+		t.Errorf("%d kB of the segments resident after the package's DropResident", kb)
 	}
 }

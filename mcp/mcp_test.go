@@ -274,11 +274,16 @@ func TestStringList(t *testing.T) {
 	}
 }
 
-// TestAfterCallRunsAfterEachCall: Options.AfterCall runs once after each
-// tool call the server runs, one that fails too.
-func TestAfterCallRunsAfterEachCall(t *testing.T) {
-	after := make(chan struct{}, 10)
-	e := newEnvWith(t, &mcp.Implementation{Name: "test", Version: "1"}, Options{Version: "test", AfterCall: func() { after <- struct{}{} }})
+// TestOnCallWrapsEachCall: Options.OnCall runs as each tool call the
+// server runs begins, one that fails too, and the func it returns once the
+// call is done.
+func TestOnCallWrapsEachCall(t *testing.T) {
+	began, ended := make(chan struct{}, 10), make(chan struct{}, 10)
+	onCall := func() func() {
+		began <- struct{}{}
+		return func() { ended <- struct{}{} }
+	}
+	e := newEnvWith(t, &mcp.Implementation{Name: "test", Version: "1"}, Options{Version: "test", OnCall: onCall})
 	for i, c := range []struct {
 		tool string
 		args map[string]any
@@ -292,14 +297,21 @@ func TestAfterCallRunsAfterEachCall(t *testing.T) {
 			t.Fatalf("call %d (%s) failed %v:\n%s", i, c.tool, failed, out)
 		}
 		select {
-		case <-after:
+		case <-began:
+		default:
+			t.Fatalf("call %d (%s) answered, and OnCall had not run", i, c.tool)
+		}
+		select {
+		case <-ended:
 		case <-time.After(10 * time.Second):
-			t.Fatalf("call %d (%s): AfterCall did not run", i, c.tool)
+			t.Fatalf("call %d (%s): the end OnCall returned did not run", i, c.tool)
 		}
 	}
 	select {
-	case <-after:
-		t.Error("AfterCall ran more often than the calls")
+	case <-began:
+		t.Error("OnCall ran more often than the calls")
+	case <-ended:
+		t.Error("the end OnCall returned ran more often than the calls")
 	case <-time.After(50 * time.Millisecond):
 	}
 }

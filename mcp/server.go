@@ -53,9 +53,10 @@ type Options struct {
 	Reflection *reflection.Service
 	// Transcripts, when set, serves transcript_search.
 	Transcripts TranscriptSearcher
-	// AfterCall, when set, runs after each tool call, beside the reply (the
-	// server's memory trimmer: wiring.Trimmer).
-	AfterCall func()
+	// OnCall, when set, runs as each tool call begins, and the func it
+	// returns once the call is done, beside the reply (the server's memory
+	// trimmer: wiring.Trimmer.Begin).
+	OnCall func() (end func())
 }
 
 // server holds what the tools share.
@@ -70,8 +71,8 @@ type server struct {
 	reflection *reflection.Service
 	// transcripts searches agents' sessions; nil: no transcript_search.
 	transcripts TranscriptSearcher
-	// afterCall runs after each call (Options.AfterCall); nil: nothing.
-	afterCall func()
+	// onCall runs as each call begins (Options.OnCall); nil: nothing.
+	onCall func() (end func())
 	// mu runs one tool at a time: the service is cheap per call, and one
 	// store per process keeps its cached state simple.
 	mu sync.Mutex
@@ -96,7 +97,7 @@ func New(svc *memories.Service, o Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "cortex", Title: "cortex memory", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
-	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, inbox: o.Inbox, transcripts: o.Transcripts, briefing: o.Briefing, reflection: o.Reflection, afterCall: o.AfterCall}
+	s := &server{svc: svc, abs: o.Abs, warn: o.Warn, inbox: o.Inbox, transcripts: o.Transcripts, briefing: o.Briefing, reflection: o.Reflection, onCall: o.OnCall}
 	for _, t := range tools {
 		t(srv, s)
 	}
@@ -131,8 +132,9 @@ func addTool[In, Out any](srv *mcp.Server, s *server, t *mcp.Tool, call func(con
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if s.afterCall != nil {
-			defer func() { go s.afterCall() }()
+		if s.onCall != nil {
+			end := s.onCall()
+			defer func() { go end() }()
 		}
 		result, text, err := call(withClient(ctx, clientName(req.ClientInfo())), args)
 		if err != nil {

@@ -274,20 +274,13 @@ func (r *resident) keep(rec *index.Record, m *memories.Memory) {
 }
 
 // DropResident takes the pages of the files a resident store keeps mapped
-// out of the process's resident memory: its open index's segments
-// (index.Bleve.DropResident) and the word indexes its saves read (see
-// keptIndexes.dropResident). They stay in the page cache; what the next
-// call reads is mapped again from there. A server calls it when its
-// resident memory nears its budget (wiring.Trimmer).
+// out of the process's resident memory: the segments of the indexes open
+// (index.DropResident) and the word indexes its saves read (see
+// keptIndexes.dropResident). They stay in the page cache; what is read next
+// is mapped again from there. A server calls it when its resident memory
+// nears its budget (wiring.Trimmer), during a call too: it takes no lock a
+// read or a save holds.
 func (s *Store) DropResident() {
 	s.words.dropResident()
-	r := s.res
-	if r == nil {
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.b != nil {
-		r.b.DropResident()
-	}
+	index.DropResident()
 }

@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -107,5 +109,51 @@ func TestResidentAnswersAsAFreshStore(t *testing.T) {
 				t.Errorf("round %d, %q: resident %v, fresh %v", round, q, got, want)
 			}
 		}
+	}
+}
+
+// TestDropResidentDuringARead: a resident store's DropResident returns while
+// a read holds the store (as the server's trimmer drops pages during a
+// call), and the read goes on searching.
+func TestDropResidentDuringARead(t *testing.T) {
+	e := newEnv(t, 0)
+	for i := range 50 {
+		e.write(fmt.Sprintf("memories/p/n%02d.md", i), fmt.Sprintf("---\nid: 01jt%022d\ntitle: note %d\n---\nThe staging database keeps copy %d of the ledger.\n", i, i, i))
+	}
+	if _, err := e.st.Rebuild(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st, svc := e.residentStore(t)
+	if got := recallTitles(t, svc, "staging ledger"); len(got) == 0 {
+		t.Fatal("no recall before the read")
+	}
+	ctx := context.Background()
+	err := st.View(ctx, func(snap memories.Snapshot) error {
+		req := memories.SearchRequest{Text: "staging ledger", Size: 10}
+		before, err := snap.Search(ctx, req)
+		if err != nil {
+			return err
+		}
+		done := make(chan struct{})
+		go func() {
+			st.DropResident()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			return errors.New("DropResident waited for the read")
+		}
+		after, err := snap.Search(ctx, req)
+		if err != nil {
+			return err
+		}
+		if len(before) == 0 || len(after) != len(before) {
+			return fmt.Errorf("%d hits before DropResident, %d after", len(before), len(after))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

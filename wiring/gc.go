@@ -42,9 +42,14 @@ func serverGCPercent(live uint64) int {
 // Without it, what the live heap left free stayed resident: a server
 // started on a real-shaped 100,000-note vault, asked to recall while it
 // checked its word indexes, peaked at 158–204 MB (its live heap 50–65 MB
-// then), and at 122–123 MB with the limit. The rest of the budget is what
-// the process holds outside the heap (the mapped index files, about
-// 35 MB there). Once the heap after a collection holds more than the
+// then), and at 122–123 MB with a limit of 90 MB. The rest of the budget
+// is what the process holds outside the heap: its binary's pages (19 MB)
+// and the index files it maps, up to 60 MB in one recall there (see
+// Trimmer). With 90 MB the heap's pages stayed at 80–88 MB through the
+// benchmark's session of 60 recalls and 40 saves, and the session peaked
+// at 163–172 MB; with 64 MB, at 140–151 MB (the heap's pages at 62–64 MB),
+// the recalls and saves as fast (p50 17–25 ms either way, alternated
+// runs). Once the heap after a collection holds more than the
 // budget and a quarter, the limit is half again of it (serverMemoryLimit),
 // so a huge vault's server collects at most twice as often as Go's
 // default would. That heap is read when the tuner hears of the
@@ -52,10 +57,11 @@ func serverGCPercent(live uint64) int {
 // to 100 MB while 53–63 MB were live, and a limit of half again of what it
 // read let the server peak at 151–181 MB. Between the budget and a quarter
 // more, a live heap above the budget has the collector run more often than
-// the GOGC says (the runtime caps its share of the CPU at half); no vault
-// measured has come near it (a 100,000-note server's live heap is 17–32 MB
-// once started).
-const serverMemoryBudget = 90 << 20
+// the GOGC says (the runtime caps its share of the CPU at half); a
+// 100,000-note server's live heap is 17–32 MB once started, and 40–45 MB
+// while it checks its word indexes (whose making raises the limit: see
+// store's boundedGC).
+const serverMemoryBudget = 64 << 20
 
 // serverMemoryLimit is the soft memory limit for a server whose heap holds
 // live bytes after a collection: the budget, or half again of the heap

@@ -36,7 +36,7 @@ func TestServerMemoryLimit(t *testing.T) {
 	}{
 		{0, serverMemoryBudget},
 		{17 << 20, serverMemoryBudget},                   // a 100k server: the budget
-		{100 << 20, serverMemoryBudget},                  // read at start-up, over the budget
+		{72 << 20, serverMemoryBudget},                   // read at start-up, over the budget
 		{serverMemoryBudget * 5 / 4, serverMemoryBudget}, // the most that has the budget
 		{serverMemoryBudget*5/4 + 2, serverMemoryBudget*15/8 + 3},
 		{200 << 20, 300 << 20}, // a huge heap: half again of it

@@ -123,7 +123,7 @@ func runMCP(ctx context.Context, a *app, o mcpOptions) error {
 	}
 	srv := mcp.New(svc, mcp.Options{Version: buildVersion(), Abs: a.store.Vault().Abs, Warn: warn, Inbox: a.inbox, Transcripts: ts,
 		Briefing: a.cortex.Briefing(svc, wiring.TranscriptExcerpts{Search: ts}, warn), Reflection: a.cortex.Reflection(svc, a.scribeEnv()),
-		AfterCall: wiring.NewTrimmer(a.store.DropResident).AfterCall})
+		OnCall: wiring.NewTrimmer(a.store.DropResident).Begin})
 	if ln == nil {
 		return mcp.ServeStdio(ctx, srv, a.stdin, a.stdout, mcp.StdioOptions{Warn: warn})
 	}
