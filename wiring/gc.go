@@ -81,18 +81,33 @@ func serverMemoryLimit(live uint64) int64 {
 // It returns what restores the settings before and stops following
 // collections.
 func ServerGC(getenv func(string) string) (restore func()) {
+	return ServerGCBeside(getenv, 0)
+}
+
+// ServerGCBeside is ServerGC in a process whose heap holds held bytes
+// besides the server's: the benchmark harness, which runs the server's
+// code beside its own data. The memory limit is the server's and held:
+// under the server's alone, a harness holding 50 MB collected without
+// pause, its recalls in the handler 1.8 → 6.8 ms at the median.
+func ServerGCBeside(getenv func(string) string, held uint64) (restore func()) {
 	if getenv("GOGC") != "" || getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
-	t := &gcTuner{}
+	t := &gcTuner{held: held}
 	t.mu.Lock()
 	l := live()
 	t.before = debug.SetGCPercent(serverGCPercent(l))
-	t.limit = serverMemoryLimit(l)
+	t.limit = t.limitFor(l)
 	t.beforeLimit = debug.SetMemoryLimit(t.limit)
 	t.mu.Unlock()
 	t.arm()
 	return t.stop
+}
+
+// limitFor is the memory limit for a heap of live bytes, held of them not
+// the server's.
+func (t *gcTuner) limitFor(live uint64) int64 {
+	return serverMemoryLimit(live-min(live, t.held)) + int64(t.held)
 }
 
 // gcTuner sets the GOGC after each collection, told of it by the finalizer
@@ -105,6 +120,8 @@ type gcTuner struct {
 	// limit is the memory limit the tuner set last, and beforeLimit the
 	// one before it.
 	limit, beforeLimit int64
+	// held is the heap that is not the server's (ServerGCBeside).
+	held uint64
 }
 
 // sentinel is the object whose finalizer tells of a collection. It holds a
@@ -128,7 +145,7 @@ func (t *gcTuner) collected() {
 	l := live()
 	debug.SetGCPercent(serverGCPercent(l))
 	if debug.SetMemoryLimit(-1) == t.limit {
-		t.limit = serverMemoryLimit(l)
+		t.limit = t.limitFor(l)
 		debug.SetMemoryLimit(t.limit)
 	}
 	t.arm()

@@ -47,6 +47,33 @@ func TestServerMemoryLimit(t *testing.T) {
 	}
 }
 
+// TestServerLimitBesideHeldHeap: the limit of a server beside a heap held
+// by its process (the harness) is the server's limit for the rest of the
+// heap, plus what is held.
+func TestServerLimitBesideHeldHeap(t *testing.T) {
+	for _, tc := range []struct {
+		held, live uint64
+		want       int64
+	}{
+		{0, 17 << 20, serverMemoryBudget},
+		{50 << 20, 67 << 20, serverMemoryBudget + 50<<20},                    // a server of 17 MB beside 50 MB
+		{50 << 20, 40 << 20, serverMemoryBudget + 50<<20},                    // less live than held: the budget
+		{50 << 20, 250 << 20, 300<<20 + 50<<20},                              // a huge server: half again of its own
+		{serverMemoryBudget, 2 * serverMemoryBudget, 2 * serverMemoryBudget}, // exactly the budget's worth of its own
+	} {
+		tu := &gcTuner{held: tc.held}
+		if got := tu.limitFor(tc.live); got != tc.want {
+			t.Errorf("held %d, live %d: limit %d, want %d", tc.held, tc.live, got, tc.want)
+		}
+	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(3 << 30))
+	restore := ServerGCBeside(func(string) string { return "" }, 1<<30)
+	defer restore()
+	if l := debug.SetMemoryLimit(-1); l < 1<<30+serverMemoryBudget {
+		t.Errorf("beside 1 GiB held: memory limit %d, want at least 1 GiB and the budget", l)
+	}
+}
+
 // TestServerGCFollowsCollections: the server's collector sets its GOGC and
 // its memory limit after every collection; a limit set by another (the
 // store's while it makes word indexes) is left alone, and the tuner takes

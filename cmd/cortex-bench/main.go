@@ -56,6 +56,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == launchArg {
+		os.Exit(launch(os.Args[2:]))
+	}
 	// The rows marked (handler) run the server's code in this process: its
 	// heap is prepared as `cortex mcp` prepares its own.
 	if hugeheap.Allowed(os.Getenv) {
@@ -277,8 +280,11 @@ func (e *env) environ() map[string]string {
 	return map[string]string{config.EnvVault: e.vault, config.EnvHome: e.home, config.EnvConfig: filepath.Join(e.home, "none.yaml")}
 }
 
+// cmd is a command running the binary with args in this environment,
+// through a launcher (see launchCmd): usage(c) is its wall time, CPU time
+// and peak memory once it has run.
 func (e *env) cmd(args ...string) *exec.Cmd {
-	c := exec.Command(e.bin, args...)
+	c := launchCmd(e.bin, args...)
 	c.Env = os.Environ()
 	for k, v := range e.environ() {
 		c.Env = append(c.Env, k+"="+v)
@@ -312,9 +318,7 @@ func (e *env) timeProcessIn(stdin string, args ...string) (time.Duration, float6
 	c.Stdin = strings.NewReader(stdin)
 	var stderr strings.Builder
 	c.Stdout, c.Stderr = io.Discard, &stderr
-	start := time.Now()
 	err := c.Run()
-	d := time.Since(start)
 	// A save the real shape makes may repeat an earlier note closely enough
 	// to be refused as a duplicate (exit code 3): timed all the same, it
 	// did the work of a save but the write.
@@ -323,10 +327,12 @@ func (e *env) timeProcessIn(stdin string, args ...string) (time.Duration, float6
 	if err != nil && !dup {
 		return 0, 0, fmt.Errorf("cortex %s: %v: %s", strings.Join(args, " "), err, stderr.String())
 	}
-	if c.ProcessState != nil {
-		e.lastCPU = c.ProcessState.UserTime() + c.ProcessState.SystemTime()
+	d, cpu, rss, err := usage(c)
+	if err != nil {
+		return 0, 0, fmt.Errorf("cortex %s: %w", strings.Join(args, " "), err)
 	}
-	return d, maxRSS(c.ProcessState), nil
+	e.lastCPU = cpu
+	return d, rss, nil
 }
 
 // maxRSS is a finished process's peak resident memory in MB.
@@ -596,17 +602,18 @@ func arrivalRun(e *env, n int, end time.Time) (result, error) {
 	c := e.cmd("recall", "--json", a.Words[id])
 	var stdout, stderr strings.Builder
 	c.Stdout, c.Stderr = &stdout, &stderr
-	start := time.Now()
 	if err := c.Run(); err != nil {
 		return result{}, fmt.Errorf("cortex recall after the pull: %v: %s", err, stderr.String())
 	}
-	d := time.Since(start)
+	d, cpu, rss, err := usage(c)
+	if err != nil {
+		return result{}, fmt.Errorf("cortex recall after the pull: %w", err)
+	}
 	if !strings.Contains(stdout.String(), id) {
 		return result{}, fmt.Errorf("cortex recall after the pull did not find %s (%s): %s", id, a.Words[id], stdout.String())
 	}
 	return result{Size: n, Op: fmt.Sprintf("recall after a pull changed %d notes (process)", len(a.Changed)+len(a.Added)+len(a.Removed)),
-		Runs: 1, P50ms: ms(d), P99ms: ms(d), MaxRSS: maxRSS(c.ProcessState),
-		CPUms: ms(c.ProcessState.UserTime() + c.ProcessState.SystemTime())}, nil
+		Runs: 1, P50ms: ms(d), P99ms: ms(d), MaxRSS: rss, CPUms: ms(cpu)}, nil
 }
 
 // hookRuns times the hooks and capture as agents run them, whole process:
@@ -711,7 +718,7 @@ func importRuns(b *benchRun, tmp string, n int, corpus *bench.Corpus, end time.T
 			if dry {
 				args = []string{"import", "--dry-run", notes}
 			}
-			c := exec.Command(e.bin, args...)
+			c := launchCmd(e.bin, args...)
 			c.Env = append(os.Environ(), "HOME="+home, "CORTEX_VAULT="+vaultDir, "CORTEX_HOME="+state, "CORTEX_CONFIG="+filepath.Join(tmp, "none.yaml"))
 			if b.o.profile != "" {
 				p := filepath.Join(b.o.profile, fmt.Sprintf("%s-%d-import-%d%s", b.shape, b.n, round, e.suffix()))
@@ -719,12 +726,13 @@ func importRuns(b *benchRun, tmp string, n int, corpus *bench.Corpus, end time.T
 			}
 			var stdout, stderr strings.Builder
 			c.Stdout, c.Stderr = &stdout, &stderr
-			start := time.Now()
 			if err := c.Run(); err != nil {
 				return fmt.Errorf("cortex import: %v: %s", err, stderr.String())
 			}
-			d := time.Since(start)
-			cpu := c.ProcessState.UserTime() + c.ProcessState.SystemTime()
+			d, cpu, rss, err := usage(c)
+			if err != nil {
+				return fmt.Errorf("cortex import: %w", err)
+			}
 			t := target{}
 			op := fmt.Sprintf("import %d memories into the %s (process)", n, into)
 			note := strings.SplitN(stdout.String(), "\n", 2)[0]
@@ -738,7 +746,7 @@ func importRuns(b *benchRun, tmp string, n int, corpus *bench.Corpus, end time.T
 				t = importTarget(n)
 			}
 			r := result{Shape: b.shape, Size: b.n, Op: op,
-				Runs: 1, P50ms: ms(d), P99ms: ms(d), MaxRSS: maxRSS(c.ProcessState), CPUms: ms(cpu), Target: t.text,
+				Runs: 1, P50ms: ms(d), P99ms: ms(d), MaxRSS: rss, CPUms: ms(cpu), Target: t.text,
 				Note: note}
 			if len(b.envs) > 1 {
 				r.Bin = e.name
@@ -940,8 +948,10 @@ func mcpStdio(b *benchRun, qs []string, gen bench.Source) error {
 		if err := cs.Close(); err != nil {
 			return fmt.Errorf("cortex mcp (%s): %w", b.envs[k].name, err)
 		}
-		if cmds[k].ProcessState != nil {
-			rss[k] = maxRSS(cmds[k].ProcessState)
+		if _, _, m, err := usage(cmds[k]); err == nil {
+			rss[k] = m
+		} else {
+			return fmt.Errorf("cortex mcp (%s): %w", b.envs[k].name, err)
 		}
 	}
 	for k, e := range b.envs {
@@ -965,7 +975,12 @@ func mcpServerTarget(n int) target {
 // and a whole call over the SDK's in-memory transport.
 func mcpServer(e *env, qs []string, gen bench.Source, pacedFor time.Duration) ([]result, error) {
 	ctx := context.Background()
-	defer wiring.ServerGC(os.Getenv)() // the collector as the server sets it
+	// The collector as the server sets it, for the server's heap beside
+	// what this process holds already.
+	runtime.GC()
+	var held runtime.MemStats
+	runtime.ReadMemStats(&held)
+	defer wiring.ServerGCBeside(os.Getenv, held.HeapAlloc)()
 	c, err := e.open(wiring.Options{Resident: true})
 	if err != nil {
 		return nil, err

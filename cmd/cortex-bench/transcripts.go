@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/cortexmem/cortex/bench"
@@ -42,8 +41,8 @@ func (e *transcriptEnv) environ() []string {
 	return append(env, "HOME="+e.home, "CORTEX_HOME="+e.state, "CORTEX_CONFIG="+filepath.Join(e.state, "none.yaml"))
 }
 
-// timeCmd runs a command once and returns its wall time, peak RSS (MB) and
-// standard output.
+// timeCmd runs a command made by launchCmd once and returns its wall time,
+// peak RSS (MB) and standard output.
 func timeCmd(c *exec.Cmd, okCodes ...int) (time.Duration, float64, []byte, error) {
 	d, rss, _, out, err := timeCmdCPU(c, okCodes...)
 	return d, rss, out, err
@@ -57,9 +56,7 @@ func timeCmdCPU(c *exec.Cmd, okCodes ...int) (time.Duration, float64, time.Durat
 		c.Stdout = &stdout
 	}
 	c.Stderr = &stderr
-	start := time.Now()
 	err := c.Run()
-	d := time.Since(start)
 	if ee, ok := err.(*exec.ExitError); ok {
 		for _, code := range okCodes {
 			if ee.ExitCode() == code {
@@ -70,19 +67,15 @@ func timeCmdCPU(c *exec.Cmd, okCodes ...int) (time.Duration, float64, time.Durat
 	if err != nil {
 		return 0, 0, 0, nil, fmt.Errorf("%s: %v: %s", strings.Join(c.Args, " "), err, stderr.String())
 	}
-	rss, cpu := 0.0, time.Duration(0)
-	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = float64(ru.Maxrss) / 1024
-		if runtime.GOOS == "darwin" {
-			rss /= 1024
-		}
-		cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, cpu, rss, err := usage(c)
+	if err != nil {
+		return 0, 0, 0, nil, fmt.Errorf("%s: %w", strings.Join(c.Args, " "), err)
 	}
 	return d, rss, cpu, []byte(stdout.String()), nil
 }
 
 func (e *transcriptEnv) cortex(args ...string) *exec.Cmd {
-	c := exec.Command(e.bin, args...)
+	c := launchCmd(e.bin, args...)
 	c.Env = e.environ()
 	c.Stdin = strings.NewReader("")
 	return c
@@ -218,7 +211,7 @@ func benchTranscripts(o options, messages int, out io.Writer) ([]result, error) 
 			for _, w := range strings.Fields(q) {
 				args = append(args, "-e", w)
 			}
-			c := exec.Command(rg, append(append(args, "--"), roots...)...)
+			c := launchCmd(rg, append(append(args, "--"), roots...)...)
 			c.Stdout = io.Discard // rg prints every matching line
 			d, rss, _, err := timed(c, 1)
 			if err != nil {
