@@ -21,7 +21,7 @@ import (
 // files, has the mapped files' pages dropped (Store.DropResident). One
 // recall over the real-shaped 100,000-note vault maps up to 60 MB of index
 // segments: dropped only between calls, they added up within one. Under
-// the budget (a server over 10,000 notes, 60–80 MB) it drops nothing, and
+// the budget (a server over 10,000 notes, 80–90 MB) it drops nothing, and
 // costs a read of /proc/self/statm (about 10 µs) a tick while a call runs.
 const (
 	trimBudget   = 100 << 20
