@@ -36,35 +36,49 @@ type launchReport struct {
 }
 
 // launcher is how this process starts launchers: its own binary, and the
-// folder of their reports.
+// folder of their reports, made when a command first needs it.
 var launcher struct {
-	once      sync.Once
-	self, dir string
-	err       error
-	seq       atomic.Int64
 	mu        sync.Mutex
+	self, dir string
+	seq       atomic.Int64
 	reports   map[*exec.Cmd]string
 }
 
-// launchCmd is a command that runs bin with args through a launcher.
+// launchCmd is a command that runs bin with args through a launcher. When
+// no launcher can be had, its Start says why.
 func launchCmd(bin string, args ...string) *exec.Cmd {
-	launcher.once.Do(func() {
-		if launcher.self, launcher.err = os.Executable(); launcher.err != nil {
-			return
-		}
-		launcher.dir, launcher.err = os.MkdirTemp("", "cortex-bench-launch-")
-		launcher.reports = map[*exec.Cmd]string{}
-	})
-	if launcher.err != nil {
-		// Run reports it: the command is the launcher's own error.
-		return exec.Command("/nonexistent/cortex-bench-launcher: "+launcher.err.Error(), args...)
+	launcher.mu.Lock()
+	defer launcher.mu.Unlock()
+	var err error
+	if launcher.self == "" {
+		launcher.self, err = os.Executable()
+	}
+	if err == nil && launcher.dir == "" {
+		launcher.dir, err = os.MkdirTemp("", "cortex-bench-launch-")
+	}
+	if err != nil {
+		c := exec.Command(bin, args...)
+		c.Err = fmt.Errorf("start the launcher: %w", err) // what Start returns
+		return c
 	}
 	report := filepath.Join(launcher.dir, fmt.Sprintf("%d.json", launcher.seq.Add(1)))
 	c := exec.Command(launcher.self, append([]string{launchArg, report, bin}, args...)...)
-	launcher.mu.Lock()
+	if launcher.reports == nil {
+		launcher.reports = map[*exec.Cmd]string{}
+	}
 	launcher.reports[c] = report
-	launcher.mu.Unlock()
 	return c
+}
+
+// removeLaunchReports removes the launchers' report folder, once no
+// command runs.
+func removeLaunchReports() {
+	launcher.mu.Lock()
+	defer launcher.mu.Unlock()
+	if launcher.dir != "" {
+		_ = os.RemoveAll(launcher.dir)
+		launcher.dir = ""
+	}
 }
 
 // usage is what the launcher of c, which has run, reported of its command:

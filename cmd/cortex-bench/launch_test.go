@@ -67,4 +67,35 @@ func TestLaunchReportsTheCommandsOwnPeak(t *testing.T) {
 		t.Error("the usage of a command not launched")
 	}
 	big[len(big)-1] = 2 // held to here
+
+	// The reports' folder goes at the end of a run, and comes back for the
+	// next.
+	dir := launcher.dir
+	removeLaunchReports()
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the reports' folder after removeLaunchReports: %v", err)
+	}
+	again := launchCmd(sh, "-c", "exit 0")
+	if err := again.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := usage(again); err != nil {
+		t.Errorf("a command launched after the folder was removed: %v", err)
+	}
+	removeLaunchReports()
+}
+
+// TestLaunchRefuses: the launcher says what it lacks, with the codes a
+// shell would give.
+func TestLaunchRefuses(t *testing.T) {
+	if code := launch([]string{"report-only"}); code != 2 {
+		t.Errorf("no binary: exit code %d, want 2", code)
+	}
+	report := t.TempDir() + "/r.json"
+	if code := launch([]string{report, t.TempDir() + "/no-such-binary"}); code != 127 {
+		t.Errorf("a binary that is not there: exit code %d, want 127", code)
+	}
+	if _, err := os.Stat(report); !os.IsNotExist(err) {
+		t.Errorf("a report of a command that never ran: %v", err)
+	}
 }

@@ -117,6 +117,7 @@ type result struct {
 }
 
 func run(args []string, out io.Writer) error {
+	defer removeLaunchReports()
 	fs := flag.NewFlagSet("cortex-bench", flag.ContinueOnError)
 	var o options
 	var sizes, shapes, bins string
