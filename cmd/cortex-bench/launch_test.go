@@ -85,6 +85,40 @@ func TestLaunchReportsTheCommandsOwnPeak(t *testing.T) {
 	removeLaunchReports()
 }
 
+// TestUsageOfABadReport: a report that is missing or not the launcher's
+// JSON is an error naming it, not figures of zero.
+func TestUsageOfABadReport(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	defer removeLaunchReports()
+	for _, tc := range []struct {
+		name  string
+		spoil func(report string) error
+		want  string
+	}{
+		{"missing", os.Remove, "the launcher's report"},
+		{"not JSON", func(r string) error { return os.WriteFile(r, []byte("{wall"), 0o600) }, ".json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := launchCmd(sh, "-c", "exit 0")
+			if err := c.Run(); err != nil {
+				t.Fatal(err)
+			}
+			launcher.mu.Lock()
+			report := launcher.reports[c]
+			launcher.mu.Unlock()
+			if err := tc.spoil(report); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, _, err := usage(c); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("usage = %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+}
+
 // TestLaunchRefuses: the launcher says what it lacks, with the codes a
 // shell would give.
 func TestLaunchRefuses(t *testing.T) {
@@ -97,5 +131,10 @@ func TestLaunchRefuses(t *testing.T) {
 	}
 	if _, err := os.Stat(report); !os.IsNotExist(err) {
 		t.Errorf("a report of a command that never ran: %v", err)
+	}
+	if sh, err := exec.LookPath("sh"); err == nil {
+		if code := launch([]string{t.TempDir() + "/no/such/folder/r.json", sh, "-c", "exit 0"}); code != 125 {
+			t.Errorf("a report that cannot be written: exit code %d, want 125", code)
+		}
 	}
 }
