@@ -482,19 +482,13 @@ func (s *Store) scan(gen string, cat *index.Catalog, full, writer bool, named ..
 			full = s.freshness <= 0 || err != nil || start.Sub(fi.ModTime()) >= s.freshness || s.gitIndexChanged(fi.ModTime())
 		}
 	}
-	opts := vault.ScanOptions{RacyAfter: cat.RacyAfter(racyWindow), StatNotes: full}
-	if s.fineWindow > 0 {
-		opts.FineRacyAfter = cat.RacyAfter(s.fineWindow)
-	}
-	if writer {
-		opts.Unchanged = s.followedDir
-	}
+	opts := s.scanOptions(cat, full, writer)
 	res, err := s.v.Scan(cat, opts)
 	if err != nil {
 		return nil, err
 	}
 	if named != nil {
-		if err := s.statNamed(cat, res, named); err != nil {
+		if err := s.statNamed(cat, opts, res, named); err != nil {
 			return nil, err
 		}
 	}
@@ -517,6 +511,21 @@ func (s *Store) scan(gen string, cat *index.Catalog, full, writer bool, named ..
 		s.markChecked(stamp, start)
 	}
 	return &check{ScanResult: res, full: full, started: start}, nil
+}
+
+// scanOptions are the options of scan's look at the vault: times as recent
+// as the catalog's last write (less so for fine times) not trusted, every
+// note stat'ed when full, and, for a writer, the folders the watcher
+// follows taken as unchanged.
+func (s *Store) scanOptions(cat *index.Catalog, full, writer bool) vault.ScanOptions {
+	opts := vault.ScanOptions{RacyAfter: cat.RacyAfter(racyWindow), StatNotes: full}
+	if s.fineWindow > 0 {
+		opts.FineRacyAfter = cat.RacyAfter(s.fineWindow)
+	}
+	if writer {
+		opts.Unchanged = s.followedDir
+	}
+	return opts
 }
 
 // check is a scan and how it was made.

@@ -306,18 +306,29 @@ func (s *scanner) checkDir(rel string, fresh bool) {
 // in it) is too close to the catalog's last look to prove the folder or note
 // unchanged (see ScanOptions.RacyAfter and FineRacyAfter).
 func (s *scanner) racy(rel string, mtime int64) bool {
-	if mtime < s.opts.RacyAfter {
+	return s.opts.Racy(mtime, func() bool {
+		fine, ok := s.fine.Load(rel)
+		if !ok {
+			fine = fineTimes(s.abs(rel))
+			s.fine.Store(rel, fine)
+		}
+		return fine.(bool)
+	})
+}
+
+// Racy reports whether mtime, the time of a folder or of a note in it, is
+// too close to the catalog's last look to prove it unchanged: at or after
+// RacyAfter, unless it is a fine time before FineRacyAfter on a folder
+// whose filesystem keeps fine times, which fine says (FineTimes of the
+// folder), asked only then.
+func (o ScanOptions) Racy(mtime int64, fine func() bool) bool {
+	if mtime < o.RacyAfter {
 		return false
 	}
-	if mtime >= s.opts.FineRacyAfter || mtime%int64(time.Millisecond) == 0 {
+	if mtime >= o.FineRacyAfter || mtime%int64(time.Millisecond) == 0 {
 		return true
 	}
-	fine, ok := s.fine.Load(rel)
-	if !ok {
-		fine = fineTimes(s.abs(rel))
-		s.fine.Store(rel, fine)
-	}
-	return !fine.(bool)
+	return !fine()
 }
 
 // knownIn tells whether the index knows a note of a name in folder rel:

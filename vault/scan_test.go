@@ -780,3 +780,34 @@ func BenchmarkScanUnchangedFolders(b *testing.B) {
 		}
 	}
 }
+
+// TestRacyTimes: a time before RacyAfter is trusted; one at or after it is
+// not, unless it is a fine time (not whole milliseconds) before
+// FineRacyAfter on a folder that keeps fine times — and only then is the
+// folder asked.
+func TestRacyTimes(t *testing.T) {
+	const ms = int64(time.Millisecond)
+	o := ScanOptions{RacyAfter: 1000 * ms, FineRacyAfter: 1990 * ms}
+	for _, tt := range []struct {
+		name       string
+		mtime      int64
+		fine       bool
+		want, asks bool
+	}{
+		{"before the margin", 999*ms + 7, false, false, false},
+		{"fine, before the fine margin", 1500*ms + 7, true, false, true},
+		{"fine time on a coarse folder", 1500*ms + 7, false, true, true},
+		{"whole milliseconds", 1500 * ms, true, true, false},
+		{"within the fine margin", 1995*ms + 7, true, true, false},
+	} {
+		asked := false
+		got := o.Racy(tt.mtime, func() bool { asked = true; return tt.fine })
+		if got != tt.want || asked != tt.asks {
+			t.Errorf("%s: Racy = %v (folder asked: %v); want %v (%v)", tt.name, got, asked, tt.want, tt.asks)
+		}
+	}
+	// Without a fine margin (zero), every time from RacyAfter on is racy.
+	if !(ScanOptions{RacyAfter: 1000 * ms}).Racy(1500*ms+7, func() bool { return true }) {
+		t.Error("no FineRacyAfter: a fine time after RacyAfter is trusted; want racy")
+	}
+}
