@@ -10,6 +10,12 @@ func readMapped(path string) (_ []byte, release func(), mapped bool, _ error) {
 	return data, func() {}, false, err
 }
 
+// readMappedFile is readMapped, with no file (see mapfile_unix.go).
+func readMappedFile(path string) (_ []byte, release func(), _ os.FileInfo, mapped bool, _ error) {
+	data, release, mapped, err := readMapped(path)
+	return data, release, nil, mapped, err
+}
+
 // dropResident does nothing: nothing is mapped here.
 func dropResident([]byte) {}
 

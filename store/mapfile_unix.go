@@ -18,22 +18,29 @@ import (
 // mapping keeps showing the file as opened. An empty file, or one that
 // cannot be mapped, is read (mapped is false).
 func readMapped(path string) (_ []byte, release func(), mapped bool, _ error) {
+	data, release, _, mapped, err := readMappedFile(path)
+	return data, release, mapped, err
+}
+
+// readMappedFile is readMapped, with the file as it was opened (nil when
+// it was read, not mapped).
+func readMappedFile(path string) (_ []byte, release func(), _ os.FileInfo, mapped bool, _ error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, nil, false, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, nil, false, err
 	}
 	if size := fi.Size(); size > 0 && int64(int(size)) == size {
 		if data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED); err == nil {
-			return data, func() { _ = syscall.Munmap(data) }, true, nil
+			return data, func() { _ = syscall.Munmap(data) }, fi, true, nil
 		}
 	}
 	data, err := os.ReadFile(path)
-	return data, func() {}, false, err
+	return data, func() {}, nil, false, err
 }
 
 // dropResident takes the pages of data, a read-only mapping of a file that

@@ -94,7 +94,12 @@ func parseWordIndex(data []byte) (*wordIndex, bool) {
 // 100,000-note project was all resident at once, two thirds of the MCP
 // server's peak.
 func parseKeptWordIndex(data []byte) (*wordIndex, bool) {
-	ix, ok := parseWordIndexSummed(data, checksumDropping)
+	return parseKeptSummed(data, checksumDropping)
+}
+
+// parseKeptSummed is parseKeptWordIndex with its checksum taken by sum.
+func parseKeptSummed(data []byte, sum func([]byte) uint32) (*wordIndex, bool) {
+	ix, ok := parseWordIndexSummed(data, sum)
 	dropResident(data)
 	if ok {
 		ix.walks = &walkedChunks{}

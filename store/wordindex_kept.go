@@ -1,6 +1,7 @@
 package store
 
 import (
+	"hash/crc32"
 	"os"
 	"sync"
 	"time"
@@ -55,11 +56,11 @@ func identify(fi os.FileInfo) fileIdentity {
 // A resident store's keeps it while the file is unchanged.
 func (k *keptIndexes) read(path string) (*wordIndex, func(), bool) {
 	if k == nil {
-		data, done, _, err := readMapped(path)
+		data, done, fi, _, err := readMappedFile(path)
 		if err != nil {
 			return nil, nil, false
 		}
-		ix, ok := parseWordIndex(data)
+		ix, ok := parseCheckedWordIndex(path, fi, data, parseWordIndexSummed, crc32.ChecksumIEEE)
 		if !ok {
 			done()
 			return nil, nil, false
@@ -79,7 +80,7 @@ func (k *keptIndexes) read(path string) (*wordIndex, func(), bool) {
 		return e.ix, k.releaser(e), true
 	}
 	k.mu.Unlock()
-	data, done, mapped, err := readMapped(path)
+	data, done, mfi, mapped, err := readMappedFile(path)
 	if err != nil {
 		k.drop(path)
 		return nil, nil, false
@@ -87,7 +88,7 @@ func (k *keptIndexes) read(path string) (*wordIndex, func(), bool) {
 	var ix *wordIndex
 	var ok bool
 	if mapped {
-		ix, ok = parseKeptWordIndex(data)
+		ix, ok = parseCheckedWordIndex(path, mfi, data, parseKeptSummed, checksumDropping)
 	} else {
 		ix, ok = parseWordIndex(data)
 	}

@@ -777,12 +777,22 @@ func (sn *snapshot) keepWordIndex(project string, data []byte, rc *wordFile, wer
 	// rather than when a save next reads the project's index. Preparing
 	// the checks after a rebuild otherwise left every project's old index
 	// mapped and resident (2 MB each at 100,000 notes).
-	sn.s.words.drop(sn.s.wordIndexPath(project))
+	path := sn.s.wordIndexPath(project)
+	sn.s.words.drop(path)
 	if werr != nil {
 		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", werr))
-	} else if err := atomicfile.WriteDerived(sn.s.wordIndexPath(project), data); err != nil {
+		return
+	}
+	if err := atomicfile.WriteDerived(path, data); err != nil {
 		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word index: %v", err))
-	} else if err := sn.pruneRecent(project, rc); err != nil {
+		return
+	}
+	// data read back as it was made (its checksum checked): the next read
+	// of the file need not check it whole again (see markChecked).
+	if fi, err := os.Stat(path); err == nil {
+		markChecked(path, fi, binary.LittleEndian.Uint32(data[len(data)-4:]))
+	}
+	if err := sn.pruneRecent(project, rc); err != nil {
 		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
 	}
 }
