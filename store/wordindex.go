@@ -86,19 +86,15 @@ func parseWordIndex(data []byte) (*wordIndex, bool) {
 	return parseWordIndexSummed(data, crc32.ChecksumIEEE)
 }
 
-// parseKeptWordIndex is parseWordIndex of a file's mapping that a
+// parseKeptWordIndex is parseWordIndexSummed of a file's mapping that a
 // long-lived process keeps: the pages its checks read are taken out of the
 // process's resident memory as it goes (dropResident), a chunk at a time,
 // and they stay in the page cache, read again where a save's walk needs
-// them. Checked whole in one go, the 100 MB index of a real-shaped
-// 100,000-note project was all resident at once, two thirds of the MCP
-// server's peak.
-func parseKeptWordIndex(data []byte) (*wordIndex, bool) {
-	return parseKeptSummed(data, checksumDropping)
-}
-
-// parseKeptSummed is parseKeptWordIndex with its checksum taken by sum.
-func parseKeptSummed(data []byte, sum func([]byte) uint32) (*wordIndex, bool) {
+// them; sum is checksumDropping, which drops them as it sums (or a check
+// recorded before: see parseCheckedWordIndex). Checked whole in one go,
+// the 100 MB index of a real-shaped 100,000-note project was all resident
+// at once, two thirds of the MCP server's peak.
+func parseKeptWordIndex(data []byte, sum func([]byte) uint32) (*wordIndex, bool) {
 	ix, ok := parseWordIndexSummed(data, sum)
 	dropResident(data)
 	if ok {

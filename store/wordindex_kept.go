@@ -88,7 +88,7 @@ func (k *keptIndexes) read(path string) (*wordIndex, func(), bool) {
 	var ix *wordIndex
 	var ok bool
 	if mapped {
-		ix, ok = parseCheckedWordIndex(path, mfi, data, parseKeptSummed, checksumDropping)
+		ix, ok = parseCheckedWordIndex(path, mfi, data, parseKeptWordIndex, checksumDropping)
 	} else {
 		ix, ok = parseWordIndex(data)
 	}

@@ -48,7 +48,7 @@ func TestKeptWordIndexParsedAsRead(t *testing.T) {
 		if got, want := checksumDropping(mapped), crc32.ChecksumIEEE(b); got != want {
 			t.Errorf("%s: checksum %x while dropping, want %x", name, got, want)
 		}
-		ix, okKept := parseKeptWordIndex(mapped)
+		ix, okKept := parseKeptWordIndex(mapped, checksumDropping)
 		_, okRead := parseWordIndex(b)
 		if okKept != okRead || okKept != (name == "whole") {
 			t.Errorf("%s: kept parse %v, read parse %v", name, okKept, okRead)

@@ -70,7 +70,7 @@ func TestKeptWordIndexLeavesNoPagesResident(t *testing.T) {
 		}
 		var parsed bool
 		if kept {
-			_, parsed = parseKeptWordIndex(mapped)
+			_, parsed = parseKeptWordIndex(mapped, checksumDropping)
 		} else {
 			_, parsed = parseWordIndex(mapped)
 		}
@@ -151,7 +151,7 @@ func TestKeptWordIndexWalksStayWithinBudget(t *testing.T) {
 		if err != nil || !ok {
 			t.Fatalf("not mapped: %v", err)
 		}
-		ix, parsed := parseKeptWordIndex(mapped)
+		ix, parsed := parseKeptWordIndex(mapped, checksumDropping)
 		if !parsed {
 			t.Fatal("the index does not parse")
 		}
