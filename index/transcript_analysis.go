@@ -128,14 +128,15 @@ type filteredWord struct {
 
 // filtered remembers what the filters made of words, in shards so that the
 // analysis goroutines of a batch seldom wait for one another; it stops
-// growing at filteredPerShard words a shard (262,144 words, some 25 MB at
-// most).
+// growing at filteredPerShard words a shard (65,536 words, some 10 MB at
+// most: at four times that it held 40 MB of a large rebuild's live heap,
+// for a few more words found, see builderWords).
 var filtered [64]struct {
 	mu sync.RWMutex
 	m  map[string]filteredWord
 }
 
-const filteredPerShard = 4096
+const filteredPerShard = 1024
 
 func shardOf(word []byte) int {
 	if len(word) == 0 {
