@@ -1792,15 +1792,6 @@ func (s *Store) rereadBody(path string, rec *index.Record) (*string, error) {
 	return &m.Body, nil
 }
 
-// readAll reads every note in parallel, in scan order, and gives their
-// memories without their bodies, and the bodies of the first notes, by
-// path, as long as their files' sizes stay within keep bytes. The bodies
-// are the bulk of a vault: beyond keep they are not held while the ids are
-// settled but read again, batch by batch, as each is indexed. Each is let
-// go as soon as its note is read: held until every note was, a vault of
-// 100,000 documentation-length notes kept about 350 MB of them (480 MB live
-// at the end of the reading, 180 MB now), near the rebuild's heap limit,
-// where the collector runs without pause.
 // noteReaders is how many notes readAll reads at once: more than the
 // cores, since a read waits for the disk when the notes are not in the page
 // cache (the first rebuild after a boot), and a core is idle meanwhile. At
@@ -1810,6 +1801,15 @@ func (s *Store) rereadBody(path string, rec *index.Record) (*string, error) {
 // note.
 func noteReaders() int { return max(32, runtime.GOMAXPROCS(0)) }
 
+// readAll reads every note in parallel, in scan order, and gives their
+// memories without their bodies, and the bodies of the first notes, by
+// path, as long as their files' sizes stay within keep bytes. The bodies
+// are the bulk of a vault: beyond keep they are not held while the ids are
+// settled but read again, batch by batch, as each is indexed. Each is let
+// go as soon as its note is read: held until every note was, a vault of
+// 100,000 documentation-length notes kept about 350 MB of them (480 MB live
+// at the end of the reading, 180 MB now), near the rebuild's heap limit,
+// where the collector runs without pause.
 func (s *Store) readAll(files []vault.FileStat, keep int64) ([]*index.Record, []*memories.Memory, map[string]*string, error) {
 	recs := make([]*index.Record, len(files))
 	mems := make([]*memories.Memory, len(files))
