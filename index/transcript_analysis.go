@@ -128,9 +128,9 @@ type filteredWord struct {
 
 // filtered remembers what the filters made of words, in shards so that the
 // analysis goroutines of a batch seldom wait for one another; it stops
-// growing at filteredPerShard words a shard (65,536 words, some 10 MB at
-// most: at four times that it held 40 MB of a large rebuild's live heap,
-// for a few more words found, see builderWords).
+// growing at filteredPerShard words a shard (65,536 words, about 20 MB at
+// most: at four times that it held 39 MB of a large rebuild's live heap,
+// see builderWords).
 var filtered [64]struct {
 	mu sync.RWMutex
 	m  map[string]filteredWord
