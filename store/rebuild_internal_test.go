@@ -291,6 +291,66 @@ func TestReadAllHoldsNoBodies(t *testing.T) {
 	runtime.KeepAlive(mems)
 }
 
+// TestReadAllErrorsInFileOrder checks readAll's errors, its reads running
+// noteReaders at once: a note removed since the scan is left out, the
+// others keep the scan's order, and of two notes that cannot be read the
+// error is the first one's in that order, whichever read fails first.
+func TestReadAllErrorsInFileOrder(t *testing.T) {
+	e := newOwedEnv(t)
+	st, _ := e.open()
+	n := 3 * noteReaders()
+	var files []vault.FileStat
+	pathOf := func(i int) string {
+		return filepath.Join(e.root, "cortex", filepath.FromSlash(files[i].Path))
+	}
+	for i := range n {
+		files = append(files, vault.FileStat{Path: fmt.Sprintf("memories/p/n%03d.md", i)})
+		if err := os.MkdirAll(filepath.Dir(pathOf(i)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		text := fmt.Sprintf("---\nid: 01jreadorder%014d\ntitle: Note %d\n---\nBody %d.\n", i, i, i)
+		if err := os.WriteFile(pathOf(i), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	removed := n / 3
+	if err := os.Remove(pathOf(removed)); err != nil {
+		t.Fatal(err)
+	}
+	recs, mems, _, err := st.readAll(files, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != n-1 || len(mems) != n-1 {
+		t.Fatalf("%d records and %d memories, want %d (one note removed)", len(recs), len(mems), n-1)
+	}
+	for k, r := range recs {
+		i := k
+		if k >= removed {
+			i++
+		}
+		if r.Path != files[i].Path || mems[k].Title != fmt.Sprintf("Note %d", i) {
+			t.Fatalf("record %d is %s (%q), want %s", k, r.Path, mems[k].Title, files[i].Path)
+		}
+	}
+	// Two notes that cannot be read: folders where they were.
+	first, second := n/2, n-1
+	for _, i := range []int{first, second} {
+		if err := os.Remove(pathOf(i)); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Mkdir(pathOf(i), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 5 {
+		_, _, _, err := st.readAll(files, 0)
+		if err == nil || !strings.Contains(err.Error(), filepath.Base(files[first].Path)) {
+			t.Fatalf("readAll with two unreadable notes: %v, want the first one's error (%s)", err, files[first].Path)
+		}
+	}
+}
+
 // TestReadAllKeepsTheFirstBodies checks that the first read keeps the bodies
 // of the first notes in scan order whose sizes fit the bound, each as the
 // note's body, and no others.
