@@ -61,7 +61,7 @@ func main() {
 	}
 	// The rows marked (handler) run the server's code in this process: its
 	// heap is prepared as `cortex mcp` prepares its own.
-	if hugeheap.Allowed(os.Getenv) {
+	if hugeheap.Wanted(os.Getenv) {
 		_, _ = hugeheap.Prepare(hugeheap.ServerRoom)
 	}
 	if err := run(os.Args[1:], os.Stdout); err != nil {

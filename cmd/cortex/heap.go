@@ -26,12 +26,13 @@ var heapRoom = map[string]int64{
 }
 
 // prepareHeap asks for huge pages for the heap (internal/hugeheap) with the
-// room the command named by args needs: page faults were most of a short
-// command's time on virtual machines where each costs 25–50 µs, and seconds
-// of a rebuild. Only a hint to the kernel: an error changes nothing, and is
-// not worth a word.
+// room the command named by args needs, where small pages are slow
+// (hugeheap.Wanted): page faults were most of a short command's time on
+// virtual machines where each costs 25–50 µs, and seconds of a rebuild.
+// Only a hint to the kernel: an error changes nothing, and is not worth a
+// word.
 func prepareHeap(args []string, getenv func(string) string) {
-	if !hugeheap.Allowed(getenv) {
+	if !hugeheap.Wanted(getenv) {
 		return
 	}
 	_, _ = hugeheap.Prepare(heapRoom[commandName(args)])
