@@ -477,7 +477,7 @@ func (db *docBuilder) buildRun(b *Bleve, docs []Doc, out []*document.Document) {
 // because two fields match), and rank a turn of a conversation by how its
 // first words, often the speaker's name, match the query.
 func indexedTitle(m *memories.Memory) string {
-	if m.Title == memories.TitleFrom(m.Body) {
+	if memories.IsTitleFrom(m.Title, m.Body) {
 		return ""
 	}
 	return m.Title

@@ -124,7 +124,7 @@ func scorePassages(ctx context.Context, snap Snapshot, text string, hits []Hit, 
 		// Every passage has the title (unless it is the body's first line,
 		// which the index does not count as one) and the tags.
 		var shared []int
-		if title != TitleFrom(body) {
+		if !IsTitleFrom(title, body) {
 			tt, err := q.termsOf(title)
 			if err != nil {
 				return nil, err

@@ -125,6 +125,38 @@ func TitleFrom(content string) string {
 	return strings.TrimRight(cut, " ,.;:-") + "…"
 }
 
+// IsTitleFrom reports whether title is TitleFrom(content), without deriving
+// the title when the first characters already tell them apart. A derived
+// title, but for a last "…", is a prefix of the content's first non-empty
+// line without its marks, each control character a space: a title that is
+// not (an explicit title, as most are) cannot be the derived one, and
+// recall asks this of every candidate it scores by passages, where
+// deriving was 4% of a recall in the server.
+func IsTitleFrom(title, content string) bool {
+	line := ""
+	for l := range strings.SplitSeq(content, "\n") {
+		if l = stripLineMarks(l); l != "" {
+			line = l
+			break
+		}
+	}
+	rest := line
+	for _, r := range strings.TrimSuffix(title, "…") {
+		if rest == "" {
+			return false
+		}
+		c, size := utf8.DecodeRuneInString(rest)
+		if unicode.IsControl(c) {
+			c = ' '
+		}
+		if c != r {
+			return false
+		}
+		rest = rest[size:]
+	}
+	return title == TitleFrom(content)
+}
+
 // firstRunes is s up to its first n characters (an invalid byte counts as
 // one, as ranging over s counts it).
 func firstRunes(s string, n int) string {

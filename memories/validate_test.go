@@ -372,3 +372,73 @@ func TestTitleFromCutsAsWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestIsTitleFrom: IsTitleFrom says what comparing with TitleFrom says, for
+// the derived title itself, for titles that differ from it early or late
+// (a character changed, one more, one fewer, "…" added or taken off), and
+// for unrelated ones, over contents of spaces, punctuation, control
+// characters, marks, letters of several bytes and bytes that are not UTF-8.
+func TestIsTitleFrom(t *testing.T) {
+	parts := []string{"a", "b", " ", ",", ".", "-", "\x07", "\u0085", "ж", "漢", "\xff", "\xe6\xbc", "#", "> ", "\n", "\t", "\u00a0", "…", "\ufffd"}
+	rng := rand.New(rand.NewPCG(29, 3))
+	derived, fast := 0, 0
+	check := func(title, content string) {
+		t.Helper()
+		want := title == TitleFrom(content)
+		if got := IsTitleFrom(title, content); got != want {
+			t.Fatalf("IsTitleFrom(%q, %q) = %v, want %v (TitleFrom gives %q)", title, content, got, want, TitleFrom(content))
+		}
+		if want {
+			derived++
+		}
+	}
+	for range 20000 {
+		var b strings.Builder
+		n := rng.IntN(2 * DefaultTitleLen)
+		for range n {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		content := b.String()
+		title := TitleFrom(content)
+		check(title, content)
+		rs := []rune(title)
+		if len(rs) > 0 {
+			i := rng.IntN(len(rs))
+			changed := append([]rune{}, rs...)
+			changed[i] = []rune(parts[rng.IntN(len(parts))])[0]
+			check(string(changed), content)
+			check(string(rs[:i]), content)
+			check(string(rs[:i])+"…", content)
+		}
+		check(title+parts[rng.IntN(len(parts))], content)
+		check(strings.TrimSuffix(title, "…"), content)
+		check(title+"…", content)
+		other := parts[rng.IntN(len(parts))] + parts[rng.IntN(len(parts))]
+		check(other, content)
+		if !strings.HasPrefix(strings.TrimSpace(content), strings.TrimSuffix(other, "…")) {
+			fast++
+		}
+	}
+	if derived < 20000 || fast == 0 {
+		t.Fatalf("%d derived titles checked and %d unrelated ones: the cases are not what the test means", derived, fast)
+	}
+}
+
+// FuzzIsTitleFrom: for any title and content, IsTitleFrom is the comparison
+// with TitleFrom, and the derived title is recognised.
+func FuzzIsTitleFrom(f *testing.F) {
+	f.Add("Use tabs", "Use tabs\nbecause gofmt does")
+	f.Add("Heading here", "# Heading here\nbody")
+	f.Add("alpha beta", "alpha\x07beta")
+	f.Add(strings.Repeat("x", DefaultTitleLen)+"…", strings.Repeat("x", DefaultTitleLen+5))
+	f.Add("\ufffd", "\xff")
+	f.Add("", "\n\n")
+	f.Fuzz(func(t *testing.T, title, content string) {
+		if got, want := IsTitleFrom(title, content), title == TitleFrom(content); got != want {
+			t.Fatalf("IsTitleFrom(%q, %q) = %v, want %v", title, content, got, want)
+		}
+		if !IsTitleFrom(TitleFrom(content), content) {
+			t.Fatalf("IsTitleFrom does not recognise TitleFrom(%q) = %q", content, TitleFrom(content))
+		}
+	})
+}
