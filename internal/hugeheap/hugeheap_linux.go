@@ -92,10 +92,10 @@ func memory() int64 {
 const probePages = 4
 
 // SmallFault is what the first write to a fresh small page of memory costs
-// here: the least of up to probePages such writes, each to a page of a
-// mapping of its own that asks for no huge page (so that where huge pages
-// are always on, it still measures a small one), stopping at the first
-// below slowFault, which a slow machine cannot give. Only a write
+// here: the least of up to probePages such writes, to the pages of a
+// mapping it makes for them and advises against huge pages (so that where
+// huge pages are always on, it still measures small ones), stopping at the
+// first below slowFault, which a slow machine cannot give. Only a write
 // interrupted or delayed makes one dearer than it is, and the least of a
 // few leaves that out. A machine of cheap faults pays one, a few
 // microseconds with the mapping's system calls.
