@@ -77,6 +77,10 @@ type wordIndex struct {
 	// keeps the index while its file is unchanged, and asked it again on
 	// every save, a look-up of every memory's hash in the catalog.
 	fitted atomic.Pointer[index.BaseToken]
+	// planes are the bits of the commonest words of a kept index, made on
+	// its first near count (see planesOf).
+	planesOnce sync.Once
+	planes     *wordPlanes
 }
 
 func le32(b []byte, at int) int { return int(binary.LittleEndian.Uint32(b[at:])) }
@@ -447,23 +451,7 @@ func (ix *wordIndex) count(words []uint64, counts []uint32) {
 // (words sorted, without repeats), in words' order; a word the index does
 // not hold has none.
 func (ix *wordIndex) lists(words []uint64, fn func(from, to int)) {
-	lo := 0
-	for _, w := range words {
-		// words increase: each is searched for past the last found.
-		i, j := lo, ix.nWords
-		for i < j {
-			h := int(uint(i+j) >> 1)
-			if ix.word(h) < w {
-				i = h + 1
-			} else {
-				j = h
-			}
-		}
-		lo = i
-		if i < ix.nWords && ix.word(i) == w {
-			fn(le32(ix.data, ix.strt+4*i), le32(ix.data, ix.strt+4*i+4))
-		}
-	}
+	ix.listsAt(words, func(_, from, to int) { fn(from, to) })
 }
 
 // encodeWordIndex makes the word index of base (an id) whose memories are
@@ -604,7 +592,12 @@ var postingsRead atomic.Int64
 // links only if its Related can reach floor: the near.Top-th best Related
 // that memories certain not to be duplicates have already (Related grows
 // with the count), kept across the projects of one check.
+//
+// A kept index counts over its planes instead (countNearPlanes).
 func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.NearWords, skip func(s int) bool, floor *float64) []int {
+	if p := ix.planesOf(); p != nil {
+		return ix.countNearPlanes(p, words, counts, near, skip, floor)
+	}
 	type list struct{ from, to int }
 	lists := make([]list, 0, len(words))
 	walk := 0

@@ -56,6 +56,19 @@ func mattering(full map[string][2]int, n int, th dedup.Thresholds, top int) map[
 // again with a sentence dropped or added (duplicates), one with the
 // original left out as a replacement's.
 func TestNearWordOverlapsKeepWhatMatters(t *testing.T) {
+	checkNearWordOverlaps(t)
+}
+
+// TestNearWordOverlapsOverPlanes: the same, every index counting over its
+// planes, as a kept one does (countNearPlanes).
+func TestNearWordOverlapsOverPlanes(t *testing.T) {
+	defer func(all bool) { planesForAll = all }(planesForAll)
+	planesForAll = true
+	checkNearWordOverlaps(t)
+}
+
+func checkNearWordOverlaps(t *testing.T) {
+	t.Helper()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "vault")
 	corpus, err := bench.LoadCorpus(filepath.Join("..", "fixtures"))

@@ -154,6 +154,32 @@ func FuzzWordIndex(f *testing.F) {
 				t.Fatalf("set %d carried as %v, its lists make up %v", s, got, made[s])
 			}
 		}
+		// The near counts, walked and over planes (every word a bit),
+		// return memories in order; over planes each with its whole count
+		// (the walk searches its last lists as sorted, which a damaged
+		// file's may not be).
+		defer func(m int) { planeMinList = m }(planeMinList)
+		planeMinList = 1
+		th := dedup.DefaultThresholds()
+		near := memories.NearWords{Duplicate: th.Duplicate, Related: th.Related, Top: 2}
+		for _, planes := range []bool{false, true} {
+			nearCounts := make([]uint32, ix.nSets)
+			floor := th.Related
+			var live []int
+			if p := ix.makePlanes(); planes && p != nil {
+				live = ix.countNearPlanes(p, words, nearCounts, near, func(int) bool { return false }, &floor)
+			} else if !planes {
+				live = ix.countNear(words, nearCounts, near, func(int) bool { return false }, &floor)
+			}
+			for i, s := range live {
+				if s < 0 || s >= ix.nSets || i > 0 && s <= live[i-1] {
+					t.Fatalf("planes %v: near counts returned %v", planes, live)
+				}
+				if planes && nearCounts[s] != counts[s] {
+					t.Fatalf("planes %v: set %d near-counted %d, counted %d", planes, s, nearCounts[s], counts[s])
+				}
+			}
+		}
 		for s := range made {
 			_, _ = ix.set(s)
 			want := 0
