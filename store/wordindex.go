@@ -436,15 +436,21 @@ func (ix *wordIndex) staleList() []int {
 func (ix *wordIndex) count(words []uint64, counts []uint32) {
 	ix.lists(words, func(from, to int) {
 		postingsRead.Add(int64(to - from))
-		ix.walked(ix.postsAt+4*from, ix.postsAt+4*to)
-		prev := -1
-		for p := ix.postsAt + 4*from; p < ix.postsAt+4*to; p += 4 {
-			if s := le32(ix.data, p); s > prev && s < len(counts) {
-				counts[s]++
-				prev = s
-			}
-		}
+		ix.countList(from, to, counts)
 	})
+}
+
+// countList adds one to counts[s] for every memory s of the postings from
+// to to, skipping as count does.
+func (ix *wordIndex) countList(from, to int, counts []uint32) {
+	ix.walked(ix.postsAt+4*from, ix.postsAt+4*to)
+	prev := -1
+	for p := ix.postsAt + 4*from; p < ix.postsAt+4*to; p += 4 {
+		if s := le32(ix.data, p); s > prev && s < len(counts) {
+			counts[s]++
+			prev = s
+		}
+	}
 }
 
 // lists calls fn with the bounds in the postings of each of words' lists
@@ -677,14 +683,7 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 			if r <= bar {
 				continue
 			}
-			i, _ := slices.BinarySearchFunc(best, r, func(a, b float64) int { return cmp.Compare(b, a) })
-			best = slices.Insert(best, i, r)
-			if len(best) > near.Top {
-				best = best[:near.Top]
-			}
-			if len(best) == near.Top {
-				bar = best[near.Top-1]
-			}
+			best, bar = addBest(best, r, near.Top, bar)
 		}
 		if len(best) == near.Top && best[near.Top-1] > *floor {
 			*floor = best[near.Top-1]
@@ -789,4 +788,18 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 	}
 	postingsRead.Add(int64(read))
 	return live
+}
+
+// addBest puts r in best (decreasing, at most top of them) and gives the
+// bar: the top-th best once there are top, else bar as it was.
+func addBest(best []float64, r float64, top int, bar float64) ([]float64, float64) {
+	i, _ := slices.BinarySearchFunc(best, r, func(a, b float64) int { return cmp.Compare(b, a) })
+	best = slices.Insert(best, i, r)
+	if len(best) > top {
+		best = best[:top]
+	}
+	if len(best) == top {
+		bar = best[top-1]
+	}
+	return best, bar
 }

@@ -121,14 +121,7 @@ func (ix *wordIndex) countNearPlanes(p *wordPlanes, words []uint64, counts []uin
 			return
 		}
 		read += to - from
-		ix.walked(ix.postsAt+4*from, ix.postsAt+4*to)
-		prev := -1
-		for at := ix.postsAt + 4*from; at < ix.postsAt+4*to; at += 4 {
-			if s := le32(ix.data, at); s > prev && s < len(counts) {
-				counts[s]++
-				prev = s
-			}
-		}
+		ix.countList(from, to, counts)
 	})
 	postingsRead.Add(int64(read))
 	for k, qk := range q {
@@ -167,14 +160,7 @@ func (ix *wordIndex) countNearPlanes(p *wordPlanes, words []uint64, counts []uin
 				continue
 			}
 			if _, r := dedup.OverlapOf(n, c, l); r > bar {
-				i, _ := slices.BinarySearchFunc(best, r, func(a, b float64) int { return cmp.Compare(b, a) })
-				best = slices.Insert(best, i, r)
-				if len(best) > near.Top {
-					best = best[:near.Top]
-				}
-				if len(best) == near.Top {
-					bar = best[near.Top-1]
-				}
+				best, bar = addBest(best, r, near.Top, bar)
 			}
 		}
 		if len(best) == near.Top && best[near.Top-1] > *floor {
