@@ -15,7 +15,7 @@ import (
 // A real-shaped note shares hundreds of its words with most of its project,
 // and those words' lists are the longest: a save's near count (countNear)
 // read 10,000 to 200,000 postings at 10,000 real-shaped notes, 1.35 ms of a
-// 3.8 ms save in the server. A word index a long-lived process keeps (the
+// 4.4 ms save in the server. A word index a long-lived process keeps (the
 // MCP server's) is read by save after save, so it pays to turn its
 // commonest words' lists, once, into bits: each of the planeBits words with
 // the longest lists gets a bit, set in the bit set of every memory holding
