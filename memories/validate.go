@@ -92,13 +92,7 @@ func CheckTitle(title string) (string, error) {
 // TitleFrom derives a title from content: its first non-empty line without
 // heading marks, cut to DefaultTitleLen characters at a word boundary.
 func TitleFrom(content string) string {
-	line := ""
-	for l := range strings.SplitSeq(content, "\n") {
-		if l = stripLineMarks(l); l != "" {
-			line = l
-			break
-		}
-	}
+	line := firstLine(content)
 	// Only the line's first DefaultTitleLen+1 characters can be in the
 	// title or decide its cut: a long first line (a paragraph, an imported
 	// transcript's turn) is not mapped nor counted whole. Each character,
@@ -133,14 +127,7 @@ func TitleFrom(content string) string {
 // recall asks this of every candidate it scores by passages, where
 // deriving was 4% of a recall in the server.
 func IsTitleFrom(title, content string) bool {
-	line := ""
-	for l := range strings.SplitSeq(content, "\n") {
-		if l = stripLineMarks(l); l != "" {
-			line = l
-			break
-		}
-	}
-	rest := line
+	rest := firstLine(content)
 	for _, r := range strings.TrimSuffix(title, "…") {
 		if rest == "" {
 			return false
@@ -155,6 +142,17 @@ func IsTitleFrom(title, content string) bool {
 		rest = rest[size:]
 	}
 	return title == TitleFrom(content)
+}
+
+// firstLine is content's first non-empty line without its marks
+// (stripLineMarks); "" when it has none.
+func firstLine(content string) string {
+	for l := range strings.SplitSeq(content, "\n") {
+		if l = stripLineMarks(l); l != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 // firstRunes is s up to its first n characters (an invalid byte counts as

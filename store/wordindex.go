@@ -617,25 +617,13 @@ func (ix *wordIndex) countNear(words []uint64, counts []uint32, near memories.Ne
 	// lists left.
 	olen := func(s int) int { _, l := ix.set(s); return l }
 	upper := func(s, rem int) int { return min(int(counts[s])+rem, olen(s)) }
-	// dupAt is the least count whose Words reaches near.Duplicate (n+1
-	// when none does): Words grows with the count alone, so comparing
-	// counts decides as comparing the quotients, without a division for
-	// each of the thousands of memories met.
-	dupAt := sort.Search(n+1, func(c int) bool { w, _ := dedup.OverlapOf(n, c, 1); return w >= near.Duplicate })
+	dupAt, most := nearBars(n, near)
 	matters := func(c, l int) bool {
 		if c >= dupAt {
 			return true
 		}
 		_, r := dedup.OverlapOf(n, c, l)
 		return r > near.Related && r >= *floor
-	}
-	// most[c] is the most Related a memory counted c can have: its set
-	// holds at least the c words (a memory's size is not read, nor
-	// whether it is skipped, unless it can pass the bar: most of the
-	// thousands met cannot).
-	most := make([]float64, n+1)
-	for c := range most {
-		_, most[c] = dedup.OverlapOf(n, c, c)
 	}
 	// cut is the least count that can matter (n+1 when none can), for
 	// the floor as it is: a memory whose count can reach no more than
@@ -802,4 +790,21 @@ func addBest(best []float64, r float64, top int, bar float64) ([]float64, float6
 		bar = best[top-1]
 	}
 	return best, bar
+}
+
+// nearBars are what a near count of a memory of n words compares counts
+// with. dupAt is the least count whose Words reaches near.Duplicate (n+1
+// when none does): Words grows with the count alone, so comparing counts
+// decides as comparing the quotients, without a division for each of the
+// thousands of memories met. most[c] is the most Related a memory counted
+// c can have: its set holds at least the c words (a memory's size is not
+// read, nor whether it is skipped, unless it can pass the bar: most of the
+// thousands met cannot).
+func nearBars(n int, near memories.NearWords) (dupAt int, most []float64) {
+	dupAt = sort.Search(n+1, func(c int) bool { w, _ := dedup.OverlapOf(n, c, 1); return w >= near.Duplicate })
+	most = make([]float64, n+1)
+	for c := range most {
+		_, most[c] = dedup.OverlapOf(n, c, c)
+	}
+	return dupAt, most
 }

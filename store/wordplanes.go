@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
-	"sort"
 
 	"github.com/cortexmem/cortex/dedup"
 	"github.com/cortexmem/cortex/memories"
@@ -134,13 +133,7 @@ func (ix *wordIndex) countNearPlanes(p *wordPlanes, words []uint64, counts []uin
 		}
 	}
 	n := len(words)
-	// As in countNear: the least count whose Words reaches the duplicate
-	// threshold, and the most Related a count can give.
-	dupAt := sort.Search(n+1, func(c int) bool { w, _ := dedup.OverlapOf(n, c, 1); return w >= near.Duplicate })
-	most := make([]float64, n+1)
-	for c := range most {
-		_, most[c] = dedup.OverlapOf(n, c, c)
-	}
+	dupAt, most := nearBars(n, near)
 	// count is memory s's count, no more than its set's size (a damaged
 	// file's lists may hold it more often than its set says), and its
 	// set's size.
