@@ -248,8 +248,8 @@ func mergeToWriter(segments []*SegmentBase, drops []*roaring.Bitmap,
 		}
 
 		// at this point, ask each section implementation to merge itself
-		for i, x := range segmentSections {
-			mergeOpaque[int(i)] = x.InitOpaque(args)
+		for _, x := range orderedSections() {
+			mergeOpaque[int(x.key)] = x.InitOpaque(args)
 			err = x.Merge(mergeOpaque, segments, drops, fieldsInv, newDocNums, w, closeCh)
 			if err != nil {
 				return nil, 0, 0, nil, nil, 0, err

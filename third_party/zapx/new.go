@@ -262,8 +262,8 @@ func (s *interim) convert() (uint64, uint64, error) {
 	}
 	if s.opaque == nil {
 		s.opaque = map[int]resetable{}
-		for i, x := range segmentSections {
-			s.opaque[int(i)] = x.InitOpaque(args)
+		for _, x := range orderedSections() {
+			s.opaque[int(x.key)] = x.InitOpaque(args)
 		}
 	} else {
 		for k, v := range args {
@@ -282,7 +282,7 @@ func (s *interim) convert() (uint64, uint64, error) {
 
 	// we can persist the various sections at this point.
 	// the rule of thumb here is that each section must persist field wise.
-	for _, x := range segmentSections {
+	for _, x := range orderedSections() {
 		err = x.Persist(s.opaque, s.w)
 		if err != nil {
 			return 0, 0, err
@@ -331,12 +331,13 @@ func (s *interim) processDocument(docNum uint32,
 	// as part of which preprocessing, cumulation etc. of the doc's data
 	// will take place.
 	var fieldCount int
+	sections := orderedSections()
 	visitField := func(field index.Field) {
 		fieldCount++
 		fieldID := uint16(s.getOrDefineField(field.Name()))
 
 		// section specific processing of the field
-		for _, section := range segmentSections {
+		for _, section := range sections {
 			section.Process(s.opaque, docNum, field, fieldID)
 		}
 	}
@@ -354,7 +355,7 @@ func (s *interim) processDocument(docNum uint32,
 	// put that totalling/accumulation into effect. However, for certain section
 	// types this particular step need not be valid, in which case it would be a
 	// no-op in the implmentation of the section's process API.
-	for _, section := range segmentSections {
+	for _, section := range sections {
 		section.Process(s.opaque, docNum, nil, math.MaxUint16)
 	}
 

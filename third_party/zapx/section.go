@@ -15,6 +15,7 @@
 package zap
 
 import (
+	"sort"
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -75,6 +76,27 @@ var (
 	// reads will not require lock access
 	segmentSections = make(map[uint16]section)
 )
+
+// orderedSection is a registered section and its key.
+type orderedSection struct {
+	key uint16
+	section
+}
+
+// orderedSections is the registered sections in the order of their keys
+// (cortex patch 0010): a segment's sections are persisted, merged and
+// listed in it, so that its bytes do not depend on the order in which a
+// map is walked, which changes from one walk to the next (two merges of
+// the same segments wrote files that differed), and a document's fields
+// are processed by walking a slice rather than a map.
+var orderedSections = sync.OnceValue(func() []orderedSection {
+	out := make([]orderedSection, 0, len(segmentSections))
+	for k, v := range segmentSections {
+		out = append(out, orderedSection{key: k, section: v})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out
+})
 
 // Method to be invoked within init()s ONLY.
 func registerSegmentSection(key uint16, val section) {

@@ -83,10 +83,6 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 	fieldsSame bool, newDocNumsIn [][]uint64, newSegDocCount uint64, chunkMode uint32, w *FileWriter,
 	closeCh chan struct{}) (map[int]int, error) {
 	var bufMaxVarintLen64 []byte = make([]byte, binary.MaxVarintLen64)
-	var bufLoc []uint64
-
-	var postings *PostingsList
-	var postItr *PostingsIterator
 
 	fieldAddrs := make(map[int]int)
 	dictOffsets := make([]uint64, len(fieldsInv))
@@ -107,12 +103,6 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 		copyFlag = false
 	}
 
-	// these int coders are initialized with chunk size 1024
-	// however this will be reset to the correct chunk size
-	// while processing each individual field-term section
-	tfEncoder := newChunkedIntCoder(1024, newSegDocCount-1)
-	locEncoder := newChunkedIntCoder(1024, newSegDocCount-1)
-
 	// The dictionaries are built on another goroutine while the postings
 	// lists are merged and written (cortex patch 0002).
 	var vellumBuf bytes.Buffer
@@ -122,7 +112,6 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 	}
 	defer newVellum.stop()
 
-	newRoaring := roaring.NewBitmap()
 	newDocNums := make([][]uint64, 0, len(segments))
 	drops := make([]*roaring.Bitmap, 0, len(segments))
 	dicts := make([]*Dictionary, 0, len(segments))
@@ -169,130 +158,12 @@ func mergeAndPersistInvertedSection(segments []*SegmentBase, dropsIn []*roaring.
 			}
 		}
 
-		var prevTerm []byte
-
-		newRoaring.Clear()
-
-		var lastDocNum, lastFreq, lastNorm uint64
-
-		// determines whether to use "1-hit" encoding optimization
-		// when a term appears in only 1 doc, with no loc info,
-		// has freq of 1, and the docNum fits into 31-bits
-		use1HitEncoding := func(termCardinality uint64) (bool, uint64, uint64) {
-			if termCardinality == uint64(1) && locEncoder.FinalSize() <= 0 {
-				docNum := uint64(newRoaring.Minimum())
-				if under32Bits(docNum) && docNum == lastDocNum && lastFreq == 1 {
-					return true, docNum, lastNorm
-				}
-			}
-			return false, 0, 0
-		}
-
-		finishTerm := func(term []byte) error {
-			tfEncoder.Close()
-			locEncoder.Close()
-
-			postingsOffset, err := writePostings(newRoaring,
-				tfEncoder, locEncoder, use1HitEncoding, w, bufMaxVarintLen64)
-			if err != nil {
-				return err
-			}
-
-			if postingsOffset > 0 {
-				newVellum.insert(term, postingsOffset)
-			}
-
-			newRoaring.Clear()
-
-			tfEncoder.Reset()
-			locEncoder.Reset()
-
-			lastDocNum = 0
-			lastFreq = 0
-			lastNorm = 0
-
-			return nil
-		}
-
-		enumerator, err := newEnumerator(itrs)
-
-		for err == nil {
-			term, itrI, postingsOffset := enumerator.Current()
-
-			if !bytes.Equal(prevTerm, term) {
-				// check for the closure in meantime
-				if isClosed(closeCh) {
-					return nil, seg.ErrClosed
-				}
-
-				// if the term changed, write out the info collected
-				// for the previous term
-				err = finishTerm(prevTerm)
-				if err != nil {
-					return nil, err
-				}
-			}
-			if !bytes.Equal(prevTerm, term) || prevTerm == nil {
-				// compute cardinality of field-term in new seg
-				var newCard uint64
-				lowItrIdxs, lowItrVals := enumerator.GetLowIdxsAndValues()
-				for i, idx := range lowItrIdxs {
-					pl, err := dicts[idx].postingsListFromOffset(lowItrVals[i], drops[idx], nil)
-					if err != nil {
-						return nil, err
-					}
-					newCard += pl.Count()
-				}
-				// compute correct chunk size with this
-				chunkSize, err := getChunkSize(chunkMode, newCard, newSegDocCount)
-				if err != nil {
-					return nil, err
-				}
-				// update encoders chunk
-				tfEncoder.SetChunkSize(chunkSize, newSegDocCount-1)
-				locEncoder.SetChunkSize(chunkSize, newSegDocCount-1)
-			}
-
-			postings, err = dicts[itrI].postingsListFromOffset(
-				postingsOffset, drops[itrI], postings)
-			if err != nil {
-				return nil, err
-			}
-
-			postItr = postings.iterator(true, true, true, postItr)
-
-			// can only safely copy data if all segments have same fields and all have an empty
-			// writer id (i.e. no callbacks)
-			if fieldsSame && copyFlag {
-				// can optimize by copying freq/norm/loc bytes directly
-				lastDocNum, lastFreq, lastNorm, err = mergeTermFreqNormLocsByCopying(
-					term, postItr, newDocNums[itrI], newRoaring,
-					tfEncoder, locEncoder)
-			} else {
-				lastDocNum, lastFreq, lastNorm, bufLoc, err = mergeTermFreqNormLocs(
-					fieldsMap, term, postItr, newDocNums[itrI], newRoaring,
-					tfEncoder, locEncoder, bufLoc)
-			}
-			if err != nil {
-				return nil, err
-			}
-
-			prevTerm = prevTerm[:0] // copy to prevTerm in case Next() reuses term mem
-			prevTerm = append(prevTerm, term...)
-
-			err = enumerator.Next()
-		}
-		if err != vellum.ErrIteratorDone {
-			return nil, err
-		}
-		// close the enumerator to free the underlying iterators
-		err = enumerator.Close()
-		if err != nil {
-			return nil, err
-		}
-
-		err = finishTerm(prevTerm)
-		if err != nil {
+		// The terms' postings, written and given to the dictionary in key
+		// order, cut into ranges merged at the same time when the field
+		// is large (cortex patch 0010).
+		f := &focus{dicts: dicts, drops: drops, newDocNums: newDocNums}
+		if err := mergeFieldTerms(f, itrs, fieldsSame && copyFlag, fieldsMap, chunkMode, newSegDocCount,
+			w, newVellum, bufMaxVarintLen64, closeCh); err != nil {
 			return nil, err
 		}
 

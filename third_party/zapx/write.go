@@ -94,9 +94,9 @@ func persistFieldsSection(fieldsInv []string,
 		// now write pairs of index section ids, and start addresses for each field
 		// which has a specific section's data. this serves as the starting point
 		// using which a field's section data can be read and parsed.
-		for segmentSectionType, segmentSectionImpl := range segmentSections {
-			binary.Write(w, binary.BigEndian, segmentSectionType)
-			binary.Write(w, binary.BigEndian, uint64(segmentSectionImpl.AddrForField(opaque, fieldID)))
+		for _, x := range orderedSections() {
+			binary.Write(w, binary.BigEndian, x.key)
+			binary.Write(w, binary.BigEndian, uint64(x.AddrForField(opaque, fieldID)))
 		}
 	}
 
