@@ -387,6 +387,10 @@ func (x *CallToolResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w)
 }
 
+// MarshalsCompactJSON marks MarshalJSON's result as json.Marshal's, which
+// the response carrying it takes as it is (cortex patch 0003).
+func (x *CallToolResult) MarshalsCompactJSON() {}
+
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	type res CallToolResult // avoid recursion
 	var wire struct {
