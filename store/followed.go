@@ -73,34 +73,58 @@ func (s *Store) Named(path string) {
 	if s.pending.known {
 		if rel, ok := s.v.Rel(path); ok {
 			if s.pending.notes == nil {
-				s.pending.notes = map[string]bool{}
+				s.pending.notes = map[string]uint64{}
 			}
-			s.pending.notes[rel] = true
+			s.pending.named++
+			s.pending.notes[rel] = s.pending.named
 		}
 	}
 	s.follow(false)
 }
 
 // pendingNotes are the notes a watcher in this process named since it was
-// last settled; known is false when it cannot say (see Named).
+// last settled, each with the count of Named calls at its latest (named);
+// known is false when it cannot say (see Named).
 type pendingNotes struct {
 	known bool
-	notes map[string]bool
+	notes map[string]uint64
+	named uint64
 }
 
 // pendingNamed returns the notes a watcher running in this process named
 // since it was last settled, sorted, and whether they are all that may have
-// changed in place (see Named).
-func (s *Store) pendingNamed() ([]string, bool) {
+// changed in place (see Named); at is the count of Named calls when they
+// were read, for namedChecked.
+func (s *Store) pendingNamed() (notes []string, at uint64, ok bool) {
 	if !s.watching.Load() {
-		return nil, false
+		return nil, 0, false
 	}
 	s.followMu.Lock()
 	defer s.followMu.Unlock()
 	if !s.pending.known {
-		return nil, false
+		return nil, 0, false
 	}
-	return slices.Sorted(maps.Keys(s.pending.notes)), true
+	return slices.Sorted(maps.Keys(s.pending.notes)), s.pending.named, true
+}
+
+// namedChecked takes out of the pending notes those a check found as the
+// catalog has them (clean), unless the watcher named them again after at
+// (pendingNamed's): an edit after the check is an event the watcher names
+// anew. Until the watcher settled, every read and write stat'ed every note
+// it had named, the saves of the MCP server's own among them: in a run of
+// saves back to back, each save stat'ed the notes of all the saves before
+// it (about 16 µs a note; 0.6 ms by the 40th save).
+func (s *Store) namedChecked(clean []string, at uint64) {
+	if len(clean) == 0 {
+		return
+	}
+	s.followMu.Lock()
+	defer s.followMu.Unlock()
+	for _, p := range clean {
+		if n, ok := s.pending.notes[p]; ok && n <= at {
+			delete(s.pending.notes, p)
+		}
+	}
 }
 
 // Watching is told by a watcher in this process that it runs (true) and

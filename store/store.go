@@ -472,11 +472,12 @@ const checkedFile = "checked"
 func (s *Store) scan(gen string, cat *index.Catalog, full, writer bool, named ...string) (*check, error) {
 	start := s.now()
 	stamp := filepath.Join(gen, checkedFile)
+	fromPending, namedAt := false, uint64(0)
 	if named != nil {
 		full = false
 	} else if !full && !s.followed.Load() && !s.followedElsewhere(start) {
-		if p, ok := s.pendingNamed(); ok {
-			named = p
+		if p, at, ok := s.pendingNamed(); ok {
+			named, fromPending, namedAt = p, true, at
 		} else {
 			fi, err := os.Stat(stamp)
 			full = s.freshness <= 0 || err != nil || start.Sub(fi.ModTime()) >= s.freshness || s.gitIndexChanged(fi.ModTime())
@@ -487,8 +488,11 @@ func (s *Store) scan(gen string, cat *index.Catalog, full, writer bool, named ..
 	if err != nil {
 		return nil, err
 	}
+	// clean are the named notes found as their records say, by their
+	// times or, for those too recent to trust, by their bytes.
+	var clean []string
 	if named != nil {
-		if err := s.statNamed(cat, opts, res, named); err != nil {
+		if clean, err = s.statNamed(cat, opts, res, named); err != nil {
 			return nil, err
 		}
 	}
@@ -503,7 +507,12 @@ func (s *Store) scan(gen string, cat *index.Catalog, full, writer bool, named ..
 			res.Removed = append(res.Removed, f.Path)
 		case err != nil || r == nil || hash(data) != r.Hash:
 			res.Changed = append(res.Changed, f)
+		case fromPending:
+			clean = append(clean, f.Path)
 		}
+	}
+	if fromPending {
+		s.namedChecked(clean, namedAt)
 	}
 	res.Unsettled += len(res.Suspect)
 	res.Suspect = nil
