@@ -37,7 +37,7 @@ func oldEncoding(t *testing.T, id jsonrpc.ID, method string, params, result json
 // and a tool's result marshals to what json.Marshal makes of it.
 func TestMessagesEncodeTheirJSONAsBefore(t *testing.T) {
 	res := &sdk.CallToolResult{
-		Content: []sdk.Content{&sdk.TextContent{Text: "<b>a & b</b>\n\t\"quoted\" ünïcode \u2028 日本語"}},
+		Content:           []sdk.Content{&sdk.TextContent{Text: "<b>a & b</b>\n\t\"quoted\" ünïcode \u2028 日本語"}},
 		StructuredContent: json.RawMessage(`{"results":[{"id":"01abc","body":"x <y> & z\n"}],"total":1}`),
 	}
 	data, err := res.MarshalJSON()
