@@ -33,8 +33,10 @@ import (
 func (s *Store) Followed(clean bool) {
 	s.followMu.Lock()
 	defer s.followMu.Unlock()
-	// Settled, nothing is pending; unsettled, what is is not known.
-	s.pending = pendingNotes{known: clean}
+	// Settled, nothing is pending; unsettled, what is is not known. The
+	// count of Named calls goes on: a check that read the names before
+	// this must not let go of a note named after it (namedChecked).
+	s.pending = pendingNotes{known: clean, named: s.pending.named}
 	s.follow(clean)
 }
 

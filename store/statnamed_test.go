@@ -122,12 +122,20 @@ func TestNamedNotesCheckedCleanAreLetGo(t *testing.T) {
 	if got := pending(); len(got) != 0 {
 		t.Errorf("after the edit was taken in, pending = %q; want none", got)
 	}
-	// Named again after a check read the names: kept.
+	// Named again after a check read the names: kept, and so after the
+	// watcher settled in between.
 	st.Named(st.v.Abs(kept))
 	names, at, _ := st.pendingNamed()
 	st.Named(st.v.Abs(kept))
 	st.namedChecked(names, at)
 	if got := pending(); !slices.Equal(got, []string{kept}) {
 		t.Errorf("named again after the check read the names, pending = %q; want %q", got, kept)
+	}
+	names, at, _ = st.pendingNamed()
+	st.Followed(true)
+	st.Named(st.v.Abs(kept))
+	st.namedChecked(names, at)
+	if got := pending(); !slices.Equal(got, []string{kept}) {
+		t.Errorf("named again after the watcher settled, pending = %q; want %q", got, kept)
 	}
 }
