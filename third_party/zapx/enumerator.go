@@ -113,6 +113,15 @@ func (m *enumerator) Next() error {
 			if err != nil && err != vellum.ErrIteratorDone {
 				return err
 			}
+			if err == vellum.ErrIteratorDone {
+				// A done iterator has no current key (cortex patch 0010):
+				// one of a range of keys stays at the first key past the
+				// range, which would be taken again and again; one of
+				// every key may stay at the empty key, which is skipped
+				// below anyway.
+				m.currKs[vi], m.currVs[vi] = nil, 0
+				continue
+			}
 			m.currKs[vi], m.currVs[vi] = m.itrs[vi].Current()
 		}
 		// can skip any empty keys encountered at this point

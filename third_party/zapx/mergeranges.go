@@ -388,35 +388,11 @@ func rangeIterators(f *focus, lo, hi []byte) ([]vellum.Iterator, []int, error) {
 			return nil, nil, err
 		}
 		if itr != nil {
-			itrs = append(itrs, &boundedIterator{Iterator: itr})
+			itrs = append(itrs, itr)
 			which = append(which, i)
 		}
 	}
 	return itrs, which, nil
-}
-
-// boundedIterator is an iterator of a range of keys that has no current
-// key once it is done, as one of every key has none: vellum's stays at the
-// first key past the range, which the enumerator would take again and
-// again.
-type boundedIterator struct {
-	vellum.Iterator
-	done bool
-}
-
-func (b *boundedIterator) Next() error {
-	err := b.Iterator.Next()
-	if err == vellum.ErrIteratorDone {
-		b.done = true
-	}
-	return err
-}
-
-func (b *boundedIterator) Current() ([]byte, uint64) {
-	if b.done {
-		return nil, 0
-	}
-	return b.Iterator.Current()
 }
 
 // mergeFieldTerms merges the terms of a field whose dictionaries are f's:
