@@ -171,11 +171,43 @@ var (
 
 // ConflictCopyOf tells whether the note at p (a path with forward slashes)
 // is named as a sync tool names its conflict copies, and of which note.
+//
+// Every name a rebuild reads is asked, and most are no copy: each pattern is
+// tried only when the name has what it cannot match without. All four end
+// in an extension after the name's last dot; the character before that dot
+// is a digit for git mergetool's and iCloud's, ")" for Dropbox's and its
+// kin's. Running the four patterns on every name was 1.3% of a rebuild's
+// CPU at 100,000 notes.
 func ConflictCopyOf(p string) (ConflictCopy, bool) {
 	dir, name := path.Split(p)
-	if m := syncConflictRe().FindStringSubmatch(name); m != nil {
-		return ConflictCopy{Tool: "Syncthing", Original: dir + m[1] + m[2]}, true
+	dot := strings.LastIndexByte(name, '.')
+	if dot < 1 {
+		return ConflictCopy{}, false
 	}
+	before := name[dot-1]
+	if strings.Contains(name, ".sync-conflict-") {
+		if m := syncConflictRe().FindStringSubmatch(name); m != nil {
+			return ConflictCopy{Tool: "Syncthing", Original: dir + m[1] + m[2]}, true
+		}
+	}
+	if before == ')' {
+		return conflictedCopyOf(dir, name)
+	}
+	if before < '0' || before > '9' {
+		return ConflictCopy{}, false
+	}
+	if m := mergetoolRe().FindStringSubmatch(name); m != nil {
+		return ConflictCopy{Tool: "git mergetool", Original: dir + m[1] + m[2]}, true
+	}
+	if m := numberedRe().FindStringSubmatch(name); m != nil {
+		return ConflictCopy{Tool: "iCloud", Original: dir + m[1] + m[3], Numbered: true}, true
+	}
+	return ConflictCopy{}, false
+}
+
+// conflictedCopyOf is ConflictCopyOf for a name that may be Dropbox's,
+// Nextcloud's or Obsidian Sync's copy.
+func conflictedCopyOf(dir, name string) (ConflictCopy, bool) {
 	if m := conflictedCopyRe().FindStringSubmatch(name); m != nil {
 		tool := "Dropbox"
 		switch {
@@ -185,12 +217,6 @@ func ConflictCopyOf(p string) (ConflictCopy, bool) {
 			tool = "Nextcloud" // a date and a time
 		}
 		return ConflictCopy{Tool: tool, Original: dir + m[1] + m[5]}, true
-	}
-	if m := mergetoolRe().FindStringSubmatch(name); m != nil {
-		return ConflictCopy{Tool: "git mergetool", Original: dir + m[1] + m[2]}, true
-	}
-	if m := numberedRe().FindStringSubmatch(name); m != nil {
-		return ConflictCopy{Tool: "iCloud", Original: dir + m[1] + m[3], Numbered: true}, true
 	}
 	return ConflictCopy{}, false
 }

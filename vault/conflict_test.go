@@ -3,6 +3,7 @@ package vault
 import (
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,6 +107,63 @@ func TestConflictCopyOf(t *testing.T) {
 			}
 		})
 	}
+}
+
+// conflictCopyOfEveryPattern is ConflictCopyOf as it was before it looked
+// at a name before trying the patterns: all four, in order.
+func conflictCopyOfEveryPattern(p string) (ConflictCopy, bool) {
+	dir, name := path.Split(p)
+	if m := syncConflictRe().FindStringSubmatch(name); m != nil {
+		return ConflictCopy{Tool: "Syncthing", Original: dir + m[1] + m[2]}, true
+	}
+	if c, ok := conflictedCopyOf(dir, name); ok {
+		return c, true
+	}
+	if m := mergetoolRe().FindStringSubmatch(name); m != nil {
+		return ConflictCopy{Tool: "git mergetool", Original: dir + m[1] + m[2]}, true
+	}
+	if m := numberedRe().FindStringSubmatch(name); m != nil {
+		return ConflictCopy{Tool: "iCloud", Original: dir + m[1] + m[3], Numbered: true}, true
+	}
+	return ConflictCopy{}, false
+}
+
+// conflictCopyNames are names near the four patterns' edges, the seeds of
+// FuzzConflictCopyOf.
+var conflictCopyNames = []string{
+	"note.md", "note", ".md", "a/.md", "note.", "note 2", "note 2.", "note 2.md.", "note 2.tar.gz", "note 02.md", "note 1.md", "note 10.md",
+	" 2.md", "a/ 2.md", "note\n 2.md", "note 2 (1).md", "note (1).md", "note (conflicted copy).md", "note (CONFLICTED COPY 2024).md",
+	"note (conflicted copy 2024) (12).md", "note (conflicted copy 2024) (x).md", "note (conflicted copy 2024)).md", "(conflicted copy).md",
+	"note.sync-conflict-20240102-150405-ABC.md", "note.sync-conflict-20240102-150405 2.md", "note.sync-conflict-20240102-150405-ABC (conflicted copy 1).md",
+	"note.sync-conflict-20240102-150405.md_LOCAL_1.md", "note_LOCAL_1.md", "note_BASE_1 2.md", "note_REMOTE_.md", "note_BACKUP_12.txt",
+	"ünïcödé 3.md", "日本語 (conflicted copy 2024-01-02).md", "note 2.md\n", "a/b/c/note 2.md", "note.sync-conflict-20240102-150405.",
+}
+
+func TestConflictCopyOfAsEveryPattern(t *testing.T) {
+	for _, name := range conflictCopyNames {
+		for _, p := range []string{name, "memories/p/" + name} {
+			want, wantOK := conflictCopyOfEveryPattern(p)
+			got, ok := ConflictCopyOf(p)
+			if ok != wantOK || got != want {
+				t.Errorf("ConflictCopyOf(%q) = %+v, %v; every pattern tried gives %+v, %v", p, got, ok, want, wantOK)
+			}
+		}
+	}
+}
+
+// FuzzConflictCopyOf: looking at a name before trying the patterns finds
+// the copies that trying every pattern finds.
+func FuzzConflictCopyOf(f *testing.F) {
+	for _, name := range conflictCopyNames {
+		f.Add(name)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		want, wantOK := conflictCopyOfEveryPattern(p)
+		got, ok := ConflictCopyOf(p)
+		if ok != wantOK || got != want {
+			t.Errorf("ConflictCopyOf(%q) = %+v, %v; every pattern tried gives %+v, %v", p, got, ok, want, wantOK)
+		}
+	})
 }
 
 // TestScanSkipsIndexCopies: a sync tool's copy of the map of contents is
