@@ -15,6 +15,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/registry"
 	bindex "github.com/blevesearch/bleve_index_api"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -310,7 +311,9 @@ func BenchmarkMemoryDocument(b *testing.B) {
 
 // TestBuilderRemembersWordsBounded: a builder's own memory of what the
 // filters make of words gives the analyzer's answer for each word, stop
-// words and possessives among them, and stops growing at builderWords.
+// words and possessives among them; it never holds more than builderWords,
+// and once full it is emptied for the words that come next, which it then
+// remembers.
 func TestBuilderRemembersWordsBounded(t *testing.T) {
 	db, err := newDocBuilder()
 	if err != nil {
@@ -329,8 +332,59 @@ func TestBuilderRemembersWordsBounded(t *testing.T) {
 			}
 		}
 	}
-	if len(db.words) != builderWords {
-		t.Errorf("builder remembers %d words, want %d", len(db.words), builderWords)
+	// builderWords+107 words, twice: the memory was emptied at the first
+	// round's word builderWords+1 and at the second's word 2*builderWords-106.
+	if want := 2*len(words) - 2*builderWords; len(db.words) != want {
+		t.Errorf("builder remembers %d words, want %d", len(db.words), want)
+	}
+	if _, ok := db.words[words[len(words)-1]]; !ok {
+		t.Errorf("builder does not remember the last word it met, %q", words[len(words)-1])
+	}
+}
+
+// TestSharedWordsFollowTheText: a shard of the analyzer's memory of words
+// never holds more than filteredPerShard words, and once full it takes the
+// words met next, emptied first.
+func TestSharedWordsFollowTheText(t *testing.T) {
+	an, err := newTranscriptTextAnalyzer(nil, registry.NewCache())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := an.(*transcriptText)
+	// Words of one shard (the same first and last letters and length),
+	// none met before by any test.
+	var words []string
+	for i := range filteredPerShard + 10 {
+		words = append(words, fmt.Sprintf("zq%05dsharded", i))
+	}
+	s := shardOf([]byte(words[0]))
+	for _, w := range words {
+		if shardOf([]byte(w)) != s {
+			t.Fatalf("%q is not in shard %d", w, s)
+		}
+	}
+	held := func(w string) (bool, int) {
+		shard := &filtered[s]
+		shard.mu.RLock()
+		defer shard.mu.RUnlock()
+		_, ok := shard.m[w]
+		return ok, len(shard.m)
+	}
+	for i, w := range words {
+		r := a.filterWord([]byte(w))
+		if !r.keep || string(r.term) != strings.TrimSuffix(w, "ed") {
+			t.Fatalf("filterWord(%q) = %q %v", w, r.term, r.keep)
+		}
+		ok, n := held(w)
+		if !ok {
+			t.Fatalf("word %d, %q, is not remembered", i, w)
+		}
+		if n > filteredPerShard {
+			t.Fatalf("after word %d the shard holds %d words, more than %d", i, n, filteredPerShard)
+		}
+	}
+	if ok, _ := held(words[len(words)-1]); !ok {
+		t.Errorf("the shard does not hold the last word")
 	}
 }
 
