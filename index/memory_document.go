@@ -107,9 +107,10 @@ type docBuilder struct {
 // words of the texts it analyses now, which the builder then looks up
 // without the shared memory's lock; the rarer ones it finds there. Once
 // full, the memory is emptied and fills again from the texts that follow:
-// a builder that kept the first words it met, as it did, found a third of
-// the words of a rebuild of 100,000 notes in many languages elsewhere. The memories are live heap
-// for the whole rebuild, and a rebuild runs under a heap limit (see
+// a builder that kept the first words it met, as it did, had to look up a
+// third of the words of a rebuild of 100,000 notes in many languages
+// elsewhere (a twentieth since). The memories are live heap for the whole
+// rebuild, and a rebuild runs under a heap limit (see
 // store's rebuildHeapLimit), so what they hold is marked again at every
 // collection: at 1 << 16 words, with the shared memory's 262,144, they held
 // 81 MB of the 280 MB live in the middle of a 100,000-note real-shaped
