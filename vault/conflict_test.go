@@ -139,15 +139,21 @@ var conflictCopyNames = []string{
 	"ünïcödé 3.md", "日本語 (conflicted copy 2024-01-02).md", "note 2.md\n", "a/b/c/note 2.md", "note.sync-conflict-20240102-150405.",
 }
 
+// checkAsEveryPattern fails t when ConflictCopyOf(p) differs from trying
+// every pattern.
+func checkAsEveryPattern(t *testing.T, p string) {
+	t.Helper()
+	want, wantOK := conflictCopyOfEveryPattern(p)
+	got, ok := ConflictCopyOf(p)
+	if ok != wantOK || got != want {
+		t.Errorf("ConflictCopyOf(%q) = %+v, %v; every pattern tried gives %+v, %v", p, got, ok, want, wantOK)
+	}
+}
+
 func TestConflictCopyOfAsEveryPattern(t *testing.T) {
 	for _, name := range conflictCopyNames {
-		for _, p := range []string{name, "memories/p/" + name} {
-			want, wantOK := conflictCopyOfEveryPattern(p)
-			got, ok := ConflictCopyOf(p)
-			if ok != wantOK || got != want {
-				t.Errorf("ConflictCopyOf(%q) = %+v, %v; every pattern tried gives %+v, %v", p, got, ok, want, wantOK)
-			}
-		}
+		checkAsEveryPattern(t, name)
+		checkAsEveryPattern(t, "memories/p/"+name)
 	}
 }
 
@@ -157,13 +163,7 @@ func FuzzConflictCopyOf(f *testing.F) {
 	for _, name := range conflictCopyNames {
 		f.Add(name)
 	}
-	f.Fuzz(func(t *testing.T, p string) {
-		want, wantOK := conflictCopyOfEveryPattern(p)
-		got, ok := ConflictCopyOf(p)
-		if ok != wantOK || got != want {
-			t.Errorf("ConflictCopyOf(%q) = %+v, %v; every pattern tried gives %+v, %v", p, got, ok, want, wantOK)
-		}
-	})
+	f.Fuzz(checkAsEveryPattern)
 }
 
 // TestScanSkipsIndexCopies: a sync tool's copy of the map of contents is
