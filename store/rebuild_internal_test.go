@@ -166,8 +166,8 @@ func TestRebuildGCRestores(t *testing.T) {
 	}
 	before := settings()
 	during := [2]int64{rebuildGCPercent, rebuildHeapLimit}
-	endA := rebuildGC()
-	endB := rebuildGC()
+	endA := rebuildGC(0)
+	endB := rebuildGC(0)
 	if got := settings(); got != during {
 		t.Errorf("during two rebuilds: %v, want %v", got, during)
 	}
@@ -178,6 +178,81 @@ func TestRebuildGCRestores(t *testing.T) {
 	endB()
 	if got := settings(); got != before {
 		t.Errorf("after both: %v, want %v", got, before)
+	}
+	// A large vault's rebuild beside a small one's: the higher limit while
+	// both run, whichever began first.
+	large := [2]int64{rebuildGCPercent, rebuildHeapLimitFor(rebuildRoomNotes)}
+	for _, order := range [][2]int{{10, rebuildRoomNotes}, {rebuildRoomNotes, 10}} {
+		endA, endB := rebuildGC(order[0]), rebuildGC(order[1])
+		if got := settings(); got != large {
+			t.Errorf("rebuilds of %v notes: %v, want %v", order, got, large)
+		}
+		endA()
+		endB()
+		if got := settings(); got != before {
+			t.Errorf("after rebuilds of %v notes: %v, want %v", order, got, before)
+		}
+	}
+}
+
+// TestRebuildHeapLimitFor: the base limit up to 10,000 notes, rising with
+// the notes to rebuildHeapRoom more at rebuildRoomNotes, and never above.
+func TestRebuildHeapLimitFor(t *testing.T) {
+	for _, tc := range []struct {
+		notes int
+		want  int64
+	}{
+		{-1, rebuildHeapLimit},
+		{0, rebuildHeapLimit},
+		{10_000, rebuildHeapLimit},
+		{10_001, rebuildHeapLimit + rebuildHeapRoom/90_000},
+		{55_000, rebuildHeapLimit + rebuildHeapRoom/2},
+		{rebuildRoomNotes - 1, rebuildHeapLimit + rebuildHeapRoom*89_999/90_000},
+		{rebuildRoomNotes, rebuildHeapLimit + rebuildHeapRoom},
+		{10 * rebuildRoomNotes, rebuildHeapLimit + rebuildHeapRoom},
+		{math.MaxInt, rebuildHeapLimit + rebuildHeapRoom},
+	} {
+		if got := rebuildHeapLimitFor(tc.notes); got != tc.want {
+			t.Errorf("rebuildHeapLimitFor(%d) = %d MB, want %d MB", tc.notes, got>>20, tc.want>>20)
+		}
+	}
+}
+
+// TestRebuildRaisesTheLimitWithTheVault: a rebuild sets the limit its
+// notes call for (rebuildHeapLimitFor), not the base.
+func TestRebuildRaisesTheLimitWithTheVault(t *testing.T) {
+	settings := shortLivedCollector(t)
+	before := settings()
+	defer func(from int) { rebuildRoomFrom = from }(rebuildRoomFrom)
+	rebuildRoomFrom = 0
+	e := newOwedEnv(t)
+	dir := filepath.Join(e.root, "cortex", "memories", "zoo")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	const notes = 40
+	for i := range notes {
+		body := fmt.Sprintf("---\ntitle: Keeper note %d\n---\nKeeper note %d says the giraffe eats acacia at noon.\n", i, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("keeper-%d.md", i)), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var during [][2]int64
+	applyHook = func() { during = append(during, settings()) }
+	defer func() { applyHook = nil }()
+	st, _ := e.open()
+	if _, err := st.Rebuild(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want := [2]int64{rebuildGCPercent, rebuildHeapLimitFor(notes)}
+	if want[1] == rebuildHeapLimit {
+		t.Fatalf("rebuildHeapLimitFor(%d) is the base limit: the test cannot tell them apart", notes)
+	}
+	if len(during) == 0 || during[0] != want {
+		t.Errorf("collector while rebuilding %d notes: %v, want %v first", notes, during, want)
+	}
+	if got := settings(); got != before {
+		t.Errorf("collector after: %v, want %v as before", got, before)
 	}
 }
 
@@ -201,11 +276,14 @@ func TestBoundedGCRaisesTheServersLimit(t *testing.T) {
 			t.Errorf("limit %d before: %d after, want it back", before, got)
 		}
 	}
-	endRebuild := rebuildGC()
+	endRebuild := rebuildGC(rebuildRoomNotes)
 	end := boundedGC()
+	if got, want := debug.SetMemoryLimit(-1), rebuildHeapLimitFor(rebuildRoomNotes); got != want {
+		t.Errorf("within a rebuild: limit %d while making, want the rebuild's %d", got, want)
+	}
 	end()
-	if got := debug.SetMemoryLimit(-1); got != rebuildHeapLimit {
-		t.Errorf("within a rebuild: limit %d after a making, want the rebuild's %d", got, rebuildHeapLimit)
+	if got, want := debug.SetMemoryLimit(-1), rebuildHeapLimitFor(rebuildRoomNotes); got != want {
+		t.Errorf("within a rebuild: limit %d after a making, want the rebuild's %d", got, want)
 	}
 	endRebuild()
 	t.Setenv("GOMEMLIMIT", "1GiB")
@@ -223,11 +301,13 @@ func TestBoundedGCRaisesTheServersLimit(t *testing.T) {
 // real-shaped rebuild holds live, about 300 MB at 10,000 notes with two
 // batches in flight. At 640 MB the limit, not the work, made a 73 MB
 // vault's rebuild peak at 707 MB of RSS.
+// The limit of a 10,000-note rebuild is held to that too; a larger vault's
+// may rise above it (rebuildHeapLimitFor).
 func TestRebuildHeapLimitNearLive(t *testing.T) {
 	const live = 300 << 20
-	if rebuildHeapLimit > live*3/2 {
-		t.Errorf("rebuild heap limit %d MB, want at most %d MB (half again of the %d MB a rebuild holds live)",
-			rebuildHeapLimit>>20, live*3/2>>20, live>>20)
+	if limit := rebuildHeapLimitFor(10_000); limit > live*3/2 {
+		t.Errorf("rebuild heap limit at 10,000 notes %d MB, want at most %d MB (half again of the %d MB a rebuild holds live)",
+			limit>>20, live*3/2>>20, live>>20)
 	}
 	if rebuildHeapLimit < live {
 		t.Errorf("rebuild heap limit %d MB, want at least the %d MB a rebuild holds live: the collector would run without pause",

@@ -502,7 +502,7 @@ func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out 
 	// 100,000 notes with a heap past its memory budget. It only gets the
 	// rebuild's memory limit (boundedGC).
 	if sn.s.res == nil {
-		defer rebuildGC()()
+		defer rebuildGC(0)() // the base limit (rebuildHeapLimitFor)
 	} else {
 		defer boundedGC()()
 	}
