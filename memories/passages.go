@@ -178,6 +178,28 @@ type passageQuery struct {
 	// starts is what a word needs to be looked at (see scan), made on
 	// the first scan.
 	starts *starts
+	// runs is mayHave's buffer of a word's runs.
+	runs [][2]int
+	// prefixes is what mayHave and scanLowered look for, made on first
+	// use (see termStarts).
+	prefixes []string
+}
+
+// termStarts is the starts of the query's terms that a word is searched
+// for: all but each term's last byte (stemming may have changed its last
+// letter: happy, happi), each once. Terms of one character of a script
+// written without spaces share theirs: the 42 terms of a Japanese sentence
+// have 16.
+func (q *passageQuery) termStarts() []string {
+	if q.prefixes == nil {
+		q.prefixes = make([]string, 0, len(q.terms))
+		for _, t := range q.terms {
+			if p := t[:max(len(t)-1, 1)]; !slices.Contains(q.prefixes, p) {
+				q.prefixes = append(q.prefixes, p)
+			}
+		}
+	}
+	return q.prefixes
 }
 
 // found is a term of the query (its index) at a word of a text.
@@ -492,50 +514,57 @@ func lowersTo(r rune) []rune {
 }
 
 // mayHave reports whether a word (lower case), or a run of letters and
-// digits in it, starts as a term of the query does. The term's start is
-// looked for in the word (strings.Index, no rune decoded), and only where it
-// is found is the run around it checked: the same answer as splitting the
-// word into its runs and testing each (mayHaveByRuns, kept by the tests),
-// without decoding every rune of every word of a long note.
+// digits in it, starts as a term of the query does: the same answer as
+// splitting the word into its runs and testing each (mayHaveByRuns, kept by
+// the tests). The runs are found only once some term's start is in the word
+// past its first byte (strings.Index, no rune decoded): most words of a long
+// note have none. They are found once for all the terms, each a slice of the
+// word: a run of a script written without spaces is a whole phrase, in which
+// a term of one character's start is found at every character that shares
+// its leading bytes, and each was checked again, for each term.
 func (q *passageQuery) mayHave(lw string) bool {
-	for _, t := range q.terms {
-		p := t[:max(len(t)-1, 1)]
+	runs, haveRuns := q.runs[:0], false
+	for _, p := range q.termStarts() {
 		if strings.HasPrefix(lw, p) {
 			return true
 		}
-		for off := 1; off < len(lw); {
-			i := strings.Index(lw[off:], p)
-			if i < 0 {
-				break
+		if !haveRuns {
+			if len(lw) < 2 || !strings.Contains(lw[1:], p) {
+				continue
 			}
-			i += off
-			if runAt(lw, i) && strings.HasPrefix(lw[i:runEnd(lw, i)], p) {
+			runs, haveRuns = appendRuns(runs, lw), true
+			q.runs = runs
+		}
+		for _, r := range runs {
+			if strings.HasPrefix(lw[r[0]:r[1]], p) {
 				return true
 			}
-			off = i + 1
 		}
 	}
 	return false
 }
 
-// runAt reports whether a run of letters and digits of lw starts at byte i:
-// a letter or digit there, after a rune that is neither.
-func runAt(lw string, i int) bool {
-	r, _ := utf8.DecodeRuneInString(lw[i:])
-	prev, _ := utf8.DecodeLastRuneInString(lw[:i])
-	return !notAlnum(r) && notAlnum(prev)
-}
-
-// runEnd is where the run of letters and digits at byte i of lw ends.
-func runEnd(lw string, i int) int {
-	for i < len(lw) {
-		r, n := utf8.DecodeRuneInString(lw[i:])
-		if notAlnum(r) {
-			return i
+// appendRuns appends the runs of letters and digits of lw that start past
+// its first byte, each [start, end), to runs: a run starts at a letter or
+// digit after a rune that is neither, and ends before the next rune that is
+// neither, or with the word.
+func appendRuns(runs [][2]int, lw string) [][2]int {
+	start, prevAlnum := -1, true // a run at byte 0 is not one of them
+	for i, r := range lw {
+		alnum := !notAlnum(r)
+		switch {
+		case alnum && !prevAlnum:
+			start = i
+		case !alnum && start >= 0:
+			runs = append(runs, [2]int{start, i})
+			start = -1
 		}
-		i += n
+		prevAlnum = alnum
 	}
-	return i
+	if start >= 0 {
+		runs = append(runs, [2]int{start, len(lw)})
+	}
+	return runs
 }
 
 func notAlnum(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
@@ -722,8 +751,7 @@ func (q *passageQuery) scanKept(text string) (int, []found, error) {
 // none is found across two words.
 func (q *passageQuery) scanLowered(l *lowered) (int, []found, error) {
 	var words []int32
-	for _, t := range q.terms {
-		p := t[:max(len(t)-1, 1)]
+	for _, p := range q.termStarts() {
 		for off := 0; off < len(l.text); {
 			i := strings.Index(l.text[off:], p)
 			if i < 0 {

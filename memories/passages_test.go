@@ -275,6 +275,43 @@ func TestMayHaveAsByRuns(t *testing.T) {
 	}
 }
 
+// FuzzMayHave compares mayHave with splitting words into runs
+// (mayHaveByRuns) for any word and up to three terms (a term is never
+// empty: the analyzer makes none). The same query is asked about two words
+// in turn, as a scan does, so that the second finds the first's runs in the
+// buffer.
+func FuzzMayHave(f *testing.F) {
+	for _, seed := range [][4]string{
+		{"go", "", "", "(go"},
+		{"の", "動", "", "ごとに動作が異なるため、ここでは各自の環境"},
+		{"featur", "status", "span", `class="related-pages">#feature/statuses</span`},
+		{"中", "文", "", "中文"},
+		{"té", "ü", "", "a-té.ü"},
+		{"a", "", "", "\xffa\xe4\xb8"},
+		{"1", "b", "", "x_1(b"},
+	} {
+		f.Add(seed[0], seed[1], seed[2], seed[3])
+	}
+	f.Fuzz(func(t *testing.T, a, b, c, lw string) {
+		var terms []string
+		for _, term := range []string{a, b, c} {
+			if term != "" {
+				terms = append(terms, term)
+			}
+		}
+		if len(terms) == 0 {
+			return
+		}
+		q := &passageQuery{terms: terms}
+		for _, w := range []string{lw, strings.ToLower(lw)} {
+			want := mayHaveByRuns(terms, w)
+			if got := q.mayHave(w); got != want {
+				t.Fatalf("mayHave(%q) with terms %q = %v, want %v", w, terms, got, want)
+			}
+		}
+	})
+}
+
 // rawTerms analyses a text into its runs of letters and digits as they are
 // written: a word passed to it without lowering finds other terms.
 type rawTerms struct{}
