@@ -1567,18 +1567,18 @@ func (s *Store) rebuild(ctx context.Context) (st *writeState, err error) {
 // rebuildHeapLimitFor is the heap limit of a rebuild, or of applying a bulk
 // change, of notes notes: rebuildHeapLimit up to rebuildRoomFrom notes,
 // rebuildHeapRoom more from rebuildRoomNotes, and in proportion between.
-// What a rebuild holds
-// live is bounded by its batches in flight, about the same at 10,000 notes
-// and at 100,000, but a large vault's rebuild makes garbage for longer, and
-// spends most of its time at the limit, where each collection frees only the
-// room between the limit and what is live. On the real-shaped 100,000 notes
-// the base limit left about 130 MB of room: 77–79 collections, against
-// 50 with 128 MB more, and the rebuild took 13–17% less CPU and wall time
-// (56–60 s of CPU and 31.7–34.5 s against 50 s and 28.4–28.6 s), its peak
-// RSS 576–589 MB against 706–710 MB. At 10,000 notes the same room saved
-// one collection of ten, so a vault of that size keeps the base limit, and
-// its rebuild the peak that goes with it. The limit is bounded whatever the
-// size of the vault: rebuildHeapLimit+rebuildHeapRoom.
+// What a rebuild holds live is bounded by its batches in flight, about the
+// same at 10,000 notes and at 100,000 (200–270 MB), but a large vault's
+// rebuild makes garbage for longer, and spends most of its time at the
+// limit, where each collection frees only the room between the limit and
+// what is live. On the real-shaped 100,000 notes the base limit meant 77–79
+// collections, and 128 MB more 54–56; over six alternated pairs the rebuild
+// took about 5% less time (32.8 against 31.0 s on average, 57.8 against
+// 55.0 s of CPU), its peak RSS 573–586 MB against 710–722 MB. At 10,000
+// notes the same room saved one collection of ten, so a vault of that size
+// keeps the base limit, and its rebuild the peak that goes with it. The
+// limit is bounded whatever the size of the vault:
+// rebuildHeapLimit+rebuildHeapRoom.
 func rebuildHeapLimitFor(notes int) int64 {
 	from := min(rebuildRoomFrom, rebuildRoomNotes-1)
 	n := int64(min(max(notes-from, 0), rebuildRoomNotes-from))
