@@ -87,7 +87,9 @@ const (
 	// come and the notes' records). At 640 MB the limit, not what was live,
 	// set the rebuild's peak (707 MB of RSS); at 448 MB the peak is about
 	// 510 MB, for a few more collections (about 1% of the CPU); at 384 MB
-	// the collector ran three times as often as at 640.
+	// the collector ran three times as often as at 640. That limit is the
+	// base of a vault of up to 10,000 notes; a larger one's is raised (see
+	// rebuildHeapLimitFor).
 	rebuildGCPercent = 300
 	rebuildHeapLimit = 448 << 20
 	// rebuildHeapRoom is what a rebuild of a large vault adds to the limit,
