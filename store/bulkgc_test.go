@@ -29,6 +29,15 @@ func shortLivedCollector(t *testing.T) func() [2]int64 {
 	}
 }
 
+// roomFromTheFirstNote has the heap limit rise with the notes from the
+// first (see rebuildHeapLimitFor) for the test, so that a small vault's
+// limit is told from the base.
+func roomFromTheFirstNote(t *testing.T) {
+	from := rebuildRoomFrom
+	rebuildRoomFrom = 0
+	t.Cleanup(func() { rebuildRoomFrom = from })
+}
+
 // TestBulkChangesCollectAsARebuild: applying hundreds of notes changed
 // outside cortex (a pull, a sync) sets the collector as a rebuild does; a
 // short-lived command's "off up to a small limit" would otherwise make it
@@ -37,10 +46,7 @@ func shortLivedCollector(t *testing.T) func() [2]int64 {
 func TestBulkChangesCollectAsARebuild(t *testing.T) {
 	settings := shortLivedCollector(t)
 	before := settings()
-	// The limit rises with the changed notes from the first (see
-	// rebuildHeapLimitFor), so that a pull's limit is told from the base.
-	defer func(from int) { rebuildRoomFrom = from }(rebuildRoomFrom)
-	rebuildRoomFrom = 0
+	roomFromTheFirstNote(t) // a pull's limit is told from the base
 	e := newOwedEnv(t)
 	_, svc := e.open()
 	save(t, svc, "The okapi enclosure is cleaned on Mondays before opening.")

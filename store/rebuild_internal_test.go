@@ -223,8 +223,7 @@ func TestRebuildHeapLimitFor(t *testing.T) {
 func TestRebuildRaisesTheLimitWithTheVault(t *testing.T) {
 	settings := shortLivedCollector(t)
 	before := settings()
-	defer func(from int) { rebuildRoomFrom = from }(rebuildRoomFrom)
-	rebuildRoomFrom = 0
+	roomFromTheFirstNote(t)
 	e := newOwedEnv(t)
 	dir := filepath.Join(e.root, "cortex", "memories", "zoo")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
