@@ -395,6 +395,33 @@ func notProductPrompt(text string, s, e int) (int, int, bool) {
 	return s, e, true
 }
 
+// cancelledContextRE finds a program's context that is cancelled or has run
+// out ("returns as soon as its context is cancelled": Go's context, and other
+// languages' cancellation), whose verb (the group) voidRE would take for
+// instructions declared void. A cleared, reset or void context is still the
+// model's.
+var cancelledContextRE = &lazyRE{pattern: `(?i)\bcontext(?:'s)?(\s+(?:is|are|was|were|gets|got|has been|have been|had been|will be|being)\s+(?:already\s+)?(?:cancell?ed|expired|done))\b`}
+
+// voidNearby is nearby(voidRE, 160, true, true) with the verbs of the
+// cancelled contexts near the match (cancelledContextRE) blanked: "its
+// context is cancelled" declares no instructions void, whichever "its" or
+// "your" the match is.
+func voidNearby(text string, s, e int) (int, int, bool) {
+	a := max(0, s-200)
+	b := min(len(text), e+200)
+	locs := cancelledContextRE.get().FindAllStringSubmatchIndex(text[a:b], -1)
+	if len(locs) > 0 {
+		blanked := []byte(text)
+		for _, l := range locs {
+			for i := a + l[2]; i < a+l[3]; i++ {
+				blanked[i] = ' '
+			}
+		}
+		text = string(blanked)
+	}
+	return nearby(voidRE, 160, true, true)(text, s, e)
+}
+
 func authorityForms() []form {
 	w := words
 	self := alt(`memory`, `memories`, `note`, `notes`, `file`, `message`, `document`)
@@ -404,7 +431,7 @@ func authorityForms() []form {
 			triggers: []string{"your", "ur ", "its ", "the model", "the assistant", "instr", "rules", "guidelines",
 				"guidance", "directives", "orders", "system", "developer", "operator", "everything", "what you", "what your"},
 			pattern: instrRE.get().String(),
-			check:   allOf(notProductPrompt, anyOf(nearby(voidRE, 160, true, true), voidsObject), notTitle),
+			check:   allOf(notProductPrompt, anyOf(voidNearby, voidsObject), notTitle),
 		},
 		{
 			// all previous instructions are false / void; any prior rules no
