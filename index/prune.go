@@ -160,19 +160,21 @@ func (b *boundQuery) Searcher(ctx context.Context, r bindex.IndexReader, m mappi
 }
 
 // worthPruning says whether the whole search would score enough notes for
-// pruning to pay (Search prunes a search for every word, or for one). It
-// scores at least its rarest word's body postings (a search for one word,
-// each of them) and the notes that have a word elsewhere only, which are
-// few: pruneMinPostings pays. Two words that common share many notes, and
-// the first pass's filter is their intersection; for one word the first
-// pass scores only the notes with it in a title, tags or another spelling,
-// and when they are fewer than a page it ends before scoring any
-// (errTooFew). (A word had to have five times as many before: at 10,000
-// notes the whole search of a common word was most of a recall.) Counted
-// in the term dictionaries, which the search reads anyway. The count is
-// made on a reader of its own, so it may be a change behind the search's;
-// it only chooses the plan, never the results.
-func (b *Bleve) worthPruning(ctx context.Context, terms []string) (bool, error) {
+// pruning to pay (Search prunes a search for every word, or for any). A
+// search for every word scores at least its rarest word's body postings (a
+// search for one word, each of them) and the notes that have a word
+// elsewhere only, which are few: pruneMinPostings pays. Two words that
+// common share many notes, and the first pass's filter is their
+// intersection; for one word the first pass scores only the notes with it
+// in a title, tags or another spelling, and when they are fewer than a page
+// it ends before scoring any (errTooFew). (A word had to have five times as
+// many before: at 10,000 notes the whole search of a common word was most
+// of a recall.) A search for any of the words (anyWord) scores every note
+// with one of them: their body postings together must reach
+// pruneMinPostings. Counted in the term dictionaries, which the search
+// reads anyway. The count is made on a reader of its own, so it may be a
+// change behind the search's; it only chooses the plan, never the results.
+func (b *Bleve) worthPruning(ctx context.Context, terms []string, anyWord bool) (bool, error) {
 	adv, err := b.idx.Advanced()
 	if err != nil {
 		return false, err
@@ -182,7 +184,7 @@ func (b *Bleve) worthPruning(ctx context.Context, terms []string) (bool, error) 
 		return false, err
 	}
 	defer r.Close()
-	least := uint64(math.MaxUint64)
+	least, total := uint64(math.MaxUint64), uint64(0)
 	for _, t := range terms {
 		tfr, err := r.TermFieldReader(ctx, []byte(t), fieldBody, false, false, false)
 		if err != nil {
@@ -192,7 +194,10 @@ func (b *Bleve) worthPruning(ctx context.Context, terms []string) (bool, error) 
 		if err := tfr.Close(); err != nil {
 			return false, err
 		}
-		least = min(least, n)
+		least, total = min(least, n), total+n
+	}
+	if anyWord {
+		return total >= pruneMinPostings, nil
 	}
 	return least >= pruneMinPostings, nil
 }

@@ -161,6 +161,54 @@ func TestPruneBoundMatters(t *testing.T) {
 	}
 }
 
+// TestPruneAnyWordBoundMatters: a search for any of two words. Notes tagged
+// with one of them fill a page in the first pass, but notes with both words
+// repeated in short bodies score more: only the bound, the words' bodies
+// summed, sends the search on. A bound of 0 takes the tagged notes' page.
+func TestPruneAnyWordBoundMatters(t *testing.T) {
+	var ms []*memories.Memory
+	for i := range 30 {
+		ms = append(ms, mem(fmt.Sprintf("tagged%02d", i), fmt.Sprintf("Note %d", i), fmt.Sprintf("Nothing of note here, %d.", i), "p", memories.TypeNote, 0,
+			"zebra", "alpha", "beta", "gamma", "delta", "epsilon", "theta", "kappa"))
+		ms = append(ms, mem(fmt.Sprintf("body%02d", i), fmt.Sprintf("Entry %d", i), "Zebra zebra stripes, okapi okapi stripes.", "p", memories.TypeNote, 0))
+	}
+	for i := range 100 {
+		ms = append(ms, mem(fmt.Sprintf("other%03d", i), fmt.Sprintf("Other %d", i), "Horses graze in the field.", "p", memories.TypeNote, 0))
+	}
+	b := newBleveOf(t, ms...)
+	req := memories.SearchRequest{Text: "zebra okapi", AnyTerm: true, Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB}
+	ctx := context.Background()
+	minPostings := pruneMinPostings
+	t.Cleanup(func() { prune, pruneMinPostings, pruneMargin = true, minPostings, 1e-9 })
+	pruneMinPostings = 0
+	prune = false
+	want, err := b.Search(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != 10 || !strings.HasPrefix(want[0].ID, "body") {
+		t.Fatalf("the whole search found %v; the test needs the bodies first", want)
+	}
+	before := prunedSearches.Load()
+	for _, margin := range []float64{1e-9, -1} {
+		prune, pruneMargin = true, margin
+		got, err := b.Search(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same := cmp.Diff(want, got) == ""
+		if margin > 0 && !same {
+			t.Errorf("pruned with the bound, got %v, want %v", got, want)
+		}
+		if margin < 0 && same {
+			t.Errorf("pruned with a bound of 0, got the whole search's page %v: the tagged notes should have filled it", got)
+		}
+	}
+	if n := prunedSearches.Load() - before; n != 1 {
+		t.Errorf("the first pass answered %d of the searches, want the one with a bound of 0", n)
+	}
+}
+
 // TestScoreBound checks Bleve's ScoreBound (patch 0003) against every score
 // of a term over notes of many lengths and frequencies, with several BM25
 // parameters and boosts: no score above it, the best within a few times of
@@ -233,12 +281,32 @@ func TestWorthPruningOneCommonWord(t *testing.T) {
 		{[]string{"filler7"}, false},
 		{[]string{"common", "filler7"}, false},
 	} {
-		got, err := b.worthPruning(t.Context(), tt.terms)
+		got, err := b.worthPruning(t.Context(), tt.terms, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got != tt.want {
 			t.Errorf("worthPruning(%q) = %v, want %v", tt.terms, got, tt.want)
+		}
+	}
+	// A search for any of the words scores every note with one: the
+	// common word's postings make it worth pruning, with a rare word or
+	// not.
+	for _, tt := range []struct {
+		terms []string
+		want  bool
+	}{
+		{[]string{"common"}, true},
+		{[]string{"common", "filler7"}, true},
+		{[]string{"filler7"}, false},
+		{[]string{"filler7", "filler8"}, false},
+	} {
+		got, err := b.worthPruning(t.Context(), tt.terms, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("worthPruning(%q, any word) = %v, want %v", tt.terms, got, tt.want)
 		}
 	}
 }
