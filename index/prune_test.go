@@ -122,61 +122,34 @@ func TestPruneKeepsResults(t *testing.T) {
 // Without it (a bound of 0) the comparison above sees the wrong page, so it
 // can fail.
 func TestPruneBoundMatters(t *testing.T) {
-	var ms []*memories.Memory
-	for i := range 30 {
-		ms = append(ms, mem(fmt.Sprintf("tagged%02d", i), fmt.Sprintf("Note %d", i), fmt.Sprintf("Nothing of note here, %d.", i), "p", memories.TypeNote, 0,
-			"zebra", "alpha", "beta", "gamma", "delta", "epsilon", "theta", "kappa"))
-		ms = append(ms, mem(fmt.Sprintf("body%02d", i), fmt.Sprintf("Entry %d", i), "Zebra zebra zebra zebra stripes.", "p", memories.TypeNote, 0))
-	}
-	for i := range 100 {
-		ms = append(ms, mem(fmt.Sprintf("other%03d", i), fmt.Sprintf("Other %d", i), "Horses graze in the field.", "p", memories.TypeNote, 0))
-	}
-	b := newBleveOf(t, ms...)
-	req := memories.SearchRequest{Text: "zebra", Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB}
-	ctx := context.Background()
-	minPostings := pruneMinPostings
-	t.Cleanup(func() { prune, pruneMinPostings, pruneMargin = true, minPostings, 1e-9 })
-	pruneMinPostings = 0
-	prune = false
-	want, err := b.Search(ctx, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(want) != 10 || !strings.HasPrefix(want[0].ID, "body") {
-		t.Fatalf("the whole search found %v; the test needs the bodies first", want)
-	}
-	for _, margin := range []float64{1e-9, -1} {
-		prune, pruneMargin = true, margin
-		got, err := b.Search(ctx, req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		same := cmp.Diff(want, got) == ""
-		if margin > 0 && !same {
-			t.Errorf("pruned with the bound, got %v, want %v", got, want)
-		}
-		if margin < 0 && same {
-			t.Errorf("pruned with a bound of 0, got the whole search's page %v: the tagged notes should have filled it", got)
-		}
-	}
+	checkBoundMatters(t, "Zebra zebra zebra zebra stripes.", memories.SearchRequest{Text: "zebra", Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB})
 }
 
-// TestPruneAnyWordBoundMatters: a search for any of two words. Notes tagged
-// with one of them fill a page in the first pass, but notes with both words
-// repeated in short bodies score more: only the bound, the words' bodies
-// summed, sends the search on. A bound of 0 takes the tagged notes' page.
+// TestPruneAnyWordBoundMatters: the same for a search for any of two
+// words. Notes tagged with one of them fill a page in the first pass, but
+// notes with both words repeated in short bodies score more: only the
+// bound, the words' bodies summed, sends the search on.
 func TestPruneAnyWordBoundMatters(t *testing.T) {
+	checkBoundMatters(t, "Zebra zebra stripes, okapi okapi stripes.",
+		memories.SearchRequest{Text: "zebra okapi", AnyTerm: true, Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB})
+}
+
+// checkBoundMatters searches 30 notes tagged zebra (and other words), 30
+// whose body is body, and 100 others, with req: the whole search must find
+// the bodies first, pruning with the bound the same page, and pruning with
+// a bound of 0 the tagged notes' page, which the first pass answers.
+func checkBoundMatters(t *testing.T, body string, req memories.SearchRequest) {
+	t.Helper()
 	var ms []*memories.Memory
 	for i := range 30 {
 		ms = append(ms, mem(fmt.Sprintf("tagged%02d", i), fmt.Sprintf("Note %d", i), fmt.Sprintf("Nothing of note here, %d.", i), "p", memories.TypeNote, 0,
 			"zebra", "alpha", "beta", "gamma", "delta", "epsilon", "theta", "kappa"))
-		ms = append(ms, mem(fmt.Sprintf("body%02d", i), fmt.Sprintf("Entry %d", i), "Zebra zebra stripes, okapi okapi stripes.", "p", memories.TypeNote, 0))
+		ms = append(ms, mem(fmt.Sprintf("body%02d", i), fmt.Sprintf("Entry %d", i), body, "p", memories.TypeNote, 0))
 	}
 	for i := range 100 {
 		ms = append(ms, mem(fmt.Sprintf("other%03d", i), fmt.Sprintf("Other %d", i), "Horses graze in the field.", "p", memories.TypeNote, 0))
 	}
 	b := newBleveOf(t, ms...)
-	req := memories.SearchRequest{Text: "zebra okapi", AnyTerm: true, Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB}
 	ctx := context.Background()
 	minPostings := pruneMinPostings
 	t.Cleanup(func() { prune, pruneMinPostings, pruneMargin = true, minPostings, 1e-9 })
@@ -273,40 +246,28 @@ func TestScoreBound(t *testing.T) {
 func TestWorthPruningOneCommonWord(t *testing.T) {
 	b := advanceCorpus(t)
 	for _, tt := range []struct {
-		terms []string
-		want  bool
+		terms   []string
+		anyWord bool
+		want    bool
 	}{
-		{[]string{"common"}, true},
-		{[]string{"common", "common"}, true},
-		{[]string{"filler7"}, false},
-		{[]string{"common", "filler7"}, false},
+		{[]string{"common"}, false, true},
+		{[]string{"common", "common"}, false, true},
+		{[]string{"filler7"}, false, false},
+		{[]string{"common", "filler7"}, false, false},
+		// A search for any of the words scores every note with one: the
+		// common word's postings make it worth pruning, with a rare word
+		// or not.
+		{[]string{"common"}, true, true},
+		{[]string{"common", "filler7"}, true, true},
+		{[]string{"filler7"}, true, false},
+		{[]string{"filler7", "filler8"}, true, false},
 	} {
-		got, err := b.worthPruning(t.Context(), tt.terms, false)
+		got, err := b.worthPruning(t.Context(), tt.terms, tt.anyWord)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got != tt.want {
-			t.Errorf("worthPruning(%q) = %v, want %v", tt.terms, got, tt.want)
-		}
-	}
-	// A search for any of the words scores every note with one: the
-	// common word's postings make it worth pruning, with a rare word or
-	// not.
-	for _, tt := range []struct {
-		terms []string
-		want  bool
-	}{
-		{[]string{"common"}, true},
-		{[]string{"common", "filler7"}, true},
-		{[]string{"filler7"}, false},
-		{[]string{"filler7", "filler8"}, false},
-	} {
-		got, err := b.worthPruning(t.Context(), tt.terms, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != tt.want {
-			t.Errorf("worthPruning(%q, any word) = %v, want %v", tt.terms, got, tt.want)
+			t.Errorf("worthPruning(%q, any word %v) = %v, want %v", tt.terms, tt.anyWord, got, tt.want)
 		}
 	}
 }
