@@ -236,7 +236,7 @@ func (q *passageQuery) termsOf(text string) ([]int, error) {
 // fields strings.Fields makes.
 func (q *passageQuery) scan(text string) (int, []found, error) {
 	if q.starts == nil {
-		q.starts = newStarts(q.terms)
+		q.starts = newStarts(q.termStarts())
 	}
 	// wide: a rune of several bytes may be the start of a term, so each
 	// must be decoded until the word may have one.
@@ -461,11 +461,11 @@ func lowerASCII(c byte) byte {
 	return c
 }
 
-func newStarts(terms []string) *starts {
+// newStarts is the starts of the query's terms, each once (termStarts).
+func newStarts(termStarts []string) *starts {
 	s := &starts{}
-	for _, t := range terms {
-		p := t[:max(len(t)-1, 1)]
-		if isASCII(p) && !slices.Contains(s.prefixes, p) {
+	for _, p := range termStarts {
+		if isASCII(p) {
 			s.prefixes = append(s.prefixes, p)
 		}
 		r0, size := utf8.DecodeRuneInString(p)
