@@ -1330,8 +1330,12 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 				return nil, err
 			}
 		}
+		var textPairs []string
+		if req.Phrases {
+			textPairs = b.pairs(req.Text)
+		}
 		// build makes the text's query: the whole search's without pr, the
-		// first pass's of pr with it.
+		// first passes' of pr with it.
 		var plain []query.Query // see plainOf
 		build := func(pr *pruning) (text query.Query, should []query.Query) {
 			perTerm := make([]query.Query, len(terms))
@@ -1414,7 +1418,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 				// the memories that have them too; they are not required.
 				var pairs []query.Query
 				seen := map[string]bool{}
-				for _, p := range b.pairs(req.Text) {
+				for _, p := range textPairs {
 					if seen[p] {
 						continue
 					}
@@ -1425,19 +1429,24 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 					pairs = append(pairs, q)
 				}
 				if len(pairs) > 0 {
-					should = []query.Query{bleve.NewDisjunctionQuery(pairs...)}
 					if pr != nil {
 						pr.essential = append(pr.essential, pairs...)
+						pairs = pr.boundPairs(pairs)
 					}
+					should = []query.Query{bleve.NewDisjunctionQuery(pairs...)}
 				}
 			}
-			var essential query.Query
+			var essential, ofWordsOnly query.Query
 			if pr != nil {
 				essential = bleve.NewDisjunctionQuery(pr.essential...)
+				ofWordsOnly = bleve.NewDisjunctionQuery(pr.essential[:ofWords]...)
 			}
 			if req.AnyTerm {
 				text = bleve.NewDisjunctionQuery(perTerm...)
 				if pr != nil {
+					if pr.wordsFirst {
+						pr.wordsPass = bleve.NewConjunctionQuery(&candidatesQuery{q: ofWordsOnly, atLeast: req.Size}, text)
+					}
 					return bleve.NewConjunctionQuery(&candidatesQuery{q: essential, atLeast: req.Size}, text), should
 				}
 			} else {
@@ -1449,6 +1458,10 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 					text = bleve.NewConjunctionQuery(append([]query.Query{cands}, perTerm...)...)
 				}
 				if pr != nil {
+					if pr.wordsFirst {
+						cands := &candidatesQuery{q: firstPassFilter(plain, ofWordsOnly, true), atLeast: req.Size}
+						pr.wordsPass = bleve.NewConjunctionQuery(append([]query.Query{cands}, perTerm...)...)
+					}
 					cands := &candidatesQuery{q: firstPassFilter(plain, essential, len(pr.essential) == ofWords), atLeast: req.Size}
 					return bleve.NewConjunctionQuery(append([]query.Query{cands}, perTerm...)...), should
 				}
@@ -1469,6 +1482,11 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			}
 			if many {
 				pr = newPruning(len(terms))
+				if req.Phrases {
+					if pr.wordsFirst, err = b.worthPruningPairs(ctx, textPairs); err != nil {
+						return nil, fmt.Errorf("search: %w", err)
+					}
+				}
 				prText, prShould = build(pr)
 			}
 		}
@@ -1570,17 +1588,34 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		ctx = withTiesByID(ctx, req.Size)
 	}
 	var res *bleve.SearchResult
-	if pr != nil {
-		sr.Query = whole(prText, prShould)
+	// firstPass runs a first pass of pr over the notes its query's filter
+	// keeps, and answers when it finds a full page above what any other note
+	// can score (limit, read once the pass has made its searchers).
+	firstPass := func(q query.Query, limit func() float64) error {
+		sr.Query = whole(q, prShould)
 		first, err := b.idx.SearchInContext(ctx, sr)
 		switch {
 		case errors.Is(err, errTooFew):
 			// Fewer notes than a page match an essential clause.
 		case err != nil:
-			return nil, fmt.Errorf("search: %w", err)
-		case len(first.Hits) == req.Size && lowest(first.Hits) > pr.limit():
+			return fmt.Errorf("search: %w", err)
+		case len(first.Hits) == req.Size && lowest(first.Hits) > limit():
 			res = first
 			prunedSearches.Add(1)
+		}
+		return nil
+	}
+	if pr != nil && pr.wordsPass != nil {
+		if err := firstPass(pr.wordsPass, pr.limitWithPairs); err != nil {
+			return nil, err
+		}
+		if res != nil {
+			prunedByWords.Add(1)
+		}
+	}
+	if pr != nil && res == nil {
+		if err := firstPass(prText, pr.limit); err != nil {
+			return nil, err
 		}
 	}
 	if res == nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -65,14 +66,15 @@ func pruneRequests(text string) []memories.SearchRequest {
 
 // comparePruned runs every request of every query with and without pruning
 // (forced on, whatever the postings) and returns the searches that differ,
-// how many found anything, and how many the first pass answered.
-func comparePruned(t *testing.T, b *Bleve, queries []string) (diffs []string, compared int, answered uint64) {
+// how many found anything, how many the first pass answered, and how many
+// of those the pass over the words' own clauses did (wordsPass).
+func comparePruned(t *testing.T, b *Bleve, queries []string) (diffs []string, compared int, answered, byWords uint64) {
 	t.Helper()
 	ctx := context.Background()
 	minPostings := pruneMinPostings
 	t.Cleanup(func() { prune, pruneMinPostings = true, minPostings })
 	pruneMinPostings = 0
-	before := prunedSearches.Load()
+	before, beforeByWords := prunedSearches.Load(), prunedByWords.Load()
 	for _, text := range queries {
 		for _, req := range pruneRequests(text) {
 			prune = false
@@ -93,7 +95,7 @@ func comparePruned(t *testing.T, b *Bleve, queries []string) (diffs []string, co
 			}
 		}
 	}
-	return diffs, compared, prunedSearches.Load() - before
+	return diffs, compared, prunedSearches.Load() - before, prunedByWords.Load() - beforeByWords
 }
 
 // TestPruneKeepsResults compares searches with and without pruning: the same
@@ -103,7 +105,7 @@ func comparePruned(t *testing.T, b *Bleve, queries []string) (diffs []string, co
 // rarest words), and checks that pruning answered many of them.
 func TestPruneKeepsResults(t *testing.T) {
 	b, queries := pruneFixture(t)
-	diffs, compared, answered := comparePruned(t, b, queries)
+	diffs, compared, answered, byWords := comparePruned(t, b, queries)
 	for _, d := range diffs {
 		t.Error(d)
 	}
@@ -113,7 +115,10 @@ func TestPruneKeepsResults(t *testing.T) {
 	if answered < uint64(compared)/5 {
 		t.Errorf("the first pass answered %d of %d searches: pruning is not tried", answered, compared)
 	}
-	t.Logf("%d searches compared, %d answered by the first pass", compared, answered)
+	if byWords == 0 {
+		t.Errorf("no search was answered by the pass over the words' own clauses: it is not tried")
+	}
+	t.Logf("%d searches compared, %d answered by the first pass, %d of them by the words' clauses", compared, answered, byWords)
 }
 
 // TestPruneBoundMatters: a word in the tags of many notes and repeated in
@@ -122,7 +127,8 @@ func TestPruneKeepsResults(t *testing.T) {
 // Without it (a bound of 0) the comparison above sees the wrong page, so it
 // can fail.
 func TestPruneBoundMatters(t *testing.T) {
-	checkBoundMatters(t, "Zebra zebra zebra zebra stripes.", memories.SearchRequest{Text: "zebra", Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB})
+	checkBoundMatters(t, taggedAndBodies("Zebra zebra zebra zebra stripes."), "body",
+		memories.SearchRequest{Text: "zebra", Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB}, &prunedSearches)
 }
 
 // TestPruneAnyWordBoundMatters: the same for a search for any of two
@@ -130,16 +136,43 @@ func TestPruneBoundMatters(t *testing.T) {
 // notes with both words repeated in short bodies score more: only the
 // bound, the words' bodies summed, sends the search on.
 func TestPruneAnyWordBoundMatters(t *testing.T) {
-	checkBoundMatters(t, "Zebra zebra stripes, okapi okapi stripes.",
-		memories.SearchRequest{Text: "zebra okapi", AnyTerm: true, Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB})
+	checkBoundMatters(t, taggedAndBodies("Zebra zebra stripes, okapi okapi stripes."), "body",
+		memories.SearchRequest{Text: "zebra okapi", AnyTerm: true, Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB}, &prunedSearches)
 }
 
-// checkBoundMatters searches 30 notes tagged zebra (and other words), 30
-// whose body is body, and 100 others, with req: the whole search must find
-// the bodies first, pruning with the bound the same page, and pruning with
-// a bound of 0 the tagged notes' page, which the first pass answers.
-func checkBoundMatters(t *testing.T, body string, req memories.SearchRequest) {
-	t.Helper()
+// TestPrunePairsBoundMatters: the pass over the notes with a word in a
+// title, tags or another spelling (wordsPass) leaves out the notes that
+// have only the query's pair of words besides the words in their bodies,
+// so what it must beat is their bodies and their pair together. Ten notes
+// have both words in a long title and their tags, and fill that pass's page with scores
+// above what the words' bodies can score, but thirty short notes with the
+// pair "zebra okapi" score more than they do (the pair is rare, and the
+// words are common: 800 other notes have one of them, of 940). Without the pair's
+// bound the pass would answer with the titles' page; the bound sends the
+// search on to the first pass that has the pairs' notes.
+func TestPrunePairsBoundMatters(t *testing.T) {
+	var ms []*memories.Memory
+	for i := range 10 {
+		ms = append(ms, mem(fmt.Sprintf("titled%02d", i), fmt.Sprintf("Zebra and okapi in the long grass of the plain near the river bank at dawn %d", i),
+			fmt.Sprintf("Nothing of note here, %d.", i), "p", memories.TypeNote, 0, "zebra", "okapi"))
+	}
+	for i := range 30 {
+		ms = append(ms, mem(fmt.Sprintf("pair%02d", i), fmt.Sprintf("Entry %d", i), "Zebra okapi zebra okapi.", "p", memories.TypeNote, 0))
+	}
+	for i := range 400 {
+		ms = append(ms, mem(fmt.Sprintf("zebra%03d", i), fmt.Sprintf("Zebra herd %d", i), "A zebra herd.", "p", memories.TypeNote, 0),
+			mem(fmt.Sprintf("okapi%03d", i), fmt.Sprintf("Okapi forest %d", i), "An okapi forest.", "p", memories.TypeNote, 0))
+	}
+	for i := range 100 {
+		ms = append(ms, mem(fmt.Sprintf("other%03d", i), fmt.Sprintf("Other %d", i), "Horses graze in the field.", "p", memories.TypeNote, 0))
+	}
+	checkBoundMatters(t, ms, "pair",
+		memories.SearchRequest{Text: "zebra okapi", Phrases: true, Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB}, &prunedByWords)
+}
+
+// taggedAndBodies is 30 notes tagged zebra (and other words), 30 whose
+// body is body, and 100 others.
+func taggedAndBodies(body string) []*memories.Memory {
 	var ms []*memories.Memory
 	for i := range 30 {
 		ms = append(ms, mem(fmt.Sprintf("tagged%02d", i), fmt.Sprintf("Note %d", i), fmt.Sprintf("Nothing of note here, %d.", i), "p", memories.TypeNote, 0,
@@ -149,6 +182,16 @@ func checkBoundMatters(t *testing.T, body string, req memories.SearchRequest) {
 	for i := range 100 {
 		ms = append(ms, mem(fmt.Sprintf("other%03d", i), fmt.Sprintf("Other %d", i), "Horses graze in the field.", "p", memories.TypeNote, 0))
 	}
+	return ms
+}
+
+// checkBoundMatters searches the notes ms with req: the whole search must
+// find a note whose id starts with first first, pruning with the bound the
+// same page, and pruning with a bound of 0 another page, which a pass
+// counted by answered answers (that search alone: with the bound, no pass
+// it counts may answer).
+func checkBoundMatters(t *testing.T, ms []*memories.Memory, first string, req memories.SearchRequest, answered *atomic.Uint64) {
+	t.Helper()
 	b := newBleveOf(t, ms...)
 	ctx := context.Background()
 	minPostings := pruneMinPostings
@@ -159,10 +202,10 @@ func checkBoundMatters(t *testing.T, body string, req memories.SearchRequest) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(want) != 10 || !strings.HasPrefix(want[0].ID, "body") {
-		t.Fatalf("the whole search found %v; the test needs the bodies first", want)
+	if len(want) != 10 || !strings.HasPrefix(want[0].ID, first) {
+		t.Fatalf("the whole search found %v; the test needs %s notes first", want, first)
 	}
-	before := prunedSearches.Load()
+	before := answered.Load()
 	for _, margin := range []float64{1e-9, -1} {
 		prune, pruneMargin = true, margin
 		got, err := b.Search(ctx, req)
@@ -174,11 +217,11 @@ func checkBoundMatters(t *testing.T, body string, req memories.SearchRequest) {
 			t.Errorf("pruned with the bound, got %v, want %v", got, want)
 		}
 		if margin < 0 && same {
-			t.Errorf("pruned with a bound of 0, got the whole search's page %v: the tagged notes should have filled it", got)
+			t.Errorf("pruned with a bound of 0, got the whole search's page %v: other notes should have filled it", got)
 		}
 	}
-	if n := prunedSearches.Load() - before; n != 1 {
-		t.Errorf("the first pass answered %d of the searches, want the one with a bound of 0", n)
+	if n := answered.Load() - before; n != 1 {
+		t.Errorf("the pass answered %d of the searches, want the one with a bound of 0", n)
 	}
 }
 
@@ -268,6 +311,31 @@ func TestWorthPruningOneCommonWord(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("worthPruning(%q, any word %v) = %v, want %v", tt.terms, tt.anyWord, got, tt.want)
+		}
+	}
+}
+
+// TestWorthPruningPairs: the pass over the words' own clauses goes first
+// when the query's pairs are common (three of four notes have "common
+// common"), not when they are rare or there are none.
+func TestWorthPruningPairs(t *testing.T) {
+	b := advanceCorpus(t)
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{
+		{"common common", true},
+		{"common common filler7", true},
+		{"filler7 common", false},
+		{"common", false},
+	} {
+		pairs := b.pairs(tt.text)
+		got, err := b.worthPruningPairs(t.Context(), pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != tt.want {
+			t.Errorf("worthPruningPairs(%q) = %v, want %v", pairs, got, tt.want)
 		}
 	}
 }
