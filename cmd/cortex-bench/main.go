@@ -35,6 +35,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -559,6 +560,9 @@ func benchSize(o options, shape string, corpus *bench.Corpus, n int, out io.Writ
 		r.Target, r.Verdict = t.text, t.verdict(r)
 		b.rs = append(b.rs, r)
 		fmt.Fprintf(out, "  %-44s p50 %9.2f ms   p99 %9.2f ms  %s\n", r.Op, r.P50ms, r.P99ms, r.Verdict)
+		if r.Note != "" {
+			fmt.Fprintf(out, "    %s\n", r.Note)
+		}
 	}
 	if o.normalizeN > 0 {
 		for _, e := range b.envs {
@@ -990,12 +994,12 @@ func mcpServer(e *env, qs []string, gen bench.Source, pacedFor time.Duration) ([
 	if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
 		return nil, err
 	}
-	handler, err := handlerRecalls(e, qs)
+	handler, handlerSlow, err := handlerRecalls(e, qs)
 	if err != nil {
 		return nil, err
 	}
 	var saves, memCalls []time.Duration
-	paced, followed, err := pacedRecalls(e, svc, qs, pacedFor)
+	paced, followed, pacedSlow, err := pacedRecalls(e, svc, qs, pacedFor)
 	if err != nil {
 		return nil, err
 	}
@@ -1033,13 +1037,19 @@ func mcpServer(e *env, qs []string, gen bench.Source, pacedFor time.Duration) ([
 		return result{Op: op, Runs: len(ds), P50ms: ms(pct(ds, 50)), P99ms: ms(pct(ds, 99)), Target: t}
 	}
 	return []result{
-		row("recall (MCP server, in the handler)", handler, "mcp-recall"),
-		row(fmt.Sprintf("recall every %s, %s (MCP server)", pace, pacedFor), paced, "mcp-recall"),
-		row(fmt.Sprintf("recall every %s, %s, with the watcher (MCP server)", pace, pacedFor), followed, "mcp-recall"),
+		noted(row("recall (MCP server, in the handler)", handler, "mcp-recall"), handlerSlow),
+		noted(row(fmt.Sprintf("recall every %s, %s (MCP server)", pace, pacedFor), paced, "mcp-recall"), pacedSlow[0]),
+		noted(row(fmt.Sprintf("recall every %s, %s, with the watcher (MCP server)", pace, pacedFor), followed, "mcp-recall"), pacedSlow[1]),
 		row("save (MCP server, in the handler)", saves, "mcp-save"),
 		row(fmt.Sprintf("save every %s, %s, with the watcher (MCP server)", savePace, pacedFor), pacedSaved, "mcp-save"),
 		row("recall (MCP, in-memory transport)", memCalls, ""),
 	}, nil
+}
+
+// noted is r with the slowest calls of its series as its note.
+func noted(r result, slow *slowest) result {
+	r.Note = slow.String()
+	return r
 }
 
 // handlerCalls is how many recalls the in-handler row times: enough that
@@ -1051,32 +1061,36 @@ const handlerCalls = 1500
 // (calls do not stat every note once the freshness window has passed) and
 // warmed by one untimed round of the queries (a server answers for hours;
 // the first call of a query pays for faulting in what it reads). It times
-// handlerCalls calls, the queries in turn.
-func handlerRecalls(e *env, qs []string) (took []time.Duration, err error) {
+// handlerCalls calls, the queries in turn, and keeps the slowest.
+func handlerRecalls(e *env, qs []string) (took []time.Duration, slow *slowest, err error) {
 	ctx := context.Background()
 	c, stop, err := openFollowed(e)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer stopInto(stop, &err)
 	for _, q := range qs {
 		if _, err := c.Service.Recall(ctx, memories.RecallRequest{Query: q}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	runtime.GC() // the warm-up's garbage is not the timed calls' to collect
 	took = make([]time.Duration, 0, handlerCalls)
+	slow = &slowest{}
 	for i := 0; i < handlerCalls; i++ {
+		gcs := gcCycles()
 		start := time.Now()
 		if _, err := c.Service.Recall(ctx, memories.RecallRequest{Query: qs[i%len(qs)]}); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		took = append(took, time.Since(start))
+		d := time.Since(start)
+		took = append(took, d)
+		slow.add(d, i%len(qs), gcCycles()-gcs)
 	}
 	if !c.Store.IsFollowed() {
-		return nil, errors.New("the watcher stopped following the vault during the recalls")
+		return nil, nil, errors.New("the watcher stopped following the vault during the recalls")
 	}
-	return took, nil
+	return took, slow, nil
 }
 
 // handlerSaves times handlerSaveCalls saves in the handler of a resident
@@ -1199,33 +1213,88 @@ const pace = 20 * time.Millisecond
 // with the watcher the server runs (wiring.FollowVault), which spares calls
 // that check while it follows the vault. The two take turns, so that a
 // change in the machine's speed weighs on both alike.
-func pacedRecalls(e *env, svc *memories.Service, qs []string, pacedFor time.Duration) (paced, followed []time.Duration, err error) {
+func pacedRecalls(e *env, svc *memories.Service, qs []string, pacedFor time.Duration) (paced, followed []time.Duration, slow [2]*slowest, err error) {
 	ctx := context.Background()
 	c, stop, err := openFollowed(e)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, slow, err
 	}
 	defer stopInto(stop, &err)
 	if _, err := c.Service.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
-		return nil, nil, err // the first call loads the catalog: not timed
+		return nil, nil, slow, err // the first call loads the catalog: not timed
 	}
 	svcs := []*memories.Service{svc, c.Service}
 	times := make([][]time.Duration, 2)
+	slow = [2]*slowest{{}, {}}
 	for i, end := 0, time.Now().Add(pacedFor); time.Now().Before(end); i++ {
 		for k := range svcs {
 			k = (k + i) % 2 // each goes first in turn
+			gcs := gcCycles()
 			start := time.Now()
 			if _, err := svcs[k].Recall(ctx, memories.RecallRequest{Query: qs[i%len(qs)]}); err != nil {
-				return nil, nil, err
+				return nil, nil, slow, err
 			}
-			times[k] = append(times[k], time.Since(start))
+			d := time.Since(start)
+			times[k] = append(times[k], d)
+			slow[k].add(d, i%len(qs), gcCycles()-gcs)
 		}
 		time.Sleep(pace)
 	}
 	if !c.Store.IsFollowed() {
-		return nil, nil, errors.New("the watcher stopped following the vault during the recalls")
+		return nil, nil, slow, errors.New("the watcher stopped following the vault during the recalls")
 	}
-	return times[0], times[1], nil
+	return times[0], times[1], slow, nil
+}
+
+// slowest keeps a series' slowest calls, so that a row can say what its
+// 99th percentile is made of: one query always slow, or calls of every
+// query that something else slowed (a collection of the garbage ended in
+// them, or not).
+type slowest struct{ calls []slowCall }
+
+// slowCall is one call of a series: its time, the query it made (its place
+// in the series' queries) and how many collections ended while it ran.
+type slowCall struct {
+	d     time.Duration
+	query int
+	gcs   uint64
+}
+
+// slowestKept is how many calls a slowest keeps.
+const slowestKept = 4
+
+func (s *slowest) add(d time.Duration, query int, gcs uint64) {
+	if len(s.calls) == slowestKept && d <= s.calls[len(s.calls)-1].d {
+		return
+	}
+	i := slices.IndexFunc(s.calls, func(c slowCall) bool { return c.d < d }) // after those as slow
+	if i < 0 {
+		i = len(s.calls)
+	}
+	s.calls = slices.Insert(s.calls, i, slowCall{d, query, gcs})
+	if len(s.calls) > slowestKept {
+		s.calls = s.calls[:slowestKept]
+	}
+}
+
+// String is the calls, slowest first, each with its query and the
+// collections that ended in it: "slowest: 45.1 ms (query 5, 1 GC), …".
+func (s *slowest) String() string {
+	if s == nil || len(s.calls) == 0 {
+		return ""
+	}
+	parts := make([]string, len(s.calls))
+	for i, c := range s.calls {
+		parts[i] = fmt.Sprintf("%.1f ms (query %d, %d GC)", ms(c.d), c.query, c.gcs)
+	}
+	return "slowest: " + strings.Join(parts, ", ")
+}
+
+// gcCycles is how many collections of the garbage the process has ended.
+func gcCycles() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
 }
 
 // target is a figure of SPEC §8 to compare a result with; zero limits are

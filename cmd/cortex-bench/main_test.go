@@ -151,6 +151,10 @@ func TestBothShapesTwoBinaries(t *testing.T) {
 		if r.Op == "recall (MCP over stdio, round trip)" && r.MaxRSS <= 0 {
 			t.Errorf("%+v: no peak RSS of the server", r)
 		}
+		// The server's recall series say which calls were their slowest.
+		if strings.HasPrefix(r.Op, "recall") && strings.HasSuffix(r.Op, "(MCP server)") && !strings.HasPrefix(r.Note, "slowest: ") {
+			t.Errorf("%+v: no slowest calls", r)
+		}
 		// A series of whole-process runs reports their CPU time too.
 		if strings.HasSuffix(r.Op, "(process)") && !strings.HasPrefix(r.Op, "import") && !strings.HasPrefix(r.Op, "normalize") && r.CPUms <= 0 {
 			t.Errorf("%+v: no CPU time", r)
@@ -203,5 +207,21 @@ func TestPacedShorterThanAPace(t *testing.T) {
 	err := run([]string{"-bin", os.Args[0], "-paced", "5ms"}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "-paced: 5ms is shorter than one pace") {
 		t.Errorf("run -paced 5ms: %v, want the flag refused", err)
+	}
+}
+
+// A slowest keeps the slowest calls it was given, slowest first, and says
+// them with their queries and collections.
+func TestSlowest(t *testing.T) {
+	var s slowest
+	if got := s.String(); got != "" {
+		t.Errorf("no calls: %q, want nothing", got)
+	}
+	for i, d := range []time.Duration{3, 9, 1, 7, 12, 5, 9, 2} {
+		s.add(d*time.Millisecond, i, uint64(i%2))
+	}
+	want := "slowest: 12.0 ms (query 4, 0 GC), 9.0 ms (query 1, 1 GC), 9.0 ms (query 6, 0 GC), 7.0 ms (query 3, 1 GC)"
+	if got := s.String(); got != want {
+		t.Errorf("String() = %q, want %q", got, want)
 	}
 }
