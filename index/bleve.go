@@ -1417,6 +1417,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 				// The query's pairs of neighbouring terms add to the score of
 				// the memories that have them too; they are not required.
 				var pairs []query.Query
+				var pairTerms []*query.TermQuery
 				seen := map[string]bool{}
 				for _, p := range textPairs {
 					if seen[p] {
@@ -1427,11 +1428,12 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 					q.SetField(fieldPairs)
 					q.SetBoost(phraseBoost)
 					pairs = append(pairs, q)
+					pairTerms = append(pairTerms, q)
 				}
 				if len(pairs) > 0 {
 					if pr != nil {
 						pr.essential = append(pr.essential, pairs...)
-						pairs = pr.boundPairs(pairs)
+						pairs = pr.boundPairs(pairTerms)
 					}
 					should = []query.Query{bleve.NewDisjunctionQuery(pairs...)}
 				}

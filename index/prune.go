@@ -94,10 +94,10 @@ func (p *pruning) bound(i int, q *query.TermQuery) query.Query {
 
 // boundPairs wraps the query's pairs so that the first pass records their
 // searchers, and returns them as the first pass's should clauses.
-func (p *pruning) boundPairs(pairs []query.Query) []query.Query {
+func (p *pruning) boundPairs(pairs []*query.TermQuery) []query.Query {
 	out := make([]query.Query, len(pairs))
 	for i, q := range pairs {
-		b := &boundQuery{q: q.(*query.TermQuery)}
+		b := &boundQuery{q: q}
 		p.pairs = append(p.pairs, b)
 		out[i] = b
 	}
