@@ -1485,7 +1485,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			if many {
 				pr = newPruning(len(terms))
 				if req.Phrases {
-					if pr.wordsFirst, err = b.worthPruningPairs(ctx, textPairs); err != nil {
+					if pr.wordsFirst, err = b.worthPruningPairs(ctx, terms, textPairs); err != nil {
 						return nil, fmt.Errorf("search: %w", err)
 					}
 				}

@@ -65,15 +65,16 @@ func pruneRequests(text string) []memories.SearchRequest {
 }
 
 // comparePruned runs every request of every query with and without pruning
-// (forced on, whatever the postings) and returns the searches that differ,
+// (forced on, whatever the postings, and with the pass over the words'
+// clauses tried whatever the pairs) and returns the searches that differ,
 // how many found anything, how many the first pass answered, and how many
 // of those the pass over the words' own clauses did (wordsPass).
 func comparePruned(t *testing.T, b *Bleve, queries []string) (diffs []string, compared int, answered, byWords uint64) {
 	t.Helper()
 	ctx := context.Background()
-	minPostings := pruneMinPostings
-	t.Cleanup(func() { prune, pruneMinPostings = true, minPostings })
-	pruneMinPostings = 0
+	minPostings, ratio := pruneMinPostings, pairsBoundRatio
+	t.Cleanup(func() { prune, pruneMinPostings, pairsBoundRatio = true, minPostings, ratio })
+	pruneMinPostings, pairsBoundRatio = 0, math.Inf(1)
 	before, beforeByWords := prunedSearches.Load(), prunedByWords.Load()
 	for _, text := range queries {
 		for _, req := range pruneRequests(text) {
@@ -194,9 +195,9 @@ func checkBoundMatters(t *testing.T, ms []*memories.Memory, first string, req me
 	t.Helper()
 	b := newBleveOf(t, ms...)
 	ctx := context.Background()
-	minPostings := pruneMinPostings
-	t.Cleanup(func() { prune, pruneMinPostings, pruneMargin = true, minPostings, 1e-9 })
-	pruneMinPostings = 0
+	minPostings, ratio := pruneMinPostings, pairsBoundRatio
+	t.Cleanup(func() { prune, pruneMinPostings, pruneMargin, pairsBoundRatio = true, minPostings, 1e-9, ratio })
+	pruneMinPostings, pairsBoundRatio = 0, math.Inf(1)
 	prune = false
 	want, err := b.Search(ctx, req)
 	if err != nil {
@@ -316,8 +317,10 @@ func TestWorthPruningOneCommonWord(t *testing.T) {
 }
 
 // TestWorthPruningPairs: the pass over the words' own clauses goes first
-// when the query's pairs are common (three of four notes have "common
-// common"), not when they are rare or there are none.
+// when the query's pairs have many postings together and their bound is
+// not much more than the words' bodies' (three notes of four have "common
+// common", a twelfth "pad3 pad3"), not when the pairs are few, when a rarer
+// pair ("common pad3") makes their bound too high, or without pairs.
 func TestWorthPruningPairs(t *testing.T) {
 	b := advanceCorpus(t)
 	for _, tt := range []struct {
@@ -325,18 +328,27 @@ func TestWorthPruningPairs(t *testing.T) {
 		want bool
 	}{
 		{"common common", true},
-		{"common common filler7", true},
+		{"pad3 pad3 common common", true},
 		{"filler7 common", false},
+		{"common common pad3 pad3", false},
 		{"common", false},
 	} {
 		pairs := b.pairs(tt.text)
-		got, err := b.worthPruningPairs(t.Context(), pairs)
+		got, err := b.worthPruningPairs(t.Context(), b.analyzer(tt.text), pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got != tt.want {
 			t.Errorf("worthPruningPairs(%q) = %v, want %v", pairs, got, tt.want)
 		}
+	}
+	// Without pairs the pass would be the first pass itself, however few
+	// postings are asked for.
+	minPostings := pruneMinPostings
+	t.Cleanup(func() { pruneMinPostings = minPostings })
+	pruneMinPostings = 0
+	if got, err := b.worthPruningPairs(t.Context(), []string{"common"}, nil); err != nil || got {
+		t.Errorf("worthPruningPairs without pairs = %v, %v; want false", got, err)
 	}
 }
 
