@@ -1085,7 +1085,7 @@ func handlerRecalls(e *env, qs []string) (took []time.Duration, slow *slowest, e
 		}
 		d := time.Since(start)
 		took = append(took, d)
-		slow.add(d, i%len(qs), gcCycles()-gcs)
+		slow.add(d, i, i%len(qs), gcCycles()-gcs)
 	}
 	if !c.Store.IsFollowed() {
 		return nil, nil, errors.New("the watcher stopped following the vault during the recalls")
@@ -1236,7 +1236,7 @@ func pacedRecalls(e *env, svc *memories.Service, qs []string, pacedFor time.Dura
 			}
 			d := time.Since(start)
 			times[k] = append(times[k], d)
-			slow[k].add(d, i%len(qs), gcCycles()-gcs)
+			slow[k].add(d, i, i%len(qs), gcCycles()-gcs)
 		}
 		time.Sleep(pace)
 	}
@@ -1252,18 +1252,19 @@ func pacedRecalls(e *env, svc *memories.Service, qs []string, pacedFor time.Dura
 // them, or not).
 type slowest struct{ calls []slowCall }
 
-// slowCall is one call of a series: its time, the query it made (its place
-// in the series' queries) and how many collections ended while it ran.
+// slowCall is one call of a series: its time, its place in the series, the
+// query it made (its place in the series' queries) and how many collections
+// ended while it ran.
 type slowCall struct {
-	d     time.Duration
-	query int
-	gcs   uint64
+	d           time.Duration
+	call, query int
+	gcs         uint64
 }
 
 // slowestKept is how many calls a slowest keeps.
 const slowestKept = 4
 
-func (s *slowest) add(d time.Duration, query int, gcs uint64) {
+func (s *slowest) add(d time.Duration, call, query int, gcs uint64) {
 	if len(s.calls) == slowestKept && d <= s.calls[len(s.calls)-1].d {
 		return
 	}
@@ -1271,21 +1272,22 @@ func (s *slowest) add(d time.Duration, query int, gcs uint64) {
 	if i < 0 {
 		i = len(s.calls)
 	}
-	s.calls = slices.Insert(s.calls, i, slowCall{d, query, gcs})
+	s.calls = slices.Insert(s.calls, i, slowCall{d, call, query, gcs})
 	if len(s.calls) > slowestKept {
 		s.calls = s.calls[:slowestKept]
 	}
 }
 
-// String is the calls, slowest first, each with its query and the
-// collections that ended in it: "slowest: 45.1 ms (query 5, 1 GC), …".
+// String is the calls, slowest first, each with its place in the series,
+// its query and the collections that ended in it: "slowest: 45.1 ms (call
+// 3, query 5, 1 GC), …".
 func (s *slowest) String() string {
 	if s == nil || len(s.calls) == 0 {
 		return ""
 	}
 	parts := make([]string, len(s.calls))
 	for i, c := range s.calls {
-		parts[i] = fmt.Sprintf("%.1f ms (query %d, %d GC)", ms(c.d), c.query, c.gcs)
+		parts[i] = fmt.Sprintf("%.1f ms (call %d, query %d, %d GC)", ms(c.d), c.call, c.query, c.gcs)
 	}
 	return "slowest: " + strings.Join(parts, ", ")
 }

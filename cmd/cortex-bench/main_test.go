@@ -211,16 +211,16 @@ func TestPacedShorterThanAPace(t *testing.T) {
 }
 
 // A slowest keeps the slowest calls it was given, slowest first, and says
-// them with their queries and collections.
+// them with their places, queries and collections.
 func TestSlowest(t *testing.T) {
 	var s slowest
 	if got := s.String(); got != "" {
 		t.Errorf("no calls: %q, want nothing", got)
 	}
 	for i, d := range []time.Duration{3, 9, 1, 7, 12, 5, 9, 2} {
-		s.add(d*time.Millisecond, i, uint64(i%2))
+		s.add(d*time.Millisecond, i, i%5, uint64(i%2))
 	}
-	want := "slowest: 12.0 ms (query 4, 0 GC), 9.0 ms (query 1, 1 GC), 9.0 ms (query 6, 0 GC), 7.0 ms (query 3, 1 GC)"
+	want := "slowest: 12.0 ms (call 4, query 4, 0 GC), 9.0 ms (call 1, query 1, 1 GC), 9.0 ms (call 6, query 1, 0 GC), 7.0 ms (call 3, query 3, 1 GC)"
 	if got := s.String(); got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
