@@ -1478,14 +1478,14 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		// or a pair fill a page that scores above what a note with the
 		// words in its body alone can).
 		if prune && req.Size > 0 && len(terms) < maxPrefiltered {
-			many, err := b.worthPruning(ctx, terms, req.AnyTerm)
+			many, words, err := b.worthPruning(ctx, terms, req.AnyTerm)
 			if err != nil {
 				return nil, fmt.Errorf("search: %w", err)
 			}
 			if many {
 				pr = newPruning(len(terms))
 				if req.Phrases {
-					if pr.wordsFirst, err = b.worthPruningPairs(ctx, terms, textPairs); err != nil {
+					if pr.wordsFirst, err = b.worthPruningPairs(ctx, words, textPairs); err != nil {
 						return nil, fmt.Errorf("search: %w", err)
 					}
 				}

@@ -223,57 +223,48 @@ func (b *boundQuery) Searcher(ctx context.Context, r bindex.IndexReader, m mappi
 // pruneMinPostings. Counted in the term dictionaries, which the search
 // reads anyway. The count is made on a reader of its own, so it may be a
 // change behind the search's; it only chooses the plan, never the results.
-func (b *Bleve) worthPruning(ctx context.Context, terms []string, anyWord bool) (bool, error) {
-	counts, _, err := b.postings(ctx, fieldBody, terms)
+func (b *Bleve) worthPruning(ctx context.Context, terms []string, anyWord bool) (bool, postings, error) {
+	words, err := b.postings(ctx, fieldBody, terms)
 	if err != nil {
-		return false, err
+		return false, postings{}, err
 	}
 	if anyWord {
-		total := uint64(0)
-		for _, n := range counts {
-			total += n
-		}
-		return total >= pruneMinPostings, nil
+		return words.total() >= pruneMinPostings, words, nil
 	}
-	return len(counts) > 0 && slices.Min(counts) >= pruneMinPostings, nil
+	return len(words.counts) > 0 && slices.Min(words.counts) >= pruneMinPostings, words, nil
 }
 
-// worthPruningPairs says whether a pruned search for terms with these
-// pairs of words should first try a pass over the notes that match one of
-// the words' own essential clauses (a title, tags, another spelling),
-// without the notes that match a pair alone (wordsPass). That pass answers
-// when its page scores above the words' bodies and the pairs together, so
-// it pays when the pairs bring many notes to the first pass and add little
-// to that bound: their postings reach pruneMinPostings together (at 100,000
+// worthPruningPairs says whether a pruned search whose words' bodies have
+// the postings words (worthPruning's) should, with these pairs of words,
+// first try a pass over the notes that match one of the words' own
+// essential clauses (a title, tags, another spelling), without the notes
+// that match a pair alone (wordsPass). That pass answers when its page
+// scores above the words' bodies and the pairs together, so it pays when
+// the pairs bring many notes to the first pass and add little to that
+// bound: their postings reach pruneMinPostings together (at 100,000
 // real-shaped notes, the first pass of a six-word query scored 8,537 notes,
 // of which 1,704 have a word in a title), and their bounds, estimated from
-// their postings (pairsBound), come to at most pairsBoundRatio times the
+// their postings (boundEstimate), come to at most pairsBoundRatio times the
 // bodies'. A rare pair adds much to the bound (the rarer, the more): on the
 // synthetic 10,000 notes a path's three pairs made it thirteen times the
 // bodies', and a pass of 2.9 ms that could not answer; the passes that
 // answered had ratios of 1.2–1.6. It only chooses the plan, never the
 // results.
-func (b *Bleve) worthPruningPairs(ctx context.Context, terms, pairs []string) (bool, error) {
+func (b *Bleve) worthPruningPairs(ctx context.Context, words postings, pairs []string) (bool, error) {
 	if len(pairs) == 0 {
 		return false, nil // the pass would be the first pass itself
 	}
-	pairs = slices.Compact(slices.Sorted(slices.Values(pairs)))
-	pc, docs, err := b.postings(ctx, fieldPairs, pairs)
+	pc, err := b.postings(ctx, fieldPairs, slices.Compact(slices.Sorted(slices.Values(pairs))))
 	if err != nil {
 		return false, err
 	}
-	total := uint64(0)
-	for _, n := range pc {
-		total += n
-	}
-	if total < pruneMinPostings {
+	if pc.total() < pruneMinPostings {
 		return false, nil
 	}
-	wc, _, err := b.postings(ctx, fieldBody, terms)
-	if err != nil {
-		return false, err
-	}
-	return pairsBound(docs, pc) <= pairsBoundRatio*bodiesBound(docs, wc), nil
+	// A pair's bound is its idf times its boost; a word's body has boost 1
+	// and is one of (usually) three clauses of the word's disjunction. The
+	// k1 and query norm every clause shares are left out of both.
+	return pc.boundEstimate(phraseBoost) <= pairsBoundRatio*words.boundEstimate(1.0/3), nil
 }
 
 // pairsBoundRatio is how many times the words' bodies' bound the pairs'
@@ -281,57 +272,59 @@ func (b *Bleve) worthPruningPairs(ctx context.Context, terms, pairs []string) (b
 // tests make it +Inf to try the pass whatever the pairs.)
 var pairsBoundRatio = 2.0
 
-// pairsBound estimates the pairs' part of limitWithPairs, in the units of
-// bodiesBound: a pair's bound is its idf times its boost (and the k1 and
-// query norm every clause shares). Pairs no note has add nothing.
-func pairsBound(docs uint64, counts []uint64) float64 {
-	sum := 0.0
-	for _, n := range counts {
-		if n > 0 {
-			sum += phraseBoost * bm25IDF(docs, n)
-		}
-	}
-	return sum
+// postings are the postings of some terms in a field (counts, in the
+// terms' order) and the notes of the reader that counted them (docs).
+type postings struct {
+	counts []uint64
+	docs   uint64
 }
 
-// bodiesBound estimates limit's bodies: a word's body has boost 1 and is one
-// of (usually) three clauses of the word's disjunction.
-func bodiesBound(docs uint64, counts []uint64) float64 {
+func (p postings) total() uint64 {
+	t := uint64(0)
+	for _, n := range p.counts {
+		t += n
+	}
+	return t
+}
+
+// boundEstimate is the sum over the terms that notes have of their BM25
+// idf times weight: their bound's share of a limit, in units shared by
+// every clause of a search.
+func (p postings) boundEstimate(weight float64) float64 {
 	sum := 0.0
-	for _, n := range counts {
+	for _, n := range p.counts {
 		if n > 0 {
-			sum += bm25IDF(docs, n) / 3
+			sum += weight * bm25IDF(p.docs, n)
 		}
 	}
 	return sum
 }
 
 // postings counts the postings of each of terms in field, in the term
-// dictionaries, on a reader of its own (see worthPruning), and the notes
-// the reader has.
-func (b *Bleve) postings(ctx context.Context, field string, terms []string) (counts []uint64, docs uint64, err error) {
+// dictionaries, on a reader of its own (see worthPruning).
+func (b *Bleve) postings(ctx context.Context, field string, terms []string) (postings, error) {
 	adv, err := b.idx.Advanced()
 	if err != nil {
-		return nil, 0, err
+		return postings{}, err
 	}
 	r, err := adv.Reader()
 	if err != nil {
-		return nil, 0, err
+		return postings{}, err
 	}
 	defer r.Close()
-	if docs, err = r.DocCount(); err != nil {
-		return nil, 0, err
+	p := postings{counts: make([]uint64, len(terms))}
+	if p.docs, err = r.DocCount(); err != nil {
+		return postings{}, err
 	}
-	counts = make([]uint64, len(terms))
 	for i, t := range terms {
 		tfr, err := r.TermFieldReader(ctx, []byte(t), field, false, false, false)
 		if err != nil {
-			return nil, 0, err
+			return postings{}, err
 		}
-		counts[i] = tfr.Count()
+		p.counts[i] = tfr.Count()
 		if err := tfr.Close(); err != nil {
-			return nil, 0, err
+			return postings{}, err
 		}
 	}
-	return counts, docs, nil
+	return p, nil
 }

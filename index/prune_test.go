@@ -306,7 +306,7 @@ func TestWorthPruningOneCommonWord(t *testing.T) {
 		{[]string{"filler7"}, true, false},
 		{[]string{"filler7", "filler8"}, true, false},
 	} {
-		got, err := b.worthPruning(t.Context(), tt.terms, tt.anyWord)
+		got, _, err := b.worthPruning(t.Context(), tt.terms, tt.anyWord)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -333,8 +333,12 @@ func TestWorthPruningPairs(t *testing.T) {
 		{"common common pad3 pad3", false},
 		{"common", false},
 	} {
+		words, err := b.postings(t.Context(), fieldBody, b.analyzer(tt.text))
+		if err != nil {
+			t.Fatal(err)
+		}
 		pairs := b.pairs(tt.text)
-		got, err := b.worthPruningPairs(t.Context(), b.analyzer(tt.text), pairs)
+		got, err := b.worthPruningPairs(t.Context(), words, pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -347,7 +351,11 @@ func TestWorthPruningPairs(t *testing.T) {
 	minPostings := pruneMinPostings
 	t.Cleanup(func() { pruneMinPostings = minPostings })
 	pruneMinPostings = 0
-	if got, err := b.worthPruningPairs(t.Context(), []string{"common"}, nil); err != nil || got {
+	words, err := b.postings(t.Context(), fieldBody, []string{"common"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := b.worthPruningPairs(t.Context(), words, nil); err != nil || got {
 		t.Errorf("worthPruningPairs without pairs = %v, %v; want false", got, err)
 	}
 }
