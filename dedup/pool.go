@@ -353,21 +353,27 @@ func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best 
 	if len(groups) > 1 {
 		g1 = groups[1]
 	}
-	// A text sharing fewer than unrelated words is not related, whatever
-	// its size: 2c < Related·n, so 2c/(n+size) < Related, and the rounded
-	// division cannot pass Related either (rounding is monotonic). The
-	// bound is two below the real one, against the product's rounding.
-	unrelated := int32(0)
-	if r := th.Related * float64(n) / 2; r > 2 && r < float64(n) {
-		unrelated = int32(r) - 1
+	// A text sharing c words has at least c words: its Related is at most
+	// 2c/(n+c), which grows with c. relatedAt is the least count whose
+	// bound passes Related (n+1 when no text can be related, or none is
+	// asked for); a text sharing fewer words is not related whatever its
+	// size, and once k texts are kept, one sharing fewer than keptAt(cut)
+	// is less related than the k-th. A text sharing fewer than the least
+	// of those and least matters neither way: the scan passes it on its
+	// count alone, without looking at its group or size. A text sharing no
+	// word is never a match, whatever the thresholds.
+	relatedAt := n + 1
+	if k > 0 {
+		relatedAt = relatedFrom(n, th.Related)
 	}
+	lowest := max(1, min(least, relatedAt))
 	top, dups := p.top[:0], p.dups[:0]
 	// cut is the k-th most related text once k are kept: a text less
 	// related than it is not kept.
 	var cut nearText
 	full := false
 	for j, c := range counts {
-		if c == 0 {
+		if c < lowest {
 			continue
 		}
 		if g := p.groups[j]; !all && g != g0 && g != g1 && (len(groups) <= 2 || !slices.Contains(groups[2:], g)) {
@@ -377,7 +383,7 @@ func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best 
 		if c >= least {
 			dups = append(dups, nearText{int32(j), c, size})
 		}
-		if k <= 0 || c < unrelated {
+		if c < relatedAt {
 			continue
 		}
 		t := nearText{int32(j), c, size}
@@ -387,6 +393,9 @@ func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best 
 		top = append(top, t)
 		if len(top) >= 4*k+16 {
 			top, cut, full = keepTop(top, n, k)
+			if full {
+				lowest = max(1, min(least, max(relatedAt, keptAt(cut, n))))
+			}
 		}
 	}
 	top, _, _ = keepTop(top, n, k)
@@ -429,6 +438,34 @@ func (p *Pool) near(fp *Fingerprint, groups []int32, th Thresholds, k int, best 
 		most = max(most, s)
 	}
 	return out
+}
+
+// relatedFrom is the least count c of words shared with a text of n words
+// for which 2c/(n+c), the most Related a text sharing them can have (it has
+// at least c words), passes related as near compares it; n+1 when none does.
+// Related falls as the text's size grows (a correctly rounded quotient does
+// not rise as its divisor grows), so a text sharing fewer words is not
+// related, whatever its size.
+func relatedFrom(n int32, related float64) int32 {
+	for c := int32(1); c <= n; c++ {
+		if 2*float64(c)/float64(n+c) > related {
+			return c
+		}
+	}
+	return n + 1
+}
+
+// keptAt is the least count a text needs not to be less related (see
+// lessRelated) than cut, the k-th most related text kept, to a text of n
+// words. A text sharing c words has at least c: it is less related than
+// cut, whatever its size, when c·(n+cut.size) < cut.common·(n+c), that is
+// when c·(n+cut.size−cut.common) < cut.common·n.
+func keptAt(cut nearText, n int32) int32 {
+	d := int64(n) + int64(cut.size) - int64(cut.common) // at least n: a text shares at most its size
+	if d <= 0 {
+		return 0
+	}
+	return int32((int64(cut.common)*int64(n) + d - 1) / d)
 }
 
 // match is t's Match, scored as Overlap gives Words and Related.

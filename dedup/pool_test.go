@@ -158,6 +158,8 @@ func TestPoolNearIsExact(t *testing.T) {
 		{60, 1, Thresholds{Duplicate: 0.5, Related: 0.05}, 1, 0, false},
 		{300, 1, Thresholds{Duplicate: 0.9, Related: 0.3}, 2, 0, false},
 		{300, 1, DefaultThresholds(), 0, 0, false},
+		// Thresholds of 0: a text sharing no word is still no match.
+		{60, 1, Thresholds{}, 2, 0, false},
 		// Related high enough that Near's least-related bound leaves texts out.
 		{60, 1, Thresholds{Duplicate: 0.9, Related: 0.4}, 4, 0, false},
 		{300, 1, Thresholds{Duplicate: 0.9, Related: 0.6}, 3, 0, false},
@@ -357,5 +359,43 @@ func TestPoolAddReusesTheLookup(t *testing.T) {
 	looked.Add(fp, 0)
 	if len(looked.infos) != before {
 		t.Errorf("adding a text whose words are all held made %d word infos", len(looked.infos)-before)
+	}
+}
+
+// TestNearBars: relatedFrom and keptAt are the least counts that can
+// matter, exactly: every count below cannot (whatever the size of the text
+// sharing it, at least the count), and the count itself can (a text of
+// that size), so the scan passes every text it may and no other.
+func TestNearBars(t *testing.T) {
+	for n := int32(1); n <= 80; n++ {
+		for _, related := range []float64{0, 0.05, 0.2, 0.3333, 0.5, 0.9, 1} {
+			at := relatedFrom(n, related)
+			for c := int32(0); c < min(at, n+1); c++ {
+				for size := c; size <= c+3*n; size++ {
+					if 2*float64(c)/float64(n+size) > related {
+						t.Fatalf("n %d, related %g: relatedFrom %d, but %d words of %d pass", n, related, at, c, size)
+					}
+				}
+			}
+			if at <= n && !(2*float64(at)/float64(n+at) > related) {
+				t.Fatalf("n %d, related %g: relatedFrom %d does not pass at size %d", n, related, at, at)
+			}
+		}
+		for common := int32(1); common <= n; common++ {
+			for size := common; size <= common+2*n; size += 1 + size/7 {
+				cut := nearText{common: common, size: size}
+				at := keptAt(cut, n)
+				for c := int32(0); c < at; c++ {
+					for s := c; s <= c+3*n; s++ {
+						if !lessRelated(nearText{common: c, size: s}, cut, n) {
+							t.Fatalf("n %d, cut %+v: keptAt %d, but %d words of %d are not less related", n, cut, at, c, s)
+						}
+					}
+				}
+				if lessRelated(nearText{common: at, size: at}, cut, n) {
+					t.Fatalf("n %d, cut %+v: keptAt %d is less related at size %d", n, cut, at, at)
+				}
+			}
+		}
 	}
 }
