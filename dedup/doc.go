@@ -35,7 +35,7 @@
 //     line (a command quoted as code must be quoted in the same order);
 //   - its key words (numbers, code tokens, opposites, negated words, the words
 //     of sentences with a negation, platforms, the title's words said again in
-//     the text, capitalised names).
+//     the text, capitalised names, the words of links' texts).
 //
 // The choices, each shown by a test:
 //

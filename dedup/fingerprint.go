@@ -31,7 +31,7 @@ type Fingerprint struct {
 	denied      []uint64    // words of sentences with a negation
 	platforms   uint32      // a bit per platform named
 	salient     []uint64    // words of the first line said again: the subject
-	names       []uint64    // words written with a capital inside a sentence
+	names       []uint64    // words written with a capital inside a sentence, and of links' texts
 }
 
 // New computes the fingerprint of text. Callers pass a memory as its title, a
@@ -125,6 +125,7 @@ func build(text string, keepStop bool) *Fingerprint {
 	h.f.bigrams = sortInPlace(h.f.bigrams, scratch)
 	h.f.negated = sortInPlace(h.f.negated, scratch)
 	h.f.denied = sortInPlace(h.f.denied, scratch)
+	h.f.names = appendLinkNames(h.f.names, text[len(firstLine):], h.word)
 	h.f.names = sortInPlace(h.f.names, scratch)
 
 	k := keyScanner{buf: g.buf[:0], scratch: h.word}

@@ -35,7 +35,9 @@ import (
 //   - subjects: a word of the title the text says again (what an imported
 //     section is about: "secret rm" against "config rm", "Create a new board"
 //     against "Create a new project"), and names (a capitalised word inside a
-//     sentence: Frankfurt, Virginia); each text with one the other lacks.
+//     sentence: Frankfurt, Virginia; a word of a markdown link's text, which
+//     names the page it links to: [npm ping](…)); each text with one the
+//     other lacks.
 //
 // Any of these is a Conflict, and a conflicting pair scores at most 0.5:
 // never a duplicate, still related.
@@ -394,6 +396,35 @@ type keyScanner struct {
 	// command says the next word of code starts a command line: the
 	// program (docker, git, make), which notes name or leave out freely.
 	command bool
+}
+
+// appendLinkNames appends to names the words of the text of each markdown
+// link in text, [npm ping](/commands/npm-ping): what the link names, as a
+// capitalised word inside a sentence names something. Without them a list
+// of links to other pages ("See Also: npm bugs, npm help, npm ping") was a
+// repeat of any long section of the same manual that says "npm", "bug" and
+// "help", though it names pages that section never does. An image's text
+// (![alt](…)) describes the image, and a wiki link ([[note]], a citation
+// such as [[S:turn1]]) names a note by its file: neither is a name. scratch
+// is a buffer for the words' forms.
+func appendLinkNames(names []uint64, text string, scratch []byte) []uint64 {
+	for {
+		i := strings.Index(text, "](")
+		if i < 0 {
+			return names
+		}
+		// The link's text is what follows the last "[" before "](", on
+		// the same line, with no bracket in it.
+		if j := strings.LastIndexByte(text[:i], '['); j >= 0 && (j == 0 || text[j-1] != '!') && !strings.ContainsAny(text[j+1:i], "[]\n") {
+			scan(text[j+1:i], nil, func(tok []byte, _ brk) {
+				if t := hashBytes(tok); !isStop(tok, t) {
+					w, _ := word(tok, t, scratch[:0])
+					names = append(names, w)
+				}
+			})
+		}
+		text = text[i+2:]
+	}
 }
 
 // scanKeys reads text field by field: runs of anything but white space,

@@ -1,6 +1,7 @@
 package dedup
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -44,6 +45,9 @@ func TestConflicts(t *testing.T) {
 		{"a heading word", "rm › Examples\nRemove the volumes of a container with rm -v; named volumes stay.",
 			"Removing volumes\nRemove the volumes of a container with rm -v; named volumes stay. Removing is final.", ""},
 		{"a link", "Use bleve for the index. [[S:turn1]] [see](https://example.com/a)", "Use bleve for the index.", ""},
+		{"other pages linked, each way", "Commands\nSee [npm ping](/commands/npm-ping) and [npm help](/commands/npm-help).",
+			"Commands\nSee [npm access](/commands/npm-access), and npm help for the rest.", ConflictSubject},
+		{"the same page linked", "Commands\nSee the [npm ping](/commands/npm-ping) page.", "Commands\nThe page on [npm ping](ping.md) is worth a look: see it.", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,6 +98,35 @@ func TestPrefixPolar(t *testing.T) {
 		p, ok := prefixPolar([]byte(tt.stem))
 		if ok != (tt.rest != "") || ok && p.root != hashString(tt.rest) {
 			t.Errorf("prefixPolar(%q) = %+v, %v; want the rest %q", tt.stem, p, ok, tt.rest)
+		}
+	}
+}
+
+// TestLinkNames: the words of a markdown link's text are names, less stop
+// words; an image's text, a wiki link, a target and a bracket left open
+// are not.
+func TestLinkNames(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"no links at all", nil},
+		{"* [npm ping](/commands/npm-ping) and [the Help page](help.md)", []string{"npm", "ping", "help", "page"}},
+		{"![a diagram of the flow](img/flow.png)", nil},
+		{"[![Build Status](badge.svg)](https://ci.example.com)", nil},
+		{"[[wiki note]] and [[S:turn1]]", nil},
+		{"an open [bracket\nthen](target)", nil},
+		{"[`docker plugin install`](plugin_install.md)", []string{"docker", "plugin", "install"}},
+		{"[数据库](db.md)", []string{"数", "据", "库"}},
+	}
+	for _, tt := range tests {
+		var want []uint64
+		for _, w := range tt.want {
+			h, _ := word([]byte(w), hashString(w), nil)
+			want = append(want, h)
+		}
+		if got := appendLinkNames(nil, tt.text, nil); !slices.Equal(got, want) {
+			t.Errorf("appendLinkNames(%q) = %v, want the words of %q: %v", tt.text, got, tt.want, want)
 		}
 	}
 }

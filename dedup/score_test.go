@@ -90,6 +90,14 @@ var (
 		{"changed version", "Use Node 18 for the build", "Use Node 20 for the build"},
 		{"opposite", "Enable the billing_v2 flag in staging", "Disable the billing_v2 flag in staging"},
 		{"new fact", "The billing service moved its invoices to a new bucket in eu-central last week", longText(6, 10000)},
+		// A list of links to other pages says "npm", "see", "bug" and
+		// "help", as a long page of the same manual does; the pages it
+		// names (the links' texts) are not that page's subject, nor its
+		// link the list's.
+		{"a list of links", "npm-doctor › See Also\n* [npm bugs](/commands/npm-bugs)\n* [npm help](/commands/npm-help)\n* [npm ping](/commands/npm-ping)",
+			"npm-deprecate › Description\nThis command marks a published version of a package as deprecated in the npm registry, so that everyone " +
+				"who installs it sees a warning. It works on [version ranges](https://semver.npmjs.com/) as well as single versions: use it " +
+				"for a version with a critical bug. You must own the package; see the owner help topic."},
 		{"a sentence more", "Redis is used as the session store; sessions expire after 24 hours. We chose it for persistence and its Lua scripting.",
 			"Redis is used as the session store; sessions expire after 24 hours."},
 	}
