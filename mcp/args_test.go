@@ -210,7 +210,7 @@ func TestMalformedArgumentMessages(t *testing.T) {
 		{"memory_recall", map[string]any{"query": "x", "limit": "ten"}, `limit: must be a whole number from 1 to 50; got the string "ten"`},
 		{"memory_recall", map[string]any{"query": "x", "explain": "yes"}, `explain: must be true or false; got the string "yes"`},
 		{"memory_list", map[string]any{"project": []any{"a"}, "status": 3}, "project: must be a string; got a list of 1 items\nstatus: must be a string; got the number 3"},
-		{"memory_list", map[string]any{"colour": "blue"}, "colour: is not an argument of memory_list; its arguments are project, scope_id, filter, type, status"},
+		{"memory_list", map[string]any{"colour": "blue"}, "colour: is not an argument of memory_list; its arguments are project, scope_id, filter, type, status, limit"},
 		{"supersede", []any{"01abcdefgh"}, "arguments: must be an object of named arguments; got a list of 1 items"},
 	} {
 		r := e.try(tt.tool, tt.args)

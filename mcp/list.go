@@ -18,9 +18,10 @@ type ListInput struct {
 	Filter  string `json:"filter,omitempty" jsonschema:"keep titles that fuzzy-match this text, best match first"`
 	Type    string `json:"type,omitempty" jsonschema:"only memories of this type"`
 	Status  string `json:"status,omitempty" jsonschema:"active, open, done, superseded or all (default: all but superseded)"`
+	Limit   *int   `json:"limit,omitempty" jsonschema:"the most memories to show, newest (or best match) first (default 100; 0 shows them all)"`
 }
 
-const listDescription = `List the memories of a scope, newest first: how many there are, where they came from (user, import, mined…) and one line per memory with its id, title and project.
+const listDescription = `List the memories of a scope, newest first: how many there are, where they came from (user, import, mined…) and one line per memory with its id, title and project, the first 100 unless limit says otherwise.
 
 Use it to see what cortex holds about a project, to find a memory whose title you half remember (filter fuzzy-matches titles), or before cleaning up with supersede.
 
@@ -40,7 +41,11 @@ func (s *server) list(ctx context.Context, in ListInput) (view.List, string, err
 	if err != nil {
 		return view.List{}, "", err
 	}
-	res, err := s.svc.List(ctx, memories.ListRequest{Project: p, Filter: in.Filter, Type: in.Type, Status: in.Status})
+	limit := memories.DefaultListLimit
+	if in.Limit != nil {
+		limit = *in.Limit
+	}
+	res, err := s.svc.List(ctx, memories.ListRequest{Project: p, Filter: in.Filter, Type: in.Type, Status: in.Status, Limit: limit})
 	if err != nil {
 		return view.List{}, "", err
 	}
@@ -60,6 +65,9 @@ func (s *server) list(ctx context.Context, in ListInput) (view.List, string, err
 			status = " | " + string(it.Status)
 		}
 		fmt.Fprintf(&b, "- [%s] %s | project:%s%s\n", it.ShortID, it.Title, it.Project, status)
+	}
+	if more := res.More(); more > 0 {
+		fmt.Fprintf(&b, "… and %d more: limit 0 lists them all; project, filter or type narrow the list\n", more)
 	}
 	return out, b.String(), nil
 }

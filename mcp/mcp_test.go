@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -25,6 +26,7 @@ import (
 	"github.com/cortexmem/cortex/store"
 	"github.com/cortexmem/cortex/transcript"
 	"github.com/cortexmem/cortex/vault"
+	"github.com/cortexmem/cortex/view"
 )
 
 var now = time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
@@ -226,6 +228,9 @@ func TestTools(t *testing.T) {
 		{"list, filtered", "memory_list", map[string]any{"scope_id": "web", "filter": "rotate"}},
 		{"list, empty scope", "memory_list", map[string]any{"project": "nowhere"}},
 		{"list, bad status", "memory_list", map[string]any{"status": "deleted"}},
+		{"list, limited", "memory_list", map[string]any{"limit": 1}},
+		{"list, every memory", "memory_list", map[string]any{"limit": 0}},
+		{"list, bad limit", "memory_list", map[string]any{"limit": -2}},
 		{"import, dry run", "memory_import", map[string]any{"source_path": notes, "dry_run": true}},
 		{"import", "memory_import", map[string]any{"source_path": notes, "project": "infra"}},
 		{"import again", "memory_import", map[string]any{"source_path": notes, "project": "infra"}},
@@ -313,5 +318,42 @@ func TestOnCallWrapsEachCall(t *testing.T) {
 	case <-ended:
 		t.Error("the end OnCall returned ran more often than the calls")
 	case <-time.After(50 * time.Millisecond):
+	}
+}
+
+// TestListDefaultLimit: memory_list without a limit shows the newest
+// memories.DefaultListLimit, counts them all, and says how many more there
+// are.
+func TestListDefaultLimit(t *testing.T) {
+	e := newEnv(t)
+	notes := filepath.Join(e.root, "home", "notes")
+	if err := os.MkdirAll(notes, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	n := memories.DefaultListLimit + 3
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "## Service %d\n\nService number %d listens on port %d and logs to shard %d.\n\n", i, i, 8000+i, 3*i+1)
+	}
+	if err := os.WriteFile(filepath.Join(notes, "services.md"), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := e.call("memory_import", map[string]any{"source_path": notes}); !strings.Contains(out, fmt.Sprintf("Imported %d memories", n)) {
+		t.Fatalf("import: %s", out)
+	}
+	res, err := e.session.CallTool(context.Background(), &mcp.CallToolParams{Name: "memory_list", Arguments: map[string]any{}})
+	if err != nil || res.IsError {
+		t.Fatalf("memory_list: %v %v", err, res)
+	}
+	var got view.List
+	data, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Memories) != memories.DefaultListLimit || got.Total != n || got.More != 3 {
+		t.Errorf("%d memories shown of %d, %d more; want %d of %d, 3 more", len(got.Memories), got.Total, got.More, memories.DefaultListLimit, n)
+	}
+	if text := res.Content[0].(*mcp.TextContent).Text; !strings.HasSuffix(text, "… and 3 more: limit 0 lists them all; project, filter or type narrow the list\n") {
+		t.Errorf("the text does not end with what was left out:\n%s", text[max(0, len(text)-300):])
 	}
 }

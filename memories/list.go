@@ -20,7 +20,18 @@ type ListRequest struct {
 	// Status keeps one status; empty keeps the live memories (every status
 	// but superseded: Status.Live), "all" keeps everything.
 	Status string
+	// Limit is the most memories listed, the first in the list's order;
+	// 0 lists them all. The total and the sources count every memory of
+	// the scope, listed or not. The command line and the MCP tool ask for
+	// DefaultListLimit unless told otherwise.
+	Limit int
 }
+
+// DefaultListLimit is how many memories list shows unless asked for another
+// number: a screen's worth to read, a few kilobytes for an agent. The whole
+// inventory of a 10,000-note vault was 0.7 MB of text (4.9 MB as JSON), more
+// than an agent can take in one answer.
+const DefaultListLimit = 100
 
 // ListItem is one listed memory.
 type ListItem struct {
@@ -60,6 +71,9 @@ func (r *ListResult) SourceSummary() string {
 	return strings.Join(parts, ", ")
 }
 
+// More is how many memories of the scope the limit left out.
+func (r *ListResult) More() int { return r.Total - len(r.Items) }
+
 // EmptyMessage is what list says when the scope holds nothing.
 func (r *ListResult) EmptyMessage() string {
 	scope := r.Project
@@ -86,6 +100,9 @@ func (s *Service) List(ctx context.Context, req ListRequest) (*ListResult, error
 	if err != nil {
 		return nil, err
 	}
+	if req.Limit < 0 {
+		return nil, invalid("limit", "is %d; it must be 0 (list every memory) or more", req.Limit)
+	}
 	res := &ListResult{Project: project, Sources: map[Source]int{}}
 	err = s.backend.View(ctx, func(snap Snapshot) error {
 		entries, err := snap.Entries()
@@ -110,13 +127,18 @@ func (s *Service) List(ctx context.Context, req ListRequest) (*ListResult, error
 		if f := strings.TrimSpace(req.Filter); f != "" {
 			sel = fuzzyFilter(f, sel)
 		}
+		for _, e := range sel {
+			res.Sources[e.Source]++
+		}
+		res.Total = len(sel)
+		if req.Limit > 0 && len(sel) > req.Limit {
+			sel = sel[:req.Limit]
+		}
 		short := newShortener(entries)
 		res.Items = make([]ListItem, 0, len(sel))
 		for _, e := range sel {
 			res.Items = append(res.Items, ListItem{Entry: e, ShortID: short.short(e.ID)})
-			res.Sources[e.Source]++
 		}
-		res.Total = len(sel)
 		return nil
 	})
 	if err != nil {

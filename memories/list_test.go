@@ -145,6 +145,7 @@ func TestListInvalid(t *testing.T) {
 		{"unknown status", ListRequest{Status: "closed"}, "status", `"closed" is not a status`},
 		{"unknown type", ListRequest{Type: "idea"}, "type", "is not a type"},
 		{"bad project", ListRequest{Project: "../web"}, "project", "may hold only"},
+		{"negative limit", ListRequest{Limit: -1}, "limit", "is -1; it must be 0 (list every memory) or more"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,6 +155,55 @@ func TestListInvalid(t *testing.T) {
 			checkArgError(t, err, tt.arg, tt.msg)
 			if res != nil || f.views != 0 {
 				t.Errorf("got result %v and %d views with the error", res, f.views)
+			}
+		})
+	}
+}
+
+// TestListLimit: the limit keeps the first memories in the list's order
+// (newest first; best match first with a filter); the total, the sources and
+// the short ids are those of the whole scope, and More says what was left
+// out. 0 lists everything.
+func TestListLimit(t *testing.T) {
+	n := numbered
+	tests := []struct {
+		name string
+		req  ListRequest
+		want []string
+		more int
+	}{
+		{"two newest", ListRequest{Limit: 2}, []string{n(6), n(5)}, 3},
+		{"no limit", ListRequest{}, []string{n(6), n(5), n(2), n(3), n(1)}, 0},
+		{"a limit above the total", ListRequest{Limit: 9}, []string{n(6), n(5), n(2), n(3), n(1)}, 0},
+		{"the limit of a project", ListRequest{Project: "web", Status: "all", Limit: 3}, []string{n(6), n(5), n(4)}, 2},
+		{"the best match", ListRequest{Filter: "web note", Status: "all", Limit: 1}, []string{n(1)}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			svc, _ := newTestService(listStore(t))
+			all := tt.req
+			all.Limit = 0
+			whole, err := svc.List(context.Background(), all)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := svc.List(context.Background(), tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(itemIDs(res), tt.want); diff != "" {
+				t.Errorf("ids (-got +want):\n%s", diff)
+			}
+			if res.More() != tt.more || res.Total != whole.Total {
+				t.Errorf("total %d, more %d; want the whole scope's %d and %d", res.Total, res.More(), whole.Total, tt.more)
+			}
+			if diff := cmp.Diff(res.Sources, whole.Sources); diff != "" {
+				t.Errorf("sources are not the whole scope's (-got +want):\n%s", diff)
+			}
+			for i, it := range res.Items {
+				if it.ShortID != whole.Items[i].ShortID {
+					t.Errorf("%s: short id %q, %q without the limit", it.ID, it.ShortID, whole.Items[i].ShortID)
+				}
 			}
 		})
 	}

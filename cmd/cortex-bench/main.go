@@ -274,6 +274,8 @@ type env struct {
 	profile string
 	// lastCPU is the CPU time of the last process timed.
 	lastCPU time.Duration
+	// listArgs lists every memory with this binary (listAll).
+	listArgs []string
 }
 
 // environ is the environment the binary runs in: this vault and state
@@ -384,6 +386,12 @@ func (b *benchRun) add(e *env, op string, t target, ds []time.Duration, rss []fl
 // turns run by run (see turns), and records each binary's series. With -profile, the
 // last run of each binary writes profiles named after prof.
 func (b *benchRun) series(op string, t target, runs int, prof string, args func(i int) []string) error {
+	return b.seriesOf(op, t, runs, prof, func(i int, _ *env) []string { return args(i) })
+}
+
+// seriesOf is series with arguments that may differ from one binary to
+// the next.
+func (b *benchRun) seriesOf(op string, t target, runs int, prof string, args func(i int, e *env) []string) error {
 	ds := make([][]time.Duration, len(b.envs))
 	cpu := make([][]time.Duration, len(b.envs))
 	rss := make([][]float64, len(b.envs))
@@ -393,7 +401,7 @@ func (b *benchRun) series(op string, t target, runs int, prof string, args func(
 			if i == runs-1 && prof != "" && b.o.profile != "" {
 				e.profile = filepath.Join(b.o.profile, fmt.Sprintf("%s-%d-%s%s", b.shape, b.n, prof, e.suffix()))
 			}
-			d, m, err := e.timeProcess(args(i)...)
+			d, m, err := e.timeProcess(args(i, e)...)
 			if err != nil {
 				return err
 			}
@@ -415,6 +423,19 @@ func turns(i, n int) []int {
 		order[j] = (i + j) % n
 	}
 	return order
+}
+
+// listAll is the arguments that list every memory: "list --limit 0" for a
+// binary whose list has a limit (it shows 100 by default), "list" for one
+// from before.
+func (e *env) listAll() []string {
+	if e.listArgs == nil {
+		e.listArgs = []string{"list"}
+		if out, err := exec.Command(e.bin, "list", "--help").Output(); err == nil && strings.Contains(string(out), "--limit") {
+			e.listArgs = []string{"list", "--limit", "0"}
+		}
+	}
+	return e.listArgs
 }
 
 // suffix tells a binary's files apart when several are compared.
@@ -508,7 +529,9 @@ func benchSize(o options, shape string, corpus *bench.Corpus, n int, out io.Writ
 			return nil, err
 		}
 	}
-	if err := b.series("list (process)", listTarget(n), max(o.runs/4, 5), "list", func(int) []string { return []string{"list"} }); err != nil {
+	// The whole inventory, as the target means it: list shows 100 unless
+	// told otherwise, where a binary knows --limit.
+	if err := b.seriesOf("list (process)", listTarget(n), max(o.runs/4, 5), "list", func(_ int, e *env) []string { return e.listAll() }); err != nil {
 		return nil, err
 	}
 	gen := source(shape, corpus, uint64(n)+2, end)

@@ -225,3 +225,20 @@ func TestSlowest(t *testing.T) {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 }
+
+// TestListAll: the list series lists every memory, with --limit 0 where
+// the binary has a limit, and without where it has none (a binary from
+// before it, which would refuse the flag).
+func TestListAll(t *testing.T) {
+	bin := build(t)
+	if got := (&env{bin: bin}).listAll(); !cmp.Equal(got, []string{"list", "--limit", "0"}) {
+		t.Errorf("this cortex: %q, want list --limit 0", got)
+	}
+	old := filepath.Join(t.TempDir(), "old-cortex")
+	if err := os.WriteFile(old, []byte("#!/bin/sh\necho 'Usage:\n  cortex list [flags]\n\nFlags:\n      --filter string'\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if got := (&env{bin: old}).listAll(); !cmp.Equal(got, []string{"list"}) {
+		t.Errorf("a cortex without --limit: %q, want list", got)
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 type listOptions struct {
 	project, filter, typ, status string
+	limit                        int
 }
 
 func newListCmd(a *app) *cobra.Command {
@@ -26,7 +27,8 @@ func newListCmd(a *app) *cobra.Command {
 		Short: "List the memories of a scope, newest first",
 		Example: `  cortex list
   cortex list --project my-webapp --filter jwt
-  cortex list --status superseded --json`,
+  cortex list --status superseded --json
+  cortex list --limit 0 > inventory.txt`,
 		Args: args(0, 0, "takes no arguments (use --filter to match titles)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runList(cmd.Context(), a, o)
@@ -37,6 +39,7 @@ func newListCmd(a *app) *cobra.Command {
 	f.StringVar(&o.filter, "filter", "", "keep titles that fuzzy-match this text, best match first")
 	f.StringVar(&o.typ, "type", "", "list memories of this type only")
 	f.StringVar(&o.status, "status", "", "active, open, done, superseded or all (default: all but superseded)")
+	f.IntVar(&o.limit, "limit", memories.DefaultListLimit, "the most memories to show, newest (or best match) first; 0 shows them all")
 	return cmd
 }
 
@@ -56,7 +59,7 @@ func runList(ctx context.Context, a *app, o listOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	res, err := svc.List(ctx, memories.ListRequest{Project: o.project, Filter: o.filter, Type: o.typ, Status: o.status})
+	res, err := svc.List(ctx, memories.ListRequest{Project: o.project, Filter: o.filter, Type: o.typ, Status: o.status, Limit: o.limit})
 	if err != nil {
 		return err
 	}
@@ -87,6 +90,9 @@ func runList(ctx context.Context, a *app, o listOptions) (err error) {
 			w.WriteString(string(it.Status))
 		}
 		w.WriteByte('\n')
+	}
+	if more := res.More(); more > 0 {
+		fmt.Fprintf(w, "… and %d more: --limit 0 lists them all; --project, --filter or --type narrow the list\n", more)
 	}
 	return w.Flush()
 }
