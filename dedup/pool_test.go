@@ -362,10 +362,10 @@ func TestPoolAddReusesTheLookup(t *testing.T) {
 	}
 }
 
-// TestNearBars: relatedFrom and keptAt are the least counts that can
-// matter, exactly: every count below cannot (whatever the size of the text
-// sharing it, at least the count), and the count itself can (a text of
-// that size), so the scan passes every text it may and no other.
+// TestNearBars: relatedFrom is the least count that can be related,
+// exactly: every count below cannot (whatever the size of the text sharing
+// it, at least the count), and the count itself can (a text of that size),
+// so the scan passes every text it may and no other.
 func TestNearBars(t *testing.T) {
 	for n := int32(1); n <= 80; n++ {
 		for _, related := range []float64{0, 0.05, 0.2, 0.3333, 0.5, 0.9, 1} {
@@ -379,22 +379,6 @@ func TestNearBars(t *testing.T) {
 			}
 			if at <= n && !(2*float64(at)/float64(n+at) > related) {
 				t.Fatalf("n %d, related %g: relatedFrom %d does not pass at size %d", n, related, at, at)
-			}
-		}
-		for common := int32(1); common <= n; common++ {
-			for size := common; size <= common+2*n; size += 1 + size/7 {
-				cut := nearText{common: common, size: size}
-				at := keptAt(cut, n)
-				for c := int32(0); c < at; c++ {
-					for s := c; s <= c+3*n; s++ {
-						if !lessRelated(nearText{common: c, size: s}, cut, n) {
-							t.Fatalf("n %d, cut %+v: keptAt %d, but %d words of %d are not less related", n, cut, at, c, s)
-						}
-					}
-				}
-				if lessRelated(nearText{common: at, size: at}, cut, n) {
-					t.Fatalf("n %d, cut %+v: keptAt %d is less related at size %d", n, cut, at, at)
-				}
 			}
 		}
 	}
