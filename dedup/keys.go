@@ -408,23 +408,27 @@ type keyScanner struct {
 // such as [[S:turn1]]) names a note by its file: neither is a name. scratch
 // is a buffer for the words' forms.
 func appendLinkNames(names []uint64, text string, scratch []byte) []uint64 {
-	for {
-		i := strings.Index(text, "](")
-		if i < 0 {
-			return names
+	// open is the last "[" of the line with no bracket after it.
+	open := -1
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\n':
+			open = -1
+		case '[':
+			open = i
+		case ']':
+			if open >= 0 && i+1 < len(text) && text[i+1] == '(' && (open == 0 || text[open-1] != '!') {
+				scan(text[open+1:i], nil, func(tok []byte, _ brk) {
+					if t := hashBytes(tok); !isStop(tok, t) {
+						w, _ := word(tok, t, scratch[:0])
+						names = append(names, w)
+					}
+				})
+			}
+			open = -1
 		}
-		// The link's text is what follows the last "[" before "](", on
-		// the same line, with no bracket in it.
-		if j := strings.LastIndexByte(text[:i], '['); j >= 0 && (j == 0 || text[j-1] != '!') && !strings.ContainsAny(text[j+1:i], "[]\n") {
-			scan(text[j+1:i], nil, func(tok []byte, _ brk) {
-				if t := hashBytes(tok); !isStop(tok, t) {
-					w, _ := word(tok, t, scratch[:0])
-					names = append(names, w)
-				}
-			})
-		}
-		text = text[i+2:]
 	}
+	return names
 }
 
 // scanKeys reads text field by field: runs of anything but white space,

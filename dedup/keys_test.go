@@ -2,6 +2,7 @@ package dedup
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -118,6 +119,9 @@ func TestLinkNames(t *testing.T) {
 		{"an open [bracket\nthen](target)", nil},
 		{"[`docker plugin install`](plugin_install.md)", []string{"docker", "plugin", "install"}},
 		{"[数据库](db.md)", []string{"数", "据", "库"}},
+		{"[alpha](b)[gamma](d) [epsilon] (f) [zeta]h](i)", []string{"alpha", "gamma"}},
+		// One opening bracket and many closings after it: one link.
+		{"[x" + strings.Repeat("](y", 300000), []string{"x"}},
 	}
 	for _, tt := range tests {
 		var want []uint64
