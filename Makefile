@@ -106,6 +106,7 @@ lint: bleve-check cross
 cross:
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./...
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/cortex
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o /dev/null ./cmd/cortex-bench
 
 # third_party/bleve must be the pinned release plus third_party/bleve-patches,
 # nothing else, and each other vendored module (third_party/NAME) its release

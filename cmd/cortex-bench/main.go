@@ -41,7 +41,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -337,18 +336,6 @@ func (e *env) timeProcessIn(stdin string, args ...string) (time.Duration, float6
 	}
 	e.lastCPU = cpu
 	return d, rss, nil
-}
-
-// maxRSS is a finished process's peak resident memory in MB.
-func maxRSS(ps *os.ProcessState) float64 {
-	ru, ok := ps.SysUsage().(*syscall.Rusage)
-	if !ok {
-		return 0
-	}
-	if runtime.GOOS == "darwin" {
-		return float64(ru.Maxrss) / (1 << 20) // bytes
-	}
-	return float64(ru.Maxrss) / 1024 // KiB
 }
 
 // bench is one shape and size being measured with every binary.
@@ -726,7 +713,7 @@ func importRuns(b *benchRun, tmp string, n int, corpus *bench.Corpus, end time.T
 	}
 	// A person's notes are on disk already: flush the ones just written, so
 	// that the import's own flush does not pay for them.
-	syscall.Sync()
+	syncDisks()
 	// The first round is a dry run into the empty vault: everything an
 	// import does before it writes (reading, parsing, the safety scan and
 	// dedup), timed against the rate for it.
