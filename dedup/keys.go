@@ -408,6 +408,9 @@ type keyScanner struct {
 // such as [[S:turn1]]) names a note by its file: neither is a name. scratch
 // is a buffer for the words' forms.
 func appendLinkNames(names []uint64, text string, scratch []byte) []uint64 {
+	if !strings.Contains(text, "](") {
+		return names // most notes have no link
+	}
 	// open is the last "[" of the line with no bracket after it.
 	open := -1
 	for i := 0; i < len(text); i++ {

@@ -66,8 +66,8 @@ func (s *server) list(ctx context.Context, in ListInput) (view.List, string, err
 		}
 		fmt.Fprintf(&b, "- [%s] %s | project:%s%s\n", it.ShortID, it.Title, it.Project, status)
 	}
-	if more := res.More(); more > 0 {
-		fmt.Fprintf(&b, "… and %d more: limit 0 lists them all; project, filter or type narrow the list\n", more)
+	if m := res.MoreMessage(""); m != "" {
+		b.WriteString(m + "\n")
 	}
 	return out, b.String(), nil
 }

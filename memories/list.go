@@ -74,6 +74,18 @@ func (r *ListResult) SourceSummary() string {
 // More is how many memories of the scope the limit left out.
 func (r *ListResult) More() int { return r.Total - len(r.Items) }
 
+// MoreMessage is the line that ends a list the limit cut: how many more
+// there are and how to see them, the arguments written with dash before
+// them ("--" on the command line, "" for the MCP tool); "" when none was
+// left out.
+func (r *ListResult) MoreMessage(dash string) string {
+	more := r.More()
+	if more <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("… and %d more: %slimit 0 lists them all; %sproject, %sfilter or %stype narrow the list", more, dash, dash, dash, dash)
+}
+
 // EmptyMessage is what list says when the scope holds nothing.
 func (r *ListResult) EmptyMessage() string {
 	scope := r.Project

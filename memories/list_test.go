@@ -2,8 +2,10 @@ package memories
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -199,6 +201,9 @@ func TestListLimit(t *testing.T) {
 			}
 			if diff := cmp.Diff(res.Sources, whole.Sources); diff != "" {
 				t.Errorf("sources are not the whole scope's (-got +want):\n%s", diff)
+			}
+			if m := res.MoreMessage("--"); (m == "") != (tt.more == 0) || tt.more > 0 && !strings.HasPrefix(m, fmt.Sprintf("… and %d more: --limit 0", tt.more)) {
+				t.Errorf("MoreMessage %q with %d more", m, tt.more)
 			}
 			for i, it := range res.Items {
 				if it.ShortID != whole.Items[i].ShortID {

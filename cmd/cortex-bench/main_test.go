@@ -241,4 +241,7 @@ func TestListAll(t *testing.T) {
 	if got := (&env{bin: old}).listAll(); !cmp.Equal(got, []string{"list"}) {
 		t.Errorf("a cortex without --limit: %q, want list", got)
 	}
+	if got := (&env{bin: filepath.Join(t.TempDir(), "missing")}).listAll(); !cmp.Equal(got, []string{"list"}) {
+		t.Errorf("a binary that does not run: %q, want list", got)
+	}
 }

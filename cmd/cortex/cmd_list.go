@@ -91,8 +91,9 @@ func runList(ctx context.Context, a *app, o listOptions) (err error) {
 		}
 		w.WriteByte('\n')
 	}
-	if more := res.More(); more > 0 {
-		fmt.Fprintf(w, "… and %d more: --limit 0 lists them all; --project, --filter or --type narrow the list\n", more)
+	if m := res.MoreMessage("--"); m != "" {
+		w.WriteString(m)
+		w.WriteByte('\n')
 	}
 	return w.Flush()
 }
