@@ -1438,16 +1438,18 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 					should = []query.Query{bleve.NewDisjunctionQuery(pairs...)}
 				}
 			}
-			var essential, ofWordsOnly query.Query
+			var essential, wordsPassed query.Query
+			var wordsOnly bool
 			if pr != nil {
 				essential = bleve.NewDisjunctionQuery(pr.essential...)
-				ofWordsOnly = bleve.NewDisjunctionQuery(pr.essential[:ofWords]...)
+				kept := pr.wordsPassClauses(ofWords)
+				wordsPassed, wordsOnly = bleve.NewDisjunctionQuery(kept...), len(kept) == ofWords
 			}
 			if req.AnyTerm {
 				text = bleve.NewDisjunctionQuery(perTerm...)
 				if pr != nil {
-					if pr.wordsFirst {
-						pr.wordsPass = bleve.NewConjunctionQuery(&candidatesQuery{q: ofWordsOnly, atLeast: req.Size}, text)
+					if len(pr.common) > 0 {
+						pr.wordsPass = bleve.NewConjunctionQuery(&candidatesQuery{q: wordsPassed, atLeast: req.Size}, text)
 					}
 					return bleve.NewConjunctionQuery(&candidatesQuery{q: essential, atLeast: req.Size}, text), should
 				}
@@ -1460,8 +1462,8 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 					text = bleve.NewConjunctionQuery(append([]query.Query{cands}, perTerm...)...)
 				}
 				if pr != nil {
-					if pr.wordsFirst {
-						cands := &candidatesQuery{q: firstPassFilter(plain, ofWordsOnly, true), atLeast: req.Size}
+					if len(pr.common) > 0 {
+						cands := &candidatesQuery{q: firstPassFilter(plain, wordsPassed, wordsOnly), atLeast: req.Size}
 						pr.wordsPass = bleve.NewConjunctionQuery(append([]query.Query{cands}, perTerm...)...)
 					}
 					cands := &candidatesQuery{q: firstPassFilter(plain, essential, len(pr.essential) == ofWords), atLeast: req.Size}
@@ -1485,7 +1487,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			if many {
 				pr = newPruning(len(terms))
 				if req.Phrases {
-					if pr.wordsFirst, err = b.worthPruningPairs(ctx, words, textPairs); err != nil {
+					if pr.common, err = b.commonPairs(ctx, words, textPairs); err != nil {
 						return nil, fmt.Errorf("search: %w", err)
 					}
 				}

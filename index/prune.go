@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -33,11 +34,12 @@ import (
 //
 // The query's pairs of words are essential clauses too: a pair adds to a
 // score without being required, so a note with a pair can score above the
-// bound. When the pairs are common (worthPruningPairs) they bring most of
-// the first pass's notes, and a pass over the notes matching one of the
-// words' own essential clauses goes first (wordsPass): it answers when its
-// page's lowest score is above the bound with the pairs' bounds added
-// (limitWithPairs), and otherwise the first pass runs as above.
+// bound. When some pairs are common (commonPairs) they bring most of the
+// first pass's notes, and a pass that leaves them out goes first
+// (wordsPass: the notes matching one of the words' own essential clauses
+// or a rarer pair): it answers when its page's lowest score is above the
+// bound with the common pairs' bounds added (limitWithPairs), and
+// otherwise the first pass runs as above.
 
 // pruneMinPostings is how many body postings the rarest word of a search
 // must have before pruning is tried: below it the whole search is cheap,
@@ -72,12 +74,13 @@ type pruning struct {
 	bounded [][]*boundQuery
 	clauses []int
 	// pairs are the query's pairs of words, which add to a score without
-	// being required (should), each kept for its bound. wordsFirst says
-	// whether a pass over the notes that match a word's own essential clause
-	// goes first (worthPruningPairs), and wordsPass is that pass's query.
-	pairs      []*boundQuery
-	wordsFirst bool
-	wordsPass  query.Query
+	// being required (should), each kept for its bound. common are those
+	// the pass over the words' clauses and the rarer pairs leaves out
+	// (commonPairs): when there are some, that pass goes first, and
+	// wordsPass is its query.
+	pairs     []*boundQuery
+	common    map[string]bool
+	wordsPass query.Query
 }
 
 func newPruning(words int) *pruning {
@@ -154,12 +157,31 @@ func (p *pruning) limit() float64 {
 }
 
 // limitWithPairs is the most a note matching none of the words' own
-// essential clauses can score: limit's bodies and the query's pairs, which
-// the pass over the words' clauses (wordsPass) does not require. The pairs'
-// disjunction sums the pairs a note has times the share of them it has, so
-// at most the sum of every pair's bound.
+// essential clauses and none of the rarer pairs can score: limit's bodies
+// and the common pairs, which the pass over the other clauses (wordsPass)
+// does not require. The pairs' disjunction sums the pairs a note has times
+// the share of them it has, so at most the sum of the common pairs' bounds.
 func (p *pruning) limitWithPairs() float64 {
-	return (p.bodies() + sumOfBounds(p.pairs)) * (1 + pruneMargin)
+	var common []*boundQuery
+	for _, b := range p.pairs {
+		if p.common[b.q.Term] {
+			common = append(common, b)
+		}
+	}
+	return (p.bodies() + sumOfBounds(common)) * (1 + pruneMargin)
+}
+
+// wordsPassClauses are the essential clauses the pass over the words'
+// clauses keeps: the words' own (the first ofWords) and the pairs that are
+// not common.
+func (p *pruning) wordsPassClauses(ofWords int) []query.Query {
+	kept := slices.Clip(p.essential[:ofWords])
+	for _, q := range p.essential[ofWords:] {
+		if tq, ok := q.(*query.TermQuery); !ok || !p.common[tq.Term] {
+			kept = append(kept, q)
+		}
+	}
+	return kept
 }
 
 // bodies is limit without its margin.
@@ -234,42 +256,67 @@ func (b *Bleve) worthPruning(ctx context.Context, terms []string, anyWord bool) 
 	return len(words.counts) > 0 && slices.Min(words.counts) >= pruneMinPostings, words, nil
 }
 
-// worthPruningPairs says whether a pruned search whose words' bodies have
-// the postings words (worthPruning's) should, with these pairs of words,
-// first try a pass over the notes that match one of the words' own
-// essential clauses (a title, tags, another spelling), without the notes
-// that match a pair alone (wordsPass). That pass answers when its page
-// scores above the words' bodies and the pairs together, so it pays when
-// the pairs bring many notes to the first pass and add little to that
-// bound: their postings reach pruneMinPostings together (at 100,000
-// real-shaped notes, the first pass of a six-word query scored 8,537 notes,
-// of which 1,704 have a word in a title), and their bounds, estimated from
-// their postings (boundEstimate), come to at most pairsBoundRatio times the
-// bodies'. A rare pair adds much to the bound (the rarer, the more): on the
-// synthetic 10,000 notes a path's three pairs made it thirteen times the
-// bodies', and a pass of 2.9 ms that could not answer; the passes that
-// answered had ratios of 1.2–1.6. It only chooses the plan, never the
-// results.
-func (b *Bleve) worthPruningPairs(ctx context.Context, words postings, pairs []string) (bool, error) {
+// commonPairs chooses the pairs of words a pruned search leaves out of a
+// first pass over the notes that match one of the words' own essential
+// clauses (a title, tags, another spelling) or one of the other pairs
+// (wordsPass), given the postings of the words' bodies (worthPruning's).
+// That pass answers when its page scores above the words' bodies and the
+// pairs it left out together, so it pays when those pairs bring many notes
+// to the first pass and add little to that bound. The most common pairs
+// bring the most notes and add the least (a pair's bound falls with its
+// postings), so they are taken in that order while their estimated bounds
+// (boundEstimate) come to at most pairsBoundRatio times the bodies', and
+// kept when together they reach pruneMinPostings (at 100,000 real-shaped
+// notes, the first pass of a six-word query scored 8,537 notes, of which
+// 1,704 have a word in a title). A rare pair adds much to the bound: on the
+// synthetic 10,000 notes, the query "internal/store/db.go Kubernetes
+// secret retry" has two pairs of the path found in 1,554 notes each, and
+// three rare ones (4 to 18 notes) whose bounds are 12 to 17 times theirs;
+// leaving out every pair made a pass that could not answer. The first pass
+// scores 2,786 notes; the pass without the path's pairs 1,581, and it
+// answers (its page's lowest score 0.124, the bound 0.084), a tenth faster:
+// the words' bodies' postings are walked either way. None when no pair is
+// worth it. It only chooses the plan, never the results.
+func (b *Bleve) commonPairs(ctx context.Context, words postings, pairs []string) (map[string]bool, error) {
 	if len(pairs) == 0 {
-		return false, nil // the pass would be the first pass itself
+		return nil, nil // the pass would be the first pass itself
 	}
-	pc, err := b.postings(ctx, fieldPairs, slices.Compact(slices.Sorted(slices.Values(pairs))))
+	distinct := slices.Compact(slices.Sorted(slices.Values(pairs)))
+	pc, err := b.postings(ctx, fieldPairs, distinct)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	if pc.total() < pruneMinPostings {
-		return false, nil
+	order := make([]int, len(distinct))
+	for i := range order {
+		order[i] = i
 	}
-	// A pair's bound is its idf times its boost; a word's body has boost 1
-	// and is one of (usually) three clauses of the word's disjunction. The
-	// k1 and query norm every clause shares are left out of both.
-	return pc.boundEstimate(phraseBoost) <= pairsBoundRatio*words.boundEstimate(1.0/3), nil
+	// Most common first; of pairs as common, the first in order of the
+	// words (distinct is sorted), so that the plan is the same every time.
+	slices.SortStableFunc(order, func(a, c int) int { return cmp.Compare(pc.counts[c], pc.counts[a]) })
+	budget := pairsBoundRatio * words.boundEstimate(1.0/3)
+	common := map[string]bool{}
+	sum, notes := 0.0, uint64(0)
+	for _, i := range order {
+		n := pc.counts[i]
+		if n == 0 {
+			break // no note has it, nor any pair after it
+		}
+		e := boundEstimateOf(pc.docs, n, phraseBoost)
+		if sum+e > budget {
+			break
+		}
+		sum, notes = sum+e, notes+n
+		common[distinct[i]] = true
+	}
+	if notes < pruneMinPostings {
+		return nil, nil
+	}
+	return common, nil
 }
 
-// pairsBoundRatio is how many times the words' bodies' bound the pairs'
-// may add for a pass over the words' clauses to be tried. (A variable:
-// tests make it +Inf to try the pass whatever the pairs.)
+// pairsBoundRatio is how many times the words' bodies' bound the pairs
+// left out of the pass over the words' clauses may add. (A variable: tests
+// make it +Inf to leave out every pair whatever its bound.)
 var pairsBoundRatio = 2.0
 
 // postings are the postings of some terms in a field (counts, in the
@@ -287,17 +334,28 @@ func (p postings) total() uint64 {
 	return t
 }
 
-// boundEstimate is the sum over the terms that notes have of their BM25
-// idf times weight: their bound's share of a limit, in units shared by
-// every clause of a search.
+// boundEstimate is the sum over the terms that notes have of their
+// estimated bounds (boundEstimateOf) with weight.
 func (p postings) boundEstimate(weight float64) float64 {
 	sum := 0.0
 	for _, n := range p.counts {
 		if n > 0 {
-			sum += weight * bm25IDF(p.docs, n)
+			sum += boundEstimateOf(p.docs, n, weight)
 		}
 	}
 	return sum
+}
+
+// boundEstimateOf is the bound of a term found in n of docs notes, with
+// weight, in units shared by every clause of a search: Bleve's bound is
+// idf·k1·queryWeight, and the query weight is the boost times the idf
+// times the query's norm, so it grows with the square of the idf (on the
+// synthetic 10,000 notes, a pair of 4 notes has a bound 17 times that of
+// one of 1,554, whose idf is a fourth of its). The k1 and the norm every
+// clause shares are left out.
+func boundEstimateOf(docs, n uint64, weight float64) float64 {
+	idf := bm25IDF(docs, n)
+	return weight * idf * idf
 }
 
 // postings counts the postings of each of terms in field, in the term

@@ -3,8 +3,10 @@ package index
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -65,16 +67,16 @@ func pruneRequests(text string) []memories.SearchRequest {
 }
 
 // comparePruned runs every request of every query with and without pruning
-// (forced on, whatever the postings, and with the pass over the words'
-// clauses tried whatever the pairs) and returns the searches that differ,
-// how many found anything, how many the first pass answered, and how many
-// of those the pass over the words' own clauses did (wordsPass).
-func comparePruned(t *testing.T, b *Bleve, queries []string) (diffs []string, compared int, answered, byWords uint64) {
+// (forced on, whatever the postings, and leaving pairs out of the pass over
+// the words' clauses by pairsBoundRatio ratio) and returns the searches that
+// differ, how many found anything, how many the first pass answered, and how
+// many of those the pass over the words' own clauses did (wordsPass).
+func comparePruned(t *testing.T, b *Bleve, queries []string, ratio float64) (diffs []string, compared int, answered, byWords uint64) {
 	t.Helper()
 	ctx := context.Background()
-	minPostings, ratio := pruneMinPostings, pairsBoundRatio
-	t.Cleanup(func() { prune, pruneMinPostings, pairsBoundRatio = true, minPostings, ratio })
-	pruneMinPostings, pairsBoundRatio = 0, math.Inf(1)
+	minPostings, was := pruneMinPostings, pairsBoundRatio
+	defer func() { prune, pruneMinPostings, pairsBoundRatio = true, minPostings, was }()
+	pruneMinPostings, pairsBoundRatio = 0, ratio
 	before, beforeByWords := prunedSearches.Load(), prunedByWords.Load()
 	for _, text := range queries {
 		for _, req := range pruneRequests(text) {
@@ -106,20 +108,63 @@ func comparePruned(t *testing.T, b *Bleve, queries []string) (diffs []string, co
 // rarest words), and checks that pruning answered many of them.
 func TestPruneKeepsResults(t *testing.T) {
 	b, queries := pruneFixture(t)
-	diffs, compared, answered, byWords := comparePruned(t, b, queries)
-	for _, d := range diffs {
-		t.Error(d)
+	// Every pair left out of the pass over the words' clauses, and the
+	// common ones only, as searches choose.
+	for _, ratio := range []float64{math.Inf(1), pairsBoundRatio} {
+		diffs, compared, answered, byWords := comparePruned(t, b, queries, ratio)
+		for _, d := range diffs {
+			t.Error(d)
+		}
+		if compared < 400 {
+			t.Errorf("only %d searches found anything: the comparison says little", compared)
+		}
+		if answered < uint64(compared)/5 {
+			t.Errorf("the first pass answered %d of %d searches: pruning is not tried", answered, compared)
+		}
+		if byWords == 0 {
+			t.Errorf("ratio %g: no search was answered by the pass over the words' own clauses: it is not tried", ratio)
+		}
+		t.Logf("ratio %g: %d searches compared, %d answered by the first pass, %d of them by the words' clauses", ratio, compared, answered, byWords)
 	}
-	if compared < 400 {
-		t.Errorf("only %d searches found anything: the comparison says little", compared)
+	if n := partialPlans(t, b, queries); n == 0 {
+		t.Errorf("no search left some of its pairs out of the pass over the words' clauses and kept others: the comparison did not see it")
 	}
-	if answered < uint64(compared)/5 {
-		t.Errorf("the first pass answered %d of %d searches: pruning is not tried", answered, compared)
+}
+
+// partialPlans counts the queries whose pass over the words' clauses leaves
+// out some of the pairs notes have and keeps others (commonPairs, with any
+// number of postings).
+func partialPlans(t *testing.T, b *Bleve, queries []string) int {
+	t.Helper()
+	minPostings := pruneMinPostings
+	defer func() { pruneMinPostings = minPostings }()
+	pruneMinPostings = 0
+	n := 0
+	for _, text := range queries {
+		words, err := b.postings(t.Context(), fieldBody, b.analyzer(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs := slices.Compact(slices.Sorted(slices.Values(b.pairs(text))))
+		common, err := b.commonPairs(t.Context(), words, pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts, err := b.postings(t.Context(), fieldPairs, pairs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := 0
+		for _, c := range counts.counts {
+			if c > 0 {
+				found++
+			}
+		}
+		if len(common) > 0 && len(common) < found {
+			n++
+		}
 	}
-	if byWords == 0 {
-		t.Errorf("no search was answered by the pass over the words' own clauses: it is not tried")
-	}
-	t.Logf("%d searches compared, %d answered by the first pass, %d of them by the words' clauses", compared, answered, byWords)
+	return n
 }
 
 // TestPruneBoundMatters: a word in the tags of many notes and repeated in
@@ -128,7 +173,7 @@ func TestPruneKeepsResults(t *testing.T) {
 // Without it (a bound of 0) the comparison above sees the wrong page, so it
 // can fail.
 func TestPruneBoundMatters(t *testing.T) {
-	checkBoundMatters(t, taggedAndBodies("Zebra zebra zebra zebra stripes."), "body",
+	checkBoundMatters(t, taggedAndBodies("Zebra zebra zebra zebra stripes."), "body", math.Inf(1),
 		memories.SearchRequest{Text: "zebra", Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB}, &prunedSearches)
 }
 
@@ -137,7 +182,7 @@ func TestPruneBoundMatters(t *testing.T) {
 // notes with both words repeated in short bodies score more: only the
 // bound, the words' bodies summed, sends the search on.
 func TestPruneAnyWordBoundMatters(t *testing.T) {
-	checkBoundMatters(t, taggedAndBodies("Zebra zebra stripes, okapi okapi stripes."), "body",
+	checkBoundMatters(t, taggedAndBodies("Zebra zebra stripes, okapi okapi stripes."), "body", math.Inf(1),
 		memories.SearchRequest{Text: "zebra okapi", AnyTerm: true, Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB}, &prunedSearches)
 }
 
@@ -167,8 +212,70 @@ func TestPrunePairsBoundMatters(t *testing.T) {
 	for i := range 100 {
 		ms = append(ms, mem(fmt.Sprintf("other%03d", i), fmt.Sprintf("Other %d", i), "Horses graze in the field.", "p", memories.TypeNote, 0))
 	}
-	checkBoundMatters(t, ms, "pair",
+	checkBoundMatters(t, ms, "pair", math.Inf(1),
 		memories.SearchRequest{Text: "zebra okapi", Phrases: true, Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB}, &prunedByWords)
+}
+
+// TestPruneKeepsRarePairs: of the pairs of "zebra okapi lion", "zebra
+// okapi" is in 3,000 notes of 3,320, as often as its words, and "okapi
+// lion" in three: the pass over the words' clauses leaves out the first and
+// keeps the second (commonPairs). The three notes with the rare pair come
+// between seven with every word in their titles and tags and ten with
+// "lion" in a short title, and that pass answers with them: without the
+// rare pair's notes it would answer with three of the ten instead, which
+// score above its bound too.
+func TestPruneKeepsRarePairs(t *testing.T) {
+	var ms []*memories.Memory
+	for i := range 7 {
+		ms = append(ms, mem(fmt.Sprintf("titled%d", i), fmt.Sprintf("Zebra okapi lion %d", i),
+			fmt.Sprintf("Nothing of note here, %d.", i), "p", memories.TypeNote, 0, "zebra", "okapi", "lion"))
+	}
+	for i := range 3 {
+		ms = append(ms, mem(fmt.Sprintf("rare%d", i), fmt.Sprintf("Rare %d", i), "Okapi lion.", "p", memories.TypeNote, 0))
+	}
+	for i := range 10 {
+		ms = append(ms, mem(fmt.Sprintf("lion%02d", i), fmt.Sprintf("Lion %d", i), fmt.Sprintf("Nothing of note here, %d.", i), "p", memories.TypeNote, 0))
+	}
+	for i := range 3000 {
+		ms = append(ms, mem(fmt.Sprintf("herd%04d", i), fmt.Sprintf("Herd %d", i), "Zebra okapi graze near a lion.", "p", memories.TypeNote, 0))
+	}
+	for i := range 300 {
+		ms = append(ms, mem(fmt.Sprintf("other%03d", i), fmt.Sprintf("Other %d", i), "Horses graze in the field.", "p", memories.TypeNote, 0))
+	}
+	const text = "zebra okapi lion"
+	b := newBleveOf(t, ms...)
+	minPostings := pruneMinPostings
+	t.Cleanup(func() { prune, pruneMinPostings = true, minPostings })
+	pruneMinPostings = 0
+	words, err := b.postings(t.Context(), fieldBody, b.analyzer(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	common, err := b.commonPairs(t.Context(), words, b.pairs(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"zebra" + pairSep + "okapi"}; !slices.Equal(slices.Sorted(maps.Keys(common)), want) {
+		t.Fatalf("commonPairs(%q) = %q, want %q", text, slices.Sorted(maps.Keys(common)), want)
+	}
+	req := memories.SearchRequest{Text: text, Phrases: true, AnyTerm: true, Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB}
+	prune = false
+	want, err := b.Search(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prune = true
+	before := prunedByWords.Load()
+	got, err := b.Search(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pruned search differs (-whole +pruned):\n%s", diff)
+	}
+	if n := prunedByWords.Load() - before; n != 1 {
+		t.Errorf("the pass over the words' clauses answered %d searches, want 1", n)
+	}
 }
 
 // taggedAndBodies is 30 notes tagged zebra (and other words), 30 whose
@@ -191,13 +298,13 @@ func taggedAndBodies(body string) []*memories.Memory {
 // same page, and pruning with a bound of 0 another page, which a pass
 // counted by answered answers (that search alone: with the bound, no pass
 // it counts may answer).
-func checkBoundMatters(t *testing.T, ms []*memories.Memory, first string, req memories.SearchRequest, answered *atomic.Uint64) {
+func checkBoundMatters(t *testing.T, ms []*memories.Memory, first string, ratio float64, req memories.SearchRequest, answered *atomic.Uint64) {
 	t.Helper()
 	b := newBleveOf(t, ms...)
 	ctx := context.Background()
-	minPostings, ratio := pruneMinPostings, pairsBoundRatio
-	t.Cleanup(func() { prune, pruneMinPostings, pruneMargin, pairsBoundRatio = true, minPostings, 1e-9, ratio })
-	pruneMinPostings, pairsBoundRatio = 0, math.Inf(1)
+	minPostings, was := pruneMinPostings, pairsBoundRatio
+	t.Cleanup(func() { prune, pruneMinPostings, pruneMargin, pairsBoundRatio = true, minPostings, 1e-9, was })
+	pruneMinPostings, pairsBoundRatio = 0, ratio
 	prune = false
 	want, err := b.Search(ctx, req)
 	if err != nil {
@@ -316,34 +423,37 @@ func TestWorthPruningOneCommonWord(t *testing.T) {
 	}
 }
 
-// TestWorthPruningPairs: the pass over the words' own clauses goes first
-// when the query's pairs have many postings together and their bound is
-// not much more than the words' bodies' (three notes of four have "common
-// common", a twelfth "pad3 pad3"), not when the pairs are few, when a rarer
-// pair ("common pad3") makes their bound too high, or without pairs.
-func TestWorthPruningPairs(t *testing.T) {
+// TestCommonPairs: the pass over the words' own clauses and the rarer
+// pairs goes first when the query's most common pairs have many postings
+// together and their bound is not more than the words' bodies' (three notes
+// of four have "common common", a twelfth "pad3 pad3", a sixteenth "common
+// pad3"). The rarer pair stays in the pass when its bound would make theirs
+// too high; pairs of few notes leave none out; without pairs there is no
+// pass.
+func TestCommonPairs(t *testing.T) {
 	b := advanceCorpus(t)
+	pair := func(a, c string) string { return a + pairSep + c }
 	for _, tt := range []struct {
 		text string
-		want bool
+		want []string
 	}{
-		{"common common", true},
-		{"pad3 pad3 common common", true},
-		{"filler7 common", false},
-		{"common common pad3 pad3", false},
-		{"common", false},
+		{"common common", []string{pair("common", "common")}},
+		{"pad3 pad3 common common", []string{pair("common", "common"), pair("pad3", "pad3")}},
+		{"common common pad3 pad3", []string{pair("common", "common"), pair("pad3", "pad3")}},
+		{"filler7 common", nil},
+		{"common", nil},
 	} {
 		words, err := b.postings(t.Context(), fieldBody, b.analyzer(tt.text))
 		if err != nil {
 			t.Fatal(err)
 		}
 		pairs := b.pairs(tt.text)
-		got, err := b.worthPruningPairs(t.Context(), words, pairs)
+		got, err := b.commonPairs(t.Context(), words, pairs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got != tt.want {
-			t.Errorf("worthPruningPairs(%q) = %v, want %v", pairs, got, tt.want)
+		if diff := cmp.Diff(tt.want, slices.Sorted(maps.Keys(got))); diff != "" {
+			t.Errorf("commonPairs(%q) (-want +got):\n%s", pairs, diff)
 		}
 	}
 	// Without pairs the pass would be the first pass itself, however few
@@ -355,8 +465,8 @@ func TestWorthPruningPairs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := b.worthPruningPairs(t.Context(), words, nil); err != nil || got {
-		t.Errorf("worthPruningPairs without pairs = %v, %v; want false", got, err)
+	if got, err := b.commonPairs(t.Context(), words, nil); err != nil || got != nil {
+		t.Errorf("commonPairs without pairs = %v, %v; want none", got, err)
 	}
 }
 
