@@ -151,9 +151,12 @@ func (b *Inbox) SweepTemps(now time.Time) (int, error) {
 }
 
 // isCaptureTemp reports whether name is the hidden temporary file of a
-// capture (createEvent): ".<event name>.tmp-<random>".
+// capture (createEvent): atomicfile's (".<event name>.cortex-tmp-<tag>"),
+// made where the file system has no files without a name, or
+// ".<event name>.tmp-<random>", as captures named theirs before.
 func isCaptureTemp(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.Contains(name, eventSuffix+".tmp-")
+	return strings.HasPrefix(name, ".") &&
+		(strings.Contains(name, eventSuffix+".tmp-") || atomicfile.IsTemp(name) && strings.Contains(name, eventSuffix+"."))
 }
 
 // checkName refuses a name that is not an event file of the folder itself.

@@ -103,11 +103,13 @@ func TestSweepTemps(t *testing.T) {
 	write(b.Processed(), "."+names[0]+".cortex-tmp-ab", fresh)          // swept
 	write(b.Failed(), ".notes", old)                                    // not cortex's
 	write(b.Pending(), "."+names[0]+".tmp-111", old)                    // swept: a dead capture
+	write(b.Pending(), "."+names[0]+".cortex-tmp-77", old)              // swept: a dead capture (named by atomicfile)
+	write(b.Pending(), ".notes.cortex-tmp-78", old)                     // kept: not a capture's
 	write(b.Pending(), ".01kzzzzzzzzzzzzzzzzzzzzzzz.md.tmp-222", fresh) // kept: may be writing
 	write(b.Pending(), ".obsidian.tmp-333", old)                        // kept: not a capture's
 	n, err := b.SweepTemps(now)
-	if err != nil || n != 3 {
-		t.Fatalf("swept %d, %v; want 3", n, err)
+	if err != nil || n != 4 {
+		t.Fatalf("swept %d, %v; want 4", n, err)
 	}
 	var left []string
 	for _, dir := range []string{b.Pending(), b.Processed(), b.Failed()} {
@@ -125,6 +127,7 @@ func TestSweepTemps(t *testing.T) {
 		"pending/" + names[0],
 		"pending/.01kzzzzzzzzzzzzzzzzzzzzzzz.md.tmp-222",
 		"pending/.obsidian.tmp-333",
+		"pending/.notes.cortex-tmp-78",
 	}
 	slices.Sort(want)
 	if !slices.Equal(left, want) {

@@ -235,43 +235,15 @@ func (b *Inbox) Add(ev *Event) (string, error) {
 	}
 }
 
-// createEvent writes data to path as a new file: a hidden temporary file
-// beside it, flushed to disk, then linked into place (failing with
-// fs.ErrExist when path exists) and removed. A crash leaves the whole event
-// or none: never a torn or empty one. The folder is not flushed: a power
-// loss right after may lose the newest event, as it loses what the agent was
-// doing then; a flush more would double what capture costs (hooks wait for
-// it).
+// createEvent writes data to path as a new file (atomicfile.CreateUnlisted:
+// a file without a name where the file system has them, flushed to disk,
+// then linked into place, failing with fs.ErrExist when path exists). A
+// crash leaves the whole event or none: never a torn or empty one. The
+// folder is not flushed: a power loss right after may lose the newest
+// event, as it loses what the agent was doing then; a flush more would
+// double what capture costs (hooks wait for it).
 func createEvent(path string, data []byte) error {
-	dir, base := filepath.Split(path)
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer os.Remove(tmp)
-	if err := f.Chmod(atomicfile.FilePerm); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Link(tmp, path); err != nil {
-		var le *os.LinkError
-		if errors.As(err, &le) && errors.Is(le.Err, fs.ErrExist) {
-			return fmt.Errorf("create %s: %w", path, fs.ErrExist)
-		}
-		return fmt.Errorf("create %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.CreateUnlisted(path, data)
 }
 
 // check refuses what would not survive a round trip through the file.
