@@ -4,6 +4,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cortexmem/cortex/bench"
 	"github.com/cortexmem/cortex/memories"
@@ -168,4 +171,50 @@ func usage() rusage {
 		return rusage{}
 	}
 	return rusage{cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), faults: ru.Minflt, switches: ru.Nvcsw}
+}
+
+// BenchmarkToolRecall calls memory_recall as an agent does, through the
+// SDK's client over the in-memory transport, with the harness's queries:
+// what the MCP layer adds to the service's call (the result encoded as the
+// tool's text and structured content, the JSON-RPC response, the client's
+// decoding of it). A CPU profile tells the server's part from the client's.
+func BenchmarkToolRecall(b *testing.B) {
+	sb := setUpSaveBench(b)
+	qs := recallBenchQueries(b)
+	ctx := context.Background()
+	srv := New(sb.srv.svc, Options{})
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, st, nil); err != nil {
+		b.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(q string) *mcp.CallToolResult {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_recall", Arguments: map[string]any{"query": q}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.IsError {
+			b.Fatalf("memory_recall %q: %v", q, res.Content)
+		}
+		return res
+	}
+	size := 0
+	for _, q := range qs {
+		res := call(q)
+		data, err := json.Marshal(res)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size += len(data)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		call(qs[i%len(qs)])
+	}
+	b.ReportMetric(float64(size)/float64(len(qs))/1024, "KB/result")
 }
