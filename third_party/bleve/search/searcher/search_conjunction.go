@@ -208,15 +208,29 @@ OUTER:
 		// if we get here, a doc matched all readers, so score and add it
 		rv = s.scorer.Score(ctx, s.currs)
 
-		// we know all the searchers are pointing at the same thing
-		// so they all need to be bumped
-		for i, searcher := range s.searchers {
+		// we know all the searchers are pointing at the same thing, so
+		// they all need to be bumped: the first (the fewest matches) to
+		// its next match, the others straight to it, not each to its own
+		// next match first, which a searcher scores only for it to be
+		// passed over (cortex patch 0010)
+		for i := range s.currs {
 			if s.currs[i] != rv {
 				ctx.DocumentMatchPool.Put(s.currs[i])
 			}
-			s.currs[i], err = searcher.Next(ctx)
-			if err != nil {
-				return nil, err
+			s.currs[i] = nil
+		}
+		s.currs[0], err = s.searchers[0].Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.maxIDIdx = 0
+		if s.currs[0] != nil {
+			next := s.currs[0].IndexInternalID
+			for i := 1; i < len(s.searchers); i++ {
+				s.currs[i], err = s.searchers[i].Advance(ctx, next)
+				if err != nil {
+					return nil, err
+				}
 			}
 		}
 

@@ -45,8 +45,13 @@ type DisjunctionSliceSearcher struct {
 	min                    int
 	matching               []*search.DocumentMatch
 	matchingIdxs           []int
-	initialized            bool
-	bytesRead              uint64
+	// behind are the searchers of the last match returned, not yet moved
+	// past it: Next moves them to their next matches, Advance straight to
+	// where it goes, without scoring the matches in between (cortex patch
+	// 0010).
+	behind      []int
+	initialized bool
+	bytesRead   uint64
 }
 
 func newDisjunctionSliceSearcher(ctx context.Context, indexReader index.IndexReader,
@@ -217,6 +222,9 @@ func (s *DisjunctionSliceSearcher) Next(ctx *search.SearchContext) (
 			return nil, err
 		}
 	}
+	if err := s.catchUp(ctx, nil); err != nil {
+		return nil, err
+	}
 	var err error
 	var rv *search.DocumentMatch
 
@@ -232,6 +240,21 @@ func (s *DisjunctionSliceSearcher) Next(ctx *search.SearchContext) (
 				// score this match
 				rv = s.scorer.Score(ctx, s.matching, len(s.matching), s.numSearchers)
 			}
+		}
+
+		if found {
+			// the matching searchers move on when the next call says
+			// where to
+			for _, i := range s.matchingIdxs {
+				if s.currs[i] != rv {
+					ctx.DocumentMatchPool.Put(s.currs[i])
+				}
+				s.currs[i] = nil
+				s.behind = append(s.behind, i)
+			}
+			s.matching = s.matching[:0]
+			s.matchingIdxs = s.matchingIdxs[:0]
+			break
 		}
 
 		// invoke next on all the matching searchers
@@ -254,6 +277,27 @@ func (s *DisjunctionSliceSearcher) Next(ctx *search.SearchContext) (
 	return rv, nil
 }
 
+// catchUp moves the searchers behind the last match returned on: to their
+// next matches, or to the first at or after ID when ID is given.
+func (s *DisjunctionSliceSearcher) catchUp(ctx *search.SearchContext, ID index.IndexInternalID) error {
+	if len(s.behind) == 0 {
+		return nil
+	}
+	var err error
+	for _, i := range s.behind {
+		if ID != nil {
+			s.currs[i], err = s.searchers[i].Advance(ctx, ID)
+		} else {
+			s.currs[i], err = s.searchers[i].Next(ctx)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	s.behind = s.behind[:0]
+	return s.updateMatches()
+}
+
 func (s *DisjunctionSliceSearcher) Advance(ctx *search.SearchContext,
 	ID index.IndexInternalID,
 ) (*search.DocumentMatch, error) {
@@ -263,15 +307,21 @@ func (s *DisjunctionSliceSearcher) Advance(ctx *search.SearchContext,
 			return nil, err
 		}
 	}
-	// get all searchers pointing at their first match
+	// the searchers behind the last match go straight to ID; the others
+	// too, unless they are there already or have run out
+	for _, i := range s.behind {
+		var err error
+		if s.currs[i], err = s.searchers[i].Advance(ctx, ID); err != nil {
+			return nil, err
+		}
+	}
+	s.behind = s.behind[:0]
 	var err error
 	for i, searcher := range s.searchers {
-		if s.currs[i] != nil {
-			if s.currs[i].IndexInternalID.Compare(ID) >= 0 {
-				continue
-			}
-			ctx.DocumentMatchPool.Put(s.currs[i])
+		if s.currs[i] == nil || s.currs[i].IndexInternalID.Compare(ID) >= 0 {
+			continue
 		}
+		ctx.DocumentMatchPool.Put(s.currs[i])
 		s.currs[i], err = searcher.Advance(ctx, ID)
 		if err != nil {
 			return nil, err
