@@ -45,11 +45,12 @@ type DisjunctionSliceSearcher struct {
 	min                    int
 	matching               []*search.DocumentMatch
 	matchingIdxs           []int
-	// behind are the searchers of the last match returned, not yet moved
-	// past it: Next moves them to their next matches, Advance straight to
-	// where it goes, without scoring the matches in between (cortex patch
-	// 0010).
+	// behind are the searchers of the last match returned (at behindID),
+	// not yet moved past it: Next moves them to their next matches,
+	// Advance straight to where it goes, without scoring the matches in
+	// between (cortex patch 0010).
 	behind      []int
+	behindID    index.IndexInternalID
 	initialized bool
 	bytesRead   uint64
 }
@@ -222,8 +223,13 @@ func (s *DisjunctionSliceSearcher) Next(ctx *search.SearchContext) (
 			return nil, err
 		}
 	}
-	if err := s.catchUp(ctx, nil); err != nil {
-		return nil, err
+	if len(s.behind) > 0 {
+		if err := s.moveBehind(ctx, nil); err != nil {
+			return nil, err
+		}
+		if err := s.updateMatches(); err != nil {
+			return nil, err
+		}
 	}
 	var err error
 	var rv *search.DocumentMatch
@@ -245,6 +251,7 @@ func (s *DisjunctionSliceSearcher) Next(ctx *search.SearchContext) (
 		if found {
 			// the matching searchers move on when the next call says
 			// where to
+			s.behindID = append(s.behindID[:0], rv.IndexInternalID...)
 			for _, i := range s.matchingIdxs {
 				if s.currs[i] != rv {
 					ctx.DocumentMatchPool.Put(s.currs[i])
@@ -277,15 +284,15 @@ func (s *DisjunctionSliceSearcher) Next(ctx *search.SearchContext) (
 	return rv, nil
 }
 
-// catchUp moves the searchers behind the last match returned on: to their
-// next matches, or to the first at or after ID when ID is given.
-func (s *DisjunctionSliceSearcher) catchUp(ctx *search.SearchContext, ID index.IndexInternalID) error {
-	if len(s.behind) == 0 {
-		return nil
-	}
+// moveBehind moves the searchers behind the last match returned on: to
+// the first match at or after ID when ID is past that match, else to their
+// next matches (a searcher asked to advance to where it is starts again
+// from the start of its postings).
+func (s *DisjunctionSliceSearcher) moveBehind(ctx *search.SearchContext, ID index.IndexInternalID) error {
+	past := ID != nil && ID.Compare(s.behindID) > 0
 	var err error
 	for _, i := range s.behind {
-		if ID != nil {
+		if past {
 			s.currs[i], err = s.searchers[i].Advance(ctx, ID)
 		} else {
 			s.currs[i], err = s.searchers[i].Next(ctx)
@@ -295,7 +302,7 @@ func (s *DisjunctionSliceSearcher) catchUp(ctx *search.SearchContext, ID index.I
 		}
 	}
 	s.behind = s.behind[:0]
-	return s.updateMatches()
+	return nil
 }
 
 func (s *DisjunctionSliceSearcher) Advance(ctx *search.SearchContext,
@@ -309,13 +316,9 @@ func (s *DisjunctionSliceSearcher) Advance(ctx *search.SearchContext,
 	}
 	// the searchers behind the last match go straight to ID; the others
 	// too, unless they are there already or have run out
-	for _, i := range s.behind {
-		var err error
-		if s.currs[i], err = s.searchers[i].Advance(ctx, ID); err != nil {
-			return nil, err
-		}
+	if err := s.moveBehind(ctx, ID); err != nil {
+		return nil, err
 	}
-	s.behind = s.behind[:0]
 	var err error
 	for i, searcher := range s.searchers {
 		if s.currs[i] == nil || s.currs[i].IndexInternalID.Compare(ID) >= 0 {
