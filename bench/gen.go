@@ -71,6 +71,9 @@ type Source interface {
 	Memory() *memories.Memory
 	// Query returns a search query drawn like the notes' text.
 	Query() string
+	// Question returns a longer query, as an agent asks one: a question
+	// or a sentence of eight words or more.
+	Question() string
 	// Projects lists the projects memories belong to.
 	Projects() []string
 	// WriteNotes writes a folder of markdown notes holding n memories to
@@ -121,6 +124,21 @@ func (g *Generator) Query() string {
 		w[i] = g.word()
 	}
 	return strings.Join(w, " ")
+}
+
+// questionStarts open the questions Question asks.
+var questionStarts = []string{"how do we", "why does the", "what did we decide about the", "where is the", "how should I handle the", "what is the right way to fix the"}
+
+// Question returns a question of 8 to 14 words as an agent asks recall: an
+// opening of question words, then words drawn like note text.
+func (g *Generator) Question() string {
+	start := questionStarts[g.r.IntN(len(questionStarts))]
+	n := max(8+g.r.IntN(7)-len(strings.Fields(start)), 2)
+	w := make([]string, n)
+	for i := range w {
+		w[i] = g.word()
+	}
+	return start + " " + strings.Join(w, " ") + "?"
 }
 
 // Projects implements Source.

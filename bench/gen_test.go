@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -107,6 +108,43 @@ func TestRealGeneratorIsDeterministic(t *testing.T) {
 		if qa, qb := a.Query(), b.Query(); qa != qb {
 			t.Fatalf("query %d: %q and %q", i, qa, qb)
 		}
+		if qa, qb := a.Question(), b.Question(); qa != qb {
+			t.Fatalf("question %d: %q and %q", i, qa, qb)
+		}
+	}
+}
+
+// TestQuestions: a question is as an agent asks recall, longer than a query:
+// 8 to 14 words, a question's opening and two or more words drawn like the
+// synthetic notes' text; 8
+// to 16 words of a real-shaped note's sentence, or 16 to 24 characters of a
+// script written without spaces. Seeded alike, generators ask alike.
+func TestQuestions(t *testing.T) {
+	g, again := NewGenerator(3, end), NewGenerator(3, end)
+	for i := 0; i < 200; i++ {
+		q := g.Question()
+		if n := len(strings.Fields(q)); n < 8 || n > 14 || !strings.HasSuffix(q, "?") || strings.HasSuffix(q, " ?") {
+			t.Fatalf("synthetic question %d: %q (%d words)", i, q, n)
+		}
+		if q2 := again.Question(); q2 != q {
+			t.Fatalf("question %d: %q and %q", i, q, q2)
+		}
+	}
+	r := NewRealGenerator(loadCorpus(t), 3, end)
+	long := 0
+	for i := 0; i < 200; i++ {
+		q := r.Question()
+		n := len(strings.Fields(q))
+		switch {
+		case n >= 8 && n <= 16:
+			long++
+		case n == 1 && utf8.RuneCountInString(q) >= 16 && utf8.RuneCountInString(q) <= 24:
+		default:
+			t.Fatalf("real-shaped question %d: %q (%d words)", i, q, n)
+		}
+	}
+	if long < 100 {
+		t.Errorf("%d of 200 real-shaped questions have 8 words or more", long)
 	}
 }
 

@@ -252,6 +252,31 @@ func (g *RealGenerator) Query() string {
 	}
 }
 
+// Question returns a longer query as an agent asks one: 8 to 16 words of a
+// note's sentence, in one of the languages (a few dozen characters of a
+// script written without spaces).
+func (g *RealGenerator) Question() string {
+	for {
+		d := g.doc(g.lang())
+		block := d.blocks[g.r.IntN(len(d.blocks))]
+		if strings.HasPrefix(block, "```") {
+			continue
+		}
+		words := strings.Fields(block)
+		if len(words) == 1 && utf8.RuneCountInString(words[0]) > 40 {
+			rs := []rune(words[0])
+			at := g.r.IntN(len(rs) - 24)
+			return string(rs[at : at+16+g.r.IntN(9)])
+		}
+		if len(words) < 8 {
+			continue
+		}
+		n := 8 + g.r.IntN(9)
+		i := g.r.IntN(len(words) - min(n, len(words)) + 1)
+		return strings.Join(words[i:min(i+n, len(words))], " ")
+	}
+}
+
 // WriteNotes writes a folder of markdown documents as a person's
 // documentation vault holds them, with n sections to import in all: folders
 // per language and topic, frontmatter, a title and sections of real length

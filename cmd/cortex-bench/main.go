@@ -489,6 +489,13 @@ func benchSize(o options, shape string, corpus *bench.Corpus, n int, out io.Writ
 	for i := range qs {
 		qs[i] = queries.Query()
 	}
+	// Questions come from a source of their own, so that the queries
+	// above are the ones every run before had.
+	asked := source(shape, corpus, uint64(n)+2, end)
+	questions := make([]string, o.runs)
+	for i := range questions {
+		questions[i] = asked.Question()
+	}
 	// Files written less than two seconds ago are checked by content (see
 	// store's racy window); let the fresh vault settle as a used one would be.
 	settle := func() error {
@@ -551,7 +558,7 @@ func benchSize(o options, shape string, corpus *bench.Corpus, n int, out io.Writ
 	if err != nil {
 		return nil, err
 	}
-	inproc, err := inProcess(he, qs, gen, o.cpuProf, o.paced)
+	inproc, err := inProcess(he, qs, questions, gen, o.cpuProf, o.paced)
 	if err != nil {
 		return nil, err
 	}
@@ -776,7 +783,7 @@ func importRuns(b *benchRun, tmp string, n int, corpus *bench.Corpus, end time.T
 }
 
 // inProcess times the services inside one process, as the MCP server runs them.
-func inProcess(e *env, qs []string, gen bench.Source, cpuProf string, pacedFor time.Duration) ([]result, error) {
+func inProcess(e *env, qs, questions []string, gen bench.Source, cpuProf string, pacedFor time.Duration) ([]result, error) {
 	c, err := e.open(wiring.Options{})
 	if err != nil {
 		return nil, err
@@ -809,7 +816,7 @@ func inProcess(e *env, qs []string, gen bench.Source, cpuProf string, pacedFor t
 	}
 	// The MCP server's figures before the saves below, which leave notes too
 	// recent to trust by their times for two seconds.
-	mcpRows, err := mcpServer(e, qs, gen, pacedFor)
+	mcpRows, err := mcpServer(e, qs, questions, gen, pacedFor)
 	if err != nil {
 		return nil, err
 	}
@@ -986,9 +993,10 @@ func mcpServerTarget(n int) target {
 }
 
 // mcpServer times recall and save as the MCP server runs them: the service
-// call inside the handler on a resident store (what the targets are about)
-// and a whole call over the SDK's in-memory transport.
-func mcpServer(e *env, qs []string, gen bench.Source, pacedFor time.Duration) ([]result, error) {
+// call inside the handler on a resident store (what the targets are about),
+// for the queries and for questions as agents ask them, and a whole call
+// over the SDK's in-memory transport.
+func mcpServer(e *env, qs, questions []string, gen bench.Source, pacedFor time.Duration) ([]result, error) {
 	ctx := context.Background()
 	// The collector as the server sets it, for the server's heap beside
 	// what this process holds already.
@@ -1004,7 +1012,11 @@ func mcpServer(e *env, qs []string, gen bench.Source, pacedFor time.Duration) ([
 	if _, err := svc.Recall(ctx, memories.RecallRequest{Query: qs[0]}); err != nil {
 		return nil, err
 	}
-	handler, handlerSlow, err := handlerRecalls(e, qs)
+	handler, handlerSlow, err := handlerRecalls(e, qs, handlerCalls)
+	if err != nil {
+		return nil, err
+	}
+	answered, answeredSlow, err := handlerRecalls(e, questions, questionCalls)
 	if err != nil {
 		return nil, err
 	}
@@ -1048,6 +1060,7 @@ func mcpServer(e *env, qs []string, gen bench.Source, pacedFor time.Duration) ([
 	}
 	return []result{
 		noted(row("recall (MCP server, in the handler)", handler, "mcp-recall"), handlerSlow),
+		noted(row("recall of a question (MCP server, in the handler)", answered, "mcp-recall"), answeredSlow),
 		noted(row(fmt.Sprintf("recall every %s, %s (MCP server)", pace, pacedFor), paced, "mcp-recall"), pacedSlow[0]),
 		noted(row(fmt.Sprintf("recall every %s, %s, with the watcher (MCP server)", pace, pacedFor), followed, "mcp-recall"), pacedSlow[1]),
 		row("save (MCP server, in the handler)", saves, "mcp-save"),
@@ -1066,13 +1079,19 @@ func noted(r result, slow *slowest) result {
 // its 99th percentile is not the second-worst call of a hundred.
 const handlerCalls = 1500
 
+// questionCalls is how many recalls the in-handler row of questions times:
+// a question of a dozen words costs ten times a query of two (every note
+// with one of its words is a candidate when the notes with all of them are
+// too few), and 300 keep its 99th percentile off the worst call.
+const questionCalls = 300
+
 // handlerRecalls times recalls back to back in the handler of a resident
 // store as the server has it: followed by the watcher the server runs
 // (calls do not stat every note once the freshness window has passed) and
 // warmed by one untimed round of the queries (a server answers for hours;
 // the first call of a query pays for faulting in what it reads). It times
-// handlerCalls calls, the queries in turn, and keeps the slowest.
-func handlerRecalls(e *env, qs []string) (took []time.Duration, slow *slowest, err error) {
+// calls calls, the queries in turn, and keeps the slowest.
+func handlerRecalls(e *env, qs []string, calls int) (took []time.Duration, slow *slowest, err error) {
 	ctx := context.Background()
 	c, stop, err := openFollowed(e)
 	if err != nil {
@@ -1085,9 +1104,9 @@ func handlerRecalls(e *env, qs []string) (took []time.Duration, slow *slowest, e
 		}
 	}
 	runtime.GC() // the warm-up's garbage is not the timed calls' to collect
-	took = make([]time.Duration, 0, handlerCalls)
+	took = make([]time.Duration, 0, calls)
 	slow = &slowest{}
-	for i := 0; i < handlerCalls; i++ {
+	for i := 0; i < calls; i++ {
 		gcs := gcCycles()
 		start := time.Now()
 		if _, err := c.Service.Recall(ctx, memories.RecallRequest{Query: qs[i%len(qs)]}); err != nil {

@@ -160,7 +160,8 @@ func TestBothShapesTwoBinaries(t *testing.T) {
 			t.Errorf("%+v: no CPU time", r)
 		}
 		for _, op := range []string{"rebuild (process)", "recall (process)", "list (process)", "save (process, 2 in a row)",
-			"save (MCP over stdio, round trip)", "save (MCP server, in the handler)", pacedSaveRow, "import 10 memories into the empty vault (process)"} {
+			"save (MCP over stdio, round trip)", "save (MCP server, in the handler)", pacedSaveRow, "import 10 memories into the empty vault (process)",
+			"recall of a question (MCP server, in the handler)"} {
 			if r.Op == op {
 				got[r.Shape+" "+r.Bin+" "+op]++
 			}
@@ -176,6 +177,7 @@ func TestBothShapesTwoBinaries(t *testing.T) {
 		}
 		want[shape+" harness save (MCP server, in the handler)"] = 1
 		want[shape+" harness "+pacedSaveRow] = 1
+		want[shape+" harness recall of a question (MCP server, in the handler)"] = 1
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("operations measured (-want +got):\n%s", diff)
