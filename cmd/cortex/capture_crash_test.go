@@ -5,10 +5,8 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -26,14 +24,8 @@ func TestKilledCaptureLeavesWholeEvents(t *testing.T) {
 	bin, env, _ := cortexBin(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range trials {
-		cmd := exec.Command(bin, "capture", "--project", "crash", fmt.Sprintf("Capture %d: ask the DBA about the replica lag alerts.", i))
-		cmd.Env = env
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(rng.IntN(12000)) * time.Microsecond)
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		_ = cmd.Wait()
+		runKilled(t, bin, env, time.Duration(rng.IntN(12000))*time.Microsecond,
+			"capture", "--project", "crash", fmt.Sprintf("Capture %d: ask the DBA about the replica lag alerts.", i))
 	}
 	out, err := runCortex(t, bin, env, "capture", "--project", "crash", "Capture after the kills: the replica lag alerts.")
 	if err != nil {

@@ -163,14 +163,8 @@ func TestKilledSaveLeavesNoTornNote(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < 25; i++ {
-		cmd := exec.Command(bin, "save", "--project", "crash", fmt.Sprintf("Memory %d about the flaky integration test suite and its retries", i))
-		cmd.Env = env
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(time.Duration(rng.IntN(25000)) * time.Microsecond)
-		_ = cmd.Process.Signal(syscall.SIGKILL)
-		_ = cmd.Wait()
+		runKilled(t, bin, env, time.Duration(rng.IntN(25000))*time.Microsecond,
+			"save", "--project", "crash", fmt.Sprintf("Memory %d about the flaky integration test suite and its retries", i))
 	}
 	for _, f := range notes(t, root) {
 		data, err := os.ReadFile(f)
@@ -213,6 +207,19 @@ func TestKilledSaveLeavesNoTornNote(t *testing.T) {
 	if len(temps) > 0 {
 		t.Errorf("temporary files left after the next save: %v", temps)
 	}
+}
+
+// runKilled starts bin with args in env and kills it after delay.
+func runKilled(t *testing.T, bin string, env []string, delay time.Duration, args ...string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(delay)
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
 }
 
 // TestArgumentErrors covers what a script cannot type: newlines in arguments,
