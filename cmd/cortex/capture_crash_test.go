@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,7 +19,7 @@ import (
 // N.
 func TestKilledCaptureLeavesWholeEvents(t *testing.T) {
 	trials := crashTrials(t, 30, "a second or two")
-	bin, env, _ := cortexBin(t)
+	bin, env, root := cortexBin(t)
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range trials {
 		runKilled(t, bin, env, time.Duration(rng.IntN(12000))*time.Microsecond,
@@ -32,54 +30,30 @@ func TestKilledCaptureLeavesWholeEvents(t *testing.T) {
 		t.Fatalf("the next capture: %v", err)
 	}
 	last := strings.TrimSpace(out)
-	state := envValue(env, "CORTEX_HOME")
-	var pending string
-	_ = filepath.WalkDir(state, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() && d.Name() == inbox.PendingDir && filepath.Base(filepath.Dir(p)) == "inbox" {
-			pending = p
-		}
-		return nil
-	})
-	if pending == "" {
-		t.Fatalf("no inbox under %s", state)
-	}
-	ents, err := os.ReadDir(pending)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// cortexBin's state folder is beside its vault.
 	whole, found := 0, false
-	for _, e := range ents {
-		name := e.Name()
-		if strings.HasPrefix(name, ".") {
+	for name, data := range inboxState(t, filepath.Join(filepath.Dir(root), "state")) {
+		file, ok := strings.CutPrefix(name, inbox.PendingDir+"/")
+		if !ok {
+			t.Errorf("%s: nothing but pending events expected", name)
+			continue
+		}
+		if strings.HasPrefix(file, ".") {
 			continue // a temporary file, swept by normalize once old
 		}
-		data, err := os.ReadFile(filepath.Join(pending, name))
+		ev, err := inbox.Parse([]byte(data))
 		if err != nil {
-			t.Fatal(err)
-		}
-		ev, err := inbox.Parse(data)
-		if err != nil {
-			t.Errorf("torn event %s (%v):\n%s", name, err, data)
+			t.Errorf("torn event %s (%v):\n%s", file, err, data)
 			continue
 		}
 		if !strings.HasPrefix(ev.Body, "Capture ") || !strings.HasSuffix(strings.TrimSpace(ev.Body), "replica lag alerts.") {
-			t.Errorf("event %s holds %q, not a capture's content", name, ev.Body)
+			t.Errorf("event %s holds %q, not a capture's content", file, ev.Body)
 		}
 		whole++
 		found = found || ev.ID == last
 	}
 	if !found {
-		t.Errorf("the capture after the kills (%s) is not in %s", last, pending)
+		t.Errorf("the capture after the kills (%s) is not pending", last)
 	}
 	t.Logf("%d of %d killed captures left a whole event", whole-1, trials)
-}
-
-// envValue is the value env gives key, "" when it gives none.
-func envValue(env []string, key string) string {
-	for i := len(env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(env[i], key+"="); ok {
-			return v
-		}
-	}
-	return ""
 }
