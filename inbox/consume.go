@@ -151,7 +151,7 @@ func (b *Inbox) SweepTemps(now time.Time) (int, error) {
 }
 
 // isCaptureTemp reports whether name is the hidden temporary file of a
-// capture (createEvent): atomicfile's (".<event name>.cortex-tmp-<tag>"),
+// capture (Inbox.create): atomicfile's (".<event name>.cortex-tmp-<tag>"),
 // made where the file system has no files without a name, or
 // ".<event name>.tmp-<random>", as captures named theirs before.
 func isCaptureTemp(name string) bool {

@@ -8,9 +8,10 @@
 // in pending/: YAML frontmatter (the event's
 // id, type, time, origin, session, project, tags, transcript, …) and the body
 // under a "## Raw Content" heading (see Event.Marshal). It is written as a
-// hidden temporary file, flushed to disk, and linked into place, so a crash
-// leaves the whole event or nothing (createEvent). Ids are ULIDs, so the names sort in the
-// order events arrived.
+// file without a name (or, where the file system has none, a hidden
+// temporary one), flushed to disk, and linked into place, so a crash leaves
+// the whole event or nothing (Inbox.create). Ids are ULIDs, so the names
+// sort in the order events arrived.
 //
 // Capture reads nothing of the body and touches no index and no vault lock:
 // it works when everything else is broken. It does not scan the body for
@@ -79,8 +80,12 @@ type Inbox struct {
 	dir string
 	ids memories.IDGen
 	now func() time.Time
-	// create writes a new file atomically; atomicfile.Create unless a test
-	// injects a failing one.
+	// create writes data to path as a new file, failing with fs.ErrExist
+	// when path exists: atomicfile.CreateUnlisted (flushed, then linked into
+	// place, so never torn or empty) unless a test injects a failing one.
+	// The folder is not flushed: a power loss right after may lose the
+	// newest event, as it loses what the agent was doing then; a flush more
+	// would double what capture costs (hooks wait for it).
 	create func(path string, data []byte) error
 }
 
@@ -95,7 +100,7 @@ func WithIDGen(g memories.IDGen) Option { return func(b *Inbox) { b.ids = g } }
 
 // New returns the inbox in dir; nothing is created until an event is added.
 func New(dir string, opts ...Option) *Inbox {
-	b := &Inbox{dir: dir, ids: memories.NewULIDGen(nil), now: time.Now, create: createEvent}
+	b := &Inbox{dir: dir, ids: memories.NewULIDGen(nil), now: time.Now, create: atomicfile.CreateUnlisted}
 	for _, o := range opts {
 		o(b)
 	}
@@ -233,17 +238,6 @@ func (b *Inbox) Add(ev *Event) (string, error) {
 			return "", fmt.Errorf("capture: %w", err)
 		}
 	}
-}
-
-// createEvent writes data to path as a new file (atomicfile.CreateUnlisted:
-// a file without a name where the file system has them, flushed to disk,
-// then linked into place, failing with fs.ErrExist when path exists). A
-// crash leaves the whole event or none: never a torn or empty one. The
-// folder is not flushed: a power loss right after may lose the newest
-// event, as it loses what the agent was doing then; a flush more would
-// double what capture costs (hooks wait for it).
-func createEvent(path string, data []byte) error {
-	return atomicfile.CreateUnlisted(path, data)
 }
 
 // check refuses what would not survive a round trip through the file.
