@@ -1438,17 +1438,21 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 					should = []query.Query{bleve.NewDisjunctionQuery(pairs...)}
 				}
 			}
+			// essential is the first pass's filter; wordsPassed, when some
+			// pairs are common, the filter of the pass before it.
 			var essential, wordsPassed query.Query
 			var wordsOnly bool
 			if pr != nil {
 				essential = bleve.NewDisjunctionQuery(pr.essential...)
-				kept := pr.wordsPassClauses(ofWords)
-				wordsPassed, wordsOnly = bleve.NewDisjunctionQuery(kept...), len(kept) == ofWords
+				if len(pr.common) > 0 {
+					kept := pr.wordsPassClauses(ofWords)
+					wordsPassed, wordsOnly = bleve.NewDisjunctionQuery(kept...), len(kept) == ofWords
+				}
 			}
 			if req.AnyTerm {
 				text = bleve.NewDisjunctionQuery(perTerm...)
 				if pr != nil {
-					if len(pr.common) > 0 {
+					if wordsPassed != nil {
 						pr.wordsPass = bleve.NewConjunctionQuery(&candidatesQuery{q: wordsPassed, atLeast: req.Size}, text)
 					}
 					return bleve.NewConjunctionQuery(&candidatesQuery{q: essential, atLeast: req.Size}, text), should
@@ -1462,7 +1466,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 					text = bleve.NewConjunctionQuery(append([]query.Query{cands}, perTerm...)...)
 				}
 				if pr != nil {
-					if len(pr.common) > 0 {
+					if wordsPassed != nil {
 						cands := &candidatesQuery{q: firstPassFilter(plain, wordsPassed, wordsOnly), atLeast: req.Size}
 						pr.wordsPass = bleve.NewConjunctionQuery(append([]query.Query{cands}, perTerm...)...)
 					}

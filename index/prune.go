@@ -73,14 +73,14 @@ type pruning struct {
 	// denominator).
 	bounded [][]*boundQuery
 	clauses []int
-	// pairs are the query's pairs of words, which add to a score without
-	// being required (should), each kept for its bound. common are those
-	// the pass over the words' clauses and the rarer pairs leaves out
-	// (commonPairs): when there are some, that pass goes first, and
-	// wordsPass is its query.
-	pairs     []*boundQuery
-	common    map[string]bool
-	wordsPass query.Query
+	// common are the query's pairs of words (which add to a score without
+	// being required: should) that the pass over the words' clauses and the
+	// rarer pairs leaves out (commonPairs): when there are some, that pass
+	// goes first, and wordsPass is its query. commonBound are their
+	// clauses, each kept for its bound.
+	common      map[string]bool
+	commonBound []*boundQuery
+	wordsPass   query.Query
 }
 
 func newPruning(words int) *pruning {
@@ -95,14 +95,18 @@ func (p *pruning) bound(i int, q *query.TermQuery) query.Query {
 	return b
 }
 
-// boundPairs wraps the query's pairs so that the first pass records their
-// searchers, and returns them as the first pass's should clauses.
+// boundPairs returns the query's pairs as the first passes' should
+// clauses, the common ones wrapped so that a pass records their searchers
+// for their bounds.
 func (p *pruning) boundPairs(pairs []*query.TermQuery) []query.Query {
 	out := make([]query.Query, len(pairs))
 	for i, q := range pairs {
-		b := &boundQuery{q: q}
-		p.pairs = append(p.pairs, b)
-		out[i] = b
+		out[i] = q
+		if p.common[q.Term] {
+			b := &boundQuery{q: q}
+			p.commonBound = append(p.commonBound, b)
+			out[i] = b
+		}
 	}
 	return out
 }
@@ -162,13 +166,7 @@ func (p *pruning) limit() float64 {
 // does not require. The pairs' disjunction sums the pairs a note has times
 // the share of them it has, so at most the sum of the common pairs' bounds.
 func (p *pruning) limitWithPairs() float64 {
-	var common []*boundQuery
-	for _, b := range p.pairs {
-		if p.common[b.q.Term] {
-			common = append(common, b)
-		}
-	}
-	return (p.bodies() + sumOfBounds(common)) * (1 + pruneMargin)
+	return (p.bodies() + sumOfBounds(p.commonBound)) * (1 + pruneMargin)
 }
 
 // wordsPassClauses are the essential clauses the pass over the words'
