@@ -1599,22 +1599,25 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 	// firstPass runs a first pass of pr over the notes its query's filter
 	// keeps, and answers when it finds a full page above what any other note
 	// can score (limit, read once the pass has made its searchers).
-	firstPass := func(q query.Query, limit func() float64) error {
+	// Otherwise it returns its page when it is full.
+	firstPass := func(q query.Query, limit func() float64) (*bleve.SearchResult, error) {
 		sr.Query = whole(q, prShould)
 		first, err := b.idx.SearchInContext(ctx, sr)
 		switch {
 		case errors.Is(err, errTooFew):
 			// Fewer notes than a page match an essential clause.
 		case err != nil:
-			return fmt.Errorf("search: %w", err)
+			return nil, fmt.Errorf("search: %w", err)
 		case len(first.Hits) == req.Size && lowest(first.Hits) > limit():
 			res = first
 			prunedSearches.Add(1)
+		case len(first.Hits) == req.Size:
+			return first, nil
 		}
-		return nil
+		return nil, nil
 	}
 	if pr != nil && pr.wordsPass != nil {
-		if err := firstPass(pr.wordsPass, pr.limitWithPairs); err != nil {
+		if _, err := firstPass(pr.wordsPass, pr.limitWithPairs); err != nil {
 			return nil, err
 		}
 		if res != nil {
@@ -1622,8 +1625,19 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		}
 	}
 	if pr != nil && res == nil {
-		if err := firstPass(prText, pr.limit); err != nil {
+		page, err := firstPass(prText, pr.limit)
+		if err != nil {
 			return nil, err
+		}
+		if page != nil && req.AnyTerm {
+			// The notes of no essential clause that can score above the
+			// page's lowest (fewestWords) are few: scored apart, with
+			// the page they make the whole search's.
+			if res, err = b.extraPass(ctx, sr, pr, page, func(filter query.Query) query.Query {
+				return whole(bleve.NewConjunctionQuery(filter, text), should)
+			}); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if res == nil {
@@ -1657,6 +1671,50 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		})
 	}
 	return out, nil
+}
+
+// extraPass completes the full page of a pruned search for any of the words
+// whose first pass could not answer: it scores the notes that match no
+// essential clause and have enough of the words in their bodies to score
+// above the page's lowest (fewestWords), and keeps the best of them and the
+// page. Every other note scores below the page's lowest, which is at most
+// the whole search's. A hit scores the same in every pass (the filters
+// score 0 and weigh 0), and ties at the cut are kept by least id in each
+// pass as in the whole search (withTiesByID), so the page is the whole
+// search's. Nil when it cannot be made (errNoBitmaps), for the whole
+// search to run. filtered is the whole search's query with a filter of the
+// notes to score.
+func (b *Bleve) extraPass(ctx context.Context, sr *bleve.SearchRequest, pr *pruning, page *bleve.SearchResult, filtered func(query.Query) query.Query) (*bleve.SearchResult, error) {
+	n := pr.fewestWords(lowest(page.Hits))
+	if n < 1 {
+		return nil, nil
+	}
+	q := pr.extraQuery(n)
+	if q == nil {
+		return nil, nil
+	}
+	sr.Query = filtered(q)
+	extra, err := b.idx.SearchInContext(ctx, sr)
+	switch {
+	case errors.Is(err, errNoBitmaps):
+		return nil, nil
+	case errors.Is(err, errNoneLeft):
+		extraPasses.Add(1)
+		extraNone.Add(1)
+		return page, nil
+	case err != nil:
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	hits := append(slices.Clip(page.Hits), extra.Hits...)
+	slices.SortStableFunc(hits, func(a, c *bsearch.DocumentMatch) int {
+		if a.Score != c.Score {
+			return cmp.Compare(c.Score, a.Score)
+		}
+		return strings.Compare(a.ID, c.ID)
+	})
+	page.Hits = hits[:min(len(hits), sr.Size)]
+	extraPasses.Add(1)
+	return page, nil
 }
 
 // lowest is the lowest score of hits.

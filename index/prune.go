@@ -40,6 +40,18 @@ import (
 // or a rarer pair): it answers when its page's lowest score is above the
 // bound with the common pairs' bounds added (limitWithPairs), and
 // otherwise the first pass runs as above.
+//
+// A search for any of the words has one more way to answer. Its
+// disjunction multiplies the sum of the words a note has by the share of
+// them it has, so a note that matches no essential clause scores, with m of
+// the k words in its body, at most the m highest of their body bounds times
+// m/k. When the first pass finds a full page it cannot answer with, only
+// such notes with enough of the words to reach the page's lowest score
+// (fewestWords) can enter it: they are found in the segments' postings
+// bitmaps (atLeastQuery), scored by a pass of their own, and kept with the
+// page (extraPass). On the synthetic 10,000 notes a question's first pass
+// scores 2,000–3,000 notes and cannot answer; the whole search after it
+// scored 7,700–9,100, while the notes with enough words are few or none.
 
 // pruneMinPostings is how many body postings the rarest word of a search
 // must have before pruning is tried: below it the whole search is cheap,
@@ -59,6 +71,12 @@ var prune = true
 // prunedByWords those of them the pass over the words' own clauses
 // answered (wordsPass).
 var prunedSearches, prunedByWords atomic.Uint64
+
+// extraPasses counts the pruned searches for any of the words that the
+// first pass and a pass over the notes with enough of the words answered
+// together (extraPass), and extraNone those of them where no note had
+// enough.
+var extraPasses, extraNone atomic.Uint64
 
 // pruning is the plan of one pruned search: the essential clauses and, per
 // word, the clauses whose scores bound what a note that matches no essential
@@ -192,6 +210,60 @@ func (p *pruning) bodies() float64 {
 		total += sumOfBounds(bs) * float64(len(bs)) / float64(p.clauses[i])
 	}
 	return total
+}
+
+// fewestWords is, for a search for any of the words whose first pass found a
+// full page of lowest score low, how many of the words a note that matches
+// no essential clause must have in its body to score low or more: with m of
+// them it scores at most the m highest of the words' body bounds (each
+// times its coord, as in bodies) times m/k, k the number of words, for the
+// disjunction of the words multiplies the sum of those a note has by the
+// share of them it has. 0 when some bound is unknown.
+func (p *pruning) fewestWords(low float64) int {
+	k := len(p.bounded)
+	c := make([]float64, k)
+	for i, bs := range p.bounded {
+		if p.clauses[i] < len(bs) || p.clauses[i] < 1 {
+			return 0
+		}
+		c[i] = sumOfBounds(bs) * float64(len(bs)) / float64(p.clauses[i])
+		if math.IsInf(c[i], 1) {
+			return 0
+		}
+	}
+	slices.SortFunc(c, func(a, b float64) int { return cmp.Compare(b, a) })
+	// m notes' words cannot reach low while the most m words can score
+	// stays below it.
+	m, sum := 0, 0.0
+	for m < k {
+		next := sum + c[m]
+		if next*float64(m+1)/float64(k)*(1+pruneMargin) >= low {
+			break
+		}
+		m, sum = m+1, next
+	}
+	return m + 1
+}
+
+// extraQuery matches the notes a pruned search for any of the words left
+// out of its first pass that have at least n of the words in their bodies
+// (see fewestWords): those of no essential clause. Nil when a clause is not
+// a plain term (none is, as Search builds them).
+func (p *pruning) extraQuery(n int) *atLeastQuery {
+	q := &atLeastQuery{n: n, words: make([][]fieldTerm, len(p.bounded))}
+	for i, bs := range p.bounded {
+		for _, b := range bs {
+			q.words[i] = append(q.words[i], fieldTerm{b.q.Field(), b.q.Term})
+		}
+	}
+	for _, e := range p.essential {
+		tq, ok := e.(*query.TermQuery)
+		if !ok {
+			return nil
+		}
+		q.except = append(q.except, fieldTerm{tq.Field(), tq.Term})
+	}
+	return q
 }
 
 // sumOfBounds is the sum of the bounds of the clauses' searchers, leaving

@@ -52,6 +52,18 @@ func pruneFixture(t *testing.T) (*Bleve, []string) {
 	return b, queries
 }
 
+// pruneQuestions are questions of 8 to 14 words after their opening, as
+// agents ask them (bench's Question): searches for any of many words, which
+// a first pass alone rarely answers.
+func pruneQuestions() []string {
+	q := bench.NewGenerator(13, time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	var qs []string
+	for range 40 {
+		qs = append(qs, q.Question())
+	}
+	return qs
+}
+
 // pruneRequests are the searches recall, its any-word retry, context and
 // the duplicate check make of a text.
 func pruneRequests(text string) []memories.SearchRequest {
@@ -66,18 +78,29 @@ func pruneRequests(text string) []memories.SearchRequest {
 	}
 }
 
+// prunedCounts are how many searches the first pass answered, how many of
+// those the pass over the words' own clauses did (wordsPass), and how many
+// a first pass and a pass over the notes with enough words answered
+// together (extraPass), and of those how many found no such note.
+type prunedCounts struct {
+	answered, byWords, extra, extraNone uint64
+}
+
+func loadPrunedCounts() prunedCounts {
+	return prunedCounts{prunedSearches.Load(), prunedByWords.Load(), extraPasses.Load(), extraNone.Load()}
+}
+
 // comparePruned runs every request of every query with and without pruning
 // (forced on, whatever the postings, and leaving pairs out of the pass over
 // the words' clauses by pairsBoundRatio ratio) and returns the searches that
-// differ, how many found anything, how many the first pass answered, and how
-// many of those the pass over the words' own clauses did (wordsPass).
-func comparePruned(t *testing.T, b *Bleve, queries []string, ratio float64) (diffs []string, compared int, answered, byWords uint64) {
+// differ, how many found anything, and how pruning answered (prunedCounts).
+func comparePruned(t *testing.T, b *Bleve, queries []string, ratio float64) (diffs []string, compared int, counts prunedCounts) {
 	t.Helper()
 	ctx := context.Background()
 	minPostings, was := pruneMinPostings, pairsBoundRatio
 	defer func() { prune, pruneMinPostings, pairsBoundRatio = true, minPostings, was }()
 	pruneMinPostings, pairsBoundRatio = 0, ratio
-	before, beforeByWords := prunedSearches.Load(), prunedByWords.Load()
+	before := loadPrunedCounts()
 	for _, text := range queries {
 		for _, req := range pruneRequests(text) {
 			prune = false
@@ -98,33 +121,41 @@ func comparePruned(t *testing.T, b *Bleve, queries []string, ratio float64) (dif
 			}
 		}
 	}
-	return diffs, compared, prunedSearches.Load() - before, prunedByWords.Load() - beforeByWords
+	after := loadPrunedCounts()
+	return diffs, compared, prunedCounts{after.answered - before.answered, after.byWords - before.byWords,
+		after.extra - before.extra, after.extraNone - before.extraNone}
 }
 
 // TestPruneKeepsResults compares searches with and without pruning: the same
 // memories, in the same order, with the same scores to the last bit, over
 // generated notes in several segments, for every kind of search recall
 // makes (synonyms, compounds, phrases, any word, project filters, the
-// rarest words), and checks that pruning answered many of them.
+// rarest words), for queries of one to four words and for questions, and
+// checks that pruning answered many of them, in each of its ways.
 func TestPruneKeepsResults(t *testing.T) {
 	b, queries := pruneFixture(t)
+	queries = append(queries, pruneQuestions()...)
 	// Every pair left out of the pass over the words' clauses, and the
 	// common ones only, as searches choose.
 	for _, ratio := range []float64{math.Inf(1), pairsBoundRatio} {
-		diffs, compared, answered, byWords := comparePruned(t, b, queries, ratio)
+		diffs, compared, n := comparePruned(t, b, queries, ratio)
 		for _, d := range diffs {
 			t.Error(d)
 		}
-		if compared < 400 {
+		if compared < 600 {
 			t.Errorf("only %d searches found anything: the comparison says little", compared)
 		}
-		if answered < uint64(compared)/5 {
-			t.Errorf("the first pass answered %d of %d searches: pruning is not tried", answered, compared)
+		if n.answered < uint64(compared)/5 {
+			t.Errorf("the first pass answered %d of %d searches: pruning is not tried", n.answered, compared)
 		}
-		if byWords == 0 {
+		if n.byWords == 0 {
 			t.Errorf("ratio %g: no search was answered by the pass over the words' own clauses: it is not tried", ratio)
 		}
-		t.Logf("ratio %g: %d searches compared, %d answered by the first pass, %d of them by the words' clauses", ratio, compared, answered, byWords)
+		if n.extra-n.extraNone < 10 || n.extraNone < 10 {
+			t.Errorf("ratio %g: %d searches were answered with the notes of enough words, %d of them finding none: the comparison does not see both", ratio, n.extra, n.extraNone)
+		}
+		t.Logf("ratio %g: %d searches compared, %d answered by the first pass, %d of them by the words' clauses, %d with the notes of enough words (%d finding none)",
+			ratio, compared, n.answered, n.byWords, n.extra, n.extraNone)
 	}
 	if n := partialPlans(t, b, queries); n == 0 {
 		t.Errorf("no search left some of its pairs out of the pass over the words' clauses and kept others: the comparison did not see it")
@@ -184,6 +215,67 @@ func TestPruneBoundMatters(t *testing.T) {
 func TestPruneAnyWordBoundMatters(t *testing.T) {
 	checkBoundMatters(t, taggedAndBodies("Zebra zebra stripes, okapi okapi stripes."), "body", math.Inf(1),
 		memories.SearchRequest{Text: "zebra okapi", AnyTerm: true, Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB}, &prunedSearches)
+}
+
+// TestPruneExtraPass: a search for any of three words whose first pass
+// cannot answer. Thirty notes tagged with the three words fill its page;
+// five notes with two of the words repeated in short bodies score more than
+// they do, and ten with one of them less. A note with one word can score
+// at most a third of its bound (the words' disjunction counts the share of
+// them a note has), which is below the page, so the pass over the notes of
+// at least two words (extraPass) finds the five, and the page is the whole
+// search's. Asking for three words instead misses them.
+func TestPruneExtraPass(t *testing.T) {
+	var ms []*memories.Memory
+	for i := range 30 {
+		ms = append(ms, mem(fmt.Sprintf("tagged%02d", i), fmt.Sprintf("Note %d", i), fmt.Sprintf("Nothing of note here, %d.", i), "p", memories.TypeNote, 0,
+			"zebra", "okapi", "gnu"))
+	}
+	for i := range 5 {
+		ms = append(ms, mem(fmt.Sprintf("two%d", i), fmt.Sprintf("Entry %d", i), strings.Repeat("zebra ", 20)+strings.Repeat("okapi ", 20), "p", memories.TypeNote, 0))
+	}
+	for i := range 10 {
+		ms = append(ms, mem(fmt.Sprintf("one%d", i), fmt.Sprintf("Entry %d", i), strings.Repeat("gnu ", 20), "p", memories.TypeNote, 0))
+	}
+	for i := range 100 {
+		body := "Horses graze in the field."
+		if i < 60 { // common enough for a body to be bound low
+			body = fmt.Sprintf("Horses graze in the field near a %s.", []string{"zebra", "okapi", "gnu"}[i%3])
+		}
+		ms = append(ms, mem(fmt.Sprintf("other%03d", i), fmt.Sprintf("Other %d", i), body, "p", memories.TypeNote, 0))
+	}
+	b := newBleveOf(t, ms...)
+	ctx := context.Background()
+	minPostings := pruneMinPostings
+	t.Cleanup(func() { prune, pruneMinPostings = true, minPostings })
+	pruneMinPostings = 0
+	req := memories.SearchRequest{Text: "zebra okapi gnu", AnyTerm: true, Size: 10, K1: memories.ShortNotesK1, B: memories.ShortNotesB}
+	prune = false
+	want, err := b.Search(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var two, one int
+	for _, m := range want {
+		two += strings.Count(m.ID, "two")
+		one += strings.Count(m.ID, "one")
+	}
+	if two != 5 || one != 0 {
+		t.Fatalf("the whole search found %v; the test needs the five notes of two words in its page and none of one", want)
+	}
+	prune = true
+	before := loadPrunedCounts()
+	got, err := b.Search(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pruned differs (-whole +pruned):\n%s", diff)
+	}
+	after := loadPrunedCounts()
+	if after.answered != before.answered || after.extra != before.extra+1 || after.extraNone != before.extraNone {
+		t.Errorf("pruning answered %+v after %+v: want the first pass and the notes of enough words, some found", after, before)
+	}
 }
 
 // TestPrunePairsBoundMatters: the pass over the notes with a word in a
@@ -496,5 +588,54 @@ func TestFirstPassFilterOfOneWord(t *testing.T) {
 		if !ok || len(got.Conjuncts) != len(tt.plain)+1 || got.Conjuncts[len(tt.plain)] != query.Query(essential) {
 			t.Errorf("%s: filter %#v, want the plain disjunctions and the essential clauses", tt.name, got)
 		}
+	}
+}
+
+// boundOnly is a searcher that says only its bound and that it matches.
+type boundOnly struct {
+	bsearch.Searcher
+	bound float64
+}
+
+func (b boundOnly) Count() uint64       { return 1 }
+func (b boundOnly) ScoreBound() float64 { return b.bound }
+
+// TestFewestWords: how many of the words a note outside the first pass needs
+// in its body to reach a page's lowest score, a word's body worth its bound
+// over its clauses and the words' disjunction counting the share of them a
+// note has.
+func TestFewestWords(t *testing.T) {
+	plan := func(bounds ...float64) *pruning {
+		p := newPruning(len(bounds))
+		for i, b := range bounds {
+			p.bounded[i] = []*boundQuery{{s: boundOnly{bound: b}}}
+			p.clauses[i] = 3
+		}
+		return p
+	}
+	// Three words of body 0.3 over three clauses: one word can score at
+	// most 0.1/3, two 0.2·2/3, three 0.3.
+	for _, c := range []struct {
+		low  float64
+		want int
+	}{{0.01, 1}, {0.1/3 + 0.001, 2}, {0.1, 2}, {0.4 / 3, 2}, {0.14, 3}, {0.3, 3}, {0.31, 4}} {
+		if got := plan(0.3, 0.3, 0.3).fewestWords(c.low); got != c.want {
+			t.Errorf("fewestWords(%g) of three equal words = %d, want %d", c.low, got, c.want)
+		}
+	}
+	// The highest bounds count first: with bodies of 0.9, 0.3 and 0.3 one
+	// word scores at most 0.3/3 (the first), two (0.3+0.1)·2/3.
+	p := plan(0.9, 0.3, 0.3)
+	for _, c := range []struct {
+		low  float64
+		want int
+	}{{0.09, 1}, {0.11, 2}, {0.26, 2}, {0.27, 3}} {
+		if got := p.fewestWords(c.low); got != c.want {
+			t.Errorf("fewestWords(%g) of 0.9, 0.3, 0.3 = %d, want %d", c.low, got, c.want)
+		}
+	}
+	// A bound unknown: none.
+	if got := plan(0.3, math.Inf(1)).fewestWords(1); got != 0 {
+		t.Errorf("fewestWords with an unknown bound = %d, want 0", got)
 	}
 }
