@@ -1705,16 +1705,28 @@ func (b *Bleve) extraPass(ctx context.Context, sr *bleve.SearchRequest, pr *prun
 	case err != nil:
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	hits := append(slices.Clip(page.Hits), extra.Hits...)
+	page.Hits = mergePages(page.Hits, extra.Hits, sr.Size)
+	extraPasses.Add(1)
+	return page, nil
+}
+
+// mergePages is the best size of two pages' hits, by score and then by id.
+// Each pass reads the index as it is then: a note changed between them may
+// be in both, and is kept once, as the first page has it.
+func mergePages(page, extra bsearch.DocumentMatchCollection, size int) bsearch.DocumentMatchCollection {
+	hits := slices.Clip(page)
+	for _, h := range extra {
+		if !slices.ContainsFunc(page, func(p *bsearch.DocumentMatch) bool { return p.ID == h.ID }) {
+			hits = append(hits, h)
+		}
+	}
 	slices.SortStableFunc(hits, func(a, c *bsearch.DocumentMatch) int {
 		if a.Score != c.Score {
 			return cmp.Compare(c.Score, a.Score)
 		}
 		return strings.Compare(a.ID, c.ID)
 	})
-	page.Hits = hits[:min(len(hits), sr.Size)]
-	extraPasses.Add(1)
-	return page, nil
+	return hits[:min(len(hits), size)]
 }
 
 // lowest is the lowest score of hits.

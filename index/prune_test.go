@@ -639,3 +639,19 @@ func TestFewestWords(t *testing.T) {
 		t.Errorf("fewestWords with an unknown bound = %d, want 0", got)
 	}
 }
+
+// TestMergePages: the best of two pages by score, ties by id, a hit in both
+// (a note changed between the passes) once, as the first page has it.
+func TestMergePages(t *testing.T) {
+	hit := func(id string, score float64) *bsearch.DocumentMatch { return &bsearch.DocumentMatch{ID: id, Score: score} }
+	page := bsearch.DocumentMatchCollection{hit("a", 0.9), hit("c", 0.5), hit("d", 0.4)}
+	extra := bsearch.DocumentMatchCollection{hit("b", 0.5), hit("c", 0.8), hit("e", 0.7)}
+	var got []string
+	for _, h := range mergePages(page, extra, 4) {
+		got = append(got, fmt.Sprintf("%s %.1f", h.ID, h.Score))
+	}
+	want := []string{"a 0.9", "e 0.7", "b 0.5", "c 0.5"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mergePages (-want +got):\n%s", diff)
+	}
+}
