@@ -643,7 +643,9 @@ func TestFewestWords(t *testing.T) {
 // TestMergePages: the best of two pages by score, ties by id, a hit in both
 // (a note changed between the passes) once, as the first page has it.
 func TestMergePages(t *testing.T) {
-	hit := func(id string, score float64) *bsearch.DocumentMatch { return &bsearch.DocumentMatch{ID: id, Score: score} }
+	hit := func(id string, score float64) *bsearch.DocumentMatch {
+		return &bsearch.DocumentMatch{ID: id, Score: score}
+	}
 	page := bsearch.DocumentMatchCollection{hit("a", 0.9), hit("c", 0.5), hit("d", 0.4)}
 	extra := bsearch.DocumentMatchCollection{hit("b", 0.5), hit("c", 0.8), hit("e", 0.7)}
 	var got []string
