@@ -232,8 +232,8 @@ func (p *pruning) fewestWords(low float64) int {
 		}
 	}
 	slices.SortFunc(c, func(a, b float64) int { return cmp.Compare(b, a) })
-	// m notes' words cannot reach low while the most m words can score
-	// stays below it.
+	// A note with m of the words cannot reach low while what the best m
+	// can score together stays below it.
 	m, sum := 0, 0.0
 	for m < k {
 		next := sum + c[m]
