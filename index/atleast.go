@@ -22,10 +22,11 @@ type fieldTerm struct {
 // atLeastQuery matches the documents that have a term of at least n of its
 // words (a word is one or more terms) and none of the terms of except, and
 // scores nothing (its searcher is an idSearcher: score 0, weight 0, see
-// candidatesQuery). It is made from the segments' postings bitmaps, a few
-// bitmap operations a word, without walking a posting: a disjunction of the
-// words' terms with Bleve's minimum visits every posting of every term, which
-// for the words of a question is most of the index.
+// candidatesQuery). It counts each document's words from the segments'
+// postings bitmaps, read in bulk, with no posting decoded and none scored: a
+// disjunction of the words' terms with Bleve's minimum would walk every
+// posting through a term searcher, and the words of a question are in most
+// of the index.
 type atLeastQuery struct {
 	words  [][]fieldTerm
 	n      int
@@ -49,6 +50,9 @@ func (q *atLeastQuery) Searcher(ctx context.Context, r bindex.IndexReader, _ map
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok || q.n < 1 || len(q.words) >= excluded {
 		return nil, errNoBitmaps
+	}
+	if q.n > len(q.words) {
+		return nil, errNoneLeft // no document has more words than there are
 	}
 	ids := &idSearcher{}
 	var counts []uint8
@@ -86,7 +90,7 @@ func (q *atLeastQuery) Searcher(ctx context.Context, r bindex.IndexReader, _ map
 const excluded = 255
 
 // segment appends to docs, in order, the segment's documents that the query
-// matches, counting in counts (one a document of the segment, all 0) how
+// matches, counting in counts (one per document of the segment, all 0) how
 // many of the words each has.
 func (q *atLeastQuery) segment(ss *scorch.SegmentSnapshot, counts []uint8, buf, docs []uint32) ([]uint32, error) {
 	dicts := map[string]segment.TermDictionary{}
