@@ -359,3 +359,37 @@ func TestSynonymsCountOnce(t *testing.T) {
 		t.Errorf("both spellings score %g, the word alone %g: want the same", score["2both"], score["1word"])
 	}
 }
+
+// TestRarestKeepsThePairs: a search narrowed to its rarest word still scores
+// the query's pairs of neighbouring words, those of the words it left out
+// too. Of two notes with the rarest word, the longer has the two common
+// words side by side: it ranks first only by that pair, as the same search
+// without pairs shows.
+func TestRarestKeepsThePairs(t *testing.T) {
+	ms := []*memories.Memory{
+		mem("side", "Side", "Zebra stripes. The grass plains were green and wide, far to the river.", "p", memories.TypeNote, 0),
+		mem("apart", "Apart", "Zebra stripes. The plains, and grass.", "p", memories.TypeNote, 0),
+	}
+	for i := range 40 {
+		ms = append(ms, mem(fmt.Sprintf("o%02d", i), "Other", "Grass grows, and plains stretch.", "p", memories.TypeNote, 0))
+	}
+	b := newBleveOf(t, ms...)
+	for _, phrases := range []bool{true, false} {
+		req := memories.SearchRequest{Text: "zebra grass plains", AnyTerm: true, Rarest: 1, Phrases: phrases, Size: 10}
+		got, err := b.Search(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, m := range got {
+			ids = append(ids, m.ID)
+		}
+		want := []string{"side", "apart"}
+		if !phrases {
+			want = []string{"apart", "side"}
+		}
+		if diff := cmp.Diff(want, ids); diff != "" {
+			t.Errorf("phrases %v: found (-want +got):\n%s", phrases, diff)
+		}
+	}
+}

@@ -93,6 +93,10 @@ const (
 	// passage's, so that the query's words said together count for more
 	// than the same words scattered (see passageWords).
 	FeaturePassages
+	// FeatureRarest narrows the search for any word of a query of
+	// longWords words or more to its anyTermRarest rarest; the query's
+	// pairs of neighbouring words all still count (see longQuery).
+	FeatureRarest
 )
 
 // BM25 parameters of recall (FeatureLengthNorm). The usual b of 0.75 was set
@@ -118,14 +122,15 @@ var featureNames = []struct {
 }{
 	{FeaturePhrases, "phrases"}, {FeatureSynonyms, "synonyms"}, {FeatureNeighbours, "neighbours"},
 	{FeatureCompounds, "compounds"}, {FeatureAnyTerm, "anyterm"}, {FeatureTieBand, "tieband"},
-	{FeatureLengthNorm, "lengthnorm"}, {FeaturePassages, "passages"},
+	{FeatureLengthNorm, "lengthnorm"}, {FeaturePassages, "passages"}, {FeatureRarest, "rarest"},
 }
 
 // Has reports whether every feature of g is in f.
 func (f Features) Has(g Features) bool { return f&g == g }
 
 // ParseFeatures reads a comma-separated list of feature names (phrases,
-// synonyms, neighbours, compounds, anyterm, tieband, lengthnorm, passages).
+// synonyms, neighbours, compounds, anyterm, tieband, lengthnorm, passages,
+// rarest).
 func ParseFeatures(s string) (Features, error) {
 	var f Features
 	for _, name := range strings.Split(s, ",") {

@@ -120,6 +120,7 @@ func TestParseFeatures(t *testing.T) {
 		{"neighbours", FeatureNeighbours, false},
 		{"lengthnorm", FeatureLengthNorm, false},
 		{"passages", FeaturePassages, false},
+		{"rarest", FeatureRarest, false},
 		{" phrases , synonyms ", FeaturePhrases | FeatureSynonyms, false},
 		{"phrases,anyterm,tieband,compounds", FeaturePhrases | FeatureAnyTerm | FeatureTieBand | FeatureCompounds, false},
 		{"stemming", 0, true},

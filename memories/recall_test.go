@@ -274,6 +274,43 @@ func TestRecallRelaxation(t *testing.T) {
 	}
 }
 
+// TestRecallAnyWordOfTheRarest: recall's search for any word of a query of
+// longWords distinct words or more asks the index for the anyTermRarest
+// rarest of them (FeatureRarest); its search for every word, a shorter
+// query's searches, and all of them with the feature off, for every word.
+func TestRecallAnyWordOfTheRarest(t *testing.T) {
+	long := "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu mu"
+	short := "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda lambda"
+	for _, c := range []struct {
+		query      string
+		off        bool
+		wantRarest int
+	}{
+		{long, false, anyTermRarest},
+		{long, true, 0},
+		{short, false, 0}, // eleven distinct words
+	} {
+		f := newFake(t, mem(numbered(1), "Alpha", "alpha only"))
+		f.counts = true
+		r := DefaultRanking()
+		if c.off {
+			r.Off |= FeatureRarest
+		}
+		svc, _ := newTestService(f, WithRanking(r))
+		if _, err := svc.Recall(context.Background(), RecallRequest{Query: c.query}); err != nil {
+			t.Fatal(err)
+		}
+		want := []SearchRequest{{Text: c.query}, {Text: c.query, AnyTerm: true, Rarest: c.wantRarest}}
+		var got []SearchRequest
+		for _, s := range f.searches {
+			got = append(got, SearchRequest{Text: s.Text, AnyTerm: s.AnyTerm, Rarest: s.Rarest})
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%q, FeatureRarest off %v: searches (-want +got):\n%s", c.query, c.off, diff)
+		}
+	}
+}
+
 // recalledSignals is the part of a Recalled the ranking decides.
 type recalledSignals struct {
 	ID      string

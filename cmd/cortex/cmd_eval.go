@@ -45,7 +45,7 @@ cortex_top, baseline_top; a rank of 0 is "not in the top 10").`,
 		},
 	}
 	cmd.Flags().BoolVar(&o.perQuery, "per-query", false, "also list, per query, the rank of its first relevant memory in each system's top 10 (with --json, the top 10 too)")
-	cmd.Flags().StringVar(&o.without, "without", "", "turn recall features off, to measure what each adds: a comma-separated list of phrases, synonyms, neighbours, compounds, anyterm, tieband, lengthnorm, passages")
+	cmd.Flags().StringVar(&o.without, "without", "", "turn recall features off, to measure what each adds: a comma-separated list of phrases, synonyms, neighbours, compounds, anyterm, tieband, lengthnorm, passages, rarest")
 	return cmd
 }
 
