@@ -62,8 +62,9 @@ func TestSearchesUnchanged(t *testing.T) {
 // a document the first match at or after it, Advance to the last match
 // returned (or before it) the match after it — with the same score. The
 // searchers keep the searchers of the match they returned where they are
-// until the next call (Bleve patch 0010); asked to advance to where it is,
-// a term searcher starts its postings again, so that case is checked too.
+// until the next call (Bleve patches 0010 and, for disjunctions of more than
+// ten clauses, 0011); asked to advance to where it is, a term searcher
+// starts its postings again, so that case is checked too.
 func TestSearchersAdvanceAndNext(t *testing.T) {
 	var ms []*memories.Memory
 	words := []string{"zebra", "okapi", "lion", "heron"}
@@ -72,6 +73,13 @@ func TestSearchersAdvanceAndNext(t *testing.T) {
 		for k, w := range words {
 			if (i+k)%(k+2) == 0 || i%7 == k {
 				body = append(body, w)
+			}
+		}
+		// Twelve more words, a disjunction of which is Bleve's heap
+		// searcher (more than ten clauses).
+		for k := range 12 {
+			if (i*3+k)%7 < 2 && i%5 != 0 {
+				body = append(body, fmt.Sprintf("word%d", k))
 			}
 		}
 		body = append(body, fmt.Sprintf("filler%d", i%13))
@@ -91,6 +99,16 @@ func TestSearchersAdvanceAndNext(t *testing.T) {
 		"both of anys": query.NewConjunctionQuery([]query.Query{query.NewDisjunctionQuery([]query.Query{term("zebra"), term("lion")}), query.NewDisjunctionQuery([]query.Query{term("okapi"), term("heron")})}),
 		"any of boths": query.NewDisjunctionQuery([]query.Query{query.NewConjunctionQuery([]query.Query{term("zebra"), term("lion")}), query.NewConjunctionQuery([]query.Query{term("okapi"), term("heron")})}),
 	}
+	var twelve, boths []query.Query
+	for k := range 12 {
+		twelve = append(twelve, term(fmt.Sprintf("word%d", k)))
+		if k > 0 {
+			boths = append(boths, query.NewConjunctionQuery([]query.Query{term(fmt.Sprintf("word%d", k-1)), term(fmt.Sprintf("word%d", k))}))
+		}
+	}
+	queries["any of twelve"] = query.NewDisjunctionQuery(twelve)
+	queries["any of twelve, and any of two"] = query.NewConjunctionQuery([]query.Query{query.NewDisjunctionQuery(twelve), queries["any of two"]})
+	queries["any of eleven boths"] = query.NewDisjunctionQuery(boths)
 	type match struct {
 		id    string
 		score float64

@@ -59,6 +59,12 @@ type DisjunctionHeapSearcher struct {
 	matchingIdxs  []int
 	matchingCurrs []*SearcherCurr
 
+	// behind are the searchers of the last match returned (at behindID),
+	// out of the heap: they move on at the next call, to where it says
+	// (cortex patch 0011)
+	behind   []*SearcherCurr
+	behindID index.IndexInternalID
+
 	bytesRead uint64
 }
 
@@ -218,6 +224,14 @@ func (s *DisjunctionHeapSearcher) Next(ctx *search.SearchContext) (
 			return nil, err
 		}
 	}
+	if len(s.behind) > 0 {
+		if err := s.moveBehind(ctx, nil); err != nil {
+			return nil, err
+		}
+		if err := s.updateMatches(); err != nil {
+			return nil, err
+		}
+	}
 
 	var rv *search.DocumentMatch
 	found := false
@@ -232,6 +246,23 @@ func (s *DisjunctionHeapSearcher) Next(ctx *search.SearchContext) (
 				// score this match
 				rv = s.scorer.Score(ctx, s.matching, len(s.matching), s.numSearchers)
 			}
+		}
+
+		if found {
+			// the matching searchers move on when the next call says
+			// where to
+			s.behindID = append(s.behindID[:0], rv.IndexInternalID...)
+			for _, matchingCurr := range s.matchingCurrs {
+				if matchingCurr.curr != rv {
+					ctx.DocumentMatchPool.Put(matchingCurr.curr)
+				}
+				matchingCurr.curr = nil
+				s.behind = append(s.behind, matchingCurr)
+			}
+			s.matching = s.matching[:0]
+			s.matchingCurrs = s.matchingCurrs[:0]
+			s.matchingIdxs = s.matchingIdxs[:0]
+			break
 		}
 
 		// invoke next on all the matching searchers
@@ -258,6 +289,32 @@ func (s *DisjunctionHeapSearcher) Next(ctx *search.SearchContext) (
 	return rv, nil
 }
 
+// moveBehind moves the searchers behind the last match returned on, back
+// into the heap: to the first match at or after ID when ID is past that
+// match, else to their next matches (a searcher asked to advance to where
+// it is starts again from the start of its postings).
+func (s *DisjunctionHeapSearcher) moveBehind(ctx *search.SearchContext, ID index.IndexInternalID) error {
+	past := ID != nil && ID.Compare(s.behindID) > 0
+	for _, sc := range s.behind {
+		var curr *search.DocumentMatch
+		var err error
+		if past {
+			curr, err = sc.searcher.Advance(ctx, ID)
+		} else {
+			curr, err = sc.searcher.Next(ctx)
+		}
+		if err != nil {
+			return err
+		}
+		if curr != nil {
+			sc.curr = curr
+			heap.Push(s, sc)
+		}
+	}
+	s.behind = s.behind[:0]
+	return nil
+}
+
 func (s *DisjunctionHeapSearcher) Advance(ctx *search.SearchContext,
 	ID index.IndexInternalID) (*search.DocumentMatch, error) {
 	if !s.initialized {
@@ -265,6 +322,10 @@ func (s *DisjunctionHeapSearcher) Advance(ctx *search.SearchContext,
 		if err != nil {
 			return nil, err
 		}
+	}
+	// the searchers behind the last match go straight to ID
+	if err := s.moveBehind(ctx, ID); err != nil {
+		return nil, err
 	}
 
 	// if there is anything in matching, toss it back onto the heap
