@@ -20,7 +20,8 @@ type fieldTerm struct {
 }
 
 // atLeastQuery matches the documents that have a term of at least n of its
-// words (a word is one or more terms) and none of the terms of except, and
+// words (a word is one or more terms) or a term of also, and none of the
+// terms of except, and
 // scores nothing (its searcher is an idSearcher: score 0, weight 0, see
 // candidatesQuery). It counts each document's words from the segments'
 // postings bitmaps, read in bulk, with no posting decoded and none scored: a
@@ -30,6 +31,7 @@ type fieldTerm struct {
 type atLeastQuery struct {
 	words  [][]fieldTerm
 	n      int
+	also   []fieldTerm
 	except []fieldTerm
 }
 
@@ -51,7 +53,7 @@ func (q *atLeastQuery) Searcher(ctx context.Context, r bindex.IndexReader, _ map
 	if !ok || q.n < 1 || len(q.words) >= excluded {
 		return nil, errNoBitmaps
 	}
-	if q.n > len(q.words) {
+	if q.n > len(q.words) && len(q.also) == 0 {
 		return nil, errNoneLeft // no document has more words than there are
 	}
 	ids := &idSearcher{}
@@ -165,6 +167,18 @@ func (q *atLeastQuery) segment(ss *scorch.SegmentSnapshot, counts []uint8, buf, 
 			}); err != nil {
 				return nil, err
 			}
+		}
+	}
+	for _, ft := range q.also {
+		if err := visit(ft, func(ds []uint32) {
+			for _, d := range ds {
+				if c := counts[d]; c != excluded && c < n {
+					counts[d] = n // listed
+					docs = append(docs, d)
+				}
+			}
+		}); err != nil {
+			return nil, err
 		}
 	}
 	slices.Sort(docs)

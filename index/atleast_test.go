@@ -150,6 +150,37 @@ func TestAtLeastQuery(t *testing.T) {
 			t.Errorf("n=3 matched %d notes: the fixture does not test much", len(got))
 		}
 	}
+	// A term of also matches whatever the words; except still leaves out.
+	q.also = []fieldTerm{{fieldTags, "lynx"}}
+	for n := 1; n <= len(words)+1; n++ {
+		q.n = n
+		var want []string
+		for id, m := range latest {
+			has := 0
+			for _, w := range words {
+				if strings.Contains(m.Body, w) || (w == "lynx" && slices.Contains(m.Tags, w)) {
+					has++
+				}
+			}
+			if (has >= n || slices.Contains(m.Tags, "lynx")) && !strings.Contains(m.Title, "heron") {
+				want = append(want, id)
+			}
+		}
+		slices.Sort(want)
+		res, err := b.idx.SearchInContext(context.Background(), bleve.NewSearchRequestOptions(q, 1000, 0, false))
+		if err != nil {
+			t.Fatalf("n=%d with also: %v", n, err)
+		}
+		var got []string
+		for _, h := range res.Hits {
+			got = append(got, h.ID)
+		}
+		slices.Sort(got)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("n=%d with also: notes differ (-counted +matched):\n%s", n, diff)
+		}
+	}
+	q.also = nil
 	// More words than a count can hold: the caller searches without it.
 	many := &atLeastQuery{n: 1, words: make([][]fieldTerm, excluded)}
 	if _, err := b.idx.SearchInContext(context.Background(), bleve.NewSearchRequestOptions(many, 10, 0, false)); !errors.Is(err, errNoBitmaps) {

@@ -1616,12 +1616,25 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 		}
 		return nil, nil
 	}
+	extraFiltered := func(filter query.Query) query.Query {
+		return whole(bleve.NewConjunctionQuery(filter, text), should)
+	}
 	if pr != nil && pr.wordsPass != nil {
-		if _, err := firstPass(pr.wordsPass, pr.limitWithPairs); err != nil {
+		page, err := firstPass(pr.wordsPass, pr.limitWithPairs)
+		if err != nil {
 			return nil, err
 		}
 		if res != nil {
 			prunedByWords.Add(1)
+		}
+		if page != nil && req.AnyTerm {
+			// The notes the first pass would add are those of the common
+			// pairs; with the notes of enough words (see below) they
+			// complete this page, and the notes it scored are not scored
+			// again.
+			if res, err = b.extraPass(ctx, sr, pr, page, true, extraFiltered); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if pr != nil && res == nil {
@@ -1633,9 +1646,7 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 			// The notes of no essential clause that can score above the
 			// page's lowest (fewestWords) are few: scored apart, with
 			// the page they make the whole search's.
-			if res, err = b.extraPass(ctx, sr, pr, page, func(filter query.Query) query.Query {
-				return whole(bleve.NewConjunctionQuery(filter, text), should)
-			}); err != nil {
+			if res, err = b.extraPass(ctx, sr, pr, page, false, extraFiltered); err != nil {
 				return nil, err
 			}
 		}
@@ -1683,13 +1694,15 @@ func (b *Bleve) Search(ctx context.Context, req memories.SearchRequest) ([]Match
 // pass as in the whole search (withTiesByID), so the page is the whole
 // search's. Nil when it cannot be made (errNoBitmaps), for the whole
 // search to run. filtered is the whole search's query with a filter of the
-// notes to score.
-func (b *Bleve) extraPass(ctx context.Context, sr *bleve.SearchRequest, pr *pruning, page *bleve.SearchResult, filtered func(query.Query) query.Query) (*bleve.SearchResult, error) {
+// notes to score. After the pass over the rarer essential clauses
+// (afterWords, see wordsPass) the notes with a common pair are scored too,
+// whatever their words: the first pass would have.
+func (b *Bleve) extraPass(ctx context.Context, sr *bleve.SearchRequest, pr *pruning, page *bleve.SearchResult, afterWords bool, filtered func(query.Query) query.Query) (*bleve.SearchResult, error) {
 	n := pr.fewestWords(lowest(page.Hits))
 	if n < 1 {
 		return nil, nil
 	}
-	q := pr.extraQuery(n)
+	q := pr.extraQuery(n, afterWords)
 	if q == nil {
 		return nil, nil
 	}
@@ -1701,12 +1714,18 @@ func (b *Bleve) extraPass(ctx context.Context, sr *bleve.SearchRequest, pr *prun
 	case errors.Is(err, errNoneLeft):
 		extraPasses.Add(1)
 		extraNone.Add(1)
+		if afterWords {
+			extraAfterWords.Add(1)
+		}
 		return page, nil
 	case err != nil:
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	page.Hits = mergePages(page.Hits, extra.Hits, sr.Size)
 	extraPasses.Add(1)
+	if afterWords {
+		extraAfterWords.Add(1)
+	}
 	return page, nil
 }
 

@@ -52,6 +52,13 @@ import (
 // page (extraPass). On the synthetic 10,000 notes a question's first pass
 // scores 2,000–3,000 notes and cannot answer; the whole search after it
 // scored 7,700–9,100, while the notes with enough words are few or none.
+// When the pass over the rarer clauses (wordsPass) goes first and finds a
+// full page it cannot answer with, the extra pass completes that page, in
+// place of the first pass: the notes of the common pairs, which the first
+// pass would add, are scored in it whatever their words, and the notes the
+// pass over the rarer clauses scored are not scored again (at 100,000
+// real-shaped notes, a Japanese question of 30 terms: 3,800 notes in that
+// pass, 5,600 in the first pass).
 
 // pruneMinPostings is how many body postings the rarest word of a search
 // must have before pruning is tried: below it the whole search is cheap,
@@ -77,6 +84,10 @@ var prunedSearches, prunedByWords atomic.Uint64
 // together (extraPass), and extraNone those of them where no note had
 // enough.
 var extraPasses, extraNone atomic.Uint64
+
+// extraAfterWords counts those of extraPasses made after the pass over the
+// rarer essential clauses (wordsPass), in place of the first pass.
+var extraAfterWords atomic.Uint64
 
 // pruning is the plan of one pruned search: the essential clauses and, per
 // word, the clauses whose scores bound what a note that matches no essential
@@ -247,9 +258,12 @@ func (p *pruning) fewestWords(low float64) int {
 
 // extraQuery matches the notes a pruned search for any of the words left
 // out of its first pass that have at least n of the words in their bodies
-// (see fewestWords): those of no essential clause. Nil when a clause is not
-// a plain term (none is, as Search builds them).
-func (p *pruning) extraQuery(n int) *atLeastQuery {
+// (see fewestWords): those of no essential clause. afterWords, the pass is
+// the one over the rarer essential clauses (wordsPass): the notes it left
+// out are those of no rarer essential clause, and those with a common pair
+// are matched whatever their words. Nil when a clause is not a plain term
+// (none is, as Search builds them).
+func (p *pruning) extraQuery(n int, afterWords bool) *atLeastQuery {
 	q := &atLeastQuery{n: n, words: make([][]fieldTerm, len(p.bounded))}
 	for i, bs := range p.bounded {
 		for _, b := range bs {
@@ -261,7 +275,12 @@ func (p *pruning) extraQuery(n int) *atLeastQuery {
 		if !ok {
 			return nil
 		}
-		q.except = append(q.except, fieldTerm{tq.Field(), tq.Term})
+		ft := fieldTerm{tq.Field(), tq.Term}
+		if afterWords && p.common[tq.Term] && ft.field == fieldPairs {
+			q.also = append(q.also, ft)
+			continue
+		}
+		q.except = append(q.except, ft)
 	}
 	return q
 }
