@@ -1712,16 +1712,12 @@ func (b *Bleve) extraPass(ctx context.Context, sr *bleve.SearchRequest, pr *prun
 	case errors.Is(err, errNoBitmaps):
 		return nil, nil
 	case errors.Is(err, errNoneLeft):
-		extraPasses.Add(1)
 		extraNone.Add(1)
-		if afterWords {
-			extraAfterWords.Add(1)
-		}
-		return page, nil
 	case err != nil:
 		return nil, fmt.Errorf("search: %w", err)
+	default:
+		page.Hits = mergePages(page.Hits, extra.Hits, sr.Size)
 	}
-	page.Hits = mergePages(page.Hits, extra.Hits, sr.Size)
 	extraPasses.Add(1)
 	if afterWords {
 		extraAfterWords.Add(1)

@@ -213,14 +213,29 @@ func (p *pruning) wordsPassClauses(ofWords int) []query.Query {
 
 // bodies is limit without its margin.
 func (p *pruning) bodies() float64 {
+	c, ok := p.bodyBounds()
+	if !ok {
+		return math.Inf(1)
+	}
 	total := 0.0
-	for i, bs := range p.bounded {
-		if p.clauses[i] < len(bs) || p.clauses[i] < 1 {
-			return math.Inf(1)
-		}
-		total += sumOfBounds(bs) * float64(len(bs)) / float64(p.clauses[i])
+	for _, x := range c {
+		total += x
 	}
 	return total
+}
+
+// bodyBounds is, for each word, the most its bounded clauses can score in a
+// note that matches nothing else: their bounds summed times the coord of
+// matching them alone. ok is false when a word's clauses are not known.
+func (p *pruning) bodyBounds() (c []float64, ok bool) {
+	c = make([]float64, len(p.bounded))
+	for i, bs := range p.bounded {
+		if p.clauses[i] < len(bs) || p.clauses[i] < 1 {
+			return nil, false
+		}
+		c[i] = sumOfBounds(bs) * float64(len(bs)) / float64(p.clauses[i])
+	}
+	return c, true
 }
 
 // fewestWords is, for a search for any of the words whose first pass found a
@@ -231,17 +246,11 @@ func (p *pruning) bodies() float64 {
 // disjunction of the words multiplies the sum of those a note has by the
 // share of them it has. 0 when some bound is unknown.
 func (p *pruning) fewestWords(low float64) int {
-	k := len(p.bounded)
-	c := make([]float64, k)
-	for i, bs := range p.bounded {
-		if p.clauses[i] < len(bs) || p.clauses[i] < 1 {
-			return 0
-		}
-		c[i] = sumOfBounds(bs) * float64(len(bs)) / float64(p.clauses[i])
-		if math.IsInf(c[i], 1) {
-			return 0
-		}
+	c, ok := p.bodyBounds()
+	if !ok || slices.ContainsFunc(c, func(x float64) bool { return math.IsInf(x, 1) }) {
+		return 0
 	}
+	k := len(c)
 	slices.SortFunc(c, func(a, b float64) int { return cmp.Compare(b, a) })
 	// A note with m of the words cannot reach low while what the best m
 	// can score together stays below it.
