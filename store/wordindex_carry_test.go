@@ -3,10 +3,15 @@ package store
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
+	"strings"
 	"testing"
 
+	"github.com/cortexmem/cortex/atomicfile"
 	"github.com/cortexmem/cortex/memories"
 )
 
@@ -94,4 +99,95 @@ func TestWordIndexCarriedAcrossABase(t *testing.T) {
 	if !bytes.Equal(carried, made) {
 		t.Errorf("the carried index (%d bytes) differs from the one made from the word file (%d bytes)", len(carried), len(made))
 	}
+}
+
+// TestCarriedIndexNotWritten: a carried index whose file cannot be written
+// (here, a write that fails half way) serves the check from memory, as the
+// one written would have: the same counts, a warning, the earlier file left
+// as it was, and the next check carries it again.
+func TestCarriedIndexNotWritten(t *testing.T) {
+	ctx := context.Background()
+	e := newOwedEnv(t)
+	st, svc := e.open()
+	topics := []string{"pool", "cache", "queue", "token", "index", "shard"}
+	for i := range 18 {
+		a, b := topics[i%len(topics)], topics[(i*5+1)%len(topics)]
+		save(t, svc, fmt.Sprintf("The %s of worker %d asks the %s for port %d and logs %s misses.", a, i, b, 7000+i, a))
+	}
+	overlaps := func() map[string]int {
+		t.Helper()
+		got := map[string]int{}
+		err := st.View(ctx, func(snap memories.Snapshot) error {
+			words, _ := testWords("", "The cache of worker 3 asks the queue for port 7003 and logs cache misses.")
+			ov, err := snap.(*snapshot).WordOverlaps(ctx, []string{"zoo"}, words, "", testWords)
+			if err != nil {
+				return err
+			}
+			for _, o := range ov.All {
+				e, err := ov.Entry(o.Ref)
+				if err != nil {
+					return err
+				}
+				got[e.Path] = o.Common
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if _, err := st.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	overlaps() // this base's index, made
+	if _, err := st.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(st.wordIndexPath("zoo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(w func(string, func(io.Writer) error) error) { writeIndexFile = w }(writeIndexFile)
+	writeIndexFile = func(path string, write func(io.Writer) error) error {
+		return atomicfile.WriteDerivedFrom(path, func(w io.Writer) error {
+			return write(&failAfter{w: w, n: 100})
+		})
+	}
+	inMemory := overlaps()
+	if len(inMemory) == 0 {
+		t.Fatal("no overlaps counted: the test shows nothing")
+	}
+	if after, err := os.ReadFile(st.wordIndexPath("zoo")); err != nil || !bytes.Equal(after, before) {
+		t.Errorf("the earlier index's file changed (%v) by a write that failed", err)
+	}
+	e.mu.Lock()
+	warned := strings.Join(e.warnings, "\n")
+	e.mu.Unlock()
+	if !strings.Contains(warned, "could not keep the duplicate check's word index") {
+		t.Errorf("warnings %q, want one of the index not kept", warned)
+	}
+	writeIndexFile = atomicfile.WriteDerivedFrom
+	if written := overlaps(); !maps.Equal(written, inMemory) {
+		t.Errorf("counts from the index written %v, from the one in memory %v", written, inMemory)
+	}
+	if after, err := os.ReadFile(st.wordIndexPath("zoo")); err != nil || bytes.Equal(after, before) {
+		t.Errorf("the next check did not write the index again (%v)", err)
+	}
+}
+
+// failAfter fails its writes once n bytes are written.
+type failAfter struct {
+	w io.Writer
+	n int
+}
+
+func (f *failAfter) Write(b []byte) (int, error) {
+	if len(b) > f.n {
+		n, _ := f.w.Write(b[:f.n])
+		f.n -= n
+		return n, errors.New("disk full")
+	}
+	f.n -= len(b)
+	return f.w.Write(b)
 }

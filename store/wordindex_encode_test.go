@@ -162,6 +162,8 @@ func encodeWordIndexByMap(base uint64, bases []int, hashes []uint64, sets [][]ui
 // random mixes of carried sets, sets with words the earlier index lacks,
 // memories left out and stale ones.
 func TestEncodeCarriedAsEncode(t *testing.T) {
+	defer func(n int) { spillAt = n }(spillAt)
+	spillAt = 7 // written a few bytes at a time
 	r := rand.New(rand.NewPCG(5, 6))
 	randomSet := func(vocab int) []uint64 {
 		var set []uint64
@@ -187,27 +189,22 @@ func TestEncodeCarriedAsEncode(t *testing.T) {
 		if !ok {
 			t.Fatal("an earlier index that does not read back")
 		}
-		places, at, bad := prev.setPlaces()
-		for s := range nPrev {
-			got := make([]uint64, 0, at[s+1]-at[s])
-			for _, w := range places[at[s]:at[s+1]] {
-				got = append(got, prev.word(int(w)))
-			}
-			if bad[s] || !slices.Equal(got, prevSets[s]) {
-				t.Fatalf("trial %d: set %d from its places is %v (bad %v), want %v", trial, s, got, bad[s], prevSets[s])
-			}
+		if bad := prev.badSets(); slices.Contains(bad, true) {
+			t.Fatalf("trial %d: sound sets found bad: %v", trial, bad)
+		}
+		if got := setsFromLists(prev); !slices.EqualFunc(got, prevSets, slices.Equal) {
+			t.Fatalf("trial %d: the sets the lists make up are %v, want %v", trial, got, prevSets)
 		}
 		n := r.IntN(50)
 		bases := make([]int, n)
 		hashes := make([]uint64, n)
 		sets := make([][]uint64, n)
-		from := make([][]uint32, n)
+		from := make([]int, n)
 		keys := make([]dedup.Keys, n)
-		keysFrom := make([]int, n)
 		kept := make([]bool, n)
 		var stale []int
 		for j := range n {
-			keysFrom[j] = -1
+			from[j] = -1
 			bases[j], hashes[j] = 2*j+r.IntN(2), r.Uint64()
 			kept[j] = r.IntN(8) != 0
 			if !kept[j] {
@@ -216,13 +213,12 @@ func TestEncodeCarriedAsEncode(t *testing.T) {
 			}
 			if nPrev > 0 && r.IntN(3) != 0 {
 				s := r.IntN(nPrev)
-				sets[j], from[j] = prevSets[s], places[at[s]:at[s+1]:at[s+1]]
+				sets[j], from[j] = prevSets[s], s
 				// Carried keys are the earlier index's, as carryWordIndex
 				// takes them.
 				if keys[j], ok = prev.keysOf(s); !ok {
 					t.Fatalf("trial %d: the earlier index's keys of set %d do not read", trial, s)
 				}
-				keysFrom[j] = s
 				continue
 			}
 			sets[j], keys[j] = randomSet(vocab+50), randomKeys(r) // some words prev lacks
@@ -230,16 +226,31 @@ func TestEncodeCarriedAsEncode(t *testing.T) {
 		want := encodeWordIndex(uint64(trial), bases, hashes, sets, keys, kept, stale)
 		checkKeys(t, trial, want, keys, kept)
 		for j := range from {
-			if from[j] != nil {
-				sets[j] = nil // the carried sets are given by their places alone
-			}
-			if keysFrom[j] >= 0 {
-				keys[j] = dedup.Keys{} // and their keys by the earlier set
+			if from[j] >= 0 {
+				// The carried sets and keys are given by the earlier set alone.
+				sets[j], keys[j] = nil, dedup.Keys{}
 			}
 		}
-		got := encodeCarriedWordIndex(uint64(trial), bases, hashes, sets, from, keys, keysFrom, kept, stale, prev)
+		got := encodeCarriedWordIndex(uint64(trial), bases, hashes, sets, from, keys, kept, stale, prev)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("trial %d: %d bytes, want %d, or other bytes", trial, len(got), len(want))
 		}
+		// Written to a file as made, a few bytes at a time: the same
+		// bytes, and the checksum they end with.
+		var file bytes.Buffer
+		iw := &indexWriter{w: &file}
+		writeCarriedWordIndex(iw, uint64(trial), bases, hashes, sets, from, keys, kept, stale, prev)
+		sum, err := iw.finish()
+		if err != nil || !bytes.Equal(file.Bytes(), want) || sum != binary.LittleEndian.Uint32(want[len(want)-4:]) {
+			t.Fatalf("trial %d: written, %d bytes (error %v, sum %x), want %d", trial, file.Len(), err, sum, len(want))
+		}
 	}
+}
+
+// setsFromLists is each memory's set of ix as its words' lists make it up
+// (the postings count reads), what a set carried from ix is.
+func setsFromLists(ix *wordIndex) [][]uint64 {
+	sets := make([][]uint64, ix.nSets)
+	ix.eachPosting(func(w, s int) { sets[s] = append(sets[s], ix.word(w)) })
+	return sets
 }

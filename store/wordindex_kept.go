@@ -56,16 +56,7 @@ func identify(fi os.FileInfo) fileIdentity {
 // A resident store's keeps it while the file is unchanged.
 func (k *keptIndexes) read(path string) (*wordIndex, func(), bool) {
 	if k == nil {
-		data, done, fi, _, err := readMappedFile(path)
-		if err != nil {
-			return nil, nil, false
-		}
-		ix, ok := parseCheckedWordIndex(path, fi, data, parseWordIndexSummed, crc32.ChecksumIEEE)
-		if !ok {
-			done()
-			return nil, nil, false
-		}
-		return ix, done, true
+		return readWordIndexFile(path)
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -110,6 +101,21 @@ func (k *keptIndexes) read(path string) (*wordIndex, func(), bool) {
 	}
 	k.m[path] = e
 	return ix, k.releaser(e), true
+}
+
+// readWordIndexFile reads the word index of the file at path, mapped until
+// the function it returns is called, and kept by no one.
+func readWordIndexFile(path string) (*wordIndex, func(), bool) {
+	data, done, fi, _, err := readMappedFile(path)
+	if err != nil {
+		return nil, nil, false
+	}
+	ix, ok := parseCheckedWordIndex(path, fi, data, parseWordIndexSummed, crc32.ChecksumIEEE)
+	if !ok {
+		done()
+		return nil, nil, false
+	}
+	return ix, done, true
 }
 
 // releaser is the release of one reader of e.

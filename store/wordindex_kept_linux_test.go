@@ -2,6 +2,7 @@ package store
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -186,6 +187,71 @@ func TestKeptWordIndexWalksStayWithinBudget(t *testing.T) {
 			t.Errorf("%s: walks of a kept index of %d kB left %d kB resident, over %d", c.name, len(mapped)/1024, rss, limit)
 		case !keep && rss <= limit:
 			t.Errorf("%s: walks that drop nothing left %d kB of %d resident: the test cannot see pages", c.name, rss, len(mapped)/1024)
+		}
+		done()
+	}
+}
+
+// TestCarryDropsTheEarlierIndexBehind: carrying every set of a kept index
+// to a new one reads all its postings, and leaves at most a chunk of them
+// (and a large page of the kernel's) resident, where an index not kept
+// keeps what was read (which shows that the test sees pages).
+func TestCarryDropsTheEarlierIndexBehind(t *testing.T) {
+	defer func(c int) { dropChunk = c }(dropChunk)
+	dropChunk = 256 << 10
+	sets := make([][]uint64, 5000)
+	bases, hashes, kept := make([]int, len(sets)), make([]uint64, len(sets)), make([]bool, len(sets))
+	for j := range sets {
+		bases[j], hashes[j], kept[j] = j, uint64(j), true
+		for w := range 800 {
+			if (j+w)%3 != 0 {
+				sets[j] = append(sets[j], uint64(w))
+			}
+		}
+	}
+	data := encodeWordIndex(3, bases, hashes, sets, nil, kept, nil)
+	p := filepath.Join(t.TempDir(), "x.index")
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	from := make([]int, len(sets))
+	for j := range from {
+		from[j] = j
+	}
+	limit := (dropChunk + 2<<20 + 1<<20) / 1024
+	if len(data) < 2*limit*1024 {
+		t.Fatalf("an index of %d bytes: want twice the %d kB it may leave resident", len(data), limit)
+	}
+	for _, keep := range []bool{false, true} {
+		mapped, done, ok, err := readMapped(p)
+		if err != nil || !ok {
+			t.Fatalf("not mapped: %v", err)
+		}
+		var prev *wordIndex
+		if keep {
+			prev, ok = parseKeptWordIndex(mapped, checksumDropping)
+		} else {
+			prev, ok = parseWordIndex(mapped)
+		}
+		if !ok {
+			t.Fatal("the index does not parse")
+		}
+		var out bytes.Buffer
+		iw := &indexWriter{w: &out}
+		writeCarriedWordIndex(iw, 4, bases, hashes, make([][]uint64, len(sets)), from, nil, kept, nil, prev)
+		if _, err := iw.finish(); err != nil {
+			t.Fatal(err)
+		}
+		rss := mappingRSS(t, uintptr(unsafe.Pointer(&mapped[0])))
+		size := len(mapped) / 1024
+		switch {
+		case keep && rss > limit:
+			t.Errorf("carrying a kept index of %d kB left %d kB of it resident, want at most %d", size, rss, limit)
+		case !keep && rss < size/2:
+			t.Errorf("carrying an index not kept left %d of %d kB resident: the test cannot see pages", rss, size)
+		}
+		if want := encodeWordIndex(4, bases, hashes, sets, nil, kept, nil); !bytes.Equal(out.Bytes(), want) {
+			t.Errorf("the carried index (%d bytes) is not the one made (%d bytes)", out.Len(), len(want))
 		}
 		done()
 	}

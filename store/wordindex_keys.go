@@ -2,7 +2,6 @@ package store
 
 import (
 	"encoding/binary"
-	"hash/crc32"
 	"slices"
 
 	"github.com/cortexmem/cortex/dedup"
@@ -18,27 +17,30 @@ import (
 // nil), fills in their counts at counts (after appendPostings' four) and
 // appends the checksum.
 func appendKeys(b []byte, counts int, keys []dedup.Keys, kept []bool) []byte {
-	return appendCarriedKeys(b, counts, keys, nil, kept, nil)
+	kp := planKeys(keys, nil, kept, nil)
+	binary.LittleEndian.PutUint32(b[counts+16:], uint32(len(kp.all)))
+	binary.LittleEndian.PutUint32(b[counts+20:], uint32(kp.nRefs))
+	iw := &indexWriter{buf: b}
+	kp.write(iw, keys, nil, kept, nil)
+	_, _ = iw.finish()
+	return iw.buf
 }
 
-// appendCarriedKeys is appendKeys where the keys of memory j, when from is
-// not nil and from[j] is 0 or more, are those of set from[j] of prev (which
-// keysOf read): the same bytes, but the keys carried are numbered by their
-// place in prev, and only the others' are looked up (after a compaction
-// nearly every memory's keys are carried).
-func appendCarriedKeys(b []byte, counts int, keys []dedup.Keys, from []int, kept []bool, prev *wordIndex) []byte {
-	carried := func(j int) (s int, ok bool) {
-		if from == nil || from[j] < 0 {
-			return 0, false
-		}
-		return from[j], true
-	}
-	keysOf := func(j int) dedup.Keys {
-		if keys == nil {
-			return dedup.Keys{}
-		}
-		return keys[j]
-	}
+// keysPlan is the keys section of a word index to be written: all the keys
+// held, increasing, the new place of each key of the earlier index that a
+// carried memory uses, and how many refs the memories have.
+type keysPlan struct {
+	all   []uint64
+	place []uint32
+	nRefs int
+}
+
+// planKeys plans the keys of the kept memories: those of memory j are the
+// keys of set from[j] of prev when from is not nil and from[j] is 0 or more
+// (keysRead true of it), else keys[j] (none when keys is nil). The keys
+// carried are numbered by their place in prev, and only the others' are
+// looked up (after a compaction nearly every memory's keys are carried).
+func planKeys(keys []dedup.Keys, from []int, kept []bool, prev *wordIndex) keysPlan {
 	// The keys held: prev's used by a carried memory, in place, and the
 	// others', merged in.
 	nPrev := 0
@@ -47,26 +49,28 @@ func appendCarriedKeys(b []byte, counts int, keys []dedup.Keys, from []int, kept
 	}
 	used := make([]bool, nPrev)
 	var others []uint64
+	var kp keysPlan
 	for j := range kept {
 		if !kept[j] {
 			continue
 		}
-		if s, ok := carried(j); ok {
+		if s, ok := carriedKeys(from, j); ok {
 			at := prev.keyStrt + 8*s
 			for r := le32(prev.data, at); r < le32(prev.data, at+8); r++ {
 				used[le32(prev.data, prev.refsAt+4*r)] = true
 			}
+			kp.nRefs += le32(prev.data, at+8) - le32(prev.data, at)
 			continue
 		}
-		k := keysOf(j)
+		k := keysAt(keys, j)
 		others = append(others, k.Numbers()...)
 		others = append(others, k.Codes()...)
+		kp.nRefs += len(k.Numbers()) + len(k.Codes())
 	}
 	slices.Sort(others)
 	others = slices.Compact(others)
-	// place is each used key of prev's new place, and all the keys held.
-	place := make([]uint32, nPrev)
-	all := make([]uint64, 0, len(others)+nPrev)
+	kp.place = make([]uint32, nPrev)
+	kp.all = make([]uint64, 0, len(others)+nPrev)
 	o := 0
 	for k := range nPrev {
 		if !used[k] {
@@ -74,76 +78,84 @@ func appendCarriedKeys(b []byte, counts int, keys []dedup.Keys, from []int, kept
 		}
 		h := prev.key(k)
 		for o < len(others) && others[o] < h {
-			all = append(all, others[o])
+			kp.all = append(kp.all, others[o])
 			o++
 		}
 		if o < len(others) && others[o] == h {
 			o++ // a key both carried and not
 		}
-		place[k] = uint32(len(all))
-		all = append(all, h)
+		kp.place[k] = uint32(len(kp.all))
+		kp.all = append(kp.all, h)
 	}
-	all = append(all, others[o:]...)
-	nRefs := 0
-	for j := range kept {
-		if !kept[j] {
-			continue
-		}
-		if s, ok := carried(j); ok {
-			at := prev.keyStrt + 8*s
-			nRefs += le32(prev.data, at+8) - le32(prev.data, at)
-		} else {
-			nRefs += len(keysOf(j).Numbers()) + len(keysOf(j).Codes())
-		}
+	kp.all = append(kp.all, others[o:]...)
+	return kp
+}
+
+// carriedKeys says whether memory j's keys are carried, and from which set.
+func carriedKeys(from []int, j int) (s int, ok bool) {
+	if from == nil || from[j] < 0 {
+		return 0, false
 	}
-	// One growth of the index (megabytes), not one per append.
-	b = slices.Grow(b, 8*len(all)+4*(2*len(kept)+1)+4*nRefs+4)
-	le := binary.LittleEndian
-	for _, k := range all {
-		b = le.AppendUint64(b, k)
+	return from[j], true
+}
+
+// keysAt is memory j's keys, none when keys is nil.
+func keysAt(keys []dedup.Keys, j int) dedup.Keys {
+	if keys == nil {
+		return dedup.Keys{}
+	}
+	return keys[j]
+}
+
+// write writes the keys section kp plans (planKeys of the same memories):
+// the keys, each memory's starts, and the refs.
+func (kp *keysPlan) write(iw *indexWriter, keys []dedup.Keys, from []int, kept []bool, prev *wordIndex) {
+	if iw.w == nil {
+		// One growth of the index (megabytes), not one per append.
+		iw.buf = slices.Grow(iw.buf, 8*len(kp.all)+4*(2*len(kept)+1)+4*kp.nRefs+4)
+	}
+	for _, k := range kp.all {
+		iw.u64(k)
 	}
 	refs := 0
-	b = le.AppendUint32(b, 0)
+	iw.u32(0)
 	for j := range kept {
 		if !kept[j] {
 			continue
 		}
-		if s, ok := carried(j); ok {
+		if s, ok := carriedKeys(from, j); ok {
 			at := prev.keyStrt + 8*s
 			refs += le32(prev.data, at+4) - le32(prev.data, at)
-			b = le.AppendUint32(b, uint32(refs))
+			iw.u32(uint32(refs))
 			refs += le32(prev.data, at+8) - le32(prev.data, at+4)
-			b = le.AppendUint32(b, uint32(refs))
+			iw.u32(uint32(refs))
 			continue
 		}
-		k := keysOf(j)
+		k := keysAt(keys, j)
 		refs += len(k.Numbers())
-		b = le.AppendUint32(b, uint32(refs))
+		iw.u32(uint32(refs))
 		refs += len(k.Codes())
-		b = le.AppendUint32(b, uint32(refs))
+		iw.u32(uint32(refs))
 	}
 	for j := range kept {
 		if !kept[j] {
 			continue
 		}
-		if s, ok := carried(j); ok {
+		if s, ok := carriedKeys(from, j); ok {
 			at := prev.keyStrt + 8*s
 			for r := le32(prev.data, at); r < le32(prev.data, at+8); r++ {
-				b = le.AppendUint32(b, place[le32(prev.data, prev.refsAt+4*r)])
+				iw.u32(kp.place[le32(prev.data, prev.refsAt+4*r)])
 			}
 			continue
 		}
-		k := keysOf(j)
+		k := keysAt(keys, j)
 		for _, list := range [][]uint64{k.Numbers(), k.Codes()} {
 			for _, h := range list {
-				i, _ := slices.BinarySearch(all, h)
-				b = le.AppendUint32(b, uint32(i))
+				i, _ := slices.BinarySearch(kp.all, h)
+				iw.u32(uint32(i))
 			}
 		}
 	}
-	le.PutUint32(b[counts+16:], uint32(len(all)))
-	le.PutUint32(b[counts+20:], uint32(refs))
-	return le.AppendUint32(b, crc32.ChecksumIEEE(b))
 }
 
 // keysHold reports whether the keys of ix increase and their starts do,

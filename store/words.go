@@ -427,7 +427,7 @@ func (s *Store) prepareWordOverlaps(ctx context.Context, build func(title, body 
 		return false, nil
 	}
 	held := sn.cat.HoldsMetadata()
-	if err := sn.makeWordIndexes(ctx, projects, out, stale, prev, false, build); err != nil {
+	if err := sn.makeWordIndexes(ctx, projects, out, stale, prev, false, nil, build); err != nil {
 		return true, fmt.Errorf("prepare the duplicate check: %w", err)
 	}
 	if !held {
@@ -450,11 +450,19 @@ func (sn *snapshot) wordIndexes(ctx context.Context, projects []string, build fu
 	if len(stale) == 0 {
 		return out, release, nil
 	}
-	if err := sn.makeWordIndexes(ctx, projects, out, stale, prev, true, build); err != nil {
-		release()
+	var made []func()
+	read := release
+	releaseAll := func() {
+		for _, r := range made {
+			r()
+		}
+		read()
+	}
+	if err := sn.makeWordIndexes(ctx, projects, out, stale, prev, true, &made, build); err != nil {
+		releaseAll()
 		return nil, nil, err
 	}
-	return out, release, nil
+	return out, releaseAll, nil
 }
 
 // readWordIndexes reads the word index of each of projects into out: the
@@ -488,10 +496,11 @@ func (sn *snapshot) readWordIndexes(projects []string) (out []*wordIndex, stale 
 
 // makeWordIndexes makes again the word indexes of projects whose places
 // are stale (see wordIndexes), from the index each had before (prev, nil
-// when none) where it can; into out when hold is set, else only written
+// when none) where it can; into out when hold is set, with the release of
+// each one mapped from its file added to releases, else only written
 // (PrepareWordOverlaps: each index made is then garbage once written, not
 // held while the next ones are made).
-func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out []*wordIndex, stale []int, prev []*wordIndex, hold bool, build func(title, body string) ([]uint64, dedup.Keys)) error {
+func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out []*wordIndex, stale []int, prev []*wordIndex, hold bool, releases *[]func(), build func(title, body string) ([]uint64, dedup.Keys)) error {
 	base, baseLen := sn.cat.BaseID(), sn.cat.BaseLen()
 	// Many notes may be read and their sets held: a heap like a
 	// rebuild's, collected as a rebuild's is (a save runs with the
@@ -565,8 +574,9 @@ func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out 
 			return err
 		}
 		var ix *wordIndex
+		var done func()
 		if !cold && prev[k] != nil {
-			ix, err = sn.carryWordIndex(ctx, projects[k], base, g, prev[k], build)
+			ix, done, err = sn.carryWordIndex(ctx, projects[k], base, g, prev[k], hold, build)
 		}
 		if ix == nil && err == nil {
 			ix, err = sn.makeWordIndex(ctx, projects[k], base, g, build)
@@ -579,6 +589,15 @@ func (sn *snapshot) makeWordIndexes(ctx context.Context, projects []string, out 
 		}
 		if hold {
 			out[k] = ix
+		}
+		if done != nil {
+			// A carried index is mapped from its file: held until the
+			// caller releases what it read, else released now.
+			if hold {
+				*releases = append(*releases, done)
+			} else {
+				done()
+			}
 		}
 		made[projects[k]] = true
 	}
@@ -703,13 +722,18 @@ func (sn *snapshot) makeWordIndex(ctx context.Context, project string, base uint
 // twice what prev holds; nil, with no error, leaves it to makeWordIndex.
 // The index is the one makeWordIndex makes, byte for byte: a set is build
 // of the note's bytes, whichever file it is taken from.
-func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uint64, group *baseGroup, prev *wordIndex, build func(title, body string) ([]uint64, dedup.Keys)) (*wordIndex, error) {
+//
+// The index is written to its file as it is made (writeCarriedWordIndex)
+// and read back from it, mapped until release is called (and kept by a
+// resident store when hold says a save's check reads it); where the file
+// cannot be written it is made in memory, as makeWordIndex makes one.
+func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uint64, group *baseGroup, prev *wordIndex, hold bool, build func(title, body string) ([]uint64, dedup.Keys)) (_ *wordIndex, release func(), _ error) {
 	fi, err := os.Stat(sn.s.wordsPath(project))
 	if err != nil || fi.Size() > 2*(8*int64(prev.nPost)+128*int64(prev.nSets))+1<<20 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	bases, paths, hashes := group.bases, group.paths, group.hashes
-	places, at, bad := prev.setPlaces()
+	bad := prev.badSets()
 	have := make(map[uint64]int, prev.nSets)
 	for s := range prev.nSets {
 		if !bad[s] {
@@ -718,17 +742,16 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 	}
 	rc := sn.s.recent.read(sn.s.recentPath(project))
 	sets := make([][]uint64, len(paths))
-	from := make([][]uint32, len(paths))
+	from := make([]int, len(paths))
 	keys := make([]dedup.Keys, len(paths))
-	keysFrom := make([]int, len(paths))
 	kept := make([]bool, len(paths))
 	var todo []int
 	added := map[string]wordEntry{}
 	for j := range paths {
 		p := paths[j]
-		keysFrom[j] = -1
+		from[j] = -1
 		if s, ok := have[hashes[j]]; ok && prev.keysRead(s) {
-			from[j], keysFrom[j], kept[j] = places[at[s]:at[s+1]:at[s+1]], s, true
+			from[j], kept[j] = s, true
 			continue
 		}
 		if we, ok := rc.m[p]; ok && we.hash == hashes[j] {
@@ -739,7 +762,7 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 		}
 	}
 	if err := sn.readSets(ctx, group, todo, build, sets, keys, kept); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var stale []int
 	for _, j := range todo {
@@ -750,22 +773,54 @@ func (sn *snapshot) carryWordIndex(ctx context.Context, project string, base uin
 	for j := range paths {
 		if !kept[j] {
 			stale = append(stale, bases[j])
-			sets[j], from[j], keysFrom[j] = nil, nil, -1
+			sets[j], from[j] = nil, -1
 		}
-	}
-	data := encodeCarriedWordIndex(base, bases, hashes, sets, from, keys, keysFrom, kept, stale, prev)
-	ix, ok := parseWordIndex(data)
-	if !ok {
-		return nil, fmt.Errorf("word index of %s: made one that does not read back", project)
 	}
 	// The files only spare work, as makeWordIndex's: the word file gets
 	// the sets it lacks as one block, whole or torn.
 	if len(added) > 0 {
 		err = appendWords(sn.s.wordsPath(project), added)
 	}
-	sn.keepWordIndex(project, data, rc, err)
-	return ix, nil
+	path := sn.s.wordIndexPath(project)
+	sn.s.words.drop(path) // see keepWordIndex
+	if err != nil {
+		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
+	} else {
+		var sum uint32
+		err = writeIndexFile(path, func(w io.Writer) error {
+			iw := &indexWriter{w: w, buf: make([]byte, 0, spillAt+64)}
+			writeCarriedWordIndex(iw, base, bases, hashes, sets, from, keys, kept, stale, prev)
+			var err error
+			sum, err = iw.finish()
+			return err
+		})
+		if err == nil {
+			sn.wroteWordIndex(project, path, sum, rc)
+			// Read back as a save's check reads it (a resident store
+			// keeps it), or kept by no one when it is only prepared.
+			read := readWordIndexFile
+			if hold {
+				read = sn.s.words.read
+			}
+			ix, done, ok := read(path)
+			if !ok {
+				return nil, nil, fmt.Errorf("word index of %s: made one that does not read back", project)
+			}
+			return ix, done, nil
+		}
+		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word index: %v", err))
+	}
+	// Not written: the index made in memory serves this check, and the
+	// next save makes it again.
+	ix, ok := parseWordIndex(encodeCarriedWordIndex(base, bases, hashes, sets, from, keys, kept, stale, prev))
+	if !ok {
+		return nil, nil, fmt.Errorf("word index of %s: made one that does not read back", project)
+	}
+	return ix, func() {}, nil
 }
+
+// writeIndexFile writes a carried word index's file (tests make it fail).
+var writeIndexFile = atomicfile.WriteDerivedFrom
 
 // keepWordIndex writes project's new word index (data) and prunes its
 // recent file rc, once its word-set file was brought up to date (werr is
@@ -787,10 +842,16 @@ func (sn *snapshot) keepWordIndex(project string, data []byte, rc *wordFile, wer
 		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word index: %v", err))
 		return
 	}
-	// data read back as it was made (its checksum checked): the next read
-	// of the file need not check it whole again (see markChecked).
+	// data read back as it was made (its checksum checked).
+	sn.wroteWordIndex(project, path, binary.LittleEndian.Uint32(data[len(data)-4:]), rc)
+}
+
+// wroteWordIndex follows the writing of project's word index at path,
+// whose checksum is sum: the next read of the file need not check it whole
+// again (see markChecked), and the recent file rc is pruned.
+func (sn *snapshot) wroteWordIndex(project, path string, sum uint32, rc *wordFile) {
 	if fi, err := os.Stat(path); err == nil {
-		markChecked(path, fi, binary.LittleEndian.Uint32(data[len(data)-4:]))
+		markChecked(path, fi, sum)
 	}
 	if err := sn.pruneRecent(project, rc); err != nil {
 		sn.s.warn(fmt.Sprintf("could not keep the duplicate check's word sets: %v", err))
