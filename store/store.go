@@ -1906,3 +1906,7 @@ func (s *Store) readAll(files []vault.FileStat, keep int64) ([]*index.Record, []
 	}
 	return outR, outM, bodies, nil
 }
+
+// CompactLimit is how many journal records a catalog of notes notes keeps
+// before a write compacts it into a new base (index.CompactLimit).
+func CompactLimit(notes int) int { return index.CompactLimit(notes) }

@@ -272,3 +272,8 @@ func (c *Cortex) FollowVault(ctx context.Context, warn func(string)) <-chan stru
 	}()
 	return done
 }
+
+// CompactLimit is how many saves a vault of notes notes takes before one
+// compacts its catalog (store.CompactLimit): the benchmark harness saves
+// that many to measure a session of the server that meets a compaction.
+func CompactLimit(notes int) int { return store.CompactLimit(notes) }

@@ -29,6 +29,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -552,6 +553,9 @@ func benchSize(o options, shape string, corpus *bench.Corpus, n int, out io.Writ
 	if err := mcpStdio(b, qs, gen); err != nil {
 		return nil, err
 	}
+	if err := mcpCompaction(b, gen); err != nil {
+		return nil, err
+	}
 	// The services in this process: the code this harness was built from,
 	// on a copy of the last binary's state folder (see harnessEnv).
 	he, err := harnessEnv(b.envs[len(b.envs)-1])
@@ -930,7 +934,7 @@ func mcpStdio(b *benchRun, qs []string, gen bench.Source) error {
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
 		d := time.Since(start)
 		if err == nil && res.IsError {
-			if tc, ok := res.Content[0].(*sdk.TextContent); ok && strings.Contains(tc.Text, "already exists") {
+			if refusedAsDuplicate(res) {
 				return d, nil // a near-duplicate refused (see isDuplicate)
 			}
 			err = fmt.Errorf("%s: %v", tool, res.Content)
@@ -981,6 +985,75 @@ func mcpStdio(b *benchRun, qs []string, gen bench.Source) error {
 		b.add(e, "save (MCP over stdio, round trip)", mcpSaveTarget(b.n), saves[k], nil)
 	}
 	return nil
+}
+
+// compactionRow is the row of mcpCompaction's saves.
+const compactionRow = "save, a session through a compaction (MCP over stdio)"
+
+// mcpCompaction times saves through `cortex mcp` over stdio, a session of
+// each binary in turn, enough of them that the catalog is compacted in it
+// (wiring.CompactLimit, a quarter more): the server's peak memory over a
+// session of a few dozen saves (mcpStdio's) never meets what a compaction
+// makes again, the catalog's base and the duplicate check's word indexes
+// (every 632 saves at 100,000 notes).
+func mcpCompaction(b *benchRun, gen bench.Source) error {
+	ctx := context.Background()
+	saves := wiring.CompactLimit(b.n) * 5 / 4
+	for k, e := range b.envs {
+		cmd := e.cmd("mcp")
+		cmd.Stdin = nil
+		cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			return err
+		}
+		before := catalogBases(e.home)
+		var took []time.Duration
+		for range saves {
+			m := gen.Memory()
+			start := time.Now()
+			res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "memory_save", Arguments: map[string]any{"content": m.Body, "title": m.Title, "project": m.Project}})
+			took = append(took, time.Since(start))
+			if err == nil && res.IsError && !refusedAsDuplicate(res) {
+				err = fmt.Errorf("memory_save: %v", res.Content)
+			}
+			if err != nil {
+				_ = cs.Close()
+				return fmt.Errorf("cortex mcp (%s): %w", b.envs[k].name, err)
+			}
+		}
+		if err := cs.Close(); err != nil {
+			return fmt.Errorf("cortex mcp (%s): %w", e.name, err)
+		}
+		_, _, rss, err := usage(cmd)
+		if err != nil {
+			return fmt.Errorf("cortex mcp (%s): %w", e.name, err)
+		}
+		if after := catalogBases(e.home); maps.Equal(after, before) {
+			return fmt.Errorf("cortex mcp (%s): %d saves, and the catalog was not compacted (%v)", e.name, saves, after)
+		}
+		b.add(e, compactionRow, mcpServerTarget(b.n), took, []float64{rss})
+	}
+	return nil
+}
+
+// catalogBases identifies the catalog bases under the state folder home
+// (by path, size and time): a compaction writes another.
+func catalogBases(home string) map[string]string {
+	paths, _ := filepath.Glob(filepath.Join(home, "vaults", "*", "index", "*", "catalog"))
+	out := map[string]string{}
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil {
+			out[p] = fmt.Sprint(fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return out
+}
+
+// refusedAsDuplicate says whether a tool's error result is a save refused
+// as a near-duplicate (see isDuplicate).
+func refusedAsDuplicate(res *sdk.CallToolResult) bool {
+	tc, ok := res.Content[0].(*sdk.TextContent)
+	return ok && strings.Contains(tc.Text, "already exists")
 }
 
 // mcpServerTarget: the MCP server's peak memory at 100,000 notes, over a
