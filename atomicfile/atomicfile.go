@@ -96,6 +96,25 @@ func WriteMode(path string, data []byte, perm fs.FileMode) error {
 	return SyncDir(filepath.Dir(path))
 }
 
+// WriteFrom is Write for content made in pieces by write, which writes it
+// to w: a file written as it is made rather than held whole in memory (an
+// index catalog's base is tens of megabytes at 100,000 notes). An error from
+// write leaves path as it was.
+func WriteFrom(path string, write func(w io.Writer) error) error {
+	if err := RefuseLink(path); err != nil {
+		return err
+	}
+	tmp, err := writeTempFrom(path, FilePerm, true, write)
+	if err != nil {
+		return err
+	}
+	if err := replace(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("replace %s: %w", path, err)
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
 // WriteDerived replaces path with data atomically but does not wait for the disk:
 // for files cortex derives from others (the map of contents, a cache), which a
 // process crash cannot tear and which the next change rewrites after a power

@@ -421,6 +421,40 @@ func (c *Catalog) Records(fn func(*Record) error) error {
 	return nil
 }
 
+// baseEntries is every record as a new base holds it (Records, in no
+// order): those of the base that the journal left as they were are taken
+// from it without being decoded.
+func (c *Catalog) baseEntries() ([]baseEntry, error) {
+	var files []baseEntry
+	if c.base != nil {
+		if err := c.base.loadMeta(); err != nil {
+			return nil, err
+		}
+		files = make([]baseEntry, 0, c.base.nFiles+len(c.over))
+		var p []byte
+		for i := 0; i < c.base.nFiles; i++ {
+			// A file the journal changed or removed is shadowed, as
+			// Records has it (its path put together without a string
+			// made of it).
+			p = c.base.appendPath(p[:0], i)
+			if _, shadowed := c.over[string(p)]; shadowed {
+				continue
+			}
+			e, err := c.base.entry(i)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, e)
+		}
+	}
+	for _, r := range c.over {
+		if r != nil {
+			files = append(files, entryOf(r))
+		}
+	}
+	return files, nil
+}
+
 // Len counts the records.
 func (c *Catalog) Len() int {
 	n := 0
@@ -1012,16 +1046,16 @@ func (c *Catalog) Write(dir string, dirs []vault.DirStat, observedAt time.Time) 
 	if c.HasDeferred() {
 		return errors.New("write index catalog: full-text index work is deferred; do it first")
 	}
-	var recs []*Record
-	if err := c.Records(func(r *Record) error { recs = append(recs, r); return nil }); err != nil {
-		return err
-	}
-	c.WrittenAt = observedAt.UnixNano()
-	data, err := encodeBase(c.Schema, c.WrittenAt, recs, dirs)
+	files, err := c.baseEntries()
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.Write(filepath.Join(dir, catalogFile), data); err != nil {
+	c.WrittenAt = observedAt.UnixNano()
+	bp, err := planBase(c.Schema, c.WrittenAt, files, dirs)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFrom(filepath.Join(dir, catalogFile), bp.write); err != nil {
 		return fmt.Errorf("write index catalog: %w", err)
 	}
 	if err := os.Remove(filepath.Join(dir, journalFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -1278,5 +1279,76 @@ func TestPeekByIDs(t *testing.T) {
 				t.Errorf("%s (mapped %v): fn was called %d times, want it stopped at the second", name, mapped, calls)
 			}
 		}
+	}
+}
+
+// TestCompactionCopiesTheBase: a compaction writes, byte for byte, the base
+// of the records as Records decodes them (the base's records the journal
+// left as they were taken without decoding them; changed, removed and added
+// ones from the journal), and allocates less than half of what decoding
+// them all and encoding them again does.
+func TestCompactionCopiesTheBase(t *testing.T) {
+	var recs []*Record
+	for i := range 6000 {
+		r := rec(fmt.Sprintf("p%d/%05d.md", i%7, i), fmt.Sprintf("01j7%022d", i), fmt.Sprintf("note %d", i))
+		r.Tags = []string{"a", fmt.Sprint(i % 13)}
+		if i%97 == 0 {
+			r.FID = fmt.Sprintf("01j9%022d", i) // a copy's id apart from its own
+		}
+		if i%151 == 0 {
+			r.Broken, r.ID = "bad yaml", ""
+		}
+		recs = append(recs, r)
+	}
+	dir := writeBase(t, recs, fixtureDirs)
+	c := load(t, dir)
+	changes := map[string]*Record{}
+	for i := 0; i < 6000; i += 37 {
+		r := rec(fmt.Sprintf("p%d/%05d.md", i%7, i), fmt.Sprintf("01j7%022d", i), fmt.Sprintf("note %d, edited", i))
+		changes[r.Path] = r
+	}
+	for i := 5; i < 6000; i += 61 {
+		changes[fmt.Sprintf("p%d/%05d.md", i%7, i)] = nil
+	}
+	for i := range 300 {
+		r := rec(fmt.Sprintf("new%d/%04d.md", i%3, i), fmt.Sprintf("01j8%022d", i), "added")
+		changes[r.Path] = r
+	}
+	if err := c.Commit(dir, changes, nil, observed.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	c = load(t, dir)
+	later := observed.Add(2 * time.Minute)
+
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var decoded []*Record
+	if err := c.Records(func(r *Record) error { decoded = append(decoded, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want, err := encodeBase(c.Schema, later.UnixNano(), decoded, c.Dirs())
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoding := after.TotalAlloc - before.TotalAlloc
+	decoded = nil
+
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if err := c.Write(dir, c.Dirs(), later); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	got, err := os.ReadFile(filepath.Join(dir, catalogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the compacted base (%d bytes) is not the base of the records decoded (%d bytes)", len(got), len(want))
+	}
+	if writing := after.TotalAlloc - before.TotalAlloc; 2*writing > decoding {
+		t.Errorf("the compaction allocated %d bytes, decoding the records and encoding them %d: want less than half", writing, decoding)
 	}
 }

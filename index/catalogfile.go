@@ -1,9 +1,12 @@
 package index
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -214,6 +217,14 @@ func (b *baseFile) path(i int) string {
 		return b.name(i)
 	}
 	return dir + "/" + b.name(i)
+}
+
+// appendPath appends path(i) to p.
+func (b *baseFile) appendPath(p []byte, i int) []byte {
+	if dir := b.dirPath(b.fileDir(i)); dir != "" {
+		p = append(append(p, dir...), '/')
+	}
+	return append(p, b.name(i)...)
 }
 
 func (b *baseFile) findPath(p string) int {
@@ -451,29 +462,90 @@ func sharedPrefix(a, b string) int {
 	return l
 }
 
+// baseEntry is a note as a base holds it: its folder and name, size, time
+// and hash, its metadata record (encodeMeta) and the ids it gives and
+// whether it says the note is broken.
+type baseEntry struct {
+	dir, name   string
+	size, mtime int64
+	hash        uint64
+	meta        string
+	id, fid     string
+	broken      bool
+}
+
+// entryOf is r as a base holds it.
+func entryOf(r *Record) baseEntry {
+	d, n := splitPath(r.Path)
+	return baseEntry{dir: d, name: n, size: r.Size, mtime: r.MTime, hash: r.Hash,
+		meta: string(encodeMeta(r)), id: r.ID, fid: r.FID, broken: r.Broken != ""}
+}
+
+// entry is file i as a new base holds it again: its metadata record as this
+// file holds it, read without decoding it into a Record (a compaction of a
+// 100,000-note catalog decoded every record, 26 MB of them at once, only to
+// encode them again).
+func (b *baseFile) entry(i int) (baseEntry, error) {
+	m, err := b.metaRecord(i)
+	if err != nil {
+		return baseEntry{}, err
+	}
+	s, _, err := splitMeta(m)
+	if err != nil {
+		return baseEntry{}, corrupt("file %d: %v", i, err)
+	}
+	d, n := b.dirPath(b.fileDir(i)), b.name(i)
+	if strings.Contains(n, "/") {
+		d, n = splitPath(b.path(i)) // a name no writer makes: as its path reads
+	}
+	e := b.fileEntry(i)
+	le := binary.LittleEndian
+	return baseEntry{dir: d, name: n, size: int64(le.Uint64(e[8:])), mtime: int64(le.Uint64(e[16:])), hash: le.Uint64(e[24:]),
+		meta: m, id: s[0], fid: s[1], broken: s[metaBroken] != ""}, nil
+}
+
 // encodeBase serialises records (any order) and the folders a scan saw.
 func encodeBase(schema string, writtenAt int64, recs []*Record, dirs []vault.DirStat) ([]byte, error) {
+	files := make([]baseEntry, len(recs))
+	for i, r := range recs {
+		files[i] = entryOf(r)
+	}
+	bp, err := planBase(schema, writtenAt, files, dirs)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := bp.write(&out); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// basePlan is a base to be written: its tables, made in memory, and the
+// notes whose metadata records follow them, most of its bytes, written as
+// they are (write).
+type basePlan struct {
+	head, schema, scan, idx []byte
+	files                   []baseEntry
+}
+
+// planBase plans the base of files (any order; put in order) and the
+// folders a scan saw; it fails when two readable notes hold one id.
+func planBase(schema string, writtenAt int64, files []baseEntry, dirs []vault.DirStat) (*basePlan, error) {
 	dirTimes := map[string]int64{}
 	for _, d := range dirs {
 		dirTimes[d.Path] = d.MTime
 	}
-	type file struct {
-		r         *Record
-		dir, name string
-	}
-	files := make([]file, len(recs))
-	for i, r := range recs {
-		d, n := splitPath(r.Path)
-		files[i] = file{r: r, dir: d, name: n}
-		if _, ok := dirTimes[d]; !ok {
-			dirTimes[d] = 0 // unknown time: the next scan reads the folder
+	for _, f := range files {
+		if _, ok := dirTimes[f.dir]; !ok {
+			dirTimes[f.dir] = 0 // unknown time: the next scan reads the folder
 		}
 	}
-	sort.Slice(files, func(i, j int) bool {
-		if files[i].dir != files[j].dir {
-			return files[i].dir < files[j].dir
+	slices.SortStableFunc(files, func(a, b baseEntry) int {
+		if c := strings.Compare(a.dir, b.dir); c != 0 {
+			return c
 		}
-		return files[i].name < files[j].name
+		return strings.Compare(a.name, b.name)
 	})
 	dirNames := slices.Sorted(maps.Keys(dirTimes))
 	dirIndex := make(map[string]int, len(dirNames))
@@ -482,7 +554,8 @@ func encodeBase(schema string, writtenAt int64, recs []*Record, dirs []vault.Dir
 	}
 
 	le := binary.LittleEndian
-	var pool, meta []byte
+	var pool []byte
+	metaLen := 0
 	scan := make([]byte, len(dirNames)*dirLen+len(files)*fileLen)
 	counts := make([]int, len(dirNames))
 	firsts := make([]int, len(dirNames))
@@ -499,13 +572,12 @@ func encodeBase(schema string, writtenAt int64, recs []*Record, dirs []vault.Dir
 		le.PutUint32(e, uint32(len(pool)))
 		le.PutUint32(e[4:], uint32(len(f.name)))
 		pool = append(pool, f.name...)
-		le.PutUint64(e[8:], uint64(f.r.Size))
-		le.PutUint64(e[16:], uint64(f.r.MTime))
-		le.PutUint64(e[24:], f.r.Hash)
-		m := encodeMeta(f.r)
-		le.PutUint32(e[32:], uint32(len(meta)))
-		le.PutUint32(e[36:], uint32(len(m)))
-		meta = append(meta, m...)
+		le.PutUint64(e[8:], uint64(f.size))
+		le.PutUint64(e[16:], uint64(f.mtime))
+		le.PutUint64(e[24:], f.hash)
+		le.PutUint32(e[32:], uint32(metaLen))
+		le.PutUint32(e[36:], uint32(len(f.meta)))
+		metaLen += len(f.meta)
 		le.PutUint32(e[40:], uint32(d))
 	}
 	next := 0
@@ -532,12 +604,12 @@ func encodeBase(schema string, writtenAt int64, recs []*Record, dirs []vault.Dir
 	}
 	var ids, copies []idEnt
 	for i, f := range files {
-		if f.r.Broken != "" {
+		if f.broken {
 			continue
 		}
-		ids = append(ids, idEnt{f.r.ID, i})
-		if f.r.FID != "" && f.r.FID != f.r.ID {
-			copies = append(copies, idEnt{f.r.FID, i})
+		ids = append(ids, idEnt{f.id, i})
+		if f.fid != "" && f.fid != f.id {
+			copies = append(copies, idEnt{f.fid, i})
 		}
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i].id < ids[j].id })
@@ -557,21 +629,33 @@ func encodeBase(schema string, writtenAt int64, recs []*Record, dirs []vault.Dir
 	}
 	idx = append(idx, idPool...)
 
-	out := make([]byte, headerLen, headerLen+len(schema)+len(scan)+len(idx)+len(meta))
-	copy(out, baseMagic[:])
-	le.PutUint64(out[8:], uint64(writtenAt))
-	le.PutUint32(out[16:], uint32(len(dirNames)))
-	le.PutUint32(out[20:], uint32(len(files)))
-	le.PutUint32(out[24:], uint32(len(schema)))
-	le.PutUint32(out[28:], uint32(len(scan)))
-	le.PutUint32(out[32:], uint32(len(idx)))
-	le.PutUint32(out[36:], uint32(len(meta)))
-	le.PutUint32(out[40:], uint32(namesAt))
-	out = append(out, schema...)
-	out = append(out, scan...)
-	out = append(out, idx...)
-	out = append(out, meta...)
-	return out, nil
+	head := make([]byte, headerLen)
+	copy(head, baseMagic[:])
+	le.PutUint64(head[8:], uint64(writtenAt))
+	le.PutUint32(head[16:], uint32(len(dirNames)))
+	le.PutUint32(head[20:], uint32(len(files)))
+	le.PutUint32(head[24:], uint32(len(schema)))
+	le.PutUint32(head[28:], uint32(len(scan)))
+	le.PutUint32(head[32:], uint32(len(idx)))
+	le.PutUint32(head[36:], uint32(metaLen))
+	le.PutUint32(head[40:], uint32(namesAt))
+	return &basePlan{head: head, schema: []byte(schema), scan: scan, idx: idx, files: files}, nil
+}
+
+// write writes the base to w.
+func (bp *basePlan) write(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for _, part := range [][]byte{bp.head, bp.schema, bp.scan, bp.idx} {
+		if _, err := bw.Write(part); err != nil {
+			return err
+		}
+	}
+	for _, f := range bp.files {
+		if _, err := bw.WriteString(f.meta); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
 }
 
 // Metadata record: length-prefixed strings, then varint numbers.
