@@ -82,18 +82,10 @@ func Write(path string, data []byte) error {
 // WriteMode is Write giving the file the permission perm: for a file that is
 // not cortex's own (an agent's settings), which keeps the permission it had.
 func WriteMode(path string, data []byte, perm fs.FileMode) error {
-	if err := RefuseLink(path); err != nil {
+	return writeFromMode(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	tmp, err := writeTemp(path, data, perm, true)
-	if err != nil {
-		return err
-	}
-	if err := replace(tmp, path); err != nil {
-		_ = os.Remove(tmp)
-		return fmt.Errorf("replace %s: %w", path, err)
-	}
-	return SyncDir(filepath.Dir(path))
+	})
 }
 
 // WriteFrom is Write for content made in pieces by write, which writes it
@@ -101,10 +93,15 @@ func WriteMode(path string, data []byte, perm fs.FileMode) error {
 // index catalog's base is tens of megabytes at 100,000 notes). An error from
 // write leaves path as it was.
 func WriteFrom(path string, write func(w io.Writer) error) error {
+	return writeFromMode(path, FilePerm, write)
+}
+
+// writeFromMode is WriteFrom giving the file the permission perm.
+func writeFromMode(path string, perm fs.FileMode, write func(w io.Writer) error) error {
 	if err := RefuseLink(path); err != nil {
 		return err
 	}
-	tmp, err := writeTempFrom(path, FilePerm, true, write)
+	tmp, err := writeTempFrom(path, perm, true, write)
 	if err != nil {
 		return err
 	}

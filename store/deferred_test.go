@@ -38,6 +38,13 @@ func newOwedEnv(t *testing.T) *owedEnv {
 	return &owedEnv{t: t, root: filepath.Join(dir, "vault"), home: filepath.Join(dir, "state")}
 }
 
+// warned is the warnings so far, a line each.
+func (e *owedEnv) warned() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return strings.Join(e.warnings, "\n")
+}
+
 // open opens a store and a service over it, as a new process would.
 func (e *owedEnv) open() (*Store, *memories.Service) {
 	e.t.Helper()

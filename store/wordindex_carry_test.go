@@ -161,10 +161,7 @@ func TestCarriedIndexNotWritten(t *testing.T) {
 	if after, err := os.ReadFile(st.wordIndexPath("zoo")); err != nil || !bytes.Equal(after, before) {
 		t.Errorf("the earlier index's file changed (%v) by a write that failed", err)
 	}
-	e.mu.Lock()
-	warned := strings.Join(e.warnings, "\n")
-	e.mu.Unlock()
-	if !strings.Contains(warned, "could not keep the duplicate check's word index") {
+	if warned := e.warned(); !strings.Contains(warned, "could not keep the duplicate check's word index") {
 		t.Errorf("warnings %q, want one of the index not kept", warned)
 	}
 	writeIndexFile = atomicfile.WriteDerivedFrom

@@ -65,19 +65,7 @@ func TestKeptWordIndexLeavesNoPagesResident(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, kept := range []bool{false, true} {
-		mapped, done, ok, err := readMapped(p)
-		if err != nil || !ok {
-			t.Fatalf("not mapped: %v", err)
-		}
-		var parsed bool
-		if kept {
-			_, parsed = parseKeptWordIndex(mapped, checksumDropping)
-		} else {
-			_, parsed = parseWordIndex(mapped)
-		}
-		if !parsed {
-			t.Fatal("the index does not parse")
-		}
+		_, mapped, done := mapTestIndex(t, p, kept)
 		rss := mappingRSS(t, uintptr(unsafe.Pointer(&mapped[0])))
 		size := len(mapped) / 1024
 		switch {
@@ -104,21 +92,8 @@ func TestKeptWordIndexWalksStayWithinBudget(t *testing.T) {
 	walkChunk = 256 << 10
 	keptWalkBudget = 2 * walkChunk
 	const words = 1000
-	sets := make([][]uint64, 4000)
-	bases, hashes, kept := make([]int, len(sets)), make([]uint64, len(sets)), make([]bool, len(sets))
-	for j := range sets {
-		bases[j], hashes[j], kept[j] = j, uint64(j), true
-		for w := range words {
-			if (j+w)%4 != 0 {
-				sets[j] = append(sets[j], uint64(w))
-			}
-		}
-	}
-	data := encodeWordIndex(3, bases, hashes, sets, nil, kept, nil)
-	p := filepath.Join(t.TempDir(), "x.index")
-	if err := os.WriteFile(p, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	ti := newTestIndex(t, 4000, words, 4)
+	sets, data, p := ti.sets, ti.data, ti.path
 	all := make([]uint64, words)
 	for w := range all {
 		all[w] = uint64(w)
@@ -199,21 +174,8 @@ func TestKeptWordIndexWalksStayWithinBudget(t *testing.T) {
 func TestCarryDropsTheEarlierIndexBehind(t *testing.T) {
 	defer func(c int) { dropChunk = c }(dropChunk)
 	dropChunk = 256 << 10
-	sets := make([][]uint64, 5000)
-	bases, hashes, kept := make([]int, len(sets)), make([]uint64, len(sets)), make([]bool, len(sets))
-	for j := range sets {
-		bases[j], hashes[j], kept[j] = j, uint64(j), true
-		for w := range 800 {
-			if (j+w)%3 != 0 {
-				sets[j] = append(sets[j], uint64(w))
-			}
-		}
-	}
-	data := encodeWordIndex(3, bases, hashes, sets, nil, kept, nil)
-	p := filepath.Join(t.TempDir(), "x.index")
-	if err := os.WriteFile(p, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	ti := newTestIndex(t, 5000, 800, 3)
+	sets, bases, hashes, kept, data, p := ti.sets, ti.bases, ti.hashes, ti.kept, ti.data, ti.path
 	from := make([]int, len(sets))
 	for j := range from {
 		from[j] = j
@@ -223,19 +185,7 @@ func TestCarryDropsTheEarlierIndexBehind(t *testing.T) {
 		t.Fatalf("an index of %d bytes: want twice the %d kB it may leave resident", len(data), limit)
 	}
 	for _, keep := range []bool{false, true} {
-		mapped, done, ok, err := readMapped(p)
-		if err != nil || !ok {
-			t.Fatalf("not mapped: %v", err)
-		}
-		var prev *wordIndex
-		if keep {
-			prev, ok = parseKeptWordIndex(mapped, checksumDropping)
-		} else {
-			prev, ok = parseWordIndex(mapped)
-		}
-		if !ok {
-			t.Fatal("the index does not parse")
-		}
+		prev, mapped, done := mapTestIndex(t, p, keep)
 		var out bytes.Buffer
 		iw := &indexWriter{w: &out}
 		writeCarriedWordIndex(iw, 4, bases, hashes, make([][]uint64, len(sets)), from, nil, kept, nil, prev)
@@ -255,4 +205,54 @@ func TestCarryDropsTheEarlierIndexBehind(t *testing.T) {
 		}
 		done()
 	}
+}
+
+// testIndex is a word index of n memories written to a file: memory j has
+// the words w below words but those with (j+w)%skip == 0.
+type testIndex struct {
+	sets   [][]uint64
+	bases  []int
+	hashes []uint64
+	kept   []bool
+	data   []byte
+	path   string
+}
+
+func newTestIndex(t *testing.T, n, words, skip int) testIndex {
+	t.Helper()
+	ti := testIndex{sets: make([][]uint64, n), bases: make([]int, n), hashes: make([]uint64, n), kept: make([]bool, n)}
+	for j := range n {
+		ti.bases[j], ti.hashes[j], ti.kept[j] = j, uint64(j), true
+		for w := range words {
+			if (j+w)%skip != 0 {
+				ti.sets[j] = append(ti.sets[j], uint64(w))
+			}
+		}
+	}
+	ti.data = encodeWordIndex(3, ti.bases, ti.hashes, ti.sets, nil, ti.kept, nil)
+	ti.path = filepath.Join(t.TempDir(), "x.index")
+	if err := os.WriteFile(ti.path, ti.data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return ti
+}
+
+// mapTestIndex maps the word index file at p and parses it, as a resident
+// store keeps it when kept is set (its pages dropped once checked); done
+// unmaps it.
+func mapTestIndex(t *testing.T, p string, kept bool) (ix *wordIndex, mapped []byte, done func()) {
+	t.Helper()
+	mapped, done, ok, err := readMapped(p)
+	if err != nil || !ok {
+		t.Fatalf("not mapped: %v", err)
+	}
+	if kept {
+		ix, ok = parseKeptWordIndex(mapped, checksumDropping)
+	} else {
+		ix, ok = parseWordIndex(mapped)
+	}
+	if !ok {
+		t.Fatal("the index does not parse")
+	}
+	return ix, mapped, done
 }

@@ -916,9 +916,7 @@ func mcpStdio(b *benchRun, qs []string, gen bench.Source) error {
 	sessions := make([]*sdk.ClientSession, len(b.envs))
 	cmds := make([]*exec.Cmd, len(b.envs))
 	for k, e := range b.envs {
-		cmd := e.cmd("mcp")
-		cmd.Stdin = nil
-		cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+		cs, cmd, err := connectMCP(ctx, e)
 		if err != nil {
 			return err
 		}
@@ -987,6 +985,15 @@ func mcpStdio(b *benchRun, qs []string, gen bench.Source) error {
 	return nil
 }
 
+// connectMCP starts `cortex mcp` of e and connects a client to it over
+// stdio.
+func connectMCP(ctx context.Context, e *env) (*sdk.ClientSession, *exec.Cmd, error) {
+	cmd := e.cmd("mcp")
+	cmd.Stdin = nil
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	return cs, cmd, err
+}
+
 // compactionRow is the row of mcpCompaction's saves.
 const compactionRow = "save, a session through a compaction (MCP over stdio)"
 
@@ -1000,9 +1007,7 @@ func mcpCompaction(b *benchRun, gen bench.Source) error {
 	ctx := context.Background()
 	saves := wiring.CompactLimit(b.n) * 5 / 4
 	for k, e := range b.envs {
-		cmd := e.cmd("mcp")
-		cmd.Stdin = nil
-		cs, err := sdk.NewClient(&sdk.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+		cs, cmd, err := connectMCP(ctx, e)
 		if err != nil {
 			return err
 		}
