@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -34,13 +35,44 @@ type LockError struct {
 	Path    string
 	Waited  time.Duration
 	Context error // set when the wait was cancelled rather than timed out
+	// Here is set when this process held the lock itself when the wait
+	// ran out: a long task of its own (the MCP server making an index),
+	// not another process.
+	Here bool
 }
 
 func (e *LockError) Error() string {
 	if e.Context != nil {
 		return fmt.Sprintf("waiting for lock %s: %v", e.Path, e.Context)
 	}
+	if e.Here {
+		return fmt.Sprintf("this cortex process has held %s for more than %s, for a longer task of its own; try again when it is done", e.Path, e.Waited)
+	}
 	return fmt.Sprintf("another cortex process has held %s for more than %s; try again when it is done", e.Path, e.Waited)
+}
+
+// holds counts the locks this process holds, by path, so that a wait that
+// runs out can tell its own holder from another process's: the server's
+// watcher once warned of "another cortex process" while the server itself
+// made its duplicate check's indexes.
+var holds = struct {
+	sync.Mutex
+	n map[string]int
+}{n: map[string]int{}}
+
+// held is the Lock of f, now held, counted in holds.
+func held(f *flock.Flock) *Lock {
+	holds.Lock()
+	holds.n[f.Path()]++
+	holds.Unlock()
+	return &Lock{f: f}
+}
+
+// heldHere reports whether this process holds a lock on path.
+func heldHere(path string) bool {
+	holds.Lock()
+	defer holds.Unlock()
+	return holds.n[path] > 0
 }
 
 // Unwrap makes errors.Is(err, memories.ErrBusy) true.
@@ -176,7 +208,7 @@ func acquire(ctx context.Context, path string, timeout time.Duration, shared boo
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	if ok {
-		return &Lock{f: f}, nil
+		return held(f), nil
 	}
 	return wait(ctx, f, path, timeout, waitFor)
 }
@@ -188,7 +220,7 @@ func wait(ctx context.Context, f *flock.Flock, path string, timeout time.Duratio
 	defer cancel()
 	ok, err := waitFor(wctx, lockRetry)
 	if ok {
-		return &Lock{f: f}, nil
+		return held(f), nil
 	}
 	if ctx.Err() != nil {
 		return nil, &LockError{Path: path, Waited: timeout, Context: ctx.Err()}
@@ -196,7 +228,7 @@ func wait(ctx context.Context, f *flock.Flock, path string, timeout time.Duratio
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
-	return nil, &LockError{Path: path, Waited: timeout}
+	return nil, &LockError{Path: path, Waited: timeout, Here: heldHere(path)}
 }
 
 // TryAcquire takes the lock on path if it is free, without waiting; nil when it
@@ -215,7 +247,7 @@ func tryLock(path string) (*flock.Flock, *Lock, error) {
 		return nil, nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	if ok {
-		return f, &Lock{f: f}, nil
+		return f, held(f), nil
 	}
 	return f, nil, nil
 }
@@ -235,7 +267,7 @@ func TryAcquireShared(path string) (*Lock, error) {
 	if !ok {
 		return nil, nil
 	}
-	return &Lock{f: f}, nil
+	return held(f), nil
 }
 
 // Release gives the lock up.
@@ -243,5 +275,10 @@ func (l *Lock) Release() error {
 	if err := l.f.Unlock(); err != nil {
 		return fmt.Errorf("unlock %s: %w", l.f.Path(), err)
 	}
+	holds.Lock()
+	if holds.n[l.f.Path()]--; holds.n[l.f.Path()] <= 0 {
+		delete(holds.n, l.f.Path())
+	}
+	holds.Unlock()
 	return nil
 }

@@ -1,9 +1,14 @@
 package filelock
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -157,6 +162,7 @@ func TestLockErrorMessage(t *testing.T) {
 	}{
 		{LockError{Path: "/s/write.lock", Waited: 5 * time.Second}, "another cortex process has held /s/write.lock for more than 5s; try again when it is done"},
 		{LockError{Path: "/s/write.lock", Waited: time.Second, Context: context.Canceled}, "waiting for lock /s/write.lock: context canceled"},
+		{LockError{Path: "/s/write.lock", Waited: 10 * time.Second, Here: true}, "this cortex process has held /s/write.lock for more than 10s, for a longer task of its own; try again when it is done"},
 	}
 	for _, tt := range tests {
 		if got := tt.err.Error(); got != tt.want {
@@ -359,4 +365,67 @@ func TestAcquireUnless(t *testing.T) {
 			t.Fatalf("got %v, want a *LockError for the cancelled wait", err)
 		}
 	})
+}
+
+// TestLockHeldHereSaysSo: a wait that runs out on a lock this process holds
+// says so, rather than blaming another process (the MCP server's watcher
+// waited for the server's own making of an index); once that hold is
+// released the count is gone, and a wait on a lock held by nobody here
+// says another process holds it.
+func TestLockHeldHereSaysSo(t *testing.T) {
+	ctx := context.Background()
+	// The child of the last part: it holds the lock until told.
+	if os.Getenv("FILELOCK_HOLD") != "" {
+		l, err := Acquire(ctx, os.Getenv("FILELOCK_HOLD"), shortWait)
+		if err != nil {
+			os.Exit(2)
+		}
+		fmt.Println("held")
+		_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+		_ = l.Release()
+		os.Exit(0)
+	}
+	path := filepath.Join(t.TempDir(), "lock")
+	for _, shared := range []bool{false, true} {
+		take := Acquire
+		if shared {
+			take = AcquireShared
+		}
+		l, err := take(ctx, path, shortWait)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Acquire(ctx, path, shortWait)
+		var le *LockError
+		if !errors.As(err, &le) || !le.Here || !strings.Contains(err.Error(), "this cortex process has held") {
+			t.Errorf("waiting for a lock this process holds (shared %v): %v, want it said", shared, err)
+		}
+		release(t, l)
+		if heldHere(path) {
+			t.Errorf("the lock counted as held here once released (shared %v)", shared)
+		}
+	}
+	// Held by another process.
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLockHeldHereSaysSo$")
+	cmd.Env = append(os.Environ(), "FILELOCK_HOLD="+path)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = in.Close(); _ = cmd.Wait() }()
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "held\n" {
+		t.Fatalf("the child did not hold the lock: %q, %v", line, err)
+	}
+	_, err = Acquire(ctx, path, shortWait)
+	var le *LockError
+	if !errors.As(err, &le) || le.Here || !strings.Contains(err.Error(), "another cortex process has held") {
+		t.Errorf("waiting for a lock another process holds: %v, want it said", err)
+	}
 }
