@@ -181,11 +181,10 @@ func TestWriteDerived(t *testing.T) {
 	}
 }
 
-// TestWriteDerivedFrom: content written in pieces lands whole; a write
-// that fails leaves the old file and no temporary one.
-func TestWriteDerivedFrom(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "words")
+// TestWriteFrom: content written in pieces lands whole, durably
+// (WriteFrom) or not (WriteDerivedFrom); a write that fails leaves the old
+// file and no temporary one; a link is refused.
+func TestWriteFrom(t *testing.T) {
 	pieces := func(parts ...string) func(io.Writer) error {
 		return func(w io.Writer) error {
 			for _, s := range parts {
@@ -196,29 +195,33 @@ func TestWriteDerivedFrom(t *testing.T) {
 			return nil
 		}
 	}
-	if err := WriteDerivedFrom(p, pieces("one, ", "two, ", "three")); err != nil {
-		t.Fatal(err)
-	}
-	broken := errors.New("made up")
-	err := WriteDerivedFrom(p, func(w io.Writer) error {
-		if err := pieces("half")(w); err != nil {
-			return err
+	for name, write := range map[string]func(string, func(io.Writer) error) error{"WriteFrom": WriteFrom, "WriteDerivedFrom": WriteDerivedFrom} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "words")
+		if err := write(p, pieces("one, ", "two, ", "three")); err != nil {
+			t.Fatal(err)
 		}
-		return broken
-	})
-	if !errors.Is(err, broken) {
-		t.Errorf("a failing write returned %v, want %v", err, broken)
-	}
-	if got, err := os.ReadFile(p); err != nil || string(got) != "one, two, three" {
-		t.Errorf("after a failed write the file holds %q (%v), want the first content", got, err)
-	}
-	if names := dirNames(t, dir); !slices.Equal(names, []string{"words"}) {
-		t.Errorf("files left: %v", names)
-	}
-	link := filepath.Join(dir, "link")
-	if err := os.Symlink(p, link); err == nil {
-		if err := WriteDerivedFrom(link, pieces("ours")); !errors.Is(err, ErrLink) {
-			t.Errorf("over a link: %v, want ErrLink", err)
+		broken := errors.New("made up")
+		err := write(p, func(w io.Writer) error {
+			if err := pieces("half")(w); err != nil {
+				return err
+			}
+			return broken
+		})
+		if !errors.Is(err, broken) {
+			t.Errorf("%s: a failing write returned %v, want %v", name, err, broken)
+		}
+		if got, err := os.ReadFile(p); err != nil || string(got) != "one, two, three" {
+			t.Errorf("%s: after a failed write the file holds %q (%v), want the first content", name, got, err)
+		}
+		if names := dirNames(t, dir); !slices.Equal(names, []string{"words"}) {
+			t.Errorf("%s: files left: %v", name, names)
+		}
+		link := filepath.Join(dir, "link")
+		if err := os.Symlink(p, link); err == nil {
+			if err := write(link, pieces("ours")); !errors.Is(err, ErrLink) {
+				t.Errorf("%s: over a link: %v, want ErrLink", name, err)
+			}
 		}
 	}
 }

@@ -43,7 +43,7 @@ const (
 	catalogFile = "catalog"
 	journalFile = "catalog.journal"
 	// compactAfter is how many journal records trigger a compaction at
-	// least (see compactLimit).
+	// least (see CompactLimit).
 	compactAfter = 128
 )
 
@@ -938,10 +938,10 @@ func (c *Catalog) NeedsCompaction() bool {
 	if c.base != nil {
 		baseLen = c.base.nFiles
 	}
-	return c.journaled > compactLimit(baseLen)
+	return c.journaled > CompactLimit(baseLen)
 }
 
-// compactLimit is how many journal records a catalog whose base holds
+// CompactLimit is how many journal records a catalog whose base holds
 // baseLen notes keeps before it is compacted: twice the square root of the
 // base, at least compactAfter (200 at 10,000 notes, 632 at 100,000).
 // Every command replays the whole journal when it loads the catalog (a
@@ -952,13 +952,9 @@ func (c *Catalog) NeedsCompaction() bool {
 // notes): the square root keeps the sum of the two small as the base grows,
 // where a tenth of the base let the journal of a 100,000-note vault grow to
 // 10,000 records.
-func compactLimit(baseLen int) int {
+func CompactLimit(baseLen int) int {
 	return max(compactAfter, int(2*math.Sqrt(float64(baseLen))))
 }
-
-// CompactLimit is compactLimit, for the benchmark harness, which saves
-// enough to make a session of the server cross a compaction.
-func CompactLimit(baseLen int) int { return compactLimit(baseLen) }
 
 // Confirm records that a full check which began at observedAt found the vault as
 // the catalog describes it, with the folder times it saw: notes and folders

@@ -1079,8 +1079,8 @@ func TestCompactionAtScale(t *testing.T) {
 		{base: 10000, limit: 200},
 		{base: 100000, limit: 632},
 	} {
-		if got := compactLimit(tc.base); got != tc.limit {
-			t.Errorf("compactLimit(%d) = %d, want %d", tc.base, got, tc.limit)
+		if got := CompactLimit(tc.base); got != tc.limit {
+			t.Errorf("CompactLimit(%d) = %d, want %d", tc.base, got, tc.limit)
 		}
 	}
 	var recs []*Record

@@ -2,7 +2,6 @@ package index
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -502,23 +501,6 @@ func (b *baseFile) entry(i int) (baseEntry, error) {
 	le := binary.LittleEndian
 	return baseEntry{dir: d, name: n, size: int64(le.Uint64(e[8:])), mtime: int64(le.Uint64(e[16:])), hash: le.Uint64(e[24:]),
 		meta: m, id: s[0], fid: s[1], broken: s[metaBroken] != ""}, nil
-}
-
-// encodeBase serialises records (any order) and the folders a scan saw.
-func encodeBase(schema string, writtenAt int64, recs []*Record, dirs []vault.DirStat) ([]byte, error) {
-	files := make([]baseEntry, len(recs))
-	for i, r := range recs {
-		files[i] = entryOf(r)
-	}
-	bp, err := planBase(schema, writtenAt, files, dirs)
-	if err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	if err := bp.write(&out); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
 }
 
 // basePlan is a base to be written: its tables, made in memory, and the

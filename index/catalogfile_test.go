@@ -431,3 +431,22 @@ func FuzzParseRecord(f *testing.F) {
 		}
 	})
 }
+
+// encodeBase serialises records (any order) and the folders a scan saw, as
+// Write does from the records decoded: the reference the compaction, which
+// copies the base's records undecoded, is held to.
+func encodeBase(schema string, writtenAt int64, recs []*Record, dirs []vault.DirStat) ([]byte, error) {
+	files := make([]baseEntry, len(recs))
+	for i, r := range recs {
+		files[i] = entryOf(r)
+	}
+	bp, err := planBase(schema, writtenAt, files, dirs)
+	if err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := bp.write(&out); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}

@@ -125,20 +125,26 @@ func (ix *wordIndex) list(w int) (from, to int) {
 	return ix.postsAt + 4*le32(ix.data, ix.strt+4*w), ix.postsAt + 4*le32(ix.data, ix.strt+4*w+4)
 }
 
-// eachPosting calls fn with each posting of ix, word after word, but those
-// count skips (out of range, or not above the one before it in its list).
+// postingsOf calls fn with each posting of word w's list but those count
+// skips (out of range, or not above the one before it in the list), and
+// says where in data the list ends.
+func (ix *wordIndex) postingsOf(w int, fn func(s int)) (end int) {
+	from, to := ix.list(w)
+	prev := -1
+	for p := from; p < to; p += 4 {
+		if s := le32(ix.data, p); s > prev && s < ix.nSets {
+			prev = s
+			fn(s)
+		}
+	}
+	return to
+}
+
+// eachPosting calls fn with each posting of ix, word after word (postingsOf).
 func (ix *wordIndex) eachPosting(fn func(w, s int)) {
 	d := ix.dropBehind()
 	for w := range ix.nWords {
-		from, to := ix.list(w)
-		prev := -1
-		for p := from; p < to; p += 4 {
-			if s := le32(ix.data, p); s > prev && s < ix.nSets {
-				prev = s
-				fn(w, s)
-			}
-		}
-		d.passed(to)
+		d.passed(ix.postingsOf(w, func(s int) { fn(w, s) }))
 	}
 	d.end()
 }
@@ -311,15 +317,9 @@ func writeCarriedWordIndex(iw *indexWriter, base uint64, bases []int, hashes []u
 	for _, id := range order {
 		carried = carried[:0]
 		if int(id) < nOld {
-			lo, hi := prev.list(int(id))
-			last := -1
-			for p := lo; p < hi; p += 4 {
-				if s := le32(prev.data, p); s > last && s < prev.nSets {
-					last = s
-					carried = append(carried, carriers[carries[s]:carries[s+1]]...)
-				}
-			}
-			d.passed(hi)
+			d.passed(prev.postingsOf(int(id), func(s int) {
+				carried = append(carried, carriers[carries[s]:carries[s+1]]...)
+			}))
 			if !slices.IsSorted(carried) {
 				slices.Sort(carried)
 			}

@@ -173,6 +173,50 @@ func TestCarriedIndexNotWritten(t *testing.T) {
 	}
 }
 
+// TestCarriedIndexThatDoesNotReadBack: a carried index whose file, written
+// without an error, does not read back as written (a disk that lost its
+// end) fails the check with an error that says so, rather than serving
+// counts from it; the next check makes the index again.
+func TestCarriedIndexThatDoesNotReadBack(t *testing.T) {
+	ctx := context.Background()
+	e := newOwedEnv(t)
+	st, svc := e.open()
+	for i := range 12 {
+		save(t, svc, fmt.Sprintf("The lease of shard %d is renewed by the leader every %d seconds through the quota service.", i, 20+i))
+	}
+	overlaps := func() error {
+		t.Helper()
+		return st.View(ctx, func(snap memories.Snapshot) error {
+			_, err := snap.(*snapshot).WordOverlaps(ctx, []string{"zoo"}, []uint64{1, 2, 3}, "", testWords)
+			return err
+		})
+	}
+	if _, err := st.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := overlaps(); err != nil { // this base's index, made
+		t.Fatal(err)
+	}
+	if _, err := st.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer func(w func(string, func(io.Writer) error) error) { writeIndexFile = w }(writeIndexFile)
+	writeIndexFile = func(path string, write func(io.Writer) error) error {
+		var all bytes.Buffer
+		if err := write(&all); err != nil {
+			return err
+		}
+		return atomicfile.WriteDerived(path, all.Bytes()[:all.Len()-10])
+	}
+	if err := overlaps(); err == nil || !strings.Contains(err.Error(), "does not read back") {
+		t.Fatalf("a carried index that does not read back: %v, want an error saying so", err)
+	}
+	writeIndexFile = atomicfile.WriteDerivedFrom
+	if err := overlaps(); err != nil {
+		t.Fatalf("the next check: %v", err)
+	}
+}
+
 // failAfter fails its writes once n bytes are written.
 type failAfter struct {
 	w io.Writer
